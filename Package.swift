@@ -1,0 +1,40 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// Module map (folders under Sources/ are the architecture):
+//   TrellisModel     value model: sizes, traits, styles, controller ids          (no dependencies)
+//   TrellisJSON      JSON reader that keeps positions, shared by scenario and trace files
+//   TrellisTrace     trace events, canonical text, JSON Lines capture format
+//   TrellisRuntime   controllers as actors, behaviours, the router, windows, mailboxes
+//   TrellisScenario  scenario files: decoding, validation, running, `expect` steps
+//   trellis          the command-line tool
+let package = Package(
+    name: "Trellis",
+    products: [
+        .library(name: "TrellisRuntime", targets: ["TrellisRuntime"]),
+        .library(name: "TrellisScenario", targets: ["TrellisScenario"]),
+        .executable(name: "trellis", targets: ["trellis"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        .target(name: "TrellisModel"),
+        .target(name: "TrellisJSON"),
+        .target(name: "TrellisTrace", dependencies: ["TrellisModel", "TrellisJSON"]),
+        .target(name: "TrellisRuntime", dependencies: ["TrellisModel", "TrellisTrace"]),
+        .target(name: "TrellisScenario", dependencies: ["TrellisModel", "TrellisJSON", "TrellisTrace", "TrellisRuntime"]),
+        .executableTarget(
+            name: "trellis",
+            dependencies: [
+                "TrellisScenario", "TrellisTrace",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "TrellisModelTests", dependencies: ["TrellisModel", "TrellisJSON"]),
+        .testTarget(name: "TrellisRuntimeTests", dependencies: ["TrellisRuntime", "TrellisTrace", "TrellisModel"]),
+        .testTarget(name: "TrellisScenarioTests", dependencies: ["TrellisScenario", "TrellisRuntime", "TrellisTrace", "TrellisModel"]),
+        .testTarget(name: "TrellisCLITests", dependencies: ["trellis"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,57 @@
+/// A parsed JSON value that remembers where it stood in its text, so that a reader can name
+/// the line and column of a value it rejects, not only its JSON path.
+public indirect enum JSONValue: Sendable, Equatable {
+    case null
+    case bool(Bool)
+    case number(Double)
+    case string(String)
+    case array([JSONNode])
+    /// Members in the order they were written (keys are unique: the parser rejects duplicates).
+    case object([(key: String, value: JSONNode)])
+
+    public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+        switch (lhs, rhs) {
+        case (.null, .null): return true
+        case let (.bool(a), .bool(b)): return a == b
+        case let (.number(a), .number(b)): return a == b
+        case let (.string(a), .string(b)): return a == b
+        case let (.array(a), .array(b)): return a.map(\.value) == b.map(\.value)
+        case let (.object(a), .object(b)):
+            return a.count == b.count && zip(a, b).allSatisfy { $0.key == $1.key && $0.value.value == $1.value.value }
+        default: return false
+        }
+    }
+
+    /// The JSON type name used in error messages ("object", "array", "string", …).
+    public var typeName: String {
+        switch self {
+        case .null: return "null"
+        case .bool: return "boolean"
+        case .number: return "number"
+        case .string: return "string"
+        case .array: return "array"
+        case .object: return "object"
+        }
+    }
+}
+
+/// A JSON value with the line and column (both from 1) where it starts.
+public struct JSONNode: Sendable, Equatable {
+    public var value: JSONValue
+    public var line: Int
+    public var column: Int
+
+    public init(_ value: JSONValue, line: Int = 0, column: Int = 0) {
+        self.value = value
+        self.line = line
+        self.column = column
+    }
+
+    /// The member named `key` when this is an object.
+    public subscript(key: String) -> JSONNode? {
+        if case let .object(members) = value {
+            return members.first(where: { $0.key == key })?.value
+        }
+        return nil
+    }
+}

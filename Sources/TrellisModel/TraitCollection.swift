@@ -1,0 +1,102 @@
+/// UIKit's `UIUserInterfaceSizeClass`.
+public enum SizeClass: String, CaseIterable, Hashable, Sendable {
+    case unspecified, compact, regular
+}
+
+/// UIKit's `UIUserInterfaceIdiom`.
+public enum UserInterfaceIdiom: String, CaseIterable, Hashable, Sendable {
+    case unspecified, phone, pad, tv, carPlay, mac, vision
+}
+
+/// UIKit's `UITraitEnvironmentLayoutDirection`.
+public enum LayoutDirection: String, CaseIterable, Hashable, Sendable {
+    case unspecified, leftToRight, rightToLeft
+}
+
+/// UIKit's `UIUserInterfaceStyle`.
+public enum UserInterfaceStyle: String, CaseIterable, Hashable, Sendable {
+    case unspecified, light, dark
+}
+
+/// UIKit's `UIContentSizeCategory`.
+public enum ContentSizeCategory: String, CaseIterable, Hashable, Sendable {
+    case unspecified, extraSmall, small, medium, large, extraLarge, extraExtraLarge, extraExtraExtraLarge,
+         accessibilityMedium, accessibilityLarge, accessibilityExtraLarge, accessibilityExtraExtraLarge,
+         accessibilityExtraExtraExtraLarge
+}
+
+/// The traits of a controller's environment, as UIKit's `UITraitCollection`.
+///
+/// Every trait may be unspecified (`displayScale` 0 means unspecified). Merging follows
+/// `UITraitCollection(traitsFrom:)`: for each trait the last collection that specifies it wins.
+public struct TraitCollection: Hashable, Sendable, CustomStringConvertible {
+    public var horizontalSizeClass: SizeClass
+    public var verticalSizeClass: SizeClass
+    public var userInterfaceIdiom: UserInterfaceIdiom
+    public var displayScale: Double
+    public var layoutDirection: LayoutDirection
+    public var userInterfaceStyle: UserInterfaceStyle
+    public var preferredContentSizeCategory: ContentSizeCategory
+
+    public init(
+        horizontalSizeClass: SizeClass = .unspecified,
+        verticalSizeClass: SizeClass = .unspecified,
+        userInterfaceIdiom: UserInterfaceIdiom = .unspecified,
+        displayScale: Double = 0,
+        layoutDirection: LayoutDirection = .unspecified,
+        userInterfaceStyle: UserInterfaceStyle = .unspecified,
+        preferredContentSizeCategory: ContentSizeCategory = .unspecified
+    ) {
+        self.horizontalSizeClass = horizontalSizeClass
+        self.verticalSizeClass = verticalSizeClass
+        self.userInterfaceIdiom = userInterfaceIdiom
+        self.displayScale = displayScale
+        self.layoutDirection = layoutDirection
+        self.userInterfaceStyle = userInterfaceStyle
+        self.preferredContentSizeCategory = preferredContentSizeCategory
+    }
+
+    /// A collection with every trait unspecified.
+    public static let unspecified = TraitCollection()
+
+    /// `UITraitCollection(traitsFrom:)`: the traits each collection specifies, later ones winning.
+    public init(traitsFrom collections: [TraitCollection]) {
+        self = collections.reduce(.unspecified) { $0.overlaid(with: $1) }
+    }
+
+    /// These traits with every trait that `other` specifies taken from `other`.
+    public func overlaid(with other: TraitCollection) -> TraitCollection {
+        var merged = self
+        if other.horizontalSizeClass != .unspecified { merged.horizontalSizeClass = other.horizontalSizeClass }
+        if other.verticalSizeClass != .unspecified { merged.verticalSizeClass = other.verticalSizeClass }
+        if other.userInterfaceIdiom != .unspecified { merged.userInterfaceIdiom = other.userInterfaceIdiom }
+        if other.displayScale != 0 { merged.displayScale = other.displayScale }
+        if other.layoutDirection != .unspecified { merged.layoutDirection = other.layoutDirection }
+        if other.userInterfaceStyle != .unspecified { merged.userInterfaceStyle = other.userInterfaceStyle }
+        if other.preferredContentSizeCategory != .unspecified {
+            merged.preferredContentSizeCategory = other.preferredContentSizeCategory
+        }
+        return merged
+    }
+
+    /// Canonical trace form: the four core axes in order, `h=… v=… idiom=… scale=…`.
+    public var description: String {
+        "h=\(horizontalSizeClass.rawValue) v=\(verticalSizeClass.rawValue) idiom=\(userInterfaceIdiom.rawValue) scale=\(CanonicalNumber.format(displayScale))"
+    }
+
+    /// Only the traits this collection specifies, `name=value` separated by spaces
+    /// (`v=compact`), as a step header prints a partial trait change.
+    public var specifiedDescription: String {
+        var parts: [String] = []
+        if horizontalSizeClass != .unspecified { parts.append("h=\(horizontalSizeClass.rawValue)") }
+        if verticalSizeClass != .unspecified { parts.append("v=\(verticalSizeClass.rawValue)") }
+        if userInterfaceIdiom != .unspecified { parts.append("idiom=\(userInterfaceIdiom.rawValue)") }
+        if displayScale != 0 { parts.append("scale=\(CanonicalNumber.format(displayScale))") }
+        if layoutDirection != .unspecified { parts.append("layoutDirection=\(layoutDirection.rawValue)") }
+        if userInterfaceStyle != .unspecified { parts.append("style=\(userInterfaceStyle.rawValue)") }
+        if preferredContentSizeCategory != .unspecified {
+            parts.append("contentSize=\(preferredContentSizeCategory.rawValue)")
+        }
+        return parts.isEmpty ? "none" : parts.joined(separator: " ")
+    }
+}

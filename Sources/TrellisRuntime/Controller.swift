@@ -1,0 +1,359 @@
+import TrellisModel
+import TrellisTrace
+
+/// A view controller as an actor: its state, its behaviour, and the router's forwarding rules
+/// (SPEC §3.1–§3.4) applied to its children.
+public actor Controller: ControllerEndpoint, ViewControllerContext {
+    /// One child as its container knows it: the frame the container gave it and, during a
+    /// transition, the size announced to it and not yet applied by the layout pass.
+    struct ChildSlot {
+        let id: ControllerID
+        let endpoint: any ControllerEndpoint
+        /// The child's current size as set by this container's layout (R4 compares against it).
+        var frame: Size = .zero
+        /// The size announced by this transition's `viewWillTransition`, applied at layout.
+        var announced: Size?
+        /// Whether this pass's trait walk reached the child (so `traitCollectionDidChange` follows).
+        var traitWalked = false
+    }
+
+    /// The message being handled: its event (the cause of what it leads to), its transition and
+    /// what the behaviour did about super.
+    struct Delivery {
+        var message: String
+        var cause: EventRef
+        var transition: TransitionInfo?
+        var superCalled = false
+        var forwarded: Set<Int> = []
+    }
+
+    public nonisolated let id: ControllerID
+    public let kind: ContainerKind
+    let behavior: any ViewControllerBehavior
+    let environment: RuntimeEnvironment
+    var slots: [ChildSlot]
+    public private(set) var selectedIndex: Int
+    public private(set) var size: Size = .zero
+    var pendingSize: Size?
+    public private(set) var traitCollection: TraitCollection = .unspecified
+    var pendingTraits: TraitCollection?
+    var traitOverrides: [ControllerID: TraitCollection]
+    public private(set) var preferredContentSize: Size
+    let grantPolicy: GrantPolicy
+    /// Where preferred-size and fitting-size changes go (R22): the parent. Weak: the parent owns
+    /// its children, not the other way round.
+    weak var container: (any ControllerEndpoint)?
+    var delivery: Delivery?
+
+    init(
+        description: ControllerDescription, children: [any ControllerEndpoint], environment: RuntimeEnvironment
+    ) {
+        self.id = description.id
+        self.kind = description.kind
+        self.behavior = description.behavior
+        self.environment = environment
+        self.slots = children.map { ChildSlot(id: $0.id, endpoint: $0) }
+        self.selectedIndex = description.selectedIndex
+        self.traitOverrides = description.traitOverrides
+        self.preferredContentSize = description.preferredContentSize
+        self.grantPolicy = description.grant
+    }
+
+    func setContainer(_ container: any ControllerEndpoint) {
+        self.container = container
+    }
+
+    public var children: [ControllerID] { slots.map(\.id) }
+
+    /// The frame this controller gave each child, for inspection and tests.
+    public var childFrames: [ControllerID: Size] {
+        Dictionary(slots.map { ($0.id, $0.frame) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    public var traitOverridesByChild: [ControllerID: TraitCollection] { traitOverrides }
+
+    // MARK: Recording
+
+    @discardableResult
+    private func record(_ message: TraceMessage, cause: EventRef?, transition: Int? = nil) -> EventRef {
+        environment.recorder.record(message, controller: id, cause: cause, transition: transition)
+    }
+
+    private func index(of child: ControllerID) -> Int? {
+        slots.firstIndex { $0.id == child }
+    }
+
+    /// The traits the current transition moves to: a split view decides its columns with them.
+    private var transitioningTraits: TraitCollection { pendingTraits ?? traitCollection }
+
+    private var defaultTargets: [Int] {
+        kind.forwardTargets(
+            childCount: slots.count, selected: selectedIndex, horizontal: transitioningTraits.horizontalSizeClass)
+    }
+
+    /// Runs `body` as the handling of one message, and records a suppression when the
+    /// behaviour did not call super (R8), naming the default targets it did not forward to.
+    private func handle(
+        _ message: String, event: EventRef, transition: TransitionInfo?, _ body: () async -> Void
+    ) async -> Delivery {
+        let outer = delivery
+        delivery = Delivery(message: message, cause: event, transition: transition)
+        await body()
+        let handled = delivery ?? Delivery(message: message, cause: event, transition: transition)
+        delivery = outer
+        if !handled.superCalled {
+            let cut = defaultTargets.filter { !handled.forwarded.contains($0) }.map { slots[$0].id }
+            record(.suppressed(message: message, cut: cut), cause: event, transition: transition?.id)
+        }
+        return handled
+    }
+
+    private func misuse(_ text: String) {
+        record(.error(text), cause: delivery?.cause, transition: delivery?.transition?.id)
+    }
+
+    // MARK: Size transitions (R1–R11)
+
+    public func deliverViewWillTransition(to size: Size, transition: TransitionInfo, cause: EventRef?) async {
+        let event = record(.viewWillTransition(to: size), cause: cause, transition: transition.id)
+        pendingSize = size
+        let coordinator = environment.coordinator(for: transition, owner: id)
+        _ = await handle("viewWillTransition", event: event, transition: transition) {
+            await behavior.viewWillTransition(to: size, with: coordinator, in: self)
+        }
+    }
+
+    public func superViewWillTransition(to size: Size, with coordinator: TransitionCoordinator) async {
+        guard let current = delivery, current.message == "viewWillTransition" else {
+            misuse("superViewWillTransition called outside viewWillTransition")
+            return
+        }
+        delivery?.superCalled = true
+        for index in defaultTargets {
+            let answer = askSize(forChildAt: index, parentSize: size, cause: current.cause, transition: current.transition?.id)
+            // R4: an edge decided by SFC is skipped when the size does not change.
+            guard answer != slots[index].frame else { continue }
+            slots[index].announced = answer
+            await slots[index].endpoint.deliverViewWillTransition(to: answer, transition: coordinator.info, cause: current.cause)
+        }
+    }
+
+    public func forwardViewWillTransition(toChild child: ControllerID, size: Size, with coordinator: TransitionCoordinator) async {
+        guard let index = index(of: child) else {
+            misuse("forwardViewWillTransition: \(child) is not a child of \(id)")
+            return
+        }
+        delivery?.forwarded.insert(index)
+        slots[index].announced = size
+        await slots[index].endpoint.deliverViewWillTransition(to: size, transition: coordinator.info, cause: delivery?.cause)
+    }
+
+    public func sizeForChild(_ child: ControllerID, parentSize: Size) -> Size {
+        guard let index = index(of: child) else {
+            misuse("sizeForChild: \(child) is not a child of \(id)")
+            return parentSize
+        }
+        return askSize(forChildAt: index, parentSize: parentSize, cause: delivery?.cause, transition: delivery?.transition?.id)
+    }
+
+    private func askSize(forChildAt index: Int, parentSize: Size, cause: EventRef?, transition: Int?) -> Size {
+        let child = slots[index].id
+        let answer = behavior.size(forChild: child, parentSize: parentSize, in: self)
+        record(.sizeForChild(child: child, parent: parentSize, answer: answer), cause: cause, transition: transition)
+        return answer
+    }
+
+    public func superSize(forChild child: ControllerID, parentSize: Size) -> Size {
+        guard let index = index(of: child) else { return parentSize }
+        return kind.defaultSize(forChildAt: index, parentSize: parentSize, horizontal: transitioningTraits.horizontalSizeClass)
+    }
+
+    // MARK: Layout (R10)
+
+    public func layout(cause: EventRef?) async {
+        let newSize = pendingSize ?? size
+        pendingSize = nil
+        var visit: [any ControllerEndpoint] = []
+        var childFramesChanged = false
+        for index in slots.indices {
+            guard let announced = slots[index].announced else { continue }
+            slots[index].announced = nil
+            if announced != slots[index].frame {
+                slots[index].frame = announced
+                childFramesChanged = true
+            }
+            visit.append(slots[index].endpoint)
+        }
+        var layoutEvent = cause
+        if newSize != size || childFramesChanged {
+            size = newSize
+            layoutEvent = record(.layout(.viewWillLayoutSubviews), cause: cause)
+            behavior.viewWillLayoutSubviews(in: self)
+            record(.layout(.viewDidLayoutSubviews), cause: cause)
+            behavior.viewDidLayoutSubviews(in: self)
+        }
+        for endpoint in visit {
+            await endpoint.layout(cause: layoutEvent)
+        }
+    }
+
+    public func initialLayout(size: Size?, traits: TraitCollection, cause: EventRef?) async {
+        traitCollection = traits
+        let visible = Set(defaultTargets)
+        var layoutEvent = cause
+        if let size {
+            self.size = size
+            layoutEvent = record(.layout(.viewWillLayoutSubviews), cause: cause)
+            behavior.viewWillLayoutSubviews(in: self)
+            for index in slots.indices where visible.contains(index) {
+                slots[index].frame = askSize(forChildAt: index, parentSize: size, cause: layoutEvent, transition: nil)
+            }
+            record(.layout(.viewDidLayoutSubviews), cause: cause)
+            behavior.viewDidLayoutSubviews(in: self)
+        }
+        for index in slots.indices {
+            let childSize: Size? = size != nil && visible.contains(index) ? slots[index].frame : nil
+            await slots[index].endpoint.initialLayout(
+                size: childSize, traits: traits.overlaid(with: traitOverrides[slots[index].id] ?? .unspecified), cause: layoutEvent)
+        }
+    }
+
+    // MARK: Trait transitions (R13–R18)
+
+    private func effectiveTraits(forChildAt index: Int, parentTraits: TraitCollection) -> TraitCollection {
+        parentTraits.overlaid(with: traitOverrides[slots[index].id] ?? .unspecified)
+    }
+
+    public func deliverTraitTransition(to traits: TraitCollection, deliver: Bool, transition: TransitionInfo, cause: EventRef?) async {
+        for index in slots.indices { slots[index].traitWalked = false }
+        // R16: unchanged traits get no message; the children inherit from this controller, so
+        // theirs do not change either.
+        guard traits != traitCollection else {
+            pendingTraits = nil
+            return
+        }
+        pendingTraits = traits
+        guard deliver else {
+            await walkTraits(to: traits, targets: defaultTargets, deliver: false, transition: transition, cause: cause)
+            return
+        }
+        let event = record(.willTransition(to: traits), cause: cause, transition: transition.id)
+        let coordinator = environment.coordinator(for: transition, owner: id)
+        let handled = await handle("willTransition", event: event, transition: transition) {
+            await behavior.willTransition(to: traits, with: coordinator, in: self)
+        }
+        if !handled.superCalled {
+            // Suppression cuts off the messages, not the traits: the subtree's traits still change.
+            let cut = defaultTargets.filter { !slots[$0].traitWalked }
+            await walkTraits(to: traits, targets: cut, deliver: false, transition: transition, cause: event)
+        }
+    }
+
+    private func walkTraits(to traits: TraitCollection, targets: [Int], deliver: Bool, transition: TransitionInfo, cause: EventRef?) async {
+        for index in targets where !slots[index].traitWalked {
+            slots[index].traitWalked = true
+            await slots[index].endpoint.deliverTraitTransition(
+                to: effectiveTraits(forChildAt: index, parentTraits: traits), deliver: deliver, transition: transition, cause: cause)
+        }
+    }
+
+    public func superWillTransition(to traits: TraitCollection, with coordinator: TransitionCoordinator) async {
+        guard let current = delivery, current.message == "willTransition" else {
+            misuse("superWillTransition called outside willTransition")
+            return
+        }
+        delivery?.superCalled = true
+        await walkTraits(to: traits, targets: defaultTargets, deliver: true, transition: coordinator.info, cause: current.cause)
+    }
+
+    public func forwardWillTransition(toChild child: ControllerID, with coordinator: TransitionCoordinator) async {
+        guard let index = index(of: child) else {
+            misuse("forwardWillTransition: \(child) is not a child of \(id)")
+            return
+        }
+        delivery?.forwarded.insert(index)
+        await walkTraits(to: transitioningTraits, targets: [index], deliver: true, transition: coordinator.info, cause: delivery?.cause)
+    }
+
+    public func applyPendingTraits(cause: EventRef?) async {
+        guard let traits = pendingTraits else { return }
+        pendingTraits = nil
+        let previous = traitCollection
+        traitCollection = traits
+        let event = record(.traitCollectionDidChange(previous: previous), cause: cause)
+        behavior.traitCollectionDidChange(previous: previous, in: self)
+        for index in slots.indices where slots[index].traitWalked {
+            slots[index].traitWalked = false
+            await slots[index].endpoint.applyPendingTraits(cause: event)
+        }
+    }
+
+    /// `setOverrideTraitCollection(_:forChild:)`: changes the child's override (nil removes it)
+    /// and, when that changes the child's effective traits, runs a trait transition on its subtree.
+    public func setOverrideTraitCollection(_ traits: TraitCollection?, forChild child: ControllerID, transition: TransitionInfo, cause: EventRef?) async throws(RuntimeError) {
+        guard let index = index(of: child) else { throw .notAChild(child, of: id) }
+        traitOverrides[child] = traits
+        let childTraits = effectiveTraits(forChildAt: index, parentTraits: traitCollection)
+        await slots[index].endpoint.deliverTraitTransition(to: childTraits, deliver: true, transition: transition, cause: cause)
+        await slots[index].endpoint.applyPendingTraits(cause: cause)
+    }
+
+    // MARK: Preferred content size (R22–R27)
+
+    /// Sets `preferredContentSize`; a different value goes to the container, one level up (R22).
+    public func setPreferredContentSize(_ newSize: Size, cause: EventRef?) async {
+        guard newSize != preferredContentSize else { return }
+        preferredContentSize = newSize
+        await container?.deliverPreferredContentSizeDidChange(forChild: id, preferredSize: newSize, cause: cause)
+    }
+
+    /// Tells the container that this controller's fitting size changed (R27).
+    public func notifySystemLayoutFittingSizeDidChange(cause: EventRef?) async {
+        await container?.deliverSystemLayoutFittingSizeDidChange(forChild: id, cause: cause)
+    }
+
+    public func deliverPreferredContentSizeDidChange(forChild child: ControllerID, preferredSize: Size, cause: EventRef?) async {
+        let event = record(.preferredContentSizeDidChange(child: child), cause: cause)
+        let outer = delivery
+        delivery = Delivery(message: "preferredContentSizeDidChange", cause: event, transition: nil)
+        await behavior.preferredContentSizeDidChange(forChild: child, preferredSize: preferredSize, in: self)
+        delivery = outer
+    }
+
+    public func superPreferredContentSizeDidChange(forChild child: ControllerID, preferredSize: Size) async {
+        guard let index = index(of: child) else {
+            misuse("preferredContentSizeDidChange: \(child) is not a child of \(id)")
+            return
+        }
+        let granted = grantPolicy.grantedSize(current: slots[index].frame, requested: preferredSize)
+        await resize(child: child, to: granted)
+    }
+
+    public func resize(child: ControllerID, to newSize: Size) async {
+        guard let index = index(of: child) else {
+            misuse("resize: \(child) is not a child of \(id)")
+            return
+        }
+        // R25: no receipt when nothing changes.
+        guard newSize != slots[index].frame else { return }
+        let cause = delivery?.cause
+        let transition = environment.beginTransition(
+            animated: true, duration: RuntimeEnvironment.defaultTransitionDuration, windowTraits: traitCollection)
+        slots[index].announced = newSize
+        await slots[index].endpoint.deliverViewWillTransition(to: newSize, transition: transition, cause: cause)
+        await layout(cause: cause)
+        environment.finishTransition(transition, cause: cause)
+    }
+
+    public func deliverSystemLayoutFittingSizeDidChange(forChild child: ControllerID, cause: EventRef?) async {
+        let event = record(.systemLayoutFittingSizeDidChange(child: child), cause: cause)
+        let outer = delivery
+        delivery = Delivery(message: "systemLayoutFittingSizeDidChange", cause: event, transition: nil)
+        await behavior.systemLayoutFittingSizeDidChange(forChild: child, in: self)
+        delivery = outer
+    }
+
+    public func note(_ text: String) {
+        record(.note(text), cause: delivery?.cause, transition: delivery?.transition?.id)
+    }
+}

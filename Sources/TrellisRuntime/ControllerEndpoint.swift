@@ -1,0 +1,25 @@
+import TrellisModel
+import TrellisTrace
+
+/// The messages the router sends to a controller. A parent holds its children as endpoints, so
+/// a child may be a local `Controller` or, with a transport, a stand-in for one on another node:
+/// the router code is the same either way.
+public protocol ControllerEndpoint: Actor {
+    nonisolated var id: ControllerID { get }
+
+    /// `viewWillTransition(to:with:)` arrives (R2, R7, R25).
+    func deliverViewWillTransition(to size: Size, transition: TransitionInfo, cause: EventRef?) async
+    /// A trait transition reaches this controller with its new effective traits (R13–R17).
+    /// `deliver` is false below a suppression: traits still change, but no message is delivered.
+    func deliverTraitTransition(to traits: TraitCollection, deliver: Bool, transition: TransitionInfo, cause: EventRef?) async
+    /// Applies the traits computed by the trait transition and sends `traitCollectionDidChange` (R14).
+    func applyPendingTraits(cause: EventRef?) async
+    /// The layout pass: adopts the announced size and lays out the children it announced sizes to (R10).
+    func layout(cause: EventRef?) async
+    /// A child's preferred content size changed (R22).
+    func deliverPreferredContentSizeDidChange(forChild child: ControllerID, preferredSize: Size, cause: EventRef?) async
+    /// A child's fitting size changed (R27).
+    func deliverSystemLayoutFittingSizeDidChange(forChild child: ControllerID, cause: EventRef?) async
+    /// Sets up the first size and traits, before any step: layout callbacks and size queries, no transition.
+    func initialLayout(size: Size?, traits: TraitCollection, cause: EventRef?) async
+}

@@ -1,0 +1,92 @@
+import TrellisModel
+
+/// How to build one controller: its kind, children, configuration and behaviour.
+public struct ControllerDescription: Sendable {
+    public var id: ControllerID
+    public var kind: ContainerKind
+    public var children: [ControllerID]
+    /// The selected child of a tab bar controller.
+    public var selectedIndex: Int
+    public var preferredContentSize: Size
+    /// `setOverrideTraitCollection(_:forChild:)` values, by child.
+    public var traitOverrides: [ControllerID: TraitCollection]
+    /// What the default `preferredContentSizeDidChange(forChild:)` grants (R24).
+    public var grant: GrantPolicy
+    public var behavior: any ViewControllerBehavior
+
+    public init(
+        _ id: ControllerID,
+        kind: ContainerKind = .view,
+        children: [ControllerID] = [],
+        selectedIndex: Int = 0,
+        preferredContentSize: Size = .zero,
+        traitOverrides: [ControllerID: TraitCollection] = [:],
+        grant: GrantPolicy = .none,
+        behavior: any ViewControllerBehavior = DefaultBehavior()
+    ) {
+        self.id = id
+        self.kind = kind
+        self.children = children
+        self.selectedIndex = selectedIndex
+        self.preferredContentSize = preferredContentSize
+        self.traitOverrides = traitOverrides
+        self.grant = grant
+        self.behavior = behavior
+    }
+}
+
+/// A whole window: its size and traits, its root controller and every controller below it.
+public struct HierarchyDescription: Sendable {
+    public var windowSize: Size
+    public var windowTraits: TraitCollection
+    public var root: ControllerID
+    public var controllers: [ControllerDescription]
+
+    public init(windowSize: Size, windowTraits: TraitCollection, root: ControllerID, controllers: [ControllerDescription]) {
+        self.windowSize = windowSize
+        self.windowTraits = windowTraits
+        self.root = root
+        self.controllers = controllers
+    }
+
+    /// Checks the shape before anything is built: every id described once, every child
+    /// described, no controller with two parents, no cycle, tab selections in range.
+    public func validate() throws(RuntimeError) -> [ControllerID: ControllerDescription] {
+        var byID: [ControllerID: ControllerDescription] = [:]
+        for controller in controllers {
+            guard byID.updateValue(controller, forKey: controller.id) == nil else {
+                throw .duplicateController(controller.id)
+            }
+        }
+        guard byID[root] != nil else { throw .unknownController(root) }
+        var parentOf: [ControllerID: ControllerID] = [:]
+        for controller in controllers {
+            for child in controller.children {
+                guard byID[child] != nil else { throw .unknownController(child) }
+                if let first = parentOf[child] {
+                    throw .usedTwice(child, firstParent: first, secondParent: controller.id)
+                }
+                parentOf[child] = controller.id
+            }
+            if controller.kind == .tab, !controller.children.isEmpty,
+               !(0..<controller.children.count).contains(controller.selectedIndex) {
+                throw .invalidSelection(controller.id, index: controller.selectedIndex, childCount: controller.children.count)
+            }
+        }
+        // With one parent each, a cycle shows as a walk up the parents that comes back.
+        for controller in controllers {
+            var path = [controller.id]
+            var current = controller.id
+            while let parent = parentOf[current] {
+                if parent == controller.id {
+                    // `path` climbs from the controller to its ancestors; print it parent -> child.
+                    throw .cycle(Array((path + [controller.id]).reversed()))
+                }
+                path.append(parent)
+                current = parent
+            }
+        }
+        if let rootParent = parentOf[root] { throw .usedTwice(root, firstParent: "window", secondParent: rootParent) }
+        return byID
+    }
+}

@@ -1,0 +1,47 @@
+import Synchronization
+import TrellisModel
+import TrellisTrace
+
+/// What every controller of one window shares on one node: the trace recorder, the coordinator
+/// registrations, the transition counter and the simulated clock.
+public final class RuntimeEnvironment: Sendable {
+    public let recorder: TraceRecorder
+    let registrar = CoordinatorRegistrar()
+
+    private struct Clock {
+        var nextTransition = 1
+        var simulatedSeconds = 0.0
+    }
+
+    private let clock = Mutex(Clock())
+
+    /// Simulated seconds elapsed: the sum of the durations of the finished transitions.
+    public var simulatedTime: Double { clock.withLock { $0.simulatedSeconds } }
+
+    public init(recorder: TraceRecorder = TraceRecorder()) {
+        self.recorder = recorder
+    }
+
+    /// A new transition with the next id of this window.
+    func beginTransition(animated: Bool, duration: Double, windowTraits: TraitCollection) -> TransitionInfo {
+        let id = clock.withLock { clock in
+            defer { clock.nextTransition += 1 }
+            return clock.nextTransition
+        }
+        return TransitionInfo(id: id, isAnimated: animated, duration: animated ? duration : 0, windowTraits: windowTraits)
+    }
+
+    /// Ends a transition: advances the simulated clock and runs the coordinator blocks.
+    func finishTransition(_ info: TransitionInfo, cause: EventRef?) {
+        clock.withLock { $0.simulatedSeconds += info.duration }
+        registrar.finish(info, recorder: recorder, cause: cause)
+    }
+
+    /// The coordinator handed to `owner`'s behaviour for `info`.
+    func coordinator(for info: TransitionInfo, owner: ControllerID) -> TransitionCoordinator {
+        TransitionCoordinator(info: info, registrar: registrar, owner: owner)
+    }
+
+    /// The duration UIKit uses for a rotation, used for every animated simulated transition.
+    public static let defaultTransitionDuration = 0.3
+}

@@ -1,0 +1,26 @@
+import TrellisModel
+
+/// Why the runtime refused a request. The hierarchy is unchanged when one is thrown.
+public enum RuntimeError: Error, Sendable, Equatable, CustomStringConvertible {
+    case unknownController(ControllerID)
+    case notAChild(ControllerID, of: ControllerID)
+    case duplicateController(ControllerID)
+    case usedTwice(ControllerID, firstParent: ControllerID, secondParent: ControllerID)
+    case cycle([ControllerID])
+    case invalidSelection(ControllerID, index: Int, childCount: Int)
+    case windowClosed
+
+    public var description: String {
+        switch self {
+        case let .unknownController(id): return "unknown controller \"\(id)\""
+        case let .notAChild(child, parent): return "\"\(child)\" is not a child of \"\(parent)\""
+        case let .duplicateController(id): return "controller \"\(id)\" is described twice"
+        case let .usedTwice(id, first, second):
+            return "controller \"\(id)\" is a child of both \"\(first)\" and \"\(second)\""
+        case let .cycle(path): return "cycle in the hierarchy: " + path.map(\.name).joined(separator: " -> ")
+        case let .invalidSelection(id, index, count):
+            return "tab controller \"\(id)\" selects index \(index) but has \(count) children"
+        case .windowClosed: return "the window is closed"
+        }
+    }
+}

@@ -1,0 +1,66 @@
+import Synchronization
+
+/// A mailbox that hands its messages to one consumer, one at a time and in arrival order.
+///
+/// Senders append under a lock; the first send into an idle mailbox starts one drain task,
+/// which takes the whole queue per lock acquisition (batch drain) and runs until the mailbox
+/// is empty. No task per message and no `AsyncStream`: see DEVELOPERS.md's machine facts.
+public final class SerialMailbox<Message: Sendable>: Sendable {
+    private struct State {
+        var queue: [Message] = []
+        var draining = false
+        var closed = false
+    }
+
+    private let state = Mutex(State())
+    private let consumer: @Sendable (Message) async -> Void
+
+    public init(consumer: @escaping @Sendable (Message) async -> Void) {
+        self.consumer = consumer
+    }
+
+    /// Queues a message. Returns false, keeping nothing, when the mailbox is closed.
+    @discardableResult
+    public func send(_ message: Message) -> Bool {
+        let startDrain: Bool? = state.withLock { state in
+            guard !state.closed else { return nil }
+            state.queue.append(message)
+            guard !state.draining else { return false }
+            state.draining = true
+            return true
+        }
+        guard let startDrain else { return false }
+        if startDrain {
+            Task { await self.drain() }
+        }
+        return true
+    }
+
+    /// Stops accepting messages; what is already queued is still delivered.
+    public func close() {
+        state.withLock { $0.closed = true }
+    }
+
+    /// True when nothing is queued and nothing is being handled.
+    public var isQuiescent: Bool {
+        state.withLock { !$0.draining && $0.queue.isEmpty }
+    }
+
+    private func drain() async {
+        while true {
+            let batch: [Message] = state.withLock { state in
+                if state.queue.isEmpty {
+                    state.draining = false
+                    return []
+                }
+                var taken: [Message] = []
+                swap(&taken, &state.queue)
+                return taken
+            }
+            if batch.isEmpty { return }
+            for message in batch {
+                await consumer(message)
+            }
+        }
+    }
+}

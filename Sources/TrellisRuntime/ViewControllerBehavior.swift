@@ -1,0 +1,59 @@
+import TrellisModel
+
+/// The Swift code that customises a controller, one method per `UIContentContainer` message,
+/// each defaulting to UIKit's behaviour.
+///
+/// Override a method to change what the controller does; call the context's matching `super…`
+/// method where a UIKit subclass would call `super`:
+///
+/// ```swift
+/// struct Logged: ViewControllerBehavior {
+///     func viewWillTransition(to size: Size, with coordinator: TransitionCoordinator,
+///                             in vc: isolated any ViewControllerContext) async {
+///         vc.note("before \(size)")
+///         await vc.superViewWillTransition(to: size, with: coordinator)
+///         vc.note("after the whole subtree")   // R11
+///     }
+/// }
+/// ```
+public protocol ViewControllerBehavior: Sendable {
+    func viewWillTransition(to size: Size, with coordinator: TransitionCoordinator, in vc: isolated any ViewControllerContext) async
+    func willTransition(to traits: TraitCollection, with coordinator: TransitionCoordinator, in vc: isolated any ViewControllerContext) async
+    func traitCollectionDidChange(previous: TraitCollection, in vc: isolated any ViewControllerContext)
+    func size(forChild child: ControllerID, parentSize: Size, in vc: isolated any ViewControllerContext) -> Size
+    func preferredContentSizeDidChange(forChild child: ControllerID, preferredSize: Size, in vc: isolated any ViewControllerContext) async
+    func systemLayoutFittingSizeDidChange(forChild child: ControllerID, in vc: isolated any ViewControllerContext) async
+    func viewWillLayoutSubviews(in vc: isolated any ViewControllerContext)
+    func viewDidLayoutSubviews(in vc: isolated any ViewControllerContext)
+}
+
+extension ViewControllerBehavior {
+    public func viewWillTransition(to size: Size, with coordinator: TransitionCoordinator, in vc: isolated any ViewControllerContext) async {
+        await vc.superViewWillTransition(to: size, with: coordinator)
+    }
+
+    public func willTransition(to traits: TraitCollection, with coordinator: TransitionCoordinator, in vc: isolated any ViewControllerContext) async {
+        await vc.superWillTransition(to: traits, with: coordinator)
+    }
+
+    public func traitCollectionDidChange(previous: TraitCollection, in vc: isolated any ViewControllerContext) {}
+
+    public func size(forChild child: ControllerID, parentSize: Size, in vc: isolated any ViewControllerContext) -> Size {
+        vc.superSize(forChild: child, parentSize: parentSize)
+    }
+
+    public func preferredContentSizeDidChange(forChild child: ControllerID, preferredSize: Size, in vc: isolated any ViewControllerContext) async {
+        await vc.superPreferredContentSizeDidChange(forChild: child, preferredSize: preferredSize)
+    }
+
+    public func systemLayoutFittingSizeDidChange(forChild child: ControllerID, in vc: isolated any ViewControllerContext) async {}
+
+    public func viewWillLayoutSubviews(in vc: isolated any ViewControllerContext) {}
+
+    public func viewDidLayoutSubviews(in vc: isolated any ViewControllerContext) {}
+}
+
+/// UIKit's behaviour unchanged: every method calls super.
+public struct DefaultBehavior: ViewControllerBehavior {
+    public init() {}
+}

@@ -1,0 +1,170 @@
+import TrellisModel
+import TrellisRuntime
+
+/// A scenario file (SPEC §5, `Protocols/scenario-format.md`): a window, a controller hierarchy
+/// and the steps to drive it, with `expect` steps that assert what happened.
+public struct Scenario: Sendable {
+    public var name: String
+    public var profile: AdaptationProfile
+    public var windowSize: Size
+    public var windowTraits: TraitCollection
+    public var root: ControllerID
+    /// In the order the file lists them.
+    public var controllers: [ControllerSpec]
+    /// Controller id → node name, for distributed runs.
+    public var placement: [ControllerID: String]
+    public var steps: [ScenarioStep]
+    /// Where the scenario came from, for messages.
+    public var source: String
+
+    public func controller(_ id: ControllerID) -> ControllerSpec? {
+        controllers.first { $0.id == id }
+    }
+}
+
+/// Which UIKit generation's adaptation rules apply (SPEC §3.7).
+public enum AdaptationProfile: String, Sendable, CaseIterable {
+    case ios8, ios13
+}
+
+/// One controller of a scenario, as the file describes it.
+public struct ControllerSpec: Sendable {
+    public var id: ControllerID
+    public var kind: ContainerKind
+    public var children: [ControllerID]
+    public var selected: Int
+    public var modalPresentationStyle: ModalPresentationStyle?
+    public var modalTransitionStyle: ModalTransitionStyle?
+    public var preferredContentSize: Size?
+    public var definesPresentationContext: Bool?
+    public var providesPresentationContextTransitionStyle: Bool?
+    public var traitOverrides: [ControllerID: TraitCollection]
+    public var presentationController: CustomPresentationSpec?
+    public var adaptiveDelegate: AdaptiveDelegateSpec?
+    public var popoverSource: PopoverSourceSpec?
+    public var overrides: OverrideSpec
+
+    public init(id: ControllerID, kind: ContainerKind = .view) {
+        self.id = id
+        self.kind = kind
+        self.children = []
+        self.selected = 0
+        self.traitOverrides = [:]
+        self.overrides = OverrideSpec()
+    }
+}
+
+/// The declarative overrides of a controller or custom presentation controller.
+public struct OverrideSpec: Sendable, Equatable {
+    public var viewWillTransition: ForwardingOverride = .callSuper
+    public var willTransition: ForwardingOverride = .callSuper
+    public var sizeForChild: SizeRule?
+    public var grant: GrantPolicy?
+
+    public init() {}
+}
+
+/// What an override of a forwarding message does about super.
+public enum ForwardingOverride: Sendable, Equatable {
+    /// `"super"`: UIKit's default.
+    case callSuper
+    /// `"noSuper"`: nothing below this controller hears of the message (R8).
+    case noSuper
+    /// `{ "forwardTo": [...] }`: no super, but these children are messaged (R9).
+    case forwardTo([ForwardTarget])
+}
+
+/// A child an override forwards to manually, with the size it chooses (else the SFC answer).
+public struct ForwardTarget: Sendable, Equatable {
+    public var child: ControllerID
+    public var size: Size?
+
+    public init(child: ControllerID, size: Size? = nil) {
+        self.child = child
+        self.size = size
+    }
+}
+
+/// A `sizeForChild` override.
+public enum SizeRule: Sendable, Equatable {
+    case fraction(width: Double, height: Double)
+    case fixed(Size)
+    /// Listed children get these sizes; the others the default answer.
+    case perChild([ControllerID: Size])
+}
+
+/// The presentation controller of a `custom` presentation.
+public struct CustomPresentationSpec: Sendable, Equatable {
+    public var shouldPresentInFullscreen: Bool = true
+    public var shouldRemovePresentersView: Bool = false
+    public var overrideTraits: TraitCollection?
+    public var overrides = OverrideSpec()
+
+    public init() {}
+}
+
+/// The adaptive presentation delegate of a presented controller.
+public struct AdaptiveDelegateSpec: Sendable, Equatable {
+    /// The style it answers, as written: it may be invalid on purpose (R48).
+    public var style: String?
+    /// `"navigation"` to wrap the presented controller in a navigation controller (R49).
+    public var wrapIn: ContainerKind?
+}
+
+/// Where a popover points from.
+public struct PopoverSourceSpec: Sendable, Equatable {
+    public var view: ControllerID
+    public var rect: Rect
+}
+
+/// One step of a scenario.
+public enum ScenarioStep: Sendable, Equatable {
+    case resizeWindow(Size)
+    case setTraits(TraitCollection)
+    case transition(size: Size?, traits: TraitCollection?)
+    case present(ControllerID, from: ControllerID, animated: Bool, style: ModalPresentationStyle?)
+    case dismiss(ControllerID, animated: Bool)
+    case show(ControllerID, from: ControllerID)
+    case showDetail(ControllerID, from: ControllerID)
+    case push(ControllerID, onto: ControllerID)
+    case pop(ControllerID)
+    case select(tab: ControllerID, index: Int)
+    case setPreferredContentSize(ControllerID, Size)
+    case setTraitOverride(container: ControllerID, child: ControllerID, traits: TraitCollection?)
+    case systemLayoutFittingSizeDidChange(ControllerID)
+    case expect([String])
+
+    /// How the step's header names it: `== step N: <this>`.
+    public var headerDescription: String {
+        switch self {
+        case let .resizeWindow(size): return "resizeWindow \(size)"
+        case let .setTraits(traits): return "setTraits \(traits.specifiedDescription)"
+        case let .transition(size, traits):
+            var text = "transition"
+            if let size { text += " \(size)" }
+            if let traits { text += " \(traits.specifiedDescription)" }
+            return text
+        case let .present(presented, from, animated, style):
+            return "present \(presented) from \(from)" + (style.map { " style: \($0.rawValue)" } ?? "") + (animated ? " animated" : "")
+        case let .dismiss(id, animated): return "dismiss \(id)" + (animated ? " animated" : "")
+        case let .show(id, from): return "show \(id) from \(from)"
+        case let .showDetail(id, from): return "showDetail \(id) from \(from)"
+        case let .push(id, onto): return "push \(id) onto \(onto)"
+        case let .pop(id): return "pop \(id)"
+        case let .select(tab, index): return "select \(tab) index \(index)"
+        case let .setPreferredContentSize(id, size): return "setPreferredContentSize \(id) \(size)"
+        case let .setTraitOverride(container, child, traits):
+            return "setTraitOverride \(container) child \(child) " + (traits.map(\.specifiedDescription) ?? "removed")
+        case let .systemLayoutFittingSizeDidChange(id): return "systemLayoutFittingSizeDidChange \(id)"
+        case .expect: return "expect"
+        }
+    }
+
+    /// Steps that need the presentation machinery (issue 3 of the tracker).
+    var needsPresentation: Bool {
+        switch self {
+        case .present, .dismiss, .show, .showDetail, .push, .pop, .select: return true
+        default: return false
+        }
+    }
+}

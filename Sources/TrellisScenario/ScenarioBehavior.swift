@@ -1,0 +1,55 @@
+import TrellisModel
+import TrellisRuntime
+
+/// The behaviour a scenario file's `overrides` describe, written against the same API a Swift
+/// behaviour uses.
+struct ScenarioBehavior: ViewControllerBehavior {
+    let overrides: OverrideSpec
+
+    func viewWillTransition(to size: Size, with coordinator: TransitionCoordinator, in vc: isolated any ViewControllerContext) async {
+        switch overrides.viewWillTransition {
+        case .callSuper:
+            await vc.superViewWillTransition(to: size, with: coordinator)
+        case .noSuper:
+            break
+        case let .forwardTo(targets):
+            for target in targets {
+                // R9: the size the override chooses, else the one its own sizeForChild gives.
+                let childSize = target.size ?? vc.sizeForChild(target.child, parentSize: size)
+                await vc.forwardViewWillTransition(toChild: target.child, size: childSize, with: coordinator)
+            }
+        }
+    }
+
+    func willTransition(to traits: TraitCollection, with coordinator: TransitionCoordinator, in vc: isolated any ViewControllerContext) async {
+        switch overrides.willTransition {
+        case .callSuper:
+            await vc.superWillTransition(to: traits, with: coordinator)
+        case .noSuper:
+            break
+        case let .forwardTo(targets):
+            for target in targets {
+                await vc.forwardWillTransition(toChild: target.child, with: coordinator)
+            }
+        }
+    }
+
+    func size(forChild child: ControllerID, parentSize: Size, in vc: isolated any ViewControllerContext) -> Size {
+        guard let rule = overrides.sizeForChild else { return vc.superSize(forChild: child, parentSize: parentSize) }
+        return rule.size(forChild: child, parentSize: parentSize) ?? vc.superSize(forChild: child, parentSize: parentSize)
+    }
+}
+
+extension SizeRule {
+    /// The rule's answer, or nil where it leaves the default in place (a `perChild` miss).
+    func size(forChild child: ControllerID, parentSize: Size) -> Size? {
+        switch self {
+        case let .fraction(width, height):
+            return Size(parentSize.width * width, parentSize.height * height)
+        case let .fixed(size):
+            return size
+        case let .perChild(sizes):
+            return sizes[child]
+        }
+    }
+}

@@ -1,0 +1,475 @@
+import TrellisJSON
+import TrellisModel
+import TrellisRuntime
+
+/// Reads a scenario file and checks it whole before anything runs: syntax, unknown fields,
+/// wrong types, unknown ids, duplicate children, cycles, a controller used twice.
+public enum ScenarioDecoder {
+    /// Decodes `text`; `file` names it in error messages.
+    public static func decode(_ text: String, file: String) throws(ScenarioError) -> Scenario {
+        let root: JSONNode
+        do {
+            root = try JSONParser.parse(text)
+        } catch {
+            throw ScenarioError(file: file, path: "", line: error.line, column: error.column, message: "not valid JSON: \(error.message)")
+        }
+        var reader = Reader(file: file)
+        let scenario = try reader.scenario(root)
+        try ScenarioValidator(scenario: scenario, file: file, positions: reader.positions).validate()
+        return scenario
+    }
+
+    /// Decodes the file at `path`.
+    public static func load(path: String) throws(ScenarioError) -> Scenario {
+        let text: String
+        do {
+            text = try FileText.read(path)
+        } catch {
+            throw ScenarioError(file: path, path: "", line: 0, column: 0, message: error.description)
+        }
+        return try decode(text, file: path)
+    }
+}
+
+/// Turns JSON into a `Scenario`, naming the JSON path of anything it rejects.
+struct Reader {
+    let file: String
+    /// JSON path → position, for the semantic checks that run after decoding.
+    var positions: [String: (line: Int, column: Int)] = [:]
+
+    init(file: String) {
+        self.file = file
+    }
+
+    func fail(_ node: JSONNode, _ path: String, _ message: String) -> ScenarioError {
+        ScenarioError(file: file, path: path, line: node.line, column: node.column, message: message)
+    }
+
+    func members(_ node: JSONNode, _ path: String, allowed: Set<String>, required: [String] = []) throws(ScenarioError) -> [(key: String, value: JSONNode)] {
+        guard case let .object(members) = node.value else {
+            throw fail(node, path, "expected an object, got \(node.value.typeName)")
+        }
+        for member in members where !allowed.contains(member.key) {
+            throw fail(member.value, path + "." + member.key,
+                       "unknown field \"\(member.key)\" (expected one of: \(allowed.sorted().joined(separator: ", ")))")
+        }
+        for key in required where !members.contains(where: { $0.key == key }) {
+            throw fail(node, path, "missing required field \"\(key)\"")
+        }
+        return members
+    }
+
+    func string(_ node: JSONNode, _ path: String) throws(ScenarioError) -> String {
+        guard case let .string(text) = node.value else { throw fail(node, path, "expected a string, got \(node.value.typeName)") }
+        return text
+    }
+
+    func id(_ node: JSONNode, _ path: String) throws(ScenarioError) -> ControllerID {
+        let text = try string(node, path)
+        guard !text.isEmpty else { throw fail(node, path, "a controller id must not be empty") }
+        return ControllerID(text)
+    }
+
+    func bool(_ node: JSONNode, _ path: String) throws(ScenarioError) -> Bool {
+        guard case let .bool(flag) = node.value else { throw fail(node, path, "expected true or false, got \(node.value.typeName)") }
+        return flag
+    }
+
+    func number(_ node: JSONNode, _ path: String) throws(ScenarioError) -> Double {
+        guard case let .number(value) = node.value else { throw fail(node, path, "expected a number, got \(node.value.typeName)") }
+        return value
+    }
+
+    func integer(_ node: JSONNode, _ path: String) throws(ScenarioError) -> Int {
+        let value = try number(node, path)
+        guard value == value.rounded(), abs(value) < 1e9 else { throw fail(node, path, "expected a whole number, got \(value)") }
+        return Int(value)
+    }
+
+    func numbers(_ node: JSONNode, _ path: String, count: Int, what: String) throws(ScenarioError) -> [Double] {
+        guard case let .array(items) = node.value, items.count == count else {
+            throw fail(node, path, "expected \(what)")
+        }
+        var values: [Double] = []
+        for (index, item) in items.enumerated() {
+            let value = try number(item, "\(path)[\(index)]")
+            guard value >= 0 else { throw fail(item, "\(path)[\(index)]", "must not be negative") }
+            values.append(value)
+        }
+        return values
+    }
+
+    func size(_ node: JSONNode, _ path: String) throws(ScenarioError) -> Size {
+        let values = try numbers(node, path, count: 2, what: "a size [width, height]")
+        return Size(values[0], values[1])
+    }
+
+    func rawEnum<T: RawRepresentable & CaseIterable>(_ node: JSONNode, _ path: String, _: T.Type, what: String) throws(ScenarioError) -> T where T.RawValue == String {
+        let raw = try string(node, path)
+        guard let value = T(rawValue: raw) else {
+            throw fail(node, path, "unknown \(what) \"\(raw)\" (expected one of: \(T.allCases.map(\.rawValue).joined(separator: ", ")))")
+        }
+        return value
+    }
+
+    func traits(_ node: JSONNode, _ path: String) throws(ScenarioError) -> TraitCollection {
+        let fields: Set<String> = ["horizontalSizeClass", "verticalSizeClass", "userInterfaceIdiom", "displayScale",
+                                   "layoutDirection", "userInterfaceStyle", "preferredContentSizeCategory"]
+        var traits = TraitCollection()
+        for (key, value) in try members(node, path, allowed: fields) {
+            let at = path + "." + key
+            switch key {
+            case "horizontalSizeClass": traits.horizontalSizeClass = try rawEnum(value, at, SizeClass.self, what: "size class")
+            case "verticalSizeClass": traits.verticalSizeClass = try rawEnum(value, at, SizeClass.self, what: "size class")
+            case "userInterfaceIdiom": traits.userInterfaceIdiom = try rawEnum(value, at, UserInterfaceIdiom.self, what: "idiom")
+            case "displayScale":
+                let scale = try number(value, at)
+                guard scale >= 0 else { throw fail(value, at, "displayScale must not be negative") }
+                traits.displayScale = scale
+            case "layoutDirection": traits.layoutDirection = try rawEnum(value, at, LayoutDirection.self, what: "layout direction")
+            case "userInterfaceStyle": traits.userInterfaceStyle = try rawEnum(value, at, UserInterfaceStyle.self, what: "interface style")
+            default: traits.preferredContentSizeCategory = try rawEnum(value, at, ContentSizeCategory.self, what: "content size category")
+            }
+        }
+        return traits
+    }
+
+    // MARK: Scenario
+
+    mutating func scenario(_ node: JSONNode) throws(ScenarioError) -> Scenario {
+        let members = try members(node, "$", allowed: ["scenario", "profile", "window", "root", "controllers", "placement", "steps"],
+                                  required: ["window", "root", "controllers"])
+        var scenario = Scenario(name: "", profile: .ios8, windowSize: .zero, windowTraits: TraitCollection(), root: "",
+                                controllers: [], placement: [:], steps: [], source: file)
+        for (key, value) in members {
+            let at = "$." + key
+            positions[at] = (value.line, value.column)
+            switch key {
+            case "scenario": scenario.name = try string(value, at)
+            case "profile": scenario.profile = try rawEnum(value, at, AdaptationProfile.self, what: "profile")
+            case "window":
+                for (windowKey, windowValue) in try self.members(value, at, allowed: ["size", "traits"], required: ["size"]) {
+                    if windowKey == "size" {
+                        scenario.windowSize = try size(windowValue, at + ".size")
+                    } else {
+                        scenario.windowTraits = try traits(windowValue, at + ".traits")
+                    }
+                }
+            case "root": scenario.root = try id(value, at)
+            case "controllers":
+                for (controllerKey, controllerValue) in try self.members(value, at, allowed: nil) {
+                    scenario.controllers.append(try controller(controllerValue, id: controllerKey, at: at + "." + controllerKey))
+                }
+            case "placement":
+                for (controllerKey, nodeValue) in try self.members(value, at, allowed: nil) {
+                    positions[at + "." + controllerKey] = (nodeValue.line, nodeValue.column)
+                    let nodeName = try string(nodeValue, at + "." + controllerKey)
+                    guard !nodeName.isEmpty else { throw fail(nodeValue, at + "." + controllerKey, "a node name must not be empty") }
+                    scenario.placement[ControllerID(controllerKey)] = nodeName
+                }
+            default:
+                guard case let .array(items) = value.value else { throw fail(value, at, "expected an array of steps") }
+                for (index, item) in items.enumerated() {
+                    positions["\(at)[\(index)]"] = (item.line, item.column)
+                    scenario.steps.append(try step(item, "\(at)[\(index)]"))
+                }
+            }
+        }
+        if scenario.name.isEmpty { scenario.name = file }
+        return scenario
+    }
+
+    /// `allowed: nil` accepts any key (maps keyed by id).
+    func members(_ node: JSONNode, _ path: String, allowed: Set<String>?) throws(ScenarioError) -> [(key: String, value: JSONNode)] {
+        guard let allowed else {
+            guard case let .object(members) = node.value else {
+                throw fail(node, path, "expected an object, got \(node.value.typeName)")
+            }
+            return members
+        }
+        return try members(node, path, allowed: allowed)
+    }
+
+    mutating func controller(_ node: JSONNode, id rawID: String, at path: String) throws(ScenarioError) -> ControllerSpec {
+        guard !rawID.isEmpty else { throw fail(node, path, "a controller id must not be empty") }
+        positions[path] = (node.line, node.column)
+        let fields: Set<String> = ["kind", "children", "selected", "modalPresentationStyle", "modalTransitionStyle",
+                                   "preferredContentSize", "definesPresentationContext",
+                                   "providesPresentationContextTransitionStyle", "traitOverrides",
+                                   "presentationController", "adaptiveDelegate", "popoverSource", "overrides"]
+        var spec = ControllerSpec(id: ControllerID(rawID))
+        for (key, value) in try members(node, path, allowed: fields) {
+            let at = path + "." + key
+            positions[at] = (value.line, value.column)
+            switch key {
+            case "kind": spec.kind = try rawEnum(value, at, ContainerKind.self, what: "controller kind")
+            case "children":
+                guard case let .array(items) = value.value else { throw fail(value, at, "expected an array of controller ids") }
+                for (index, item) in items.enumerated() {
+                    positions["\(at)[\(index)]"] = (item.line, item.column)
+                    spec.children.append(try id(item, "\(at)[\(index)]"))
+                }
+            case "selected": spec.selected = try integer(value, at)
+            case "modalPresentationStyle": spec.modalPresentationStyle = try rawEnum(value, at, ModalPresentationStyle.self, what: "presentation style")
+            case "modalTransitionStyle": spec.modalTransitionStyle = try rawEnum(value, at, ModalTransitionStyle.self, what: "transition style")
+            case "preferredContentSize": spec.preferredContentSize = try size(value, at)
+            case "definesPresentationContext": spec.definesPresentationContext = try bool(value, at)
+            case "providesPresentationContextTransitionStyle": spec.providesPresentationContextTransitionStyle = try bool(value, at)
+            case "traitOverrides":
+                for (child, traitsNode) in try members(value, at, allowed: nil) {
+                    positions[at + "." + child] = (traitsNode.line, traitsNode.column)
+                    spec.traitOverrides[ControllerID(child)] = try traits(traitsNode, at + "." + child)
+                }
+            case "presentationController": spec.presentationController = try presentationController(value, at)
+            case "adaptiveDelegate": spec.adaptiveDelegate = try adaptiveDelegate(value, at)
+            case "popoverSource":
+                let source = try members(value, at, allowed: ["view", "rect"], required: ["view"])
+                var popover = PopoverSourceSpec(view: "", rect: Rect(x: 0, y: 0, width: 0, height: 0))
+                for (sourceKey, sourceValue) in source {
+                    if sourceKey == "view" {
+                        positions[at + ".view"] = (sourceValue.line, sourceValue.column)
+                        popover.view = try id(sourceValue, at + ".view")
+                    } else {
+                        let rect = try numbers(sourceValue, at + ".rect", count: 4, what: "a rect [x, y, width, height]")
+                        popover.rect = Rect(x: rect[0], y: rect[1], width: rect[2], height: rect[3])
+                    }
+                }
+                spec.popoverSource = popover
+            default: spec.overrides = try overrides(value, at, presentationController: false)
+            }
+        }
+        return spec
+    }
+
+    mutating func overrides(_ node: JSONNode, _ path: String, presentationController: Bool) throws(ScenarioError) -> OverrideSpec {
+        var spec = OverrideSpec()
+        for (key, value) in try members(node, path, allowed: ["viewWillTransition", "willTransition", "sizeForChild", "grant"]) {
+            let at = path + "." + key
+            positions[at] = (value.line, value.column)
+            switch key {
+            case "viewWillTransition": spec.viewWillTransition = try forwarding(value, at, sizes: true)
+            case "willTransition": spec.willTransition = try forwarding(value, at, sizes: false)
+            case "sizeForChild": spec.sizeForChild = try sizeRule(value, at)
+            default: spec.grant = try grant(value, at)
+            }
+        }
+        return spec
+    }
+
+    mutating func forwarding(_ node: JSONNode, _ path: String, sizes: Bool) throws(ScenarioError) -> ForwardingOverride {
+        if case let .string(text) = node.value {
+            switch text {
+            case "super": return .callSuper
+            case "noSuper": return .noSuper
+            default: throw fail(node, path, "unknown override \"\(text)\" (expected \"super\", \"noSuper\" or {\"forwardTo\": [...]})")
+            }
+        }
+        let members = try members(node, path, allowed: ["forwardTo"], required: ["forwardTo"])
+        let list = members[0].value
+        let at = path + ".forwardTo"
+        guard case let .array(items) = list.value else { throw fail(list, at, "expected an array of child ids") }
+        var targets: [ForwardTarget] = []
+        for (index, item) in items.enumerated() {
+            let itemPath = "\(at)[\(index)]"
+            positions[itemPath] = (item.line, item.column)
+            if case .string = item.value {
+                targets.append(ForwardTarget(child: try id(item, itemPath)))
+                continue
+            }
+            guard sizes else { throw fail(item, itemPath, "expected a child id") }
+            var target = ForwardTarget(child: "")
+            for (key, value) in try self.members(item, itemPath, allowed: ["child", "size"], required: ["child"]) {
+                if key == "child" { target.child = try id(value, itemPath + ".child") } else { target.size = try size(value, itemPath + ".size") }
+            }
+            targets.append(target)
+        }
+        return .forwardTo(targets)
+    }
+
+    func sizeRule(_ node: JSONNode, _ path: String) throws(ScenarioError) -> SizeRule {
+        let members = try members(node, path, allowed: ["fraction", "fixed", "perChild"])
+        guard members.count == 1 else { throw fail(node, path, "expected exactly one of \"fraction\", \"fixed\", \"perChild\"") }
+        let (key, value) = members[0]
+        let at = path + "." + key
+        switch key {
+        case "fraction":
+            let fractions = try numbers(value, at, count: 2, what: "[widthFraction, heightFraction]")
+            return .fraction(width: fractions[0], height: fractions[1])
+        case "fixed": return .fixed(try size(value, at))
+        default:
+            var sizes: [ControllerID: Size] = [:]
+            for (child, sizeNode) in try self.members(value, at, allowed: nil) {
+                sizes[ControllerID(child)] = try size(sizeNode, at + "." + child)
+            }
+            return .perChild(sizes)
+        }
+    }
+
+    func grant(_ node: JSONNode, _ path: String) throws(ScenarioError) -> GrantPolicy {
+        if case let .string(text) = node.value {
+            switch text {
+            case "all": return .all
+            case "none": return GrantPolicy.none
+            default: throw fail(node, path, "unknown grant \"\(text)\" (expected \"all\", \"none\", {\"clamp\": [w, h]} or {\"fraction\": f})")
+            }
+        }
+        let members = try members(node, path, allowed: ["clamp", "fraction"])
+        guard members.count == 1 else { throw fail(node, path, "expected exactly one of \"clamp\", \"fraction\"") }
+        let (key, value) = members[0]
+        if key == "clamp" { return .clamp(try size(value, path + ".clamp")) }
+        let fraction = try number(value, path + ".fraction")
+        guard (0...1).contains(fraction) else { throw fail(value, path + ".fraction", "a grant fraction must be between 0 and 1") }
+        return .fraction(fraction)
+    }
+
+    mutating func presentationController(_ node: JSONNode, _ path: String) throws(ScenarioError) -> CustomPresentationSpec {
+        var spec = CustomPresentationSpec()
+        let fields: Set<String> = ["sizeForChild", "shouldPresentInFullscreen", "shouldRemovePresentersView", "overrideTraits", "overrides", "grant"]
+        for (key, value) in try members(node, path, allowed: fields) {
+            let at = path + "." + key
+            switch key {
+            case "sizeForChild": spec.overrides.sizeForChild = try sizeRule(value, at)
+            case "shouldPresentInFullscreen": spec.shouldPresentInFullscreen = try bool(value, at)
+            case "shouldRemovePresentersView": spec.shouldRemovePresentersView = try bool(value, at)
+            case "overrideTraits": spec.overrideTraits = try traits(value, at)
+            case "grant": spec.overrides.grant = try grant(value, at)
+            default:
+                let nested = try overrides(value, at, presentationController: true)
+                spec.overrides.viewWillTransition = nested.viewWillTransition
+                spec.overrides.willTransition = nested.willTransition
+                if let rule = nested.sizeForChild { spec.overrides.sizeForChild = rule }
+                if let grant = nested.grant { spec.overrides.grant = grant }
+            }
+        }
+        return spec
+    }
+
+    func adaptiveDelegate(_ node: JSONNode, _ path: String) throws(ScenarioError) -> AdaptiveDelegateSpec {
+        var spec = AdaptiveDelegateSpec()
+        for (key, value) in try members(node, path, allowed: ["style", "wrapIn"]) {
+            if key == "style" {
+                spec.style = try string(value, path + ".style")
+            } else {
+                let kind = try rawEnum(value, path + ".wrapIn", ContainerKind.self, what: "wrapper kind")
+                guard kind == .navigation else { throw fail(value, path + ".wrapIn", "only \"navigation\" can wrap a presented controller") }
+                spec.wrapIn = kind
+            }
+        }
+        return spec
+    }
+
+    // MARK: Steps
+
+    static let stepNames: [String] = ["resizeWindow", "setTraits", "transition", "present", "dismiss", "show", "showDetail",
+                                      "push", "pop", "select", "setPreferredContentSize", "setTraitOverride",
+                                      "systemLayoutFittingSizeDidChange", "expect"]
+
+    mutating func step(_ node: JSONNode, _ path: String) throws(ScenarioError) -> ScenarioStep {
+        guard case let .object(members) = node.value else { throw fail(node, path, "expected a step object, got \(node.value.typeName)") }
+        let names = members.map(\.key).filter { Self.stepNames.contains($0) }
+        guard names.count == 1, let name = names.first else {
+            throw fail(node, path, names.isEmpty
+                ? "unknown step (expected one of: \(Self.stepNames.joined(separator: ", ")))"
+                : "a step names exactly one action, found: \(names.joined(separator: ", "))")
+        }
+        let value = node[name] ?? node
+        let at = path + "." + name
+        func only(_ extra: Set<String>, required: [String] = []) throws(ScenarioError) -> [(key: String, value: JSONNode)] {
+            try self.members(node, path, allowed: extra.union([name]), required: required)
+        }
+        switch name {
+        case "resizeWindow":
+            _ = try only([])
+            return .resizeWindow(try size(value, at))
+        case "setTraits":
+            _ = try only([])
+            return .setTraits(try traits(value, at))
+        case "transition":
+            _ = try only([])
+            var stepSize: Size?
+            var stepTraits: TraitCollection?
+            for (key, member) in try self.members(value, at, allowed: ["size", "traits"]) {
+                if key == "size" { stepSize = try size(member, at + ".size") } else { stepTraits = try traits(member, at + ".traits") }
+            }
+            guard stepSize != nil || stepTraits != nil else { throw fail(value, at, "a transition needs \"size\", \"traits\" or both") }
+            return .transition(size: stepSize, traits: stepTraits)
+        case "present":
+            var from: ControllerID?
+            var animated = true
+            var style: ModalPresentationStyle?
+            for (key, member) in try only(["from", "animated", "style"], required: ["from"]) {
+                switch key {
+                case "from": from = try id(member, path + ".from")
+                case "animated": animated = try bool(member, path + ".animated")
+                case "style": style = try rawEnum(member, path + ".style", ModalPresentationStyle.self, what: "presentation style")
+                default: break
+                }
+            }
+            return .present(try id(value, at), from: from ?? "", animated: animated, style: style)
+        case "dismiss":
+            var animated = true
+            for (key, member) in try only(["animated"]) where key == "animated" {
+                animated = try bool(member, path + ".animated")
+            }
+            return .dismiss(try id(value, at), animated: animated)
+        case "show", "showDetail":
+            var from: ControllerID = ""
+            for (key, member) in try only(["from"], required: ["from"]) where key == "from" {
+                from = try id(member, path + ".from")
+            }
+            let shown = try id(value, at)
+            return name == "show" ? .show(shown, from: from) : .showDetail(shown, from: from)
+        case "push":
+            var onto: ControllerID = ""
+            for (key, member) in try only(["onto"], required: ["onto"]) where key == "onto" {
+                onto = try id(member, path + ".onto")
+            }
+            return .push(try id(value, at), onto: onto)
+        case "pop":
+            _ = try only([])
+            return .pop(try id(value, at))
+        case "select":
+            var index = 0
+            for (key, member) in try only(["index"], required: ["index"]) where key == "index" {
+                index = try integer(member, path + ".index")
+            }
+            return .select(tab: try id(value, at), index: index)
+        case "setPreferredContentSize":
+            _ = try only([])
+            var controller: ControllerID = ""
+            var requested = Size.zero
+            for (key, member) in try self.members(value, at, allowed: ["controller", "size"], required: ["controller", "size"]) {
+                if key == "controller" { controller = try id(member, at + ".controller") } else { requested = try size(member, at + ".size") }
+            }
+            return .setPreferredContentSize(controller, requested)
+        case "setTraitOverride":
+            _ = try only([])
+            var container: ControllerID = ""
+            var child: ControllerID = ""
+            var override: TraitCollection?
+            for (key, member) in try self.members(value, at, allowed: ["container", "child", "traits"], required: ["container", "child", "traits"]) {
+                switch key {
+                case "container": container = try id(member, at + ".container")
+                case "child": child = try id(member, at + ".child")
+                default: override = member.value == .null ? nil : try traits(member, at + ".traits")
+                }
+            }
+            return .setTraitOverride(container: container, child: child, traits: override)
+        case "systemLayoutFittingSizeDidChange":
+            _ = try only([])
+            return .systemLayoutFittingSizeDidChange(try id(value, at))
+        default:
+            _ = try only([])
+            guard case let .array(items) = value.value else { throw fail(value, at, "expected an array of canonical trace lines") }
+            var lines: [String] = []
+            for (index, item) in items.enumerated() {
+                let line = try string(item, "\(at)[\(index)]")
+                guard ExpectedLine.kind(of: line) != nil else {
+                    throw fail(item, "\(at)[\(index)]", "not a canonical trace line (expected \"<receiver> <message>\")")
+                }
+                lines.append(line)
+            }
+            return .expect(lines)
+        }
+    }
+}

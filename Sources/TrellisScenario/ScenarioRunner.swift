@@ -1,0 +1,114 @@
+import TrellisModel
+import TrellisRuntime
+import TrellisTrace
+
+/// The outcome of running a scenario: every event, and the `expect` steps that failed.
+public struct ScenarioRun: Sendable {
+    public var events: [TraceEvent]
+    public var failures: [ExpectationFailure]
+
+    public var canonicalLines: [String] { events.map(\.canonicalLine) }
+    public var passed: Bool { failures.isEmpty }
+}
+
+/// An `expect` step whose lines differ from what the step before it produced.
+public struct ExpectationFailure: Sendable, Equatable, CustomStringConvertible {
+    /// 1-based position of the `expect` step in the file's steps.
+    public var step: Int
+    /// The step it checked (0: the initial layout).
+    public var checkedStep: Int
+    public var kinds: [String]
+    public var expected: [String]
+    public var actual: [String]
+
+    public var description: String {
+        let checked = checkedStep == 0 ? "the initial layout" : "step \(checkedStep)"
+        return "expect at step \(step) ($.steps[\(step - 1)]) failed for \(checked), comparing kinds \(kinds.joined(separator: ", ")):\n"
+            + LineDiff.render(expected: expected, actual: actual)
+    }
+}
+
+/// Why a scenario could not be run at all.
+public enum ScenarioRunError: Error, Sendable, CustomStringConvertible {
+    case runtime(step: Int, RuntimeError)
+    case unsupported(step: Int, String)
+
+    public var description: String {
+        switch self {
+        case let .runtime(step, error): return "step \(step) ($.steps[\(step - 1)]): \(error)"
+        case let .unsupported(step, text): return "step \(step) ($.steps[\(step - 1)]): \(text)"
+        }
+    }
+}
+
+/// Builds a scenario's hierarchy in one process and runs its steps, checking `expect` steps.
+public enum ScenarioRunner {
+    /// The runtime's description of the scenario's window and controllers.
+    public static func hierarchy(of scenario: Scenario) -> HierarchyDescription {
+        HierarchyDescription(
+            windowSize: scenario.windowSize,
+            windowTraits: scenario.windowTraits,
+            root: scenario.root,
+            controllers: scenario.controllers.map { spec in
+                ControllerDescription(
+                    spec.id,
+                    kind: spec.kind,
+                    children: spec.children,
+                    selectedIndex: spec.selected,
+                    preferredContentSize: spec.preferredContentSize ?? .zero,
+                    traitOverrides: spec.traitOverrides,
+                    grant: spec.overrides.grant ?? .none,
+                    behavior: ScenarioBehavior(overrides: spec.overrides))
+            })
+    }
+
+    public static func run(_ scenario: Scenario, recorder: TraceRecorder = TraceRecorder()) async throws(ScenarioRunError) -> ScenarioRun {
+        let window: Window
+        do {
+            window = try await Window(hierarchy(of: scenario), environment: RuntimeEnvironment(recorder: recorder))
+        } catch {
+            throw .runtime(step: 0, error)
+        }
+        await window.start()
+        var failures: [ExpectationFailure] = []
+        var checked = (step: 0, events: recorder.events)
+        for (index, step) in scenario.steps.enumerated() {
+            let number = index + 1
+            if case let .expect(lines) = step {
+                if let failure = check(lines, against: checked.events, step: number, checkedStep: checked.step) {
+                    failures.append(failure)
+                }
+                continue
+            }
+            let before = recorder.count
+            let event: WindowEvent
+            switch step {
+            case let .resizeWindow(size): event = .environmentChange(size: size, traits: nil)
+            case let .setTraits(traits): event = .environmentChange(size: nil, traits: traits)
+            case let .transition(size, traits): event = .environmentChange(size: size, traits: traits)
+            case let .setPreferredContentSize(id, size): event = .setPreferredContentSize(id, size)
+            case let .setTraitOverride(container, child, traits): event = .setTraitOverride(container: container, child: child, traits: traits)
+            case let .systemLayoutFittingSizeDidChange(id): event = .systemLayoutFittingSizeDidChange(id)
+            default:
+                throw .unsupported(step: number, "\(step.headerDescription): presentation steps are not implemented yet")
+            }
+            do {
+                try await window.perform(event, header: (number, step.headerDescription))
+            } catch {
+                throw .runtime(step: number, error)
+            }
+            // Events of this step, without its header.
+            checked = (number, Array(recorder.events(after: before).dropFirst()))
+        }
+        return ScenarioRun(events: recorder.events, failures: failures)
+    }
+
+    /// SPEC §5 `expect`: the checked step's events, filtered to the message kinds the expected
+    /// lines use, must equal the expected lines in order.
+    static func check(_ expected: [String], against events: [TraceEvent], step: Int, checkedStep: Int) -> ExpectationFailure? {
+        let kinds = Set(expected.compactMap(ExpectedLine.kind(of:)))
+        let actual = events.filter { kinds.contains($0.message.name) }.map(\.canonicalLine)
+        guard actual != expected else { return nil }
+        return ExpectationFailure(step: step, checkedStep: checkedStep, kinds: kinds.sorted(), expected: expected, actual: actual)
+    }
+}

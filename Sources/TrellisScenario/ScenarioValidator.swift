@@ -1,0 +1,136 @@
+import TrellisModel
+
+/// The checks of a decoded scenario that need the whole file: ids, the shape of the tree, and
+/// what each step refers to.
+struct ScenarioValidator {
+    let scenario: Scenario
+    let file: String
+    let positions: [String: (line: Int, column: Int)]
+
+    func fail(_ path: String, _ message: String) -> ScenarioError {
+        let position = positions[path] ?? (0, 0)
+        return ScenarioError(file: file, path: path, line: position.line, column: position.column, message: message)
+    }
+
+    func validate() throws(ScenarioError) {
+        var byID: [ControllerID: ControllerSpec] = [:]
+        for spec in scenario.controllers { byID[spec.id] = spec }
+        guard byID[scenario.root] != nil else { throw fail("$.root", "unknown controller \"\(scenario.root)\" (not in $.controllers)") }
+
+        var parentOf: [ControllerID: ControllerID] = [:]
+        for spec in scenario.controllers {
+            let base = "$.controllers.\(spec.id)"
+            var seen = Set<ControllerID>()
+            for (index, child) in spec.children.enumerated() {
+                let at = "\(base).children[\(index)]"
+                guard byID[child] != nil else { throw fail(at, "unknown controller \"\(child)\"") }
+                guard seen.insert(child).inserted else { throw fail(at, "duplicate child \"\(child)\" of \"\(spec.id)\"") }
+                if child == scenario.root { throw fail(at, "the root \"\(child)\" cannot be a child of \"\(spec.id)\"") }
+                if let other = parentOf[child], other != spec.id {
+                    throw fail(at, "controller \"\(child)\" is already a child of \"\(other)\": a controller has one parent")
+                }
+                parentOf[child] = spec.id
+            }
+            try validateKind(spec, base)
+            for child in spec.traitOverrides.keys.sorted() where !spec.children.contains(child) {
+                throw fail("\(base).traitOverrides.\(child)", "\"\(child)\" is not a child of \"\(spec.id)\"")
+            }
+            try validateOverrides(spec.overrides, of: spec, at: "\(base).overrides")
+            if let source = spec.popoverSource, byID[source.view] == nil {
+                throw fail("\(base).popoverSource.view", "unknown controller \"\(source.view)\"")
+            }
+        }
+        try validateAcyclic(parentOf)
+        for id in scenario.placement.keys.sorted() where byID[id] == nil {
+            throw fail("$.placement.\(id)", "unknown controller \"\(id)\"")
+        }
+        try validateSteps(byID, parentOf: parentOf)
+    }
+
+    private func validateKind(_ spec: ControllerSpec, _ base: String) throws(ScenarioError) {
+        if spec.kind == .split, spec.children.count > 2 {
+            throw fail("\(base).children", "a split controller has at most two children [primary, secondary], found \(spec.children.count)")
+        }
+        if positions["\(base).selected"] != nil {
+            guard spec.kind == .tab else { throw fail("\(base).selected", "\"selected\" applies to tab controllers only") }
+            guard spec.children.indices.contains(spec.selected) else {
+                throw fail("\(base).selected", "index \(spec.selected) is out of range for \(spec.children.count) children")
+            }
+        }
+    }
+
+    private func validateOverrides(_ overrides: OverrideSpec, of spec: ControllerSpec, at base: String) throws(ScenarioError) {
+        for (key, forwarding) in [("viewWillTransition", overrides.viewWillTransition), ("willTransition", overrides.willTransition)] {
+            guard case let .forwardTo(targets) = forwarding else { continue }
+            for (index, target) in targets.enumerated() where !spec.children.contains(target.child) {
+                throw fail("\(base).\(key).forwardTo[\(index)]", "\"\(target.child)\" is not a child of \"\(spec.id)\"")
+            }
+        }
+        if case let .perChild(sizes) = overrides.sizeForChild {
+            for child in sizes.keys.sorted() where !spec.children.contains(child) {
+                throw fail("\(base).sizeForChild", "\"\(child)\" is not a child of \"\(spec.id)\"")
+            }
+        }
+    }
+
+    private func validateAcyclic(_ parentOf: [ControllerID: ControllerID]) throws(ScenarioError) {
+        for spec in scenario.controllers {
+            var current = spec.id
+            var path = [spec.id]
+            var steps = 0
+            while let parent = parentOf[current], steps <= parentOf.count {
+                if parent == spec.id {
+                    let cycle = (path + [spec.id]).reversed().map(\.name).joined(separator: " -> ")
+                    throw fail("$.controllers.\(spec.id).children", "cycle in the hierarchy: \(cycle)")
+                }
+                path.append(parent)
+                current = parent
+                steps += 1
+            }
+        }
+    }
+
+    private func validateSteps(_ byID: [ControllerID: ControllerSpec], parentOf: [ControllerID: ControllerID]) throws(ScenarioError) {
+        for (index, step) in scenario.steps.enumerated() {
+            let at = "$.steps[\(index)]"
+            func known(_ id: ControllerID, _ field: String) throws(ScenarioError) {
+                guard byID[id] != nil else { throw fail(at, "\(field): unknown controller \"\(id)\"") }
+            }
+            switch step {
+            case let .present(presented, from, _, _):
+                try known(presented, "present")
+                try known(from, "from")
+                if let parent = parentOf[presented] {
+                    throw fail(at, "\"\(presented)\" is a child of \"\(parent)\" and cannot also be presented")
+                }
+                if presented == scenario.root { throw fail(at, "the root \"\(presented)\" cannot be presented") }
+            case let .dismiss(id, _), let .systemLayoutFittingSizeDidChange(id), let .setPreferredContentSize(id, _):
+                try known(id, "controller")
+            case let .show(shown, from), let .showDetail(shown, from):
+                try known(shown, "shown controller")
+                try known(from, "from")
+            case let .push(pushed, onto):
+                try known(pushed, "push")
+                try known(onto, "onto")
+                guard byID[onto]?.kind == .navigation else { throw fail(at, "\"\(onto)\" is not a navigation controller") }
+            case let .pop(id):
+                try known(id, "pop")
+                guard byID[id]?.kind == .navigation else { throw fail(at, "\"\(id)\" is not a navigation controller") }
+            case let .select(tab, tabIndex):
+                try known(tab, "tab")
+                guard let spec = byID[tab], spec.kind == .tab else { throw fail(at, "\"\(tab)\" is not a tab controller") }
+                guard spec.children.indices.contains(tabIndex) else {
+                    throw fail(at, "index \(tabIndex) is out of range for \(spec.children.count) children")
+                }
+            case let .setTraitOverride(container, child, _):
+                try known(container, "container")
+                try known(child, "child")
+                guard byID[container]?.children.contains(child) == true else {
+                    throw fail(at, "\"\(child)\" is not a child of \"\(container)\"")
+                }
+            case .resizeWindow, .setTraits, .transition, .expect:
+                break
+            }
+        }
+    }
+}

@@ -1,0 +1,206 @@
+import TrellisJSON
+import TrellisModel
+
+/// The JSON Lines capture format of `Protocols/trace-format.md`: one event per line.
+public enum TraceCaptureFormat {
+    public static let formatName = "trellis-trace"
+    public static let majorVersion = 1
+    public static let minorVersion = 0
+
+    /// Why a capture line could not be read.
+    public struct ReadError: Error, Sendable, Equatable, CustomStringConvertible {
+        public var message: String
+        public init(_ message: String) { self.message = message }
+        public var description: String { message }
+    }
+
+    // MARK: Writing
+
+    /// One event as one line of JSON (no trailing newline).
+    public static func line(for event: TraceEvent, runID: String) -> String {
+        var out = "{\"v\":\"\(majorVersion).\(minorVersion)\",\"run\":" + JSONWriter.quoted(runID)
+        out += ",\"node\":" + JSONWriter.quoted(event.id.node)
+        out += ",\"seq\":\(event.id.sequence),\"lamport\":\(event.lamport)"
+        out += ",\"cause\":" + (event.cause.map { JSONWriter.quoted($0.description) } ?? "null")
+        out += ",\"controller\":" + JSONWriter.quoted(event.controller.name)
+        out += ",\"transition\":" + (event.transition.map(String.init) ?? "null")
+        out += ",\"step\":\(event.step)"
+        out += ",\"kind\":" + JSONWriter.quoted(event.message.kind)
+        out += ",\"message\":" + JSONWriter.quoted(event.message.name)
+        out += ",\"payload\":" + payload(of: event.message)
+        out += ",\"time\":\(event.time)}"
+        return out
+    }
+
+    private static func size(_ size: Size) -> String {
+        "[" + CanonicalNumber.format(size.width) + "," + CanonicalNumber.format(size.height) + "]"
+    }
+
+    private static func traits(_ traits: TraitCollection) -> String {
+        "{\"horizontalSizeClass\":\"\(traits.horizontalSizeClass.rawValue)\""
+            + ",\"verticalSizeClass\":\"\(traits.verticalSizeClass.rawValue)\""
+            + ",\"userInterfaceIdiom\":\"\(traits.userInterfaceIdiom.rawValue)\""
+            + ",\"displayScale\":\(CanonicalNumber.format(traits.displayScale))"
+            + ",\"layoutDirection\":\"\(traits.layoutDirection.rawValue)\""
+            + ",\"userInterfaceStyle\":\"\(traits.userInterfaceStyle.rawValue)\""
+            + ",\"preferredContentSizeCategory\":\"\(traits.preferredContentSizeCategory.rawValue)\"}"
+    }
+
+    private static func payload(of message: TraceMessage) -> String {
+        switch message {
+        case let .step(number, description):
+            return "{\"number\":\(number),\"description\":" + JSONWriter.quoted(description) + "}"
+        case let .viewWillTransition(to): return "{\"to\":" + size(to) + "}"
+        case let .sizeForChild(child, parent, answer):
+            return "{\"child\":" + JSONWriter.quoted(child.name) + ",\"parent\":" + size(parent) + ",\"answer\":" + size(answer) + "}"
+        case let .willTransition(to): return "{\"to\":" + traits(to) + "}"
+        case let .traitCollectionDidChange(previous): return "{\"previous\":" + traits(previous) + "}"
+        case let .preferredContentSizeDidChange(child), let .systemLayoutFittingSizeDidChange(child):
+            return "{\"child\":" + JSONWriter.quoted(child.name) + "}"
+        case let .suppressed(name, cut):
+            return "{\"message\":" + JSONWriter.quoted(name) + ",\"cut\":[" + cut.map { JSONWriter.quoted($0.name) }.joined(separator: ",") + "]}"
+        case .layout: return "{}"
+        case let .alongsideTransition(transition), let .transitionCompletion(transition):
+            return "{\"transition\":\(transition)}"
+        case let .warning(text), let .error(text), let .fault(text), let .note(text):
+            return "{\"text\":" + JSONWriter.quoted(text) + "}"
+        }
+    }
+
+    // MARK: Reading
+
+    /// Reads one capture line. Unknown fields are ignored; a newer minor version is accepted.
+    public static func event(fromLine line: String) throws(ReadError) -> (event: TraceEvent, runID: String) {
+        let node: JSONNode
+        do {
+            node = try JSONParser.parse(line)
+        } catch {
+            throw ReadError("not JSON: \(error)")
+        }
+        guard case .object = node.value else { throw ReadError("a capture line must be a JSON object") }
+        let version = try string(node, "v")
+        let parts = version.split(separator: ".")
+        guard parts.count == 2, let major = Int(parts[0]), Int(parts[1]) != nil else {
+            throw ReadError("field \"v\": expected \"MAJOR.MINOR\", got \"\(version)\"")
+        }
+        guard major == majorVersion else {
+            throw ReadError("field \"v\": major version \(major) is not supported (this reader reads \(majorVersion).x)")
+        }
+        let runID = try string(node, "run")
+        let nodeName = try string(node, "node")
+        let sequence = try unsigned(node, "seq")
+        let lamport = try unsigned(node, "lamport")
+        var cause: EventRef?
+        if let causeNode = node["cause"], causeNode.value != .null {
+            guard case let .string(text) = causeNode.value, let ref = eventRef(text) else {
+                throw ReadError("field \"cause\": expected \"node#sequence\" or null")
+            }
+            cause = ref
+        }
+        let controller = ControllerID(try string(node, "controller"))
+        var transition: Int?
+        if let transitionNode = node["transition"], transitionNode.value != .null {
+            transition = Int(try unsigned(node, "transition"))
+        }
+        let step = Int(try unsigned(node, "step"))
+        let name = try string(node, "message")
+        guard let payload = node["payload"], case .object = payload.value else {
+            throw ReadError("field \"payload\": expected an object")
+        }
+        let message = try decodeMessage(name: name, payload: payload)
+        let time = try unsigned(node, "time")
+        return (TraceEvent(
+            id: EventRef(node: nodeName, sequence: sequence), lamport: lamport, cause: cause,
+            controller: controller, transition: transition, step: step, message: message, time: time), runID)
+    }
+
+    /// Parses `node#sequence`.
+    public static func eventRef(_ text: String) -> EventRef? {
+        guard let hash = text.lastIndex(of: "#"), let sequence = UInt64(text[text.index(after: hash)...]) else { return nil }
+        return EventRef(node: String(text[..<hash]), sequence: sequence)
+    }
+
+    private static func string(_ node: JSONNode, _ key: String, in context: String = "") throws(ReadError) -> String {
+        guard let member = node[key] else { throw ReadError("missing field \"\(context)\(key)\"") }
+        guard case let .string(text) = member.value else {
+            throw ReadError("field \"\(context)\(key)\": expected a string, got \(member.value.typeName)")
+        }
+        return text
+    }
+
+    private static func unsigned(_ node: JSONNode, _ key: String, in context: String = "") throws(ReadError) -> UInt64 {
+        guard let member = node[key] else { throw ReadError("missing field \"\(context)\(key)\"") }
+        guard case let .number(number) = member.value, number >= 0, number == number.rounded(), number < 1.8e19 else {
+            throw ReadError("field \"\(context)\(key)\": expected a non-negative integer")
+        }
+        return UInt64(number)
+    }
+
+    private static func size(_ node: JSONNode, _ key: String) throws(ReadError) -> Size {
+        guard let member = node[key], case let .array(items) = member.value, items.count == 2,
+              case let .number(width) = items[0].value, case let .number(height) = items[1].value else {
+            throw ReadError("field \"payload.\(key)\": expected [width, height]")
+        }
+        return Size(width, height)
+    }
+
+    private static func traits(_ node: JSONNode, _ key: String) throws(ReadError) -> TraitCollection {
+        guard let member = node[key], case .object = member.value else {
+            throw ReadError("field \"payload.\(key)\": expected a trait object")
+        }
+        let context = "payload.\(key)."
+        func axis<T: RawRepresentable>(_ name: String, _: T.Type) throws(ReadError) -> T where T.RawValue == String {
+            let raw = try string(member, name, in: context)
+            guard let value = T(rawValue: raw) else { throw ReadError("field \"\(context)\(name)\": unknown value \"\(raw)\"") }
+            return value
+        }
+        guard let scaleNode = member["displayScale"], case let .number(scale) = scaleNode.value else {
+            throw ReadError("field \"\(context)displayScale\": expected a number")
+        }
+        return TraitCollection(
+            horizontalSizeClass: try axis("horizontalSizeClass", SizeClass.self),
+            verticalSizeClass: try axis("verticalSizeClass", SizeClass.self),
+            userInterfaceIdiom: try axis("userInterfaceIdiom", UserInterfaceIdiom.self),
+            displayScale: scale,
+            layoutDirection: try axis("layoutDirection", LayoutDirection.self),
+            userInterfaceStyle: try axis("userInterfaceStyle", UserInterfaceStyle.self),
+            preferredContentSizeCategory: try axis("preferredContentSizeCategory", ContentSizeCategory.self))
+    }
+
+    private static func decodeMessage(name: String, payload: JSONNode) throws(ReadError) -> TraceMessage {
+        switch name {
+        case "step":
+            return .step(number: Int(try unsigned(payload, "number", in: "payload.")), description: try string(payload, "description", in: "payload."))
+        case "viewWillTransition": return .viewWillTransition(to: try size(payload, "to"))
+        case "sizeForChild":
+            return .sizeForChild(
+                child: ControllerID(try string(payload, "child", in: "payload.")),
+                parent: try size(payload, "parent"), answer: try size(payload, "answer"))
+        case "willTransition": return .willTransition(to: try traits(payload, "to"))
+        case "traitCollectionDidChange": return .traitCollectionDidChange(previous: try traits(payload, "previous"))
+        case "preferredContentSizeDidChange":
+            return .preferredContentSizeDidChange(child: ControllerID(try string(payload, "child", in: "payload.")))
+        case "systemLayoutFittingSizeDidChange":
+            return .systemLayoutFittingSizeDidChange(child: ControllerID(try string(payload, "child", in: "payload.")))
+        case "suppressed":
+            guard let cutNode = payload["cut"], case let .array(items) = cutNode.value else {
+                throw ReadError("field \"payload.cut\": expected an array of controller ids")
+            }
+            var cut: [ControllerID] = []
+            for item in items {
+                guard case let .string(id) = item.value else { throw ReadError("field \"payload.cut\": expected strings") }
+                cut.append(ControllerID(id))
+            }
+            return .suppressed(message: try string(payload, "message", in: "payload."), cut: cut)
+        case "alongsideTransition": return .alongsideTransition(transition: Int(try unsigned(payload, "transition", in: "payload.")))
+        case "transitionCompletion": return .transitionCompletion(transition: Int(try unsigned(payload, "transition", in: "payload.")))
+        case "warning": return .warning(try string(payload, "text", in: "payload."))
+        case "error": return .error(try string(payload, "text", in: "payload."))
+        case "fault": return .fault(try string(payload, "text", in: "payload."))
+        case "note": return .note(try string(payload, "text", in: "payload."))
+        default:
+            if let callback = LayoutCallback(rawValue: name) { return .layout(callback) }
+            throw ReadError("field \"message\": unknown message \"\(name)\"")
+        }
+    }
+}

@@ -1,0 +1,103 @@
+import TrellisModel
+
+/// The four layout callbacks of SPEC R10: a view controller's and a presentation controller's.
+public enum LayoutCallback: String, Sendable, CaseIterable {
+    case viewWillLayoutSubviews, viewDidLayoutSubviews
+    case containerViewWillLayoutSubviews, containerViewDidLayoutSubviews
+}
+
+/// What happened in one trace event. Its canonical text (SPEC §6) is `canonicalText`.
+public enum TraceMessage: Sendable, Equatable {
+    /// The header of a scenario step: `== step N: <step>`.
+    case step(number: Int, description: String)
+    /// `viewWillTransition(to:with:)` delivered.
+    case viewWillTransition(to: Size)
+    /// `size(forChildContentContainer:withParentContainerSize:)` asked, with its answer.
+    case sizeForChild(child: ControllerID, parent: Size, answer: Size)
+    /// `willTransition(to:with:)` (traits) delivered.
+    case willTransition(to: TraitCollection)
+    /// `traitCollectionDidChange(_:)` delivered after the new traits were applied.
+    case traitCollectionDidChange(previous: TraitCollection)
+    /// `preferredContentSizeDidChange(forChildContentContainer:)` received by a container.
+    case preferredContentSizeDidChange(child: ControllerID)
+    /// `systemLayoutFittingSizeDidChange(forChildContentContainer:)` received by a container.
+    case systemLayoutFittingSizeDidChange(child: ControllerID)
+    /// An override did not call super (SPEC R8): `message` was not forwarded to `cut`.
+    case suppressed(message: String, cut: [ControllerID])
+    /// A layout callback (SPEC R10).
+    case layout(LayoutCallback)
+    /// A transition coordinator's alongside block ran (at the transition's end).
+    case alongsideTransition(transition: Int)
+    /// A transition coordinator's completion block ran (at the transition's end).
+    case transitionCompletion(transition: Int)
+    /// Something UIKit would log and carry on from.
+    case warning(String)
+    /// A refused operation: state unchanged.
+    case error(String)
+    /// A failure of the runtime or transport.
+    case fault(String)
+    /// A line a behaviour wrote with `note(_:)`, for tests and inspection.
+    case note(String)
+
+    /// The event category stored in the capture format (`kind`).
+    public var kind: String {
+        switch self {
+        case .step: return "step"
+        case .viewWillTransition, .willTransition, .traitCollectionDidChange,
+             .preferredContentSizeDidChange, .systemLayoutFittingSizeDidChange:
+            return "delivery"
+        case .sizeForChild: return "query"
+        case .suppressed: return "suppression"
+        case .layout: return "layout"
+        case .alongsideTransition, .transitionCompletion: return "coordinator"
+        case .warning: return "warning"
+        case .error: return "error"
+        case .fault: return "fault"
+        case .note: return "note"
+        }
+    }
+
+    /// The message name: the word after the receiver in canonical text.
+    public var name: String {
+        switch self {
+        case .step: return "step"
+        case .viewWillTransition: return "viewWillTransition"
+        case .sizeForChild: return "sizeForChild"
+        case .willTransition: return "willTransition"
+        case .traitCollectionDidChange: return "traitCollectionDidChange"
+        case .preferredContentSizeDidChange: return "preferredContentSizeDidChange"
+        case .systemLayoutFittingSizeDidChange: return "systemLayoutFittingSizeDidChange"
+        case .suppressed: return "suppressed"
+        case let .layout(callback): return callback.rawValue
+        case .alongsideTransition: return "alongsideTransition"
+        case .transitionCompletion: return "transitionCompletion"
+        case .warning: return "warning"
+        case .error: return "error"
+        case .fault: return "fault"
+        case .note: return "note"
+        }
+    }
+
+    /// The text after `<receiver> ` in a canonical line.
+    public var canonicalText: String {
+        switch self {
+        case let .step(number, description): return "== step \(number): \(description)"
+        case let .viewWillTransition(size): return "viewWillTransition(to: \(size))"
+        case let .sizeForChild(child, parent, answer): return "sizeForChild(\(child), parent: \(parent)) -> \(answer)"
+        case let .willTransition(traits): return "willTransition(to: \(traits))"
+        case let .traitCollectionDidChange(previous): return "traitCollectionDidChange(previous: \(previous))"
+        case let .preferredContentSizeDidChange(child): return "preferredContentSizeDidChange(forChild: \(child))"
+        case let .systemLayoutFittingSizeDidChange(child): return "systemLayoutFittingSizeDidChange(forChild: \(child))"
+        case let .suppressed(message, cut):
+            let list = cut.isEmpty ? "none" : cut.map(\.name).joined(separator: ", ")
+            return "suppressed \(message) (cut: \(list))"
+        case let .layout(callback): return callback.rawValue
+        case .alongsideTransition: return "alongsideTransition"
+        case .transitionCompletion: return "transitionCompletion"
+        case let .warning(text): return "warning " + text
+        case let .error(text): return "error " + text
+        case let .fault(text): return "fault " + text
+        case let .note(text): return "note " + text
+        }
+    }
+}

@@ -1,0 +1,79 @@
+import Synchronization
+import TrellisModel
+
+/// Collects the events of one node, in the order they happen, safe to call from any actor.
+///
+/// Each window processes one event at a time, so the order of `record` calls — and therefore
+/// the trace — is deterministic; the lock only makes the hand-over between actors safe.
+public final class TraceRecorder: Sendable {
+    public let node: String
+    public let runID: String
+
+    private struct State {
+        var events: [TraceEvent] = []
+        var nextSequence: UInt64 = 1
+        var lamport: UInt64 = 0
+        var step = 0
+    }
+
+    private let state = Mutex(State())
+    private let start = ContinuousClock.now
+
+    public init(node: String = "main", runID: String = "run") {
+        self.node = node
+        self.runID = runID
+    }
+
+    /// Records one event and returns its identity, to be passed as the cause of what it leads to.
+    @discardableResult
+    public func record(
+        _ message: TraceMessage, controller: ControllerID, cause: EventRef?, transition: Int? = nil
+    ) -> EventRef {
+        let time = elapsedNanoseconds()
+        return state.withLock { state in
+            let id = EventRef(node: node, sequence: state.nextSequence)
+            state.nextSequence += 1
+            state.lamport += 1
+            state.events.append(TraceEvent(
+                id: id, lamport: state.lamport, cause: cause, controller: controller,
+                transition: transition, step: state.step, message: message, time: time))
+            return id
+        }
+    }
+
+    /// Starts step `number`: records its header; the events after it carry that step number.
+    @discardableResult
+    public func beginStep(_ number: Int, description: String) -> EventRef {
+        state.withLock { $0.step = number }
+        return record(.step(number: number, description: description), controller: "window", cause: nil)
+    }
+
+    /// Advances the Lamport clock past a clock received from another node.
+    public func observe(lamport received: UInt64) {
+        state.withLock { $0.lamport = max($0.lamport, received) }
+    }
+
+    /// Every event so far, in order.
+    public var events: [TraceEvent] {
+        state.withLock { $0.events }
+    }
+
+    /// The events recorded after the first `count`.
+    public func events(after count: Int) -> [TraceEvent] {
+        state.withLock { Array($0.events[min(count, $0.events.count)...]) }
+    }
+
+    public var count: Int {
+        state.withLock { $0.events.count }
+    }
+
+    /// The canonical text of every event so far, one line each.
+    public var canonicalLines: [String] {
+        events.map(\.canonicalLine)
+    }
+
+    private func elapsedNanoseconds() -> UInt64 {
+        let elapsed = start.duration(to: .now).components
+        return UInt64(max(0, elapsed.seconds)) &* 1_000_000_000 &+ UInt64(max(0, elapsed.attoseconds / 1_000_000_000))
+    }
+}
