@@ -2,29 +2,13 @@ import TrellisModel
 import TrellisTrace
 
 /// A view controller as an actor: its state, its behaviour, and the router's forwarding rules
-/// (SPEC §3.1–§3.4) applied to its children.
+/// (SPEC §3.1–§3.4) applied to its children and its presented chain.
 public actor Controller: ControllerEndpoint, ViewControllerContext {
-    /// One child as its container knows it: the frame the container gave it and, during a
-    /// transition, the size announced to it and not yet applied by the layout pass.
-    struct ChildSlot {
-        let id: ControllerID
-        let endpoint: any ControllerEndpoint
-        /// The child's current size as set by this container's layout (R4 compares against it).
-        var frame: Size = .zero
-        /// The size announced by this transition's `viewWillTransition`, applied at layout.
-        var announced: Size?
-        /// Whether this pass's trait walk reached the child (so `traitCollectionDidChange` follows).
-        var traitWalked = false
-    }
-
-    /// The message being handled: its event (the cause of what it leads to), its transition and
-    /// what the behaviour did about super.
-    struct Delivery {
-        var message: String
-        var cause: EventRef
-        var transition: TransitionInfo?
-        var superCalled = false
-        var forwarded: Set<Int> = []
+    /// The presentation this controller makes: the edge to the presentation controller (R6).
+    struct PresentationSlot {
+        var slot: ChildSlot
+        /// Current-context styles inherit this controller's traits; the others the window's (R18).
+        var inheritsPresenterTraits: Bool
     }
 
     public nonisolated let id: ControllerID
@@ -40,14 +24,13 @@ public actor Controller: ControllerEndpoint, ViewControllerContext {
     var traitOverrides: [ControllerID: TraitCollection]
     public private(set) var preferredContentSize: Size
     let grantPolicy: GrantPolicy
-    /// Where preferred-size and fitting-size changes go (R22): the parent. Weak: the parent owns
-    /// its children, not the other way round.
+    /// Where preferred-size and fitting-size changes go (R22): the parent, or the presentation
+    /// controller when presented. Weak: containers own what they contain, not the other way round.
     weak var container: (any ControllerEndpoint)?
+    var presentation: PresentationSlot?
     var delivery: Delivery?
 
-    init(
-        description: ControllerDescription, children: [any ControllerEndpoint], environment: RuntimeEnvironment
-    ) {
+    init(description: ControllerDescription, children: [any ControllerEndpoint], environment: RuntimeEnvironment) {
         self.id = description.id
         self.kind = description.kind
         self.behavior = description.behavior
@@ -59,7 +42,7 @@ public actor Controller: ControllerEndpoint, ViewControllerContext {
         self.grantPolicy = description.grant
     }
 
-    func setContainer(_ container: any ControllerEndpoint) {
+    func setContainer(_ container: (any ControllerEndpoint)?) {
         self.container = container
     }
 
@@ -72,10 +55,13 @@ public actor Controller: ControllerEndpoint, ViewControllerContext {
 
     public var traitOverridesByChild: [ControllerID: TraitCollection] { traitOverrides }
 
+    /// The presentation controller of what this controller presents, if any (R28).
+    public var presentationControllerID: ControllerID? { presentation?.slot.id }
+
     // MARK: Recording
 
     @discardableResult
-    private func record(_ message: TraceMessage, cause: EventRef?, transition: Int? = nil) -> EventRef {
+    func record(_ message: TraceMessage, cause: EventRef?, transition: Int? = nil) -> EventRef {
         environment.recorder.record(message, controller: id, cause: cause, transition: transition)
     }
 
@@ -86,23 +72,23 @@ public actor Controller: ControllerEndpoint, ViewControllerContext {
     /// The traits the current transition moves to: a split view decides its columns with them.
     private var transitioningTraits: TraitCollection { pendingTraits ?? traitCollection }
 
+    /// The children a default implementation forwards to: all, the top, the selected, or the
+    /// visible columns, by container kind (SPEC §3.2).
     private var defaultTargets: [Int] {
-        kind.forwardTargets(
-            childCount: slots.count, selected: selectedIndex, horizontal: transitioningTraits.horizontalSizeClass)
+        kind.forwardTargets(childCount: slots.count, selected: selectedIndex, horizontal: transitioningTraits.horizontalSizeClass)
     }
 
-    /// Runs `body` as the handling of one message, and records a suppression when the
-    /// behaviour did not call super (R8), naming the default targets it did not forward to.
-    private func handle(
-        _ message: String, event: EventRef, transition: TransitionInfo?, _ body: () async -> Void
-    ) async -> Delivery {
+    /// Runs `body` as the handling of one message and records a suppression when the behaviour
+    /// did not call super (R8), naming what super would have forwarded to and was not.
+    private func handle(_ message: String, event: EventRef, transition: TransitionInfo?, _ body: () async -> Void) async -> Delivery {
         let outer = delivery
         delivery = Delivery(message: message, cause: event, transition: transition)
         await body()
         let handled = delivery ?? Delivery(message: message, cause: event, transition: transition)
         delivery = outer
         if !handled.superCalled {
-            let cut = defaultTargets.filter { !handled.forwarded.contains($0) }.map { slots[$0].id }
+            var cut = defaultTargets.filter { !handled.forwarded.contains($0) }.map { slots[$0].id }
+            if let presentation { cut.append(presentation.slot.id) }
             record(.suppressed(message: message, cut: cut), cause: event, transition: transition?.id)
         }
         return handled
@@ -129,12 +115,18 @@ public actor Controller: ControllerEndpoint, ViewControllerContext {
             return
         }
         delivery?.superCalled = true
+        // R2, R5: one child at a time, its SFC asked right before it, its subtree done before the next.
         for index in defaultTargets {
             let answer = askSize(forChildAt: index, parentSize: size, cause: current.cause, transition: current.transition?.id)
             // R4: an edge decided by SFC is skipped when the size does not change.
             guard answer != slots[index].frame else { continue }
             slots[index].announced = answer
             await slots[index].endpoint.deliverViewWillTransition(to: answer, transition: coordinator.info, cause: current.cause)
+        }
+        // R6: then the presentation controller, with this controller's own new size, no SFC.
+        if presentation != nil {
+            presentation?.slot.announced = size
+            await presentation?.slot.endpoint.deliverViewWillTransition(to: size, transition: coordinator.info, cause: current.cause)
         }
     }
 
@@ -184,6 +176,11 @@ public actor Controller: ControllerEndpoint, ViewControllerContext {
             }
             visit.append(slots[index].endpoint)
         }
+        if let announced = presentation?.slot.announced {
+            presentation?.slot.announced = nil
+            presentation?.slot.frame = announced
+            if let endpoint = presentation?.slot.endpoint { visit.append(endpoint) }
+        }
         var layoutEvent = cause
         if newSize != size || childFramesChanged {
             size = newSize
@@ -199,6 +196,7 @@ public actor Controller: ControllerEndpoint, ViewControllerContext {
 
     public func initialLayout(size: Size?, traits: TraitCollection, cause: EventRef?) async {
         traitCollection = traits
+        pendingTraits = nil
         let visible = Set(defaultTargets)
         var layoutEvent = cause
         if let size {
@@ -214,7 +212,7 @@ public actor Controller: ControllerEndpoint, ViewControllerContext {
         for index in slots.indices {
             let childSize: Size? = size != nil && visible.contains(index) ? slots[index].frame : nil
             await slots[index].endpoint.initialLayout(
-                size: childSize, traits: traits.overlaid(with: traitOverrides[slots[index].id] ?? .unspecified), cause: layoutEvent)
+                size: childSize, traits: effectiveTraits(forChildAt: index, parentTraits: traits), cause: layoutEvent)
         }
     }
 
@@ -226,15 +224,18 @@ public actor Controller: ControllerEndpoint, ViewControllerContext {
 
     public func deliverTraitTransition(to traits: TraitCollection, deliver: Bool, transition: TransitionInfo, cause: EventRef?) async {
         for index in slots.indices { slots[index].traitWalked = false }
-        // R16: unchanged traits get no message; the children inherit from this controller, so
-        // theirs do not change either.
+        presentation?.slot.traitWalked = false
+        // R16: unchanged traits get no message, and the children, inheriting from this
+        // controller, do not change either. The presented chain may (it inherits the window's).
         guard traits != traitCollection else {
             pendingTraits = nil
+            await walkPresentationTraits(deliver: deliver, transition: transition, cause: cause)
             return
         }
         pendingTraits = traits
         guard deliver else {
             await walkTraits(to: traits, targets: defaultTargets, deliver: false, transition: transition, cause: cause)
+            await walkPresentationTraits(deliver: false, transition: transition, cause: cause)
             return
         }
         let event = record(.willTransition(to: traits), cause: cause, transition: transition.id)
@@ -243,18 +244,28 @@ public actor Controller: ControllerEndpoint, ViewControllerContext {
             await behavior.willTransition(to: traits, with: coordinator, in: self)
         }
         if !handled.superCalled {
-            // Suppression cuts off the messages, not the traits: the subtree's traits still change.
-            let cut = defaultTargets.filter { !slots[$0].traitWalked }
-            await walkTraits(to: traits, targets: cut, deliver: false, transition: transition, cause: event)
+            // Suppression cuts off the messages, not the traits: what is below still changes, silently.
+            await walkTraits(to: traits, targets: defaultTargets, deliver: false, transition: transition, cause: event)
+            await walkPresentationTraits(deliver: false, transition: transition, cause: event)
         }
     }
 
+    /// Sends the trait transition to the given children not yet reached in this pass.
     private func walkTraits(to traits: TraitCollection, targets: [Int], deliver: Bool, transition: TransitionInfo, cause: EventRef?) async {
         for index in targets where !slots[index].traitWalked {
             slots[index].traitWalked = true
             await slots[index].endpoint.deliverTraitTransition(
                 to: effectiveTraits(forChildAt: index, parentTraits: traits), deliver: deliver, transition: transition, cause: cause)
         }
+    }
+
+    /// R18: the presentation controller gets its environment's traits — this controller's for
+    /// current-context styles, the window's otherwise.
+    private func walkPresentationTraits(deliver: Bool, transition: TransitionInfo, cause: EventRef?) async {
+        guard let presentation, !presentation.slot.traitWalked else { return }
+        self.presentation?.slot.traitWalked = true
+        let environmentTraits = presentation.inheritsPresenterTraits ? transitioningTraits : transition.windowTraits
+        await presentation.slot.endpoint.deliverTraitTransition(to: environmentTraits, deliver: deliver, transition: transition, cause: cause)
     }
 
     public func superWillTransition(to traits: TraitCollection, with coordinator: TransitionCoordinator) async {
@@ -264,6 +275,7 @@ public actor Controller: ControllerEndpoint, ViewControllerContext {
         }
         delivery?.superCalled = true
         await walkTraits(to: traits, targets: defaultTargets, deliver: true, transition: coordinator.info, cause: current.cause)
+        await walkPresentationTraits(deliver: true, transition: coordinator.info, cause: current.cause)
     }
 
     public func forwardWillTransition(toChild child: ControllerID, with coordinator: TransitionCoordinator) async {
@@ -276,15 +288,21 @@ public actor Controller: ControllerEndpoint, ViewControllerContext {
     }
 
     public func applyPendingTraits(cause: EventRef?) async {
-        guard let traits = pendingTraits else { return }
-        pendingTraits = nil
-        let previous = traitCollection
-        traitCollection = traits
-        let event = record(.traitCollectionDidChange(previous: previous), cause: cause)
-        behavior.traitCollectionDidChange(previous: previous, in: self)
+        var next = cause
+        if let traits = pendingTraits {
+            pendingTraits = nil
+            let previous = traitCollection
+            traitCollection = traits
+            next = record(.traitCollectionDidChange(previous: previous), cause: cause)
+            behavior.traitCollectionDidChange(previous: previous, in: self)
+        }
         for index in slots.indices where slots[index].traitWalked {
             slots[index].traitWalked = false
-            await slots[index].endpoint.applyPendingTraits(cause: event)
+            await slots[index].endpoint.applyPendingTraits(cause: next)
+        }
+        if let presentation, presentation.slot.traitWalked {
+            self.presentation?.slot.traitWalked = false
+            await presentation.slot.endpoint.applyPendingTraits(cause: next)
         }
     }
 
@@ -337,8 +355,7 @@ public actor Controller: ControllerEndpoint, ViewControllerContext {
         // R25: no receipt when nothing changes.
         guard newSize != slots[index].frame else { return }
         let cause = delivery?.cause
-        let transition = environment.beginTransition(
-            animated: true, duration: RuntimeEnvironment.defaultTransitionDuration, windowTraits: traitCollection)
+        let transition = environment.beginTransition(animated: true)
         slots[index].announced = newSize
         await slots[index].endpoint.deliverViewWillTransition(to: newSize, transition: transition, cause: cause)
         await layout(cause: cause)
@@ -355,5 +372,101 @@ public actor Controller: ControllerEndpoint, ViewControllerContext {
 
     public func note(_ text: String) {
         record(.note(text), cause: delivery?.cause, transition: delivery?.transition?.id)
+    }
+
+    // MARK: Appearance (R42)
+
+    /// An appearance callback, forwarded to the visible children as UIKit's containers do.
+    public func deliverAppearance(_ callback: AppearanceCallback, cause: EventRef?) async {
+        let event = record(.appearance(callback), cause: cause)
+        switch callback {
+        case .viewWillAppear: behavior.viewWillAppear(in: self)
+        case .viewDidAppear: behavior.viewDidAppear(in: self)
+        case .viewWillDisappear: behavior.viewWillDisappear(in: self)
+        case .viewDidDisappear: behavior.viewDidDisappear(in: self)
+        }
+        for index in kind.forwardTargets(childCount: slots.count, selected: selectedIndex, horizontal: traitCollection.horizontalSizeClass) {
+            await slots[index].endpoint.deliverAppearance(callback, cause: event)
+        }
+    }
+
+    // MARK: Structure changes (present, push, pop, select, showDetail)
+
+    func attachPresentation(_ endpoint: any ControllerEndpoint, inheritsPresenterTraits: Bool) {
+        presentation = PresentationSlot(slot: ChildSlot(id: endpoint.id, endpoint: endpoint, frame: size), inheritsPresenterTraits: inheritsPresenterTraits)
+    }
+
+    /// A new adaptive wrapper (R49) takes the place of the controller it wraps: same size and
+    /// traits, the wrapped controller filling it.
+    func adoptAsWrapper(of frame: Size, traits: TraitCollection) {
+        size = frame
+        traitCollection = traits
+        for index in slots.indices { slots[index].frame = frame }
+    }
+
+    func detachPresentation() {
+        presentation = nil
+    }
+
+    /// Adds `child` at the end (a push onto a navigation stack, a split view's first detail);
+    /// `showChild(at:cause:)` sizes it once it is about to appear.
+    func appendChild(_ child: any ControllerEndpoint) {
+        slots.append(ChildSlot(id: child.id, endpoint: child))
+    }
+
+    /// Removes the last child (a pop) and returns it; nil when it is the only one.
+    func removeLastChild() -> ChildSlot? {
+        guard slots.count > 1 else { return nil }
+        return slots.popLast()
+    }
+
+    /// Replaces the child at `index` (a split view's secondary column).
+    func replaceChild(at index: Int, with child: any ControllerEndpoint) {
+        guard slots.indices.contains(index) else { return }
+        slots[index] = ChildSlot(id: child.id, endpoint: child)
+    }
+
+    func select(index: Int, cause: EventRef?) async {
+        guard slots.indices.contains(index) else { return }
+        selectedIndex = index
+        await showChild(at: index, cause: cause)
+    }
+
+    /// A child becomes visible: sized by this container's SFC and laid out, its traits brought
+    /// up to date (with `traitCollectionDidChange` when they changed while it was away).
+    @discardableResult
+    func showChild(at index: Int, cause: EventRef?) async -> Size {
+        guard slots.indices.contains(index) else { return .zero }
+        let answer = askSize(forChildAt: index, parentSize: size, cause: cause, transition: nil)
+        slots[index].frame = answer
+        await slots[index].endpoint.refresh(size: answer, traits: effectiveTraits(forChildAt: index, parentTraits: traitCollection), cause: cause)
+        return answer
+    }
+
+    /// Brings a controller that becomes visible to its container's size and traits: traits that
+    /// changed while it was away arrive with `traitCollectionDidChange` (here and below), a new
+    /// size with a layout. A controller appearing for the first time is laid out as at start.
+    public func refresh(size newSize: Size, traits: TraitCollection, cause: EventRef?) async {
+        guard traitCollection != .unspecified else {
+            await initialLayout(size: newSize, traits: traits, cause: cause)
+            return
+        }
+        if traits != traitCollection {
+            let previous = traitCollection
+            traitCollection = traits
+            let event = record(.traitCollectionDidChange(previous: previous), cause: cause)
+            behavior.traitCollectionDidChange(previous: previous, in: self)
+            for index in defaultTargets {
+                await slots[index].endpoint.refresh(
+                    size: slots[index].frame, traits: effectiveTraits(forChildAt: index, parentTraits: traits), cause: event)
+            }
+        }
+        guard newSize != size else { return }
+        await initialLayout(size: newSize, traits: traitCollection, cause: cause)
+    }
+
+    /// The endpoint of a child, for the window's structure operations.
+    func childEndpoint(_ child: ControllerID) -> (any ControllerEndpoint)? {
+        slots.first { $0.id == child }?.endpoint
     }
 }

@@ -22,4 +22,9 @@ public protocol ControllerEndpoint: Actor {
     func deliverSystemLayoutFittingSizeDidChange(forChild child: ControllerID, cause: EventRef?) async
     /// Sets up the first size and traits, before any step: layout callbacks and size queries, no transition.
     func initialLayout(size: Size?, traits: TraitCollection, cause: EventRef?) async
+    /// An appearance callback (R42), forwarded to what is visible below.
+    func deliverAppearance(_ callback: AppearanceCallback, cause: EventRef?) async
+    /// Becomes visible again (a pop, a tab switch, a replaced column): takes the container's
+    /// size and traits, with layout and `traitCollectionDidChange` only where they changed.
+    func refresh(size: Size, traits: TraitCollection, cause: EventRef?) async
 }

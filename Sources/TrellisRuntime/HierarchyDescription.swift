@@ -13,6 +13,18 @@ public struct ControllerDescription: Sendable {
     /// What the default `preferredContentSizeDidChange(forChild:)` grants (R24).
     public var grant: GrantPolicy
     public var behavior: any ViewControllerBehavior
+    /// The style this controller asks for when presented (nil: the profile's default).
+    public var modalPresentationStyle: ModalPresentationStyle?
+    public var modalTransitionStyle: ModalTransitionStyle
+    /// R37; nil means UIKit's default (true for navigation controllers).
+    public var definesPresentationContext: Bool?
+    public var providesPresentationContextTransitionStyle: Bool
+    /// The presentation controller used when this controller is presented with `custom`.
+    public var presentationController: PresentationControllerDescription
+    /// The adaptive delegate of this controller's presentations (R48).
+    public var adaptiveDelegate: AdaptiveDelegate?
+    /// Whether a popover presentation of this controller has a source view or rect (R31).
+    public var hasPopoverSource: Bool
 
     public init(
         _ id: ControllerID,
@@ -22,8 +34,22 @@ public struct ControllerDescription: Sendable {
         preferredContentSize: Size = .zero,
         traitOverrides: [ControllerID: TraitCollection] = [:],
         grant: GrantPolicy = .none,
-        behavior: any ViewControllerBehavior = DefaultBehavior()
+        behavior: any ViewControllerBehavior = DefaultBehavior(),
+        modalPresentationStyle: ModalPresentationStyle? = nil,
+        modalTransitionStyle: ModalTransitionStyle = .coverVertical,
+        definesPresentationContext: Bool? = nil,
+        providesPresentationContextTransitionStyle: Bool = false,
+        presentationController: PresentationControllerDescription = PresentationControllerDescription(),
+        adaptiveDelegate: AdaptiveDelegate? = nil,
+        hasPopoverSource: Bool = false
     ) {
+        self.modalPresentationStyle = modalPresentationStyle
+        self.modalTransitionStyle = modalTransitionStyle
+        self.definesPresentationContext = definesPresentationContext
+        self.providesPresentationContextTransitionStyle = providesPresentationContextTransitionStyle
+        self.presentationController = presentationController
+        self.adaptiveDelegate = adaptiveDelegate
+        self.hasPopoverSource = hasPopoverSource
         self.id = id
         self.kind = kind
         self.children = children
@@ -41,12 +67,30 @@ public struct HierarchyDescription: Sendable {
     public var windowTraits: TraitCollection
     public var root: ControllerID
     public var controllers: [ControllerDescription]
+    public var profile: AdaptationProfile
 
-    public init(windowSize: Size, windowTraits: TraitCollection, root: ControllerID, controllers: [ControllerDescription]) {
+    public init(
+        windowSize: Size, windowTraits: TraitCollection, root: ControllerID, controllers: [ControllerDescription],
+        profile: AdaptationProfile = .ios8
+    ) {
         self.windowSize = windowSize
         self.windowTraits = windowTraits
         self.root = root
         self.controllers = controllers
+        self.profile = profile
+    }
+
+    /// The structure the window starts from: the described tree, nothing presented.
+    func structure() -> HierarchyStructure {
+        HierarchyStructure(root: root, nodes: controllers.map { description in
+            HierarchyStructure.Node(
+                id: description.id, kind: description.kind, children: description.children,
+                selectedIndex: description.selectedIndex,
+                definesPresentationContext: description.definesPresentationContext,
+                providesPresentationContextTransitionStyle: description.providesPresentationContextTransitionStyle,
+                modalPresentationStyle: description.modalPresentationStyle,
+                modalTransitionStyle: description.modalTransitionStyle)
+        })
     }
 
     /// Checks the shape before anything is built: every id described once, every child

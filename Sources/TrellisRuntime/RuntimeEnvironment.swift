@@ -11,6 +11,8 @@ public final class RuntimeEnvironment: Sendable {
     private struct Clock {
         var nextTransition = 1
         var simulatedSeconds = 0.0
+        var windowSize = Size.zero
+        var windowTraits = TraitCollection()
     }
 
     private let clock = Mutex(Clock())
@@ -22,13 +24,28 @@ public final class RuntimeEnvironment: Sendable {
         self.recorder = recorder
     }
 
-    /// A new transition with the next id of this window.
-    func beginTransition(animated: Bool, duration: Double, windowTraits: TraitCollection) -> TransitionInfo {
-        let id = clock.withLock { clock in
-            defer { clock.nextTransition += 1 }
-            return clock.nextTransition
+    /// The window's size and traits as they are now (between transitions: after the last one).
+    public var window: (size: Size, traits: TraitCollection) {
+        clock.withLock { ($0.windowSize, $0.windowTraits) }
+    }
+
+    func setWindow(size: Size, traits: TraitCollection) {
+        clock.withLock {
+            $0.windowSize = size
+            $0.windowTraits = traits
         }
-        return TransitionInfo(id: id, isAnimated: animated, duration: animated ? duration : 0, windowTraits: windowTraits)
+    }
+
+    /// A new transition with the next id of this window, towards the given window geometry
+    /// (nil: the window as it is).
+    func beginTransition(animated: Bool, windowSize: Size? = nil, windowTraits: TraitCollection? = nil) -> TransitionInfo {
+        let (id, size, traits) = clock.withLock { clock in
+            defer { clock.nextTransition += 1 }
+            return (clock.nextTransition, windowSize ?? clock.windowSize, windowTraits ?? clock.windowTraits)
+        }
+        return TransitionInfo(
+            id: id, isAnimated: animated, duration: animated ? Self.defaultTransitionDuration : 0,
+            windowTraits: traits, windowSize: size)
     }
 
     /// Ends a transition: advances the simulated clock and runs the coordinator blocks.

@@ -12,12 +12,15 @@ public struct TransitionInfo: Sendable, Hashable {
     public var duration: Double
     /// The window's traits after the transition (what presented controllers inherit, R18).
     public var windowTraits: TraitCollection
+    /// The window's size after the transition (what full-screen presentations get, §3.5).
+    public var windowSize: Size
 
-    public init(id: Int, isAnimated: Bool, duration: Double, windowTraits: TraitCollection) {
+    public init(id: Int, isAnimated: Bool, duration: Double, windowTraits: TraitCollection, windowSize: Size) {
         self.id = id
         self.isAnimated = isAnimated
         self.duration = duration
         self.windowTraits = windowTraits
+        self.windowSize = windowSize
     }
 }
 

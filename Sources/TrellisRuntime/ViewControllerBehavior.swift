@@ -25,6 +25,10 @@ public protocol ViewControllerBehavior: Sendable {
     func systemLayoutFittingSizeDidChange(forChild child: ControllerID, in vc: isolated any ViewControllerContext) async
     func viewWillLayoutSubviews(in vc: isolated any ViewControllerContext)
     func viewDidLayoutSubviews(in vc: isolated any ViewControllerContext)
+    func viewWillAppear(in vc: isolated any ViewControllerContext)
+    func viewDidAppear(in vc: isolated any ViewControllerContext)
+    func viewWillDisappear(in vc: isolated any ViewControllerContext)
+    func viewDidDisappear(in vc: isolated any ViewControllerContext)
 }
 
 extension ViewControllerBehavior {
@@ -51,6 +55,14 @@ extension ViewControllerBehavior {
     public func viewWillLayoutSubviews(in vc: isolated any ViewControllerContext) {}
 
     public func viewDidLayoutSubviews(in vc: isolated any ViewControllerContext) {}
+
+    public func viewWillAppear(in vc: isolated any ViewControllerContext) {}
+
+    public func viewDidAppear(in vc: isolated any ViewControllerContext) {}
+
+    public func viewWillDisappear(in vc: isolated any ViewControllerContext) {}
+
+    public func viewDidDisappear(in vc: isolated any ViewControllerContext) {}
 }
 
 /// UIKit's behaviour unchanged: every method calls super.

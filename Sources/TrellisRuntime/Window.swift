@@ -13,6 +13,20 @@ public enum WindowEvent: Sendable, Equatable {
     case setTraitOverride(container: ControllerID, child: ControllerID, traits: TraitCollection?)
     /// A controller's fitting size changed (R27).
     case systemLayoutFittingSizeDidChange(ControllerID)
+    /// `from.present(presented, animated:)`, with the step's style if it names one (§3.5).
+    case present(ControllerID, from: ControllerID, animated: Bool, style: ModalPresentationStyle?)
+    /// `controller.dismiss(animated:)` (§3.6).
+    case dismiss(ControllerID, animated: Bool)
+    /// `from.show(shown, sender:)` (R55).
+    case show(ControllerID, from: ControllerID)
+    /// `from.showDetailViewController(shown, sender:)` (R56, R57).
+    case showDetail(ControllerID, from: ControllerID)
+    /// A navigation controller pushes a controller.
+    case push(ControllerID, onto: ControllerID)
+    /// A navigation controller pops its top controller.
+    case pop(ControllerID)
+    /// A tab bar controller selects a child.
+    case select(tab: ControllerID, index: Int)
 }
 
 /// A window and its controller hierarchy: the entry point of every environment change and the
@@ -20,8 +34,13 @@ public enum WindowEvent: Sendable, Equatable {
 public actor Window {
     public nonisolated let environment: RuntimeEnvironment
     public nonisolated let rootID: ControllerID
+    public nonisolated let profile: AdaptationProfile
     let root: Controller
-    let controllers: [ControllerID: Controller]
+    var controllers: [ControllerID: Controller]
+    let descriptions: [ControllerID: ControllerDescription]
+    var presentationControllers: [ControllerID: PresentationController] = [:]
+    /// Who presents whom, who is whose parent: the source of every presentation decision.
+    public private(set) var structure: HierarchyStructure
     public private(set) var size: Size
     public private(set) var traits: TraitCollection
     private var started = false
@@ -40,8 +59,12 @@ public actor Window {
         let byID = try hierarchy.validate()
         self.environment = environment
         self.rootID = hierarchy.root
+        self.profile = hierarchy.profile
         self.size = hierarchy.windowSize
         self.traits = hierarchy.windowTraits
+        self.descriptions = byID
+        self.structure = hierarchy.structure()
+        environment.setWindow(size: hierarchy.windowSize, traits: hierarchy.windowTraits)
         let built = await Self.buildControllers(byID, order: hierarchy.controllers.map(\.id), environment: environment)
         self.controllers = built
         // validate() proved the root present, so the fallback is never taken.
@@ -82,6 +105,11 @@ public actor Window {
     public func controller(_ id: ControllerID) throws(RuntimeError) -> Controller {
         guard let controller = controllers[id] else { throw .unknownController(id) }
         return controller
+    }
+
+    /// The presentation controller presenting `presented`, if it is presented.
+    public func presentationController(presenting presented: ControllerID) -> PresentationController? {
+        presentationControllers[presented]
     }
 
     /// Lays the hierarchy out at the window's size and traits: the initial layout, recorded
@@ -136,11 +164,25 @@ public actor Window {
             try await controller(id).setPreferredContentSize(preferred, cause: cause)
         case let .setTraitOverride(containerID, child, override):
             let container = try controller(containerID)
-            let transition = environment.beginTransition(animated: false, duration: 0, windowTraits: traits)
+            let transition = environment.beginTransition(animated: false)
             try await container.setOverrideTraitCollection(override, forChild: child, transition: transition, cause: cause)
             environment.finishTransition(transition, cause: cause)
         case let .systemLayoutFittingSizeDidChange(id):
             try await controller(id).notifySystemLayoutFittingSizeDidChange(cause: cause)
+        case let .present(presented, from, animated, style):
+            try await present(presented, from: from, animated: animated, style: style, cause: cause)
+        case let .dismiss(id, animated):
+            try await dismiss(from: id, animated: animated, cause: cause)
+        case let .show(shown, from):
+            try await show(shown, from: from, detail: false, cause: cause)
+        case let .showDetail(shown, from):
+            try await show(shown, from: from, detail: true, cause: cause)
+        case let .push(pushed, onto):
+            try await push(pushed, onto: onto, cause: cause)
+        case let .pop(navigation):
+            try await pop(navigation, cause: cause)
+        case let .select(tab, index):
+            try await select(tab: tab, index: index, cause: cause)
         }
     }
 
@@ -151,22 +193,311 @@ public actor Window {
         let traitsChange = newTraits != traits
         let sizeChange = newSize != size
         guard traitsChange || sizeChange else { return }
-        let transition = environment.beginTransition(
-            animated: true, duration: RuntimeEnvironment.defaultTransitionDuration, windowTraits: newTraits)
+        let transition = environment.beginTransition(animated: true, windowSize: newSize, windowTraits: newTraits)
         if traitsChange {
             await root.deliverTraitTransition(to: newTraits, deliver: true, transition: transition, cause: cause)
         }
         if sizeChange {
             await root.deliverViewWillTransition(to: newSize, transition: transition, cause: cause)
         }
+        traits = newTraits
+        size = newSize
+        environment.setWindow(size: newSize, traits: newTraits)
         if traitsChange {
-            traits = newTraits
             await root.applyPendingTraits(cause: cause)
         }
         if sizeChange {
-            size = newSize
             await root.layout(cause: cause)
         }
         environment.finishTransition(transition, cause: cause)
+    }
+
+    // MARK: Presentation (§3.5)
+
+    private func record(_ message: TraceMessage, on controller: ControllerID, cause: EventRef?) -> EventRef {
+        environment.recorder.record(message, controller: controller, cause: cause)
+    }
+
+    private func node(_ id: ControllerID) throws(RuntimeError) -> HierarchyStructure.Node {
+        guard let node = structure[id] else { throw .unknownController(id) }
+        return node
+    }
+
+    private func present(
+        _ presentedID: ControllerID, from receiverID: ControllerID, animated: Bool, style requested: ModalPresentationStyle?,
+        cause: EventRef?
+    ) async throws(RuntimeError) {
+        let presented = try controller(presentedID)
+        let presentedNode = try node(presentedID)
+        _ = try node(receiverID)
+        let description = descriptions[presentedID] ?? ControllerDescription(presentedID)
+        // R31: refused with an error, state unchanged.
+        if let refusal = presentationRefusal(presentedNode, receiver: receiverID) {
+            _ = record(.error(refusal), on: receiverID, cause: cause)
+            return
+        }
+        let style = PresentationRules.resolvedStyle(requested ?? description.modalPresentationStyle, profile: profile)
+        let pcDescription = description.presentationController
+        if style == .popover, !description.hasPopoverSource, traits.horizontalSizeClass != .compact {
+            _ = record(.error("popover presentation of \(presentedID) needs a sourceView or sourceRect in regular width"), on: receiverID, cause: cause)
+            return
+        }
+        let contextStyle = PresentationRules.isContextStyle(style, customPresentsInFullscreen: pcDescription.shouldPresentInFullscreen)
+        let presenterID = contextStyle ? structure.presentationContext(from: receiverID) : structure.fullScreenPresenter(from: receiverID)
+        // R30: a controller presents at most one controller at a time.
+        if let current = structure[presenterID]?.presented {
+            _ = record(.warning("Attempt to present \(presentedID) on \(presenterID) (from \(receiverID)) which is already presenting \(current)"),
+                       on: presenterID, cause: cause)
+            return
+        }
+        // R39: the context may impose its transition style.
+        var transitionStyle = description.modalTransitionStyle
+        if contextStyle, let context = structure[presenterID], context.providesPresentationContextTransitionStyle {
+            transitionStyle = context.modalTransitionStyle
+        }
+        let presenter = try controller(presenterID)
+        let event = record(.present(presentedID, style: style.rawValue, transitionStyle: transitionStyle.rawValue), on: presenterID, cause: cause)
+        let window = self
+        let presentationController = PresentationController(
+            presented: presented, style: style, description: pcDescription, delegate: description.adaptiveDelegate,
+            profile: profile, containerSize: await presenter.size,
+            traits: contextStyle ? await presenter.traitCollection : traits,
+            windowSize: size, preferredContentSize: await presented.preferredContentSize, environment: environment,
+            wrapperChanged: { wrapper, presentedID in await window.wrapperChanged(wrapper, presenting: presentedID) })
+        // R28/R29: the links are set when the presentation is accepted, before the transition ends.
+        presentationControllers[presentedID] = presentationController
+        structure.update(presenterID) { $0.presented = presentedID }
+        structure.update(presentedID) { $0.presenting = presenterID }
+        await presented.setContainer(presentationController)
+        await presenter.attachPresentation(presentationController, inheritsPresenterTraits: contextStyle)
+        await presentationController.adaptForPresentation(cause: event)
+        await presentationController.prepareDisplayed()
+
+        // R42: appearance order; styles that keep the presenter visible leave it alone.
+        let transition = environment.beginTransition(animated: animated)
+        let covering = await presentationController.removesPresenterViews
+        let shown = await presentationController.displayedController
+        if covering { await presenter.deliverAppearance(.viewWillDisappear, cause: event) }
+        await shown.deliverAppearance(.viewWillAppear, cause: event)
+        await presentationController.transitionCallback(.presentationTransitionWillBegin, value: animated, cause: event)
+        await presentationController.initialPresentationLayout(cause: event)
+        await presentationController.transitionCallback(.presentationTransitionDidEnd, value: true, cause: event)
+        await shown.deliverAppearance(.viewDidAppear, cause: event)
+        if covering { await presenter.deliverAppearance(.viewDidDisappear, cause: event) }
+        environment.finishTransition(transition, cause: event)
+        _ = record(.completion(action: "present", presentedID), on: receiverID, cause: event)
+    }
+
+    /// R31's refusals, as UIKit words them; nil when the presentation may go ahead.
+    private func presentationRefusal(_ presented: HierarchyStructure.Node, receiver: ControllerID) -> String? {
+        if presented.id == receiver {
+            return "Application tried to present modally a view controller \(presented.id) on itself"
+        }
+        if let presenting = presented.presenting {
+            return "Application tried to present modally a view controller \(presented.id) that is already being presented by \(presenting)"
+        }
+        if let parent = presented.parent {
+            return "Application tried to present modally a view controller \(presented.id) that is a child of \(parent)"
+        }
+        if presented.id == rootID {
+            return "Application tried to present modally the window's root view controller \(presented.id)"
+        }
+        if !structure.isInHierarchy(receiver) {
+            return "Attempt to present \(presented.id) on \(receiver) whose view is not in the window hierarchy"
+        }
+        return nil
+    }
+
+    /// Keeps the structure and the controller table true when an adaptive wrapper comes or goes.
+    func wrapperChanged(_ wrapper: Controller?, presenting presentedID: ControllerID) {
+        let wrapperID = ControllerID("wrap:" + presentedID.name)
+        if let wrapper {
+            controllers[wrapperID] = wrapper
+            structure.insert(HierarchyStructure.Node(id: wrapperID, kind: .navigation, children: [presentedID]))
+            structure.update(presentedID) { $0.parent = wrapperID }
+        } else {
+            controllers[wrapperID] = nil
+            structure.remove(wrapperID)
+            structure.update(presentedID) { $0.parent = nil }
+        }
+    }
+
+    // MARK: Dismissal (§3.6)
+
+    private func dismiss(from receiverID: ControllerID, animated: Bool, cause: EventRef?) async throws(RuntimeError) {
+        _ = try node(receiverID)
+        guard let (presenterID, removed) = structure.dismissal(from: receiverID) else {
+            _ = record(.warning("dismiss: \(receiverID) has nothing to dismiss"), on: receiverID, cause: cause)
+            return
+        }
+        let presenter = try controller(presenterID)
+        let event = record(.dismiss(removed[0]), on: presenterID, cause: cause)
+        var chain: [(id: ControllerID, pc: PresentationController, shown: Controller)] = []
+        for id in removed {
+            guard let pc = presentationControllers[id] else { continue }
+            chain.append((id, pc, await pc.displayedController))
+        }
+        let topFirst = Array(chain.reversed())
+        // R45: only the top-most is animated.
+        for link in topFirst {
+            await link.pc.transitionCallback(.dismissalTransitionWillBegin, value: animated && link.id == removed.last, cause: event)
+        }
+        let revealsPresenter = await chain.first?.pc.removesPresenterViews ?? false
+        for link in topFirst { await link.shown.deliverAppearance(.viewWillDisappear, cause: event) }
+        if revealsPresenter {
+            await presenter.deliverAppearance(.viewWillAppear, cause: event)
+            await presenter.deliverAppearance(.viewDidAppear, cause: event)
+        }
+        for link in topFirst { await link.shown.deliverAppearance(.viewDidDisappear, cause: event) }
+        for link in topFirst {
+            await link.pc.transitionCallback(.dismissalTransitionDidEnd, value: true, cause: event)
+        }
+        await presenter.detachPresentation()
+        structure.update(presenterID) { $0.presented = nil }
+        for link in chain {
+            let wrapperID = ControllerID("wrap:" + link.id.name)
+            if controllers[wrapperID] != nil { wrapperChanged(nil, presenting: link.id) }
+            try await controller(link.id).detachPresentation()
+            try await controller(link.id).setContainer(nil)
+            structure.update(link.id) {
+                $0.presented = nil
+                $0.presenting = nil
+            }
+            presentationControllers[link.id] = nil
+        }
+        let transition = environment.beginTransition(animated: animated)
+        environment.finishTransition(transition, cause: event)
+        _ = record(.completion(action: "dismiss", removed[0]), on: receiverID, cause: event)
+    }
+
+    // MARK: show, showDetail, push, pop, select (§3.2, §3.8)
+
+    private func show(_ shownID: ControllerID, from receiverID: ControllerID, detail: Bool, cause: EventRef?) async throws(RuntimeError) {
+        _ = try node(shownID)
+        _ = try node(receiverID)
+        let event = record(.show(shownID, detail: detail), on: receiverID, cause: cause)
+        if detail, let splitID = structure.showDetailHandler(from: receiverID) {
+            let split = try controller(splitID)
+            let collapsed = await split.traitCollection.horizontalSizeClass == .compact
+            if !collapsed {
+                try await replaceDetail(of: splitID, with: shownID, cause: event)
+                return
+            }
+            // R57: a collapsed split view falls back to `show` from its primary column.
+            if let primary = structure[splitID]?.children.first {
+                try await show(shownID, from: primary, detail: false, cause: event)
+                return
+            }
+        }
+        if !detail, let navigation = structure.showHandler(from: receiverID) {
+            try await push(shownID, onto: navigation, cause: event)
+            return
+        }
+        // R55/R56: nobody handles it, so the window's root presents it modally.
+        try await present(shownID, from: rootID, animated: true, style: nil, cause: event)
+    }
+
+    /// Why `child` cannot join a container; nil when it can.
+    private func adoptionRefusal(_ child: ControllerID, container: ControllerID) throws(RuntimeError) -> String? {
+        let node = try node(child)
+        if child == container || structure.ancestry(of: container).contains(child) {
+            return "\(child) cannot be added to \(container): it would contain itself"
+        }
+        if let parent = node.parent { return "\(child) is already a child of \(parent)" }
+        if let presenting = node.presenting { return "\(child) is presented by \(presenting)" }
+        if child == rootID { return "\(child) is the window's root" }
+        return nil
+    }
+
+    private func push(_ pushedID: ControllerID, onto navigationID: ControllerID, cause: EventRef?) async throws(RuntimeError) {
+        let navigation = try controller(navigationID)
+        let pushed = try controller(pushedID)
+        if let refusal = try adoptionRefusal(pushedID, container: navigationID) {
+            _ = record(.error("push: " + refusal), on: navigationID, cause: cause)
+            return
+        }
+        let event = record(.push(pushedID), on: navigationID, cause: cause)
+        let previousTop = structure[navigationID]?.children.last
+        structure.update(navigationID) { $0.children.append(pushedID) }
+        structure.update(pushedID) { $0.parent = navigationID }
+        await pushed.setContainer(navigation)
+        if let previousTop { try await controller(previousTop).deliverAppearance(.viewWillDisappear, cause: event) }
+        await navigation.appendChild(pushed)
+        await pushed.initialLayout(size: nil, traits: await navigation.traitCollection, cause: event)
+        await pushed.deliverAppearance(.viewWillAppear, cause: event)
+        await navigation.showChild(at: (structure[navigationID]?.children.count ?? 1) - 1, cause: event)
+        await pushed.deliverAppearance(.viewDidAppear, cause: event)
+        if let previousTop { try await controller(previousTop).deliverAppearance(.viewDidDisappear, cause: event) }
+    }
+
+    private func pop(_ navigationID: ControllerID, cause: EventRef?) async throws(RuntimeError) {
+        let navigation = try controller(navigationID)
+        let stack = try node(navigationID).children
+        guard stack.count > 1, let top = stack.last else {
+            _ = record(.warning("pop: \(navigationID) has no controller above its root to pop"), on: navigationID, cause: cause)
+            return
+        }
+        let revealed = stack[stack.count - 2]
+        let event = record(.pop(top), on: navigationID, cause: cause)
+        let popped = try controller(top)
+        await popped.deliverAppearance(.viewWillDisappear, cause: event)
+        try await controller(revealed).deliverAppearance(.viewWillAppear, cause: event)
+        _ = await navigation.removeLastChild()
+        structure.update(navigationID) { $0.children.removeLast() }
+        structure.update(top) { $0.parent = nil }
+        await popped.setContainer(nil)
+        await navigation.showChild(at: stack.count - 2, cause: event)
+        try await controller(revealed).deliverAppearance(.viewDidAppear, cause: event)
+        await popped.deliverAppearance(.viewDidDisappear, cause: event)
+    }
+
+    private func select(tab tabID: ControllerID, index: Int, cause: EventRef?) async throws(RuntimeError) {
+        let tab = try controller(tabID)
+        let node = try node(tabID)
+        guard node.children.indices.contains(index) else {
+            throw .invalidSelection(tabID, index: index, childCount: node.children.count)
+        }
+        let event = record(.select(node.children[index], index: index), on: tabID, cause: cause)
+        guard index != node.selectedIndex else { return }
+        let previous = try controller(node.children[node.selectedIndex])
+        let next = try controller(node.children[index])
+        await previous.deliverAppearance(.viewWillDisappear, cause: event)
+        await next.deliverAppearance(.viewWillAppear, cause: event)
+        structure.update(tabID) { $0.selectedIndex = index }
+        await tab.select(index: index, cause: event)
+        await next.deliverAppearance(.viewDidAppear, cause: event)
+        await previous.deliverAppearance(.viewDidDisappear, cause: event)
+    }
+
+    private func replaceDetail(of splitID: ControllerID, with detailID: ControllerID, cause: EventRef?) async throws(RuntimeError) {
+        let split = try controller(splitID)
+        let detail = try controller(detailID)
+        if let refusal = try adoptionRefusal(detailID, container: splitID) {
+            _ = record(.error("showDetail: " + refusal), on: splitID, cause: cause)
+            return
+        }
+        let event = record(.replaceDetail(detailID), on: splitID, cause: cause)
+        let columns = try node(splitID).children
+        let old = columns.count > 1 ? columns[1] : nil
+        if let old { try await controller(old).deliverAppearance(.viewWillDisappear, cause: event) }
+        await detail.setContainer(split)
+        if old != nil {
+            await split.replaceChild(at: 1, with: detail)
+        } else {
+            await split.appendChild(detail)
+        }
+        structure.update(splitID) { node in
+            if node.children.count > 1 { node.children[1] = detailID } else { node.children.append(detailID) }
+        }
+        structure.update(detailID) { $0.parent = splitID }
+        if let old {
+            structure.update(old) { $0.parent = nil }
+            try await controller(old).setContainer(nil)
+        }
+        await detail.initialLayout(size: nil, traits: await split.traitCollection, cause: event)
+        await detail.deliverAppearance(.viewWillAppear, cause: event)
+        await split.showChild(at: 1, cause: event)
+        await detail.deliverAppearance(.viewDidAppear, cause: event)
+        if let old { try await controller(old).deliverAppearance(.viewDidDisappear, cause: event) }
     }
 }

@@ -22,11 +22,6 @@ public struct Scenario: Sendable {
     }
 }
 
-/// Which UIKit generation's adaptation rules apply (SPEC §3.7).
-public enum AdaptationProfile: String, Sendable, CaseIterable {
-    case ios8, ios13
-}
-
 /// One controller of a scenario, as the file describes it.
 public struct ControllerSpec: Sendable {
     public var id: ControllerID
@@ -157,14 +152,6 @@ public enum ScenarioStep: Sendable, Equatable {
             return "setTraitOverride \(container) child \(child) " + (traits.map(\.specifiedDescription) ?? "removed")
         case let .systemLayoutFittingSizeDidChange(id): return "systemLayoutFittingSizeDidChange \(id)"
         case .expect: return "expect"
-        }
-    }
-
-    /// Steps that need the presentation machinery (issue 3 of the tracker).
-    var needsPresentation: Bool {
-        switch self {
-        case .present, .dismiss, .show, .showDetail, .push, .pop, .select: return true
-        default: return false
         }
     }
 }

@@ -53,3 +53,25 @@ extension SizeRule {
         }
     }
 }
+
+/// The behaviour of a `custom` presentation controller as a scenario file describes it.
+struct ScenarioPresentationBehavior: PresentationControllerBehavior {
+    let overrides: OverrideSpec
+
+    func viewWillTransition(to size: Size, with coordinator: TransitionCoordinator, in pc: isolated any PresentationControllerContext) async {
+        // A presentation controller has one thing to forward to, so any forwarding list means super.
+        if overrides.viewWillTransition != .noSuper {
+            await pc.superViewWillTransition(to: size, with: coordinator)
+        }
+    }
+
+    func willTransition(to traits: TraitCollection, with coordinator: TransitionCoordinator, in pc: isolated any PresentationControllerContext) async {
+        if overrides.willTransition != .noSuper {
+            await pc.superWillTransition(to: traits, with: coordinator)
+        }
+    }
+
+    func size(forPresented child: ControllerID, parentSize: Size, in pc: isolated any PresentationControllerContext) -> Size {
+        overrides.sizeForChild?.size(forChild: child, parentSize: parentSize) ?? pc.superSize(forPresentedWithParentSize: parentSize)
+    }
+}

@@ -335,6 +335,11 @@ struct Reader {
             case "grant": spec.overrides.grant = try grant(value, at)
             default:
                 let nested = try overrides(value, at, presentationController: true)
+                for (name, forwarding) in [("viewWillTransition", nested.viewWillTransition), ("willTransition", nested.willTransition)] {
+                    if case .forwardTo = forwarding {
+                        throw fail(value, at + "." + name, "a presentation controller forwards only to its presented controller: use \"super\" or \"noSuper\"")
+                    }
+                }
                 spec.overrides.viewWillTransition = nested.viewWillTransition
                 spec.overrides.willTransition = nested.willTransition
                 if let rule = nested.sizeForChild { spec.overrides.sizeForChild = rule }

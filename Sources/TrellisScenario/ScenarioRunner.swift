@@ -31,12 +31,11 @@ public struct ExpectationFailure: Sendable, Equatable, CustomStringConvertible {
 /// Why a scenario could not be run at all.
 public enum ScenarioRunError: Error, Sendable, CustomStringConvertible {
     case runtime(step: Int, RuntimeError)
-    case unsupported(step: Int, String)
 
     public var description: String {
         switch self {
-        case let .runtime(step, error): return "step \(step) ($.steps[\(step - 1)]): \(error)"
-        case let .unsupported(step, text): return "step \(step) ($.steps[\(step - 1)]): \(text)"
+        case let .runtime(step, error):
+            return step == 0 ? "building the hierarchy: \(error)" : "step \(step) ($.steps[\(step - 1)]): \(error)"
         }
     }
 }
@@ -49,17 +48,37 @@ public enum ScenarioRunner {
             windowSize: scenario.windowSize,
             windowTraits: scenario.windowTraits,
             root: scenario.root,
-            controllers: scenario.controllers.map { spec in
-                ControllerDescription(
-                    spec.id,
-                    kind: spec.kind,
-                    children: spec.children,
-                    selectedIndex: spec.selected,
-                    preferredContentSize: spec.preferredContentSize ?? .zero,
-                    traitOverrides: spec.traitOverrides,
-                    grant: spec.overrides.grant ?? .none,
-                    behavior: ScenarioBehavior(overrides: spec.overrides))
-            })
+            controllers: scenario.controllers.map(description(of:)),
+            profile: scenario.profile)
+    }
+
+    static func description(of spec: ControllerSpec) -> ControllerDescription {
+        let custom = spec.presentationController ?? CustomPresentationSpec()
+        return ControllerDescription(
+            spec.id,
+            kind: spec.kind,
+            children: spec.children,
+            selectedIndex: spec.selected,
+            preferredContentSize: spec.preferredContentSize ?? .zero,
+            traitOverrides: spec.traitOverrides,
+            grant: spec.overrides.grant ?? .none,
+            behavior: ScenarioBehavior(overrides: spec.overrides),
+            modalPresentationStyle: spec.modalPresentationStyle,
+            modalTransitionStyle: spec.modalTransitionStyle ?? .coverVertical,
+            definesPresentationContext: spec.definesPresentationContext,
+            providesPresentationContextTransitionStyle: spec.providesPresentationContextTransitionStyle ?? false,
+            presentationController: PresentationControllerDescription(
+                shouldPresentInFullscreen: custom.shouldPresentInFullscreen,
+                shouldRemovePresentersView: custom.shouldRemovePresentersView,
+                overrideTraitCollection: custom.overrideTraits,
+                grant: custom.overrides.grant,
+                behavior: ScenarioPresentationBehavior(overrides: custom.overrides)),
+            adaptiveDelegate: spec.adaptiveDelegate.map { delegate in
+                AdaptiveDelegate(
+                    answer: delegate.style.map { raw in ModalPresentationStyle(rawValue: raw).map(AdaptiveAnswer.style) ?? .unrecognized(raw) },
+                    wrapsInNavigationController: delegate.wrapIn == .navigation)
+            },
+            hasPopoverSource: spec.popoverSource != nil)
     }
 
     public static func run(_ scenario: Scenario, recorder: TraceRecorder = TraceRecorder()) async throws(ScenarioRunError) -> ScenarioRun {
@@ -89,8 +108,14 @@ public enum ScenarioRunner {
             case let .setPreferredContentSize(id, size): event = .setPreferredContentSize(id, size)
             case let .setTraitOverride(container, child, traits): event = .setTraitOverride(container: container, child: child, traits: traits)
             case let .systemLayoutFittingSizeDidChange(id): event = .systemLayoutFittingSizeDidChange(id)
-            default:
-                throw .unsupported(step: number, "\(step.headerDescription): presentation steps are not implemented yet")
+            case let .present(presented, from, animated, style): event = .present(presented, from: from, animated: animated, style: style)
+            case let .dismiss(id, animated): event = .dismiss(id, animated: animated)
+            case let .show(shown, from): event = .show(shown, from: from)
+            case let .showDetail(shown, from): event = .showDetail(shown, from: from)
+            case let .push(pushed, onto): event = .push(pushed, onto: onto)
+            case let .pop(id): event = .pop(id)
+            case let .select(tab, index): event = .select(tab: tab, index: index)
+            case .expect: continue
             }
             do {
                 try await window.perform(event, header: (number, step.headerDescription))

@@ -64,6 +64,21 @@ public enum TraceCaptureFormat {
             return "{\"transition\":\(transition)}"
         case let .warning(text), let .error(text), let .fault(text), let .note(text):
             return "{\"text\":" + JSONWriter.quoted(text) + "}"
+        case .appearance: return "{}"
+        case let .presentationTransition(callback, value):
+            let key = callback == .presentationTransitionWillBegin || callback == .dismissalTransitionWillBegin ? "animated" : "completed"
+            return "{\"\(key)\":\(value)}"
+        case let .present(presented, style, transitionStyle):
+            return "{\"presented\":" + JSONWriter.quoted(presented.name) + ",\"style\":" + JSONWriter.quoted(style)
+                + ",\"transitionStyle\":" + JSONWriter.quoted(transitionStyle) + "}"
+        case let .dismiss(presented): return "{\"presented\":" + JSONWriter.quoted(presented.name) + "}"
+        case let .adaptivePresentationStyle(style), let .willPresentWithAdaptiveStyle(style):
+            return "{\"style\":" + JSONWriter.quoted(style) + "}"
+        case let .completion(action, target):
+            return "{\"action\":" + JSONWriter.quoted(action) + ",\"target\":" + JSONWriter.quoted(target.name) + "}"
+        case let .show(child, _), let .push(child), let .pop(child), let .replaceDetail(child):
+            return "{\"child\":" + JSONWriter.quoted(child.name) + "}"
+        case let .select(child, index): return "{\"child\":" + JSONWriter.quoted(child.name) + ",\"index\":\(index)}"
         }
     }
 
@@ -198,8 +213,31 @@ public enum TraceCaptureFormat {
         case "error": return .error(try string(payload, "text", in: "payload."))
         case "fault": return .fault(try string(payload, "text", in: "payload."))
         case "note": return .note(try string(payload, "text", in: "payload."))
+        case "present":
+            return .present(
+                ControllerID(try string(payload, "presented", in: "payload.")), style: try string(payload, "style", in: "payload."),
+                transitionStyle: try string(payload, "transitionStyle", in: "payload."))
+        case "dismiss": return .dismiss(ControllerID(try string(payload, "presented", in: "payload.")))
+        case "adaptivePresentationStyle": return .adaptivePresentationStyle(try string(payload, "style", in: "payload."))
+        case "willPresentWithAdaptiveStyle": return .willPresentWithAdaptiveStyle(try string(payload, "style", in: "payload."))
+        case "presentCompletion", "dismissCompletion":
+            return .completion(action: try string(payload, "action", in: "payload."), ControllerID(try string(payload, "target", in: "payload.")))
+        case "show", "showDetail": return .show(ControllerID(try string(payload, "child", in: "payload.")), detail: name == "showDetail")
+        case "push": return .push(ControllerID(try string(payload, "child", in: "payload.")))
+        case "pop": return .pop(ControllerID(try string(payload, "child", in: "payload.")))
+        case "replaceDetail": return .replaceDetail(ControllerID(try string(payload, "child", in: "payload.")))
+        case "select":
+            return .select(ControllerID(try string(payload, "child", in: "payload.")), index: Int(try unsigned(payload, "index", in: "payload.")))
         default:
             if let callback = LayoutCallback(rawValue: name) { return .layout(callback) }
+            if let callback = AppearanceCallback(rawValue: name) { return .appearance(callback) }
+            if let callback = PresentationCallback(rawValue: name) {
+                let key = callback == .presentationTransitionWillBegin || callback == .dismissalTransitionWillBegin ? "animated" : "completed"
+                guard let member = payload[key], case let .bool(value) = member.value else {
+                    throw ReadError("field \"payload.\(key)\": expected true or false")
+                }
+                return .presentationTransition(callback, value: value)
+            }
             throw ReadError("field \"message\": unknown message \"\(name)\"")
         }
     }

@@ -6,6 +6,17 @@ public enum LayoutCallback: String, Sendable, CaseIterable {
     case containerViewWillLayoutSubviews, containerViewDidLayoutSubviews
 }
 
+/// UIKit's appearance callbacks (SPEC R42).
+public enum AppearanceCallback: String, Sendable, CaseIterable {
+    case viewWillAppear, viewDidAppear, viewWillDisappear, viewDidDisappear
+}
+
+/// A presentation controller's transition callbacks (SPEC R42).
+public enum PresentationCallback: String, Sendable, CaseIterable {
+    case presentationTransitionWillBegin, presentationTransitionDidEnd
+    case dismissalTransitionWillBegin, dismissalTransitionDidEnd
+}
+
 /// What happened in one trace event. Its canonical text (SPEC §6) is `canonicalText`.
 public enum TraceMessage: Sendable, Equatable {
     /// The header of a scenario step: `== step N: <step>`.
@@ -38,6 +49,30 @@ public enum TraceMessage: Sendable, Equatable {
     case fault(String)
     /// A line a behaviour wrote with `note(_:)`, for tests and inspection.
     case note(String)
+    /// An appearance callback (R42).
+    case appearance(AppearanceCallback)
+    /// A presentation controller's transition callback; `value` is `animated` for the
+    /// `WillBegin` callbacks and `completed` for the `DidEnd` ones.
+    case presentationTransition(PresentationCallback, value: Bool)
+    /// The receiver (the presenter, after rerouting) presents `presented` with `style`.
+    case present(ControllerID, style: String, transitionStyle: String)
+    /// The receiver (the presenter that keeps its place) dismisses `presented` and what is above it.
+    case dismiss(ControllerID)
+    /// A presentation controller asked for the adaptive style (R48): its answer, after validation.
+    case adaptivePresentationStyle(String)
+    /// R49: `presentationController(_:willPresentWithAdaptiveStyle:transitionCoordinator:)`.
+    case willPresentWithAdaptiveStyle(String)
+    /// A `present` or `dismiss` completion handler ran, on the controller it was called on.
+    case completion(action: String, ControllerID)
+    /// `show(_:sender:)` / `showDetailViewController(_:sender:)` called on the receiver.
+    case show(ControllerID, detail: Bool)
+    /// A navigation controller pushed or popped a child.
+    case push(ControllerID)
+    case pop(ControllerID)
+    /// A split view controller replaced its secondary column (R56).
+    case replaceDetail(ControllerID)
+    /// A tab bar controller selected a child.
+    case select(ControllerID, index: Int)
 
     /// The event category stored in the capture format (`kind`).
     public var kind: String {
@@ -54,6 +89,9 @@ public enum TraceMessage: Sendable, Equatable {
         case .error: return "error"
         case .fault: return "fault"
         case .note: return "note"
+        case .appearance: return "appearance"
+        case .presentationTransition, .adaptivePresentationStyle, .willPresentWithAdaptiveStyle: return "presentation"
+        case .present, .dismiss, .completion, .show, .push, .pop, .replaceDetail, .select: return "structure"
         }
     }
 
@@ -75,6 +113,18 @@ public enum TraceMessage: Sendable, Equatable {
         case .error: return "error"
         case .fault: return "fault"
         case .note: return "note"
+        case let .appearance(callback): return callback.rawValue
+        case let .presentationTransition(callback, _): return callback.rawValue
+        case .present: return "present"
+        case .dismiss: return "dismiss"
+        case .adaptivePresentationStyle: return "adaptivePresentationStyle"
+        case .willPresentWithAdaptiveStyle: return "willPresentWithAdaptiveStyle"
+        case let .completion(action, _): return action + "Completion"
+        case let .show(_, detail): return detail ? "showDetail" : "show"
+        case .push: return "push"
+        case .pop: return "pop"
+        case .replaceDetail: return "replaceDetail"
+        case .select: return "select"
         }
     }
 
@@ -98,6 +148,22 @@ public enum TraceMessage: Sendable, Equatable {
         case let .error(text): return "error " + text
         case let .fault(text): return "fault " + text
         case let .note(text): return "note " + text
+        case let .appearance(callback): return callback.rawValue
+        case let .presentationTransition(callback, value):
+            switch callback {
+            case .presentationTransitionWillBegin, .dismissalTransitionWillBegin: return "\(callback.rawValue)(animated: \(value))"
+            case .presentationTransitionDidEnd, .dismissalTransitionDidEnd: return "\(callback.rawValue)(completed: \(value))"
+            }
+        case let .present(presented, style, _): return "present(\(presented), style: \(style))"
+        case let .dismiss(presented): return "dismiss(\(presented))"
+        case let .adaptivePresentationStyle(style): return "adaptivePresentationStyle -> " + style
+        case let .willPresentWithAdaptiveStyle(style): return "willPresentWithAdaptiveStyle(\(style))"
+        case let .completion(action, target): return "\(action)Completion(\(target))"
+        case let .show(shown, detail): return (detail ? "showDetail(" : "show(") + "\(shown))"
+        case let .push(child): return "push(\(child))"
+        case let .pop(child): return "pop(\(child))"
+        case let .replaceDetail(child): return "replaceDetail(\(child))"
+        case let .select(child, index): return "select(\(child), index: \(index))"
         }
     }
 }

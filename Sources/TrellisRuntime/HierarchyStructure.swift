@@ -1,0 +1,165 @@
+import TrellisModel
+
+/// The window's plain-value picture of its hierarchy: who is whose parent, who presents whom,
+/// and the flags the presentation rules read. The window keeps it in step with the actors so
+/// that presenter searches (R35, R37), `show` targets (R55) and dismissal sets (R43–R46) are
+/// pure functions, decided in one place and testable without actors.
+public struct HierarchyStructure: Sendable, Equatable {
+    /// One controller as the structure sees it.
+    public struct Node: Sendable, Equatable {
+        public var id: ControllerID
+        public var kind: ContainerKind
+        public var parent: ControllerID?
+        public var children: [ControllerID]
+        public var selectedIndex: Int
+        /// The controller this one presents (R28: at most one).
+        public var presented: ControllerID?
+        /// The controller that presents this one.
+        public var presenting: ControllerID?
+        public var definesPresentationContext: Bool
+        public var providesPresentationContextTransitionStyle: Bool
+        public var modalPresentationStyle: ModalPresentationStyle?
+        public var modalTransitionStyle: ModalTransitionStyle
+
+        public init(
+            id: ControllerID, kind: ContainerKind = .view, parent: ControllerID? = nil, children: [ControllerID] = [],
+            selectedIndex: Int = 0, definesPresentationContext: Bool? = nil,
+            providesPresentationContextTransitionStyle: Bool = false,
+            modalPresentationStyle: ModalPresentationStyle? = nil, modalTransitionStyle: ModalTransitionStyle = .coverVertical
+        ) {
+            self.id = id
+            self.kind = kind
+            self.parent = parent
+            self.children = children
+            self.selectedIndex = selectedIndex
+            // SPEC §3.2: a navigation controller defines a presentation context by default.
+            self.definesPresentationContext = definesPresentationContext ?? (kind == .navigation)
+            self.providesPresentationContextTransitionStyle = providesPresentationContextTransitionStyle
+            self.modalPresentationStyle = modalPresentationStyle
+            self.modalTransitionStyle = modalTransitionStyle
+        }
+    }
+
+    public private(set) var nodes: [ControllerID: Node]
+    public let root: ControllerID
+
+    public init(root: ControllerID, nodes: [Node]) {
+        self.root = root
+        var byID: [ControllerID: Node] = [:]
+        for node in nodes { byID[node.id] = node }
+        for node in nodes {
+            for child in node.children { byID[child]?.parent = node.id }
+        }
+        self.nodes = byID
+    }
+
+    public subscript(id: ControllerID) -> Node? { nodes[id] }
+
+    mutating func update(_ id: ControllerID, _ change: (inout Node) -> Void) {
+        guard var node = nodes[id] else { return }
+        change(&node)
+        nodes[id] = node
+    }
+
+    mutating func insert(_ node: Node) {
+        nodes[node.id] = node
+    }
+
+    mutating func remove(_ id: ControllerID) {
+        nodes[id] = nil
+    }
+
+    /// The chain of parents from `id` up to (and including) the first controller without a parent.
+    public func ancestry(of id: ControllerID) -> [ControllerID] {
+        var chain = [id]
+        var current = id
+        while let parent = nodes[current]?.parent, chain.count <= nodes.count {
+            chain.append(parent)
+            current = parent
+        }
+        return chain
+    }
+
+    /// Whether `id` is in the window's tree at all: a descendant of the root or of a presented controller.
+    public func isInHierarchy(_ id: ControllerID) -> Bool {
+        guard let top = ancestry(of: id).last else { return false }
+        return top == root || nodes[top]?.presenting != nil
+    }
+
+    /// The top of `id`'s presentation stack: follow `presented` links to the end.
+    public func topOfPresentationChain(from id: ControllerID) -> ControllerID {
+        var current = id
+        var hops = 0
+        while let next = nodes[current]?.presented, hops <= nodes.count {
+            current = next
+            hops += 1
+        }
+        return current
+    }
+
+    /// R35: a full-screen presentation is made by the first controller without a parent
+    /// above the receiver: the window's root, or a presented controller.
+    public func fullScreenPresenter(from receiver: ControllerID) -> ControllerID {
+        ancestry(of: receiver).last ?? receiver
+    }
+
+    /// R37: a current-context presentation is made by the first controller, from the receiver
+    /// up, that defines a presentation context; else by the window's root.
+    public func presentationContext(from receiver: ControllerID) -> ControllerID {
+        ancestry(of: receiver).first { nodes[$0]?.definesPresentationContext == true } ?? root
+    }
+
+    /// R55: the controller that handles `show` from `receiver`: the first navigation controller
+    /// walking up the parents, continuing from a presented controller's presenter; nil when
+    /// nobody does (then the window's root presents modally).
+    public func showHandler(from receiver: ControllerID) -> ControllerID? {
+        var visited = Set<ControllerID>()
+        var current: ControllerID? = receiver
+        while let id = current, visited.insert(id).inserted {
+            guard let node = nodes[id] else { return nil }
+            if node.kind == .navigation { return id }
+            current = node.parent ?? node.presenting
+        }
+        return nil
+    }
+
+    /// R56: the split view controller that handles `showDetail` from `receiver`, found the same way.
+    public func showDetailHandler(from receiver: ControllerID) -> ControllerID? {
+        var visited = Set<ControllerID>()
+        var current: ControllerID? = receiver
+        while let id = current, visited.insert(id).inserted {
+            guard let node = nodes[id] else { return nil }
+            if node.kind == .split { return id }
+            current = node.parent ?? node.presenting
+        }
+        return nil
+    }
+
+    /// R43–R46: what `dismiss` called on `receiver` removes: the presenter that keeps its place
+    /// and the removed controllers from the lowest to the top-most. Nil when there is nothing
+    /// to dismiss.
+    public func dismissal(from receiver: ControllerID) -> (presenter: ControllerID, removed: [ControllerID])? {
+        guard let node = nodes[receiver] else { return nil }
+        var presenter: ControllerID
+        if node.presented != nil {
+            // R44: a presenter removes what it presents and everything above it.
+            presenter = receiver
+        } else if let presenting = node.presenting {
+            // R43: a presented controller with nothing presented forwards to its presenter.
+            presenter = presenting
+        } else if let container = ancestry(of: receiver).dropFirst().first(where: { nodes[$0]?.presenting != nil }),
+                  let presenting = nodes[container]?.presenting {
+            // R46: a child inside a presented container dismisses the whole container.
+            presenter = presenting
+        } else {
+            return nil
+        }
+        var removed: [ControllerID] = []
+        var current = nodes[presenter]?.presented
+        while let id = current, removed.count <= nodes.count {
+            removed.append(id)
+            current = nodes[id]?.presented
+        }
+        return removed.isEmpty ? nil : (presenter, removed)
+    }
+}

@@ -1,0 +1,312 @@
+import TrellisModel
+import TrellisTrace
+
+/// A presentation controller as an actor (`pc:P`): it sits between a presenter and the
+/// controller it presents, sizes that controller for its style (R3, R7), adapts it to compact
+/// environments (R48–R52) and answers its preferred-size requests (R24).
+public actor PresentationController: ControllerEndpoint, PresentationControllerContext {
+    public nonisolated let id: ControllerID
+    public nonisolated let presentedID: ControllerID
+    public let presentationStyle: ModalPresentationStyle
+    /// `.none` while not adapted.
+    public private(set) var adaptiveStyle: ModalPresentationStyle = .none
+    let description: PresentationControllerDescription
+    let delegate: AdaptiveDelegate?
+    let profile: AdaptationProfile
+    let environment: RuntimeEnvironment
+    /// The presented controller itself, kept while an adaptive wrapper displays it.
+    let presented: Controller
+    /// What the container shows: the presented controller, or its wrapper while adapted.
+    var displayed: ChildSlot
+    /// The navigation controller wrapping the presented controller while adapted (R49).
+    public private(set) var wrapper: Controller?
+    public private(set) var size: Size
+    var pendingSize: Size?
+    public private(set) var traitCollection: TraitCollection
+    var pendingTraits: TraitCollection?
+    var windowSize: Size
+    var presentedPreferredSize: Size
+    var delivery: Delivery?
+    /// Tells the window when the adaptive wrapper comes or goes, so its structure stays true.
+    let wrapperChanged: @Sendable (_ wrapper: Controller?, _ presented: ControllerID) async -> Void
+
+    init(
+        presented: Controller, style: ModalPresentationStyle, description: PresentationControllerDescription,
+        delegate: AdaptiveDelegate?, profile: AdaptationProfile, containerSize: Size, traits: TraitCollection,
+        windowSize: Size, preferredContentSize: Size, environment: RuntimeEnvironment,
+        wrapperChanged: @escaping @Sendable (_ wrapper: Controller?, _ presented: ControllerID) async -> Void
+    ) {
+        self.id = ControllerID.presentationController(of: presented.id)
+        self.presentedID = presented.id
+        self.presented = presented
+        self.presentationStyle = style
+        self.description = description
+        self.delegate = delegate
+        self.profile = profile
+        self.size = containerSize
+        self.traitCollection = traits
+        self.windowSize = windowSize
+        self.presentedPreferredSize = preferredContentSize
+        self.environment = environment
+        self.displayed = ChildSlot(id: presented.id, endpoint: presented)
+        self.wrapperChanged = wrapperChanged
+    }
+
+    public var displayedID: ControllerID { displayed.id }
+    public var style: ModalPresentationStyle { adaptiveStyle == .none ? presentationStyle : adaptiveStyle }
+    /// The presented (or wrapper's) frame, for inspection and tests.
+    public var presentedFrame: Size { displayed.frame }
+
+    /// Whether the presenter's views are removed while this presentation is shown (R41).
+    public var removesPresenterViews: Bool {
+        PresentationRules.removesPresenterViews(style, customRemovesPresentersView: description.shouldRemovePresentersView)
+    }
+
+    @discardableResult
+    private func record(_ message: TraceMessage, cause: EventRef?, transition: Int? = nil) -> EventRef {
+        environment.recorder.record(message, controller: id, cause: cause, transition: transition)
+    }
+
+    private var transitioningTraits: TraitCollection { pendingTraits ?? traitCollection }
+
+    private func presentedTraits(_ environmentTraits: TraitCollection) -> TraitCollection {
+        environmentTraits.overlaid(with: description.overrideTraitCollection ?? .unspecified)
+    }
+
+    private func handle(_ message: String, event: EventRef, transition: TransitionInfo?, _ body: () async -> Void) async -> Delivery {
+        let outer = delivery
+        delivery = Delivery(message: message, cause: event, transition: transition)
+        await body()
+        let handled = delivery ?? Delivery(message: message, cause: event, transition: transition)
+        delivery = outer
+        if !handled.superCalled {
+            record(.suppressed(message: message, cut: [displayed.id]), cause: event, transition: transition?.id)
+        }
+        return handled
+    }
+
+    public func note(_ text: String) {
+        record(.note(text), cause: delivery?.cause, transition: delivery?.transition?.id)
+    }
+
+    // MARK: Presentation and dismissal callbacks
+
+    func transitionCallback(_ callback: PresentationCallback, value: Bool, cause: EventRef?) {
+        record(.presentationTransition(callback, value: value), cause: cause)
+    }
+
+    /// R51: adaptation when presenting into an environment that is already compact.
+    func adaptForPresentation(cause: EventRef?) async {
+        await adapt(to: traitCollection, cause: cause, atPresentation: true)
+    }
+
+    /// Gives what it displays its traits, silently, before it appears.
+    func prepareDisplayed() async {
+        await displayed.endpoint.initialLayout(size: nil, traits: presentedTraits(traitCollection), cause: nil)
+    }
+
+    /// Sizes and lays out what it displays, the first time.
+    func initialPresentationLayout(cause: EventRef?) async {
+        let answer = askSize(parentSize: size, cause: cause, transition: nil)
+        displayed.frame = answer
+        let event = record(.layout(.containerViewWillLayoutSubviews), cause: cause)
+        record(.layout(.containerViewDidLayoutSubviews), cause: cause)
+        await displayed.endpoint.initialLayout(size: answer, traits: presentedTraits(traitCollection), cause: event)
+    }
+
+    /// The controller the container shows now (the wrapper while adapted).
+    var displayedController: Controller { wrapper ?? presented }
+
+    // MARK: Size transitions (R6, R7)
+
+    public func deliverViewWillTransition(to size: Size, transition: TransitionInfo, cause: EventRef?) async {
+        let event = record(.viewWillTransition(to: size), cause: cause, transition: transition.id)
+        pendingSize = size
+        windowSize = transition.windowSize
+        let coordinator = environment.coordinator(for: transition, owner: id)
+        _ = await handle("viewWillTransition", event: event, transition: transition) {
+            await description.behavior.viewWillTransition(to: size, with: coordinator, in: self)
+        }
+    }
+
+    public func superViewWillTransition(to size: Size, with coordinator: TransitionCoordinator) async {
+        guard let current = delivery, current.message == "viewWillTransition" else {
+            record(.error("superViewWillTransition called outside viewWillTransition"), cause: delivery?.cause)
+            return
+        }
+        delivery?.superCalled = true
+        let answer = askSize(parentSize: size, cause: current.cause, transition: current.transition?.id)
+        // R4 applies to this edge too: it is decided by SFC.
+        guard answer != displayed.frame else { return }
+        displayed.announced = answer
+        await displayed.endpoint.deliverViewWillTransition(to: answer, transition: coordinator.info, cause: current.cause)
+    }
+
+    private func askSize(parentSize: Size, cause: EventRef?, transition: Int?) -> Size {
+        let answer = description.behavior.size(forPresented: displayed.id, parentSize: parentSize, in: self)
+        record(.sizeForChild(child: displayed.id, parent: parentSize, answer: answer), cause: cause, transition: transition)
+        return answer
+    }
+
+    public func superSize(forPresentedWithParentSize parentSize: Size) -> Size {
+        PresentationRules.presentedSize(
+            style: style, windowSize: windowSize, containerSize: parentSize,
+            preferredContentSize: presentedPreferredSize, traits: transitioningTraits)
+    }
+
+    public func layout(cause: EventRef?) async {
+        size = pendingSize ?? size
+        pendingSize = nil
+        guard let announced = displayed.announced else { return }
+        displayed.announced = nil
+        var event = cause
+        if announced != displayed.frame {
+            displayed.frame = announced
+            event = record(.layout(.containerViewWillLayoutSubviews), cause: cause)
+            record(.layout(.containerViewDidLayoutSubviews), cause: cause)
+        }
+        await displayed.endpoint.layout(cause: event)
+    }
+
+    public func initialLayout(size: Size?, traits: TraitCollection, cause: EventRef?) async {
+        traitCollection = traits
+        if let size { self.size = size }
+    }
+
+    public func refresh(size: Size, traits: TraitCollection, cause: EventRef?) async {}
+
+    public func deliverAppearance(_ callback: AppearanceCallback, cause: EventRef?) async {}
+
+    // MARK: Trait transitions (R13, R18, R48–R52)
+
+    public func deliverTraitTransition(to traits: TraitCollection, deliver: Bool, transition: TransitionInfo, cause: EventRef?) async {
+        displayed.traitWalked = false
+        windowSize = transition.windowSize
+        guard traits != traitCollection else {
+            // Nothing changes here or in what it shows, but what that presents may (R18).
+            pendingTraits = nil
+            await walkDisplayed(environmentTraits: traits, deliver: deliver, transition: transition, cause: cause)
+            return
+        }
+        pendingTraits = traits
+        guard deliver else {
+            await walkDisplayed(environmentTraits: traits, deliver: false, transition: transition, cause: cause)
+            return
+        }
+        let event = record(.willTransition(to: traits), cause: cause, transition: transition.id)
+        let coordinator = environment.coordinator(for: transition, owner: id)
+        let handled = await handle("willTransition", event: event, transition: transition) {
+            await description.behavior.willTransition(to: traits, with: coordinator, in: self)
+        }
+        if !handled.superCalled {
+            // Neither forwards nor adapts; the traits below still change, silently.
+            await walkDisplayed(environmentTraits: traits, deliver: false, transition: transition, cause: event)
+        }
+    }
+
+    public func superWillTransition(to traits: TraitCollection, with coordinator: TransitionCoordinator) async {
+        guard let current = delivery, current.message == "willTransition" else {
+            record(.error("superWillTransition called outside willTransition"), cause: delivery?.cause)
+            return
+        }
+        delivery?.superCalled = true
+        // R48: a change of size class makes the presentation controller ask for its adaptive style.
+        let widthChanged = traits.horizontalSizeClass != traitCollection.horizontalSizeClass
+        let heightChanged = profile == .ios13 && traits.verticalSizeClass != traitCollection.verticalSizeClass
+        if widthChanged || heightChanged {
+            await adapt(to: traits, cause: current.cause, atPresentation: false)
+        }
+        await walkDisplayed(environmentTraits: traits, deliver: true, transition: coordinator.info, cause: current.cause)
+    }
+
+    private func walkDisplayed(environmentTraits: TraitCollection, deliver: Bool, transition: TransitionInfo, cause: EventRef?) async {
+        guard !displayed.traitWalked else { return }
+        displayed.traitWalked = true
+        await displayed.endpoint.deliverTraitTransition(
+            to: presentedTraits(environmentTraits), deliver: deliver, transition: transition, cause: cause)
+    }
+
+    /// Asks the delegate (or the profile's table) for the adaptive style and switches to it,
+    /// installing or removing the navigation wrapper (R49, R52).
+    private func adapt(to traits: TraitCollection, cause: EventRef?, atPresentation: Bool) async {
+        guard PresentationRules.canAdapt(presentationStyle) else { return }
+        let answer = PresentationRules.adaptiveStyle(for: presentationStyle, traits: traits, profile: profile, delegate: delegate)
+        // At presentation, a regular environment has nothing to adapt and nothing to say.
+        if atPresentation, answer == .none { return }
+        let adapted = answer == presentationStyle ? .none : answer
+        record(.adaptivePresentationStyle(answer.rawValue), cause: cause)
+        let wantsWrapper = adapted != .none && delegate?.wrapsInNavigationController == true
+        if wantsWrapper, wrapper == nil {
+            await installWrapper(cause: cause)
+        } else if !wantsWrapper, wrapper != nil {
+            await removeWrapper()
+        }
+        record(.willPresentWithAdaptiveStyle(adapted.rawValue), cause: cause)
+        adaptiveStyle = adapted
+    }
+
+    private func installWrapper(cause: EventRef?) async {
+        let wrapperID = ControllerID("wrap:" + presentedID.name)
+        let navigation = Controller(
+            description: ControllerDescription(wrapperID, kind: .navigation, children: [presentedID]),
+            children: [presented], environment: environment)
+        await navigation.adoptAsWrapper(of: displayed.frame, traits: traitCollection)
+        await presented.setContainer(navigation)
+        await navigation.setContainer(self)
+        wrapper = navigation
+        displayed = ChildSlot(id: wrapperID, endpoint: navigation, frame: displayed.frame)
+        await wrapperChanged(navigation, presentedID)
+    }
+
+    private func removeWrapper() async {
+        guard let navigation = wrapper else { return }
+        let frame = await navigation.childFrames[presentedID] ?? displayed.frame
+        await presented.setContainer(self)
+        wrapper = nil
+        displayed = ChildSlot(id: presentedID, endpoint: presented, frame: frame)
+        await wrapperChanged(nil, presentedID)
+    }
+
+    public func applyPendingTraits(cause: EventRef?) async {
+        var next = cause
+        if let traits = pendingTraits {
+            pendingTraits = nil
+            let previous = traitCollection
+            traitCollection = traits
+            next = record(.traitCollectionDidChange(previous: previous), cause: cause)
+        }
+        if displayed.traitWalked {
+            displayed.traitWalked = false
+            await displayed.endpoint.applyPendingTraits(cause: next)
+        }
+    }
+
+    // MARK: Preferred content size (R22–R26)
+
+    public func deliverPreferredContentSizeDidChange(forChild child: ControllerID, preferredSize: Size, cause: EventRef?) async {
+        let event = record(.preferredContentSizeDidChange(child: child), cause: cause)
+        if child == presentedID { presentedPreferredSize = preferredSize }
+        let outer = delivery
+        delivery = Delivery(message: "preferredContentSizeDidChange", cause: event, transition: nil)
+        await description.behavior.preferredContentSizeDidChange(forChild: child, preferredSize: preferredSize, in: self)
+        delivery = outer
+    }
+
+    public func superPreferredContentSizeDidChange(forChild child: ControllerID, preferredSize: Size) async {
+        let policy = description.grant
+            ?? PresentationRules.defaultGrant(style: style, windowSize: windowSize, traits: traitCollection)
+        let granted = policy.grantedSize(current: displayed.frame, requested: preferredSize)
+        // R25: a receipt only when the size changes.
+        guard granted != displayed.frame else { return }
+        let cause = delivery?.cause
+        let transition = environment.beginTransition(animated: true)
+        displayed.announced = granted
+        await displayed.endpoint.deliverViewWillTransition(to: granted, transition: transition, cause: cause)
+        await layout(cause: cause)
+        environment.finishTransition(transition, cause: cause)
+    }
+
+    public func deliverSystemLayoutFittingSizeDidChange(forChild child: ControllerID, cause: EventRef?) async {
+        record(.systemLayoutFittingSizeDidChange(child: child), cause: cause)
+    }
+}

@@ -1,0 +1,89 @@
+import TrellisModel
+
+/// What a presentation controller's behaviour sees of it: its state, the `super` steps of each
+/// message, and its presented controller. It is the presentation controller's own actor.
+public protocol PresentationControllerContext: Actor {
+    /// `pc:` + the presented controller's id.
+    nonisolated var id: ControllerID { get }
+    /// The presented controller.
+    nonisolated var presentedID: ControllerID { get }
+    /// The controller shown in the container: the presented one, or its adaptive wrapper (R49).
+    var displayedID: ControllerID { get }
+    /// The style asked for at presentation.
+    var presentationStyle: ModalPresentationStyle { get }
+    /// The style in effect: the adaptive style while adapted (R48), else `presentationStyle`.
+    var style: ModalPresentationStyle { get }
+    /// The container view's size: the presenter's (or context's) size.
+    var size: Size { get }
+    var traitCollection: TraitCollection { get }
+
+    /// `super.viewWillTransition(to:with:)`: asks `size(forPresented:)` and sends the presented
+    /// controller its size (R7), unless unchanged (R4).
+    func superViewWillTransition(to size: Size, with coordinator: TransitionCoordinator) async
+    /// `super.willTransition(to:with:)`: adapts (R48) and forwards the trait change (R18).
+    func superWillTransition(to traits: TraitCollection, with coordinator: TransitionCoordinator) async
+    /// The built-in presented size of the style (SPEC §3.5), or the parent size for `custom`.
+    func superSize(forPresentedWithParentSize parentSize: Size) -> Size
+    /// `super.preferredContentSizeDidChange(forChildContentContainer:)`: the grant policy (R24).
+    func superPreferredContentSizeDidChange(forChild child: ControllerID, preferredSize: Size) async
+    /// Writes a `note` line into the trace under this presentation controller.
+    func note(_ text: String)
+}
+
+/// The Swift code that customises a presentation controller (a `custom` presentation's
+/// `UIPresentationController` subclass), each method defaulting to UIKit's behaviour.
+public protocol PresentationControllerBehavior: Sendable {
+    func viewWillTransition(to size: Size, with coordinator: TransitionCoordinator, in pc: isolated any PresentationControllerContext) async
+    func willTransition(to traits: TraitCollection, with coordinator: TransitionCoordinator, in pc: isolated any PresentationControllerContext) async
+    /// `size(forChildContentContainer:withParentContainerSize:)` for the presented controller.
+    func size(forPresented child: ControllerID, parentSize: Size, in pc: isolated any PresentationControllerContext) -> Size
+    func preferredContentSizeDidChange(forChild child: ControllerID, preferredSize: Size, in pc: isolated any PresentationControllerContext) async
+}
+
+extension PresentationControllerBehavior {
+    public func viewWillTransition(to size: Size, with coordinator: TransitionCoordinator, in pc: isolated any PresentationControllerContext) async {
+        await pc.superViewWillTransition(to: size, with: coordinator)
+    }
+
+    public func willTransition(to traits: TraitCollection, with coordinator: TransitionCoordinator, in pc: isolated any PresentationControllerContext) async {
+        await pc.superWillTransition(to: traits, with: coordinator)
+    }
+
+    public func size(forPresented child: ControllerID, parentSize: Size, in pc: isolated any PresentationControllerContext) -> Size {
+        pc.superSize(forPresentedWithParentSize: parentSize)
+    }
+
+    public func preferredContentSizeDidChange(forChild child: ControllerID, preferredSize: Size, in pc: isolated any PresentationControllerContext) async {
+        await pc.superPreferredContentSizeDidChange(forChild: child, preferredSize: preferredSize)
+    }
+}
+
+/// A presentation controller that behaves as UIKit's built-in ones.
+public struct DefaultPresentationBehavior: PresentationControllerBehavior {
+    public init() {}
+}
+
+/// How to build the presentation controller of a controller's presentations.
+public struct PresentationControllerDescription: Sendable {
+    /// R35: a custom presentation that covers the screen needs a full-screen presenter.
+    public var shouldPresentInFullscreen: Bool
+    /// R41: whether the presenter's views are removed after presentation (custom only).
+    public var shouldRemovePresentersView: Bool
+    /// R18: traits laid over the presented controller's inherited traits.
+    public var overrideTraitCollection: TraitCollection?
+    /// The preferred-size policy; nil: the built-in default of the style.
+    public var grant: GrantPolicy?
+    public var behavior: any PresentationControllerBehavior
+
+    public init(
+        shouldPresentInFullscreen: Bool = true, shouldRemovePresentersView: Bool = false,
+        overrideTraitCollection: TraitCollection? = nil, grant: GrantPolicy? = nil,
+        behavior: any PresentationControllerBehavior = DefaultPresentationBehavior()
+    ) {
+        self.shouldPresentInFullscreen = shouldPresentInFullscreen
+        self.shouldRemovePresentersView = shouldRemovePresentersView
+        self.overrideTraitCollection = overrideTraitCollection
+        self.grant = grant
+        self.behavior = behavior
+    }
+}

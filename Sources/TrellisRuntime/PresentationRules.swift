@@ -1,0 +1,148 @@
+import TrellisModel
+
+/// Which UIKit generation's presentation defaults and adaptation table apply (SPEC §3.5, §3.7).
+public enum AdaptationProfile: String, Sendable, CaseIterable {
+    case ios8, ios13
+}
+
+/// What an adaptive presentation delegate answers (R48). Only fullScreen, overFullScreen,
+/// formSheet and none are valid; anything else falls back to the default.
+public enum AdaptiveAnswer: Sendable, Hashable {
+    case style(ModalPresentationStyle)
+    /// An answer that is not a presentation style at all, kept as written.
+    case unrecognized(String)
+
+    var validStyle: ModalPresentationStyle? {
+        guard case let .style(style) = self else { return nil }
+        switch style {
+        case .fullScreen, .overFullScreen, .formSheet, .none: return style
+        default: return nil
+        }
+    }
+}
+
+/// The adaptive presentation delegate of a presentation (R48, R49).
+public struct AdaptiveDelegate: Sendable, Hashable {
+    /// The answer to `adaptivePresentationStyle(for:traitCollection:)`; nil: not implemented.
+    public var answer: AdaptiveAnswer?
+    /// R49: wrap the presented controller in a navigation controller while adapted.
+    public var wrapsInNavigationController: Bool
+
+    public init(answer: AdaptiveAnswer? = nil, wrapsInNavigationController: Bool = false) {
+        self.answer = answer
+        self.wrapsInNavigationController = wrapsInNavigationController
+    }
+}
+
+/// The rules of SPEC §3.5–§3.7 that depend only on values: style defaults, which styles cover
+/// the screen, which remove the presenter's views, adaptation tables and presented sizes.
+public enum PresentationRules {
+    /// The style used when the presented controller asks for `requested` (nil: the default).
+    public static func resolvedStyle(_ requested: ModalPresentationStyle?, profile: AdaptationProfile) -> ModalPresentationStyle {
+        switch requested ?? .automatic {
+        case .automatic: return profile == .ios13 ? .pageSheet : .fullScreen
+        case let style: return style
+        }
+    }
+
+    /// R35: styles whose presenter must cover the screen.
+    public static func needsFullScreenPresenter(_ style: ModalPresentationStyle, customPresentsInFullscreen: Bool) -> Bool {
+        switch style {
+        case .currentContext, .overCurrentContext: return false
+        case .custom: return customPresentsInFullscreen
+        default: return true
+        }
+    }
+
+    /// Whether the presented controller's traits come from the context controller (R18).
+    public static func isContextStyle(_ style: ModalPresentationStyle, customPresentsInFullscreen: Bool) -> Bool {
+        !needsFullScreenPresenter(style, customPresentsInFullscreen: customPresentsInFullscreen)
+    }
+
+    /// R41: fullScreen and currentContext remove the presenter's views; custom as it says.
+    public static func removesPresenterViews(_ style: ModalPresentationStyle, customRemovesPresentersView: Bool) -> Bool {
+        switch style {
+        case .fullScreen, .currentContext: return true
+        case .custom: return customRemovesPresentersView
+        default: return false
+        }
+    }
+
+    /// The style the profile adapts `style` to in these traits; `.none` when it does not adapt.
+    public static func defaultAdaptiveStyle(for style: ModalPresentationStyle, traits: TraitCollection, profile: AdaptationProfile) -> ModalPresentationStyle {
+        let compactWidth = traits.horizontalSizeClass == .compact
+        let compactHeight = traits.verticalSizeClass == .compact
+        switch (profile, style) {
+        case (_, .fullScreen), (_, .overFullScreen), (_, .custom), (_, .none), (_, .automatic):
+            return .none
+        case (.ios8, .popover):
+            return compactWidth ? .overFullScreen : .none
+        case (.ios8, .formSheet), (.ios8, .pageSheet):
+            return compactWidth ? .fullScreen : .none
+        case (.ios13, .popover):
+            if compactHeight { return .fullScreen }
+            return compactWidth ? .formSheet : .none
+        case (.ios13, .formSheet), (.ios13, .pageSheet):
+            return compactHeight ? .fullScreen : .none
+        case (_, .currentContext), (_, .overCurrentContext):
+            return compactWidth ? .fullScreen : .none
+        }
+    }
+
+    /// Whether a style can adapt at all (R48): full-screen styles never do.
+    public static func canAdapt(_ style: ModalPresentationStyle) -> Bool {
+        switch style {
+        case .fullScreen, .overFullScreen, .none, .automatic: return false
+        default: return true
+        }
+    }
+
+    /// The adaptive style a presentation ends up with: the delegate's valid answer, else the
+    /// profile's default (R48); `.none` means "no adaptation". Regular width never adapts, except
+    /// the `ios13` compact-height rule.
+    public static func adaptiveStyle(
+        for style: ModalPresentationStyle, traits: TraitCollection, profile: AdaptationProfile, delegate: AdaptiveDelegate?
+    ) -> ModalPresentationStyle {
+        let fallback = defaultAdaptiveStyle(for: style, traits: traits, profile: profile)
+        let compact = traits.horizontalSizeClass == .compact || (profile == .ios13 && traits.verticalSizeClass == .compact)
+        guard compact else { return .none }
+        if style == .custom, delegate?.answer == nil { return .none }
+        return delegate?.answer?.validStyle ?? fallback
+    }
+
+    /// The size a built-in presentation controller gives its presented controller (SPEC §3.5),
+    /// whatever size it received: `container` is the presenter's (or context's) new size.
+    public static func presentedSize(
+        style: ModalPresentationStyle, windowSize: Size, containerSize: Size, preferredContentSize: Size, traits: TraitCollection
+    ) -> Size {
+        let regularWidth = traits.horizontalSizeClass != .compact
+        func clamped(_ size: Size) -> Size {
+            Size(min(size.width, windowSize.width), min(size.height, windowSize.height))
+        }
+        func preferred(or fallback: Size) -> Size {
+            preferredContentSize.width > 0 && preferredContentSize.height > 0 ? preferredContentSize : fallback
+        }
+        switch style {
+        case .fullScreen, .overFullScreen, .automatic:
+            return windowSize
+        case .currentContext, .overCurrentContext, .custom, .none:
+            return containerSize
+        case .formSheet:
+            return regularWidth ? clamped(preferred(or: Size(540, 620))) : windowSize
+        case .pageSheet:
+            return regularWidth ? clamped(Size(768, windowSize.height)) : windowSize
+        case .popover:
+            return clamped(preferred(or: Size(320, 480)))
+        }
+    }
+
+    /// The default grant of a built-in presentation controller (R24): a popover grants
+    /// (clamped to the screen), a form sheet grants in regular width, full-screen styles ignore.
+    public static func defaultGrant(style: ModalPresentationStyle, windowSize: Size, traits: TraitCollection) -> GrantPolicy {
+        switch style {
+        case .popover: return .clamp(windowSize)
+        case .formSheet where traits.horizontalSizeClass != .compact: return .clamp(windowSize)
+        default: return .none
+        }
+    }
+}
