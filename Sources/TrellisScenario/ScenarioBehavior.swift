@@ -71,7 +71,12 @@ struct ScenarioPresentationBehavior: PresentationControllerBehavior {
         }
     }
 
+    /// The file's rule sizes the custom presentation; while adapted to another style, that
+    /// style's built-in size applies.
     func size(forPresented child: ControllerID, parentSize: Size, in pc: isolated any PresentationControllerContext) -> Size {
-        overrides.sizeForChild?.size(forChild: child, parentSize: parentSize) ?? pc.superSize(forPresentedWithParentSize: parentSize)
+        guard pc.style == .custom, let rule = overrides.sizeForChild?.size(forChild: child, parentSize: parentSize) else {
+            return pc.superSize(forPresentedWithParentSize: parentSize)
+        }
+        return rule
     }
 }

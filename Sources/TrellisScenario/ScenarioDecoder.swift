@@ -65,10 +65,24 @@ struct Reader {
     }
 
     func id(_ node: JSONNode, _ path: String) throws(ScenarioError) -> ControllerID {
-        let text = try string(node, path)
-        guard !text.isEmpty else { throw fail(node, path, "a controller id must not be empty") }
+        try Self.controllerID(try string(node, path)) { message throws(ScenarioError) in throw fail(node, path, message) }
+    }
+
+    /// Characters an id may not contain, so that canonical lines stay unambiguous: white space
+    /// separates the receiver, `(`, `)` and `,` delimit arguments, `:` marks `pc:`/`wrap:` names.
+    static let forbiddenIDCharacters: Set<Character> = ["(", ")", ",", ":", "\"", "#", "="]
+
+    static func controllerID(_ text: String, reject: (String) throws(ScenarioError) -> Never) throws(ScenarioError) -> ControllerID {
+        if text.isEmpty { try reject("a controller id must not be empty") }
+        if text.contains(where: { $0.isWhitespace || forbiddenIDCharacters.contains($0) }) {
+            try reject("controller id \"\(text)\" may not contain white space or any of ( ) , : \" # =")
+        }
+        if text == "window" || text == "none" { try reject("\"\(text)\" is reserved and cannot name a controller") }
         return ControllerID(text)
     }
+
+    /// Sizes and coordinates beyond this are rejected: they would overflow into infinities.
+    static let maximumMagnitude = 1_000_000.0
 
     func bool(_ node: JSONNode, _ path: String) throws(ScenarioError) -> Bool {
         guard case let .bool(flag) = node.value else { throw fail(node, path, "expected true or false, got \(node.value.typeName)") }
@@ -86,14 +100,19 @@ struct Reader {
         return Int(value)
     }
 
-    func numbers(_ node: JSONNode, _ path: String, count: Int, what: String) throws(ScenarioError) -> [Double] {
+    /// `count` numbers, each in `0...maximumMagnitude` — or, where `signed` says so by index,
+    /// in `-maximumMagnitude...maximumMagnitude`.
+    func numbers(_ node: JSONNode, _ path: String, count: Int, what: String, signed: Set<Int> = [], limit: Double = Reader.maximumMagnitude) throws(ScenarioError) -> [Double] {
         guard case let .array(items) = node.value, items.count == count else {
             throw fail(node, path, "expected \(what)")
         }
         var values: [Double] = []
         for (index, item) in items.enumerated() {
             let value = try number(item, "\(path)[\(index)]")
-            guard value >= 0 else { throw fail(item, "\(path)[\(index)]", "must not be negative") }
+            guard signed.contains(index) || value >= 0 else { throw fail(item, "\(path)[\(index)]", "must not be negative") }
+            guard abs(value) <= limit else {
+                throw fail(item, "\(path)[\(index)]", "must be at most \(CanonicalNumber.format(limit)) in magnitude")
+            }
             values.append(value)
         }
         return values
@@ -124,7 +143,7 @@ struct Reader {
             case "userInterfaceIdiom": traits.userInterfaceIdiom = try rawEnum(value, at, UserInterfaceIdiom.self, what: "idiom")
             case "displayScale":
                 let scale = try number(value, at)
-                guard scale >= 0 else { throw fail(value, at, "displayScale must not be negative") }
+                guard scale >= 0, scale <= 100 else { throw fail(value, at, "displayScale must be between 0 and 100") }
                 traits.displayScale = scale
             case "layoutDirection": traits.layoutDirection = try rawEnum(value, at, LayoutDirection.self, what: "layout direction")
             case "userInterfaceStyle": traits.userInterfaceStyle = try rawEnum(value, at, UserInterfaceStyle.self, what: "interface style")
@@ -158,6 +177,7 @@ struct Reader {
             case "root": scenario.root = try id(value, at)
             case "controllers":
                 for (controllerKey, controllerValue) in try self.members(value, at, allowed: nil) {
+                    _ = try Self.controllerID(controllerKey) { message throws(ScenarioError) in throw fail(controllerValue, at + "." + controllerKey, message) }
                     scenario.controllers.append(try controller(controllerValue, id: controllerKey, at: at + "." + controllerKey))
                 }
             case "placement":
@@ -230,7 +250,7 @@ struct Reader {
                         positions[at + ".view"] = (sourceValue.line, sourceValue.column)
                         popover.view = try id(sourceValue, at + ".view")
                     } else {
-                        let rect = try numbers(sourceValue, at + ".rect", count: 4, what: "a rect [x, y, width, height]")
+                        let rect = try numbers(sourceValue, at + ".rect", count: 4, what: "a rect [x, y, width, height]", signed: [0, 1])
                         popover.rect = Rect(x: rect[0], y: rect[1], width: rect[2], height: rect[3])
                     }
                 }
@@ -293,7 +313,7 @@ struct Reader {
         let at = path + "." + key
         switch key {
         case "fraction":
-            let fractions = try numbers(value, at, count: 2, what: "[widthFraction, heightFraction]")
+            let fractions = try numbers(value, at, count: 2, what: "[widthFraction, heightFraction]", limit: 100)
             return .fraction(width: fractions[0], height: fractions[1])
         case "fixed": return .fixed(try size(value, at))
         default:

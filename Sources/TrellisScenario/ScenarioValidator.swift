@@ -62,8 +62,11 @@ struct ScenarioValidator {
     private func validateOverrides(_ overrides: OverrideSpec, of spec: ControllerSpec, at base: String) throws(ScenarioError) {
         for (key, forwarding) in [("viewWillTransition", overrides.viewWillTransition), ("willTransition", overrides.willTransition)] {
             guard case let .forwardTo(targets) = forwarding else { continue }
-            for (index, target) in targets.enumerated() where !spec.children.contains(target.child) {
-                throw fail("\(base).\(key).forwardTo[\(index)]", "\"\(target.child)\" is not a child of \"\(spec.id)\"")
+            var seen = Set<ControllerID>()
+            for (index, target) in targets.enumerated() {
+                let at = "\(base).\(key).forwardTo[\(index)]"
+                guard spec.children.contains(target.child) else { throw fail(at, "\"\(target.child)\" is not a child of \"\(spec.id)\"") }
+                guard seen.insert(target.child).inserted else { throw fail(at, "\"\(target.child)\" is listed twice") }
             }
         }
         if case let .perChild(sizes) = overrides.sizeForChild {

@@ -94,8 +94,9 @@ public enum TraceCaptureFormat {
         }
         guard case .object = node.value else { throw ReadError("a capture line must be a JSON object") }
         let version = try string(node, "v")
-        let parts = version.split(separator: ".")
-        guard parts.count == 2, let major = Int(parts[0]), Int(parts[1]) != nil else {
+        let parts = version.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts.allSatisfy({ !$0.isEmpty && $0.count < 10 && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
+              let major = Int(parts[0]) else {
             throw ReadError("field \"v\": expected \"MAJOR.MINOR\", got \"\(version)\"")
         }
         guard major == majorVersion else {
@@ -115,9 +116,9 @@ public enum TraceCaptureFormat {
         let controller = ControllerID(try string(node, "controller"))
         var transition: Int?
         if let transitionNode = node["transition"], transitionNode.value != .null {
-            transition = Int(try unsigned(node, "transition"))
+            transition = try int(node, "transition")
         }
-        let step = Int(try unsigned(node, "step"))
+        let step = try int(node, "step")
         let name = try string(node, "message")
         guard let payload = node["payload"], case .object = payload.value else {
             throw ReadError("field \"payload\": expected an object")
@@ -149,6 +150,14 @@ public enum TraceCaptureFormat {
             throw ReadError("field \"\(context)\(key)\": expected a non-negative integer")
         }
         return UInt64(number)
+    }
+
+    /// An unsigned field that must also fit an `Int`.
+    private static func int(_ node: JSONNode, _ key: String, in context: String = "") throws(ReadError) -> Int {
+        guard let value = Int(exactly: try unsigned(node, key, in: context)) else {
+            throw ReadError("field \"\(context)\(key)\": too large")
+        }
+        return value
     }
 
     private static func size(_ node: JSONNode, _ key: String) throws(ReadError) -> Size {
@@ -185,7 +194,7 @@ public enum TraceCaptureFormat {
     private static func decodeMessage(name: String, payload: JSONNode) throws(ReadError) -> TraceMessage {
         switch name {
         case "step":
-            return .step(number: Int(try unsigned(payload, "number", in: "payload.")), description: try string(payload, "description", in: "payload."))
+            return .step(number: try int(payload, "number", in: "payload."), description: try string(payload, "description", in: "payload."))
         case "viewWillTransition": return .viewWillTransition(to: try size(payload, "to"))
         case "sizeForChild":
             return .sizeForChild(
@@ -207,8 +216,8 @@ public enum TraceCaptureFormat {
                 cut.append(ControllerID(id))
             }
             return .suppressed(message: try string(payload, "message", in: "payload."), cut: cut)
-        case "alongsideTransition": return .alongsideTransition(transition: Int(try unsigned(payload, "transition", in: "payload.")))
-        case "transitionCompletion": return .transitionCompletion(transition: Int(try unsigned(payload, "transition", in: "payload.")))
+        case "alongsideTransition": return .alongsideTransition(transition: try int(payload, "transition", in: "payload."))
+        case "transitionCompletion": return .transitionCompletion(transition: try int(payload, "transition", in: "payload."))
         case "warning": return .warning(try string(payload, "text", in: "payload."))
         case "error": return .error(try string(payload, "text", in: "payload."))
         case "fault": return .fault(try string(payload, "text", in: "payload."))
@@ -227,7 +236,7 @@ public enum TraceCaptureFormat {
         case "pop": return .pop(ControllerID(try string(payload, "child", in: "payload.")))
         case "replaceDetail": return .replaceDetail(ControllerID(try string(payload, "child", in: "payload.")))
         case "select":
-            return .select(ControllerID(try string(payload, "child", in: "payload.")), index: Int(try unsigned(payload, "index", in: "payload.")))
+            return .select(ControllerID(try string(payload, "child", in: "payload.")), index: try int(payload, "index", in: "payload."))
         default:
             if let callback = LayoutCallback(rawValue: name) { return .layout(callback) }
             if let callback = AppearanceCallback(rawValue: name) { return .appearance(callback) }

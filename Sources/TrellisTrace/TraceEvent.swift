@@ -20,7 +20,8 @@ public struct TraceEvent: Sendable, Equatable {
     public var id: EventRef
     /// Lamport clock: larger than the clock of its cause, so a merge can order by causality.
     public var lamport: UInt64
-    /// The event during whose handling this one happened; nil for step headers and initial events.
+    /// The event during whose handling this one happened; nil for step headers and for what a
+    /// step or the initial layout starts directly.
     public var cause: EventRef?
     /// The controller that received the message or raised the event (`pc:P` for presentation controllers).
     public var controller: ControllerID

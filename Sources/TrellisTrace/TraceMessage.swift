@@ -144,10 +144,10 @@ public enum TraceMessage: Sendable, Equatable {
         case let .layout(callback): return callback.rawValue
         case .alongsideTransition: return "alongsideTransition"
         case .transitionCompletion: return "transitionCompletion"
-        case let .warning(text): return "warning " + text
-        case let .error(text): return "error " + text
-        case let .fault(text): return "fault " + text
-        case let .note(text): return "note " + text
+        case let .warning(text): return "warning " + Self.oneLine(text)
+        case let .error(text): return "error " + Self.oneLine(text)
+        case let .fault(text): return "fault " + Self.oneLine(text)
+        case let .note(text): return "note " + Self.oneLine(text)
         case let .appearance(callback): return callback.rawValue
         case let .presentationTransition(callback, value):
             switch callback {
@@ -165,5 +165,21 @@ public enum TraceMessage: Sendable, Equatable {
         case let .replaceDetail(child): return "replaceDetail(\(child))"
         case let .select(child, index): return "select(\(child), index: \(index))"
         }
+    }
+
+    /// Free text on one canonical line: line breaks and backslashes escaped.
+    static func oneLine(_ text: String) -> String {
+        guard text.contains(where: { $0.isNewline || $0 == "\\" }) else { return text }
+        var out = ""
+        for character in text {
+            switch character {
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\r\n": out += "\\r\\n"
+            default: out.append(character.isNewline ? " " : character)
+            }
+        }
+        return out
     }
 }

@@ -50,17 +50,12 @@ struct RunCommand: AsyncParsableCommand {
         do {
             result = try await ScenarioRunner.run(loaded, recorder: recorder)
         } catch {
+            // What happened before the failure is still printed: nothing recorded is lost.
+            print(events: recorder.events, runID: recorder.runID)
             StandardError.write("error: \(scenario): \(error)")
             throw ExitCode(2)
         }
-        var output = OutputBuffer()
-        for event in result.events {
-            switch format {
-            case .text: output.line(event.canonicalLine)
-            case .jsonl: output.line(TraceCaptureFormat.line(for: event, runID: recorder.runID))
-            }
-        }
-        output.flush()
+        print(events: result.events, runID: recorder.runID)
         if let trace {
             let text = result.events.map { TraceCaptureFormat.line(for: $0, runID: recorder.runID) + "\n" }.joined()
             guard FileManager.default.createFile(atPath: trace, contents: Data(text.utf8)) else {
@@ -72,6 +67,17 @@ struct RunCommand: AsyncParsableCommand {
             StandardError.write("\(scenario): \(failure)")
         }
         if !result.passed { throw ExitCode(1) }
+    }
+
+    private func print(events: [TraceEvent], runID: String) {
+        var output = OutputBuffer()
+        for event in events {
+            switch format {
+            case .text: output.line(event.canonicalLine)
+            case .jsonl: output.line(TraceCaptureFormat.line(for: event, runID: runID))
+            }
+        }
+        output.flush()
     }
 }
 
