@@ -209,4 +209,30 @@ struct BehaviorRuleTests {
         _ = try await window.lines(of: .environmentChange(size: Phone.size, traits: nil))
         #expect(log.all == ["traits block, transition true", "size block, transition true", "size block, transition true"])
     }
+
+    @Test("R25: a preferred-size receipt is a transition of its own: blocks registered during it run after its layout pass")
+    func coordinatorOnAReceipt() async throws {
+        let log = BlockLog()
+        let window = try await Window(Phone.hierarchy([
+            ControllerDescription("R", children: ["N"]),
+            ControllerDescription("N", children: ["V"], grant: .all),
+            ControllerDescription("V", behavior: Coordinated(log: log)),
+        ]))
+        await window.start()
+        let lines = try await window.lines(of: .setPreferredContentSize("V", Size(200, 300)))
+        #expect(lines == [
+            "N preferredContentSizeDidChange(forChild: V)",
+            "V viewWillTransition(to: 200x300)",
+        ] + layoutLines("N", "V") + [
+            "V alongsideTransition",
+            "V transitionCompletion",
+        ])
+        #expect(log.all == [
+            "V alongside same-transition=true animated=true",
+            "V completion same-transition=true cancelled=false",
+        ])
+        let v = try await window.controller("V")
+        #expect(await v.size == Size(200, 300))
+        #expect(await v.preferredContentSize == Size(200, 300))
+    }
 }

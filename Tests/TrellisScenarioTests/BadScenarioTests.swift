@@ -211,4 +211,18 @@ struct BadScenarioTests {
             { \(Env.phone), "root": "R", "controllers": { "R": { "overrides": { "grant": { "fraction": 1.5 } } } } }
             """, path: "$.controllers.R.overrides.grant.fraction", mentions: ["fraction"])
     }
+
+    @Test("a tab selection out of range")
+    func tabSelectionOutOfRange() {
+        expectRejected("""
+            { \(Env.phone), "root": "T", "controllers": { "T": { "kind": "tab", "children": ["A"], "selected": 2 }, "A": {} } }
+            """, path: "$.controllers.T.selected", mentions: ["2", "out of range"])
+    }
+
+    @Test("a split controller with more than two children")
+    func splitWithThreeChildren() {
+        expectRejected("""
+            { \(Env.phone), "root": "S", "controllers": { "S": { "kind": "split", "children": ["A", "B", "C"] }, "A": {}, "B": {}, "C": {} } }
+            """, path: "$.controllers.S.children", mentions: ["split", "two"])
+    }
 }

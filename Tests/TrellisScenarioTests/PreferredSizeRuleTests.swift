@@ -105,6 +105,21 @@ struct PreferredSizeRuleTests {
         #expect(trace[step: 1] == ["N preferredContentSizeDidChange(forChild: V)"])
     }
 
+    @Test("R25 + R8: the receipt is an ordinary viewWillTransition: a child that skips super keeps it from its own children")
+    func r25ReceiptCanBeSuppressed() async throws {
+        let trace = try await Scenarios.run("""
+            { \(Env.phone), "root": "R",
+              "controllers": { "R": { "children": ["N"] }, "N": { "children": ["V"], "overrides": { "grant": "all" } },
+                               "V": { "children": ["V1"], "overrides": { "viewWillTransition": "noSuper" } }, "V1": {} },
+              "steps": [ { "setPreferredContentSize": { "controller": "V", "size": [200, 300] } } ] }
+            """)
+        #expect(trace.messages(step: 1) == [
+            "N preferredContentSizeDidChange(forChild: V)",
+            "V viewWillTransition(to: 200x300)",
+            "V suppressed viewWillTransition (cut: V1)",
+        ])
+    }
+
     @Test("R25 + R26: after a partial grant the child has the granted size and still prefers the requested one (CONFORMANCE 13)")
     func r26PreferredSizeKeepsTheRequest() async throws {
         let scenario = try ScenarioDecoder.decode("""

@@ -151,11 +151,11 @@ struct TraitRuleTests {
                          { "setTraits": { "displayScale": 3 } },
                          { "setTraitOverride": { "container": "X", "child": "Y", "traits": null } } ] }
             """)
-        #expect(trace[step: 1] == [
+        #expect(trace.messages(step: 1) == [
             "X willTransition(to: h=compact v=regular idiom=pad scale=2)",
             "X traitCollectionDidChange(previous: h=regular v=regular idiom=pad scale=2)",
         ])
-        #expect(trace[step: 2] == [
+        #expect(trace.messages(step: 2) == [
             "X willTransition(to: h=compact v=regular idiom=pad scale=3)",
             "Y willTransition(to: h=regular v=regular idiom=pad scale=3)",
             "Z willTransition(to: h=regular v=regular idiom=pad scale=3)",
@@ -164,7 +164,7 @@ struct TraitRuleTests {
             "Z traitCollectionDidChange(previous: h=regular v=regular idiom=pad scale=2)",
         ])
         #expect(trace.headers.last == "== step 3: setTraitOverride X child Y removed")
-        #expect(trace[step: 3] == [
+        #expect(trace.messages(step: 3) == [
             "Y willTransition(to: h=compact v=regular idiom=pad scale=3)",
             "Z willTransition(to: h=compact v=regular idiom=pad scale=3)",
             "Y traitCollectionDidChange(previous: h=regular v=regular idiom=pad scale=3)",
@@ -182,7 +182,7 @@ struct TraitRuleTests {
               "steps": [ { "setTraits": { "verticalSizeClass": "compact" } },
                          { "setTraits": { "horizontalSizeClass": "compact" } } ] }
             """)
-        #expect(trace[step: 1] == [
+        #expect(trace.messages(step: 1) == [
             "X willTransition(to: h=regular v=compact idiom=pad scale=2)",
             "Y willTransition(to: h=compact v=compact idiom=pad scale=2)",
             "Z willTransition(to: h=compact v=compact idiom=pad scale=3)",
@@ -191,7 +191,7 @@ struct TraitRuleTests {
             "Z traitCollectionDidChange(previous: h=compact v=regular idiom=pad scale=3)",
         ])
         // Y's width is overridden to compact already: only X changes.
-        #expect(trace[step: 2] == [
+        #expect(trace.messages(step: 2) == [
             "X willTransition(to: h=compact v=compact idiom=pad scale=2)",
             "X traitCollectionDidChange(previous: h=regular v=compact idiom=pad scale=2)",
         ])
@@ -206,9 +206,30 @@ struct TraitRuleTests {
                                "Z": {}, "W": {} },
               "steps": [ { "setTraitOverride": { "container": "Y", "child": "Z", "traits": { "horizontalSizeClass": "compact" } } } ] }
             """)
-        #expect(trace[step: 1] == [
+        #expect(trace.messages(step: 1) == [
             "Z willTransition(to: h=compact v=regular idiom=pad scale=2)",
             "Z traitCollectionDidChange(previous: h=regular v=regular idiom=pad scale=3)",
+        ])
+    }
+
+    @Test("R9 + R13: a willTransition override may forward to a chosen child; the others still change traits silently and get traitCollectionDidChange in children order")
+    func r13ManualTraitForwarding() async throws {
+        let trace = try await Scenarios.run("""
+            { \(Env.phone), "root": "R",
+              "controllers": { "R": { "children": ["A"] },
+                               "A": { "children": ["A1", "A2"], "overrides": { "willTransition": { "forwardTo": ["A2"] } } },
+                               "A1": {}, "A2": {} },
+              "steps": [ { "setTraits": { "verticalSizeClass": "compact" } } ] }
+            """)
+        #expect(trace.messages(step: 1) == [
+            "R willTransition(to: \(Env.landscape))",
+            "A willTransition(to: \(Env.landscape))",
+            "A2 willTransition(to: \(Env.landscape))",
+            "A suppressed willTransition (cut: A1)",
+            "R traitCollectionDidChange(previous: \(Env.portrait))",
+            "A traitCollectionDidChange(previous: \(Env.portrait))",
+            "A1 traitCollectionDidChange(previous: \(Env.portrait))",
+            "A2 traitCollectionDidChange(previous: \(Env.portrait))",
         ])
     }
 
