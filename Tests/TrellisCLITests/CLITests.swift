@@ -1,0 +1,165 @@
+import Foundation
+import Testing
+
+/// SPEC §8: `trellis run` and `trellis validate`, their output and exit statuses
+/// (0 success, 1 an `expect` step failed, 2 bad input).
+@Suite("the trellis command")
+struct CLITests {
+    static let phone = """
+        "window": { "size": [320, 568], "traits": { "horizontalSizeClass": "compact", "verticalSizeClass": "regular",
+                                                    "userInterfaceIdiom": "phone", "displayScale": 2 } }
+        """
+
+    /// Writes `text` to a file in a fresh scratch directory and returns its path.
+    func scenarioFile(_ text: String, name: String = "scenario.json") throws -> String {
+        let url = try scratchDirectory().appendingPathComponent(name)
+        try Data(text.utf8).write(to: url)
+        return url.path
+    }
+
+    @Test("run prints the canonical trace with one header per non-expect step, numbered by position, and exits 0")
+    func runExample() async throws {
+        let outcome = try await runTrellis(["run", "Examples/iphone-rotation.json"])
+        #expect(!outcome.timedOut)
+        #expect(outcome.status == 0, "stderr: \(outcome.stderr)")
+        let headers = outcome.stdoutLines.filter { $0.hasPrefix("== step ") }
+        // Steps: transition, expect, expect, transition, expect.
+        #expect(headers.count == 2)
+        #expect(headers.first?.hasPrefix("== step 1: transition") == true)
+        #expect(headers.last?.hasPrefix("== step 4: transition") == true)
+        #expect(outcome.stdoutLines.contains("R viewWillTransition(to: 568x320)"))
+        #expect(outcome.stdoutLines.first?.hasPrefix("==") == false, "the initial layout comes before the first header")
+        #expect(outcome.stderr.isEmpty)
+    }
+
+    @Test("run with a wrong expect step exits 1 and prints a diff with - and + lines on stderr")
+    func runWrongExpect() async throws {
+        let path = try scenarioFile("""
+            { \(Self.phone), "root": "R", "controllers": { "R": { "children": ["A"] }, "A": {} },
+              "steps": [ { "resizeWindow": [568, 320] },
+                         { "expect": ["R viewWillTransition(to: 568x320)", "A viewWillTransition(to: 999x999)"] } ] }
+            """)
+        let outcome = try await runTrellis(["run", path])
+        #expect(outcome.status == 1, "stderr: \(outcome.stderr)")
+        let errorLines = outcome.stderr.split(separator: "\n").map(String.init)
+        #expect(errorLines.contains { $0.hasPrefix("  - ") && $0.hasSuffix("A viewWillTransition(to: 999x999)") })
+        #expect(errorLines.contains { $0.hasPrefix("  + ") && $0.hasSuffix("A viewWillTransition(to: 568x320)") })
+        #expect(outcome.stderr.contains(path))
+        // The trace is still printed.
+        #expect(outcome.stdoutLines.contains("A viewWillTransition(to: 568x320)"))
+    }
+
+    @Test("run of a bad scenario exits 2 naming the file and the JSON path, and runs nothing")
+    func runBadFile() async throws {
+        let path = try scenarioFile("""
+            { \(Self.phone), "root": "R", "controllers": { "R": { "children": ["A", "Q"] }, "A": {} },
+              "steps": [ { "resizeWindow": [568, 320] } ] }
+            """)
+        let outcome = try await runTrellis(["run", path])
+        #expect(outcome.status == 2)
+        #expect(outcome.stderr.contains(path))
+        #expect(outcome.stderr.contains("$.controllers.R.children[1]"))
+        #expect(outcome.stderr.contains("Q"))
+        #expect(outcome.stdout.isEmpty)
+    }
+
+    @Test("run of a file that is not JSON exits 2")
+    func runNotJSON() async throws {
+        let path = try scenarioFile("{ this is not json")
+        let outcome = try await runTrellis(["run", path])
+        #expect(outcome.status == 2)
+        #expect(outcome.stderr.contains(path))
+    }
+
+    @Test("run of a missing file exits 2 naming it")
+    func runMissingFile() async throws {
+        let outcome = try await runTrellis(["run", "/nonexistent/trellis-scenario.json"])
+        #expect(outcome.status == 2)
+        #expect(outcome.stderr.contains("/nonexistent/trellis-scenario.json"))
+    }
+
+    @Test("an unknown option exits 2", arguments: [
+        ["run", "Examples/iphone-rotation.json", "--frobnicate"],
+        ["run", "Examples/iphone-rotation.json", "--format", "xml"],
+        ["run"],
+        ["explode"],
+    ])
+    func badArguments(_ arguments: [String]) async throws {
+        let outcome = try await runTrellis(arguments)
+        #expect(outcome.status == 2, "stdout: \(outcome.stdout) stderr: \(outcome.stderr)")
+        #expect(!outcome.stderr.isEmpty)
+    }
+
+    @Test("--help exits 0 and describes the commands", arguments: [["--help"], ["run", "--help"], ["validate", "--help"]])
+    func help(_ arguments: [String]) async throws {
+        let outcome = try await runTrellis(arguments)
+        #expect(outcome.status == 0, "stderr: \(outcome.stderr)")
+        #expect(outcome.stdout.localizedCaseInsensitiveContains("usage"))
+        if arguments == ["--help"] {
+            #expect(outcome.stdout.contains("run"))
+            #expect(outcome.stdout.contains("validate"))
+        }
+    }
+
+    @Test("validate accepts every example and exits 0")
+    func validateExamples() async throws {
+        let names = try FileManager.default.contentsOfDirectory(atPath: packageRoot.appendingPathComponent("Examples").path)
+            .filter { $0.hasSuffix(".json") }.sorted()
+        #expect(!names.isEmpty)
+        for name in names {
+            let outcome = try await runTrellis(["validate", "Examples/\(name)"])
+            #expect(outcome.status == 0, "\(name): \(outcome.stderr)")
+            #expect(outcome.stdout.contains("ok"))
+        }
+    }
+
+    @Test("validate rejects a bad file with exit 2, the file and the JSON path")
+    func validateBad() async throws {
+        let path = try scenarioFile("""
+            { \(Self.phone), "root": "R", "controllers": { "R": { "kind": "view", "colour": "red" } } }
+            """)
+        let outcome = try await runTrellis(["validate", path])
+        #expect(outcome.status == 2)
+        #expect(outcome.stderr.contains(path))
+        #expect(outcome.stderr.contains("$.controllers.R.colour"))
+    }
+
+    @Test("--format jsonl prints one JSON object per event, as many as the text form has lines")
+    func jsonl() async throws {
+        let text = try await runTrellis(["run", "Examples/iphone-rotation.json"])
+        let outcome = try await runTrellis(["run", "Examples/iphone-rotation.json", "--format", "jsonl"])
+        #expect(outcome.status == 0, "stderr: \(outcome.stderr)")
+        let lines = outcome.stdoutLines
+        #expect(lines.count == text.stdoutLines.count)
+        for line in lines {
+            let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            let event = try #require(object, "not a JSON object: \(line)")
+            for key in ["v", "run", "node", "seq", "lamport", "controller", "kind", "message", "payload"] {
+                #expect(event[key] != nil, "\(key) missing in \(line)")
+            }
+        }
+    }
+
+    @Test("--trace FILE also writes the JSON Lines capture, one line per event")
+    func traceFile() async throws {
+        let directory = try scratchDirectory()
+        let tracePath = directory.appendingPathComponent("trace.jsonl").path
+        let outcome = try await runTrellis(["run", "Examples/iphone-rotation.json", "--trace", tracePath])
+        #expect(outcome.status == 0, "stderr: \(outcome.stderr)")
+        let capture = try String(contentsOfFile: tracePath, encoding: .utf8)
+        let lines = capture.split(separator: "\n")
+        #expect(lines.count == outcome.stdoutLines.count)
+        #expect(lines.allSatisfy { $0.hasPrefix("{") && $0.hasSuffix("}") })
+    }
+
+    @Test("the test harness bounds every wait: a process that does not exit is killed")
+    func harnessKillsAHangingProcess() async throws {
+        let sleep = try #require(["/bin/sleep", "/usr/bin/sleep"].first { FileManager.default.isExecutableFile(atPath: $0) })
+        let clock = ContinuousClock()
+        let start = clock.now
+        let outcome = try await runProcess(URL(fileURLWithPath: sleep), ["600"], timeout: .milliseconds(200))
+        #expect(outcome.timedOut)
+        #expect(outcome.status != 0)
+        #expect(clock.now - start < .seconds(60))
+    }
+}

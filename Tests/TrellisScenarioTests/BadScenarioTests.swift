@@ -1,0 +1,228 @@
+import Testing
+import TrellisScenario
+
+/// SPEC §5: bad scenario files are rejected before anything runs, naming the file, the JSON path
+/// and what is wrong.
+@Suite("bad scenario files")
+struct BadScenarioTests {
+    /// Checks the rejection of `json`: its JSON path, words its message must contain, and
+    /// optionally the line it points at.
+    func expectRejected(
+        _ json: String, path: String, mentions words: [String], line: Int? = nil,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        guard let error = Scenarios.rejection(json) else {
+            Issue.record("the scenario was accepted", sourceLocation: sourceLocation)
+            return
+        }
+        #expect(error.file == "bad.json", sourceLocation: sourceLocation)
+        #expect(error.path == path, "message: \(error.message)", sourceLocation: sourceLocation)
+        for word in words {
+            #expect(error.message.contains(word), "\"\(error.message)\" does not mention \(word)", sourceLocation: sourceLocation)
+        }
+        if let line {
+            #expect(error.line == line, "\(error)", sourceLocation: sourceLocation)
+        }
+        #expect(error.description.contains("bad.json"), sourceLocation: sourceLocation)
+        if !path.isEmpty {
+            #expect(error.description.contains(path), sourceLocation: sourceLocation)
+        }
+    }
+
+    @Test("not JSON: the position of the syntax error")
+    func notJSON() {
+        expectRejected("""
+            {
+              "root": "R",
+              "controllers": { "R": { } 
+            """, path: "", mentions: ["not valid JSON"], line: 3)
+    }
+
+    @Test("not JSON: a duplicate key")
+    func duplicateKey() {
+        expectRejected("""
+            { \(Env.phone), "root": "R", "root": "S", "controllers": { "R": {} } }
+            """, path: "", mentions: ["not valid JSON", "duplicate key", "root"])
+    }
+
+    @Test("an unknown field in a controller")
+    func unknownControllerField() {
+        expectRejected("""
+            { \(Env.phone),
+              "root": "R",
+              "controllers": { "R": { "kind": "view", "colour": "red" } } }
+            """, path: "$.controllers.R.colour", mentions: ["unknown field", "colour"], line: 4)
+    }
+
+    @Test("an unknown top-level field (there are no comments: \"description\" is not a field)")
+    func unknownTopLevelField() {
+        expectRejected("""
+            { \(Env.phone), "description": "a comment", "root": "R", "controllers": { "R": {} } }
+            """, path: "$.description", mentions: ["unknown field", "description"])
+    }
+
+    @Test("a wrong type: a size that is a string")
+    func wrongTypeSize() {
+        expectRejected("""
+            { "window": { "size": "big" }, "root": "R", "controllers": { "R": {} } }
+            """, path: "$.window.size", mentions: ["size", "[width, height]"])
+    }
+
+    @Test("a wrong type: a number where a string is expected")
+    func wrongTypeKind() {
+        expectRejected("""
+            { \(Env.phone), "root": "R", "controllers": { "R": { "kind": 3 } } }
+            """, path: "$.controllers.R.kind", mentions: ["expected a string", "number"])
+    }
+
+    @Test("a wrong type: a width that is a string")
+    func wrongTypeWidth() {
+        expectRejected("""
+            { "window": { "size": ["320", 568] }, "root": "R", "controllers": { "R": {} } }
+            """, path: "$.window.size[0]", mentions: ["expected a number", "string"])
+    }
+
+    @Test("an unknown controller kind")
+    func unknownKind() {
+        expectRejected("""
+            { \(Env.phone), "root": "R", "controllers": { "R": { "kind": "stack" } } }
+            """, path: "$.controllers.R.kind", mentions: ["stack", "navigation"])
+    }
+
+    @Test("an unknown id in children")
+    func unknownChild() {
+        expectRejected("""
+            { \(Env.phone),
+              "root": "R",
+              "controllers": {
+                "R": { "children": ["A",
+                                    "Q"] },
+                "A": {} } }
+            """, path: "$.controllers.R.children[1]", mentions: ["unknown controller", "Q"], line: 6)
+    }
+
+    @Test("a duplicate child")
+    func duplicateChild() {
+        expectRejected("""
+            { \(Env.phone), "root": "R", "controllers": { "R": { "children": ["A", "A"] }, "A": {} } }
+            """, path: "$.controllers.R.children[1]", mentions: ["duplicate child", "A"])
+    }
+
+    @Test("a cycle that is not reachable from the root")
+    func cycle() {
+        expectRejected("""
+            { \(Env.phone), "root": "R", "controllers": { "R": {}, "X": { "children": ["Y"] }, "Y": { "children": ["X"] } } }
+            """, path: "$.controllers.X.children", mentions: ["cycle", "X", "Y"])
+    }
+
+    @Test("a controller that is its own child")
+    func selfCycle() {
+        guard let error = Scenarios.rejection("""
+            { \(Env.phone), "root": "R", "controllers": { "R": {}, "X": { "children": ["X"] } } }
+            """) else {
+            Issue.record("a controller that is its own child was accepted")
+            return
+        }
+        #expect(error.path.hasPrefix("$.controllers.X.children"))
+        #expect(error.message.contains("X"))
+    }
+
+    @Test("a controller that is a child of two parents")
+    func childOfTwoParents() {
+        expectRejected("""
+            { \(Env.phone), "root": "R",
+              "controllers": { "R": { "children": ["A", "B"] }, "A": { "children": ["C"] }, "B": { "children": ["C"] }, "C": {} } }
+            """, path: "$.controllers.B.children[0]", mentions: ["C", "already a child of", "A"])
+    }
+
+    @Test("the root listed as somebody's child")
+    func rootAsChild() {
+        expectRejected("""
+            { \(Env.phone), "root": "R", "controllers": { "R": { "children": ["A"] }, "A": { "children": ["R"] } } }
+            """, path: "$.controllers.A.children[0]", mentions: ["root", "R"])
+    }
+
+    @Test("an unknown root")
+    func unknownRoot() {
+        expectRejected("""
+            { \(Env.phone), "root": "Z", "controllers": { "R": {} } }
+            """, path: "$.root", mentions: ["unknown controller", "Z"])
+    }
+
+    @Test("a missing required field")
+    func missingRoot() {
+        expectRejected("""
+            { \(Env.phone), "controllers": { "R": {} } }
+            """, path: "$", mentions: ["missing", "root"])
+    }
+
+    @Test("a present step that presents a controller which is a child in the hierarchy")
+    func presentingAChild() {
+        expectRejected("""
+            { \(Env.phone), "root": "R",
+              "controllers": { "R": { "children": ["A"] }, "A": { "children": ["A1"] }, "A1": {} },
+              "steps": [ { "resizeWindow": [568, 320] },
+                         { "present": "A1", "from": "R" } ] }
+            """, path: "$.steps[1]", mentions: ["A1", "child", "presented"])
+    }
+
+    @Test("an unknown step")
+    func unknownStep() {
+        expectRejected("""
+            { \(Env.phone), "root": "R", "controllers": { "R": {} }, "steps": [ { "rotate": 90 } ] }
+            """, path: "$.steps[0]", mentions: ["unknown step"])
+    }
+
+    @Test("an expect line that is not a canonical trace line")
+    func badExpectLine() {
+        expectRejected("""
+            { \(Env.phone), "root": "R", "controllers": { "R": {} }, "steps": [ { "expect": ["R viewWillTransition", "garbage"] } ] }
+            """, path: "$.steps[0].expect[1]", mentions: ["canonical"])
+    }
+
+    @Test("a step naming an unknown controller")
+    func stepUnknownController() {
+        expectRejected("""
+            { \(Env.phone), "root": "R", "controllers": { "R": {} },
+              "steps": [ { "setPreferredContentSize": { "controller": "Q", "size": [1, 1] } } ] }
+            """, path: "$.steps[0]", mentions: ["unknown controller", "Q"])
+    }
+
+    @Test("a trait override for a controller that is not a child")
+    func overrideForNonChild() {
+        expectRejected("""
+            { \(Env.phone), "root": "R",
+              "controllers": { "R": { "children": ["A"], "traitOverrides": { "B": { "displayScale": 3 } } }, "A": {}, "B": {} } }
+            """, path: "$.controllers.R.traitOverrides.B", mentions: ["B", "not a child"])
+    }
+
+    @Test("manual forwarding to a controller that is not a child")
+    func forwardToNonChild() {
+        expectRejected("""
+            { \(Env.phone), "root": "R",
+              "controllers": { "R": { "children": ["A"], "overrides": { "viewWillTransition": { "forwardTo": ["B"] } } },
+                               "A": {}, "B": {} } }
+            """, path: "$.controllers.R.overrides.viewWillTransition.forwardTo[0]", mentions: ["B", "not a child"])
+    }
+
+    @Test("a grant fraction outside 0...1")
+    func grantOutOfRange() {
+        expectRejected("""
+            { \(Env.phone), "root": "R", "controllers": { "R": { "overrides": { "grant": { "fraction": 1.5 } } } } }
+            """, path: "$.controllers.R.overrides.grant.fraction", mentions: ["fraction"])
+    }
+
+    @Test("a tab selection out of range")
+    func tabSelectionOutOfRange() {
+        expectRejected("""
+            { \(Env.phone), "root": "T", "controllers": { "T": { "kind": "tab", "children": ["A"], "selected": 2 }, "A": {} } }
+            """, path: "$.controllers.T.selected", mentions: ["2", "out of range"])
+    }
+
+    @Test("a split controller with more than two children")
+    func splitWithThreeChildren() {
+        expectRejected("""
+            { \(Env.phone), "root": "S", "controllers": { "S": { "kind": "split", "children": ["A", "B", "C"] }, "A": {}, "B": {}, "C": {} } }
+            """, path: "$.controllers.S.children", mentions: ["split", "two"])
+    }
+}

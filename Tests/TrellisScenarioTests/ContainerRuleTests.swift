@@ -1,0 +1,135 @@
+import Testing
+import TrellisScenario
+
+/// SPEC §3.2: the built-in containers' forwarding and default sizes.
+@Suite("SPEC 3.2 built-in containers")
+struct ContainerRuleTests {
+    @Test("view: forwards to all its children")
+    func viewForwardsToAll() async throws {
+        let trace = try await Scenarios.run("""
+            { \(Env.phone), "root": "R",
+              "controllers": { "R": { "kind": "view", "children": ["A", "B", "C"] }, "A": {}, "B": {}, "C": {} },
+              "steps": [ { "resizeWindow": [568, 320] } ] }
+            """)
+        #expect(trace.lines(step: 1, kinds: ["viewWillTransition"]) == [
+            "R viewWillTransition(to: 568x320)",
+            "A viewWillTransition(to: 568x320)",
+            "B viewWillTransition(to: 568x320)",
+            "C viewWillTransition(to: 568x320)",
+        ])
+    }
+
+    @Test("navigation: the children are the stack and transitions (size and traits) go to the top controller only")
+    func navigationTopOnly() async throws {
+        let trace = try await Scenarios.run("""
+            { \(Env.phone), "root": "N",
+              "controllers": { "N": { "kind": "navigation", "children": ["V1", "V2", "V3"] }, "V1": {}, "V2": {}, "V3": {} },
+              "steps": [ { "transition": { "size": [568, 320], "traits": { "verticalSizeClass": "compact" } } } ] }
+            """)
+        #expect(trace.lines(step: 0, kinds: ["sizeForChild"]) == ["N sizeForChild(V3, parent: 320x568) -> 320x568"])
+        #expect(trace[step: 1] == [
+            "N willTransition(to: \(Env.landscape))",
+            "V3 willTransition(to: \(Env.landscape))",
+            "N viewWillTransition(to: 568x320)",
+            "N sizeForChild(V3, parent: 568x320) -> 568x320",
+            "V3 viewWillTransition(to: 568x320)",
+            "N traitCollectionDidChange(previous: \(Env.portrait))",
+            "V3 traitCollectionDidChange(previous: \(Env.portrait))",
+        ] + Lines.layout("N", "V3"))
+    }
+
+    @Test("tab: transitions go to the selected child only")
+    func tabSelectedOnly() async throws {
+        let trace = try await Scenarios.run("""
+            { \(Env.phone), "root": "T",
+              "controllers": { "T": { "kind": "tab", "children": ["A", "B", "C"], "selected": 1 },
+                               "A": {}, "B": { "children": ["B1"] }, "B1": {}, "C": {} },
+              "steps": [ { "transition": { "size": [568, 320], "traits": { "verticalSizeClass": "compact" } } } ] }
+            """)
+        #expect(trace[step: 1] == [
+            "T willTransition(to: \(Env.landscape))",
+            "B willTransition(to: \(Env.landscape))",
+            "B1 willTransition(to: \(Env.landscape))",
+            "T viewWillTransition(to: 568x320)",
+            "T sizeForChild(B, parent: 568x320) -> 568x320",
+            "B viewWillTransition(to: 568x320)",
+            "B sizeForChild(B1, parent: 568x320) -> 568x320",
+            "B1 viewWillTransition(to: 568x320)",
+            "T traitCollectionDidChange(previous: \(Env.portrait))",
+            "B traitCollectionDidChange(previous: \(Env.portrait))",
+            "B1 traitCollectionDidChange(previous: \(Env.portrait))",
+        ] + Lines.layout("T", "B", "B1"))
+    }
+
+    @Test("tab: without \"selected\" the first child is the selected one")
+    func tabDefaultSelection() async throws {
+        let trace = try await Scenarios.run("""
+            { \(Env.phone), "root": "T",
+              "controllers": { "T": { "kind": "tab", "children": ["A", "B"] }, "A": {}, "B": {} },
+              "steps": [ { "resizeWindow": [568, 320] } ] }
+            """)
+        #expect(trace.lines(step: 1, kinds: ["viewWillTransition"]) == [
+            "T viewWillTransition(to: 568x320)",
+            "A viewWillTransition(to: 568x320)",
+        ])
+    }
+
+    @Test("split, regular width: the primary gets 320 points wide, the secondary the rest")
+    func splitRegular() async throws {
+        let trace = try await Scenarios.run("""
+            { \(Env.pad), "root": "S",
+              "controllers": { "S": { "kind": "split", "children": ["M", "D"] }, "M": {}, "D": {} },
+              "steps": [ { "resizeWindow": [768, 1024] } ] }
+            """)
+        #expect(trace.lines(step: 0, kinds: ["sizeForChild"]) == [
+            "S sizeForChild(M, parent: 1024x768) -> 320x768",
+            "S sizeForChild(D, parent: 1024x768) -> 704x768",
+        ])
+        #expect(trace[step: 1] == [
+            "S viewWillTransition(to: 768x1024)",
+            "S sizeForChild(M, parent: 768x1024) -> 320x1024",
+            "M viewWillTransition(to: 320x1024)",
+            "S sizeForChild(D, parent: 768x1024) -> 448x1024",
+            "D viewWillTransition(to: 448x1024)",
+        ] + Lines.layout("S", "M", "D"))
+    }
+
+    @Test("split: a transition to compact width collapses it: the primary gets the full size, the secondary is not messaged")
+    func splitCollapses() async throws {
+        let trace = try await Scenarios.run("""
+            { \(Env.pad), "root": "S",
+              "controllers": { "S": { "kind": "split", "children": ["M", "D"] }, "M": { "children": ["M1"] }, "M1": {}, "D": {} },
+              "steps": [ { "transition": { "size": [507, 768], "traits": { "horizontalSizeClass": "compact" } } } ] }
+            """)
+        #expect(trace[step: 1] == [
+            "S willTransition(to: \(Env.padCompactWidth))",
+            "M willTransition(to: \(Env.padCompactWidth))",
+            "M1 willTransition(to: \(Env.padCompactWidth))",
+            "S viewWillTransition(to: 507x768)",
+            "S sizeForChild(M, parent: 507x768) -> 507x768",
+            "M viewWillTransition(to: 507x768)",
+            "M sizeForChild(M1, parent: 507x768) -> 507x768",
+            "M1 viewWillTransition(to: 507x768)",
+            "S traitCollectionDidChange(previous: \(Env.padRegular))",
+            "M traitCollectionDidChange(previous: \(Env.padRegular))",
+            "M1 traitCollectionDidChange(previous: \(Env.padRegular))",
+        ] + Lines.layout("S", "M", "M1"))
+    }
+
+    @Test("split: in a compact window from the start only the primary is laid out and messaged, at the full size")
+    func splitCompactFromTheStart() async throws {
+        let trace = try await Scenarios.run("""
+            { "window": { "size": [375, 1024], "traits": { "horizontalSizeClass": "compact", "verticalSizeClass": "regular",
+                                                           "userInterfaceIdiom": "pad", "displayScale": 2 } },
+              "root": "S",
+              "controllers": { "S": { "kind": "split", "children": ["M", "D"] }, "M": {}, "D": {} },
+              "steps": [ { "resizeWindow": [320, 1024] } ] }
+            """)
+        #expect(trace.lines(step: 0, kinds: ["sizeForChild"]) == ["S sizeForChild(M, parent: 375x1024) -> 375x1024"])
+        #expect(trace[step: 1] == [
+            "S viewWillTransition(to: 320x1024)",
+            "S sizeForChild(M, parent: 320x1024) -> 320x1024",
+            "M viewWillTransition(to: 320x1024)",
+        ] + Lines.layout("S", "M"))
+    }
+}
