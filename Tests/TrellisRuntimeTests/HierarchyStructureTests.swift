@@ -74,7 +74,7 @@ import TrellisModel
 @Suite struct SerialMailboxTests {
     /// Many senders at once: every message is handled exactly once, one at a time, and each
     /// sender's messages in the order it sent them.
-    @Test func deliversEverythingOneAtATimeInSenderOrder() async {
+    @Test(.timeLimit(.minutes(1))) func deliversEverythingOneAtATimeInSenderOrder() async {
         actor Log {
             var seen: [Int: [Int]] = [:]
             var running = 0
