@@ -7,6 +7,8 @@ import PackageDescription
 //   TrellisTrace     trace events, canonical text, JSON Lines capture format
 //   TrellisRuntime   controllers as actors, behaviours, the router, windows, mailboxes
 //   TrellisScenario  scenario files: decoding, validation, running, `expect` steps
+//   CZeroMQ          Debian's libzmq as a system library (pkg-config libzmq, apt libzmq3-dev)
+//   ZeroMQ           the project's own thin Swift binding over it
 //   trellis          the command-line tool
 let package = Package(
     name: "Trellis",
@@ -20,6 +22,8 @@ let package = Package(
     ],
     targets: [
         .target(name: "TrellisModel"),
+        .systemLibrary(name: "CZeroMQ", pkgConfig: "libzmq", providers: [.apt(["libzmq3-dev"])]),
+        .target(name: "ZeroMQ", dependencies: ["CZeroMQ"]),
         .target(name: "TrellisJSON"),
         .target(name: "TrellisTrace", dependencies: ["TrellisModel", "TrellisJSON"]),
         .target(name: "TrellisRuntime", dependencies: ["TrellisModel", "TrellisTrace"]),
@@ -31,6 +35,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ"]),
         .testTarget(name: "TrellisModelTests", dependencies: ["TrellisModel", "TrellisJSON", "TrellisTrace"]),
         .testTarget(name: "TrellisRuntimeTests", dependencies: ["TrellisRuntime", "TrellisTrace", "TrellisModel"]),
         .testTarget(name: "TrellisScenarioTests", dependencies: ["TrellisScenario", "TrellisRuntime", "TrellisTrace", "TrellisModel"]),

@@ -4,9 +4,9 @@
 # Sourced by the other scripts (it exports PATH).
 set -euo pipefail
 
-# Debian packages the build and tests need (none yet beyond the toolchain's own; the ZeroMQ
-# transport adds libzmq3-dev, pkg-config and python3-zmq here).
-TRELLIS_APT_PACKAGES=(${TRELLIS_APT_PACKAGES:-})
+# Debian packages the build and tests need: libzmq for the ZeroMQ transport (through pkg-config),
+# pyzmq for the Python interoperability client. Extra ones can be given in TRELLIS_APT_PACKAGES.
+TRELLIS_APT_PACKAGES=(libzmq3-dev pkg-config python3-zmq ${TRELLIS_APT_PACKAGES:-})
 
 if ! command -v swift >/dev/null 2>&1; then
     for candidate in /opt/swift/usr/bin /usr/share/swift/usr/bin; do
@@ -40,4 +40,20 @@ if [ ${#missing[@]} -gt 0 ]; then
     export DEBIAN_FRONTEND=noninteractive
     apt-get update -qq
     apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# Debian's libzmq.pc lists private dependencies whose flags (-isystem for krb5) SwiftPM refuses
+# with a warning on every build. Trellis links libzmq dynamically and needs none of them, so the
+# scripts point pkg-config at a minimal description of the same installed library.
+if pkg-config --exists libzmq 2>/dev/null; then
+    trellis_pc_dir="$(pwd)/.build-pkgconfig"
+    mkdir -p "$trellis_pc_dir"
+    cat > "$trellis_pc_dir/libzmq.pc" <<PC
+Name: libzmq
+Description: ZeroMQ as installed by Debian's libzmq3-dev, without its private dependencies
+Version: $(pkg-config --modversion libzmq)
+Libs: -lzmq
+Cflags:
+PC
+    export PKG_CONFIG_PATH="$trellis_pc_dir${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
 fi

@@ -1,0 +1,198 @@
+import CZeroMQ
+import Glibc
+
+/// A libzmq socket, used from the thread that created it only. Messages are byte frames sent
+/// and received through `zmq_msg_*`: never C strings.
+public final class ZMQSocket {
+    let handle: UnsafeMutableRawPointer
+    private var closed = false
+
+    init(handle: UnsafeMutableRawPointer) {
+        self.handle = handle
+    }
+
+    deinit {
+        close()
+    }
+
+    public func bind(_ endpoint: String) throws(ZMQError) {
+        guard zmq_bind(handle, endpoint) == 0 else { throw ZMQError("zmq_bind \(endpoint)") }
+    }
+
+    public func connect(_ endpoint: String) throws(ZMQError) {
+        guard zmq_connect(handle, endpoint) == 0 else { throw ZMQError("zmq_connect \(endpoint)") }
+    }
+
+    /// Sets an integer option (`ZMQ_LINGER`, `ZMQ_SNDHWM`, `ZMQ_ROUTER_MANDATORY`, …).
+    public func set(_ option: Int32, _ value: Int32) throws(ZMQError) {
+        var value = value
+        guard zmq_setsockopt(handle, option, &value, MemoryLayout<Int32>.size) == 0 else {
+            throw ZMQError("zmq_setsockopt \(option)")
+        }
+    }
+
+    /// Sets a 64-bit integer option (`ZMQ_MAXMSGSIZE`).
+    public func set(_ option: Int32, int64 value: Int64) throws(ZMQError) {
+        var value = value
+        guard zmq_setsockopt(handle, option, &value, MemoryLayout<Int64>.size) == 0 else {
+            throw ZMQError("zmq_setsockopt \(option)")
+        }
+    }
+
+    /// Sets a binary option (`ZMQ_ROUTING_ID`, CURVE keys as Z85 text, `ZMQ_ZAP_DOMAIN`).
+    public func set(_ option: Int32, bytes: [UInt8]) throws(ZMQError) {
+        let result = bytes.withUnsafeBytes { zmq_setsockopt(handle, option, $0.baseAddress, $0.count) }
+        guard result == 0 else { throw ZMQError("zmq_setsockopt \(option)") }
+    }
+
+    public func set(_ option: Int32, text: String) throws(ZMQError) {
+        try set(option, bytes: Array(text.utf8))
+    }
+
+    /// The endpoint this socket last bound or connected to (resolves `tcp://127.0.0.1:*`).
+    public var lastEndpoint: String {
+        var buffer = [CChar](repeating: 0, count: 512)
+        var size = buffer.count
+        guard zmq_getsockopt(handle, ZMQ_LAST_ENDPOINT, &buffer, &size) == 0 else { return "" }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// Sends one multipart message. Returns false, having queued nothing, when the socket would
+    /// block (`dontWait`): the caller keeps the message and retries — backpressure, never a drop.
+    /// libzmq queues the parts of a message atomically once the first is accepted.
+    @discardableResult
+    public func send(_ frames: [[UInt8]], dontWait: Bool = true) throws(ZMQError) -> Bool {
+        for (index, frame) in frames.enumerated() {
+            var message = zmq_msg_t()
+            guard zmq_msg_init_size(&message, frame.count) == 0 else { throw ZMQError("zmq_msg_init_size") }
+            if let data = zmq_msg_data(&message) {
+                frame.withUnsafeBytes { bytes in
+                    if let source = bytes.baseAddress { data.copyMemory(from: source, byteCount: bytes.count) }
+                }
+            }
+            var flags: Int32 = index < frames.count - 1 ? ZMQ_SNDMORE : 0
+            if dontWait { flags |= ZMQ_DONTWAIT }
+            while zmq_msg_send(&message, handle, flags) < 0 {
+                let error = ZMQError("zmq_msg_send")
+                if error.isInterrupted { continue }
+                zmq_msg_close(&message)
+                if error.isAgain, index == 0 { return false }
+                throw error
+            }
+        }
+        return true
+    }
+
+    /// Receives one multipart message; nil when none is waiting (`dontWait`).
+    public func receive(dontWait: Bool = true, maximumFrames: Int = 64) throws(ZMQError) -> [[UInt8]]? {
+        var frames: [[UInt8]] = []
+        while true {
+            var message = zmq_msg_t()
+            zmq_msg_init(&message)
+            defer { zmq_msg_close(&message) }
+            var received: Int32
+            repeat {
+                received = zmq_msg_recv(&message, handle, dontWait && frames.isEmpty ? ZMQ_DONTWAIT : 0)
+            } while received < 0 && zmq_errno() == EINTR
+            if received < 0 {
+                let error = ZMQError("zmq_msg_recv")
+                if error.isAgain, frames.isEmpty { return nil }
+                throw error
+            }
+            let size = zmq_msg_size(&message)
+            if let data = zmq_msg_data(&message), size > 0 {
+                frames.append(Array(UnsafeRawBufferPointer(start: data, count: size)))
+            } else {
+                frames.append([])
+            }
+            if zmq_msg_more(&message) == 0 { break }
+            if frames.count >= maximumFrames {
+                // Too many parts: drain the rest of this message so the next one starts clean.
+                var rest = zmq_msg_t()
+                zmq_msg_init(&rest)
+                while zmq_msg_recv(&rest, handle, 0) >= 0, zmq_msg_more(&rest) != 0 {}
+                zmq_msg_close(&rest)
+                break
+            }
+        }
+        return frames
+    }
+
+    /// Closes the socket (after setting a bounded `ZMQ_LINGER`, queued messages are dropped past it).
+    public func close() {
+        guard !closed else { return }
+        closed = true
+        zmq_close(handle)
+    }
+}
+
+/// One entry of a `zmq_poll` set: a socket or a plain file descriptor.
+public struct ZMQPollItem {
+    public enum Source {
+        case socket(ZMQSocket)
+        case fileDescriptor(Int32)
+    }
+
+    public var source: Source
+    public var readable = false
+    public var writable = false
+    public var wantsWritable: Bool
+
+    public init(_ source: Source, wantsWritable: Bool = false) {
+        self.source = source
+        self.wantsWritable = wantsWritable
+    }
+}
+
+public enum ZMQPoll {
+    /// `zmq_poll` over the items; fills in `readable`/`writable`. Returns how many are ready.
+    @discardableResult
+    public static func poll(_ items: inout [ZMQPollItem], timeoutMilliseconds: Int) throws(ZMQError) -> Int {
+        var raw = items.map { item -> zmq_pollitem_t in
+            var entry = zmq_pollitem_t()
+            switch item.source {
+            case let .socket(socket): entry.socket = socket.handle
+            case let .fileDescriptor(fd): entry.fd = fd
+            }
+            entry.events = Int16(ZMQ_POLLIN) | (item.wantsWritable ? Int16(ZMQ_POLLOUT) : 0)
+            return entry
+        }
+        var ready: Int32
+        repeat {
+            ready = zmq_poll(&raw, Int32(raw.count), timeoutMilliseconds)
+        } while ready < 0 && zmq_errno() == EINTR
+        guard ready >= 0 else { throw ZMQError("zmq_poll") }
+        for index in items.indices {
+            items[index].readable = raw[index].revents & Int16(ZMQ_POLLIN) != 0
+            items[index].writable = raw[index].revents & Int16(ZMQ_POLLOUT) != 0
+        }
+        return Int(ready)
+    }
+}
+
+/// A Linux eventfd: how Swift code on any thread wakes the I/O thread inside `zmq_poll`.
+public struct WakeUpSignal: Sendable {
+    public let fileDescriptor: Int32
+
+    public init() throws(ZMQError) {
+        let fd = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
+        guard fd >= 0 else { throw ZMQError("eventfd", code: errno) }
+        fileDescriptor = fd
+    }
+
+    /// Wakes the poller. Safe from any thread; several signals before a drain coalesce.
+    public func signal() {
+        var one: UInt64 = 1
+        _ = write(fileDescriptor, &one, 8)
+    }
+
+    /// Clears pending signals (called by the I/O thread when woken).
+    public func drain() {
+        var value: UInt64 = 0
+        _ = read(fileDescriptor, &value, 8)
+    }
+
+    public func close() {
+        _ = Glibc.close(fileDescriptor)
+    }
+}
