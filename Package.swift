@@ -7,6 +7,7 @@ import PackageDescription
 //   TrellisTrace     trace events, canonical text, JSON Lines capture format
 //   TrellisRuntime   controllers as actors, behaviours, the router, windows, mailboxes
 //   TrellisScenario  scenario files: decoding, validation, running, `expect` steps
+//   TrellisTestKit   actor-level unit tests: hierarchy stores and single-controller probes
 //   CZeroMQ          Debian's libzmq as a system library (pkg-config libzmq, apt libzmq3-dev)
 //   ZeroMQ           the project's own thin Swift binding over it
 //   trellis          the command-line tool
@@ -15,6 +16,7 @@ let package = Package(
     products: [
         .library(name: "TrellisRuntime", targets: ["TrellisRuntime"]),
         .library(name: "TrellisScenario", targets: ["TrellisScenario"]),
+        .library(name: "TrellisTestKit", targets: ["TrellisTestKit"]),
         .executable(name: "trellis", targets: ["trellis"]),
     ],
     dependencies: [
@@ -28,6 +30,7 @@ let package = Package(
         .target(name: "TrellisTrace", dependencies: ["TrellisModel", "TrellisJSON"]),
         .target(name: "TrellisRuntime", dependencies: ["TrellisModel", "TrellisTrace"]),
         .target(name: "TrellisScenario", dependencies: ["TrellisModel", "TrellisJSON", "TrellisTrace", "TrellisRuntime"]),
+        .target(name: "TrellisTestKit", dependencies: ["TrellisModel", "TrellisTrace", "TrellisRuntime", "TrellisScenario"]),
         .executableTarget(
             name: "trellis",
             dependencies: [
@@ -36,6 +39,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ"]),
+        .testTarget(name: "TrellisTestKitTests", dependencies: ["TrellisTestKit", "TrellisRuntime", "TrellisModel"]),
         .testTarget(name: "TrellisModelTests", dependencies: ["TrellisModel", "TrellisJSON", "TrellisTrace"]),
         .testTarget(name: "TrellisRuntimeTests", dependencies: ["TrellisRuntime", "TrellisTrace", "TrellisModel"]),
         .testTarget(name: "TrellisScenarioTests", dependencies: ["TrellisScenario", "TrellisRuntime", "TrellisTrace", "TrellisModel"]),

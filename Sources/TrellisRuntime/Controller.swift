@@ -42,7 +42,7 @@ public actor Controller: ControllerEndpoint, ViewControllerContext {
         self.grantPolicy = description.grant
     }
 
-    func setContainer(_ container: (any ControllerEndpoint)?) {
+    public func setContainer(_ container: (any ControllerEndpoint)?) {
         self.container = container
     }
 
@@ -54,6 +54,10 @@ public actor Controller: ControllerEndpoint, ViewControllerContext {
     }
 
     public var traitOverridesByChild: [ControllerID: TraitCollection] { traitOverrides }
+
+    public func frame(ofChild child: ControllerID) -> Size? {
+        slots.first { $0.id == child }?.frame
+    }
 
     /// The presentation controller of what this controller presents, if any (R28).
     public var presentationControllerID: ControllerID? { presentation?.slot.id }
@@ -469,4 +473,22 @@ public actor Controller: ControllerEndpoint, ViewControllerContext {
     func childEndpoint(_ child: ControllerID) -> (any ControllerEndpoint)? {
         slots.first { $0.id == child }?.endpoint
     }
+}
+
+extension Controller {
+    /// A controller on its own, whose children and presentation controller are whatever
+    /// endpoints the caller gives — the test kit's probes. Not for building hierarchies: a
+    /// `Window` does that.
+    @_spi(Testing)
+    public static func standalone(
+        _ description: ControllerDescription, children: [any ControllerEndpoint], presentationController: (any ControllerEndpoint)?,
+        presentationInheritsTraits: Bool = false, environment: RuntimeEnvironment
+    ) async -> Controller {
+        let controller = Controller(description: description, children: children, environment: environment)
+        if let presentationController {
+            await controller.attachPresentation(presentationController, inheritsPresenterTraits: presentationInheritsTraits)
+        }
+        return controller
+    }
+
 }

@@ -27,4 +27,7 @@ public protocol ControllerEndpoint: Actor {
     /// Becomes visible again (a pop, a tab switch, a replaced column): takes the container's
     /// size and traits, with layout and `traitCollectionDidChange` only where they changed.
     func refresh(size: Size, traits: TraitCollection, cause: EventRef?) async
+    /// Where this controller's preferred-size and fitting-size changes go from now on (R22):
+    /// its parent, its presentation controller, or nowhere.
+    func setContainer(_ container: (any ControllerEndpoint)?) async
 }

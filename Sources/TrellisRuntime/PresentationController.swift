@@ -15,7 +15,7 @@ public actor PresentationController: ControllerEndpoint, PresentationControllerC
     let profile: AdaptationProfile
     let environment: RuntimeEnvironment
     /// The presented controller itself, kept while an adaptive wrapper displays it.
-    let presented: Controller
+    let presented: any ControllerEndpoint
     /// What the container shows: the presented controller, or its wrapper while adapted.
     var displayed: ChildSlot
     /// The navigation controller wrapping the presented controller while adapted (R49).
@@ -30,8 +30,9 @@ public actor PresentationController: ControllerEndpoint, PresentationControllerC
     /// Tells the window when the adaptive wrapper comes or goes, so its structure stays true.
     let wrapperChanged: @Sendable (_ wrapper: Controller?, _ presented: ControllerID) async -> Void
 
-    init(
-        presented: Controller, style: ModalPresentationStyle, description: PresentationControllerDescription,
+    @_spi(Testing)
+    public init(
+        presented: any ControllerEndpoint, style: ModalPresentationStyle, description: PresentationControllerDescription,
         delegate: AdaptiveDelegate?, profile: AdaptationProfile, containerSize: Size, traits: TraitCollection,
         windowSize: Size, preferredContentSize: Size, environment: RuntimeEnvironment,
         wrapperChanged: @escaping @Sendable (_ wrapper: Controller?, _ presented: ControllerID) async -> Void
@@ -96,17 +97,20 @@ public actor PresentationController: ControllerEndpoint, PresentationControllerC
     }
 
     /// R51: adaptation when presenting into an environment that is already compact.
-    func adaptForPresentation(cause: EventRef?) async {
+    @_spi(Testing)
+    public func adaptForPresentation(cause: EventRef?) async {
         await adapt(to: traitCollection, cause: cause, atPresentation: true)
     }
 
     /// Gives what it displays its traits, silently, before it appears.
-    func prepareDisplayed() async {
+    @_spi(Testing)
+    public func prepareDisplayed() async {
         await displayed.endpoint.initialLayout(size: nil, traits: presentedTraits(traitCollection), cause: nil)
     }
 
     /// Sizes and lays out what it displays, the first time.
-    func initialPresentationLayout(cause: EventRef?) async {
+    @_spi(Testing)
+    public func initialPresentationLayout(cause: EventRef?) async {
         let answer = askSize(parentSize: size, cause: cause, transition: nil)
         displayed.frame = answer
         let event = record(.layout(.containerViewWillLayoutSubviews), cause: cause)
@@ -115,7 +119,7 @@ public actor PresentationController: ControllerEndpoint, PresentationControllerC
     }
 
     /// The controller the container shows now (the wrapper while adapted).
-    var displayedController: Controller { wrapper ?? presented }
+    var displayedController: any ControllerEndpoint { wrapper ?? presented }
 
     // MARK: Size transitions (R6, R7)
 
@@ -176,6 +180,9 @@ public actor PresentationController: ControllerEndpoint, PresentationControllerC
     public func refresh(size: Size, traits: TraitCollection, cause: EventRef?) async {}
 
     public func deliverAppearance(_ callback: AppearanceCallback, cause: EventRef?) async {}
+
+    /// A presentation controller's place is fixed by its presenter; nothing to change.
+    public func setContainer(_ container: (any ControllerEndpoint)?) async {}
 
     // MARK: Trait transitions (R13, R18, R48–R52)
 

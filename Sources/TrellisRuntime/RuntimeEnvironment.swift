@@ -29,7 +29,8 @@ public final class RuntimeEnvironment: Sendable {
         clock.withLock { ($0.windowSize, $0.windowTraits) }
     }
 
-    func setWindow(size: Size, traits: TraitCollection) {
+    @_spi(Testing)
+    public func setWindow(size: Size, traits: TraitCollection) {
         clock.withLock {
             $0.windowSize = size
             $0.windowTraits = traits
@@ -38,7 +39,8 @@ public final class RuntimeEnvironment: Sendable {
 
     /// A new transition with the next id of this window, towards the given window geometry
     /// (nil: the window as it is).
-    func beginTransition(animated: Bool, windowSize: Size? = nil, windowTraits: TraitCollection? = nil) -> TransitionInfo {
+    @_spi(Testing)
+    public func beginTransition(animated: Bool, windowSize: Size? = nil, windowTraits: TraitCollection? = nil) -> TransitionInfo {
         let (id, size, traits) = clock.withLock { clock in
             defer { clock.nextTransition += 1 }
             return (clock.nextTransition, windowSize ?? clock.windowSize, windowTraits ?? clock.windowTraits)
@@ -49,7 +51,8 @@ public final class RuntimeEnvironment: Sendable {
     }
 
     /// Ends a transition: advances the simulated clock and runs the coordinator blocks.
-    func finishTransition(_ info: TransitionInfo, cause: EventRef?) {
+    @_spi(Testing)
+    public func finishTransition(_ info: TransitionInfo, cause: EventRef?) {
         clock.withLock { $0.simulatedSeconds += info.duration }
         registrar.finish(info, recorder: recorder, cause: cause)
     }

@@ -17,6 +17,8 @@ public protocol ViewControllerContext: Actor {
     /// The child controllers, in order.
     var children: [ControllerID] { get }
     var preferredContentSize: Size { get }
+    /// The size this controller last gave `child` in a layout pass (nil for a stranger).
+    func frame(ofChild child: ControllerID) -> Size?
 
     /// `super.viewWillTransition(to:with:)`: forwards to the children (asking `size(forChild:)`
     /// right before each, skipping unchanged sizes) and then to the presented chain.

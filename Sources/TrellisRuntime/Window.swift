@@ -332,7 +332,7 @@ public actor Window {
         }
         let presenter = try controller(presenterID)
         let event = record(.dismiss(removed[0]), on: presenterID, cause: cause)
-        var chain: [(id: ControllerID, pc: PresentationController, shown: Controller)] = []
+        var chain: [(id: ControllerID, pc: PresentationController, shown: any ControllerEndpoint)] = []
         for id in removed {
             guard let pc = presentationControllers[id] else { continue }
             chain.append((id, pc, await pc.displayedController))

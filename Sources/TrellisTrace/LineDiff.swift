@@ -1,12 +1,22 @@
 /// A line diff of expected against actual canonical lines, for failure messages: ` ` both,
 /// `-` expected but missing, `+` present but not expected.
 public enum LineDiff {
-    public static func render(expected: [String], actual: [String]) -> String {
-        operations(expected: expected, actual: actual).map { operation in
+    /// The diff as text; `numbered` prefixes each expected line with its number (from 1), so a
+    /// failure points at the wrong line of the expectation.
+    public static func render(expected: [String], actual: [String], numbered: Bool = false) -> String {
+        var expectedLine = 0
+        func number(_ counts: Bool) -> String {
+            guard numbered else { return "" }
+            guard counts else { return "     " }
+            expectedLine += 1
+            let text = String(expectedLine)
+            return String(repeating: " ", count: max(0, 4 - text.count)) + text + " "
+        }
+        return operations(expected: expected, actual: actual).map { operation in
             switch operation {
-            case let .same(line): return "    " + line
-            case let .missing(line): return "  - " + line
-            case let .extra(line): return "  + " + line
+            case let .same(line): return number(true) + "    " + line
+            case let .missing(line): return number(true) + "  - " + line
+            case let .extra(line): return number(false) + "  + " + line
             }
         }.joined(separator: "\n")
     }

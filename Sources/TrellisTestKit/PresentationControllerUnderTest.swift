@@ -1,0 +1,92 @@
+@_spi(Testing) import TrellisRuntime
+import TrellisModel
+import TrellisTrace
+
+/// One presentation controller and its behaviour, alone: the presented controller is a probe.
+/// Feed it a size or trait transition, or a preferred-size request, and read the report.
+///
+/// ```swift
+/// let pc = await PresentationControllerUnderTest(
+///     style: .custom, description: PresentationControllerDescription(behavior: OneThirdSidebar()),
+///     containerSize: Size(1024, 768))
+/// let report = await pc.viewWillTransition(to: Size(768, 1024))
+/// #expect(report.forwardedSizes == ["P": Size(256, 1024)])
+/// ```
+public final class PresentationControllerUnderTest: Sendable {
+    public let presentationController: PresentationController
+    public let presentedID: ControllerID
+    let recorder: TraceRecorder
+    let environment: RuntimeEnvironment
+    let log: ProbeLog
+    private let callsAtStart: Int
+
+    /// The presentation starts in place: the presented probe already sized by the controller's
+    /// `size(forPresented:)` for `containerSize`; that is not part of any report.
+    public init(
+        presented: ControllerID = "P",
+        style: ModalPresentationStyle,
+        description: PresentationControllerDescription = PresentationControllerDescription(),
+        delegate: AdaptiveDelegate? = nil,
+        profile: AdaptationProfile = .ios8,
+        containerSize: Size,
+        windowSize: Size? = nil,
+        traits: TraitCollection = WindowSetup.iPadLandscape.traits,
+        presentedPreferredContentSize: Size = .zero
+    ) async {
+        let recorder = TraceRecorder(node: "probe", runID: "presentation-controller-under-test")
+        let environment = RuntimeEnvironment(recorder: recorder)
+        environment.setWindow(size: windowSize ?? containerSize, traits: traits)
+        let log = ProbeLog()
+        let probe = ProbeEndpoint(presented, recorder: recorder, log: log)
+        let controller = PresentationController(
+            presented: probe, style: style, description: description, delegate: delegate, profile: profile,
+            containerSize: containerSize, traits: traits, windowSize: windowSize ?? containerSize,
+            preferredContentSize: presentedPreferredContentSize, environment: environment,
+            wrapperChanged: { _, _ in })
+        await controller.adaptForPresentation(cause: nil)
+        await controller.prepareDisplayed()
+        await controller.initialPresentationLayout(cause: nil)
+        presentationController = controller
+        presentedID = presented
+        self.recorder = recorder
+        self.environment = environment
+        self.log = log
+        callsAtStart = log.count
+        startEvents = recorder.count
+    }
+
+    private let startEvents: Int
+
+    private func run(windowSize: Size? = nil, windowTraits: TraitCollection? = nil, _ body: (TransitionInfo) async -> Void) async -> ProbeReport {
+        let eventsBefore = max(recorder.count, startEvents)
+        let callsBefore = max(log.count, callsAtStart)
+        let transition = environment.beginTransition(animated: true, windowSize: windowSize, windowTraits: windowTraits)
+        await body(transition)
+        environment.finishTransition(transition, cause: nil)
+        return ProbeReport(
+            subject: presentationController.id, events: recorder.events(after: eventsBefore), calls: log.entries(from: callsBefore))
+    }
+
+    /// The presenter's new size arrives (R6); `windowSize` is where the window goes (default: the same size).
+    public func viewWillTransition(to size: Size, windowSize: Size? = nil) async -> ProbeReport {
+        await run(windowSize: windowSize ?? size) { transition in
+            await presentationController.deliverViewWillTransition(to: size, transition: transition, cause: nil)
+            await presentationController.layout(cause: nil)
+        }
+    }
+
+    /// The environment's traits change (R18, R48): adaptation, then the traits are applied.
+    public func willTransition(to traits: TraitCollection) async -> ProbeReport {
+        await run(windowTraits: traits) { transition in
+            await presentationController.deliverTraitTransition(to: traits, deliver: true, transition: transition, cause: nil)
+            await presentationController.applyPendingTraits(cause: nil)
+        }
+    }
+
+    /// The presented controller asks for a new preferred content size (R22–R25).
+    public func preferredContentSizeDidChange(_ preferredSize: Size) async -> ProbeReport {
+        await run { _ in
+            await presentationController.deliverPreferredContentSizeDidChange(forChild: presentedID, preferredSize: preferredSize, cause: nil)
+        }
+    }
+}
