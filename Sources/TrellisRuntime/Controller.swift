@@ -3,7 +3,7 @@ import TrellisTrace
 
 /// A view controller as an actor: its state, its behaviour, and the router's forwarding rules
 /// (SPEC §3.1–§3.4) applied to its children and its presented chain.
-public actor Controller: ControllerEndpoint, ViewControllerContext {
+public actor Controller: ManagedController, ViewControllerContext {
     /// The presentation this controller makes: the edge to the presentation controller (R6).
     struct PresentationSlot {
         var slot: ChildSlot
@@ -24,6 +24,9 @@ public actor Controller: ControllerEndpoint, ViewControllerContext {
     var traitOverrides: [ControllerID: TraitCollection]
     public private(set) var preferredContentSize: Size
     let grantPolicy: GrantPolicy
+    /// How this controller is presented: its presentation controller and adaptive delegate.
+    let presentationDescription: PresentationControllerDescription
+    let adaptiveDelegate: AdaptiveDelegate?
     /// Where preferred-size and fitting-size changes go (R22): the parent, or the presentation
     /// controller when presented. Weak: containers own what they contain, not the other way round.
     weak var container: (any ControllerEndpoint)?
@@ -40,6 +43,22 @@ public actor Controller: ControllerEndpoint, ViewControllerContext {
         self.traitOverrides = description.traitOverrides
         self.preferredContentSize = description.preferredContentSize
         self.grantPolicy = description.grant
+        self.presentationDescription = description.presentationController
+        self.adaptiveDelegate = description.adaptiveDelegate
+    }
+
+    public func snapshot() -> ControllerSnapshot {
+        ControllerSnapshot(size: size, traitCollection: traitCollection, preferredContentSize: preferredContentSize)
+    }
+
+    public func makePresentationController(
+        style: ModalPresentationStyle, containerSize: Size, traits: TraitCollection, windowSize: Size,
+        profile: AdaptationProfile, wrapperChanged: @escaping @Sendable (_ wrapper: (any ManagedController)?, _ presented: ControllerID) async -> Void
+    ) -> any ManagedPresentationController {
+        PresentationController(
+            presented: self, style: style, description: presentationDescription, delegate: adaptiveDelegate,
+            profile: profile, containerSize: containerSize, traits: traits, windowSize: windowSize,
+            preferredContentSize: preferredContentSize, environment: environment, wrapperChanged: wrapperChanged)
     }
 
     public func setContainer(_ container: (any ControllerEndpoint)?) {
@@ -396,8 +415,10 @@ public actor Controller: ControllerEndpoint, ViewControllerContext {
 
     // MARK: Structure changes (present, push, pop, select, showDetail)
 
-    func attachPresentation(_ endpoint: any ControllerEndpoint, inheritsPresenterTraits: Bool) {
-        presentation = PresentationSlot(slot: ChildSlot(id: endpoint.id, endpoint: endpoint, frame: size), inheritsPresenterTraits: inheritsPresenterTraits)
+    public func attachPresentation(_ presentationController: any ControllerEndpoint, inheritsPresenterTraits: Bool) {
+        presentation = PresentationSlot(
+            slot: ChildSlot(id: presentationController.id, endpoint: presentationController, frame: size),
+            inheritsPresenterTraits: inheritsPresenterTraits)
     }
 
     /// A new adaptive wrapper (R49) takes the place of the controller it wraps: same size and
@@ -408,29 +429,29 @@ public actor Controller: ControllerEndpoint, ViewControllerContext {
         for index in slots.indices { slots[index].frame = frame }
     }
 
-    func detachPresentation() {
+    public func detachPresentation() {
         presentation = nil
     }
 
     /// Adds `child` at the end (a push onto a navigation stack, a split view's first detail);
     /// `showChild(at:cause:)` sizes it once it is about to appear.
-    func appendChild(_ child: any ControllerEndpoint) {
+    public func appendChild(_ child: any ControllerEndpoint) {
         slots.append(ChildSlot(id: child.id, endpoint: child))
     }
 
-    /// Removes the last child (a pop) and returns it; nil when it is the only one.
-    func removeLastChild() -> ChildSlot? {
-        guard slots.count > 1 else { return nil }
-        return slots.popLast()
+    /// Removes the last child (a pop); the root of a navigation stack stays.
+    public func removeLastChild() {
+        guard slots.count > 1 else { return }
+        slots.removeLast()
     }
 
     /// Replaces the child at `index` (a split view's secondary column).
-    func replaceChild(at index: Int, with child: any ControllerEndpoint) {
+    public func replaceChild(at index: Int, with child: any ControllerEndpoint) {
         guard slots.indices.contains(index) else { return }
         slots[index] = ChildSlot(id: child.id, endpoint: child)
     }
 
-    func select(index: Int, cause: EventRef?) async {
+    public func select(index: Int, cause: EventRef?) async {
         guard slots.indices.contains(index) else { return }
         selectedIndex = index
         await showChild(at: index, cause: cause)
@@ -438,13 +459,11 @@ public actor Controller: ControllerEndpoint, ViewControllerContext {
 
     /// A child becomes visible: sized by this container's SFC and laid out, its traits brought
     /// up to date (with `traitCollectionDidChange` when they changed while it was away).
-    @discardableResult
-    func showChild(at index: Int, cause: EventRef?) async -> Size {
-        guard slots.indices.contains(index) else { return .zero }
+    public func showChild(at index: Int, cause: EventRef?) async {
+        guard slots.indices.contains(index) else { return }
         let answer = askSize(forChildAt: index, parentSize: size, cause: cause, transition: nil)
         slots[index].frame = answer
         await slots[index].endpoint.refresh(size: answer, traits: effectiveTraits(forChildAt: index, parentTraits: traitCollection), cause: cause)
-        return answer
     }
 
     /// Brings a controller that becomes visible to its container's size and traits: traits that
@@ -467,11 +486,6 @@ public actor Controller: ControllerEndpoint, ViewControllerContext {
         }
         guard newSize != size else { return }
         await initialLayout(size: newSize, traits: traitCollection, cause: cause)
-    }
-
-    /// The endpoint of a child, for the window's structure operations.
-    func childEndpoint(_ child: ControllerID) -> (any ControllerEndpoint)? {
-        slots.first { $0.id == child }?.endpoint
     }
 }
 

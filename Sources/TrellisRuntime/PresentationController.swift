@@ -4,7 +4,7 @@ import TrellisTrace
 /// A presentation controller as an actor (`pc:P`): it sits between a presenter and the
 /// controller it presents, sizes that controller for its style (R3, R7), adapts it to compact
 /// environments (R48–R52) and answers its preferred-size requests (R24).
-public actor PresentationController: ControllerEndpoint, PresentationControllerContext {
+public actor PresentationController: ManagedPresentationController, PresentationControllerContext {
     public nonisolated let id: ControllerID
     public nonisolated let presentedID: ControllerID
     public let presentationStyle: ModalPresentationStyle
@@ -20,6 +20,7 @@ public actor PresentationController: ControllerEndpoint, PresentationControllerC
     var displayed: ChildSlot
     /// The navigation controller wrapping the presented controller while adapted (R49).
     public private(set) var wrapper: Controller?
+    public var wrapperID: ControllerID? { wrapper?.id }
     public private(set) var size: Size
     var pendingSize: Size?
     public private(set) var traitCollection: TraitCollection
@@ -28,14 +29,14 @@ public actor PresentationController: ControllerEndpoint, PresentationControllerC
     var presentedPreferredSize: Size
     var delivery: Delivery?
     /// Tells the window when the adaptive wrapper comes or goes, so its structure stays true.
-    let wrapperChanged: @Sendable (_ wrapper: Controller?, _ presented: ControllerID) async -> Void
+    let wrapperChanged: @Sendable (_ wrapper: (any ManagedController)?, _ presented: ControllerID) async -> Void
 
     @_spi(Testing)
     public init(
         presented: any ControllerEndpoint, style: ModalPresentationStyle, description: PresentationControllerDescription,
         delegate: AdaptiveDelegate?, profile: AdaptationProfile, containerSize: Size, traits: TraitCollection,
         windowSize: Size, preferredContentSize: Size, environment: RuntimeEnvironment,
-        wrapperChanged: @escaping @Sendable (_ wrapper: Controller?, _ presented: ControllerID) async -> Void
+        wrapperChanged: @escaping @Sendable (_ wrapper: (any ManagedController)?, _ presented: ControllerID) async -> Void
     ) {
         self.id = ControllerID.presentationController(of: presented.id)
         self.presentedID = presented.id
@@ -92,24 +93,21 @@ public actor PresentationController: ControllerEndpoint, PresentationControllerC
 
     // MARK: Presentation and dismissal callbacks
 
-    func transitionCallback(_ callback: PresentationCallback, value: Bool, cause: EventRef?) {
+    public func transitionCallback(_ callback: PresentationCallback, value: Bool, cause: EventRef?) {
         record(.presentationTransition(callback, value: value), cause: cause)
     }
 
     /// R51: adaptation when presenting into an environment that is already compact.
-    @_spi(Testing)
     public func adaptForPresentation(cause: EventRef?) async {
         await adapt(to: traitCollection, cause: cause, atPresentation: true)
     }
 
     /// Gives what it displays its traits, silently, before it appears.
-    @_spi(Testing)
     public func prepareDisplayed() async {
         await displayed.endpoint.initialLayout(size: nil, traits: presentedTraits(traitCollection), cause: nil)
     }
 
     /// Sizes and lays out what it displays, the first time.
-    @_spi(Testing)
     public func initialPresentationLayout(cause: EventRef?) async {
         let answer = askSize(parentSize: size, cause: cause, transition: nil)
         displayed.frame = answer
@@ -118,8 +116,13 @@ public actor PresentationController: ControllerEndpoint, PresentationControllerC
         await displayed.endpoint.initialLayout(size: answer, traits: presentedTraits(traitCollection), cause: event)
     }
 
-    /// The controller the container shows now (the wrapper while adapted).
-    var displayedController: any ControllerEndpoint { wrapper ?? presented }
+    public func presentationState() -> (removesPresenterViews: Bool, displayedID: ControllerID) {
+        (removesPresenterViews, displayed.id)
+    }
+
+    public func deliverDisplayedAppearance(_ callback: AppearanceCallback, cause: EventRef?) async {
+        await displayed.endpoint.deliverAppearance(callback, cause: cause)
+    }
 
     // MARK: Size transitions (R6, R7)
 

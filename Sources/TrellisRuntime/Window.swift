@@ -35,10 +35,11 @@ public actor Window {
     public nonisolated let environment: RuntimeEnvironment
     public nonisolated let rootID: ControllerID
     public nonisolated let profile: AdaptationProfile
-    let root: Controller
-    var controllers: [ControllerID: Controller]
+    let root: any ManagedController
+    /// Every controller of the window, local or (with a transport) a stand-in for a remote one.
+    var controllers: [ControllerID: any ManagedController]
     let descriptions: [ControllerID: ControllerDescription]
-    var presentationControllers: [ControllerID: PresentationController] = [:]
+    var presentationControllers: [ControllerID: any ManagedPresentationController] = [:]
     /// Who presents whom, who is whose parent: the source of every presentation decision.
     public private(set) var structure: HierarchyStructure
     public private(set) var size: Size
@@ -55,7 +56,11 @@ public actor Window {
     private var mailbox: SerialMailbox<Envelope>?
 
     /// Builds every controller of `hierarchy` as an actor and wires them; nothing runs yet.
-    public init(_ hierarchy: HierarchyDescription, environment: RuntimeEnvironment = RuntimeEnvironment()) async throws(RuntimeError) {
+    /// `remote` gives a stand-in for each controller that lives on another node (nil: here).
+    public init(
+        _ hierarchy: HierarchyDescription, environment: RuntimeEnvironment = RuntimeEnvironment(),
+        remote: @Sendable (ControllerID) -> (any ManagedController)? = { _ in nil }
+    ) async throws(RuntimeError) {
         let byID = try hierarchy.validate()
         self.environment = environment
         self.rootID = hierarchy.root
@@ -65,51 +70,27 @@ public actor Window {
         self.descriptions = byID
         self.structure = hierarchy.structure()
         environment.setWindow(size: hierarchy.windowSize, traits: hierarchy.windowTraits)
-        let built = await Self.buildControllers(byID, order: hierarchy.controllers.map(\.id), environment: environment)
+        let built = await ControllerFactory.build(
+            byID, order: hierarchy.controllers.map(\.id), environment: environment, remote: remote)
         self.controllers = built
         // validate() proved the root present, so the fallback is never taken.
         self.root = built[hierarchy.root] ?? Controller(description: ControllerDescription(hierarchy.root), children: [], environment: environment)
     }
 
-    /// Creates the controllers children-first (a parent is created with its children's
-    /// endpoints), iteratively so that a deep hierarchy cannot exhaust the stack.
-    private static func buildControllers(
-        _ byID: [ControllerID: ControllerDescription], order: [ControllerID], environment: RuntimeEnvironment
-    ) async -> [ControllerID: Controller] {
-        var built: [ControllerID: Controller] = [:]
-        for top in order where built[top] == nil {
-            var stack: [(id: ControllerID, childrenPushed: Bool)] = [(top, false)]
-            while let (id, childrenPushed) = stack.popLast() {
-                if built[id] != nil { continue }
-                // validate() proved every child id described.
-                guard let description = byID[id] else { continue }
-                if !childrenPushed {
-                    stack.append((id, true))
-                    for child in description.children.reversed() where built[child] == nil {
-                        stack.append((child, false))
-                    }
-                    continue
-                }
-                let children = description.children.compactMap { built[$0] }
-                let controller = Controller(description: description, children: children, environment: environment)
-                for child in children {
-                    await child.setContainer(controller)
-                }
-                built[id] = controller
-            }
-        }
-        return built
+    /// The controller named `id`, for inspection (a controller of this node).
+    public func controller(_ id: ControllerID) throws(RuntimeError) -> Controller {
+        guard let controller = controllers[id] as? Controller else { throw .unknownController(id) }
+        return controller
     }
 
-    /// The controller named `id`, for inspection.
-    public func controller(_ id: ControllerID) throws(RuntimeError) -> Controller {
+    private func managed(_ id: ControllerID) throws(RuntimeError) -> any ManagedController {
         guard let controller = controllers[id] else { throw .unknownController(id) }
         return controller
     }
 
-    /// The presentation controller presenting `presented`, if it is presented.
+    /// The presentation controller presenting `presented`, if it is presented here, for inspection.
     public func presentationController(presenting presented: ControllerID) -> PresentationController? {
-        presentationControllers[presented]
+        presentationControllers[presented] as? PresentationController
     }
 
     /// Lays the hierarchy out at the window's size and traits: the initial layout, recorded
@@ -161,14 +142,14 @@ public actor Window {
         case let .environmentChange(newSize, traitChange):
             await changeEnvironment(size: newSize ?? size, traits: traits.overlaid(with: traitChange ?? .unspecified), cause: cause)
         case let .setPreferredContentSize(id, preferred):
-            try await controller(id).setPreferredContentSize(preferred, cause: cause)
+            try await managed(id).setPreferredContentSize(preferred, cause: cause)
         case let .setTraitOverride(containerID, child, override):
-            let container = try controller(containerID)
+            let container = try managed(containerID)
             let transition = environment.beginTransition(animated: false)
             try await container.setOverrideTraitCollection(override, forChild: child, transition: transition, cause: cause)
             environment.finishTransition(transition, cause: cause)
         case let .systemLayoutFittingSizeDidChange(id):
-            try await controller(id).notifySystemLayoutFittingSizeDidChange(cause: cause)
+            try await managed(id).notifySystemLayoutFittingSizeDidChange(cause: cause)
         case let .present(presented, from, animated, style):
             try await present(presented, from: from, animated: animated, style: style, cause: cause)
         case let .dismiss(id, animated):
@@ -227,7 +208,7 @@ public actor Window {
         _ presentedID: ControllerID, from receiverID: ControllerID, animated: Bool, style requested: ModalPresentationStyle?,
         cause: EventRef?
     ) async throws(RuntimeError) {
-        let presented = try controller(presentedID)
+        let presented = try managed(presentedID)
         let presentedNode = try node(presentedID)
         _ = try node(receiverID)
         let description = descriptions[presentedID] ?? ControllerDescription(presentedID)
@@ -255,14 +236,13 @@ public actor Window {
         if contextStyle, let context = structure[presenterID], context.providesPresentationContextTransitionStyle {
             transitionStyle = context.modalTransitionStyle
         }
-        let presenter = try controller(presenterID)
+        let presenter = try managed(presenterID)
         let event = record(.present(presentedID, style: style.rawValue, transitionStyle: transitionStyle.rawValue), on: presenterID, cause: cause)
         let window = self
-        let presentationController = PresentationController(
-            presented: presented, style: style, description: pcDescription, delegate: description.adaptiveDelegate,
-            profile: profile, containerSize: await presenter.size,
-            traits: contextStyle ? await presenter.traitCollection : traits,
-            windowSize: size, preferredContentSize: await presented.preferredContentSize, environment: environment,
+        let presenterState = await presenter.snapshot()
+        let presentationController = await presented.makePresentationController(
+            style: style, containerSize: presenterState.size,
+            traits: contextStyle ? presenterState.traitCollection : traits, windowSize: size, profile: profile,
             wrapperChanged: { wrapper, presentedID in await window.wrapperChanged(wrapper, presenting: presentedID) })
         // R28/R29: the links are set when the presentation is accepted, before the transition ends.
         presentationControllers[presentedID] = presentationController
@@ -275,14 +255,13 @@ public actor Window {
 
         // R42: appearance order; styles that keep the presenter visible leave it alone.
         let transition = environment.beginTransition(animated: animated)
-        let covering = await presentationController.removesPresenterViews
-        let shown = await presentationController.displayedController
+        let covering = await presentationController.presentationState().removesPresenterViews
         if covering { await presenter.deliverAppearance(.viewWillDisappear, cause: event) }
-        await shown.deliverAppearance(.viewWillAppear, cause: event)
+        await presentationController.deliverDisplayedAppearance(.viewWillAppear, cause: event)
         await presentationController.transitionCallback(.presentationTransitionWillBegin, value: animated, cause: event)
         await presentationController.initialPresentationLayout(cause: event)
         await presentationController.transitionCallback(.presentationTransitionDidEnd, value: true, cause: event)
-        await shown.deliverAppearance(.viewDidAppear, cause: event)
+        await presentationController.deliverDisplayedAppearance(.viewDidAppear, cause: event)
         if covering { await presenter.deliverAppearance(.viewDidDisappear, cause: event) }
         environment.finishTransition(transition, cause: event)
         _ = record(.completion(action: "present", presentedID), on: receiverID, cause: event)
@@ -309,7 +288,7 @@ public actor Window {
     }
 
     /// Keeps the structure and the controller table true when an adaptive wrapper comes or goes.
-    func wrapperChanged(_ wrapper: Controller?, presenting presentedID: ControllerID) {
+    func wrapperChanged(_ wrapper: (any ManagedController)?, presenting presentedID: ControllerID) {
         let wrapperID = ControllerID("wrap:" + presentedID.name)
         if let wrapper {
             controllers[wrapperID] = wrapper
@@ -330,25 +309,25 @@ public actor Window {
             _ = record(.warning("dismiss: \(receiverID) has nothing to dismiss"), on: receiverID, cause: cause)
             return
         }
-        let presenter = try controller(presenterID)
+        let presenter = try managed(presenterID)
         let event = record(.dismiss(removed[0]), on: presenterID, cause: cause)
-        var chain: [(id: ControllerID, pc: PresentationController, shown: any ControllerEndpoint)] = []
+        var chain: [(id: ControllerID, pc: any ManagedPresentationController)] = []
         for id in removed {
             guard let pc = presentationControllers[id] else { continue }
-            chain.append((id, pc, await pc.displayedController))
+            chain.append((id, pc))
         }
         let topFirst = Array(chain.reversed())
         // R45: only the top-most is animated.
         for link in topFirst {
             await link.pc.transitionCallback(.dismissalTransitionWillBegin, value: animated && link.id == removed.last, cause: event)
         }
-        let revealsPresenter = await chain.first?.pc.removesPresenterViews ?? false
-        for link in topFirst { await link.shown.deliverAppearance(.viewWillDisappear, cause: event) }
+        let revealsPresenter = await chain.first?.pc.presentationState().removesPresenterViews ?? false
+        for link in topFirst { await link.pc.deliverDisplayedAppearance(.viewWillDisappear, cause: event) }
         if revealsPresenter {
             await presenter.deliverAppearance(.viewWillAppear, cause: event)
             await presenter.deliverAppearance(.viewDidAppear, cause: event)
         }
-        for link in topFirst { await link.shown.deliverAppearance(.viewDidDisappear, cause: event) }
+        for link in topFirst { await link.pc.deliverDisplayedAppearance(.viewDidDisappear, cause: event) }
         for link in topFirst {
             await link.pc.transitionCallback(.dismissalTransitionDidEnd, value: true, cause: event)
         }
@@ -357,8 +336,8 @@ public actor Window {
         for link in chain {
             let wrapperID = ControllerID("wrap:" + link.id.name)
             if controllers[wrapperID] != nil { wrapperChanged(nil, presenting: link.id) }
-            try await controller(link.id).detachPresentation()
-            try await controller(link.id).setContainer(nil)
+            try await managed(link.id).detachPresentation()
+            try await managed(link.id).setContainer(nil)
             structure.update(link.id) {
                 $0.presented = nil
                 $0.presenting = nil
@@ -377,8 +356,8 @@ public actor Window {
         _ = try node(receiverID)
         let event = record(.show(shownID, detail: detail), on: receiverID, cause: cause)
         if detail, let splitID = structure.showDetailHandler(from: receiverID) {
-            let split = try controller(splitID)
-            let collapsed = await split.traitCollection.horizontalSizeClass == .compact
+            let split = try managed(splitID)
+            let collapsed = await split.snapshot().traitCollection.horizontalSizeClass == .compact
             if !collapsed {
                 try await replaceDetail(of: splitID, with: shownID, cause: event)
                 return
@@ -410,8 +389,8 @@ public actor Window {
     }
 
     private func push(_ pushedID: ControllerID, onto navigationID: ControllerID, cause: EventRef?) async throws(RuntimeError) {
-        let navigation = try controller(navigationID)
-        let pushed = try controller(pushedID)
+        let navigation = try managed(navigationID)
+        let pushed = try managed(pushedID)
         if let refusal = try adoptionRefusal(pushedID, container: navigationID) {
             _ = record(.error("push: " + refusal), on: navigationID, cause: cause)
             return
@@ -421,17 +400,17 @@ public actor Window {
         structure.update(navigationID) { $0.children.append(pushedID) }
         structure.update(pushedID) { $0.parent = navigationID }
         await pushed.setContainer(navigation)
-        if let previousTop { try await controller(previousTop).deliverAppearance(.viewWillDisappear, cause: event) }
+        if let previousTop { try await managed(previousTop).deliverAppearance(.viewWillDisappear, cause: event) }
         await navigation.appendChild(pushed)
-        await pushed.initialLayout(size: nil, traits: await navigation.traitCollection, cause: event)
+        await pushed.initialLayout(size: nil, traits: await navigation.snapshot().traitCollection, cause: event)
         await pushed.deliverAppearance(.viewWillAppear, cause: event)
         await navigation.showChild(at: (structure[navigationID]?.children.count ?? 1) - 1, cause: event)
         await pushed.deliverAppearance(.viewDidAppear, cause: event)
-        if let previousTop { try await controller(previousTop).deliverAppearance(.viewDidDisappear, cause: event) }
+        if let previousTop { try await managed(previousTop).deliverAppearance(.viewDidDisappear, cause: event) }
     }
 
     private func pop(_ navigationID: ControllerID, cause: EventRef?) async throws(RuntimeError) {
-        let navigation = try controller(navigationID)
+        let navigation = try managed(navigationID)
         let stack = try node(navigationID).children
         guard stack.count > 1, let top = stack.last else {
             _ = record(.warning("pop: \(navigationID) has no controller above its root to pop"), on: navigationID, cause: cause)
@@ -439,28 +418,28 @@ public actor Window {
         }
         let revealed = stack[stack.count - 2]
         let event = record(.pop(top), on: navigationID, cause: cause)
-        let popped = try controller(top)
+        let popped = try managed(top)
         await popped.deliverAppearance(.viewWillDisappear, cause: event)
-        try await controller(revealed).deliverAppearance(.viewWillAppear, cause: event)
-        _ = await navigation.removeLastChild()
+        try await managed(revealed).deliverAppearance(.viewWillAppear, cause: event)
+        await navigation.removeLastChild()
         structure.update(navigationID) { $0.children.removeLast() }
         structure.update(top) { $0.parent = nil }
         await popped.setContainer(nil)
         await navigation.showChild(at: stack.count - 2, cause: event)
-        try await controller(revealed).deliverAppearance(.viewDidAppear, cause: event)
+        try await managed(revealed).deliverAppearance(.viewDidAppear, cause: event)
         await popped.deliverAppearance(.viewDidDisappear, cause: event)
     }
 
     private func select(tab tabID: ControllerID, index: Int, cause: EventRef?) async throws(RuntimeError) {
-        let tab = try controller(tabID)
+        let tab = try managed(tabID)
         let node = try node(tabID)
         guard node.children.indices.contains(index) else {
             throw .invalidSelection(tabID, index: index, childCount: node.children.count)
         }
         let event = record(.select(node.children[index], index: index), on: tabID, cause: cause)
         guard index != node.selectedIndex else { return }
-        let previous = try controller(node.children[node.selectedIndex])
-        let next = try controller(node.children[index])
+        let previous = try managed(node.children[node.selectedIndex])
+        let next = try managed(node.children[index])
         await previous.deliverAppearance(.viewWillDisappear, cause: event)
         await next.deliverAppearance(.viewWillAppear, cause: event)
         structure.update(tabID) { $0.selectedIndex = index }
@@ -470,8 +449,8 @@ public actor Window {
     }
 
     private func replaceDetail(of splitID: ControllerID, with detailID: ControllerID, cause: EventRef?) async throws(RuntimeError) {
-        let split = try controller(splitID)
-        let detail = try controller(detailID)
+        let split = try managed(splitID)
+        let detail = try managed(detailID)
         if let refusal = try adoptionRefusal(detailID, container: splitID) {
             _ = record(.error("showDetail: " + refusal), on: splitID, cause: cause)
             return
@@ -479,7 +458,7 @@ public actor Window {
         let event = record(.replaceDetail(detailID), on: splitID, cause: cause)
         let columns = try node(splitID).children
         let old = columns.count > 1 ? columns[1] : nil
-        if let old { try await controller(old).deliverAppearance(.viewWillDisappear, cause: event) }
+        if let old { try await managed(old).deliverAppearance(.viewWillDisappear, cause: event) }
         await detail.setContainer(split)
         if old != nil {
             await split.replaceChild(at: 1, with: detail)
@@ -492,12 +471,12 @@ public actor Window {
         structure.update(detailID) { $0.parent = splitID }
         if let old {
             structure.update(old) { $0.parent = nil }
-            try await controller(old).setContainer(nil)
+            try await managed(old).setContainer(nil)
         }
-        await detail.initialLayout(size: nil, traits: await split.traitCollection, cause: event)
+        await detail.initialLayout(size: nil, traits: await split.snapshot().traitCollection, cause: event)
         await detail.deliverAppearance(.viewWillAppear, cause: event)
         await split.showChild(at: 1, cause: event)
         await detail.deliverAppearance(.viewDidAppear, cause: event)
-        if let old { try await controller(old).deliverAppearance(.viewDidDisappear, cause: event) }
+        if let old { try await managed(old).deliverAppearance(.viewDidDisappear, cause: event) }
     }
 }

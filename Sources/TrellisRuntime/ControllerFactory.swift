@@ -1,0 +1,41 @@
+import TrellisModel
+
+/// Builds the controllers a node hosts from their descriptions.
+public enum ControllerFactory {
+    /// Creates the controllers children-first (a parent is created with its children's
+    /// endpoints), iteratively so that a deep hierarchy cannot exhaust the stack. A controller
+    /// for which `remote` gives a stand-in is not built here: the stand-in takes its place, and
+    /// its own children are built by the node that hosts it.
+    public static func build(
+        _ byID: [ControllerID: ControllerDescription], order: [ControllerID], environment: RuntimeEnvironment,
+        remote: @Sendable (ControllerID) -> (any ManagedController)? = { _ in nil }
+    ) async -> [ControllerID: any ManagedController] {
+        var built: [ControllerID: any ManagedController] = [:]
+        for top in order where built[top] == nil {
+            var stack: [(id: ControllerID, childrenPushed: Bool)] = [(top, false)]
+            while let (id, childrenPushed) = stack.popLast() {
+                if built[id] != nil { continue }
+                if let standIn = remote(id) {
+                    built[id] = standIn
+                    continue
+                }
+                // The caller validated the hierarchy: every child id is described.
+                guard let description = byID[id] else { continue }
+                if !childrenPushed {
+                    stack.append((id, true))
+                    for child in description.children.reversed() where built[child] == nil {
+                        stack.append((child, false))
+                    }
+                    continue
+                }
+                let children = description.children.compactMap { built[$0] }
+                let controller = Controller(description: description, children: children, environment: environment)
+                for child in children {
+                    await child.setContainer(controller)
+                }
+                built[id] = controller
+            }
+        }
+        return built
+    }
+}

@@ -1,0 +1,63 @@
+import TrellisModel
+import TrellisTrace
+
+/// A controller's state as a window reads it.
+public struct ControllerSnapshot: Sendable, Equatable {
+    public var size: Size
+    public var traitCollection: TraitCollection
+    public var preferredContentSize: Size
+
+    public init(size: Size, traitCollection: TraitCollection, preferredContentSize: Size) {
+        self.size = size
+        self.traitCollection = traitCollection
+        self.preferredContentSize = preferredContentSize
+    }
+}
+
+/// Everything a window asks of a controller, wherever the controller lives: the router's
+/// messages (`ControllerEndpoint`) plus the structural operations of presentation, navigation and
+/// preferred sizes. A local `Controller` implements it directly; a transport implements it with a
+/// stand-in that forwards each call to the node hosting the controller.
+public protocol ManagedController: ControllerEndpoint {
+    func snapshot() async -> ControllerSnapshot
+    /// Sets `preferredContentSize`; a different value goes to the container (R22).
+    func setPreferredContentSize(_ newSize: Size, cause: EventRef?) async
+    /// Tells the container that the fitting size changed (R27).
+    func notifySystemLayoutFittingSizeDidChange(cause: EventRef?) async
+    /// `setOverrideTraitCollection(_:forChild:)` and the trait transition it causes (R17).
+    func setOverrideTraitCollection(_ traits: TraitCollection?, forChild child: ControllerID, transition: TransitionInfo, cause: EventRef?) async throws(RuntimeError)
+    /// This controller now presents through `presentationController` (R6, R18).
+    func attachPresentation(_ presentationController: any ControllerEndpoint, inheritsPresenterTraits: Bool) async
+    func detachPresentation() async
+    /// Adds a child at the end (a push, a split view's first detail); `showChild` sizes it.
+    func appendChild(_ child: any ControllerEndpoint) async
+    /// Removes the last child (a pop).
+    func removeLastChild() async
+    /// Replaces a child (a split view's secondary column).
+    func replaceChild(at index: Int, with child: any ControllerEndpoint) async
+    /// Selects a tab bar controller's child and sizes it.
+    func select(index: Int, cause: EventRef?) async
+    /// A child becomes visible: sized by this container's SFC, its traits brought up to date.
+    func showChild(at index: Int, cause: EventRef?) async
+    /// Creates the presentation controller of a presentation of this controller, on the node
+    /// that hosts it, from this controller's own presentation settings.
+    func makePresentationController(
+        style: ModalPresentationStyle, containerSize: Size, traits: TraitCollection, windowSize: Size,
+        profile: AdaptationProfile, wrapperChanged: @escaping @Sendable (_ wrapper: (any ManagedController)?, _ presented: ControllerID) async -> Void
+    ) async -> any ManagedPresentationController
+}
+
+/// Everything a window asks of a presentation controller, wherever it lives.
+public protocol ManagedPresentationController: ControllerEndpoint {
+    /// R51: adapts when presenting into a compact environment.
+    func adaptForPresentation(cause: EventRef?) async
+    /// Gives what it displays its traits, silently, before it appears.
+    func prepareDisplayed() async
+    func transitionCallback(_ callback: PresentationCallback, value: Bool, cause: EventRef?) async
+    /// Sizes and lays out what it displays, the first time.
+    func initialPresentationLayout(cause: EventRef?) async
+    /// Whether the presenter's views are removed (R41) and what the container shows now.
+    func presentationState() async -> (removesPresenterViews: Bool, displayedID: ControllerID)
+    /// An appearance callback to what the container shows (the presented controller or its wrapper).
+    func deliverDisplayedAppearance(_ callback: AppearanceCallback, cause: EventRef?) async
+}
