@@ -1,0 +1,147 @@
+import Testing
+import TrellisModel
+import TrellisRuntime
+import TrellisScenario
+import TrellisTrace
+
+// SPEC R41/R42 and the presentation-order decisions. CONFORMANCE 29.
+
+@Suite("Appearance order of presentation and dismissal")
+struct AppearanceOrderTests {
+    /// Whether a style, presented in this window, covers its presenter: fullScreen does; a form
+    /// sheet does on the phone only, where it adapts to fullScreen (ios8); a popover never does
+    /// (on the phone it adapts to overFullScreen).
+    static func covers(style: String, device: String) -> Bool {
+        switch style {
+        case "fullScreen": return true
+        case "formSheet": return device == "phone"
+        default: return false
+        }
+    }
+
+    /// CONFORMANCE 29 — {fullScreen, formSheet, popover} × {phone, tablet}: covering styles
+    /// order presenter willDisappear < presented willAppear < presented didAppear < presenter
+    /// didDisappear < completion, and mirror it on dismissal; the others leave the presenter
+    /// without appearance callbacks.
+    @Test(arguments: ["fullScreen", "formSheet", "popover"], ["phone", "pad"])
+    func appearanceOrder(style: String, device: String) async throws {
+        let run = try await run("""
+        { \(device == "phone" ? phoneWindow : padWindow), "root": "R",
+          "controllers": {
+            "R": { "kind": "view" },
+            "P": { "kind": "view", "modalPresentationStyle": "\(style)",
+                   "popoverSource": { "view": "R", "rect": [10, 10, 44, 44] } } },
+          "steps": [
+            { "present": "P", "from": "R" },
+            { "dismiss": "R" } ] }
+        """)
+        if Self.covers(style: style, device: device) {
+            #expect(lines(run, step: 1, kinds: appearanceKinds) == [
+                "R viewWillDisappear",
+                "P viewWillAppear",
+                "P viewDidAppear",
+                "R viewDidDisappear",
+                "R presentCompletion(P)",
+            ])
+            #expect(lines(run, step: 2, kinds: appearanceKinds) == [
+                "P viewWillDisappear",
+                "R viewWillAppear",
+                "R viewDidAppear",
+                "P viewDidDisappear",
+                "R dismissCompletion(P)",
+            ])
+        } else {
+            #expect(lines(run, step: 1, kinds: appearanceKinds) == [
+                "P viewWillAppear",
+                "P viewDidAppear",
+                "R presentCompletion(P)",
+            ])
+            #expect(lines(run, step: 2, kinds: appearanceKinds) == [
+                "P viewWillDisappear",
+                "P viewDidDisappear",
+                "R dismissCompletion(P)",
+            ])
+        }
+        #expect(lines(run, step: 1, kinds: ["error", "warning"]).isEmpty)
+    }
+
+    static let coveringFromAChild = """
+    { \(phoneWindow), "root": "R",
+      "controllers": {
+        "R":  { "kind": "view", "children": ["C1"] },
+        "C1": { "kind": "view" },
+        "P":  { "kind": "view", "modalPresentationStyle": "fullScreen" } },
+      "steps": [
+        { "present": "P", "from": "C1" },
+        { "dismiss": "P" } ] }
+    """
+
+    /// The whole presentation step of a covering style, in the contract's order: the present
+    /// line on the presenter after rerouting, the presenter (then its visible children) will
+    /// disappear, P will appear, the PC's transition begins, P is sized and laid out, the
+    /// transition ends, P did appear, the presenter did disappear, the caller's completion.
+    @Test func coveringPresentationStepInFull() async throws {
+        let run = try await run(Self.coveringFromAChild)
+        #expect(lines(run, step: 1) == [
+            "R present(P, style: fullScreen)",
+            "R viewWillDisappear",
+            "C1 viewWillDisappear",
+            "P viewWillAppear",
+            "pc:P presentationTransitionWillBegin(animated: true)",
+            "pc:P sizeForChild(P, parent: 320x568) -> 320x568",
+            "pc:P containerViewWillLayoutSubviews",
+            "pc:P containerViewDidLayoutSubviews",
+            "P viewWillLayoutSubviews",
+            "P viewDidLayoutSubviews",
+            "pc:P presentationTransitionDidEnd(completed: true)",
+            "P viewDidAppear",
+            "R viewDidDisappear",
+            "C1 viewDidDisappear",
+            "C1 presentCompletion(P)",
+        ])
+    }
+
+    /// Its dismissal: the presenter (with its visible children) reappears between P's
+    /// willDisappear and didDisappear; the PC's dismissal begins and ends; the completion runs
+    /// last, on the controller called.
+    @Test func coveringDismissalStepOrder() async throws {
+        let run = try await run(Self.coveringFromAChild)
+        #expect(lines(run, step: 2, kinds: ["dismiss"] + appearanceKinds) == [
+            "R dismiss(P)",
+            "P viewWillDisappear",
+            "R viewWillAppear",
+            "C1 viewWillAppear",
+            "R viewDidAppear",
+            "C1 viewDidAppear",
+            "P viewDidDisappear",
+            "P dismissCompletion(P)",
+        ])
+        let step = lines(run, step: 2)
+        #expect(lines(run, step: 2, kinds: presentationCallbackKinds) == [
+            "pc:P dismissalTransitionWillBegin(animated: true)",
+            "pc:P dismissalTransitionDidEnd(completed: true)",
+        ])
+        #expect(step.last == "P dismissCompletion(P)")
+    }
+
+    /// An unanimated presentation says so to its presentation controller.
+    @Test func unanimatedPresentationAndDismissal() async throws {
+        let run = try await run("""
+        { \(padWindow), "root": "R",
+          "controllers": {
+            "R": { "kind": "view" },
+            "P": { "kind": "view", "modalPresentationStyle": "formSheet" } },
+          "steps": [
+            { "present": "P", "from": "R", "animated": false },
+            { "dismiss": "P", "animated": false } ] }
+        """)
+        #expect(lines(run, step: 1, kinds: presentationCallbackKinds) == [
+            "pc:P presentationTransitionWillBegin(animated: false)",
+            "pc:P presentationTransitionDidEnd(completed: true)",
+        ])
+        #expect(lines(run, step: 2, kinds: presentationCallbackKinds) == [
+            "pc:P dismissalTransitionWillBegin(animated: false)",
+            "pc:P dismissalTransitionDidEnd(completed: true)",
+        ])
+    }
+}
