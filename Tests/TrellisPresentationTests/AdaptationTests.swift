@@ -219,4 +219,129 @@ struct AdaptationTests {
         #expect(lines(run, step: 2, kinds: ["willTransition"]).contains(
             "pc:P willTransition(to: h=regular v=regular idiom=phone scale=2)"))
     }
+
+    /// SPEC R31 limits the popover-source error to regular width: in compact width a popover
+    /// without a source is presented (and adapts, ios8: overFullScreen).
+    @Test func popoverWithoutASourceInCompactWidthIsPresented() async throws {
+        let stage = try await Stage("""
+        { \(phoneWindow), "root": "R",
+          "controllers": {
+            "R": { "kind": "view" },
+            "P": { "kind": "view", "modalPresentationStyle": "popover" } },
+          "steps": [ { "present": "P", "from": "R" } ] }
+        """)
+        try await stage.runAll()
+        #expect(stage.lines(step: 1, kinds: ["present", "error"] + adaptationKinds) == [
+            "R present(P, style: popover)",
+            "pc:P adaptivePresentationStyle -> overFullScreen",
+            "pc:P willPresentWithAdaptiveStyle(overFullScreen)",
+        ])
+        #expect(await stage.node("P")?.presenting == "R")
+        #expect(await stage.pc("P")?.style == .overFullScreen)
+    }
+
+    /// ios8 asks only when the horizontal size class changes: a phone rotation (v only) asks nothing.
+    @Test func ios8DoesNotAskOnAVerticalSizeClassChange() async throws {
+        let run = try await run("""
+        { \(phoneWindow), "root": "R",
+          "controllers": {
+            "R": { "kind": "view" },
+            "P": { "kind": "view", "modalPresentationStyle": "formSheet" } },
+          "steps": [
+            { "present": "P", "from": "R" },
+            { "transition": { "size": [568, 320], "traits": { "verticalSizeClass": "compact" } } } ] }
+        """)
+        #expect(lines(run, step: 1, kinds: adaptationKinds).count == 2)
+        #expect(lines(run, step: 2, kinds: adaptationKinds).isEmpty)
+    }
+
+    /// §3.7 ios13 table: form sheets stay sheets in compact width and become fullScreen in
+    /// compact height; ios13 also asks when the vertical size class changes.
+    @Test func ios13FormSheetStaysASheetInCompactWidthAndGoesFullScreenInCompactHeight() async throws {
+        let stage = try await Stage("""
+        { "profile": "ios13", \(phoneWindow), "root": "R",
+          "controllers": {
+            "R": { "kind": "view" },
+            "P": { "kind": "view", "modalPresentationStyle": "formSheet" } },
+          "steps": [
+            { "present": "P", "from": "R" },
+            { "transition": { "size": [568, 320], "traits": { "verticalSizeClass": "compact" } } },
+            { "transition": { "size": [320, 568], "traits": { "verticalSizeClass": "regular" } } } ] }
+        """)
+        try await stage.perform(step: 1)
+        #expect(await stage.pc("P")?.style == .formSheet)
+        // A sheet keeps its presenter's views: no presenter callbacks.
+        #expect(stage.lines(step: 1, kinds: appearanceKinds) == [
+            "P viewWillAppear", "P viewDidAppear", "R presentCompletion(P)",
+        ])
+        try await stage.perform(step: 2)
+        #expect(stage.lines(step: 2, kinds: adaptationKinds).last == "pc:P willPresentWithAdaptiveStyle(fullScreen)")
+        #expect(await stage.pc("P")?.style == .fullScreen)
+        try await stage.perform(step: 3)
+        #expect(stage.lines(step: 3, kinds: adaptationKinds).last == "pc:P willPresentWithAdaptiveStyle(none)")
+        #expect(await stage.pc("P")?.style == .formSheet)
+    }
+
+    /// §3.7 ios13 table: a popover in compact width behaves as a form sheet.
+    @Test func ios13PopoverInCompactWidthBecomesASheet() async throws {
+        let stage = try await Stage("""
+        { "profile": "ios13", \(phoneWindow), "root": "R",
+          "controllers": {
+            "R": { "kind": "view" },
+            "P": { "kind": "view", "modalPresentationStyle": "popover" } },
+          "steps": [ { "present": "P", "from": "R" } ] }
+        """)
+        try await stage.runAll()
+        #expect(stage.lines(step: 1, kinds: adaptationKinds) == [
+            "pc:P adaptivePresentationStyle -> formSheet",
+            "pc:P willPresentWithAdaptiveStyle(formSheet)",
+        ])
+        #expect(await stage.pc("P")?.style == .formSheet)
+        #expect(stage.lines(step: 1, kinds: appearanceKinds) == [
+            "P viewWillAppear", "P viewDidAppear", "R presentCompletion(P)",
+        ])
+    }
+
+    /// §3.5: `automatic` means pageSheet in ios13, and a page sheet keeps its presenter visible.
+    @Test func ios13AutomaticMeansPageSheet() async throws {
+        let stage = try await Stage("""
+        { "profile": "ios13", \(padWindow), "root": "R",
+          "controllers": {
+            "R": { "kind": "view" },
+            "P": { "kind": "view" } },
+          "steps": [ { "present": "P", "from": "R" } ] }
+        """)
+        try await stage.runAll()
+        #expect(await stage.pc("P")?.style == .pageSheet)
+        #expect(try await stage.controller("P").size == Size(768, 768))
+        #expect(stage.lines(step: 1, kinds: appearanceKinds) == [
+            "P viewWillAppear", "P viewDidAppear", "R presentCompletion(P)",
+        ])
+    }
+
+    /// Dismissing while adapted with a wrapper removes the wrapper with the presentation.
+    @Test func dismissingAWrappedPresentationRemovesTheWrapper() async throws {
+        let stage = try await Stage("""
+        { \(padWindow), "root": "R",
+          "controllers": {
+            "R": { "kind": "view" },
+            "P": { "kind": "view", "modalPresentationStyle": "popover",
+                   "popoverSource": { "view": "R", "rect": [10, 10, 44, 44] },
+                   "adaptiveDelegate": { "wrapIn": "navigation" } } },
+          "steps": [
+            { "present": "P", "from": "R" },
+            { "transition": { "size": [320, 768], "traits": { "horizontalSizeClass": "compact" } } },
+            { "dismiss": "P" } ] }
+        """)
+        try await stage.runAll()
+        #expect(stage.lines(step: 3, kinds: ["dismiss", "dismissCompletion"]) == [
+            "R dismiss(P)",
+            "P dismissCompletion(P)",
+        ])
+        #expect(await stage.node("wrap:P") == nil)
+        #expect(await stage.node("P")?.parent == nil)
+        #expect(await stage.node("P")?.presenting == nil)
+        #expect(await stage.node("R")?.presented == nil)
+        #expect(await stage.pc("P") == nil)
+    }
 }

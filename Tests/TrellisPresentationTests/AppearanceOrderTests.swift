@@ -144,4 +144,73 @@ struct AppearanceOrderTests {
             "pc:P dismissalTransitionDidEnd(completed: true)",
         ])
     }
+
+    /// R41/R42 — currentContext removes the context's views: the context X (then its visible
+    /// child V) disappears and reappears; R and X's sibling Y see nothing.
+    @Test func currentContextCoversItsContextOnly() async throws {
+        let run = try await run("""
+        { \(padWindow), "root": "R",
+          "controllers": {
+            "R": { "kind": "view", "children": ["X", "Y"] },
+            "X": { "kind": "navigation", "children": ["V"] },
+            "V": { "kind": "view" },
+            "Y": { "kind": "view" },
+            "P": { "kind": "view", "modalPresentationStyle": "currentContext" } },
+          "steps": [
+            { "present": "P", "from": "V" },
+            { "dismiss": "P" } ] }
+        """)
+        #expect(lines(run, step: 1, kinds: ["present"] + appearanceKinds) == [
+            "X present(P, style: currentContext)",
+            "X viewWillDisappear",
+            "V viewWillDisappear",
+            "P viewWillAppear",
+            "P viewDidAppear",
+            "X viewDidDisappear",
+            "V viewDidDisappear",
+            "V presentCompletion(P)",
+        ])
+        #expect(lines(run, step: 2, kinds: ["dismiss"] + appearanceKinds) == [
+            "X dismiss(P)",
+            "P viewWillDisappear",
+            "X viewWillAppear",
+            "V viewWillAppear",
+            "X viewDidAppear",
+            "V viewDidAppear",
+            "P viewDidDisappear",
+            "P dismissCompletion(P)",
+        ])
+    }
+
+    /// R41 — custom presentations remove the presenter's views iff `shouldRemovePresentersView`.
+    @Test(arguments: [true, false])
+    func customPresentationCoversIffItRemovesThePresentersView(removes: Bool) async throws {
+        let run = try await run("""
+        { \(phoneWindow), "root": "R",
+          "controllers": {
+            "R": { "kind": "view" },
+            "P": { "kind": "view", "modalPresentationStyle": "custom",
+                   "presentationController": { "shouldRemovePresentersView": \(removes) } } },
+          "steps": [
+            { "present": "P", "from": "R" },
+            { "dismiss": "P" } ] }
+        """)
+        if removes {
+            #expect(lines(run, step: 1, kinds: appearanceKinds) == [
+                "R viewWillDisappear", "P viewWillAppear", "P viewDidAppear", "R viewDidDisappear",
+                "R presentCompletion(P)",
+            ])
+            #expect(lines(run, step: 2, kinds: appearanceKinds) == [
+                "P viewWillDisappear", "R viewWillAppear", "R viewDidAppear", "P viewDidDisappear",
+                "P dismissCompletion(P)",
+            ])
+        } else {
+            #expect(lines(run, step: 1, kinds: appearanceKinds) == [
+                "P viewWillAppear", "P viewDidAppear", "R presentCompletion(P)",
+            ])
+            #expect(lines(run, step: 2, kinds: appearanceKinds) == [
+                "P viewWillDisappear", "P viewDidDisappear", "P dismissCompletion(P)",
+            ])
+        }
+    }
 }

@@ -225,4 +225,29 @@ struct PresentedChainForwardingTests {
             "pc:B sizeForChild(B, parent: 568x320) -> 200x200",
         ])
     }
+
+    /// SPEC R8/R9 — manual forwarding is not super: the presenter that forwards to C1 only
+    /// cuts C2 and its presented chain.
+    @Test func manualForwardingAtThePresenterCutsThePresentedChain() async throws {
+        let run = try await run("""
+        { \(phoneWindow), "root": "R",
+          "controllers": {
+            "R":  { "kind": "view", "children": ["C1", "C2"],
+                    "overrides": { "viewWillTransition": { "forwardTo": ["C1"] } } },
+            "C1": { "kind": "view" },
+            "C2": { "kind": "view" },
+            "P":  { "kind": "view", "modalPresentationStyle": "fullScreen" } },
+          "steps": [
+            { "present": "P", "from": "R" },
+            { "resizeWindow": [568, 320] } ] }
+        """)
+        #expect(lines(run, step: 2, kinds: sizeKinds) == [
+            "R viewWillTransition(to: 568x320)",
+            "R sizeForChild(C1, parent: 568x320) -> 568x320",
+            "C1 viewWillTransition(to: 568x320)",
+        ])
+        let suppressed = lines(run, step: 2, kinds: ["suppressed"])
+        #expect(suppressed.count == 1)
+        #expect(suppressed.first?.hasPrefix("R suppressed viewWillTransition (cut: C2") == true)
+    }
 }

@@ -120,4 +120,102 @@ struct PresentedTraitsAndPreferredSizeTests {
         #expect(try await stage.controller("P").size == Size(300, 400))
         #expect(try await stage.controller("P").preferredContentSize == Size(300, 500))
     }
+
+    /// §3.4 default grants — a popover's presentation controller grants the request, clamped
+    /// to the screen; the popover's size then follows its preferred size on rotation (R7).
+    @Test func popoverGrantsPreferredSizeClampedToTheScreen() async throws {
+        let stage = try await Stage("""
+        { \(padWindow), "root": "R",
+          "controllers": {
+            "R": { "kind": "view" },
+            "P": { "kind": "view", "modalPresentationStyle": "popover",
+                   "popoverSource": { "view": "R", "rect": [10, 10, 44, 44] } } },
+          "steps": [
+            { "present": "P", "from": "R" },
+            { "setPreferredContentSize": { "controller": "P", "size": [400, 500] } },
+            { "setPreferredContentSize": { "controller": "P", "size": [2000, 500] } },
+            { "resizeWindow": [768, 1024] } ] }
+        """)
+        try await stage.perform(step: 1)
+        #expect(try await stage.controller("P").size == Size(320, 480))
+        try await stage.perform(step: 2)
+        #expect(stage.lines(step: 2, kinds: ["preferredContentSizeDidChange"] + sizeKinds) == [
+            "pc:P preferredContentSizeDidChange(forChild: P)",
+            "P viewWillTransition(to: 400x500)",
+        ])
+        #expect(try await stage.controller("P").size == Size(400, 500))
+        try await stage.perform(step: 3)
+        #expect(stage.lines(step: 3, kinds: ["preferredContentSizeDidChange"] + sizeKinds) == [
+            "pc:P preferredContentSizeDidChange(forChild: P)",
+            "P viewWillTransition(to: 1024x500)",
+        ])
+        try await stage.perform(step: 4)
+        #expect(stage.lines(step: 4, kinds: sizeKinds) == [
+            "R viewWillTransition(to: 768x1024)",
+            "pc:P viewWillTransition(to: 768x1024)",
+            "pc:P sizeForChild(P, parent: 768x1024) -> 768x500",
+            "P viewWillTransition(to: 768x500)",
+        ])
+        #expect(try await stage.controller("P").preferredContentSize == Size(2000, 500))
+    }
+
+    /// §3.4 default grants — a form sheet grants in regular width.
+    @Test func formSheetGrantsPreferredSizeInRegularWidth() async throws {
+        let stage = try await Stage("""
+        { \(padWindow), "root": "R",
+          "controllers": {
+            "R": { "kind": "view" },
+            "P": { "kind": "view", "modalPresentationStyle": "formSheet" } },
+          "steps": [
+            { "present": "P", "from": "R" },
+            { "setPreferredContentSize": { "controller": "P", "size": [600, 700] } } ] }
+        """)
+        try await stage.perform(step: 1)
+        #expect(try await stage.controller("P").size == Size(540, 620))
+        try await stage.perform(step: 2)
+        #expect(stage.lines(step: 2, kinds: ["preferredContentSizeDidChange"] + sizeKinds) == [
+            "pc:P preferredContentSizeDidChange(forChild: P)",
+            "P viewWillTransition(to: 600x700)",
+        ])
+        #expect(try await stage.controller("P").size == Size(600, 700))
+    }
+
+    /// §3.4 default grants — full-screen styles ignore the request (R25: no receipt).
+    @Test(arguments: ["fullScreen", "overFullScreen"])
+    func fullScreenStylesIgnorePreferredSize(style: String) async throws {
+        let stage = try await Stage("""
+        { \(padWindow), "root": "R",
+          "controllers": {
+            "R": { "kind": "view" },
+            "P": { "kind": "view", "modalPresentationStyle": "\(style)" } },
+          "steps": [
+            { "present": "P", "from": "R" },
+            { "setPreferredContentSize": { "controller": "P", "size": [300, 300] } } ] }
+        """)
+        try await stage.runAll()
+        #expect(stage.lines(step: 2, kinds: ["preferredContentSizeDidChange"] + sizeKinds) == [
+            "pc:P preferredContentSizeDidChange(forChild: P)",
+        ])
+        #expect(try await stage.controller("P").size == Size(1024, 768))
+    }
+
+    /// R22 — exactly one level up: inside its adaptive wrapper, P's container is the wrapper,
+    /// not the presentation controller.
+    @Test func preferredSizeOfAWrappedPresentedGoesToTheWrapper() async throws {
+        let run = try await run("""
+        { \(padWindow), "root": "R",
+          "controllers": {
+            "R": { "kind": "view" },
+            "P": { "kind": "view", "modalPresentationStyle": "popover",
+                   "popoverSource": { "view": "R", "rect": [10, 10, 44, 44] },
+                   "adaptiveDelegate": { "wrapIn": "navigation" } } },
+          "steps": [
+            { "present": "P", "from": "R" },
+            { "transition": { "size": [320, 768], "traits": { "horizontalSizeClass": "compact" } } },
+            { "setPreferredContentSize": { "controller": "P", "size": [300, 300] } } ] }
+        """)
+        #expect(lines(run, step: 3, kinds: ["preferredContentSizeDidChange"]) == [
+            "wrap:P preferredContentSizeDidChange(forChild: P)",
+        ])
+    }
 }

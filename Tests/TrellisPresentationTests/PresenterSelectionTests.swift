@@ -260,4 +260,72 @@ struct PresenterSelectionTests {
             #expect(!node.children.contains("N"), "\(node.id) lists N as a child")
         }
     }
+
+    /// SPEC R35, its example: V inside navigation controller N, N the window's root:
+    /// `V.present(P)` (ios8 default: fullScreen) makes N the presenter.
+    @Test func presentFromInsideTheRootNavigationControllerIsMadeByIt() async throws {
+        let stage = try await Stage("""
+        { \(phoneWindow), "root": "N",
+          "controllers": {
+            "N": { "kind": "navigation", "children": ["V"] },
+            "V": { "kind": "view" },
+            "P": { "kind": "view" } },
+          "steps": [ { "present": "P", "from": "V" } ] }
+        """)
+        try await stage.runAll()
+        #expect(stage.lines(step: 1, kinds: ["present", "presentCompletion"]) == [
+            "N present(P, style: fullScreen)",
+            "V presentCompletion(P)",
+        ])
+        #expect(await stage.node("P")?.presenting == "N")
+        #expect(await stage.node("N")?.presented == "P")
+        #expect(await stage.node("V")?.presented == nil)
+    }
+
+    /// SPEC R35 — the top of the presentation stack presents even when it is a form sheet: a
+    /// child of the presented form sheet F asks, F presents.
+    @Test func topOfThePresentationStackPresentsEvenAsAFormSheet() async throws {
+        let stage = try await Stage("""
+        { \(padWindow), "root": "R",
+          "controllers": {
+            "R":  { "kind": "view" },
+            "F":  { "kind": "view", "children": ["FC"], "modalPresentationStyle": "formSheet" },
+            "FC": { "kind": "view" },
+            "P":  { "kind": "view", "modalPresentationStyle": "fullScreen" } },
+          "steps": [
+            { "present": "F", "from": "R" },
+            { "present": "P", "from": "FC" } ] }
+        """)
+        try await stage.runAll()
+        #expect(stage.lines(step: 2, kinds: ["present", "presentCompletion", "warning", "error"]) == [
+            "F present(P, style: fullScreen)",
+            "FC presentCompletion(P)",
+        ])
+        #expect(await stage.node("P")?.presenting == "F")
+        #expect(await stage.node("F")?.presented == "P")
+        #expect(await stage.node("R")?.presented == "F")
+        #expect(await stage.node("FC")?.presented == nil)
+        #expect(try await stage.controller("P").size == Size(1024, 768))
+    }
+
+    /// SPEC R30 after R37 rerouting: the context X is already presenting.
+    @Test func currentContextPresentingWhileTheContextPresentsIsRefused() async throws {
+        let stage = try await Stage("""
+        { \(padWindow), "root": "R",
+          "controllers": {
+            "R":  { "kind": "view", "children": ["X"] },
+            "X":  { "kind": "navigation", "children": ["V"] },
+            "V":  { "kind": "view" },
+            "P":  { "kind": "view", "modalPresentationStyle": "currentContext" },
+            "P2": { "kind": "view", "modalPresentationStyle": "overCurrentContext" } },
+          "steps": [
+            { "present": "P", "from": "V" },
+            { "present": "P2", "from": "V" } ] }
+        """)
+        try await stage.perform(step: 1)
+        let before = await stage.window.structure
+        try await stage.perform(step: 2)
+        #expect(stage.lines(step: 2) == ["X warning Attempt to present P2 on X (from V) which is already presenting P"])
+        #expect(await stage.window.structure == before)
+    }
 }
