@@ -344,4 +344,29 @@ struct AdaptationTests {
         #expect(await stage.node("R")?.presented == nil)
         #expect(await stage.pc("P") == nil)
     }
+
+    /// R49 + R51 — adapting at presentation time with a wrapper: the wrapper is installed
+    /// before P appears and is what appears (then P, its visible child), at full screen size.
+    @Test func wrapperInstalledAtPresentationInCompactWidth() async throws {
+        let stage = try await Stage("""
+        { \(phoneWindow), "root": "R",
+          "controllers": {
+            "R": { "kind": "view" },
+            "P": { "kind": "view", "modalPresentationStyle": "popover",
+                   "adaptiveDelegate": { "wrapIn": "navigation" } } },
+          "steps": [ { "present": "P", "from": "R" } ] }
+        """)
+        try await stage.runAll()
+        #expect(stage.lines(step: 1, kinds: adaptationKinds) == [
+            "pc:P adaptivePresentationStyle -> overFullScreen",
+            "pc:P willPresentWithAdaptiveStyle(overFullScreen)",
+        ])
+        #expect(stage.lines(step: 1, kinds: appearanceKinds) == [
+            "wrap:P viewWillAppear", "P viewWillAppear", "wrap:P viewDidAppear", "P viewDidAppear",
+            "R presentCompletion(P)",
+        ])
+        #expect(await stage.pc("P")?.displayedID == "wrap:P")
+        #expect(await stage.node("wrap:P")?.children == ["P"])
+        #expect(try await stage.controller("P").size == Size(320, 568))
+    }
 }

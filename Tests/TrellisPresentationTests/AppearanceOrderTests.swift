@@ -213,4 +213,68 @@ struct AppearanceOrderTests {
             ])
         }
     }
+
+    /// Whether one controller's appearance callbacks, in order, are balanced as UIKit pairs
+    /// them, starting from "appeared": willDisappear → didDisappear → willAppear → didAppear → …
+    static func isBalanced(_ callbacks: [String], startingVisible: Bool = true) -> Bool {
+        var expected = startingVisible ? ["viewWillDisappear", "viewDidDisappear", "viewWillAppear", "viewDidAppear"]
+                                       : ["viewWillAppear", "viewDidAppear", "viewWillDisappear", "viewDidDisappear"]
+        for callback in callbacks {
+            guard callback == expected[0] else { return false }
+            expected.append(expected.removeFirst())
+        }
+        return true
+    }
+
+    static func appearance(of id: ControllerID, in events: [TraceEvent]) -> [String] {
+        events.filter { $0.controller == id && $0.message.kind == "appearance" }.map(\.message.name)
+    }
+
+    /// R42 + "presenter reappearing only if it had been covered": a form sheet presented in
+    /// compact width adapts to fullScreen and covers R; back in regular width it is a sheet
+    /// again. Whenever R comes back, it must come back: once P is dismissed R has seen
+    /// willDisappear, didDisappear, willAppear, didAppear — each exactly once, in that order.
+    @Test(.disabled("runtime disagrees: R covered at presentation (formSheet adapted to fullScreen) gets no viewWillAppear/viewDidAppear when P is dismissed after un-adapting (R42, decision: presenter reappears iff it had been covered)"))
+    func presenterCoveredByAnAdaptedSheetReappearsOnce() async throws {
+        let run = try await run("""
+        { "window": { "size": [320, 768],
+                      "traits": { "horizontalSizeClass": "compact", "verticalSizeClass": "regular",
+                                  "userInterfaceIdiom": "pad", "displayScale": 2 } },
+          "root": "R",
+          "controllers": {
+            "R": { "kind": "view" },
+            "P": { "kind": "view", "modalPresentationStyle": "formSheet" } },
+          "steps": [
+            { "present": "P", "from": "R" },
+            { "transition": { "size": [1024, 768], "traits": { "horizontalSizeClass": "regular" } } },
+            { "dismiss": "P" } ] }
+        """)
+        #expect(lines(run, step: 1, kinds: ["viewWillDisappear", "viewDidDisappear"]).contains("R viewDidDisappear"))
+        #expect(Self.appearance(of: "R", in: run.events) == [
+            "viewWillDisappear", "viewDidDisappear", "viewWillAppear", "viewDidAppear",
+        ])
+    }
+
+    /// The converse: a form sheet presented in regular width leaves R visible (no callbacks);
+    /// after it adapts to fullScreen and is dismissed, R must not "reappear" without having
+    /// disappeared: its callbacks stay balanced.
+    @Test(.disabled("runtime disagrees: R never covered (formSheet in regular, adapted to fullScreen later) gets viewWillAppear/viewDidAppear on dismissal without a prior disappearance (R42, decision: presenter reappears iff it had been covered)"))
+    func presenterNeverCoveredDoesNotReappear() async throws {
+        let run = try await run("""
+        { \(padWindow), "root": "R",
+          "controllers": {
+            "R": { "kind": "view" },
+            "P": { "kind": "view", "modalPresentationStyle": "formSheet" } },
+          "steps": [
+            { "present": "P", "from": "R" },
+            { "transition": { "size": [320, 768], "traits": { "horizontalSizeClass": "compact" } } },
+            { "dismiss": "P" } ] }
+        """)
+        #expect(lines(run, step: 1, kinds: appearanceKinds) == [
+            "P viewWillAppear", "P viewDidAppear", "R presentCompletion(P)",
+        ])
+        let callbacks = Self.appearance(of: "R", in: run.events)
+        #expect(Self.isBalanced(callbacks), "R: \(callbacks)")
+        #expect(callbacks.count % 4 == 0, "R: \(callbacks)")
+    }
 }

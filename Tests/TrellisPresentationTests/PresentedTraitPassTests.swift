@@ -153,4 +153,41 @@ struct PresentedTraitPassTests {
         #expect(stage.lines(step: 2, kinds: adaptationKinds).isEmpty)
         #expect(await stage.pc("P")?.style == .custom)
     }
+
+    /// R18 — a full-screen presentation made by P, whose own traits come from its PC's
+    /// override (scale 1.5), lives in the window's traits, not P's: a scale change reaches
+    /// PC(P2) and P2, never P.
+    @Test func fullScreenPresentationFromAnOverriddenPresentedLivesInTheWindowsTraits() async throws {
+        let stage = try await Stage("""
+        { \(phoneWindow), "root": "R",
+          "controllers": {
+            "R":  { "kind": "view" },
+            "P":  { "kind": "view", "modalPresentationStyle": "custom",
+                    "presentationController": { "overrideTraits": { "displayScale": 1.5 } } },
+            "P2": { "kind": "view", "modalPresentationStyle": "fullScreen" } },
+          "steps": [
+            { "present": "P", "from": "R" },
+            { "present": "P2", "from": "P" },
+            { "setTraits": { "displayScale": 3 } } ] }
+        """)
+        try await stage.perform(step: 1)
+        try await stage.perform(step: 2)
+        #expect(await stage.node("P2")?.presenting == "P")
+        #expect(try await stage.controller("P2").traitCollection.displayScale == 2)
+        try await stage.perform(step: 3)
+        let to = "h=compact v=regular idiom=phone scale=3"
+        let previous = "h=compact v=regular idiom=phone scale=2"
+        #expect(stage.lines(step: 3, kinds: traitKinds) == [
+            "R willTransition(to: \(to))",
+            "pc:P willTransition(to: \(to))",
+            "pc:P2 willTransition(to: \(to))",
+            "P2 willTransition(to: \(to))",
+            "R traitCollectionDidChange(previous: \(previous))",
+            "pc:P traitCollectionDidChange(previous: \(previous))",
+            "pc:P2 traitCollectionDidChange(previous: \(previous))",
+            "P2 traitCollectionDidChange(previous: \(previous))",
+        ])
+        #expect(try await stage.controller("P").traitCollection.displayScale == 1.5)
+        #expect(try await stage.controller("P2").traitCollection.displayScale == 3)
+    }
 }

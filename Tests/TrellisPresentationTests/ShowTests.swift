@@ -102,4 +102,48 @@ struct ShowTests {
         #expect(await stage.node("S")?.children == ["M", "D0"])
         #expect(await stage.node("W")?.presenting == nil)
     }
+
+    /// SPEC R55 — the lookup walks parents, then a presented controller's presenter: from
+    /// inside P, presented by the navigation controller N, `show` pushes onto N.
+    @Test func showFromInsideAPresentedControllerContinuesAtItsPresenter() async throws {
+        let stage = try await Stage("""
+        { \(phoneWindow), "root": "N",
+          "controllers": {
+            "N":  { "kind": "navigation", "children": ["V"] },
+            "V":  { "kind": "view" },
+            "P":  { "kind": "view", "children": ["PV"], "modalPresentationStyle": "overFullScreen" },
+            "PV": { "kind": "view" },
+            "W":  { "kind": "view" } },
+          "steps": [
+            { "present": "P", "from": "V" },
+            { "show": "W", "from": "PV" } ] }
+        """)
+        try await stage.runAll()
+        #expect(stage.lines(step: 2, kinds: Self.showKinds) == [
+            "PV show(W)",
+            "N push(W)",
+        ])
+        #expect(await stage.node("N")?.children == ["V", "W"])
+        #expect(await stage.node("W")?.parent == "N")
+    }
+
+    /// SPEC R56/R57 — no split view controller handles `showDetail`: the window's root
+    /// presents modally.
+    @Test func showDetailWithNoHandlerMakesTheWindowRootPresentModally() async throws {
+        let stage = try await Stage("""
+        { \(padWindow), "root": "R",
+          "controllers": {
+            "R": { "kind": "view", "children": ["V"] },
+            "V": { "kind": "view" },
+            "W": { "kind": "view" } },
+          "steps": [ { "showDetail": "W", "from": "V" } ] }
+        """)
+        try await stage.runAll()
+        #expect(stage.lines(step: 1, kinds: Self.showKinds) == [
+            "V showDetail(W)",
+            "R present(W, style: fullScreen)",
+        ])
+        #expect(await stage.node("W")?.presenting == "R")
+        #expect(await stage.node("V")?.presented == nil)
+    }
 }
