@@ -369,4 +369,43 @@ struct AdaptationTests {
         #expect(await stage.node("wrap:P")?.children == ["P"])
         #expect(try await stage.controller("P").size == Size(320, 568))
     }
+
+    /// R49/R51 and the contract: at presentation in a compact environment the question is
+    /// asked; a delegate answering none is recorded as such and nothing adapts.
+    @Test(.disabled("runtime disagrees: at presentation in compact width an answer of none is not recorded — no adaptivePresentationStyle/willPresentWithAdaptiveStyle lines (R49, R51, contract: asked at presentation iff compact)"))
+    func delegateAnsweringNoneAtPresentationInCompactWidthIsAsked() async throws {
+        let stage = try await Stage("""
+        { \(phoneWindow), "root": "R",
+          "controllers": {
+            "R": { "kind": "view" },
+            "P": { "kind": "view", "modalPresentationStyle": "popover",
+                   "popoverSource": { "view": "R", "rect": [10, 10, 44, 44] },
+                   "adaptiveDelegate": { "style": "none" } } },
+          "steps": [ { "present": "P", "from": "R" } ] }
+        """)
+        try await stage.runAll()
+        #expect(stage.lines(step: 1, kinds: adaptationKinds) == [
+            "pc:P adaptivePresentationStyle -> none",
+            "pc:P willPresentWithAdaptiveStyle(none)",
+        ])
+        #expect(await stage.pc("P")?.style == .popover)
+    }
+
+    /// The same for a style the ios13 profile does not adapt in compact width: asked, and
+    /// `willPresentWithAdaptiveStyle(none)` because nothing adapts (R49).
+    @Test(.disabled("runtime disagrees: ios13 form sheet presented in compact width — the question is not recorded when nothing adapts (R49, R51, contract: asked at presentation iff compact)"))
+    func ios13SheetAtPresentationInCompactWidthIsAskedAndStays() async throws {
+        let stage = try await Stage("""
+        { "profile": "ios13", \(phoneWindow), "root": "R",
+          "controllers": {
+            "R": { "kind": "view" },
+            "P": { "kind": "view", "modalPresentationStyle": "formSheet" } },
+          "steps": [ { "present": "P", "from": "R" } ] }
+        """)
+        try await stage.runAll()
+        let adaptation = stage.lines(step: 1, kinds: adaptationKinds)
+        #expect(adaptation.count == 2, "\(adaptation)")
+        #expect(adaptation.last == "pc:P willPresentWithAdaptiveStyle(none)")
+        #expect(await stage.pc("P")?.style == .formSheet)
+    }
 }

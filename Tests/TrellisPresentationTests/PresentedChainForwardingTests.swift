@@ -250,4 +250,75 @@ struct PresentedChainForwardingTests {
         #expect(suppressed.count == 1)
         #expect(suppressed.first?.hasPrefix("R suppressed viewWillTransition (cut: C2") == true)
     }
+
+    /// R10 — the layout pass applies what VWT announced: after the rotation each member of the
+    /// chain has the size it was sent. In the unchanged-middle variant nothing reached C, so C
+    /// keeps its old size (R4: nothing below B is messaged on this pass).
+    @Test(arguments: [true, false])
+    func chainSizesAfterTheRotation(middleChanges: Bool) async throws {
+        let sizing = middleChanges ? #"{ "fraction": [0.8, 0.8] }"# : #"{ "fixed": [200, 200] }"#
+        let stage = try await Stage(Self.chainScenario(bSizing: sizing))
+        try await stage.runAll()
+        #expect(try await stage.controller("R").size == Size(568, 320))
+        #expect(try await stage.controller("A").size == Size(568, 320))
+        #expect(try await stage.controller("A1").size == Size(568, 320))
+        if middleChanges {
+            // 0.8 × 568 is not exactly 454.4 in binary: compare as the trace prints sizes.
+            #expect(try await stage.controller("B").size.description == "454.4x256")
+            #expect(try await stage.controller("B1").size.description == "454.4x256")
+            #expect(try await stage.controller("C").size == Size(568, 320))
+        } else {
+            #expect(try await stage.controller("B").size == Size(200, 200))
+            #expect(try await stage.controller("C").size == Size(320, 568))
+        }
+    }
+
+    /// R25 + R6: a receipt VWT is forwarded like any other — the resized context X sends its
+    /// own new size on to the presentation it makes.
+    @Test func receiptReachesThePresentationMadeByTheResizedChild() async throws {
+        let stage = try await Stage("""
+        { \(padWindow), "root": "R",
+          "controllers": {
+            "R": { "kind": "view", "children": ["X"], "overrides": { "grant": "all" } },
+            "X": { "kind": "view", "definesPresentationContext": true },
+            "P": { "kind": "view", "modalPresentationStyle": "overCurrentContext" } },
+          "steps": [
+            { "present": "P", "from": "X" },
+            { "setPreferredContentSize": { "controller": "X", "size": [600, 400] } } ] }
+        """)
+        try await stage.runAll()
+        #expect(stage.lines(step: 2, kinds: ["preferredContentSizeDidChange"] + sizeKinds) == [
+            "R preferredContentSizeDidChange(forChild: X)",
+            "X viewWillTransition(to: 600x400)",
+            "pc:P viewWillTransition(to: 600x400)",
+            "pc:P sizeForChild(P, parent: 600x400) -> 600x400",
+            "P viewWillTransition(to: 600x400)",
+        ])
+        #expect(try await stage.controller("X").size == Size(600, 400))
+        #expect(try await stage.controller("P").size == Size(600, 400))
+    }
+
+    /// After dismissal the presentation edge is gone: a rotation does not reach P or its PC;
+    /// P can be presented again.
+    @Test func dismissedControllerIsNoLongerMessagedAndCanBePresentedAgain() async throws {
+        let run = try await run("""
+        { \(padWindow), "root": "R",
+          "controllers": {
+            "R": { "kind": "view" },
+            "P": { "kind": "view", "modalPresentationStyle": "formSheet" } },
+          "steps": [
+            { "present": "P", "from": "R" },
+            { "dismiss": "P" },
+            { "resizeWindow": [768, 1024] },
+            { "present": "P", "from": "R" } ] }
+        """)
+        #expect(lines(run, step: 3, kinds: sizeKinds) == ["R viewWillTransition(to: 768x1024)"])
+        #expect(lines(run, step: 4, kinds: ["present", "sizeForChild", "error", "warning"] + appearanceKinds) == [
+            "R present(P, style: formSheet)",
+            "P viewWillAppear",
+            "pc:P sizeForChild(P, parent: 768x1024) -> 540x620",
+            "P viewDidAppear",
+            "R presentCompletion(P)",
+        ])
+    }
 }

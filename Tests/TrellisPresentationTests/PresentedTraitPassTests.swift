@@ -190,4 +190,32 @@ struct PresentedTraitPassTests {
         #expect(try await stage.controller("P").traitCollection.displayScale == 1.5)
         #expect(try await stage.controller("P2").traitCollection.displayScale == 3)
     }
+
+    /// R16: a controller whose traits do not change gets no trait messages, but its subtree is
+    /// still visited: X (pinned to scale 3 by R's override) and P, presented over X's context,
+    /// stay silent, while P2, which P presents full screen in the window's traits, changes.
+    @Test func unchangedContextIsStillWalkedToAPresentationInTheWindowsTraits() async throws {
+        let run = try await run("""
+        { \(padWindow), "root": "R",
+          "controllers": {
+            "R":  { "kind": "view", "children": ["X"], "traitOverrides": { "X": { "displayScale": 3 } } },
+            "X":  { "kind": "view", "definesPresentationContext": true },
+            "P":  { "kind": "view", "modalPresentationStyle": "overCurrentContext" },
+            "P2": { "kind": "view", "modalPresentationStyle": "overFullScreen" } },
+          "steps": [
+            { "present": "P", "from": "X" },
+            { "present": "P2", "from": "P" },
+            { "setTraits": { "displayScale": 4 } } ] }
+        """)
+        let to = "h=regular v=regular idiom=pad scale=4"
+        let previous = "h=regular v=regular idiom=pad scale=2"
+        #expect(lines(run, step: 3, kinds: traitKinds) == [
+            "R willTransition(to: \(to))",
+            "pc:P2 willTransition(to: \(to))",
+            "P2 willTransition(to: \(to))",
+            "R traitCollectionDidChange(previous: \(previous))",
+            "pc:P2 traitCollectionDidChange(previous: \(previous))",
+            "P2 traitCollectionDidChange(previous: \(previous))",
+        ])
+    }
 }
