@@ -197,4 +197,36 @@ struct DismissalTests {
         ])
         #expect(await stage.node("R")?.presented == nil)
     }
+
+    /// SPEC R44 — "removes its presented controller and everything above it": P, presented
+    /// over the context X inside A, is above A and goes with it when R dismisses A.
+    @Test(.disabled("runtime disagrees: R.dismiss removes A but leaves P presented by X inside the dismissed A (X.presented == P, pc:P alive, P gets no disappearance) — R44 'and everything above it'"))
+    func dismissRemovesContextPresentationsMadeInsideTheRemovedController() async throws {
+        let stage = try await Stage("""
+        { \(padWindow), "root": "R",
+          "controllers": {
+            "R": { "kind": "view" },
+            "A": { "kind": "view", "children": ["X"], "modalPresentationStyle": "fullScreen" },
+            "X": { "kind": "view", "definesPresentationContext": true },
+            "P": { "kind": "view", "modalPresentationStyle": "currentContext" } },
+          "steps": [
+            { "present": "A", "from": "R" },
+            { "present": "P", "from": "X" },
+            { "dismiss": "R" } ] }
+        """)
+        try await stage.perform(step: 1)
+        try await stage.perform(step: 2)
+        #expect(await stage.node("X")?.presented == "P")
+        try await stage.perform(step: 3)
+        let step = stage.lines(step: 3)
+        #expect(step.first == "R dismiss(A)")
+        #expect(step.last == "R dismissCompletion(A)")
+        #expect(step.contains("P viewWillDisappear"))
+        #expect(step.contains("P viewDidDisappear"))
+        #expect(await stage.node("R")?.presented == nil)
+        #expect(await stage.node("A")?.presenting == nil)
+        #expect(await stage.node("X")?.presented == nil)
+        #expect(await stage.node("P")?.presenting == nil)
+        #expect(await stage.pc("P") == nil)
+    }
 }

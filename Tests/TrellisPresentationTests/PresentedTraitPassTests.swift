@@ -218,4 +218,29 @@ struct PresentedTraitPassTests {
             "P2 traitCollectionDidChange(previous: \(previous))",
         ])
     }
+
+    /// R48 + R18: a current-context presentation adapts when its *context's* width changes,
+    /// here through the context's trait override (ios8: currentContext → fullScreen).
+    @Test func currentContextAdaptsWhenItsContextGoesCompact() async throws {
+        let stage = try await Stage("""
+        { \(padWindow), "root": "R",
+          "controllers": {
+            "R": { "kind": "view", "children": ["X"] },
+            "X": { "kind": "view", "definesPresentationContext": true },
+            "P": { "kind": "view", "modalPresentationStyle": "currentContext" } },
+          "steps": [
+            { "present": "P", "from": "X" },
+            { "setTraitOverride": { "container": "R", "child": "X", "traits": { "horizontalSizeClass": "compact" } } } ] }
+        """)
+        try await stage.runAll()
+        #expect(stage.lines(step: 1, kinds: adaptationKinds).isEmpty)
+        #expect(stage.lines(step: 2, kinds: ["willTransition"] + adaptationKinds) == [
+            "X willTransition(to: h=compact v=regular idiom=pad scale=2)",
+            "pc:P willTransition(to: h=compact v=regular idiom=pad scale=2)",
+            "pc:P adaptivePresentationStyle -> fullScreen",
+            "pc:P willPresentWithAdaptiveStyle(fullScreen)",
+            "P willTransition(to: h=compact v=regular idiom=pad scale=2)",
+        ])
+        #expect(await stage.pc("P")?.style == .fullScreen)
+    }
 }
