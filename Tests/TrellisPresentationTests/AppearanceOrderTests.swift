@@ -277,4 +277,32 @@ struct AppearanceOrderTests {
         #expect(Self.isBalanced(callbacks), "R: \(callbacks)")
         #expect(callbacks.count % 4 == 0, "R: \(callbacks)")
     }
+
+    /// The contract: a covered presenter's disappearance reaches its *visible* children only —
+    /// a navigation controller's top, a tab bar controller's selected child, a split view's
+    /// visible columns.
+    @Test(arguments: [
+        (#""kind": "navigation", "children": ["V1", "V2"]"#, ["V2"]),
+        (#""kind": "tab", "children": ["V1", "V2"], "selected": 1"#, ["V2"]),
+        (#""kind": "view", "children": ["V1", "V2"]"#, ["V1", "V2"]),
+    ])
+    func coveredPresenterForwardsAppearanceToItsVisibleChildren(root: String, visible: [String]) async throws {
+        let run = try await run("""
+        { \(phoneWindow), "root": "R",
+          "controllers": {
+            "R":  { \(root) },
+            "V1": { "kind": "view" },
+            "V2": { "kind": "view" },
+            "P":  { "kind": "view", "modalPresentationStyle": "fullScreen" } },
+          "steps": [ { "present": "P", "from": "R" }, { "dismiss": "P" } ] }
+        """)
+        #expect(lines(run, step: 1, kinds: appearanceKinds) ==
+            ["R viewWillDisappear"] + visible.map { "\($0) viewWillDisappear" }
+            + ["P viewWillAppear", "P viewDidAppear", "R viewDidDisappear"]
+            + visible.map { "\($0) viewDidDisappear" } + ["R presentCompletion(P)"])
+        #expect(lines(run, step: 2, kinds: appearanceKinds) ==
+            ["P viewWillDisappear", "R viewWillAppear"] + visible.map { "\($0) viewWillAppear" }
+            + ["R viewDidAppear"] + visible.map { "\($0) viewDidAppear" }
+            + ["P viewDidDisappear", "P dismissCompletion(P)"])
+    }
 }

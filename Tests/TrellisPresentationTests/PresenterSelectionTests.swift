@@ -328,4 +328,24 @@ struct PresenterSelectionTests {
         #expect(stage.lines(step: 2) == ["X warning Attempt to present P2 on X (from V) which is already presenting P"])
         #expect(await stage.window.structure == before)
     }
+
+    /// R39 concerns the context of a current-context presentation only: a full-screen
+    /// presentation from inside D keeps P's own transition style.
+    @Test func contextTransitionStyleDoesNotApplyToFullScreenPresentations() async throws {
+        let run = try await run("""
+        { \(padWindow), "root": "R",
+          "controllers": {
+            "R": { "kind": "view", "children": ["D"] },
+            "D": { "kind": "view", "children": ["V"], "definesPresentationContext": true,
+                   "providesPresentationContextTransitionStyle": true,
+                   "modalTransitionStyle": "crossDissolve" },
+            "V": { "kind": "view" },
+            "P": { "kind": "view", "modalPresentationStyle": "fullScreen",
+                   "modalTransitionStyle": "flipHorizontal" } },
+          "steps": [ { "present": "P", "from": "V" } ] }
+        """)
+        let present = try #require(Self.presentEvent(run))
+        #expect(present.presenter == "R")
+        #expect(present.transition == "flipHorizontal")
+    }
 }
