@@ -1,0 +1,91 @@
+import Testing
+import TrellisModel
+import TrellisRuntime
+import TrellisScenario
+import TrellisTrace
+
+// SPEC §3.5 "Presented sizes", R3 for custom presentation controllers, and R22/R27 for
+// presented controllers (one level up: the presentation controller).
+
+@Suite("Presented sizes and one-level-up notifications")
+struct PresentedSizeTests {
+    static func present(_ style: String, window: String, extra: String = "", steps: String = "") -> String {
+        """
+        { \(window), "root": "R",
+          "controllers": {
+            "R":  { "kind": "view" },
+            "P":  { "kind": "view", "children": ["P1"], "modalPresentationStyle": "\(style)"\(extra) },
+            "P1": { "kind": "view" } },
+          "steps": [ { "present": "P", "from": "R" }\(steps) ] }
+        """
+    }
+
+    /// The first answer of PC(P) when P is presented.
+    static func presentedSize(_ json: String) async throws -> String? {
+        let run = try await run(json)
+        return lines(run, step: 1, kinds: ["sizeForChild"]).first { $0.hasPrefix("pc:P ") }
+    }
+
+    @Test func pageSheetIsClampedToTheScreenInRegularWidth() async throws {
+        let narrowPad = """
+        "window": { "size": [694, 768], "traits": { "horizontalSizeClass": "regular", "verticalSizeClass": "regular",
+                                                   "userInterfaceIdiom": "pad", "displayScale": 2 } }
+        """
+        #expect(try await Self.presentedSize(Self.present("pageSheet", window: narrowPad))
+                == "pc:P sizeForChild(P, parent: 694x768) -> 694x768")
+    }
+
+    @Test func formSheetUsesItsPreferredSizeClampedToTheScreen() async throws {
+        #expect(try await Self.presentedSize(Self.present("formSheet", window: padWindow))
+                == "pc:P sizeForChild(P, parent: 1024x768) -> 540x620")
+        #expect(try await Self.presentedSize(Self.present("formSheet", window: padWindow, extra: #", "preferredContentSize": [400, 300]"#))
+                == "pc:P sizeForChild(P, parent: 1024x768) -> 400x300")
+        #expect(try await Self.presentedSize(Self.present("formSheet", window: padWindow, extra: #", "preferredContentSize": [2000, 2000]"#))
+                == "pc:P sizeForChild(P, parent: 1024x768) -> 1024x768")
+    }
+
+    /// R3: a custom presentation controller without a sizeForChild rule answers the size it
+    /// received — the presenter's.
+    @Test func customPresentationWithoutARuleGivesTheParentSize() async throws {
+        #expect(try await Self.presentedSize(Self.present("custom", window: phoneWindow))
+                == "pc:P sizeForChild(P, parent: 320x568) -> 320x568")
+    }
+
+    /// A form sheet adapted to fullScreen is sized as fullScreen when the window rotates.
+    @Test func adaptedFormSheetIsSizedAsFullScreenOnRotation() async throws {
+        let run = try await run(Self.present("formSheet", window: phoneWindow, steps: #", { "resizeWindow": [568, 320] }"#))
+        #expect(lines(run, step: 2, kinds: sizeKinds) == [
+            "R viewWillTransition(to: 568x320)",
+            "pc:P viewWillTransition(to: 568x320)",
+            "pc:P sizeForChild(P, parent: 568x320) -> 568x320",
+            "P viewWillTransition(to: 568x320)",
+            "P sizeForChild(P1, parent: 568x320) -> 568x320",
+            "P1 viewWillTransition(to: 568x320)",
+        ])
+    }
+
+    /// R22: only a *different* value is reported.
+    @Test func settingTheSamePreferredSizeSendsNothing() async throws {
+        let run = try await run(Self.present("formSheet", window: padWindow, extra: #", "preferredContentSize": [400, 300]"#,
+                                             steps: #", { "setPreferredContentSize": { "controller": "P", "size": [400, 300] } }"#))
+        #expect(lines(run, step: 2).isEmpty)
+    }
+
+    /// R22: a child of the presented controller reports to P, its parent — not to PC(P).
+    @Test func childOfThePresentedReportsToThePresentedOnly() async throws {
+        let run = try await run(Self.present("formSheet", window: padWindow,
+                                             steps: #", { "setPreferredContentSize": { "controller": "P1", "size": [100, 100] } }"#))
+        #expect(lines(run, step: 2, kinds: ["preferredContentSizeDidChange"] + sizeKinds) == [
+            "P preferredContentSizeDidChange(forChild: P1)",
+        ])
+    }
+
+    /// R27: the fitting-size change of a presented controller goes one level up, to PC(P).
+    @Test func fittingSizeChangeOfThePresentedGoesToItsPresentationController() async throws {
+        let run = try await run(Self.present("formSheet", window: padWindow,
+                                             steps: #", { "systemLayoutFittingSizeDidChange": "P" }"#))
+        #expect(lines(run, step: 2, kinds: ["systemLayoutFittingSizeDidChange"]) == [
+            "pc:P systemLayoutFittingSizeDidChange(forChild: P)",
+        ])
+    }
+}

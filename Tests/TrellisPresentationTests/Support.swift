@@ -1,0 +1,129 @@
+import Testing
+import TrellisModel
+import TrellisRuntime
+import TrellisScenario
+import TrellisTrace
+
+// Helpers shared by the presentation tests. Every expectation in this target is derived by
+// hand from SPEC.md, CONFORMANCE.md and the presentation contract decisions; none is copied
+// from the program's output.
+
+/// The phone of SPEC §5: 320×568, compact width, regular height, scale 2.
+let phoneWindow = """
+    "window": { "size": [320, 568],
+                "traits": { "horizontalSizeClass": "compact", "verticalSizeClass": "regular",
+                            "userInterfaceIdiom": "phone", "displayScale": 2 } }
+    """
+
+/// An iPad in landscape: 1024×768, regular in both directions, scale 2.
+let padWindow = """
+    "window": { "size": [1024, 768],
+                "traits": { "horizontalSizeClass": "regular", "verticalSizeClass": "regular",
+                            "userInterfaceIdiom": "pad", "displayScale": 2 } }
+    """
+
+/// The appearance callbacks and completions: what R42 orders.
+let appearanceKinds = ["viewWillAppear", "viewDidAppear", "viewWillDisappear", "viewDidDisappear",
+                       "presentCompletion", "dismissCompletion"]
+let sizeKinds = ["viewWillTransition", "sizeForChild"]
+let traitKinds = ["willTransition", "traitCollectionDidChange"]
+let adaptationKinds = ["adaptivePresentationStyle", "willPresentWithAdaptiveStyle"]
+let presentationCallbackKinds = ["presentationTransitionWillBegin", "presentationTransitionDidEnd",
+                                 "dismissalTransitionWillBegin", "dismissalTransitionDidEnd"]
+
+/// Decodes an inline scenario (SPEC §5).
+func scenario(_ json: String) throws -> Scenario {
+    try ScenarioDecoder.decode(json, file: "inline")
+}
+
+/// Runs an inline scenario in one process and returns its events.
+func run(_ json: String) async throws -> ScenarioRun {
+    try await ScenarioRunner.run(try scenario(json))
+}
+
+/// The canonical lines of step `step` (1-based; 0 = initial layout), without the header,
+/// optionally filtered to some message kinds as an `expect` step does.
+func lines(_ events: [TraceEvent], step: Int, kinds: [String]? = nil) -> [String] {
+    events
+        .filter { $0.step == step && $0.message.name != "step" }
+        .filter { kinds == nil || kinds!.contains($0.message.name) }
+        .map(\.canonicalLine)
+}
+
+func lines(_ run: ScenarioRun, step: Int, kinds: [String]? = nil) -> [String] {
+    lines(run.events, step: step, kinds: kinds)
+}
+
+/// A window built from an inline scenario, driven step by step through `Window.perform`, for
+/// the structural checks the trace cannot show.
+struct Stage {
+    let scenario: Scenario
+    let window: Window
+
+    init(_ json: String) async throws {
+        scenario = try ScenarioDecoder.decode(json, file: "inline")
+        window = try await Window(ScenarioRunner.hierarchy(of: scenario))
+        await window.start()
+    }
+
+    var events: [TraceEvent] { window.environment.recorder.events }
+
+    /// Runs every step of the scenario (`expect` steps are skipped).
+    func runAll() async throws {
+        for number in scenario.steps.indices.map({ $0 + 1 }) {
+            try await perform(step: number)
+        }
+    }
+
+    /// Runs step `number` (1-based) with its header, as the scenario runner does.
+    func perform(step number: Int) async throws {
+        let step = scenario.steps[number - 1]
+        guard let event = Self.windowEvent(step) else { return }
+        try await window.perform(event, header: (number, step.headerDescription))
+    }
+
+    func lines(step: Int, kinds: [String]? = nil) -> [String] {
+        TrellisPresentationTests.lines(events, step: step, kinds: kinds)
+    }
+
+    func node(_ id: ControllerID) async -> HierarchyStructure.Node? {
+        await window.structure[id]
+    }
+
+    func pc(_ presented: ControllerID) async -> PresentationController? {
+        await window.presentationController(presenting: presented)
+    }
+
+    func controller(_ id: ControllerID) async throws -> Controller {
+        try await window.controller(id)
+    }
+
+    static func windowEvent(_ step: ScenarioStep) -> WindowEvent? {
+        switch step {
+        case let .resizeWindow(size): return .environmentChange(size: size, traits: nil)
+        case let .setTraits(traits): return .environmentChange(size: nil, traits: traits)
+        case let .transition(size, traits): return .environmentChange(size: size, traits: traits)
+        case let .setPreferredContentSize(id, size): return .setPreferredContentSize(id, size)
+        case let .setTraitOverride(container, child, traits): return .setTraitOverride(container: container, child: child, traits: traits)
+        case let .systemLayoutFittingSizeDidChange(id): return .systemLayoutFittingSizeDidChange(id)
+        case let .present(presented, from, animated, style): return .present(presented, from: from, animated: animated, style: style)
+        case let .dismiss(id, animated): return .dismiss(id, animated: animated)
+        case let .show(shown, from): return .show(shown, from: from)
+        case let .showDetail(shown, from): return .showDetail(shown, from: from)
+        case let .push(pushed, onto): return .push(pushed, onto: onto)
+        case let .pop(id): return .pop(id)
+        case let .select(tab, index): return .select(tab: tab, index: index)
+        case .expect: return nil
+        }
+    }
+}
+
+/// The events of `run` in step `step` whose receiver is `controller`.
+func events(_ events: [TraceEvent], step: Int, on controller: ControllerID) -> [TraceEvent] {
+    events.filter { $0.step == step && $0.controller == controller }
+}
+
+/// Position of the first line equal to `line`, for relative-order checks.
+func position(of line: String, in lines: [String]) -> Int? {
+    lines.firstIndex(of: line)
+}
