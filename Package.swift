@@ -10,6 +10,7 @@ import PackageDescription
 //   TrellisTestKit   actor-level unit tests: hierarchy stores and single-controller probes
 //   CZeroMQ          Debian's libzmq as a system library (pkg-config libzmq, apt libzmq3-dev)
 //   ZeroMQ           the project's own thin Swift binding over it
+//   TrellisTransport the ZeroMQ node transport: I/O thread, peers, remote controllers
 //   trellis          the command-line tool
 let package = Package(
     name: "Trellis",
@@ -26,6 +27,7 @@ let package = Package(
         .target(name: "TrellisModel"),
         .systemLibrary(name: "CZeroMQ", pkgConfig: "libzmq", providers: [.apt(["libzmq3-dev"])]),
         .target(name: "ZeroMQ", dependencies: ["CZeroMQ"]),
+        .target(name: "TrellisTransport", dependencies: ["ZeroMQ", "TrellisModel", "TrellisTrace", "TrellisRuntime"]),
         .target(name: "TrellisJSON"),
         .target(name: "TrellisTrace", dependencies: ["TrellisModel", "TrellisJSON"]),
         .target(name: "TrellisRuntime", dependencies: ["TrellisModel", "TrellisTrace"]),

@@ -55,8 +55,12 @@ public actor Controller: ManagedController, ViewControllerContext {
         style: ModalPresentationStyle, containerSize: Size, traits: TraitCollection, windowSize: Size,
         profile: AdaptationProfile, wrapperChanged: @escaping @Sendable (_ wrapper: (any ManagedController)?, _ presented: ControllerID) async -> Void
     ) -> any ManagedPresentationController {
+        // Only a custom presentation uses this controller's own presentation controller settings;
+        // the built-in styles have UIKit's.
         PresentationController(
-            presented: self, style: style, description: presentationDescription, delegate: adaptiveDelegate,
+            presented: self, style: style,
+            description: style == .custom ? presentationDescription : PresentationControllerDescription(),
+            delegate: adaptiveDelegate,
             profile: profile, containerSize: containerSize, traits: traits, windowSize: windowSize,
             preferredContentSize: preferredContentSize, environment: environment, wrapperChanged: wrapperChanged)
     }

@@ -154,11 +154,27 @@ public struct HierarchyStructure: Sendable, Equatable {
         } else {
             return nil
         }
+        // The presenter's chain, then — "everything above it" — what the removed controllers'
+        // descendants present (a current-context presentation inside a removed container).
         var removed: [ControllerID] = []
-        var current = nodes[presenter]?.presented
-        while let id = current, removed.count <= nodes.count {
-            removed.append(id)
-            current = nodes[id]?.presented
+        var seen = Set<ControllerID>()
+        func addChain(from first: ControllerID?) {
+            var current = first
+            while let id = current, seen.insert(id).inserted {
+                removed.append(id)
+                current = nodes[id]?.presented
+            }
+        }
+        addChain(from: nodes[presenter]?.presented)
+        var index = 0
+        while index < removed.count {
+            var descendants = nodes[removed[index]]?.children ?? []
+            while let descendant = descendants.popLast() {
+                guard let node = nodes[descendant], seen.count <= nodes.count * 2 else { continue }
+                if let presented = node.presented, !seen.contains(presented) { addChain(from: presented) }
+                descendants.append(contentsOf: node.children)
+            }
+            index += 1
         }
         return removed.isEmpty ? nil : (presenter, removed)
     }

@@ -28,6 +28,10 @@ public actor PresentationController: ManagedPresentationController, Presentation
     var windowSize: Size
     var presentedPreferredSize: Size
     var delivery: Delivery?
+    /// The transition in which the adaptive style last changed, and the last one that brought a
+    /// size: a style change without a size transition resizes the presented controller itself.
+    var adaptedInTransition: Int?
+    var lastSizeTransition: Int?
     /// Tells the window when the adaptive wrapper comes or goes, so its structure stays true.
     let wrapperChanged: @Sendable (_ wrapper: (any ManagedController)?, _ presented: ControllerID) async -> Void
 
@@ -130,6 +134,7 @@ public actor PresentationController: ManagedPresentationController, Presentation
         let event = record(.viewWillTransition(to: size), cause: cause, transition: transition.id)
         pendingSize = size
         windowSize = transition.windowSize
+        lastSizeTransition = transition.id
         let coordinator = environment.coordinator(for: transition, owner: id)
         _ = await handle("viewWillTransition", event: event, transition: transition) {
             await description.behavior.viewWillTransition(to: size, with: coordinator, in: self)
@@ -224,7 +229,9 @@ public actor PresentationController: ManagedPresentationController, Presentation
         let widthChanged = traits.horizontalSizeClass != traitCollection.horizontalSizeClass
         let heightChanged = profile == .ios13 && traits.verticalSizeClass != traitCollection.verticalSizeClass
         if widthChanged || heightChanged {
+            let before = style
             await adapt(to: traits, cause: current.cause, atPresentation: false)
+            if style != before { adaptedInTransition = coordinator.info.id }
         }
         await walkDisplayed(environmentTraits: traits, deliver: true, transition: coordinator.info, cause: current.cause)
     }
@@ -239,10 +246,10 @@ public actor PresentationController: ManagedPresentationController, Presentation
     /// Asks the delegate (or the profile's table) for the adaptive style and switches to it,
     /// installing or removing the navigation wrapper (R49, R52).
     private func adapt(to traits: TraitCollection, cause: EventRef?, atPresentation: Bool) async {
-        guard PresentationRules.canAdapt(presentationStyle) else { return }
+        guard PresentationRules.asksForAdaptiveStyle(presentationStyle, hasDelegate: delegate != nil) else { return }
+        // At presentation, a regular environment has nothing to adapt and nothing to ask (R51).
+        if atPresentation, !PresentationRules.isCompactForAdaptation(traits, profile: profile) { return }
         let answer = PresentationRules.adaptiveStyle(for: presentationStyle, traits: traits, profile: profile, delegate: delegate)
-        // At presentation, a regular environment has nothing to adapt and nothing to say.
-        if atPresentation, answer == .none { return }
         let adapted = answer == presentationStyle ? .none : answer
         record(.adaptivePresentationStyle(answer.rawValue), cause: cause)
         let wantsWrapper = adapted != .none && delegate?.wrapsInNavigationController == true
@@ -289,6 +296,19 @@ public actor PresentationController: ManagedPresentationController, Presentation
             displayed.traitWalked = false
             await displayed.endpoint.applyPendingTraits(cause: next)
         }
+        // The style changed in a trait-only transition: nothing else will resize the presented
+        // controller for its new style, so do it now, as a receipt and a layout (R52, §3.5).
+        if let adapted = adaptedInTransition, adapted != lastSizeTransition {
+            adaptedInTransition = nil
+            let answer = askSize(parentSize: size, cause: next, transition: adapted)
+            guard answer != displayed.frame else { return }
+            let transition = environment.beginTransition(animated: true)
+            displayed.announced = answer
+            await displayed.endpoint.deliverViewWillTransition(to: answer, transition: transition, cause: next)
+            await layout(cause: next)
+            environment.finishTransition(transition, cause: next)
+        }
+        adaptedInTransition = nil
     }
 
     // MARK: Preferred content size (R22–R26)

@@ -89,12 +89,19 @@ public enum PresentationRules {
         }
     }
 
-    /// Whether a style can adapt at all (R48): full-screen styles never do.
-    public static func canAdapt(_ style: ModalPresentationStyle) -> Bool {
+    /// Whether a presentation asks for an adaptive style at all (R48): full-screen styles never
+    /// do, and a custom one only when it has a delegate to answer.
+    public static func asksForAdaptiveStyle(_ style: ModalPresentationStyle, hasDelegate: Bool) -> Bool {
         switch style {
         case .fullScreen, .overFullScreen, .none, .automatic: return false
+        case .custom: return hasDelegate
         default: return true
         }
+    }
+
+    /// Whether these traits are compact for adaptation: compact width, or (`ios13`) compact height.
+    public static func isCompactForAdaptation(_ traits: TraitCollection, profile: AdaptationProfile) -> Bool {
+        traits.horizontalSizeClass == .compact || (profile == .ios13 && traits.verticalSizeClass == .compact)
     }
 
     /// The adaptive style a presentation ends up with: the delegate's valid answer, else the
@@ -104,8 +111,7 @@ public enum PresentationRules {
         for style: ModalPresentationStyle, traits: TraitCollection, profile: AdaptationProfile, delegate: AdaptiveDelegate?
     ) -> ModalPresentationStyle {
         let fallback = defaultAdaptiveStyle(for: style, traits: traits, profile: profile)
-        let compact = traits.horizontalSizeClass == .compact || (profile == .ios13 && traits.verticalSizeClass == .compact)
-        guard compact else { return .none }
+        guard isCompactForAdaptation(traits, profile: profile) else { return .none }
         if style == .custom, delegate?.answer == nil { return .none }
         return delegate?.answer?.validStyle ?? fallback
     }

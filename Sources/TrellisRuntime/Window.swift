@@ -40,6 +40,9 @@ public actor Window {
     var controllers: [ControllerID: any ManagedController]
     let descriptions: [ControllerID: ControllerDescription]
     var presentationControllers: [ControllerID: any ManagedPresentationController] = [:]
+    /// Presenters whose views a covering presentation removed (R41): they have disappeared, and
+    /// reappear when it is dismissed. Appearance callbacks stay paired through chains.
+    var coveredPresenters = Set<ControllerID>()
     /// Who presents whom, who is whose parent: the source of every presentation decision.
     public private(set) var structure: HierarchyStructure
     public private(set) var size: Size
@@ -256,6 +259,7 @@ public actor Window {
         // R42: appearance order; styles that keep the presenter visible leave it alone.
         let transition = environment.beginTransition(animated: animated)
         let covering = await presentationController.presentationState().removesPresenterViews
+        if covering { coveredPresenters.insert(presenterID) }
         if covering { await presenter.deliverAppearance(.viewWillDisappear, cause: event) }
         await presentationController.deliverDisplayedAppearance(.viewWillAppear, cause: event)
         await presentationController.transitionCallback(.presentationTransitionWillBegin, value: animated, cause: event)
@@ -317,31 +321,37 @@ public actor Window {
             chain.append((id, pc))
         }
         let topFirst = Array(chain.reversed())
-        // R45: only the top-most is animated.
+        // R45: only the top-most of the dismissed chain is animated.
+        let animatedTop = structure.topOfPresentationChain(from: presenterID)
         for link in topFirst {
-            await link.pc.transitionCallback(.dismissalTransitionWillBegin, value: animated && link.id == removed.last, cause: event)
+            await link.pc.transitionCallback(.dismissalTransitionWillBegin, value: animated && link.id == animatedTop, cause: event)
         }
-        let revealsPresenter = await chain.first?.pc.presentationState().removesPresenterViews ?? false
-        for link in topFirst { await link.pc.deliverDisplayedAppearance(.viewWillDisappear, cause: event) }
+        // Only what is on screen disappears: a controller covered by a presentation above it
+        // already did, and the presenter reappears only if it had been covered.
+        let visible = topFirst.filter { !coveredPresenters.contains($0.id) }
+        let revealsPresenter = coveredPresenters.contains(presenterID)
+        for link in visible { await link.pc.deliverDisplayedAppearance(.viewWillDisappear, cause: event) }
         if revealsPresenter {
             await presenter.deliverAppearance(.viewWillAppear, cause: event)
             await presenter.deliverAppearance(.viewDidAppear, cause: event)
         }
-        for link in topFirst { await link.pc.deliverDisplayedAppearance(.viewDidDisappear, cause: event) }
+        for link in visible { await link.pc.deliverDisplayedAppearance(.viewDidDisappear, cause: event) }
         for link in topFirst {
             await link.pc.transitionCallback(.dismissalTransitionDidEnd, value: true, cause: event)
         }
-        await presenter.detachPresentation()
-        structure.update(presenterID) { $0.presented = nil }
         for link in chain {
+            // Each removed controller's own presenter lets go of it: the dismissing presenter,
+            // a removed controller, or a controller inside one (a current-context presentation).
+            if let linkPresenter = structure[link.id]?.presenting {
+                try await managed(linkPresenter).detachPresentation()
+                structure.update(linkPresenter) { $0.presented = nil }
+                coveredPresenters.remove(linkPresenter)
+            }
             let wrapperID = ControllerID("wrap:" + link.id.name)
             if controllers[wrapperID] != nil { wrapperChanged(nil, presenting: link.id) }
-            try await managed(link.id).detachPresentation()
             try await managed(link.id).setContainer(nil)
-            structure.update(link.id) {
-                $0.presented = nil
-                $0.presenting = nil
-            }
+            structure.update(link.id) { $0.presenting = nil }
+            coveredPresenters.remove(link.id)
             presentationControllers[link.id] = nil
         }
         let transition = environment.beginTransition(animated: animated)

@@ -74,7 +74,8 @@ struct Reader {
 
     static func controllerID(_ text: String, reject: (String) throws(ScenarioError) -> Never) throws(ScenarioError) -> ControllerID {
         if text.isEmpty { try reject("a controller id must not be empty") }
-        if text.contains(where: { $0.isWhitespace || forbiddenIDCharacters.contains($0) }) {
+        // Checked scalar by scalar: a combining mark must not hide a forbidden character.
+        if text.unicodeScalars.contains(where: { $0.properties.isWhitespace || forbiddenIDCharacters.contains(Character($0)) || $0.value < 0x20 }) {
             try reject("controller id \"\(text)\" may not contain white space or any of ( ) , : \" # =")
         }
         if text == "window" || text == "none" { try reject("\"\(text)\" is reserved and cannot name a controller") }

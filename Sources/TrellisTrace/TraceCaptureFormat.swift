@@ -230,7 +230,11 @@ public enum TraceCaptureFormat {
         case "adaptivePresentationStyle": return .adaptivePresentationStyle(try string(payload, "style", in: "payload."))
         case "willPresentWithAdaptiveStyle": return .willPresentWithAdaptiveStyle(try string(payload, "style", in: "payload."))
         case "presentCompletion", "dismissCompletion":
-            return .completion(action: try string(payload, "action", in: "payload."), ControllerID(try string(payload, "target", in: "payload.")))
+            let action = try string(payload, "action", in: "payload.")
+            guard action + "Completion" == name else {
+                throw ReadError("field \"payload.action\": \"\(action)\" does not match message \"\(name)\"")
+            }
+            return .completion(action: action, ControllerID(try string(payload, "target", in: "payload.")))
         case "show", "showDetail": return .show(ControllerID(try string(payload, "child", in: "payload.")), detail: name == "showDetail")
         case "push": return .push(ControllerID(try string(payload, "child", in: "payload.")))
         case "pop": return .pop(ControllerID(try string(payload, "child", in: "payload.")))

@@ -52,3 +52,14 @@ public final class ZMQContext {
 public enum ZMQSocketType: Int32, Sendable {
     case pair = 0, req = 3, rep = 4, dealer = 5, router = 6, pull = 7, push = 8
 }
+
+/// Z85, ZeroMQ's text encoding of CURVE keys.
+public enum Z85 {
+    /// The Z85 text of 32 key bytes (40 characters); nil for any other length.
+    public static func encode(_ bytes: [UInt8]) -> String? {
+        guard bytes.count == 32 else { return nil }
+        var text = [CChar](repeating: 0, count: 41)
+        guard zmq_z85_encode(&text, bytes, bytes.count) != nil else { return nil }
+        return String(decoding: text.prefix(40).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}

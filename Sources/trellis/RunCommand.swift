@@ -50,23 +50,28 @@ struct RunCommand: AsyncParsableCommand {
         do {
             result = try await ScenarioRunner.run(loaded, recorder: recorder)
         } catch {
-            // What happened before the failure is still printed: nothing recorded is lost.
+            // What happened before the failure is still printed and written: nothing recorded is lost.
             print(events: recorder.events, runID: recorder.runID)
+            try? write(recorder.events, runID: recorder.runID)
             StandardError.write("error: \(scenario): \(error)")
             throw ExitCode(2)
         }
         print(events: result.events, runID: recorder.runID)
-        if let trace {
-            let text = result.events.map { TraceCaptureFormat.line(for: $0, runID: recorder.runID) + "\n" }.joined()
-            guard FileManager.default.createFile(atPath: trace, contents: Data(text.utf8)) else {
-                StandardError.write("error: cannot write the trace file \(trace)")
-                throw ExitCode(2)
-            }
-        }
+        try write(result.events, runID: recorder.runID)
         for failure in result.failures {
             StandardError.write("\(scenario): \(failure)")
         }
         if !result.passed { throw ExitCode(1) }
+    }
+
+    /// Writes the capture file named by `--trace`, if any.
+    private func write(_ events: [TraceEvent], runID: String) throws {
+        guard let trace else { return }
+        let text = events.map { TraceCaptureFormat.line(for: $0, runID: runID) + "\n" }.joined()
+        guard FileManager.default.createFile(atPath: trace, contents: Data(text.utf8)) else {
+            StandardError.write("error: cannot write the trace file \(trace)")
+            throw ExitCode(2)
+        }
     }
 
     private func print(events: [TraceEvent], runID: String) {

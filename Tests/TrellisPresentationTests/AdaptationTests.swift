@@ -372,7 +372,7 @@ struct AdaptationTests {
 
     /// R49/R51 and the contract: at presentation in a compact environment the question is
     /// asked; a delegate answering none is recorded as such and nothing adapts.
-    @Test(.disabled("runtime disagrees: at presentation in compact width an answer of none is not recorded — no adaptivePresentationStyle/willPresentWithAdaptiveStyle lines (R49, R51, contract: asked at presentation iff compact)"))
+    @Test
     func delegateAnsweringNoneAtPresentationInCompactWidthIsAsked() async throws {
         let stage = try await Stage("""
         { \(phoneWindow), "root": "R",
@@ -393,7 +393,7 @@ struct AdaptationTests {
 
     /// The same for a style the ios13 profile does not adapt in compact width: asked, and
     /// `willPresentWithAdaptiveStyle(none)` because nothing adapts (R49).
-    @Test(.disabled("runtime disagrees: ios13 form sheet presented in compact width — the question is not recorded when nothing adapts (R49, R51, contract: asked at presentation iff compact)"))
+    @Test
     func ios13SheetAtPresentationInCompactWidthIsAskedAndStays() async throws {
         let stage = try await Stage("""
         { "profile": "ios13", \(phoneWindow), "root": "R",

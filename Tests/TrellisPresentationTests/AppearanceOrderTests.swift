@@ -234,7 +234,7 @@ struct AppearanceOrderTests {
     /// compact width adapts to fullScreen and covers R; back in regular width it is a sheet
     /// again. Whenever R comes back, it must come back: once P is dismissed R has seen
     /// willDisappear, didDisappear, willAppear, didAppear — each exactly once, in that order.
-    @Test(.disabled("runtime disagrees: R covered at presentation (formSheet adapted to fullScreen) gets no viewWillAppear/viewDidAppear when P is dismissed after un-adapting (R42, decision: presenter reappears iff it had been covered)"))
+    @Test
     func presenterCoveredByAnAdaptedSheetReappearsOnce() async throws {
         let run = try await run("""
         { "window": { "size": [320, 768],
@@ -258,7 +258,7 @@ struct AppearanceOrderTests {
     /// The converse: a form sheet presented in regular width leaves R visible (no callbacks);
     /// after it adapts to fullScreen and is dismissed, R must not "reappear" without having
     /// disappeared: its callbacks stay balanced.
-    @Test(.disabled("runtime disagrees: R never covered (formSheet in regular, adapted to fullScreen later) gets viewWillAppear/viewDidAppear on dismissal without a prior disappearance (R42, decision: presenter reappears iff it had been covered)"))
+    @Test
     func presenterNeverCoveredDoesNotReappear() async throws {
         let run = try await run("""
         { \(padWindow), "root": "R",

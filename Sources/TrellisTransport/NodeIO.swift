@@ -1,0 +1,345 @@
+import Foundation
+import Synchronization
+import ZeroMQ
+
+/// How a node's sockets are set up.
+public struct NodeIOConfiguration: Sendable {
+    /// This node's name: the routing id of every DEALER it opens.
+    public var nodeName: String
+    /// Where its ROUTER listens (`ipc://…`, `tcp://127.0.0.1:*`).
+    public var bindEndpoint: String
+    /// How often a heartbeat goes to every peer.
+    public var heartbeatIntervalMilliseconds = 250
+    /// A peer silent this long is gone (SPEC §7: at most 2 s by default).
+    public var peerTimeoutMilliseconds = 2_000
+    /// Explicit high-water marks: past them a send waits (backpressure), nothing is dropped.
+    public var highWaterMark: Int32 = 100_000
+    /// Bounded linger: sockets never block shutdown for longer than this.
+    public var lingerMilliseconds: Int32 = 1_000
+    /// Larger messages are refused by libzmq before they reach Trellis.
+    public var maximumMessageSize: Int64 = 64 << 20
+    /// CURVE security; nil for none.
+    public var curve: CurveConfiguration?
+
+    public init(nodeName: String, bindEndpoint: String) {
+        self.nodeName = nodeName
+        self.bindEndpoint = bindEndpoint
+    }
+}
+
+/// CURVE keys of a node and the public keys it accepts (SPEC §7, security).
+public struct CurveConfiguration: Sendable {
+    public var publicKey: String
+    public var secretKey: String
+    /// Z85 public keys of the peers allowed to connect; anyone else gets nothing in.
+    public var allowedPeerKeys: Set<String>
+
+    public init(publicKey: String, secretKey: String, allowedPeerKeys: Set<String>) {
+        self.publicKey = publicKey
+        self.secretKey = secretKey
+        self.allowedPeerKeys = allowedPeerKeys
+    }
+}
+
+/// What the I/O thread reports besides messages.
+public enum NodeIOEvent: Sendable, Equatable {
+    /// No traffic from this peer for the timeout: it is gone.
+    case peerGone(String)
+    /// A peer's CURVE handshake was refused (its key is not allowed).
+    case peerRefused(publicKey: String)
+    /// The I/O thread stopped on an error it cannot recover from.
+    case failed(String)
+}
+
+/// A node's ZeroMQ I/O: one thread owns the context and every socket — one ROUTER bound for
+/// inbound traffic, one DEALER per peer for outbound — and runs `zmq_poll`. Swift code on any
+/// thread hands it messages through a locked queue and an eventfd wake-up; it hands inbound
+/// messages to `onMessage`, in batches per wake-up.
+public final class NodeIO: Sendable {
+    public let configuration: NodeIOConfiguration
+
+    private enum Command {
+        case connect(peer: String, endpoint: String, serverKey: String?)
+        case send(peer: String, frames: [[UInt8]])
+        case stop
+    }
+
+    private struct Shared {
+        var commands: [Command] = []
+        var boundEndpoint = ""
+        var stopped = false
+        var stopWaiters: [CheckedContinuation<Void, Never>] = []
+        var startWaiter: CheckedContinuation<Result<String, ZMQError>, Never>?
+        var heartbeatFrames: [[UInt8]] = []
+    }
+
+    private let shared = Mutex(Shared())
+    private let wakeUp: WakeUpSignal
+    private let onMessage: @Sendable (_ peer: String, _ frames: [[UInt8]]) -> Void
+    private let onEvent: @Sendable (NodeIOEvent) -> Void
+
+    /// The endpoint the ROUTER is bound to, with any wildcard port resolved.
+    public var boundEndpoint: String { shared.withLock { $0.boundEndpoint } }
+
+    private init(
+        configuration: NodeIOConfiguration, wakeUp: WakeUpSignal,
+        onMessage: @escaping @Sendable (_ peer: String, _ frames: [[UInt8]]) -> Void,
+        onEvent: @escaping @Sendable (NodeIOEvent) -> Void
+    ) {
+        self.configuration = configuration
+        self.wakeUp = wakeUp
+        self.onMessage = onMessage
+        self.onEvent = onEvent
+    }
+
+    /// Starts the I/O thread and binds the ROUTER; returns once bound (or throws why not).
+    public static func start(
+        _ configuration: NodeIOConfiguration, heartbeat: [[UInt8]],
+        onMessage: @escaping @Sendable (_ peer: String, _ frames: [[UInt8]]) -> Void,
+        onEvent: @escaping @Sendable (NodeIOEvent) -> Void
+    ) async throws(ZMQError) -> NodeIO {
+        let wakeUp = try WakeUpSignal()
+        let io = NodeIO(configuration: configuration, wakeUp: wakeUp, onMessage: onMessage, onEvent: onEvent)
+        io.shared.withLock { $0.heartbeatFrames = heartbeat }
+        let result = await withCheckedContinuation { (started: CheckedContinuation<Result<String, ZMQError>, Never>) in
+            io.shared.withLock { $0.startWaiter = started }
+            let thread = Thread { io.run() }
+            thread.name = "trellis-io-\(configuration.nodeName)"
+            thread.start()
+        }
+        switch result {
+        case let .success(endpoint):
+            io.shared.withLock { $0.boundEndpoint = endpoint }
+            return io
+        case let .failure(error):
+            wakeUp.close()
+            throw error
+        }
+    }
+
+    /// Opens (once) the DEALER to `peer`; `serverKey` is the peer's CURVE public key.
+    public func connect(peer: String, endpoint: String, serverKey: String? = nil) {
+        enqueue(.connect(peer: peer, endpoint: endpoint, serverKey: serverKey))
+    }
+
+    /// Queues a message for `peer`. Never dropped: when libzmq's queue is full it waits here
+    /// until the socket can take it (backpressure); a peer never connected keeps it too.
+    public func send(to peer: String, _ frames: [[UInt8]]) {
+        enqueue(.send(peer: peer, frames: frames))
+    }
+
+    private func enqueue(_ command: Command) {
+        let accepted = shared.withLock { state -> Bool in
+            guard !state.stopped else { return false }
+            state.commands.append(command)
+            return true
+        }
+        if accepted { wakeUp.signal() }
+    }
+
+    /// Closes every socket (each with its bounded linger) and ends the thread. Call after the
+    /// conversation's goodbye was acknowledged: linger alone is not trusted to flush.
+    public func stop() async {
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            let alreadyStopped = shared.withLock { state -> Bool in
+                if state.stopped && state.commands.isEmpty && state.boundEndpoint.isEmpty { return true }
+                state.stopWaiters.append(done)
+                if !state.stopped {
+                    state.stopped = true
+                    state.commands.append(.stop)
+                }
+                return false
+            }
+            if alreadyStopped { done.resume() } else { wakeUp.signal() }
+        }
+    }
+
+    // MARK: The I/O thread
+
+    private final class Peer {
+        let socket: ZMQSocket
+        var pending: [[[UInt8]]] = []
+        var pendingStart = 0
+
+        init(socket: ZMQSocket) {
+            self.socket = socket
+        }
+
+        var hasPending: Bool { pendingStart < pending.count }
+
+        /// Sends what is queued until the socket would block.
+        func flush() throws(ZMQError) {
+            while pendingStart < pending.count {
+                guard try socket.send(pending[pendingStart], dontWait: true) else { return }
+                pending[pendingStart] = []
+                pendingStart += 1
+            }
+            pending.removeAll(keepingCapacity: true)
+            pendingStart = 0
+        }
+    }
+
+    private func run() {
+        let context: ZMQContext
+        let router: ZMQSocket
+        var zapHandler: ZMQSocket?
+        do {
+            context = try ZMQContext()
+            router = try context.socket(.router)
+            try router.set(ZMQOption.linger, configuration.lingerMilliseconds)
+            try router.set(ZMQOption.receiveHighWaterMark, configuration.highWaterMark)
+            try router.set(ZMQOption.sendHighWaterMark, configuration.highWaterMark)
+            try router.set(ZMQOption.routerMandatory, 1)
+            try router.set(ZMQOption.maximumMessageSize, int64: configuration.maximumMessageSize)
+            if let curve = configuration.curve {
+                let zap = try context.socket(.rep)
+                try zap.set(ZMQOption.linger, 0)
+                try zap.bind("inproc://zeromq.zap.01")
+                zapHandler = zap
+                try router.set(ZMQOption.curveServer, 1)
+                try router.set(ZMQOption.curveSecretKey, text: curve.secretKey)
+                try router.set(ZMQOption.zapDomain, text: "trellis")
+            }
+            try router.bind(configuration.bindEndpoint)
+        } catch {
+            resumeStart(.failure(error))
+            return
+        }
+        resumeStart(.success(router.lastEndpoint))
+
+        var peers: [String: Peer] = [:]
+        var lastHeard: [String: ContinuousClock.Instant] = [:]
+        var gone = Set<String>()
+        var nextHeartbeat = ContinuousClock.now
+        let heartbeat = shared.withLock { $0.heartbeatFrames }
+        let interval = Duration.milliseconds(configuration.heartbeatIntervalMilliseconds)
+        let timeout = Duration.milliseconds(configuration.peerTimeoutMilliseconds)
+        var running = true
+
+        while running {
+            var items = [ZMQPollItem(.socket(router)), ZMQPollItem(.fileDescriptor(wakeUp.fileDescriptor))]
+            if let zapHandler { items.append(ZMQPollItem(.socket(zapHandler))) }
+            let waiting = peers.filter { $0.value.hasPending }
+            let waitingNames = Array(waiting.keys)
+            for name in waitingNames {
+                if let peer = peers[name] { items.append(ZMQPollItem(.socket(peer.socket), wantsWritable: true)) }
+            }
+            let untilHeartbeat = max(0, Int(ContinuousClock.now.duration(to: nextHeartbeat).components.seconds * 1000
+                + ContinuousClock.now.duration(to: nextHeartbeat).components.attoseconds / 1_000_000_000_000_000))
+            do {
+                try ZMQPoll.poll(&items, timeoutMilliseconds: min(untilHeartbeat, configuration.heartbeatIntervalMilliseconds))
+            } catch {
+                onEvent(.failed(error.description))
+                break
+            }
+            // Inbound, in a batch per wake-up.
+            if items[0].readable {
+                var received = 0
+                while received < 4096, let message = try? router.receive(dontWait: true) {
+                    received += 1
+                    guard let first = message.first else { continue }
+                    let peer = String(decoding: first, as: UTF8.self)
+                    lastHeard[peer] = .now
+                    onMessage(peer, Array(message.dropFirst()))
+                }
+            }
+            if let zapHandler, items.count > 2, items[2].readable {
+                answerZAP(zapHandler)
+            }
+            // Commands from Swift code.
+            if items[1].readable { wakeUp.drain() }
+            let commands: [Command] = shared.withLock { state in
+                var taken: [Command] = []
+                swap(&taken, &state.commands)
+                return taken
+            }
+            for command in commands {
+                switch command {
+                case let .connect(name, endpoint, serverKey):
+                    guard peers[name] == nil else { continue }
+                    do {
+                        let dealer = try context.socket(.dealer)
+                        try dealer.set(ZMQOption.linger, configuration.lingerMilliseconds)
+                        try dealer.set(ZMQOption.sendHighWaterMark, configuration.highWaterMark)
+                        try dealer.set(ZMQOption.receiveHighWaterMark, configuration.highWaterMark)
+                        try dealer.set(ZMQOption.routingID, text: configuration.nodeName)
+                        if let curve = configuration.curve, let serverKey {
+                            try dealer.set(ZMQOption.curveServerKey, text: serverKey)
+                            try dealer.set(ZMQOption.curvePublicKey, text: curve.publicKey)
+                            try dealer.set(ZMQOption.curveSecretKey, text: curve.secretKey)
+                        }
+                        try dealer.connect(endpoint)
+                        peers[name] = Peer(socket: dealer)
+                        lastHeard[name] = lastHeard[name] ?? .now
+                    } catch {
+                        onEvent(.failed("connect to \(name) at \(endpoint): \(error)"))
+                    }
+                case let .send(name, frames):
+                    guard let peer = peers[name] else {
+                        onEvent(.failed("send to \(name): no connection to that node"))
+                        continue
+                    }
+                    peer.pending.append(frames)
+                case .stop:
+                    running = false
+                }
+            }
+            for (name, peer) in peers where peer.hasPending {
+                do {
+                    try peer.flush()
+                } catch {
+                    onEvent(.failed("send to \(name): \(error)"))
+                }
+            }
+            // Heartbeats out, silence in.
+            let now = ContinuousClock.now
+            if now >= nextHeartbeat {
+                nextHeartbeat = now.advanced(by: interval)
+                for (name, peer) in peers where !gone.contains(name) && !heartbeat.isEmpty {
+                    if !peer.hasPending { peer.pending.append(heartbeat) }
+                    try? peer.flush()
+                }
+                for (name, heard) in lastHeard where !gone.contains(name) && heard.duration(to: now) > timeout {
+                    gone.insert(name)
+                    onEvent(.peerGone(name))
+                }
+            }
+        }
+        // Shutdown: whatever is still queued gets one last chance, then bounded linger.
+        for peer in peers.values { try? peer.flush() }
+        for peer in peers.values { peer.socket.close() }
+        zapHandler?.close()
+        router.close()
+        context.terminate()
+        wakeUp.close()
+        let waiters = shared.withLock { state -> [CheckedContinuation<Void, Never>] in
+            state.stopped = true
+            state.commands.removeAll()
+            state.boundEndpoint = ""
+            let waiters = state.stopWaiters
+            state.stopWaiters.removeAll()
+            return waiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    private func resumeStart(_ result: Result<String, ZMQError>) {
+        let waiter = shared.withLock { state -> CheckedContinuation<Result<String, ZMQError>, Never>? in
+            defer { state.startWaiter = nil }
+            return state.startWaiter
+        }
+        waiter?.resume(returning: result)
+    }
+
+    /// ZAP (RFC 27): allow a CURVE client only if its public key is on the allow-list.
+    private func answerZAP(_ socket: ZMQSocket) {
+        guard let request = try? socket.receive(dontWait: true), request.count >= 7 else { return }
+        let version = request[0], requestID = request[1]
+        let mechanism = String(decoding: request[5], as: UTF8.self)
+        let key = mechanism == "CURVE" ? Z85.encode(request[6]) : nil
+        let allowed = key.map { configuration.curve?.allowedPeerKeys.contains($0) ?? false } ?? false
+        if !allowed { onEvent(.peerRefused(publicKey: key ?? "(\(mechanism))")) }
+        let status = allowed ? "200" : "400"
+        _ = try? socket.send([version, requestID, Array(status.utf8), Array((allowed ? "OK" : "key not allowed").utf8), [], []], dontWait: false)
+    }
+}
