@@ -29,7 +29,7 @@ public final class RuntimeEnvironment: Sendable {
         clock.withLock { ($0.windowSize, $0.windowTraits) }
     }
 
-    @_spi(Testing)
+    /// Where the window is now; a transport node learns it from the transitions it serves.
     public func setWindow(size: Size, traits: TraitCollection) {
         clock.withLock {
             $0.windowSize = size
@@ -39,7 +39,6 @@ public final class RuntimeEnvironment: Sendable {
 
     /// A new transition with the next id of this window, towards the given window geometry
     /// (nil: the window as it is).
-    @_spi(Testing)
     public func beginTransition(animated: Bool, windowSize: Size? = nil, windowTraits: TraitCollection? = nil) -> TransitionInfo {
         let (id, size, traits) = clock.withLock { clock in
             defer { clock.nextTransition += 1 }
@@ -51,7 +50,6 @@ public final class RuntimeEnvironment: Sendable {
     }
 
     /// Ends a transition: advances the simulated clock and runs the coordinator blocks.
-    @_spi(Testing)
     public func finishTransition(_ info: TransitionInfo, cause: EventRef?) {
         clock.withLock { $0.simulatedSeconds += info.duration }
         registrar.finish(info, recorder: recorder, cause: cause)

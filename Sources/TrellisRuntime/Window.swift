@@ -291,8 +291,9 @@ public actor Window {
         return nil
     }
 
-    /// Keeps the structure and the controller table true when an adaptive wrapper comes or goes.
-    func wrapperChanged(_ wrapper: (any ManagedController)?, presenting presentedID: ControllerID) {
+    /// Keeps the structure and the controller table true when an adaptive wrapper comes or goes
+    /// (called by presentation controllers, and by a transport for one on another node).
+    public func wrapperChanged(_ wrapper: (any ManagedController)?, presenting presentedID: ControllerID) {
         let wrapperID = ControllerID("wrap:" + presentedID.name)
         if let wrapper {
             controllers[wrapperID] = wrapper

@@ -81,6 +81,7 @@ public enum ScenarioRunner {
             hasPopoverSource: spec.popoverSource != nil)
     }
 
+    /// Runs the scenario in this process.
     public static func run(_ scenario: Scenario, recorder: TraceRecorder = TraceRecorder()) async throws(ScenarioRunError) -> ScenarioRun {
         let window: Window
         do {
@@ -88,44 +89,58 @@ public enum ScenarioRunner {
         } catch {
             throw .runtime(step: 0, error)
         }
+        return try await run(scenario, on: window, collect: { recorder.events })
+    }
+
+    /// Runs the scenario's steps on a window built for it; `collect` returns every event so far
+    /// in trace order (a distributed run merges its nodes' events there).
+    public static func run(
+        _ scenario: Scenario, on window: Window, collect: @Sendable () async -> [TraceEvent]
+    ) async throws(ScenarioRunError) -> ScenarioRun {
         await window.start()
         var failures: [ExpectationFailure] = []
-        var checked = (step: 0, events: recorder.events)
+        var checkedStep = 0
         for (index, step) in scenario.steps.enumerated() {
             let number = index + 1
             if case let .expect(lines) = step {
-                if let failure = check(lines, against: checked.events, step: number, checkedStep: checked.step) {
+                let events = await collect().filter { event in
+                    guard event.step == checkedStep else { return false }
+                    if case .step = event.message { return false }
+                    return true
+                }
+                if let failure = check(lines, against: events, step: number, checkedStep: checkedStep) {
                     failures.append(failure)
                 }
                 continue
             }
-            let before = recorder.count
-            let event: WindowEvent
-            switch step {
-            case let .resizeWindow(size): event = .environmentChange(size: size, traits: nil)
-            case let .setTraits(traits): event = .environmentChange(size: nil, traits: traits)
-            case let .transition(size, traits): event = .environmentChange(size: size, traits: traits)
-            case let .setPreferredContentSize(id, size): event = .setPreferredContentSize(id, size)
-            case let .setTraitOverride(container, child, traits): event = .setTraitOverride(container: container, child: child, traits: traits)
-            case let .systemLayoutFittingSizeDidChange(id): event = .systemLayoutFittingSizeDidChange(id)
-            case let .present(presented, from, animated, style): event = .present(presented, from: from, animated: animated, style: style)
-            case let .dismiss(id, animated): event = .dismiss(id, animated: animated)
-            case let .show(shown, from): event = .show(shown, from: from)
-            case let .showDetail(shown, from): event = .showDetail(shown, from: from)
-            case let .push(pushed, onto): event = .push(pushed, onto: onto)
-            case let .pop(id): event = .pop(id)
-            case let .select(tab, index): event = .select(tab: tab, index: index)
-            case .expect: continue
-            }
             do {
-                try await window.perform(event, header: (number, step.headerDescription))
+                try await window.perform(windowEvent(for: step), header: (number, step.headerDescription))
             } catch {
                 throw .runtime(step: number, error)
             }
-            // Events of this step, without its header.
-            checked = (number, Array(recorder.events(after: before).dropFirst()))
+            checkedStep = number
         }
-        return ScenarioRun(events: recorder.events, failures: failures)
+        return ScenarioRun(events: await collect(), failures: failures)
+    }
+
+    /// The window event a (non-`expect`) step performs.
+    static func windowEvent(for step: ScenarioStep) -> WindowEvent {
+        switch step {
+        case let .resizeWindow(size): return .environmentChange(size: size, traits: nil)
+        case let .setTraits(traits): return .environmentChange(size: nil, traits: traits)
+        case let .transition(size, traits): return .environmentChange(size: size, traits: traits)
+        case let .setPreferredContentSize(id, size): return .setPreferredContentSize(id, size)
+        case let .setTraitOverride(container, child, traits): return .setTraitOverride(container: container, child: child, traits: traits)
+        case let .systemLayoutFittingSizeDidChange(id): return .systemLayoutFittingSizeDidChange(id)
+        case let .present(presented, from, animated, style): return .present(presented, from: from, animated: animated, style: style)
+        case let .dismiss(id, animated): return .dismiss(id, animated: animated)
+        case let .show(shown, from): return .show(shown, from: from)
+        case let .showDetail(shown, from): return .showDetail(shown, from: from)
+        case let .push(pushed, onto): return .push(pushed, onto: onto)
+        case let .pop(id): return .pop(id)
+        case let .select(tab, index): return .select(tab: tab, index: index)
+        case .expect: return .environmentChange(size: nil, traits: nil)
+        }
     }
 
     /// SPEC §5 `expect`: the checked step's events, filtered to the message kinds the expected

@@ -53,6 +53,29 @@ public final class TraceRecorder: Sendable {
         state.withLock { $0.lamport = max($0.lamport, received) }
     }
 
+    /// The Lamport clock now: what a message sent from this node carries.
+    public var lamport: UInt64 {
+        state.withLock { $0.lamport }
+    }
+
+    /// The step the next events belong to, on a node that records no header of its own (a
+    /// node serving a step that another node conducts).
+    public func enter(step: Int) {
+        state.withLock { $0.step = step }
+    }
+
+    public var step: Int {
+        state.withLock { $0.step }
+    }
+
+    /// Adds events recorded by another node (a distributed run's merge), keeping their identity.
+    public func append(foreign events: [TraceEvent]) {
+        state.withLock { state in
+            state.events.append(contentsOf: events)
+            if let last = events.map(\.lamport).max() { state.lamport = max(state.lamport, last) }
+        }
+    }
+
     /// Every event so far, in order.
     public var events: [TraceEvent] {
         state.withLock { $0.events }

@@ -1,0 +1,196 @@
+import TrellisTrace
+import TrellisRuntime
+import TrellisWire
+import ZeroMQ
+
+/// A node's conversation with its peers over `NodeIO`: CALLs matched to their RETURNs by
+/// correlation id, Lamport clocks carried both ways, heartbeats, peers declared gone, and
+/// malformed frames rejected with a trace event and a counter while the node keeps serving.
+public actor NodeTransport {
+    public nonisolated let nodeName: String
+    let recorder: TraceRecorder
+    private var io: NodeIO?
+    private var nextCorrelation: UInt64 = 1
+    private var pending: [UInt64: (peer: String, done: CheckedContinuation<WireResult, Never>)] = [:]
+    private var gone: [String: String] = [:]
+    private var callHandler: (@Sendable (WireMessage, String) async -> WireResult)?
+    private var controlHandler: (@Sendable (WireMessage, String) async -> Void)?
+    private var peerGoneHandler: (@Sendable (String, String) async -> Void)?
+    private var inFlight = 0
+    private var idleWaiters: [CheckedContinuation<Void, Never>] = []
+    /// Frames rejected as malformed, from any sender.
+    public private(set) var malformedCount = 0
+    /// Peers this node has a DEALER to.
+    private var connected = Set<String>()
+
+    public init(nodeName: String, recorder: TraceRecorder) {
+        self.nodeName = nodeName
+        self.recorder = recorder
+    }
+
+    /// Starts the I/O thread with the ROUTER bound at `configuration.bindEndpoint`.
+    public func start(_ configuration: NodeIOConfiguration) async throws(ZMQError) -> String {
+        let mailbox = SerialMailbox<(String, [[UInt8]])> { [weak self] message in
+            await self?.receive(message.1, from: message.0)
+        }
+        let io = try await NodeIO.start(
+            configuration, heartbeat: WireMessage(.heartbeat).encode(),
+            onMessage: { peer, frames in mailbox.send((peer, frames)) },
+            onEvent: { [weak self] event in
+                guard let self else { return }
+                Task { await self.ioEvent(event) }
+            })
+        self.io = io
+        return io.boundEndpoint
+    }
+
+    /// Who answers CALLs (the node's host) and who handles the other commands.
+    public func setHandlers(
+        call: @escaping @Sendable (WireMessage, String) async -> WireResult,
+        control: @escaping @Sendable (WireMessage, String) async -> Void,
+        peerGone: @escaping @Sendable (_ peer: String, _ reason: String) async -> Void
+    ) {
+        callHandler = call
+        controlHandler = control
+        peerGoneHandler = peerGone
+    }
+
+    public func connect(peer: String, endpoint: String, serverKey: String? = nil) {
+        guard !connected.contains(peer) else { return }
+        connected.insert(peer)
+        io?.connect(peer: peer, endpoint: endpoint, serverKey: serverKey)
+    }
+
+    /// Sends a message that expects no reply.
+    public func send(_ body: WireBody, to peer: String, correlationID: UInt64 = 0) {
+        let message = WireMessage(body, correlationID: correlationID, lamport: recorder.lamport, step: UInt32(clamping: recorder.step))
+        io?.send(to: peer, message.encode())
+    }
+
+    /// One CALL, waiting for its RETURN; a fault if the peer is or becomes gone.
+    public func call(peer: String, target: WireAddress, code: WireCallCode, arguments: [WireValue]) async -> WireResult {
+        if let reason = gone[peer] { return .fault("node \(peer) is gone: \(reason)") }
+        guard let io, connected.contains(peer) else { return .fault("no connection to node \(peer)") }
+        let correlation = nextCorrelation
+        nextCorrelation += 1
+        let message = WireMessage(
+            .call(target: target, code: code, arguments: arguments), correlationID: correlation,
+            lamport: recorder.lamport, step: UInt32(clamping: recorder.step))
+        do {
+            try message.validateForEncoding()
+        } catch {
+            return .fault("cannot send \(code) to \(target): \(error)")
+        }
+        return await withCheckedContinuation { done in
+            pending[correlation] = (peer, done)
+            io.send(to: peer, message.encode())
+        }
+    }
+
+    /// Waits until no inbound CALL is being handled (before acknowledging a goodbye).
+    public func waitUntilIdle() async {
+        guard inFlight > 0 else { return }
+        await withCheckedContinuation { idleWaiters.append($0) }
+    }
+
+    /// Closes the sockets (after the goodbye) and ends the I/O thread.
+    public func stop() async {
+        guard let io else { return }
+        self.io = nil
+        await io.stop()
+        for (_, entry) in pending { entry.done.resume(returning: .fault("the transport stopped")) }
+        pending.removeAll()
+    }
+
+    public func isGone(_ peer: String) -> Bool { gone[peer] != nil }
+
+    // MARK: Inbound
+
+    private func receive(_ frames: [[UInt8]], from peer: String) async {
+        let message: WireMessage
+        do {
+            message = try WireMessage.decode(frames)
+        } catch {
+            // SPEC §7: a malformed frame becomes a trace event and a counter; the node goes on.
+            malformedCount += 1
+            recorder.record(.fault("malformed message from \(peer): \(error)"), controller: ControllerIDs.node(nodeName), cause: nil)
+            if connected.contains(peer) {
+                send(.error(code: WireErrorCodes.malformed, text: error.description), to: peer, correlationID: error.correlationID ?? 0)
+            }
+            return
+        }
+        recorder.observe(lamport: message.header.lamport)
+        switch message.body {
+        case let .return(result):
+            guard let entry = pending.removeValue(forKey: message.header.correlationID) else { return }
+            entry.done.resume(returning: result)
+        case .call:
+            guard let callHandler else {
+                send(.return(.fault("node \(nodeName) is not set up yet")), to: peer, correlationID: message.header.correlationID)
+                return
+            }
+            inFlight += 1
+            // A task per inbound CALL (one per node-boundary crossing, not per controller): a
+            // call may call back into this node before it returns.
+            Task {
+                let result = await callHandler(message, peer)
+                self.finishCall(result, to: peer, correlationID: message.header.correlationID)
+            }
+        case .heartbeat:
+            break
+        default:
+            await controlHandler?(message, peer)
+        }
+    }
+
+    private func finishCall(_ result: WireResult, to peer: String, correlationID: UInt64) {
+        send(.return(result), to: peer, correlationID: correlationID)
+        inFlight -= 1
+        if inFlight == 0 {
+            let waiters = idleWaiters
+            idleWaiters.removeAll()
+            for waiter in waiters { waiter.resume() }
+        }
+    }
+
+    private func ioEvent(_ event: NodeIOEvent) async {
+        switch event {
+        case let .peerGone(peer):
+            let timeout = io?.configuration.peerTimeoutMilliseconds ?? 0
+            let reason = "no message for \(timeout) ms"
+            peerGone(peer, reason: reason)
+            await peerGoneHandler?(peer, reason)
+        case let .peerRefused(key):
+            refusedCount += 1
+            recorder.record(.fault("refused a peer whose CURVE key is not allowed: \(key)"), controller: ControllerIDs.node(nodeName), cause: nil)
+        case let .failed(text):
+            recorder.record(.fault(text), controller: ControllerIDs.node(nodeName), cause: nil)
+        }
+    }
+
+    /// CURVE handshakes refused by the allow-list.
+    public private(set) var refusedCount = 0
+
+    /// Every call waiting on `peer` fails now (SPEC §7: transitions complete with a fault).
+    func peerGone(_ peer: String, reason: String) {
+        guard gone[peer] == nil else { return }
+        gone[peer] = reason
+        for (correlation, entry) in pending where entry.peer == peer {
+            pending[correlation] = nil
+            entry.done.resume(returning: .fault("node \(peer) is gone: \(reason)"))
+        }
+    }
+}
+
+/// Error codes of the ERROR command (`Protocols/wire-protocol.md`).
+enum WireErrorCodes {
+    static let malformed: UInt16 = 1
+    static let peerGone: UInt16 = 2
+}
+
+/// Names under which node-level events are traced.
+enum ControllerIDs {
+    static func node(_ name: String) -> TrellisModel.ControllerID { TrellisModel.ControllerID("node:" + name) }
+}
+
+import TrellisModel

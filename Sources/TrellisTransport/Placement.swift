@@ -1,0 +1,56 @@
+import TrellisModel
+import TrellisScenario
+
+/// Which node hosts each controller of a scenario (SPEC §5 `placement`).
+public struct Placement: Sendable, Equatable {
+    /// The node that conducts the run: the root's.
+    public var conductor: String
+    public var nodeOf: [ControllerID: String]
+
+    /// Every node that hosts something, the conductor first, then by name.
+    public var nodes: [String] {
+        [conductor] + Set(nodeOf.values).subtracting([conductor]).sorted()
+    }
+
+    /// The conductor's node when the root is not placed.
+    public static let defaultConductor = "main"
+
+    /// Explicit placements first; an unplaced controller lives with its parent; one outside the
+    /// tree (presented, pushed or shown later) with the controller its first such step names;
+    /// anything else with the conductor.
+    public init(_ scenario: Scenario) {
+        conductor = scenario.placement[scenario.root] ?? Self.defaultConductor
+        var parentOf: [ControllerID: ControllerID] = [:]
+        for spec in scenario.controllers {
+            for child in spec.children { parentOf[child] = spec.id }
+        }
+        var companion: [ControllerID: ControllerID] = [:]
+        for step in scenario.steps {
+            switch step {
+            case let .present(presented, from, _, _): if companion[presented] == nil { companion[presented] = from }
+            case let .show(shown, from), let .showDetail(shown, from): if companion[shown] == nil { companion[shown] = from }
+            case let .push(pushed, onto): if companion[pushed] == nil { companion[pushed] = onto }
+            default: break
+            }
+        }
+        // Walk up (parent, else companion) until a known node, iteratively: a deep tree must
+        // not exhaust the stack; a loop of companions ends with the conductor.
+        var resolved: [ControllerID: String] = [:]
+        for spec in scenario.controllers where resolved[spec.id] == nil {
+            var chain: [ControllerID] = []
+            var seen = Set<ControllerID>()
+            var current: ControllerID? = spec.id
+            var found = conductor
+            while let id = current, seen.insert(id).inserted {
+                if let known = resolved[id] ?? scenario.placement[id] {
+                    found = known
+                    break
+                }
+                chain.append(id)
+                current = parentOf[id] ?? companion[id]
+            }
+            for id in chain { resolved[id] = found }
+        }
+        nodeOf = resolved
+    }
+}

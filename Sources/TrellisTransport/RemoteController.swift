@@ -1,0 +1,171 @@
+import TrellisModel
+import TrellisRuntime
+import TrellisTrace
+import TrellisWire
+
+/// Stands in for a controller (or presentation controller) that another node hosts: each
+/// message becomes one CALL to that node, which handles the controller's whole subtree there and
+/// RETURNs when done — crossing a node boundary costs one exchange, not one per controller.
+public actor RemoteController: ManagedController, ManagedPresentationController {
+    public nonisolated let id: ControllerID
+    public nonisolated let address: WireAddress
+    let host: NodeHost
+
+    init(address: WireAddress, host: NodeHost) {
+        self.id = ControllerID(address.controller)
+        self.address = address
+        self.host = host
+    }
+
+    /// One CALL; nil when it failed (the failure is recorded as a fault and ends the run).
+    @discardableResult
+    private func call(_ code: WireCallCode, _ arguments: [WireValue] = []) async -> [WireValue]? {
+        await host.call(address, code, arguments)
+    }
+
+    private func send(_ code: WireCallCode, _ arguments: WireValue...) async {
+        await call(code, arguments)
+    }
+
+    private func value(of endpoint: (any ControllerEndpoint)?) async -> WireValue {
+        guard let endpoint else { return .none }
+        return .address(await host.address(of: endpoint))
+    }
+
+    // MARK: ControllerEndpoint
+
+    public func deliverViewWillTransition(to size: Size, transition: TransitionInfo, cause: EventRef?) async {
+        await send(.viewWillTransition, .size(size), WireMarshalling.value(transition), WireMarshalling.value(cause))
+    }
+
+    public func deliverTraitTransition(to traits: TraitCollection, deliver: Bool, transition: TransitionInfo, cause: EventRef?) async {
+        await send(.traitTransition, .traits(traits), .bool(deliver), WireMarshalling.value(transition), WireMarshalling.value(cause))
+    }
+
+    public func applyPendingTraits(cause: EventRef?) async {
+        await send(.applyPendingTraits, WireMarshalling.value(cause))
+    }
+
+    public func layout(cause: EventRef?) async {
+        await send(.layout, WireMarshalling.value(cause))
+    }
+
+    public func deliverPreferredContentSizeDidChange(forChild child: ControllerID, preferredSize: Size, cause: EventRef?) async {
+        await send(.preferredContentSizeDidChange, .string(child.name), .size(preferredSize), WireMarshalling.value(cause))
+    }
+
+    public func deliverSystemLayoutFittingSizeDidChange(forChild child: ControllerID, cause: EventRef?) async {
+        await send(.systemLayoutFittingSizeDidChange, .string(child.name), WireMarshalling.value(cause))
+    }
+
+    public func initialLayout(size: Size?, traits: TraitCollection, cause: EventRef?) async {
+        await send(.initialLayout, size.map(WireValue.size) ?? .none, .traits(traits), WireMarshalling.value(cause))
+    }
+
+    public func deliverAppearance(_ callback: AppearanceCallback, cause: EventRef?) async {
+        await send(.appearance, .string(callback.rawValue), WireMarshalling.value(cause))
+    }
+
+    public func refresh(size: Size, traits: TraitCollection, cause: EventRef?) async {
+        await send(.refresh, .size(size), .traits(traits), WireMarshalling.value(cause))
+    }
+
+    public func setContainer(_ container: (any ControllerEndpoint)?) async {
+        await call(.setContainer, [await value(of: container)])
+    }
+
+    // MARK: ManagedController
+
+    public func snapshot() async -> ControllerSnapshot {
+        guard let values = await call(.snapshot), values.count >= 3,
+              case let .size(size) = values[0], case let .traits(traits) = values[1], case let .size(preferred) = values[2] else {
+            return ControllerSnapshot(size: .zero, traitCollection: .unspecified, preferredContentSize: .zero)
+        }
+        return ControllerSnapshot(size: size, traitCollection: traits, preferredContentSize: preferred)
+    }
+
+    public func setPreferredContentSize(_ newSize: Size, cause: EventRef?) async {
+        await send(.setPreferredContentSize, .size(newSize), WireMarshalling.value(cause))
+    }
+
+    public func notifySystemLayoutFittingSizeDidChange(cause: EventRef?) async {
+        await send(.notifySystemLayoutFittingSizeDidChange, WireMarshalling.value(cause))
+    }
+
+    public func setOverrideTraitCollection(_ traits: TraitCollection?, forChild child: ControllerID, transition: TransitionInfo, cause: EventRef?) async throws(RuntimeError) {
+        await send(.setOverrideTraits, traits.map(WireValue.traits) ?? .none, .string(child.name),
+                   WireMarshalling.value(transition), WireMarshalling.value(cause))
+    }
+
+    public func attachPresentation(_ presentationController: any ControllerEndpoint, inheritsPresenterTraits: Bool) async {
+        await call(.attachPresentation, [await value(of: presentationController), .bool(inheritsPresenterTraits)])
+    }
+
+    public func detachPresentation() async {
+        await call(.detachPresentation)
+    }
+
+    public func appendChild(_ child: any ControllerEndpoint) async {
+        await call(.appendChild, [await value(of: child)])
+    }
+
+    public func removeLastChild() async {
+        await call(.removeLastChild)
+    }
+
+    public func replaceChild(at index: Int, with child: any ControllerEndpoint) async {
+        await call(.replaceChild, [.int(Int64(index)), await value(of: child)])
+    }
+
+    public func select(index: Int, cause: EventRef?) async {
+        await send(.select, .int(Int64(index)), WireMarshalling.value(cause))
+    }
+
+    public func showChild(at index: Int, cause: EventRef?) async {
+        await send(.showChild, .int(Int64(index)), WireMarshalling.value(cause))
+    }
+
+    /// The presentation controller is created on the node hosting this controller; the
+    /// `wrapperChanged` closure stays here: that node tells the conductor's window itself.
+    public func makePresentationController(
+        style: ModalPresentationStyle, containerSize: Size, traits: TraitCollection, windowSize: Size,
+        profile: AdaptationProfile, wrapperChanged: @escaping @Sendable (_ wrapper: (any ManagedController)?, _ presented: ControllerID) async -> Void
+    ) async -> any ManagedPresentationController {
+        let fallback = WireAddress(node: address.node, controller: ControllerID.presentationController(of: id).name, incarnation: address.incarnation)
+        guard let values = await call(.makePresentationController, [.string(style.rawValue), .size(containerSize), .traits(traits), .size(windowSize), .none]),
+              case let .address(pc) = values.first else {
+            return await host.proxy(for: fallback)
+        }
+        return await host.proxy(for: pc)
+    }
+
+    // MARK: ManagedPresentationController
+
+    public func adaptForPresentation(cause: EventRef?) async {
+        await send(.adaptForPresentation, WireMarshalling.value(cause))
+    }
+
+    public func prepareDisplayed() async {
+        await call(.prepareDisplayed)
+    }
+
+    public func transitionCallback(_ callback: PresentationCallback, value: Bool, cause: EventRef?) async {
+        await send(.presentationCallback, .string(callback.rawValue), .bool(value), WireMarshalling.value(cause))
+    }
+
+    public func initialPresentationLayout(cause: EventRef?) async {
+        await send(.initialPresentationLayout, WireMarshalling.value(cause))
+    }
+
+    public func presentationState() async -> (removesPresenterViews: Bool, displayedID: ControllerID) {
+        guard let values = await call(.presentationState), values.count >= 2,
+              case let .bool(removes) = values[0], case let .string(displayed) = values[1] else {
+            return (false, id)
+        }
+        return (removes, ControllerID(displayed))
+    }
+
+    public func deliverDisplayedAppearance(_ callback: AppearanceCallback, cause: EventRef?) async {
+        await send(.displayedAppearance, .string(callback.rawValue), WireMarshalling.value(cause))
+    }
+}
