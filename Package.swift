@@ -9,12 +9,14 @@ import PackageDescription
 //   TrellisScenario  scenario files: decoding, validation, running, `expect` steps
 //   CZeroMQ          Debian's libzmq as a system library (pkg-config libzmq, apt libzmq3-dev)
 //   ZeroMQ           the project's own thin Swift binding over it
+//   TrellisWire      the wire protocol's messages and their codec: pure bytes, no sockets
 //   trellis          the command-line tool
 let package = Package(
     name: "Trellis",
     products: [
         .library(name: "TrellisRuntime", targets: ["TrellisRuntime"]),
         .library(name: "TrellisScenario", targets: ["TrellisScenario"]),
+        .library(name: "TrellisWire", targets: ["TrellisWire"]),
         .executable(name: "trellis", targets: ["trellis"]),
     ],
     dependencies: [
@@ -24,6 +26,7 @@ let package = Package(
         .target(name: "TrellisModel"),
         .systemLibrary(name: "CZeroMQ", pkgConfig: "libzmq", providers: [.apt(["libzmq3-dev"])]),
         .target(name: "ZeroMQ", dependencies: ["CZeroMQ"]),
+        .target(name: "TrellisWire", dependencies: ["TrellisModel"]),
         .target(name: "TrellisJSON"),
         .target(name: "TrellisTrace", dependencies: ["TrellisModel", "TrellisJSON"]),
         .target(name: "TrellisRuntime", dependencies: ["TrellisModel", "TrellisTrace"]),
@@ -36,6 +39,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ"]),
+        .testTarget(name: "TrellisWireTests", dependencies: ["TrellisWire", "TrellisModel"]),
         .testTarget(name: "TrellisModelTests", dependencies: ["TrellisModel", "TrellisJSON", "TrellisTrace"]),
         .testTarget(name: "TrellisRuntimeTests", dependencies: ["TrellisRuntime", "TrellisTrace", "TrellisModel"]),
         .testTarget(name: "TrellisScenarioTests", dependencies: ["TrellisScenario", "TrellisRuntime", "TrellisTrace", "TrellisModel"]),
