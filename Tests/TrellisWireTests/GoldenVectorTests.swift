@@ -51,6 +51,22 @@ import TrellisWire
         #expect(tags == Set(WireValueTag.allCases))
     }
 
+    @Test("the protocol document lists every vector file with exactly the file's lines")
+    func documentQuotesTheFiles() throws {
+        let document = try String(
+            contentsOf: packageRoot.appendingPathComponent("Protocols/wire-protocol.md"), encoding: .utf8)
+        let lines = document.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        var quoted: [String: [String]] = [:]
+        for (index, line) in lines.enumerated() where line.hasPrefix("# ") && line.hasSuffix(".hex") && index + 2 < lines.count {
+            quoted[String(line.dropFirst(2).dropLast(4))] = [lines[index + 1], lines[index + 2]]
+        }
+        for (name, _) in GoldenVectors.all {
+            let frames = try GoldenVectors.frames(named: name)
+            #expect(quoted[name] == frames.map(Hex.encode), "\(name).hex in Protocols/wire-protocol.md §12.2")
+        }
+        #expect(quoted.count == GoldenVectors.all.count)
+    }
+
     @Test("the CALL viewWillTransition vector, field by field")
     func viewWillTransitionLayout() throws {
         let frames = try GoldenVectors.frames(named: "call-view-will-transition")
