@@ -11,6 +11,7 @@ import PackageDescription
 //   CZeroMQ          Debian's libzmq as a system library (pkg-config libzmq, apt libzmq3-dev)
 //   ZeroMQ           the project's own thin Swift binding over it
 //   TrellisTransport the ZeroMQ node transport: I/O thread, peers, remote controllers
+//   TrellisWire      the wire protocol's messages and their codec: pure bytes, no sockets
 //   trellis          the command-line tool
 let package = Package(
     name: "Trellis",
@@ -18,6 +19,7 @@ let package = Package(
         .library(name: "TrellisRuntime", targets: ["TrellisRuntime"]),
         .library(name: "TrellisScenario", targets: ["TrellisScenario"]),
         .library(name: "TrellisTestKit", targets: ["TrellisTestKit"]),
+        .library(name: "TrellisWire", targets: ["TrellisWire"]),
         .executable(name: "trellis", targets: ["trellis"]),
     ],
     dependencies: [
@@ -27,7 +29,8 @@ let package = Package(
         .target(name: "TrellisModel"),
         .systemLibrary(name: "CZeroMQ", pkgConfig: "libzmq", providers: [.apt(["libzmq3-dev"])]),
         .target(name: "ZeroMQ", dependencies: ["CZeroMQ"]),
-        .target(name: "TrellisTransport", dependencies: ["ZeroMQ", "TrellisModel", "TrellisTrace", "TrellisRuntime"]),
+        .target(name: "TrellisTransport", dependencies: ["ZeroMQ", "TrellisWire", "TrellisModel", "TrellisTrace", "TrellisRuntime", "TrellisScenario"]),
+        .target(name: "TrellisWire", dependencies: ["TrellisModel"]),
         .target(name: "TrellisJSON"),
         .target(name: "TrellisTrace", dependencies: ["TrellisModel", "TrellisJSON"]),
         .target(name: "TrellisRuntime", dependencies: ["TrellisModel", "TrellisTrace"]),
@@ -36,12 +39,13 @@ let package = Package(
         .executableTarget(
             name: "trellis",
             dependencies: [
-                "TrellisScenario", "TrellisTrace",
+                "TrellisScenario", "TrellisTrace", "TrellisTransport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ"]),
         .testTarget(name: "TrellisTestKitTests", dependencies: ["TrellisTestKit", "TrellisRuntime", "TrellisModel"]),
+        .testTarget(name: "TrellisWireTests", dependencies: ["TrellisWire", "TrellisModel"]),
         .testTarget(name: "TrellisModelTests", dependencies: ["TrellisModel", "TrellisJSON", "TrellisTrace"]),
         .testTarget(name: "TrellisRuntimeTests", dependencies: ["TrellisRuntime", "TrellisTrace", "TrellisModel"]),
         .testTarget(name: "TrellisScenarioTests", dependencies: ["TrellisScenario", "TrellisRuntime", "TrellisTrace", "TrellisModel"]),

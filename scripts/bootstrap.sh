@@ -1,8 +1,15 @@
 #!/usr/bin/env bash
 # Makes sure this machine can build and test Trellis: a Swift 6 toolchain on PATH and the
 # Debian packages the project uses. Safe to run again; installs only what is missing.
-# Sourced by the other scripts (it exports PATH).
-set -euo pipefail
+# Sourced by the other scripts (it exports PATH and PKG_CONFIG_PATH); it leaves the caller's
+# shell options as they were, and returns non-zero instead of exiting when something is missing.
+trellis_bootstrap_options=$(set +o)
+set -uo pipefail
+# Says what is wrong and restores the caller's options; the caller then stops the script.
+trellis_bootstrap_fail() {
+    echo "bootstrap: $*" >&2
+    eval "$trellis_bootstrap_options"
+}
 
 # Debian packages the build and tests need: libzmq for the ZeroMQ transport (through pkg-config),
 # pyzmq for the Python interoperability client. Extra ones can be given in TRELLIS_APT_PACKAGES.
@@ -17,14 +24,11 @@ if ! command -v swift >/dev/null 2>&1; then
     done
 fi
 if ! command -v swift >/dev/null 2>&1; then
-    echo "bootstrap: no Swift toolchain found. Trellis needs Swift 6.0 or newer on PATH" >&2
-    echo "bootstrap: (this project's machines have it at /opt/swift/usr/bin)." >&2
-    exit 1
+    { trellis_bootstrap_fail "no Swift toolchain found. Trellis needs Swift 6.0 or newer on PATH (this project's machines have it at /opt/swift/usr/bin)."; return 1 2>/dev/null || exit 1; }
 fi
 swift_major=$(swift --version 2>/dev/null | sed -n 's/.*Swift version \([0-9]*\)\..*/\1/p' | head -n 1)
 if [ -z "$swift_major" ] || [ "$swift_major" -lt 6 ]; then
-    echo "bootstrap: Swift 6.0 or newer is needed, found: $(swift --version 2>&1 | head -n 1)" >&2
-    exit 1
+    { trellis_bootstrap_fail "Swift 6.0 or newer is needed, found: $(swift --version 2>&1 | head -n 1)"; return 1 2>/dev/null || exit 1; }
 fi
 
 missing=()
@@ -33,13 +37,13 @@ for package in "${TRELLIS_APT_PACKAGES[@]}"; do
 done
 if [ ${#missing[@]} -gt 0 ]; then
     if [ "$(id -u)" -ne 0 ]; then
-        echo "bootstrap: missing Debian packages: ${missing[*]} (run as root to install them)" >&2
-        exit 1
+        { trellis_bootstrap_fail "missing Debian packages: ${missing[*]} (run as root to install them)"; return 1 2>/dev/null || exit 1; }
     fi
     echo "bootstrap: installing ${missing[*]}" >&2
     export DEBIAN_FRONTEND=noninteractive
-    apt-get update -qq
-    apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+    apt-get update -qq || { trellis_bootstrap_fail "apt-get update failed"; return 1 2>/dev/null || exit 1; }
+    apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null \
+        || { trellis_bootstrap_fail "could not install ${missing[*]}"; return 1 2>/dev/null || exit 1; }
 fi
 
 # Debian's libzmq.pc lists private dependencies whose flags (-isystem for krb5) SwiftPM refuses
@@ -57,3 +61,5 @@ Cflags:
 PC
     export PKG_CONFIG_PATH="$trellis_pc_dir${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
 fi
+
+eval "$trellis_bootstrap_options"

@@ -11,12 +11,14 @@ public enum ControllerFactory {
         remote: @Sendable (ControllerID) -> (any ManagedController)? = { _ in nil }
     ) async -> [ControllerID: any ManagedController] {
         var built: [ControllerID: any ManagedController] = [:]
+        var standIns = Set<ControllerID>()
         for top in order where built[top] == nil {
             var stack: [(id: ControllerID, childrenPushed: Bool)] = [(top, false)]
             while let (id, childrenPushed) = stack.popLast() {
                 if built[id] != nil { continue }
                 if let standIn = remote(id) {
                     built[id] = standIn
+                    standIns.insert(id)
                     continue
                 }
                 // The caller validated the hierarchy: every child id is described.
@@ -30,8 +32,9 @@ public enum ControllerFactory {
                 }
                 let children = description.children.compactMap { built[$0] }
                 let controller = Controller(description: description, children: children, environment: environment)
-                for child in children {
-                    await child.setContainer(controller)
+                // A stand-in's container is set by the node that hosts it.
+                for child in description.children where !standIns.contains(child) {
+                    await built[child]?.setContainer(controller)
                 }
                 built[id] = controller
             }

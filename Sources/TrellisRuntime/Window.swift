@@ -86,6 +86,10 @@ public actor Window {
         return controller
     }
 
+    /// Every controller of the window as the window drives it (stand-ins included), for a
+    /// transport that serves them to other nodes.
+    public var managedControllers: [ControllerID: any ManagedController] { controllers }
+
     private func managed(_ id: ControllerID) throws(RuntimeError) -> any ManagedController {
         guard let controller = controllers[id] else { throw .unknownController(id) }
         return controller

@@ -23,8 +23,9 @@ public actor NodeHost {
     /// Faults met by calls from this node (peer gone, undeliverable): the run ends with them.
     public private(set) var faults: [String] = []
 
-    /// The name under which the conductor's window receives notifications.
-    static let windowTarget = "window"
+    /// TWP/1: an address with an empty controller id (incarnation 0) is the node itself; the
+    /// conductor's node passes what it receives there to its window.
+    static let windowTarget = ""
 
     public init(
         nodeName: String, conductorNode: String, environment: RuntimeEnvironment, transport: NodeTransport,
@@ -107,7 +108,7 @@ public actor NodeHost {
             await window.wrapperChanged(wrapper, presenting: presented)
             return
         }
-        let target = WireAddress(node: conductorNode, controller: Self.windowTarget, incarnation: 1)
+        let target = WireAddress(node: conductorNode, controller: Self.windowTarget, incarnation: 0)
         let wrapperValue: WireValue = wrapper.map { .address(address(of: $0)) } ?? .none
         _ = await call(target, .wrapperChanged, [.string(presented.name), wrapperValue])
     }
@@ -192,61 +193,62 @@ public actor NodeHost {
             let container = try a.optionalAddress().map { self.endpoint(for: $0) }
             await endpoint.setContainer(container)
         case .snapshot:
-            let state = await try managed(endpoint, code).snapshot()
+            let state = try await managed(endpoint, code).snapshot()
             return .ok([.size(state.size), .traits(state.traitCollection), .size(state.preferredContentSize)])
         case .setPreferredContentSize:
             let (size, cause) = (try a.size(), try a.cause())
-            await try managed(endpoint, code).setPreferredContentSize(size, cause: cause)
+            try await managed(endpoint, code).setPreferredContentSize(size, cause: cause)
         case .notifySystemLayoutFittingSizeDidChange:
-            await try managed(endpoint, code).notifySystemLayoutFittingSizeDidChange(cause: try a.cause())
+            try await managed(endpoint, code).notifySystemLayoutFittingSizeDidChange(cause: try a.cause())
         case .setOverrideTraits:
             let (traits, child, transition, cause) = (try a.optionalTraits(), ControllerID(try a.string()), try a.transition(), try a.cause())
-            do {
-                try await managed(endpoint, code).setOverrideTraitCollection(traits, forChild: child, transition: transition, cause: cause)
+            let container = try managed(endpoint, code)
+            do throws(RuntimeError) {
+                try await container.setOverrideTraitCollection(traits, forChild: child, transition: transition, cause: cause)
             } catch {
                 return .fault(error.description)
             }
         case .attachPresentation:
             let (pc, inherits) = (try a.address(), try a.bool())
-            await try managed(endpoint, code).attachPresentation(self.endpoint(for: pc), inheritsPresenterTraits: inherits)
+            try await managed(endpoint, code).attachPresentation(self.endpoint(for: pc), inheritsPresenterTraits: inherits)
         case .detachPresentation:
-            await try managed(endpoint, code).detachPresentation()
+            try await managed(endpoint, code).detachPresentation()
         case .appendChild:
             let child = self.endpoint(for: try a.address())
-            await try managed(endpoint, code).appendChild(child)
+            try await managed(endpoint, code).appendChild(child)
         case .removeLastChild:
-            await try managed(endpoint, code).removeLastChild()
+            try await managed(endpoint, code).removeLastChild()
         case .replaceChild:
             let (index, child) = (try a.int(), self.endpoint(for: try a.address()))
-            await try managed(endpoint, code).replaceChild(at: index, with: child)
+            try await managed(endpoint, code).replaceChild(at: index, with: child)
         case .select:
             let (index, cause) = (try a.int(), try a.cause())
-            await try managed(endpoint, code).select(index: index, cause: cause)
+            try await managed(endpoint, code).select(index: index, cause: cause)
         case .showChild:
             let (index, cause) = (try a.int(), try a.cause())
-            await try managed(endpoint, code).showChild(at: index, cause: cause)
+            try await managed(endpoint, code).showChild(at: index, cause: cause)
         case .makePresentationController:
             let (style, container, traits, window) = (try a.style(), try a.size(), try a.traits(), try a.size())
             let host = self
-            let pc = await try managed(endpoint, code).makePresentationController(
+            let pc = try await managed(endpoint, code).makePresentationController(
                 style: style, containerSize: container, traits: traits, windowSize: window, profile: profile,
                 wrapperChanged: { wrapper, presented in await host.wrapperChanged(wrapper, presented: presented) })
             return .ok([.address(address(of: pc))])
         case .adaptForPresentation:
-            await try presentation(endpoint, code).adaptForPresentation(cause: try a.cause())
+            try await presentation(endpoint, code).adaptForPresentation(cause: try a.cause())
         case .prepareDisplayed:
-            await try presentation(endpoint, code).prepareDisplayed()
+            try await presentation(endpoint, code).prepareDisplayed()
         case .presentationCallback:
             let (callback, value, cause) = (try a.presentationCallback(), try a.bool(), try a.cause())
-            await try presentation(endpoint, code).transitionCallback(callback, value: value, cause: cause)
+            try await presentation(endpoint, code).transitionCallback(callback, value: value, cause: cause)
         case .initialPresentationLayout:
-            await try presentation(endpoint, code).initialPresentationLayout(cause: try a.cause())
+            try await presentation(endpoint, code).initialPresentationLayout(cause: try a.cause())
         case .presentationState:
-            let state = await try presentation(endpoint, code).presentationState()
+            let state = try await presentation(endpoint, code).presentationState()
             return .ok([.bool(state.removesPresenterViews), .string(state.displayedID.name)])
         case .displayedAppearance:
             let (callback, cause) = (try a.appearance(), try a.cause())
-            await try presentation(endpoint, code).deliverDisplayedAppearance(callback, cause: cause)
+            try await presentation(endpoint, code).deliverDisplayedAppearance(callback, cause: cause)
         case .wrapperChanged:
             return .fault("\(code) goes to the window, not to \(endpoint.id)")
         }

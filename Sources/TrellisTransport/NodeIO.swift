@@ -269,8 +269,9 @@ public final class NodeIO: Sendable {
                             try dealer.set(ZMQOption.curveSecretKey, text: curve.secretKey)
                         }
                         try dealer.connect(endpoint)
+                        // Silence counts only from the first message heard: a peer still starting
+                        // up is not gone (the conductor bounds startup itself).
                         peers[name] = Peer(socket: dealer)
-                        lastHeard[name] = lastHeard[name] ?? .now
                     } catch {
                         onEvent(.failed("connect to \(name) at \(endpoint): \(error)"))
                     }

@@ -138,9 +138,24 @@ public actor NodeTransport {
             }
         case .heartbeat:
             break
+        case let .error(code, text):
+            // An ERROR echoing one of our pending calls is that call's fault (TWP/1 §9).
+            if let entry = pending.removeValue(forKey: message.header.correlationID) {
+                entry.done.resume(returning: .fault("node \(peer) rejected the call (error \(code)): \(text)"))
+                return
+            }
+            recorder.record(.fault("node \(peer) reports error \(code): \(text)"), controller: ControllerIDs.node(nodeName), cause: nil)
+            handleControl(message, from: peer)
         default:
-            await controlHandler?(message, peer)
+            handleControl(message, from: peer)
         }
+    }
+
+    /// Control messages are handled off the inbound queue: setting up a node makes calls whose
+    /// RETURNs arrive on that same queue.
+    private func handleControl(_ message: WireMessage, from peer: String) {
+        guard let controlHandler else { return }
+        Task { await controlHandler(message, peer) }
     }
 
     private func finishCall(_ result: WireResult, to peer: String, correlationID: UInt64) {

@@ -36,13 +36,17 @@ public struct Placement: Sendable, Equatable {
         // Walk up (parent, else companion) until a known node, iteratively: a deep tree must
         // not exhaust the stack; a loop of companions ends with the conductor.
         var resolved: [ControllerID: String] = [:]
+        for spec in scenario.controllers {
+            if let explicit = scenario.placement[spec.id] { resolved[spec.id] = explicit }
+        }
+        resolved[scenario.root] = conductor
         for spec in scenario.controllers where resolved[spec.id] == nil {
             var chain: [ControllerID] = []
             var seen = Set<ControllerID>()
             var current: ControllerID? = spec.id
             var found = conductor
             while let id = current, seen.insert(id).inserted {
-                if let known = resolved[id] ?? scenario.placement[id] {
+                if let known = resolved[id] {
                     found = known
                     break
                 }

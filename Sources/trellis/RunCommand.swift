@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import TrellisScenario
 import TrellisTrace
+import TrellisTransport
 
 enum TraceFormat: String, ExpressibleByArgument, CaseIterable {
     case text, jsonl
@@ -10,6 +11,8 @@ enum TraceFormat: String, ExpressibleByArgument, CaseIterable {
 enum TransportKind: String, ExpressibleByArgument, CaseIterable {
     case inproc, zmq
 }
+
+extension DistributedOptions.EndpointKind: ExpressibleByArgument {}
 
 struct RunCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -33,17 +36,37 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: "Seed for any ordering the scenario leaves open (a one-window run has none).")
     var seed: UInt64 = 0
 
-    func run() async throws {
-        guard transport == .inproc else {
-            StandardError.write("error: --transport zmq is not available in this build yet; use --transport inproc")
-            throw ExitCode(2)
+    @Option(help: "With zmq: the endpoint kind of the nodes this command starts (ipc or tcp on loopback).")
+    var endpoints: DistributedOptions.EndpointKind = .ipc
+
+    @Option(help: "With zmq: a node started by hand, NAME=ENDPOINT (repeatable); it must --peer this conductor.")
+    var node: [String] = []
+
+    @Option(help: "With zmq: where this conductor listens (default: a fresh ipc path, or loopback tcp).")
+    var listen: String?
+
+    func validate() throws {
+        if transport == .inproc, !node.isEmpty || listen != nil {
+            throw ValidationError("--node and --listen need --transport zmq")
         }
+        for entry in node where NodeCommand.split(entry) == nil {
+            throw ValidationError("--node must be NAME=ENDPOINT, got \"\(entry)\"")
+        }
+    }
+
+    func run() async throws {
         let loaded: Scenario
+        let text: String
         do {
             loaded = try ScenarioDecoder.load(path: scenario)
+            text = try String(contentsOfFile: scenario, encoding: .utf8)
         } catch {
             StandardError.write("error: \(error)")
             throw ExitCode(2)
+        }
+        if transport == .zmq {
+            try await runDistributed(loaded, text: text)
+            return
         }
         let recorder = TraceRecorder(node: "main", runID: loaded.name)
         let result: ScenarioRun
@@ -56,12 +79,44 @@ struct RunCommand: AsyncParsableCommand {
             StandardError.write("error: \(scenario): \(error)")
             throw ExitCode(2)
         }
-        print(events: result.events, runID: recorder.runID)
-        try write(result.events, runID: recorder.runID)
+        try finish(result, runID: recorder.runID)
+    }
+
+    private func runDistributed(_ loaded: Scenario, text: String) async throws {
+        let interruptions = InterruptHandling.install()
+        defer { interruptions.forEach { $0.cancel() } }
+        var options = DistributedOptions(nodeExecutable: Self.ownExecutable)
+        options.endpointKind = endpoints
+        options.conductorEndpoint = listen
+        for entry in node {
+            if let (name, endpoint) = NodeCommand.split(entry) { options.startedNodes[name] = endpoint }
+        }
+        do {
+            let result = try await DistributedRun.run(loaded, scenarioText: text, options: options)
+            try finish(result, runID: loaded.name)
+        } catch let error as DistributedRunError {
+            if case let .faults(_, partial) = error {
+                print(events: partial.events, runID: loaded.name)
+                try? write(partial.events, runID: loaded.name)
+            }
+            StandardError.write("error: \(scenario): \(error)")
+            throw ExitCode(3)
+        }
+    }
+
+    /// Prints and writes a finished run's trace, reports failed expectations (exit 1).
+    private func finish(_ result: ScenarioRun, runID: String) throws {
+        print(events: result.events, runID: runID)
+        try write(result.events, runID: runID)
         for failure in result.failures {
             StandardError.write("\(scenario): \(failure)")
         }
         if !result.passed { throw ExitCode(1) }
+    }
+
+    /// This program's own path, to start nodes with.
+    static var ownExecutable: String {
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
     }
 
     /// Writes the capture file named by `--trace`, if any.
@@ -103,6 +158,23 @@ struct ValidateCommand: AsyncParsableCommand {
         } catch {
             StandardError.write("error: \(error)")
             throw ExitCode(2)
+        }
+    }
+}
+
+/// An interrupted conductor (SIGINT, SIGTERM) takes the nodes it started down with it.
+enum InterruptHandling {
+    static func install() -> [DispatchSourceSignal] {
+        [SIGINT, SIGTERM].map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler {
+                SpawnedProcesses.shared.killAll()
+                StandardError.write("trellis: interrupted; the nodes it started were stopped")
+                exit(128 + number)
+            }
+            source.resume()
+            return source
         }
     }
 }

@@ -9,9 +9,10 @@ struct Trellis: AsyncParsableCommand {
         abstract: "Simulate UIKit's content-container messages through a hierarchy of controller actors.",
         discussion: """
             Exit status: 0 success, 1 an `expect` step failed (with a diff on standard error), \
-            2 bad input (scenario file, arguments).
+            2 bad input (scenario file, arguments), 3 a distributed run failed (a node could not \
+            start, or was lost: the trace shows the faults).
             """,
-        subcommands: [RunCommand.self, ValidateCommand.self]
+        subcommands: [RunCommand.self, ValidateCommand.self, NodeCommand.self]
     )
 
     /// Parses and runs, mapping every failure to SPEC §8's exit statuses: usage errors are 2,

@@ -1,0 +1,38 @@
+import Foundation
+import ZeroMQ
+
+/// Reading CURVE key files: a secret key file holds one Z85 secret key; an allow-list file holds
+/// Z85 public keys, one per line (`#` starts a comment).
+public enum CurveKeyFiles {
+    public struct KeyFileError: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    public static func configuration(secretKeyFile: String?, allowFile: String?) throws(KeyFileError) -> CurveConfiguration? {
+        guard let secretKeyFile, let allowFile else { return nil }
+        let secret = try read(secretKeyFile).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard secret.count == 40 else { throw KeyFileError(description: "\(secretKeyFile): expected a 40-character Z85 secret key") }
+        let publicKey: String
+        do {
+            publicKey = try ZMQContext.curvePublicKey(forSecretKey: secret)
+        } catch {
+            throw KeyFileError(description: "\(secretKeyFile): not a Z85 secret key (\(error))")
+        }
+        var allowed = Set<String>()
+        for (index, line) in try read(allowFile).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let key = line.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first?
+                .trimmingCharacters(in: .whitespaces) ?? ""
+            if key.isEmpty { continue }
+            guard key.count == 40 else { throw KeyFileError(description: "\(allowFile):\(index + 1): expected a 40-character Z85 public key") }
+            allowed.insert(key)
+        }
+        return CurveConfiguration(publicKey: publicKey, secretKey: secret, allowedPeerKeys: allowed)
+    }
+
+    private static func read(_ path: String) throws(KeyFileError) -> String {
+        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
+            throw KeyFileError(description: "\(path): cannot be read")
+        }
+        return text
+    }
+}

@@ -1,0 +1,303 @@
+import Foundation
+import TrellisModel
+import TrellisRuntime
+import TrellisScenario
+import TrellisTrace
+import TrellisWire
+import ZeroMQ
+
+/// How a distributed run is laid out.
+public struct DistributedOptions: Sendable {
+    /// The kind of endpoint spawned nodes listen on.
+    public enum EndpointKind: String, Sendable, CaseIterable {
+        case ipc, tcp
+    }
+
+    public var endpointKind: EndpointKind = .ipc
+    /// The `trellis` executable that spawned nodes run (`trellis node …`).
+    public var nodeExecutable: String
+    /// Nodes started by hand (`trellis node`), by name: where they listen. They must greet this
+    /// conductor (`--peer <conductor>=<endpoint>`); the others are spawned on this machine.
+    public var startedNodes: [String: String] = [:]
+    /// Where the conductor listens; nil: a fresh ipc path, or loopback tcp with a free port.
+    public var conductorEndpoint: String?
+    public var heartbeatIntervalMilliseconds = 250
+    public var peerTimeoutMilliseconds = 2_000
+    /// How long nodes have to greet and to set up before the run fails.
+    public var startupTimeout: Duration = .seconds(30)
+    public var curve: CurveConfiguration?
+
+    public init(nodeExecutable: String) {
+        self.nodeExecutable = nodeExecutable
+    }
+}
+
+/// Why a distributed run failed.
+public enum DistributedRunError: Error, Sendable, CustomStringConvertible {
+    case setup(String)
+    case run(ScenarioRunError)
+    /// The run went through, but messages were lost to faults (a node gone, undeliverable calls).
+    case faults([String], ScenarioRun)
+
+    public var description: String {
+        switch self {
+        case let .setup(text): return "distributed run could not start: \(text)"
+        case let .run(error): return "\(error)"
+        case let .faults(faults, _):
+            return "distributed run failed: " + faults.prefix(5).joined(separator: "; ") + (faults.count > 5 ? " (and \(faults.count - 5) more)" : "")
+        }
+    }
+}
+
+/// Conducts one scenario over several processes (SPEC §7): spawns a `trellis node` per placement
+/// node (or uses nodes started by hand), sets them up, runs the steps with the window here and
+/// stand-ins for the controllers they host, merges their traces by causality, and shuts
+/// everything down — also on failure — leaving no process behind.
+public actor DistributedRun {
+    let scenario: Scenario
+    let scenarioText: String
+    let options: DistributedOptions
+    let placement: Placement
+    let recorder: TraceRecorder
+    let transport: NodeTransport
+    let host: NodeHost
+    private let control = Rendezvous<WireMessage>()
+    private var children: [String: Process] = [:]
+    private var workDirectory: URL?
+    private var workerEvents: [String: [TraceEvent]] = [:]
+    private var nextCorrelation: UInt64 = 1 << 32
+    private var shutDown = false
+
+    public init(scenario: Scenario, scenarioText: String, options: DistributedOptions) {
+        self.scenario = scenario
+        self.scenarioText = scenarioText
+        self.options = options
+        let placement = Placement(scenario)
+        self.placement = placement
+        let recorder = TraceRecorder(node: placement.conductor, runID: scenario.name)
+        self.recorder = recorder
+        let transport = NodeTransport(nodeName: placement.conductor, recorder: recorder)
+        self.transport = transport
+        self.host = NodeHost(
+            nodeName: placement.conductor, conductorNode: placement.conductor, environment: RuntimeEnvironment(recorder: recorder),
+            transport: transport, profile: scenario.profile, placement: placement.nodeOf)
+    }
+
+    /// The workers: every placement node but the conductor's.
+    public var workers: [String] { Array(placement.nodes.dropFirst()) }
+
+    /// The process ids of the spawned nodes, by name (for tests that kill one).
+    public var processIDs: [String: Int32] { children.mapValues(\.processIdentifier) }
+
+    /// Starts and sets up every node. After it returns, `run()` may be called.
+    public func start() async throws(DistributedRunError) {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        } catch {
+            throw .setup("cannot create \(directory.path): \(error)")
+        }
+        workDirectory = directory
+        func endpoint(for node: String) -> String {
+            options.endpointKind == .ipc ? "ipc://\(directory.path)/\(node).sock" : "tcp://127.0.0.1:*"
+        }
+        var configuration = NodeIOConfiguration(
+            nodeName: placement.conductor, bindEndpoint: options.conductorEndpoint ?? endpoint(for: placement.conductor))
+        configuration.heartbeatIntervalMilliseconds = options.heartbeatIntervalMilliseconds
+        configuration.peerTimeoutMilliseconds = options.peerTimeoutMilliseconds
+        configuration.curve = options.curve
+        let conductorEndpoint: String
+        do {
+            conductorEndpoint = try await transport.start(configuration)
+        } catch {
+            throw .setup("the conductor cannot listen: \(error)")
+        }
+        let run = self
+        let host = self.host
+        await transport.setHandlers(
+            call: { message, _ in await host.handle(message) },
+            control: { message, peer in await run.control(message, from: peer) },
+            peerGone: { peer, reason in await host.noteFault("node \(peer) is gone: \(reason)") })
+
+        // Spawn the nodes not started by hand; each greets the conductor.
+        for node in workers where options.startedNodes[node] == nil {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: options.nodeExecutable)
+            process.arguments = ["node", "--name", node, "--bind", endpoint(for: node),
+                                 "--peer", "\(placement.conductor)=\(conductorEndpoint)"]
+            do {
+                try process.run()
+            } catch {
+                throw .setup("cannot start node \(node) (\(options.nodeExecutable)): \(error)")
+            }
+            children[node] = process
+            SpawnedProcesses.shared.add(process.processIdentifier)
+        }
+        // Every worker greets; the conductor learns where it listens.
+        var peers = [WirePeer(node: placement.conductor, endpoint: conductorEndpoint, publicKey: options.curve?.publicKey ?? "")]
+        for node in workers {
+            guard let hello = await control.wait(for: "hello:\(node)", timeout: options.startupTimeout),
+                  case let .hello(_, _, _, announced) = hello.body else {
+                throw .setup("node \(node) did not greet the conductor within \(options.startupTimeout)")
+            }
+            let endpoint = options.startedNodes[node] ?? (announced.isEmpty ? endpointHint(node, directory) : announced)
+            peers.append(WirePeer(node: node, endpoint: endpoint))
+            await transport.connect(peer: node, endpoint: endpoint)
+            await transport.send(.hello(node: placement.conductor, runID: scenario.name, capabilities: 0), to: node)
+        }
+        for node in workers {
+            let correlation = takeCorrelation()
+            await transport.send(
+                .setup(runID: scenario.name, node: node, scenarioJSON: scenarioText,
+                       heartbeatIntervalMilliseconds: UInt32(options.heartbeatIntervalMilliseconds),
+                       peerGoneTimeoutMilliseconds: UInt32(options.peerTimeoutMilliseconds), peers: peers),
+                to: node, correlationID: correlation)
+            guard let reply = await control.wait(for: "reply:\(correlation)", timeout: options.startupTimeout) else {
+                throw .setup("node \(node) did not get ready within \(options.startupTimeout)")
+            }
+            if case let .error(_, text) = reply.body { throw .setup(text) }
+        }
+    }
+
+    private func endpointHint(_ node: String, _ directory: URL) -> String {
+        "ipc://\(directory.path)/\(node).sock"
+    }
+
+    private func takeCorrelation() -> UInt64 {
+        defer { nextCorrelation += 1 }
+        return nextCorrelation
+    }
+
+    /// Runs the steps; the trace is the merge of every node's events.
+    public func run() async throws(DistributedRunError) -> ScenarioRun {
+        var proxies: [ControllerID: RemoteController] = [:]
+        for spec in scenario.controllers {
+            if let proxy = await host.proxy(forPlaced: spec.id) { proxies[spec.id] = proxy }
+        }
+        let standIns = proxies
+        let window: Window
+        do {
+            window = try await Window(
+                ScenarioRunner.hierarchy(of: scenario), environment: host.environment, remote: { standIns[$0] })
+        } catch {
+            throw .run(.runtime(step: 0, error))
+        }
+        await host.register(await window.managedControllers)
+        await host.attach(window: window)
+        // Local children of remote parents send their preferred sizes to the stand-ins.
+        for spec in scenario.controllers where proxies[spec.id] != nil {
+            for child in spec.children where proxies[child] == nil {
+                await window.managedControllers[child]?.setContainer(proxies[spec.id])
+            }
+        }
+        let run = self
+        let result: ScenarioRun
+        do {
+            result = try await ScenarioRunner.run(scenario, on: window, collect: { await run.mergedEvents() })
+        } catch {
+            throw .run(error)
+        }
+        let faults = await host.faults
+        if !faults.isEmpty { throw .faults(faults, result) }
+        return result
+    }
+
+    /// Every node's events so far, merged by causality.
+    public func mergedEvents() async -> [TraceEvent] {
+        for node in workers where !(await transport.isGone(node)) {
+            let correlation = takeCorrelation()
+            await transport.send(.traceRequest, to: node, correlationID: correlation)
+            var more = true
+            while more {
+                guard let reply = await control.wait(for: "reply:\(correlation)", timeout: .seconds(10)),
+                      case let .traceData(last, lines) = reply.body else {
+                    await host.noteFault("node \(node) did not send its trace")
+                    break
+                }
+                more = !last
+                for line in lines.split(separator: "\n") where !line.isEmpty {
+                    if let event = try? TraceCaptureFormat.event(fromLine: String(line)).event {
+                        workerEvents[node, default: []].append(event)
+                    } else {
+                        await host.noteFault("node \(node) sent an unreadable trace line")
+                    }
+                }
+            }
+        }
+        return TraceMerge.merge([recorder.events] + workers.map { workerEvents[$0] ?? [] })
+    }
+
+    private func control(_ message: WireMessage, from peer: String) async {
+        switch message.body {
+        case .hello:
+            await control.deliver(message, for: "hello:\(peer)")
+        case .ready, .traceData, .goodbyeAck, .error:
+            await control.deliver(message, for: "reply:\(message.header.correlationID)")
+        case .goodbye:
+            await transport.send(.goodbyeAck, to: peer, correlationID: message.header.correlationID)
+        case .setup, .call, .return, .heartbeat, .traceRequest:
+            break
+        }
+    }
+
+    /// Says goodbye to every node, waits (bounded) for the acknowledgements and the processes,
+    /// kills what is left, closes the sockets and removes the run's folder. Safe to call twice.
+    public func shutdown() async {
+        guard !shutDown else { return }
+        shutDown = true
+        for node in workers where !(await transport.isGone(node)) {
+            let correlation = takeCorrelation()
+            await transport.send(.goodbye, to: node, correlationID: correlation)
+            _ = await control.wait(for: "reply:\(correlation)", timeout: .seconds(5))
+        }
+        await control.cancelAll()
+        await transport.stop()
+        for (_, process) in children {
+            await Self.waitForExit(process, within: .seconds(5))
+            SpawnedProcesses.shared.remove(process.processIdentifier)
+        }
+        if let workDirectory { try? FileManager.default.removeItem(at: workDirectory) }
+    }
+
+    /// Waits for a process to exit, then kills it if it has not.
+    static func waitForExit(_ process: Process, within limit: Duration) async {
+        let deadline = ContinuousClock.now.advanced(by: limit)
+        while process.isRunning, ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+    }
+
+    /// One whole run: start, run, shut down (also when something fails).
+    public static func run(_ scenario: Scenario, scenarioText: String, options: DistributedOptions) async throws(DistributedRunError) -> ScenarioRun {
+        let run = DistributedRun(scenario: scenario, scenarioText: scenarioText, options: options)
+        do {
+            try await run.start()
+            let result = try await run.run()
+            await run.shutdown()
+            return result
+        } catch {
+            await run.shutdown()
+            throw error
+        }
+    }
+}
+
+/// The nodes this process spawned, so that an interrupted conductor can take them down with it.
+public final class SpawnedProcesses: Sendable {
+    public static let shared = SpawnedProcesses()
+    private let ids = Mutex(Set<Int32>())
+
+    func add(_ id: Int32) { ids.withLock { _ = $0.insert(id) } }
+    func remove(_ id: Int32) { ids.withLock { _ = $0.remove(id) } }
+
+    /// Sends SIGKILL to every node still running (from a signal handler's queue).
+    public func killAll() {
+        for id in ids.withLock({ $0 }) { kill(id, SIGKILL) }
+    }
+}
+
+import Synchronization

@@ -1,0 +1,144 @@
+import Foundation
+import TrellisModel
+import TrellisRuntime
+import TrellisScenario
+import TrellisTrace
+import TrellisWire
+import ZeroMQ
+
+/// A node that hosts part of a hierarchy for a conductor (`trellis node`): it greets its peers,
+/// builds its controllers when the conductor's SETUP arrives, serves CALLs, hands over its trace
+/// on request, and leaves after a goodbye — or when its conductor is gone.
+public actor WorkerNode {
+    public nonisolated let name: String
+    let recorder: TraceRecorder
+    let transport: NodeTransport
+    private var host: NodeHost?
+    private var conductor: String?
+    private var sentEvents = 0
+    private var finished: CheckedContinuation<Int32, Never>?
+    private var exitCode: Int32?
+    private var endpoint = ""
+
+    public init(name: String) {
+        self.name = name
+        recorder = TraceRecorder(node: name, runID: "")
+        transport = NodeTransport(nodeName: name, recorder: recorder)
+    }
+
+    /// Runs the node until its conductor says goodbye (0) or is gone (3). `peers` are the nodes
+    /// to greet first (the conductor among them).
+    public func run(
+        bind: String, peers: [(name: String, endpoint: String)], curve: CurveConfiguration?, setupTimeout: Duration = .seconds(60)
+    ) async -> Int32 {
+        var configuration = NodeIOConfiguration(nodeName: name, bindEndpoint: bind)
+        configuration.curve = curve
+        do {
+            endpoint = try await transport.start(configuration)
+        } catch {
+            FileHandle.standardError.write(Data("trellis node \(name): cannot listen on \(bind): \(error)\n".utf8))
+            return 2
+        }
+        let node = self
+        await transport.setHandlers(
+            call: { message, _ in await node.handleCall(message) },
+            control: { message, peer in await node.control(message, from: peer) },
+            peerGone: { peer, reason in await node.peerGone(peer, reason: reason) })
+        for peer in peers {
+            await transport.connect(peer: peer.name, endpoint: peer.endpoint)
+            await transport.send(.hello(node: name, runID: "", capabilities: 0, endpoint: endpoint), to: peer.name)
+        }
+        // A node nobody sets up does not wait forever (its conductor may have died first).
+        let watchdog = Task {
+            try await Task.sleep(for: setupTimeout)
+            await node.setupTimedOut(after: setupTimeout)
+        }
+        let code = await withCheckedContinuation { finished = $0 }
+        watchdog.cancel()
+        await transport.stop()
+        return code
+    }
+
+    private func setupTimedOut(after limit: Duration) {
+        guard host == nil else { return }
+        FileHandle.standardError.write(Data("trellis node \(name): no conductor set this node up within \(limit)\n".utf8))
+        finish(3)
+    }
+
+    private func finish(_ code: Int32) {
+        guard exitCode == nil else { return }
+        exitCode = code
+        finished?.resume(returning: code)
+        finished = nil
+    }
+
+    private func handleCall(_ message: WireMessage) async -> WireResult {
+        guard let host else { return .fault("node \(name) is not set up yet") }
+        return await host.handle(message)
+    }
+
+    private func control(_ message: WireMessage, from peer: String) async {
+        let correlation = message.header.correlationID
+        switch message.body {
+        case let .setup(runID, node, scenarioJSON, _, _, peers):
+            guard node == name else {
+                await transport.send(.error(code: 6, text: "SETUP for node \(node) reached node \(name)"), to: peer, correlationID: correlation)
+                return
+            }
+            do {
+                try await setUp(runID: runID, scenarioJSON: scenarioJSON, peers: peers, conductor: peer)
+                await transport.send(.ready(node: name), to: peer, correlationID: correlation)
+            } catch {
+                await transport.send(.error(code: 7, text: "node \(name) cannot set up: \(error)"), to: peer, correlationID: correlation)
+            }
+        case .traceRequest:
+            let events = recorder.events(after: sentEvents)
+            sentEvents += events.count
+            let lines = events.map { TraceCaptureFormat.line(for: $0, runID: recorder.runID) + "\n" }.joined()
+            await transport.send(.traceData(last: true, jsonLines: lines), to: peer, correlationID: correlation)
+        case .goodbye:
+            await transport.waitUntilIdle()
+            await transport.send(.goodbyeAck, to: peer, correlationID: correlation)
+            if peer == conductor { finish(0) }
+        case .hello, .goodbyeAck, .ready, .traceData, .error, .heartbeat, .call, .return:
+            break
+        }
+    }
+
+    private func setUp(runID: String, scenarioJSON: String, peers: [WirePeer], conductor: String) async throws {
+        let scenario = try ScenarioDecoder.decode(scenarioJSON, file: "SETUP from \(conductor)")
+        let placement = Placement(scenario)
+        let environment = RuntimeEnvironment(recorder: recorder)
+        let host = NodeHost(
+            nodeName: name, conductorNode: placement.conductor, environment: environment, transport: transport,
+            profile: scenario.profile, placement: placement.nodeOf)
+        for peer in peers where peer.node != name {
+            await transport.connect(peer: peer.node, endpoint: peer.endpoint, serverKey: peer.publicKey.isEmpty ? nil : peer.publicKey)
+        }
+        let hierarchy = ScenarioRunner.hierarchy(of: scenario)
+        let byID = try hierarchy.validate()
+        var proxies: [ControllerID: RemoteController] = [:]
+        for description in hierarchy.controllers where placement.nodeOf[description.id] != name {
+            if let proxy = await host.proxy(forPlaced: description.id) { proxies[description.id] = proxy }
+        }
+        let standIns = proxies
+        let built = await ControllerFactory.build(
+            byID, order: hierarchy.controllers.map(\.id), environment: environment, remote: { standIns[$0] })
+        await host.register(built)
+        // A local controller whose parent is hosted elsewhere sends its preferred sizes there.
+        for description in hierarchy.controllers {
+            for child in description.children where placement.nodeOf[child] == name && placement.nodeOf[description.id] != name {
+                await built[child]?.setContainer(proxies[description.id])
+            }
+        }
+        self.host = host
+        self.conductor = conductor
+    }
+
+    private func peerGone(_ peer: String, reason: String) async {
+        if peer == conductor || conductor == nil {
+            FileHandle.standardError.write(Data("trellis node \(name): peer \(peer) is gone (\(reason))\n".utf8))
+            finish(3)
+        }
+    }
+}

@@ -1,0 +1,47 @@
+/// The second frame of a message, decoded: one case per command, with that command's fields.
+public enum WireBody: Hashable, Sendable {
+    /// HELLO: the sender's node name, the run id it knows (empty before SETUP) and its capability bits.
+    /// `endpoint` (optional, trailing): where the sender's ROUTER listens, for a conductor that
+    /// did not choose it.
+    case hello(node: String, runID: String, capabilities: UInt32, endpoint: String = "")
+    /// SETUP: the run id, the name the node plays, the scenario as JSON text, and the heartbeat
+    /// interval and peer-gone timeout in milliseconds.
+    /// `peers` (optional, trailing): every node of the run and where it listens, so that workers
+    /// can open their DEALERs to each other.
+    case setup(runID: String, node: String, scenarioJSON: String, heartbeatIntervalMilliseconds: UInt32, peerGoneTimeoutMilliseconds: UInt32, peers: [WirePeer] = [])
+    /// READY: the node that is ready.
+    case ready(node: String)
+    /// CALL: the controller addressed, the operation and its arguments.
+    case call(target: WireAddress, code: WireCallCode, arguments: [WireValue])
+    /// RETURN: the outcome of the CALL with the same correlation id.
+    case `return`(WireResult)
+    /// HEARTBEAT: no fields.
+    case heartbeat
+    /// GOODBYE: no fields.
+    case goodbye
+    /// GOODBYE-ACK: no fields.
+    case goodbyeAck
+    /// ERROR: an error code (`WireErrorCode` names the known ones) and a readable text.
+    case error(code: UInt16, text: String)
+    /// TRACE-REQUEST: no fields.
+    case traceRequest
+    /// TRACE-DATA: whether this is the last part, and JSON Lines (whole lines, each ending in LF).
+    case traceData(last: Bool, jsonLines: String)
+
+    /// The command whose body this is.
+    public var command: WireCommand {
+        switch self {
+        case .hello: .hello
+        case .setup: .setup
+        case .ready: .ready
+        case .call: .call
+        case .return: .return
+        case .heartbeat: .heartbeat
+        case .goodbye: .goodbye
+        case .goodbyeAck: .goodbyeAck
+        case .error: .error
+        case .traceRequest: .traceRequest
+        case .traceData: .traceData
+        }
+    }
+}

@@ -1,0 +1,116 @@
+/// The byte layout of each command's body (Protocols/wire-protocol.md §6).
+extension WireBody {
+    /// The body frame.
+    public func encode() -> [UInt8] {
+        var writer = WireWriter()
+        switch self {
+        case .hello(let node, let runID, let capabilities, let endpoint):
+            writer.string(node)
+            writer.string(runID)
+            writer.u32(capabilities)
+            // Optional trailing field: absent when empty, so 1.0 bodies stay byte-identical.
+            if !endpoint.isEmpty { writer.string(endpoint) }
+        case .setup(let runID, let node, let scenarioJSON, let heartbeat, let timeout, let peers):
+            writer.string(runID)
+            writer.string(node)
+            writer.longString(scenarioJSON)
+            writer.u32(heartbeat)
+            writer.u32(timeout)
+            if !peers.isEmpty {
+                writer.u16(UInt16(min(peers.count, Int(UInt16.max))))
+                for peer in peers.prefix(Int(UInt16.max)) {
+                    writer.string(peer.node)
+                    writer.string(peer.endpoint)
+                    writer.string(peer.publicKey)
+                }
+            }
+        case .ready(let node):
+            writer.string(node)
+        case .call(let target, let code, let arguments):
+            writer.address(target)
+            writer.u8(code.rawValue)
+            writer.values(arguments)
+        case .return(.ok(let values)):
+            writer.u8(0)
+            writer.values(values)
+        case .return(.fault(let text)):
+            writer.u8(1)
+            writer.string(text)
+        case .heartbeat, .goodbye, .goodbyeAck, .traceRequest:
+            break
+        case .error(let code, let text):
+            writer.u16(code)
+            writer.string(text)
+        case .traceData(let last, let jsonLines):
+            writer.bool(last)
+            writer.longString(jsonLines)
+        }
+        return writer.bytes
+    }
+
+    /// Reads the body of a `command` message. Bytes after the last field are ignored.
+    public static func decode(_ command: WireCommand, _ frame: [UInt8]) throws(WireError) -> WireBody {
+        var reader = WireReader(frame, part: .body)
+        switch command {
+        case .hello:
+            let node = try reader.within("node") { reader throws(WireError) in try reader.string() }
+            let runID = try reader.within("run id") { reader throws(WireError) in try reader.string() }
+            let capabilities = try reader.within("capabilities") { reader throws(WireError) in try reader.u32() }
+            let endpoint = reader.remaining > 0
+                ? try reader.within("endpoint") { reader throws(WireError) in try reader.string() } : ""
+            return .hello(node: node, runID: runID, capabilities: capabilities, endpoint: endpoint)
+        case .setup:
+            let runID = try reader.within("run id") { reader throws(WireError) in try reader.string() }
+            let node = try reader.within("node") { reader throws(WireError) in try reader.string() }
+            let scenario = try reader.within("scenario") { reader throws(WireError) in try reader.longString() }
+            let heartbeat = try reader.within("heartbeat interval") { reader throws(WireError) in try reader.u32() }
+            let timeout = try reader.within("peer-gone timeout") { reader throws(WireError) in try reader.u32() }
+            var peers: [WirePeer] = []
+            if reader.remaining > 0 {
+                let count = Int(try reader.within("peer count") { reader throws(WireError) in try reader.u16() })
+                // Each peer takes six bytes at least (three empty strings): cap by what is left.
+                guard count * 6 <= reader.remaining else {
+                    throw reader.failure(.countPastEnd(count: count, left: reader.remaining), at: reader.offset)
+                }
+                for index in 0..<count {
+                    let peer = try reader.within("peer \(index + 1)") { reader throws(WireError) in
+                        WirePeer(node: try reader.string(), endpoint: try reader.string(), publicKey: try reader.string())
+                    }
+                    peers.append(peer)
+                }
+            }
+            return .setup(
+                runID: runID, node: node, scenarioJSON: scenario, heartbeatIntervalMilliseconds: heartbeat,
+                peerGoneTimeoutMilliseconds: timeout, peers: peers)
+        case .ready:
+            return .ready(node: try reader.within("node") { reader throws(WireError) in try reader.string() })
+        case .call:
+            let target = try reader.within("target") { reader throws(WireError) in try reader.address() }
+            let codeOffset = reader.offset
+            let octet = try reader.within("call code") { reader throws(WireError) in try reader.u8() }
+            guard let code = WireCallCode(rawValue: octet) else {
+                throw reader.failure(.unknownCallCode(octet), at: codeOffset)
+            }
+            return .call(target: target, code: code, arguments: try reader.values())
+        case .return:
+            let isFault = try reader.zeroOrOne("status")
+            if isFault {
+                let text = try reader.within("fault text") { reader throws(WireError) in try reader.string() }
+                return .return(.fault(text))
+            }
+            return .return(.ok(try reader.values()))
+        case .heartbeat: return .heartbeat
+        case .goodbye: return .goodbye
+        case .goodbyeAck: return .goodbyeAck
+        case .traceRequest: return .traceRequest
+        case .error:
+            let code = try reader.within("error code") { reader throws(WireError) in try reader.u16() }
+            let text = try reader.within("text") { reader throws(WireError) in try reader.string() }
+            return .error(code: code, text: text)
+        case .traceData:
+            let last = try reader.zeroOrOne("last flag")
+            let lines = try reader.within("trace") { reader throws(WireError) in try reader.longString() }
+            return .traceData(last: last, jsonLines: lines)
+        }
+    }
+}

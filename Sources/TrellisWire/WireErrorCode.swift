@@ -1,0 +1,15 @@
+/// The known codes of an ERROR message's u16 error code.
+public enum WireErrorCode: UInt16, CaseIterable, Hashable, Sendable {
+    /// Not two frames, a header shorter than 32 bytes, or a wrong signature.
+    case malformedHeader = 1
+    /// A major version this receiver does not speak.
+    case unsupportedVersion = 2
+    /// A command octet this receiver does not know.
+    case unknownCommand = 3
+    /// A body that does not parse: truncated, unknown tag, invalid UTF-8, bad octet, too deep.
+    case malformedBody = 4
+    /// A CALL with a call code this receiver does not know.
+    case unknownCallCode = 5
+    /// A well-formed message that is not acceptable now or from this sender.
+    case unexpectedCommand = 6
+}

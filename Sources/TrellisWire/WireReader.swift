@@ -1,0 +1,212 @@
+import TrellisModel
+
+/// Reads protocol items from one frame, big-endian, checking every read against the bytes left.
+///
+/// Every failure is a `WireError` naming the frame, the path of fields being read (`path`) and
+/// the offset of the item that does not fit. Nothing here can trap on any input.
+struct WireReader {
+    private let bytes: [UInt8]
+    let part: WireError.Part
+    /// The offset of the next byte to read.
+    private(set) var offset = 0
+    /// The fields being read, outermost first, for error messages.
+    var path: [String] = []
+
+    init(_ bytes: [UInt8], part: WireError.Part) {
+        self.bytes = bytes
+        self.part = part
+    }
+
+    /// How many bytes are left after `offset`.
+    var remaining: Int { bytes.count - offset }
+
+    func failure(_ reason: WireError.Reason, at offset: Int) -> WireError {
+        WireError(part: part, path: path, offset: offset, reason: reason)
+    }
+
+    /// Reads `body` with `component` appended to the path.
+    mutating func within<Result>(_ component: String, _ body: (inout WireReader) throws(WireError) -> Result) throws(WireError) -> Result {
+        path.append(component)
+        let result = try body(&self)
+        path.removeLast()
+        return result
+    }
+
+    /// Skips up to `count` bytes (never past the end).
+    mutating func skip(_ count: Int) {
+        offset += min(max(count, 0), remaining)
+    }
+
+    /// The next `count` bytes; `what` names them for the error when fewer are left.
+    private mutating func take(_ count: Int, _ what: String) throws(WireError) -> ArraySlice<UInt8> {
+        guard count <= remaining else {
+            throw failure(.pastEnd(field: what, needed: count, left: remaining), at: offset)
+        }
+        let slice = bytes[offset..<(offset + count)]
+        offset += count
+        return slice
+    }
+
+    private mutating func unsigned(_ width: Int, _ what: String) throws(WireError) -> UInt64 {
+        var value: UInt64 = 0
+        for byte in try take(width, what) { value = value << 8 | UInt64(byte) }
+        return value
+    }
+
+    mutating func u8(_ what: String = "u8") throws(WireError) -> UInt8 {
+        UInt8(truncatingIfNeeded: try unsigned(1, what))
+    }
+
+    mutating func u16(_ what: String = "u16") throws(WireError) -> UInt16 {
+        UInt16(truncatingIfNeeded: try unsigned(2, what))
+    }
+
+    mutating func u32(_ what: String = "u32") throws(WireError) -> UInt32 {
+        UInt32(truncatingIfNeeded: try unsigned(4, what))
+    }
+
+    mutating func u64(_ what: String = "u64") throws(WireError) -> UInt64 {
+        try unsigned(8, what)
+    }
+
+    mutating func i64(_ what: String = "i64") throws(WireError) -> Int64 {
+        Int64(bitPattern: try unsigned(8, what))
+    }
+
+    mutating func double(_ what: String = "double") throws(WireError) -> Double {
+        Double(bitPattern: try unsigned(8, what))
+    }
+
+    /// An octet that must be 0 or 1.
+    mutating func zeroOrOne(_ what: String = "bool") throws(WireError) -> Bool {
+        let start = offset
+        let octet = try u8(what)
+        guard octet <= 1 else { throw failure(.notZeroOrOne(field: what, value: octet), at: start) }
+        return octet == 1
+    }
+
+    /// A string with a u16 length prefix.
+    mutating func string() throws(WireError) -> String {
+        let start = offset
+        let length = Int(try u16("string length"))
+        return try utf8(length: length, kind: "string", start: start)
+    }
+
+    /// A string with a u32 length prefix.
+    mutating func longString() throws(WireError) -> String {
+        let start = offset
+        let length = Int(try u32("long string length"))
+        return try utf8(length: length, kind: "long string", start: start)
+    }
+
+    private mutating func utf8(length: Int, kind: String, start: Int) throws(WireError) -> String {
+        guard length <= remaining else {
+            throw failure(.stringPastEnd(kind: kind, length: length, left: remaining), at: start)
+        }
+        let slice = bytes[offset..<(offset + length)]
+        guard let text = String(validating: slice, as: UTF8.self) else {
+            throw failure(.invalidUTF8(kind: kind, length: length), at: start)
+        }
+        offset += length
+        return text
+    }
+
+    mutating func size() throws(WireError) -> Size {
+        let width = try within("width") { reader throws(WireError) in try reader.double() }
+        let height = try within("height") { reader throws(WireError) in try reader.double() }
+        return Size(width: width, height: height)
+    }
+
+    private mutating func trait<Trait: CaseIterable>(_ name: String, _ type: Trait.Type) throws(WireError) -> Trait {
+        let start = offset
+        let octet = try within(name) { reader throws(WireError) in try reader.u8() }
+        guard let value = WireTraitOctets.value(octet, as: type) else {
+            throw failure(
+                .unknownTraitIndex(trait: name, index: octet, caseCount: WireTraitOctets.caseCount(type)), at: start)
+        }
+        return value
+    }
+
+    mutating func traits() throws(WireError) -> TraitCollection {
+        let horizontal = try trait("horizontalSizeClass", SizeClass.self)
+        let vertical = try trait("verticalSizeClass", SizeClass.self)
+        let idiom = try trait("userInterfaceIdiom", UserInterfaceIdiom.self)
+        let direction = try trait("layoutDirection", LayoutDirection.self)
+        let style = try trait("userInterfaceStyle", UserInterfaceStyle.self)
+        let category = try trait("preferredContentSizeCategory", ContentSizeCategory.self)
+        let scale = try within("displayScale") { reader throws(WireError) in try reader.double() }
+        return TraitCollection(
+            horizontalSizeClass: horizontal, verticalSizeClass: vertical, userInterfaceIdiom: idiom,
+            displayScale: scale, layoutDirection: direction, userInterfaceStyle: style,
+            preferredContentSizeCategory: category)
+    }
+
+    mutating func address() throws(WireError) -> WireAddress {
+        let node = try within("node") { reader throws(WireError) in try reader.string() }
+        let controller = try within("controller") { reader throws(WireError) in try reader.string() }
+        let incarnation = try within("incarnation") { reader throws(WireError) in try reader.u32() }
+        return WireAddress(node: node, controller: controller, incarnation: incarnation)
+    }
+
+    mutating func eventRef() throws(WireError) -> WireEventRef {
+        let node = try within("node") { reader throws(WireError) in try reader.string() }
+        let sequence = try within("sequence") { reader throws(WireError) in try reader.u64() }
+        return WireEventRef(node: node, sequence: sequence)
+    }
+
+    mutating func transition() throws(WireError) -> WireTransition {
+        let id = try within("id") { reader throws(WireError) in try reader.i64() }
+        let animated = try within("animated") { reader throws(WireError) in try reader.zeroOrOne() }
+        let duration = try within("duration") { reader throws(WireError) in try reader.double() }
+        let traits = try within("windowTraits") { reader throws(WireError) in try reader.traits() }
+        let size = try within("windowSize") { reader throws(WireError) in try reader.size() }
+        return WireTransition(id: id, animated: animated, duration: duration, windowTraits: traits, windowSize: size)
+    }
+
+    /// A tagged value; `level` is the nesting level a list read here would have (1 in a body).
+    mutating func value(level: Int = 1) throws(WireError) -> WireValue {
+        let start = offset
+        let octet = try u8("tag")
+        guard let tag = WireValueTag(rawValue: octet) else { throw failure(.unknownTag(octet), at: start) }
+        switch tag {
+        case .none: return .none
+        case .bool: return .bool(try zeroOrOne())
+        case .int: return .int(try i64())
+        case .double: return .double(try double())
+        case .string: return .string(try string())
+        case .size: return .size(try within("size") { reader throws(WireError) in try reader.size() })
+        case .traits: return .traits(try within("traits") { reader throws(WireError) in try reader.traits() })
+        case .address: return .address(try within("address") { reader throws(WireError) in try reader.address() })
+        case .eventRef: return .eventRef(try within("eventref") { reader throws(WireError) in try reader.eventRef() })
+        case .transition:
+            return .transition(try within("transition") { reader throws(WireError) in try reader.transition() })
+        case .longString: return .longString(try longString())
+        case .list:
+            guard level <= WireLimits.maxListNesting else {
+                throw failure(.nestingTooDeep(limit: WireLimits.maxListNesting), at: start)
+            }
+            let countOffset = offset
+            let count = Int(try u16("list count"))
+            return .list(try items(count: count, countOffset: countOffset, label: "item", level: level + 1))
+        }
+    }
+
+    /// A u8 count of tagged values, then the values, each labelled `value N` (from 1) in errors.
+    mutating func values() throws(WireError) -> [WireValue] {
+        let countOffset = offset
+        let count = Int(try u8("value count"))
+        return try items(count: count, countOffset: countOffset, label: "value", level: 1)
+    }
+
+    private mutating func items(count: Int, countOffset: Int, label: String, level: Int) throws(WireError) -> [WireValue] {
+        // Each value takes at least its tag byte, so a count above the bytes left cannot be
+        // right; refusing it early also bounds the memory reserved for a hostile count.
+        guard count <= remaining else { throw failure(.countPastEnd(count: count, left: remaining), at: countOffset) }
+        var result: [WireValue] = []
+        result.reserveCapacity(count)
+        for index in 0..<count {
+            result.append(try within("\(label) \(index + 1)") { reader throws(WireError) in try reader.value(level: level) })
+        }
+        return result
+    }
+}

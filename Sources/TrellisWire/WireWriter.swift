@@ -1,0 +1,128 @@
+import TrellisModel
+
+/// Appends protocol items to a frame, big-endian. Never fails: a string longer than its length
+/// prefix allows is cut at a character boundary, and a list or value list longer than its count
+/// allows is cut at the limit (`WireMessage.validateForEncoding()` reports both beforehand).
+struct WireWriter {
+    var bytes: [UInt8] = []
+
+    mutating func u8(_ value: UInt8) {
+        bytes.append(value)
+    }
+
+    mutating func u16(_ value: UInt16) {
+        bytes.append(UInt8(truncatingIfNeeded: value >> 8))
+        bytes.append(UInt8(truncatingIfNeeded: value))
+    }
+
+    mutating func u32(_ value: UInt32) {
+        for shift in stride(from: 24, through: 0, by: -8) {
+            bytes.append(UInt8(truncatingIfNeeded: value >> UInt32(shift)))
+        }
+    }
+
+    mutating func u64(_ value: UInt64) {
+        for shift in stride(from: 56, through: 0, by: -8) {
+            bytes.append(UInt8(truncatingIfNeeded: value >> UInt64(shift)))
+        }
+    }
+
+    mutating func i64(_ value: Int64) {
+        u64(UInt64(bitPattern: value))
+    }
+
+    mutating func double(_ value: Double) {
+        u64(value.bitPattern)
+    }
+
+    mutating func bool(_ value: Bool) {
+        u8(value ? 1 : 0)
+    }
+
+    /// A string with a u16 length prefix.
+    mutating func string(_ value: String) {
+        let utf8 = Self.utf8(value, limit: WireLimits.maxStringBytes)
+        u16(UInt16(truncatingIfNeeded: utf8.count))
+        bytes += utf8
+    }
+
+    /// A string with a u32 length prefix.
+    mutating func longString(_ value: String) {
+        let utf8 = Self.utf8(value, limit: WireLimits.maxLongStringBytes)
+        u32(UInt32(truncatingIfNeeded: utf8.count))
+        bytes += utf8
+    }
+
+    /// The UTF-8 bytes of `value`, cut to at most `limit` bytes without splitting a character.
+    static func utf8(_ value: String, limit: Int) -> ArraySlice<UInt8> {
+        let all = Array(value.utf8)
+        guard all.count > limit else { return all[...] }
+        var end = limit
+        // Back off over continuation bytes (10xxxxxx) so the cut falls between scalars.
+        while end > 0, all[end] & 0xC0 == 0x80 { end -= 1 }
+        return all[..<end]
+    }
+
+    mutating func size(_ value: Size) {
+        double(value.width)
+        double(value.height)
+    }
+
+    mutating func traits(_ value: TraitCollection) {
+        u8(WireTraitOctets.octet(value.horizontalSizeClass))
+        u8(WireTraitOctets.octet(value.verticalSizeClass))
+        u8(WireTraitOctets.octet(value.userInterfaceIdiom))
+        u8(WireTraitOctets.octet(value.layoutDirection))
+        u8(WireTraitOctets.octet(value.userInterfaceStyle))
+        u8(WireTraitOctets.octet(value.preferredContentSizeCategory))
+        double(value.displayScale)
+    }
+
+    mutating func address(_ value: WireAddress) {
+        string(value.node)
+        string(value.controller)
+        u32(value.incarnation)
+    }
+
+    mutating func eventRef(_ value: WireEventRef) {
+        string(value.node)
+        u64(value.sequence)
+    }
+
+    mutating func transition(_ value: WireTransition) {
+        i64(value.id)
+        bool(value.animated)
+        double(value.duration)
+        traits(value.windowTraits)
+        size(value.windowSize)
+    }
+
+    /// A tagged value.
+    mutating func value(_ value: WireValue) {
+        u8(value.tag.rawValue)
+        switch value {
+        case .none: break
+        case .bool(let flag): bool(flag)
+        case .int(let number): i64(number)
+        case .double(let number): double(number)
+        case .string(let text): string(text)
+        case .size(let size): self.size(size)
+        case .traits(let traits): self.traits(traits)
+        case .address(let address): self.address(address)
+        case .eventRef(let ref): eventRef(ref)
+        case .transition(let transition): self.transition(transition)
+        case .longString(let text): longString(text)
+        case .list(let items):
+            let kept = items.prefix(WireLimits.maxListCount)
+            u16(UInt16(truncatingIfNeeded: kept.count))
+            for item in kept { self.value(item) }
+        }
+    }
+
+    /// A u8 count and that many tagged values.
+    mutating func values(_ values: [WireValue]) {
+        let kept = values.prefix(WireLimits.maxValueCount)
+        u8(UInt8(truncatingIfNeeded: kept.count))
+        for item in kept { value(item) }
+    }
+}

@@ -1,0 +1,67 @@
+import ArgumentParser
+import Foundation
+import TrellisTransport
+
+/// `trellis node`: one node of a distributed run, started by hand (on any host) or by
+/// `trellis run --transport zmq`.
+struct NodeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "node",
+        abstract: "Host part of a distributed run: wait for a conductor's setup, then serve it.",
+        discussion: """
+            The node listens at --bind, greets every --peer (the conductor among them: it then \
+            sends the scenario and the list of nodes), hosts the controllers the scenario's \
+            placement puts on it, and exits after the conductor's goodbye (0) or when the \
+            conductor is gone — silent for the peer-gone timeout (3). Example: trellis node --name b --bind tcp://0.0.0.0:5556 \
+            --peer main=tcp://10.0.0.1:5555
+            """
+    )
+
+    @Option(help: "This node's name, as the scenario's placement uses it.")
+    var name: String
+
+    @Option(help: "Where to listen: ipc://PATH or tcp://ADDRESS:PORT (port * picks a free one).")
+    var bind: String
+
+    @Option(help: "A node to greet, NAME=ENDPOINT (repeatable; the conductor must be one).")
+    var peer: [String] = []
+
+    @Option(help: "CURVE: file with this node's secret key (Z85, 40 characters).")
+    var curveSecretKey: String?
+
+    @Option(help: "CURVE: file listing the public keys (Z85) allowed to connect, one per line.")
+    var curveAllow: String?
+
+    func validate() throws {
+        guard !name.isEmpty else { throw ValidationError("--name must not be empty") }
+        guard bind.hasPrefix("ipc://") || bind.hasPrefix("tcp://") else {
+            throw ValidationError("--bind must be an ipc:// or tcp:// endpoint, got \"\(bind)\"")
+        }
+        for entry in peer where Self.split(entry) == nil {
+            throw ValidationError("--peer must be NAME=ENDPOINT, got \"\(entry)\"")
+        }
+        guard (curveSecretKey == nil) == (curveAllow == nil) else {
+            throw ValidationError("--curve-secret-key and --curve-allow go together")
+        }
+    }
+
+    static func split(_ entry: String) -> (name: String, endpoint: String)? {
+        guard let equals = entry.firstIndex(of: "=") else { return nil }
+        let name = String(entry[..<equals]), endpoint = String(entry[entry.index(after: equals)...])
+        guard !name.isEmpty, endpoint.hasPrefix("ipc://") || endpoint.hasPrefix("tcp://") else { return nil }
+        return (name, endpoint)
+    }
+
+    func run() async throws {
+        let curve: CurveConfiguration?
+        do {
+            curve = try CurveKeyFiles.configuration(secretKeyFile: curveSecretKey, allowFile: curveAllow)
+        } catch {
+            StandardError.write("error: \(error)")
+            throw ExitCode(2)
+        }
+        let node = WorkerNode(name: name)
+        let code = await node.run(bind: bind, peers: peer.compactMap(Self.split), curve: curve)
+        if code != 0 { throw ExitCode(code) }
+    }
+}
