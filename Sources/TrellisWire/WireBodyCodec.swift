@@ -48,6 +48,20 @@ extension WireBody {
         return writer.bytes
     }
 
+    /// SETUP's optional peer list: a u16 count, then (node, endpoint, public key) strings.
+    static func peers(_ reader: inout WireReader) throws(WireError) -> [WirePeer] {
+        let count = Int(try reader.u16())
+        // Each peer takes six bytes at least (three empty strings): cap by what is left.
+        guard count * 6 <= reader.remaining else {
+            throw reader.failure(.countPastEnd(count: count, left: reader.remaining), at: reader.offset)
+        }
+        var peers: [WirePeer] = []
+        for _ in 0..<count {
+            peers.append(WirePeer(node: try reader.string(), endpoint: try reader.string(), publicKey: try reader.string()))
+        }
+        return peers
+    }
+
     /// Reads the body of a `command` message. Bytes after the last field are ignored.
     public static func decode(_ command: WireCommand, _ frame: [UInt8]) throws(WireError) -> WireBody {
         var reader = WireReader(frame, part: .body)
@@ -56,8 +70,9 @@ extension WireBody {
             let node = try reader.within("node") { reader throws(WireError) in try reader.string() }
             let runID = try reader.within("run id") { reader throws(WireError) in try reader.string() }
             let capabilities = try reader.within("capabilities") { reader throws(WireError) in try reader.u32() }
-            let endpoint = reader.remaining > 0
-                ? try reader.within("endpoint") { reader throws(WireError) in try reader.string() } : ""
+            // The optional tail: bytes that do not read as one are ignored like any trailing bytes.
+            var tail = reader
+            let endpoint = reader.remaining > 0 ? ((try? tail.string()) ?? "") : ""
             return .hello(node: node, runID: runID, capabilities: capabilities, endpoint: endpoint)
         case .setup:
             let runID = try reader.within("run id") { reader throws(WireError) in try reader.string() }
@@ -65,20 +80,10 @@ extension WireBody {
             let scenario = try reader.within("scenario") { reader throws(WireError) in try reader.longString() }
             let heartbeat = try reader.within("heartbeat interval") { reader throws(WireError) in try reader.u32() }
             let timeout = try reader.within("peer-gone timeout") { reader throws(WireError) in try reader.u32() }
-            var peers: [WirePeer] = []
-            if reader.remaining > 0 {
-                let count = Int(try reader.within("peer count") { reader throws(WireError) in try reader.u16() })
-                // Each peer takes six bytes at least (three empty strings): cap by what is left.
-                guard count * 6 <= reader.remaining else {
-                    throw reader.failure(.countPastEnd(count: count, left: reader.remaining), at: reader.offset)
-                }
-                for index in 0..<count {
-                    let peer = try reader.within("peer \(index + 1)") { reader throws(WireError) in
-                        WirePeer(node: try reader.string(), endpoint: try reader.string(), publicKey: try reader.string())
-                    }
-                    peers.append(peer)
-                }
-            }
+            // The optional tail: bytes that do not read as a peer list are ignored like any
+            // trailing bytes.
+            var tail = reader
+            let peers = reader.remaining > 0 ? ((try? Self.peers(&tail)) ?? []) : []
             return .setup(
                 runID: runID, node: node, scenarioJSON: scenario, heartbeatIntervalMilliseconds: heartbeat,
                 peerGoneTimeoutMilliseconds: timeout, peers: peers)
