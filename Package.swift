@@ -44,6 +44,9 @@ let package = Package(
             ]
         ),
         .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ"]),
+        .testTarget(
+            name: "TrellisTransportTests",
+            dependencies: ["TrellisTransport", "TrellisWire", "TrellisScenario", "TrellisRuntime", "TrellisTrace", "TrellisModel", "ZeroMQ", "trellis"]),
         .testTarget(name: "TrellisTestKitTests", dependencies: ["TrellisTestKit", "TrellisRuntime", "TrellisModel"]),
         .testTarget(name: "TrellisWireTests", dependencies: ["TrellisWire", "TrellisModel"]),
         .testTarget(name: "TrellisModelTests", dependencies: ["TrellisModel", "TrellisJSON", "TrellisTrace"]),

@@ -67,6 +67,10 @@ public actor DistributedRun {
     private var workerEvents: [String: [TraceEvent]] = [:]
     private var nextCorrelation: UInt64 = 1 << 32
     private var shutDown = false
+    /// Workers that greeted the conductor: only they are told goodbye.
+    private var greeted = Set<String>()
+    /// Where each node listens, once started (for tests and diagnostics).
+    public private(set) var endpoints: [String: String] = [:]
 
     public init(scenario: Scenario, scenarioText: String, options: DistributedOptions) {
         self.scenario = scenario
@@ -112,6 +116,7 @@ public actor DistributedRun {
         } catch {
             throw .setup("the conductor cannot listen: \(error)")
         }
+        endpoints[placement.conductor] = conductorEndpoint
         let run = self
         let host = self.host
         await transport.setHandlers(
@@ -142,6 +147,8 @@ public actor DistributedRun {
             }
             let endpoint = options.startedNodes[node] ?? (announced.isEmpty ? endpointHint(node, directory) : announced)
             peers.append(WirePeer(node: node, endpoint: endpoint))
+            endpoints[node] = endpoint
+            greeted.insert(node)
             await transport.connect(peer: node, endpoint: endpoint)
             await transport.send(.hello(node: placement.conductor, runID: scenario.name, capabilities: 0), to: node)
         }
@@ -245,7 +252,8 @@ public actor DistributedRun {
     public func shutdown() async {
         guard !shutDown else { return }
         shutDown = true
-        for node in workers where !(await transport.isGone(node)) {
+        for node in workers where greeted.contains(node) {
+            if await transport.isGone(node) { continue }
             let correlation = takeCorrelation()
             await transport.send(.goodbye, to: node, correlationID: correlation)
             _ = await control.wait(for: "reply:\(correlation)", timeout: .seconds(5))

@@ -61,6 +61,7 @@ public final class NodeIO: Sendable {
     private enum Command {
         case connect(peer: String, endpoint: String, serverKey: String?)
         case send(peer: String, frames: [[UInt8]])
+        case reply(routingID: [UInt8], frames: [[UInt8]])
         case stop
     }
 
@@ -126,6 +127,12 @@ public final class NodeIO: Sendable {
     /// until the socket can take it (backpressure); a peer never connected keeps it too.
     public func send(to peer: String, _ frames: [[UInt8]]) {
         enqueue(.send(peer: peer, frames: frames))
+    }
+
+    /// Answers a sender that is not a peer (a malformed message from a raw socket) through the
+    /// ROUTER it came in on. Best effort: dropped if that sender is gone.
+    public func reply(toRoutingID routingID: [UInt8], _ frames: [[UInt8]]) {
+        enqueue(.reply(routingID: routingID, frames: frames))
     }
 
     private func enqueue(_ command: Command) {
@@ -281,6 +288,9 @@ public final class NodeIO: Sendable {
                         continue
                     }
                     peer.pending.append(frames)
+                case let .reply(routingID, frames):
+                    // ROUTER_MANDATORY: an unknown or gone routing id fails; nothing to keep.
+                    _ = try? router.send([routingID] + frames, dontWait: true)
                 case .stop:
                     running = false
                 }

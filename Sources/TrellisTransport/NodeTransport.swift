@@ -114,8 +114,12 @@ public actor NodeTransport {
             // SPEC §7: a malformed frame becomes a trace event and a counter; the node goes on.
             malformedCount += 1
             recorder.record(.fault("malformed message from \(peer): \(error)"), controller: ControllerIDs.node(nodeName), cause: nil)
+            let reply = WireMessage(.error(code: Self.errorCode(for: error).rawValue, text: error.description),
+                                    correlationID: error.correlationID ?? 0, lamport: recorder.lamport)
             if connected.contains(peer) {
-                send(.error(code: WireErrorCodes.malformed, text: error.description), to: peer, correlationID: error.correlationID ?? 0)
+                io?.send(to: peer, reply.encode())
+            } else {
+                io?.reply(toRoutingID: Array(peer.utf8), reply.encode())
             }
             return
         }
@@ -197,10 +201,17 @@ public actor NodeTransport {
     }
 }
 
-/// Error codes of the ERROR command (`Protocols/wire-protocol.md`).
-enum WireErrorCodes {
-    static let malformed: UInt16 = 1
-    static let peerGone: UInt16 = 2
+extension NodeTransport {
+    /// The ERROR code (TWP/1 §7.9) that answers a message rejected for `error`.
+    static func errorCode(for error: WireError) -> WireErrorCode {
+        switch error.reason {
+        case .unsupportedMajorVersion: return .unsupportedVersion
+        case .unknownCommand: return .unknownCommand
+        case .unknownCallCode: return .unknownCallCode
+        case .frameCount, .headerTooShort, .badSignature: return .malformedHeader
+        default: return error.part == .header ? .malformedHeader : .malformedBody
+        }
+    }
 }
 
 /// Names under which node-level events are traced.

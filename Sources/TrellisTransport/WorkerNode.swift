@@ -82,14 +82,14 @@ public actor WorkerNode {
         switch message.body {
         case let .setup(runID, node, scenarioJSON, _, _, peers):
             guard node == name else {
-                await transport.send(.error(code: 6, text: "SETUP for node \(node) reached node \(name)"), to: peer, correlationID: correlation)
+                await transport.send(.error(code: WireErrorCode.unexpectedCommand.rawValue, text: "SETUP for node \(node) reached node \(name)"), to: peer, correlationID: correlation)
                 return
             }
             do {
                 try await setUp(runID: runID, scenarioJSON: scenarioJSON, peers: peers, conductor: peer)
                 await transport.send(.ready(node: name), to: peer, correlationID: correlation)
             } catch {
-                await transport.send(.error(code: 7, text: "node \(name) cannot set up: \(error)"), to: peer, correlationID: correlation)
+                await transport.send(.error(code: WireErrorCode.setupFailed.rawValue, text: "node \(name) cannot set up: \(error)"), to: peer, correlationID: correlation)
             }
         case .traceRequest:
             let events = recorder.events(after: sentEvents)

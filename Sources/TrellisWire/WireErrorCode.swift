@@ -12,4 +12,6 @@ public enum WireErrorCode: UInt16, CaseIterable, Hashable, Sendable {
     case unknownCallCode = 5
     /// A well-formed message that is not acceptable now or from this sender.
     case unexpectedCommand = 6
+    /// A worker could not set up from a SETUP (its scenario or placement is unusable); the text says why.
+    case setupFailed = 7
 }

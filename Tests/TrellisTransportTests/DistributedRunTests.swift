@@ -1,0 +1,156 @@
+import Foundation
+import Testing
+import TrellisModel
+import TrellisScenario
+import TrellisTrace
+import TrellisTransport
+import TrellisWire
+import ZeroMQ
+
+/// SPEC §7: a distributed run prints exactly the in-process trace; faults end it cleanly.
+@Suite(.timeLimit(.minutes(2)))
+struct DistributedRunTests {
+    @Test("every example over three processes gives the in-process trace, line for line", arguments: exampleFiles())
+    func exampleMatchesInProcess(_ file: URL) async throws {
+        let (text, scenario) = try spreadOverThreeNodes(file)
+        #expect(Placement(scenario).nodes.count == 3)
+        let inProcess = try await ScenarioRunner.run(scenario)
+        let distributed = try await DistributedRun.run(scenario, scenarioText: text, options: try options())
+        #expect(distributed.canonicalLines == inProcess.canonicalLines)
+        #expect(distributed.failures == inProcess.failures)
+        // The work really was spread: every node recorded something.
+        #expect(Set(distributed.events.map(\.id.node)) == ["main", "b", "c"])
+    }
+
+    @Test func aKilledNodeIsDeclaredGoneAndTheRunEndsWithAFault() async throws {
+        let (text, scenario) = try spreadOverThreeNodes(packageRoot.appendingPathComponent("Examples/iphone-rotation.json"))
+        let run = DistributedRun(scenario: scenario, scenarioText: text, options: try options(peerTimeoutMilliseconds: 500))
+        try await run.start()
+        let victim = try #require(await run.processIDs["b"])
+        kill(victim, SIGKILL)
+        let started = ContinuousClock.now
+        let outcome: Result<ScenarioRun, DistributedRunError>
+        do {
+            outcome = .success(try await run.run())
+        } catch {
+            outcome = .failure(error)
+        }
+        switch outcome {
+        case .success:
+            Issue.record("a run with a killed node succeeded")
+        case let .failure(.faults(faults, partial)):
+            #expect(faults.contains { $0.contains("node b") })
+            // The transition that needed b completed with a fault event naming it.
+            #expect(partial.events.contains { event in
+                if case let .fault(text) = event.message { return text.contains("node b") }
+                return false
+            })
+        case let .failure(error):
+            Issue.record("unexpected error: \(error)")
+        }
+        // Declared gone within the timeout, not hung: well under the test's limit.
+        #expect(started.duration(to: .now) < .seconds(20))
+        await run.shutdown()
+        let others = await run.processIDs.values
+        for id in others { #expect(!processExists(id)) }
+    }
+
+    @Test func garbageFromARawSocketIsRejectedAndTheNodeKeepsServing() async throws {
+        let file = packageRoot.appendingPathComponent("Examples/popover-adaptation.json")
+        let (text, scenario) = try spreadOverThreeNodes(file)
+        let run = DistributedRun(scenario: scenario, scenarioText: text, options: try options())
+        try await run.start()
+        let target = try #require(await run.endpoints["b"])
+        // A raw ZeroMQ peer sends malformed, truncated, oversized-count and wrong-version frames.
+        let context = try ZMQContext()
+        let raw = try context.socket(.dealer)
+        try raw.set(ZMQOption.linger, 0)
+        try raw.set(ZMQOption.routingID, text: "garbage")
+        try raw.connect(target)
+        defer {
+            raw.close()
+            context.terminate()
+        }
+        var wrongVersion = WireMessage(.heartbeat).encode()
+        wrongVersion[0][2] = 9
+        var truncatedCall = WireMessage(.call(target: WireAddress(node: "b", controller: "P", incarnation: 1), code: .layout, arguments: [.none])).encode()
+        truncatedCall[1].removeLast(2)
+        var unknownCommand = WireMessage(.heartbeat).encode()
+        unknownCommand[0][4] = 0x77
+        // Each with the ERROR code that must answer it (TWP/1 §7.9).
+        let garbage: [([[UInt8]], WireErrorCode)] = [
+            ([[0x00]], .malformedHeader), ([[1, 2, 3], [4], [5]], .malformedHeader), (wrongVersion, .unsupportedVersion),
+            (truncatedCall, .malformedBody), (unknownCommand, .unknownCommand),
+        ]
+        // Each one is answered with ERROR 1 ("malformed") through the node's ROUTER: waiting for
+        // the answers (bounded by the suite's time limit) proves the node has seen them all.
+        for (message, expectedCode) in garbage {
+            try raw.send(message, dontWait: false)
+            var items = [ZMQPollItem(.socket(raw))]
+            try #require(try ZMQPoll.poll(&items, timeoutMilliseconds: 30_000) == 1)
+            let answer = try #require(try raw.receive())
+            let decoded = try WireMessage.decode(answer)
+            guard case let .error(code, _) = decoded.body else {
+                Issue.record("expected an ERROR, got \(decoded.body)")
+                continue
+            }
+            #expect(code == expectedCode.rawValue)
+        }
+
+        let result = try await run.run()
+        await run.shutdown()
+        let inProcess = try await ScenarioRunner.run(scenario)
+        let faults = result.canonicalLines.filter { $0.hasPrefix("node:b fault malformed message from garbage") }
+        #expect(faults.count == garbage.count)
+        // Apart from those fault lines, the run is the in-process one.
+        #expect(result.canonicalLines.filter { !$0.hasPrefix("node:") } == inProcess.canonicalLines)
+    }
+
+    @Test func shutdownEndsEveryNodeWithinItsDeadline() async throws {
+        let (text, scenario) = try spreadOverThreeNodes(packageRoot.appendingPathComponent("Examples/split-view.json"))
+        let run = DistributedRun(scenario: scenario, scenarioText: text, options: try options())
+        try await run.start()
+        let ids = await run.processIDs
+        #expect(ids.count == 2)
+        _ = try await run.run()
+        let started = ContinuousClock.now
+        await run.shutdown()
+        #expect(started.duration(to: .now) < .seconds(12))  // goodbye acknowledged, not killed at the deadline
+        for id in ids.values { #expect(!processExists(id)) }
+        await run.shutdown()  // twice is harmless
+    }
+
+    @Test func aNodeThatCannotStartFailsTheRunWithAClearMessage() async throws {
+        let (text, scenario) = try spreadOverThreeNodes(packageRoot.appendingPathComponent("Examples/iphone-rotation.json"))
+        var options = try options()
+        options.nodeExecutable = "/nonexistent/trellis"
+        do {
+            _ = try await DistributedRun.run(scenario, scenarioText: text, options: options)
+            Issue.record("a run whose nodes cannot start succeeded")
+        } catch {
+            #expect(error.description.contains("cannot start node"))
+        }
+    }
+}
+
+@Suite struct PlacementTests {
+    @Test func unplacedControllersLiveWithTheirParentOrPresenter() throws {
+        let scenario = try ScenarioDecoder.decode("""
+            { "window": { "size": [320, 568] }, "root": "R",
+              "controllers": { "R": { "children": ["A"] }, "A": { "children": ["A1"] }, "A1": {}, "P": {}, "Q": {} },
+              "placement": { "A": "b", "P": "c" },
+              "steps": [ { "present": "Q", "from": "A1" } ] }
+            """, file: "inline")
+        let placement = Placement(scenario)
+        #expect(placement.conductor == "main")
+        #expect(placement.nodeOf == ["R": "main", "A": "b", "A1": "b", "P": "c", "Q": "b"])
+        #expect(placement.nodes == ["main", "b", "c"])
+    }
+
+    @Test func thePlacedRootNamesTheConductor() throws {
+        let scenario = try ScenarioDecoder.decode("""
+            { "window": { "size": [320, 568] }, "root": "R", "controllers": { "R": {} }, "placement": { "R": "a" } }
+            """, file: "inline")
+        #expect(Placement(scenario).conductor == "a")
+    }
+}

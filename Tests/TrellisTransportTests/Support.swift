@@ -1,0 +1,60 @@
+import Foundation
+import Testing
+import TrellisModel
+import TrellisScenario
+import TrellisTrace
+import TrellisTransport
+
+/// The package root, found from this file's path.
+let packageRoot = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+/// The built `trellis` executable that spawned nodes run: next to the test bundle.
+let trellisExecutable: String? = {
+    var candidates: [URL] = []
+    if let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+        var directory = URL(fileURLWithPath: exe).deletingLastPathComponent()
+        for _ in 0..<4 {
+            candidates.append(directory.appendingPathComponent("trellis"))
+            directory = directory.deletingLastPathComponent()
+        }
+    }
+    candidates.append(packageRoot.appendingPathComponent(".build/debug/trellis"))
+    return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }?.path
+}()
+
+/// An example scenario with its non-root controllers spread round-robin over nodes b and c
+/// (three processes with the conductor), as JSON text and decoded.
+func spreadOverThreeNodes(_ file: URL) throws -> (text: String, scenario: Scenario) {
+    let data = try Data(contentsOf: file)
+    guard var object = try JSONSerialization.jsonObject(with: data) as? [String: Any],
+          let controllers = object["controllers"] as? [String: Any], let root = object["root"] as? String else {
+        throw CocoaError(.fileReadCorruptFile)
+    }
+    var placement: [String: String] = [:]
+    for (index, id) in controllers.keys.sorted().filter({ $0 != root }).enumerated() {
+        placement[id] = index % 2 == 0 ? "b" : "c"
+    }
+    object["placement"] = placement
+    let text = String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), as: UTF8.self)
+    return (text, try ScenarioDecoder.decode(text, file: file.lastPathComponent))
+}
+
+func exampleFiles() -> [URL] {
+    let directory = packageRoot.appendingPathComponent("Examples")
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+    return names.filter { $0.hasSuffix(".json") }.sorted().map { directory.appendingPathComponent($0) }
+}
+
+func options(peerTimeoutMilliseconds: Int = 2_000) throws -> DistributedOptions {
+    let executable = try #require(trellisExecutable, "build the trellis executable first (swift build --build-tests)")
+    var options = DistributedOptions(nodeExecutable: executable)
+    options.peerTimeoutMilliseconds = peerTimeoutMilliseconds
+    options.startupTimeout = .seconds(30)
+    return options
+}
+
+/// Whether a process with this id still exists.
+func processExists(_ id: Int32) -> Bool {
+    kill(id, 0) == 0
+}
