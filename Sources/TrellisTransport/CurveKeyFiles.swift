@@ -2,7 +2,8 @@ import Foundation
 import ZeroMQ
 
 /// Reading CURVE key files: a secret key file holds one Z85 secret key; an allow-list file holds
-/// Z85 public keys, one per line (`#` starts a comment).
+/// Z85 public keys, one per line; a line starting with `#` is a comment (`#` is also a Z85
+/// character, so comments cannot follow a key).
 public enum CurveKeyFiles {
     public struct KeyFileError: Error, CustomStringConvertible {
         public var description: String
@@ -20,9 +21,8 @@ public enum CurveKeyFiles {
         }
         var allowed = Set<String>()
         for (index, line) in try read(allowFile).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let key = line.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first?
-                .trimmingCharacters(in: .whitespaces) ?? ""
-            if key.isEmpty { continue }
+            let key = line.trimmingCharacters(in: .whitespaces)
+            if key.isEmpty || key.hasPrefix("#") { continue }
             guard key.count == 40 else { throw KeyFileError(description: "\(allowFile):\(index + 1): expected a 40-character Z85 public key") }
             allowed.insert(key)
         }

@@ -25,7 +25,13 @@ public struct DistributedOptions: Sendable {
     public var peerTimeoutMilliseconds = 2_000
     /// How long nodes have to greet and to set up before the run fails.
     public var startupTimeout: Duration = .seconds(30)
+    /// CURVE for the conductor; with `secureSpawnedNodes`, generated for it when nil.
     public var curve: CurveConfiguration?
+    /// Run every spawned node with a fresh CURVE key pair, each allowing exactly the run's
+    /// other nodes; nodes started by hand must then bring their keys (`startedNodeKeys`).
+    public var secureSpawnedNodes = false
+    /// The public keys of nodes started by hand, by name (with CURVE).
+    public var startedNodeKeys: [String: String] = [:]
 
     public init(nodeExecutable: String) {
         self.nodeExecutable = nodeExecutable
@@ -67,6 +73,8 @@ public actor DistributedRun {
     private var workerEvents: [String: [TraceEvent]] = [:]
     private var nextCorrelation: UInt64 = 1 << 32
     private var shutDown = false
+    /// Every node's CURVE public key, when the run uses CURVE.
+    private var publicKeys: [String: String] = [:]
     /// Workers that greeted the conductor: only they are told goodbye.
     private var greeted = Set<String>()
     /// Where each node listens, once started (for tests and diagnostics).
@@ -105,11 +113,31 @@ public actor DistributedRun {
         func endpoint(for node: String) -> String {
             options.endpointKind == .ipc ? "ipc://\(directory.path)/\(node).sock" : "tcp://127.0.0.1:*"
         }
+        // CURVE: a key pair per spawned node, each allowing every other node of the run.
+        var nodeKeys: [String: (publicKey: String, secretKey: String)] = [:]
+        var conductorCurve = options.curve
+        if options.secureSpawnedNodes {
+            do {
+                if conductorCurve == nil {
+                    let pair = try ZMQContext.curveKeyPair()
+                    conductorCurve = CurveConfiguration(publicKey: pair.publicKey, secretKey: pair.secretKey, allowedPeerKeys: [])
+                }
+                for node in workers where options.startedNodes[node] == nil {
+                    nodeKeys[node] = try ZMQContext.curveKeyPair()
+                }
+            } catch {
+                throw .setup("cannot make CURVE keys: \(error)")
+            }
+            let workerKeys = Set(nodeKeys.values.map(\.publicKey)).union(options.startedNodeKeys.values)
+            conductorCurve?.allowedPeerKeys.formUnion(workerKeys)
+        }
+        publicKeys = options.startedNodeKeys.merging(nodeKeys.mapValues(\.publicKey)) { first, _ in first }
+        if let conductorCurve { publicKeys[placement.conductor] = conductorCurve.publicKey }
         var configuration = NodeIOConfiguration(
             nodeName: placement.conductor, bindEndpoint: options.conductorEndpoint ?? endpoint(for: placement.conductor))
         configuration.heartbeatIntervalMilliseconds = options.heartbeatIntervalMilliseconds
         configuration.peerTimeoutMilliseconds = options.peerTimeoutMilliseconds
-        configuration.curve = options.curve
+        configuration.curve = conductorCurve
         let conductorEndpoint: String
         do {
             conductorEndpoint = try await transport.start(configuration)
@@ -130,6 +158,25 @@ public actor DistributedRun {
             process.executableURL = URL(fileURLWithPath: options.nodeExecutable)
             process.arguments = ["node", "--name", node, "--bind", endpoint(for: node),
                                  "--peer", "\(placement.conductor)=\(conductorEndpoint)"]
+            if let keys = nodeKeys[node], let conductorKey = conductorCurve?.publicKey {
+                let secretFile = directory.appendingPathComponent("\(node).secret")
+                let allowFile = directory.appendingPathComponent("\(node).allow")
+                let allowed = [conductorKey] + nodeKeys.filter { $0.key != node }.map(\.value.publicKey) + options.startedNodeKeys.values
+                do {
+                    try keys.secretKey.write(to: secretFile, atomically: true, encoding: .utf8)
+                    try allowed.joined(separator: "\n").write(to: allowFile, atomically: true, encoding: .utf8)
+                } catch {
+                    throw .setup("cannot write the CURVE keys of node \(node): \(error)")
+                }
+                process.arguments? += ["--curve-secret-key", secretFile.path, "--curve-allow", allowFile.path,
+                                       "--peer-key", "\(placement.conductor)=\(conductorKey)"]
+            }
+            // A node that exits before greeting ends the wait for its HELLO at once.
+            let rendezvous = control
+            process.terminationHandler = { ended in
+                let status = ended.terminationStatus
+                Task { await rendezvous.deliver(WireMessage(.error(code: WireErrorCode.setupFailed.rawValue, text: "node \(node) exited with status \(status)")), for: "hello:\(node)") }
+            }
             do {
                 try process.run()
             } catch {
@@ -139,17 +186,18 @@ public actor DistributedRun {
             SpawnedProcesses.shared.add(process.processIdentifier)
         }
         // Every worker greets; the conductor learns where it listens.
-        var peers = [WirePeer(node: placement.conductor, endpoint: conductorEndpoint, publicKey: options.curve?.publicKey ?? "")]
+        var peers = [WirePeer(node: placement.conductor, endpoint: conductorEndpoint, publicKey: publicKeys[placement.conductor] ?? "")]
         for node in workers {
-            guard let hello = await control.wait(for: "hello:\(node)", timeout: options.startupTimeout),
-                  case let .hello(_, _, _, announced) = hello.body else {
+            let greeting = await control.wait(for: "hello:\(node)", timeout: options.startupTimeout)
+            if let greeting, case let .error(_, text) = greeting.body { throw .setup(text) }
+            guard let greeting, case let .hello(_, _, _, announced) = greeting.body else {
                 throw .setup("node \(node) did not greet the conductor within \(options.startupTimeout)")
             }
             let endpoint = options.startedNodes[node] ?? (announced.isEmpty ? endpointHint(node, directory) : announced)
-            peers.append(WirePeer(node: node, endpoint: endpoint))
+            peers.append(WirePeer(node: node, endpoint: endpoint, publicKey: publicKeys[node] ?? ""))
             endpoints[node] = endpoint
             greeted.insert(node)
-            await transport.connect(peer: node, endpoint: endpoint)
+            await transport.connect(peer: node, endpoint: endpoint, serverKey: publicKeys[node])
             await transport.send(.hello(node: placement.conductor, runID: scenario.name, capabilities: 0), to: node)
         }
         for node in workers {

@@ -29,7 +29,8 @@ public actor WorkerNode {
     /// Runs the node until its conductor says goodbye (0) or is gone (3). `peers` are the nodes
     /// to greet first (the conductor among them).
     public func run(
-        bind: String, peers: [(name: String, endpoint: String)], curve: CurveConfiguration?, setupTimeout: Duration = .seconds(60)
+        bind: String, peers: [(name: String, endpoint: String, serverKey: String?)], curve: CurveConfiguration?,
+        setupTimeout: Duration = .seconds(60)
     ) async -> Int32 {
         var configuration = NodeIOConfiguration(nodeName: name, bindEndpoint: bind)
         configuration.curve = curve
@@ -45,7 +46,7 @@ public actor WorkerNode {
             control: { message, peer in await node.control(message, from: peer) },
             peerGone: { peer, reason in await node.peerGone(peer, reason: reason) })
         for peer in peers {
-            await transport.connect(peer: peer.name, endpoint: peer.endpoint)
+            await transport.connect(peer: peer.name, endpoint: peer.endpoint, serverKey: peer.serverKey)
             await transport.send(.hello(node: name, runID: "", capabilities: 0, endpoint: endpoint), to: peer.name)
         }
         // A node nobody sets up does not wait forever (its conductor may have died first).

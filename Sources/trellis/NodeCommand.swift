@@ -26,6 +26,9 @@ struct NodeCommand: AsyncParsableCommand {
     @Option(help: "A node to greet, NAME=ENDPOINT (repeatable; the conductor must be one).")
     var peer: [String] = []
 
+    @Option(help: "CURVE: a peer's public key, NAME=Z85KEY (repeatable), to greet it securely.")
+    var peerKey: [String] = []
+
     @Option(help: "CURVE: file with this node's secret key (Z85, 40 characters).")
     var curveSecretKey: String?
 
@@ -60,8 +63,17 @@ struct NodeCommand: AsyncParsableCommand {
             StandardError.write("error: \(error)")
             throw ExitCode(2)
         }
+        var keys: [String: String] = [:]
+        for entry in peerKey {
+            guard let equals = entry.firstIndex(of: "="), entry[entry.index(after: equals)...].count == 40 else {
+                StandardError.write("error: --peer-key must be NAME=KEY with a 40-character Z85 key, got \"\(entry)\"")
+                throw ExitCode(2)
+            }
+            keys[String(entry[..<equals])] = String(entry[entry.index(after: equals)...])
+        }
         let node = WorkerNode(name: name)
-        let code = await node.run(bind: bind, peers: peer.compactMap(Self.split), curve: curve)
+        let peers = peer.compactMap(Self.split).map { (name: $0.name, endpoint: $0.endpoint, serverKey: keys[$0.name]) }
+        let code = await node.run(bind: bind, peers: peers, curve: curve)
         if code != 0 { throw ExitCode(code) }
     }
 }

@@ -45,9 +45,12 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: "With zmq: where this conductor listens (default: a fresh ipc path, or loopback tcp).")
     var listen: String?
 
+    @Flag(help: "With zmq: secure every connection with CURVE, a fresh key pair per node.")
+    var curve = false
+
     func validate() throws {
-        if transport == .inproc, !node.isEmpty || listen != nil {
-            throw ValidationError("--node and --listen need --transport zmq")
+        if transport == .inproc, !node.isEmpty || listen != nil || curve || endpoints != .ipc {
+            throw ValidationError("--node, --listen, --endpoints and --curve need --transport zmq")
         }
         for entry in node where NodeCommand.split(entry) == nil {
             throw ValidationError("--node must be NAME=ENDPOINT, got \"\(entry)\"")
@@ -88,6 +91,7 @@ struct RunCommand: AsyncParsableCommand {
         var options = DistributedOptions(nodeExecutable: Self.ownExecutable)
         options.endpointKind = endpoints
         options.conductorEndpoint = listen
+        options.secureSpawnedNodes = curve
         for entry in node {
             if let (name, endpoint) = NodeCommand.split(entry) { options.startedNodes[name] = endpoint }
         }
