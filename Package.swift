@@ -43,17 +43,19 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // Test-only helpers shared by the suites that run processes (bounded waits, the binary).
+        .target(name: "TrellisTestSupport", path: "Tests/Support"),
         .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ"]),
         .testTarget(
             name: "TrellisTransportTests",
-            dependencies: ["TrellisTransport", "TrellisWire", "TrellisScenario", "TrellisRuntime", "TrellisTrace", "TrellisModel", "ZeroMQ", "trellis"]),
+            dependencies: ["TrellisTransport", "TrellisWire", "TrellisScenario", "TrellisRuntime", "TrellisTrace", "TrellisModel", "ZeroMQ", "trellis", "TrellisTestSupport"]),
         .testTarget(name: "TrellisTestKitTests", dependencies: ["TrellisTestKit", "TrellisRuntime", "TrellisModel"]),
-        .testTarget(name: "TrellisWireTests", dependencies: ["TrellisWire", "TrellisModel"]),
+        .testTarget(name: "TrellisWireTests", dependencies: ["TrellisWire", "TrellisModel", "TrellisTestSupport"]),
         .testTarget(name: "TrellisModelTests", dependencies: ["TrellisModel", "TrellisJSON", "TrellisTrace"]),
         .testTarget(name: "TrellisRuntimeTests", dependencies: ["TrellisRuntime", "TrellisTrace", "TrellisModel"]),
         .testTarget(name: "TrellisScenarioTests", dependencies: ["TrellisScenario", "TrellisRuntime", "TrellisTrace", "TrellisModel"]),
         .testTarget(name: "TrellisPresentationTests", dependencies: ["TrellisScenario", "TrellisRuntime", "TrellisTrace", "TrellisModel"]),
-        .testTarget(name: "TrellisCLITests", dependencies: ["trellis"]),
+        .testTarget(name: "TrellisCLITests", dependencies: ["trellis", "TrellisTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

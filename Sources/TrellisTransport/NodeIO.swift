@@ -167,6 +167,8 @@ public final class NodeIO: Sendable {
         let socket: ZMQSocket
         var pending: [[[UInt8]]] = []
         var pendingStart = 0
+        /// Heartbeats start after the first message: a stream opens with HELLO (TWP/1).
+        var opened = false
 
         init(socket: ZMQSocket) {
             self.socket = socket
@@ -288,6 +290,7 @@ public final class NodeIO: Sendable {
                         continue
                     }
                     peer.pending.append(frames)
+                    peer.opened = true
                 case let .reply(routingID, frames):
                     // ROUTER_MANDATORY: an unknown or gone routing id fails; nothing to keep.
                     _ = try? router.send([routingID] + frames, dontWait: true)
@@ -306,7 +309,7 @@ public final class NodeIO: Sendable {
             let now = ContinuousClock.now
             if now >= nextHeartbeat {
                 nextHeartbeat = now.advanced(by: interval)
-                for (name, peer) in peers where !gone.contains(name) && !heartbeat.isEmpty {
+                for (name, peer) in peers where peer.opened && !gone.contains(name) && !heartbeat.isEmpty {
                     if !peer.hasPending { peer.pending.append(heartbeat) }
                     try? peer.flush()
                 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TrellisTestSupport
 
 /// SPEC §8: `trellis run` and `trellis validate`, their output and exit statuses
 /// (0 success, 1 an `expect` step failed, 2 bad input).

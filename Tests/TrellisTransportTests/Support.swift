@@ -4,24 +4,10 @@ import TrellisModel
 import TrellisScenario
 import TrellisTrace
 import TrellisTransport
+import TrellisTestSupport
 
-/// The package root, found from this file's path.
-let packageRoot = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
-/// The built `trellis` executable that spawned nodes run: next to the test bundle.
-let trellisExecutable: String? = {
-    var candidates: [URL] = []
-    if let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
-        var directory = URL(fileURLWithPath: exe).deletingLastPathComponent()
-        for _ in 0..<4 {
-            candidates.append(directory.appendingPathComponent("trellis"))
-            directory = directory.deletingLastPathComponent()
-        }
-    }
-    candidates.append(packageRoot.appendingPathComponent(".build/debug/trellis"))
-    return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }?.path
-}()
+/// The built `trellis` executable that spawned nodes run.
+let trellisExecutable: String? = TrellisBinary.url?.path
 
 /// An example scenario with its non-root controllers spread round-robin over nodes b and c
 /// (three processes with the conductor), as JSON text and decoded.

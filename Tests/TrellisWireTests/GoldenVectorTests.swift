@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TrellisTestSupport
 import TrellisWire
 
 /// Every golden vector file is byte for byte what the codec writes for its message, and reads back as it.

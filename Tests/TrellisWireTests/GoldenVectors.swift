@@ -1,10 +1,8 @@
 import Foundation
+import TrellisTestSupport
 import TrellisModel
 import TrellisWire
 
-/// The package root, found from this file's path: Tests/TrellisWireTests/<this file>.
-let packageRoot = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
 /// The folder of the golden wire vectors.
 let vectorDirectory = packageRoot.appendingPathComponent("Protocols/vectors/wire")

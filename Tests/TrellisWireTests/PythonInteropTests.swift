@@ -1,71 +1,23 @@
 import Foundation
 import Testing
+import TrellisTestSupport
 
 /// Debian's Python, which the interoperability check needs (only `struct` and `binascii`).
 let systemPython = "/usr/bin/python3"
 
-/// What one run of the Python check did.
+/// What one run of the Python check did: standard output and error together.
 struct PythonOutcome: Sendable {
     var status: Int32
     var output: String
     var timedOut: Bool
 }
 
-/// Owns the running process so that the watchdog task may kill it.
-private final class WatchedProcess: @unchecked Sendable {
-    let process: Process
-    private let lock = NSLock()
-    private var killed = false
-
-    init(_ process: Process) { self.process = process }
-
-    func kill() {
-        lock.lock()
-        defer { lock.unlock() }
-        guard process.isRunning else { return }
-        killed = true
-        _ = Foundation.kill(process.processIdentifier, SIGKILL)
-    }
-
-    var wasKilled: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return killed
-    }
-}
-
-/// Runs `executable` with `arguments` from the package root, stdout and stderr to one file, and
-/// kills it once `timeout` has passed.
+/// Runs `executable` with `arguments` from the package root, bounded by `timeout`.
 func runBounded(_ executable: String, _ arguments: [String], timeout: Duration) async throws -> PythonOutcome {
-    let outputURL = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-wire-\(UUID().uuidString).out")
-    try Data().write(to: outputURL)
-    defer { try? FileManager.default.removeItem(at: outputURL) }
-    let handle = try FileHandle(forWritingTo: outputURL)
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    process.currentDirectoryURL = packageRoot
-    process.standardInput = FileHandle.nullDevice
-    process.standardOutput = handle
-    process.standardError = handle
-    let watched = WatchedProcess(process)
-    let watchdog = Task {
-        do { try await Task.sleep(for: timeout) } catch { return }
-        watched.kill()
+    guard let outcome = try await TrellisTestSupport.runBounded(URL(fileURLWithPath: executable), arguments, timeout: timeout) else {
+        return PythonOutcome(status: -1, output: "could not launch \(executable)", timedOut: false)
     }
-    let status: Int32? = await withCheckedContinuation { continuation in
-        process.terminationHandler = { finished in continuation.resume(returning: finished.terminationStatus) }
-        do {
-            try process.run()
-        } catch {
-            process.terminationHandler = nil
-            continuation.resume(returning: nil)
-        }
-    }
-    watchdog.cancel()
-    try handle.close()
-    let output = String(decoding: try Data(contentsOf: outputURL), as: UTF8.self)
-    return PythonOutcome(status: status ?? -1, output: status == nil ? "could not launch \(executable)" : output, timedOut: watched.wasKilled)
+    return PythonOutcome(status: outcome.status, output: outcome.stdout + outcome.stderr, timedOut: outcome.timedOut)
 }
 
 /// A Python client written from the protocol document alone reads and rewrites every golden vector.

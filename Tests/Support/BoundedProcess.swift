@@ -1,0 +1,126 @@
+import Foundation
+import Synchronization
+
+/// Where this package lives on disk, found from this file's path (Tests/Support/<file>).
+public let packageRoot = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+/// What one run of a child process did.
+public struct ProcessOutcome: Sendable {
+    public var status: Int32
+    public var stdout: String
+    public var stderr: String
+    /// The process was still running at the deadline and was killed.
+    public var timedOut: Bool
+
+    public var stdoutLines: [String] { stdout.split(separator: "\n", omittingEmptySubsequences: true).map(String.init) }
+}
+
+/// Kills a process from the watchdog task. Holds only the process id behind a lock, so it is
+/// Sendable without `@unchecked`.
+final class ProcessKiller: Sendable {
+    private let state = Mutex<(pid: Int32?, exited: Bool, killed: Bool)>((nil, false, false))
+
+    func started(_ pid: Int32) { state.withLock { $0.pid = pid } }
+    func exited() { state.withLock { $0.exited = true } }
+
+    func kill() {
+        state.withLock { state in
+            guard let pid = state.pid, !state.exited else { return }
+            state.killed = true
+            _ = Foundation.kill(pid, SIGKILL)
+        }
+    }
+
+    var wasKilled: Bool { state.withLock { $0.killed } }
+}
+
+/// A scratch directory for one test's files.
+public func scratchDirectory() throws -> URL {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-tests-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    return directory
+}
+
+/// Runs `executable` from the package root with standard input empty and waits for it to exit,
+/// killing it once `timeout` has passed: every test's wait on a child process is bounded. Returns
+/// nil when the process could not be launched.
+public func runBounded(_ executable: URL, _ arguments: [String], timeout: Duration) async throws -> ProcessOutcome? {
+    let directory = try scratchDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let outURL = directory.appendingPathComponent("stdout"), errURL = directory.appendingPathComponent("stderr")
+    try Data().write(to: outURL)
+    try Data().write(to: errURL)
+    let outHandle = try FileHandle(forWritingTo: outURL), errHandle = try FileHandle(forWritingTo: errURL)
+    let process = Process()
+    process.executableURL = executable
+    process.arguments = arguments
+    process.currentDirectoryURL = packageRoot
+    process.standardInput = FileHandle.nullDevice
+    process.standardOutput = outHandle
+    process.standardError = errHandle
+    let killer = ProcessKiller()
+    // Cancelled, and so returning at once, as soon as the process has exited.
+    let watchdog = Task {
+        do { try await Task.sleep(for: timeout) } catch { return }
+        killer.kill()
+    }
+    let status: Int32? = await withCheckedContinuation { continuation in
+        process.terminationHandler = { finished in
+            killer.exited()
+            continuation.resume(returning: finished.terminationStatus)
+        }
+        do {
+            try process.run()
+            killer.started(process.processIdentifier)
+        } catch {
+            process.terminationHandler = nil
+            continuation.resume(returning: nil)
+        }
+    }
+    watchdog.cancel()
+    try outHandle.close()
+    try errHandle.close()
+    guard let status else { return nil }
+    return ProcessOutcome(
+        status: status,
+        stdout: String(decoding: try Data(contentsOf: outURL), as: UTF8.self),
+        stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self),
+        timedOut: killer.wasKilled)
+}
+
+/// The built `trellis` executable: next to the running test bundle (SwiftPM puts every product
+/// of a build in one directory), else in the package's usual build directories.
+public enum TrellisBinary {
+    public static let url: URL? = locate()
+
+    static func locate() -> URL? {
+        var candidates: [URL] = []
+        if let override = ProcessInfo.processInfo.environment["TRELLIS_BINARY"], !override.isEmpty {
+            candidates.append(URL(fileURLWithPath: override))
+        }
+        var executables: [URL] = []
+        if let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+            executables.append(URL(fileURLWithPath: exe))
+        }
+        if let first = CommandLine.arguments.first { executables.append(URL(fileURLWithPath: first)) }
+        for executable in executables {
+            var directory = executable.resolvingSymlinksInPath().deletingLastPathComponent()
+            for _ in 0..<4 {
+                candidates.append(directory.appendingPathComponent("trellis"))
+                directory = directory.deletingLastPathComponent()
+            }
+        }
+        for buildDirectory in [".build-tests", ".build"] {
+            candidates.append(packageRoot.appendingPathComponent(buildDirectory).appendingPathComponent("debug/trellis"))
+        }
+        return candidates.first { candidate in
+            var isDirectory: ObjCBool = false
+            return FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDirectory) && !isDirectory.boolValue
+                && FileManager.default.isExecutableFile(atPath: candidate.path)
+        }
+    }
+
+    public static let missingMessage =
+        "the trellis executable was not found next to the test bundle nor in .build-tests/debug or .build/debug; build it with `swift build --build-tests` (or set TRELLIS_BINARY)"
+}
