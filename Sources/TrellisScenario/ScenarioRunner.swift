@@ -113,8 +113,9 @@ public enum ScenarioRunner {
                 }
                 continue
             }
+            guard let event = step.windowEvent else { continue }
             do {
-                try await window.perform(windowEvent(for: step), header: (number, step.headerDescription))
+                try await window.perform(event, header: (number, step.headerDescription))
             } catch {
                 throw .runtime(step: number, error)
             }
@@ -123,9 +124,20 @@ public enum ScenarioRunner {
         return ScenarioRun(events: await collect(), failures: failures)
     }
 
-    /// The window event a (non-`expect`) step performs.
-    static func windowEvent(for step: ScenarioStep) -> WindowEvent {
-        switch step {
+    /// SPEC §5 `expect`: the checked step's events, filtered to the message kinds the expected
+    /// lines use, must equal the expected lines in order.
+    static func check(_ expected: [String], against events: [TraceEvent], step: Int, checkedStep: Int) -> ExpectationFailure? {
+        let kinds = Set(expected.compactMap(ExpectedLine.kind(of:)))
+        let actual = events.filter { kinds.contains($0.message.name) }.map(\.canonicalLine)
+        guard actual != expected else { return nil }
+        return ExpectationFailure(step: step, checkedStep: checkedStep, kinds: kinds.sorted(), expected: expected, actual: actual)
+    }
+}
+
+extension ScenarioStep {
+    /// The window event this step performs; nil for `expect`, which only checks.
+    public var windowEvent: WindowEvent? {
+        switch self {
         case let .resizeWindow(size): return .environmentChange(size: size, traits: nil)
         case let .setTraits(traits): return .environmentChange(size: nil, traits: traits)
         case let .transition(size, traits): return .environmentChange(size: size, traits: traits)
@@ -139,16 +151,7 @@ public enum ScenarioRunner {
         case let .push(pushed, onto): return .push(pushed, onto: onto)
         case let .pop(id): return .pop(id)
         case let .select(tab, index): return .select(tab: tab, index: index)
-        case .expect: return .environmentChange(size: nil, traits: nil)
+        case .expect: return nil
         }
-    }
-
-    /// SPEC §5 `expect`: the checked step's events, filtered to the message kinds the expected
-    /// lines use, must equal the expected lines in order.
-    static func check(_ expected: [String], against events: [TraceEvent], step: Int, checkedStep: Int) -> ExpectationFailure? {
-        let kinds = Set(expected.compactMap(ExpectedLine.kind(of:)))
-        let actual = events.filter { kinds.contains($0.message.name) }.map(\.canonicalLine)
-        guard actual != expected else { return nil }
-        return ExpectationFailure(step: step, checkedStep: checkedStep, kinds: kinds.sorted(), expected: expected, actual: actual)
     }
 }

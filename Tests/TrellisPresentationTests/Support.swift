@@ -99,22 +99,7 @@ struct Stage {
     }
 
     static func windowEvent(_ step: ScenarioStep) -> WindowEvent? {
-        switch step {
-        case let .resizeWindow(size): return .environmentChange(size: size, traits: nil)
-        case let .setTraits(traits): return .environmentChange(size: nil, traits: traits)
-        case let .transition(size, traits): return .environmentChange(size: size, traits: traits)
-        case let .setPreferredContentSize(id, size): return .setPreferredContentSize(id, size)
-        case let .setTraitOverride(container, child, traits): return .setTraitOverride(container: container, child: child, traits: traits)
-        case let .systemLayoutFittingSizeDidChange(id): return .systemLayoutFittingSizeDidChange(id)
-        case let .present(presented, from, animated, style): return .present(presented, from: from, animated: animated, style: style)
-        case let .dismiss(id, animated): return .dismiss(id, animated: animated)
-        case let .show(shown, from): return .show(shown, from: from)
-        case let .showDetail(shown, from): return .showDetail(shown, from: from)
-        case let .push(pushed, onto): return .push(pushed, onto: onto)
-        case let .pop(id): return .pop(id)
-        case let .select(tab, index): return .select(tab: tab, index: index)
-        case .expect: return nil
-        }
+        step.windowEvent
     }
 }
 
