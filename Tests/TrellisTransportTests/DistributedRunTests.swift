@@ -18,6 +18,7 @@ struct DistributedRunTests {
         let inProcess = try await ScenarioRunner.run(scenario)
         let distributed = try await DistributedRun.run(scenario, scenarioText: text, options: try options())
         #expect(distributed.canonicalLines == inProcess.canonicalLines)
+        #expect(TraceDiff.compare(inProcess.events, distributed.events).isEmpty)
         #expect(distributed.failures == inProcess.failures)
         // The work really was spread: every node recorded something.
         #expect(Set(distributed.events.map(\.id.node)) == ["main", "b", "c"])

@@ -1,4 +1,4 @@
-import TrellisTrace
+
 
 /// Merging the events of several nodes into one trace by causality (TTF/1 §4.7): by Lamport
 /// clock, ties broken by node name then sequence number. Every message carries its sender's

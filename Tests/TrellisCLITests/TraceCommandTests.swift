@@ -1,0 +1,61 @@
+import Foundation
+import Testing
+import TrellisTestSupport
+
+/// `trellis trace …` as a user runs it.
+@Suite("trellis trace")
+struct TraceCommandTests {
+    func record(_ example: String, in directory: URL, name: String) async throws -> String {
+        let path = directory.appendingPathComponent(name).path
+        let outcome = try await runTrellis(["run", "Examples/\(example)", "--trace", path])
+        #expect(outcome.status == 0)
+        return path
+    }
+
+    @Test func showFollowMergeAndDiff() async throws {
+        let directory = try scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let trace = try await record("suppression-middle.json", in: directory, name: "a.jsonl")
+
+        let plain = try await runTrellis(["run", "Examples/suppression-middle.json"])
+        let shown = try await runTrellis(["trace", "show", trace])
+        #expect(shown.status == 0)
+        #expect(shown.stdout == plain.stdout)  // the canonical text of the recorded run
+
+        let suppressed = try await runTrellis(["trace", "show", trace, "--kind", "suppressed"])
+        #expect(suppressed.stdoutLines == ["== step 1: resizeWindow 568x320", "A suppressed viewWillTransition (cut: A1)"])
+
+        let tree = try await runTrellis(["trace", "show", trace, "--tree", "--step", "1", "--subtree", "A"])
+        #expect(tree.stdoutLines.contains("    A viewWillTransition(to: 568x320)"))
+
+        let follow = try await runTrellis(["trace", "follow", trace, "main#1"])
+        #expect(follow.status == 0)
+        #expect(follow.stdoutLines.first == "causes:")
+
+        let merged = directory.appendingPathComponent("merged.jsonl").path
+        #expect(try await runTrellis(["trace", "merge", trace, "-o", merged]).status == 0)
+        #expect(try await runTrellis(["trace", "diff", trace, merged]).status == 0)
+
+        let other = try await record("iphone-rotation.json", in: directory, name: "b.jsonl")
+        let diff = try await runTrellis(["trace", "diff", trace, other])
+        #expect(diff.status == 1)
+        #expect(diff.stdout.contains("  - A suppressed viewWillTransition (cut: A1)"))
+    }
+
+    @Test func corruptLinesAreReportedAndUnreadableFilesRejected() async throws {
+        let directory = try scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let trace = try await record("ipad-rotation.json", in: directory, name: "t.jsonl")
+        var lines = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n").map(String.init)
+        lines[2] = "garbage"
+        try lines.joined(separator: "\n").write(toFile: trace, atomically: true, encoding: .utf8)
+        let shown = try await runTrellis(["trace", "show", trace])
+        #expect(shown.status == 0)
+        #expect(shown.stderr.contains("t.jsonl:3: not JSON"))
+        #expect(shown.stdoutLines.count == lines.count - 1)
+
+        #expect(try await runTrellis(["trace", "show", directory.appendingPathComponent("missing.jsonl").path]).status == 2)
+        #expect(try await runTrellis(["trace", "follow", trace, "nowhere#9"]).status == 2)
+        #expect(try await runTrellis(["trace", "show", trace, "--step", "3-1"]).status == 2)
+    }
+}
