@@ -8,6 +8,7 @@ import PackageDescription
 //   TrellisRuntime   controllers as actors, behaviours, the router, windows, mailboxes
 //   TrellisScenario  scenario files: decoding, validation, running, `expect` steps
 //   TrellisTestKit   actor-level unit tests: hierarchy stores and single-controller probes
+//   TrellisBench     `trellis bench`: each figure beside its anchor, measured in the same run
 //   CZeroMQ          Debian's libzmq as a system library (pkg-config libzmq, apt libzmq3-dev)
 //   ZeroMQ           the project's own thin Swift binding over it
 //   TrellisTransport the ZeroMQ node transport: I/O thread, peers, remote controllers
@@ -35,11 +36,12 @@ let package = Package(
         .target(name: "TrellisTrace", dependencies: ["TrellisModel", "TrellisJSON"]),
         .target(name: "TrellisRuntime", dependencies: ["TrellisModel", "TrellisTrace"]),
         .target(name: "TrellisScenario", dependencies: ["TrellisModel", "TrellisJSON", "TrellisTrace", "TrellisRuntime"]),
+        .target(name: "TrellisBench", dependencies: ["TrellisModel", "TrellisTrace", "TrellisRuntime", "TrellisTransport", "TrellisWire", "ZeroMQ", "TrellisScenario"]),
         .target(name: "TrellisTestKit", dependencies: ["TrellisModel", "TrellisTrace", "TrellisRuntime", "TrellisScenario"]),
         .executableTarget(
             name: "trellis",
             dependencies: [
-                "TrellisScenario", "TrellisTrace", "TrellisTransport",
+                "TrellisScenario", "TrellisTrace", "TrellisTransport", "TrellisBench",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -19,18 +19,19 @@ public enum ContainerKind: String, Sendable, CaseIterable {
     /// Whether a split view controller is collapsed for this horizontal size class.
     static func isCollapsed(_ horizontal: SizeClass) -> Bool { horizontal == .compact }
 
-    /// The indices of the children a default implementation forwards to, in order.
-    func forwardTargets(childCount: Int, selected: Int, horizontal: SizeClass) -> [Int] {
-        guard childCount > 0 else { return [] }
+    /// The indices of the children a default implementation forwards to, in order — always a
+    /// contiguous range, so the hot path allocates nothing.
+    func forwardTargets(childCount: Int, selected: Int, horizontal: SizeClass) -> Range<Int> {
+        guard childCount > 0 else { return 0..<0 }
         switch self {
         case .view:
-            return Array(0..<childCount)
+            return 0..<childCount
         case .navigation:
-            return [childCount - 1]
+            return (childCount - 1)..<childCount
         case .tab:
-            return selected < childCount && selected >= 0 ? [selected] : []
+            return selected < childCount && selected >= 0 ? selected..<(selected + 1) : 0..<0
         case .split:
-            return Self.isCollapsed(horizontal) ? [0] : Array(0..<min(childCount, 2))
+            return Self.isCollapsed(horizontal) ? 0..<1 : 0..<min(childCount, 2)
         }
     }
 

@@ -24,9 +24,9 @@ public actor Controller: ManagedController, ViewControllerContext {
     var traitOverrides: [ControllerID: TraitCollection]
     public private(set) var preferredContentSize: Size
     let grantPolicy: GrantPolicy
-    /// How this controller is presented: its presentation controller and adaptive delegate.
-    let presentationDescription: PresentationControllerDescription
-    let adaptiveDelegate: AdaptiveDelegate?
+    /// How this controller is presented: shared by every controller with the defaults, so a
+    /// large hierarchy does not pay for what few controllers use.
+    let presentationSettings: PresentationSettings
     /// Where preferred-size and fitting-size changes go (R22): the parent, or the presentation
     /// controller when presented. Weak: containers own what they contain, not the other way round.
     weak var container: (any ControllerEndpoint)?
@@ -43,8 +43,7 @@ public actor Controller: ManagedController, ViewControllerContext {
         self.traitOverrides = description.traitOverrides
         self.preferredContentSize = description.preferredContentSize
         self.grantPolicy = description.grant
-        self.presentationDescription = description.presentationController
-        self.adaptiveDelegate = description.adaptiveDelegate
+        self.presentationSettings = PresentationSettings.make(description.presentationController, description.adaptiveDelegate)
     }
 
     public func snapshot() -> ControllerSnapshot {
@@ -59,8 +58,8 @@ public actor Controller: ManagedController, ViewControllerContext {
         // the built-in styles have UIKit's.
         PresentationController(
             presented: self, style: style,
-            description: style == .custom ? presentationDescription : PresentationControllerDescription(),
-            delegate: adaptiveDelegate,
+            description: style == .custom ? presentationSettings.description : PresentationControllerDescription(),
+            delegate: presentationSettings.delegate,
             profile: profile, containerSize: containerSize, traits: traits, windowSize: windowSize,
             preferredContentSize: preferredContentSize, environment: environment, wrapperChanged: wrapperChanged)
     }
@@ -101,7 +100,7 @@ public actor Controller: ManagedController, ViewControllerContext {
 
     /// The children a default implementation forwards to: all, the top, the selected, or the
     /// visible columns, by container kind (SPEC §3.2).
-    private var defaultTargets: [Int] {
+    private var defaultTargets: Range<Int> {
         kind.forwardTargets(childCount: slots.count, selected: selectedIndex, horizontal: transitioningTraits.horizontalSizeClass)
     }
 
@@ -192,21 +191,23 @@ public actor Controller: ManagedController, ViewControllerContext {
     public func layout(cause: EventRef?) async {
         let newSize = pendingSize ?? size
         pendingSize = nil
-        var visit: [any ControllerEndpoint] = []
+        // First the frames this controller gives (the announced sizes become current), then its
+        // callbacks, then the children it announced sizes to — without allocating on this path.
         var childFramesChanged = false
+        var first = slots.count, last = -1
         for index in slots.indices {
             guard let announced = slots[index].announced else { continue }
-            slots[index].announced = nil
             if announced != slots[index].frame {
                 slots[index].frame = announced
                 childFramesChanged = true
             }
-            visit.append(slots[index].endpoint)
+            first = min(first, index)
+            last = index
         }
+        let presentationEndpoint = presentation?.slot.announced == nil ? nil : presentation?.slot.endpoint
         if let announced = presentation?.slot.announced {
             presentation?.slot.announced = nil
             presentation?.slot.frame = announced
-            if let endpoint = presentation?.slot.endpoint { visit.append(endpoint) }
         }
         var layoutEvent = cause
         if newSize != size || childFramesChanged {
@@ -216,15 +217,21 @@ public actor Controller: ManagedController, ViewControllerContext {
             record(.layout(.viewDidLayoutSubviews), cause: cause)
             behavior.viewDidLayoutSubviews(in: self)
         }
-        for endpoint in visit {
-            await endpoint.layout(cause: layoutEvent)
+        if first <= last {
+            for index in first...last where slots.indices.contains(index) && slots[index].announced != nil {
+                slots[index].announced = nil
+                await slots[index].endpoint.layout(cause: layoutEvent)
+            }
+        }
+        if let presentationEndpoint {
+            await presentationEndpoint.layout(cause: layoutEvent)
         }
     }
 
     public func initialLayout(size: Size?, traits: TraitCollection, cause: EventRef?) async {
         traitCollection = traits
         pendingTraits = nil
-        let visible = Set(defaultTargets)
+        let visible = defaultTargets
         var layoutEvent = cause
         if let size {
             self.size = size
@@ -278,7 +285,7 @@ public actor Controller: ManagedController, ViewControllerContext {
     }
 
     /// Sends the trait transition to the given children not yet reached in this pass.
-    private func walkTraits(to traits: TraitCollection, targets: [Int], deliver: Bool, transition: TransitionInfo, cause: EventRef?) async {
+    private func walkTraits(to traits: TraitCollection, targets: some Sequence<Int>, deliver: Bool, transition: TransitionInfo, cause: EventRef?) async {
         for index in targets where !slots[index].traitWalked {
             slots[index].traitWalked = true
             await slots[index].endpoint.deliverTraitTransition(
@@ -509,4 +516,24 @@ extension Controller {
         return controller
     }
 
+}
+
+/// A controller's presentation settings, boxed: most controllers have the defaults and share
+/// one box.
+final class PresentationSettings: Sendable {
+    let description: PresentationControllerDescription
+    let delegate: AdaptiveDelegate?
+
+    private init(_ description: PresentationControllerDescription, _ delegate: AdaptiveDelegate?) {
+        self.description = description
+        self.delegate = delegate
+    }
+
+    private static let defaults = PresentationSettings(PresentationControllerDescription(), nil)
+
+    static func make(_ description: PresentationControllerDescription, _ delegate: AdaptiveDelegate?) -> PresentationSettings {
+        let isDefault = delegate == nil && description.behavior is DefaultPresentationBehavior && description.grant == nil
+            && description.overrideTraitCollection == nil && description.shouldPresentInFullscreen && !description.shouldRemovePresentersView
+        return isDefault ? defaults : PresentationSettings(description, delegate)
+    }
 }

@@ -89,7 +89,9 @@ public struct HierarchyDescription: Sendable {
                 definesPresentationContext: description.definesPresentationContext,
                 providesPresentationContextTransitionStyle: description.providesPresentationContextTransitionStyle,
                 modalPresentationStyle: description.modalPresentationStyle,
-                modalTransitionStyle: description.modalTransitionStyle)
+                modalTransitionStyle: description.modalTransitionStyle,
+                hasPopoverSource: description.hasPopoverSource,
+                customPresentsInFullscreen: description.presentationController.shouldPresentInFullscreen)
         })
     }
 

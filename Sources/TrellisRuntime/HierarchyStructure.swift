@@ -20,13 +20,20 @@ public struct HierarchyStructure: Sendable, Equatable {
         public var providesPresentationContextTransitionStyle: Bool
         public var modalPresentationStyle: ModalPresentationStyle?
         public var modalTransitionStyle: ModalTransitionStyle
+        /// Whether a popover presentation of this controller has a source (R31).
+        public var hasPopoverSource: Bool
+        /// R35: whether a custom presentation of this controller needs a full-screen presenter.
+        public var customPresentsInFullscreen: Bool
 
         public init(
             id: ControllerID, kind: ContainerKind = .view, parent: ControllerID? = nil, children: [ControllerID] = [],
             selectedIndex: Int = 0, definesPresentationContext: Bool? = nil,
             providesPresentationContextTransitionStyle: Bool = false,
-            modalPresentationStyle: ModalPresentationStyle? = nil, modalTransitionStyle: ModalTransitionStyle = .coverVertical
+            modalPresentationStyle: ModalPresentationStyle? = nil, modalTransitionStyle: ModalTransitionStyle = .coverVertical,
+            hasPopoverSource: Bool = false, customPresentsInFullscreen: Bool = true
         ) {
+            self.hasPopoverSource = hasPopoverSource
+            self.customPresentsInFullscreen = customPresentsInFullscreen
             self.id = id
             self.kind = kind
             self.parent = parent

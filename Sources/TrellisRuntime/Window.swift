@@ -38,7 +38,6 @@ public actor Window {
     let root: any ManagedController
     /// Every controller of the window, local or (with a transport) a stand-in for a remote one.
     var controllers: [ControllerID: any ManagedController]
-    let descriptions: [ControllerID: ControllerDescription]
     var presentationControllers: [ControllerID: any ManagedPresentationController] = [:]
     /// Presenters whose views a covering presentation removed (R41): they have disappeared, and
     /// reappear when it is dismissed. Appearance callbacks stay paired through chains.
@@ -70,7 +69,6 @@ public actor Window {
         self.profile = hierarchy.profile
         self.size = hierarchy.windowSize
         self.traits = hierarchy.windowTraits
-        self.descriptions = byID
         self.structure = hierarchy.structure()
         environment.setWindow(size: hierarchy.windowSize, traits: hierarchy.windowTraits)
         let built = await ControllerFactory.build(
@@ -218,19 +216,17 @@ public actor Window {
         let presented = try managed(presentedID)
         let presentedNode = try node(presentedID)
         _ = try node(receiverID)
-        let description = descriptions[presentedID] ?? ControllerDescription(presentedID)
         // R31: refused with an error, state unchanged.
         if let refusal = presentationRefusal(presentedNode, receiver: receiverID) {
             _ = record(.error(refusal), on: receiverID, cause: cause)
             return
         }
-        let style = PresentationRules.resolvedStyle(requested ?? description.modalPresentationStyle, profile: profile)
-        let pcDescription = description.presentationController
-        if style == .popover, !description.hasPopoverSource, traits.horizontalSizeClass != .compact {
+        let style = PresentationRules.resolvedStyle(requested ?? presentedNode.modalPresentationStyle, profile: profile)
+        if style == .popover, !presentedNode.hasPopoverSource, traits.horizontalSizeClass != .compact {
             _ = record(.error("popover presentation of \(presentedID) needs a sourceView or sourceRect in regular width"), on: receiverID, cause: cause)
             return
         }
-        let contextStyle = PresentationRules.isContextStyle(style, customPresentsInFullscreen: pcDescription.shouldPresentInFullscreen)
+        let contextStyle = PresentationRules.isContextStyle(style, customPresentsInFullscreen: presentedNode.customPresentsInFullscreen)
         let presenterID = contextStyle ? structure.presentationContext(from: receiverID) : structure.fullScreenPresenter(from: receiverID)
         // R30: a controller presents at most one controller at a time.
         if let current = structure[presenterID]?.presented {
@@ -239,7 +235,7 @@ public actor Window {
             return
         }
         // R39: the context may impose its transition style.
-        var transitionStyle = description.modalTransitionStyle
+        var transitionStyle = presentedNode.modalTransitionStyle
         if contextStyle, let context = structure[presenterID], context.providesPresentationContextTransitionStyle {
             transitionStyle = context.modalTransitionStyle
         }

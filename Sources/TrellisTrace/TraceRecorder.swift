@@ -9,8 +9,21 @@ public final class TraceRecorder: Sendable {
     public let node: String
     public let runID: String
 
+    /// Where recorded events go.
+    public enum Storage: Sendable {
+        /// Kept in memory (the default): `events` returns them.
+        case memory
+        /// Counted and dropped: for measuring the runtime without the trace's memory.
+        case discard
+        /// Written to a capture file as they happen (JSON Lines), nothing kept in memory.
+        case file(TraceFileWriter)
+    }
+
+    public let storage: Storage
+
     private struct State {
         var events: [TraceEvent] = []
+        var recorded = 0
         var nextSequence: UInt64 = 1
         var lamport: UInt64 = 0
         var step = 0
@@ -19,9 +32,10 @@ public final class TraceRecorder: Sendable {
     private let state = Mutex(State())
     private let start = ContinuousClock.now
 
-    public init(node: String = "main", runID: String = "run") {
+    public init(node: String = "main", runID: String = "run", storage: Storage = .memory) {
         self.node = node
         self.runID = runID
+        self.storage = storage
     }
 
     /// Records one event and returns its identity, to be passed as the cause of what it leads to.
@@ -34,9 +48,15 @@ public final class TraceRecorder: Sendable {
             let id = EventRef(node: node, sequence: state.nextSequence)
             state.nextSequence += 1
             state.lamport += 1
-            state.events.append(TraceEvent(
+            state.recorded += 1
+            let event = TraceEvent(
                 id: id, lamport: state.lamport, cause: cause, controller: controller,
-                transition: transition, step: state.step, message: message, time: time))
+                transition: transition, step: state.step, message: message, time: time)
+            switch storage {
+            case .memory: state.events.append(event)
+            case .discard: break
+            case let .file(writer): writer.write(TraceCaptureFormat.line(for: event, runID: runID))
+            }
             return id
         }
     }
@@ -86,8 +106,14 @@ public final class TraceRecorder: Sendable {
         state.withLock { Array($0.events[min(count, $0.events.count)...]) }
     }
 
+    /// How many events are stored (with `.memory`, all recorded ones).
     public var count: Int {
         state.withLock { $0.events.count }
+    }
+
+    /// How many events were recorded, whatever the storage.
+    public var recordedCount: Int {
+        state.withLock { $0.recorded }
     }
 
     /// The canonical text of every event so far, one line each.

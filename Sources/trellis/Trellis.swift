@@ -12,7 +12,7 @@ struct Trellis: AsyncParsableCommand {
             2 bad input (scenario file, arguments), 3 a distributed run failed (a node could not \
             start, or was lost: the trace shows the faults).
             """,
-        subcommands: [RunCommand.self, ValidateCommand.self, NodeCommand.self, TraceCommand.self]
+        subcommands: [RunCommand.self, ValidateCommand.self, NodeCommand.self, TraceCommand.self, BenchCommand.self]
     )
 
     /// Parses and runs, mapping every failure to SPEC §8's exit statuses: usage errors are 2,

@@ -1,0 +1,107 @@
+import Foundation
+import TrellisModel
+import TrellisRuntime
+import TrellisTrace
+
+/// The anchor of the in-process figures: the same traversal as a chain of bare Swift actor
+/// calls — each node awaits each child in turn, nothing else.
+actor BareNode {
+    var children: [BareNode] = []
+    var size = Size.zero
+
+    func adopt(_ children: [BareNode]) {
+        self.children = children
+    }
+
+    /// Visits the subtree; returns the hops (nodes reached).
+    func visit(_ newSize: Size) async -> Int {
+        size = newSize
+        var hops = 1
+        for child in children {
+            hops += await child.visit(newSize)
+        }
+        return hops
+    }
+}
+
+/// Measurements of one process.
+public enum InProcessBench {
+    /// Builds the bare tree bottom-up (iteratively; deep shapes cannot overflow the stack).
+    static func bareTree(_ shape: HierarchyShape) async -> BareNode {
+        var nodes = (0..<shape.count).map { _ in BareNode() }
+        for index in stride(from: shape.count - 1, through: 0, by: -1) {
+            let children = shape.children(of: index).map { nodes[$0] }
+            await nodes[index].adopt(children)
+        }
+        let root = nodes[0]
+        nodes.removeAll()
+        return root
+    }
+
+    /// Hops per second of the bare anchor over `shape` (best of `rounds`).
+    public static func bareHopsPerSecond(_ shape: HierarchyShape, rounds: Int) async -> Double {
+        let root = await bareTree(shape)
+        var best = 0.0
+        for round in 0..<rounds {
+            let size = round % 2 == 0 ? Size(568, 320) : Size(320, 568)
+            let start = ContinuousClock.now
+            let hops = await root.visit(size)
+            best = max(best, Double(hops) / seconds(since: start))
+        }
+        return best
+    }
+
+    /// Controller-hops per second of a full size transition (viewWillTransition with a
+    /// size(forChild:) before each child, default behaviours, every event traced to `storage`),
+    /// counting one hop per controller messaged. Best of `rounds`, the initial layout excluded.
+    public static func trellisHopsPerSecond(_ shape: HierarchyShape, rounds: Int, storage: @Sendable () -> TraceRecorder.Storage) async throws -> Double {
+        var best = 0.0
+        for _ in 0..<rounds {
+            let recorder = TraceRecorder(storage: storage())
+            let window = try await Window(shape.hierarchy(windowSize: Size(320, 568)), environment: RuntimeEnvironment(recorder: recorder))
+            await window.start()
+            let size = Size(568, 320)
+            let start = ContinuousClock.now
+            try await window.perform(.environmentChange(size: size, traits: nil))
+            let elapsed = seconds(since: start)
+            best = max(best, Double(shape.count) / elapsed)
+            if case let .file(writer) = recorder.storage { writer.close() }
+        }
+        return best
+    }
+
+    /// Resident bytes per controller of an idle hierarchy: the resident set after building and
+    /// laying out `shape` (trace discarded), minus before, over the count. Run it in a fresh
+    /// process: memory freed earlier would be reused and not counted.
+    public static func trellisBytesPerController(_ shape: HierarchyShape) async throws -> Double {
+        let description = shape.hierarchy(windowSize: Size(320, 568))
+        let before = residentBytes()
+        let window = try await Window(description, environment: RuntimeEnvironment(recorder: TraceRecorder(storage: .discard)))
+        await window.start()
+        let after = residentBytes()
+        withExtendedLifetime(window) {}
+        return Double(after - before) / Double(shape.count)
+    }
+
+    /// The anchor: resident bytes per node of the bare actor tree of the same shape.
+    public static func bareBytesPerNode(_ shape: HierarchyShape) async -> Double {
+        let before = residentBytes()
+        let root = await bareTree(shape)
+        let after = residentBytes()
+        withExtendedLifetime(root) {}
+        return Double(after - before) / Double(shape.count)
+    }
+
+    /// The resident set size of this process, from /proc/self/statm.
+    public static func residentBytes() -> Int {
+        guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
+        let fields = text.split(separator: " ")
+        guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
+        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+    }
+
+    static func seconds(since start: ContinuousClock.Instant) -> Double {
+        let elapsed = start.duration(to: .now).components
+        return max(1e-9, Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18)
+    }
+}
