@@ -1,0 +1,446 @@
+#!/usr/bin/env python3
+"""A TWP/1 worker node, written from Protocols/wire-protocol.md and Protocols/trace-format.md.
+
+It hosts the controllers that the scenario's placement puts on it as leaf view controllers with
+UIKit's default behaviour, in a run started by `trellis run --transport zmq --node NAME=ENDPOINT`:
+
+    /usr/bin/python3 Tests/Interop/trellis_node.py --name py --bind ipc:///tmp/run/py.sock \\
+        --peer main=ipc:///tmp/run/main.sock [--connect-timeout SECONDS] [--verbose]
+
+Exit status: 0 after the conductor's GOODBYE, 2 bad usage, 3 when the conductor was silent for
+the peer-gone timeout (or did not come within --connect-timeout seconds, default 60).
+"""
+import json
+import os
+import struct
+import sys
+import time
+
+import zmq
+
+HEADER = struct.Struct(">2sBBBBHQQII")  # §5
+HELLO, SETUP, READY, CALL, RETURN, HEARTBEAT = 0x01, 0x02, 0x03, 0x10, 0x11, 0x20
+GOODBYE, GOODBYE_ACK, ERROR, TRACE_REQUEST, TRACE_DATA = 0x30, 0x31, 0x40, 0x50, 0x51
+COMMANDS = {HELLO, SETUP, READY, CALL, RETURN, HEARTBEAT, GOODBYE, GOODBYE_ACK, ERROR, TRACE_REQUEST, TRACE_DATA}
+CALL_CODES = set(range(0x01, 0x0A)) | set(range(0x20, 0x2C)) | set(range(0x40, 0x47)) | {0x60}
+TRAITS = (("horizontalSizeClass", ("unspecified", "compact", "regular")),  # §6.3 and TSF/1 §4.3
+          ("verticalSizeClass", ("unspecified", "compact", "regular")),
+          ("userInterfaceIdiom", ("unspecified", "phone", "pad", "tv", "carPlay", "mac", "vision")),
+          ("layoutDirection", ("unspecified", "leftToRight", "rightToLeft")),
+          ("userInterfaceStyle", ("unspecified", "light", "dark")),
+          ("preferredContentSizeCategory", ("unspecified", "extraSmall", "small", "medium", "large", "extraLarge",
+           "extraExtraLarge", "extraExtraExtraLarge", "accessibilityMedium", "accessibilityLarge",
+           "accessibilityExtraLarge", "accessibilityExtraExtraLarge", "accessibilityExtraExtraExtraLarge")))
+TAGS = ("none", "bool", "int", "double", "string", "size", "traits", "address", "eventref", "transition",
+        "long string", "list")
+NONE, BOOL, STRING, SIZE, TRAIT, ADDRESS, REF, TRANSITION = 0, 1, 4, 5, 6, 7, 8, 9
+CAUSE = {REF, NONE}
+SIGNATURES = {  # §8, the call codes a leaf view controller serves: name, the tags each argument may have
+    0x01: ("viewWillTransition", [{SIZE}, {TRANSITION}, CAUSE]),
+    0x02: ("traitTransition", [{TRAIT}, {BOOL}, {TRANSITION}, CAUSE]),
+    0x03: ("applyPendingTraits", [CAUSE]), 0x04: ("layout", [CAUSE]),
+    0x07: ("initialLayout", [{SIZE, NONE}, {TRAIT}, CAUSE]), 0x08: ("appearance", [{STRING}, CAUSE]),
+    0x09: ("refresh", [{SIZE}, {TRAIT}, CAUSE]), 0x20: ("snapshot", []),
+    0x21: ("setPreferredContentSize", [{SIZE}, CAUSE]), 0x22: ("notifySystemLayoutFittingSizeDidChange", [CAUSE]),
+    0x24: ("setContainer", [{ADDRESS, NONE}])}
+UNSPECIFIED = (0,) * 6 + (0.0,)
+APPEARANCE = ("viewWillAppear", "viewDidAppear", "viewWillDisappear", "viewDidDisappear")
+
+
+class Malformed(Exception):
+    def __init__(self, code, text):
+        super().__init__(text)
+        self.code = code
+
+
+class Reader:
+    """Reads a frame field by field, checking every length against the bytes left (§6.1)."""
+
+    def __init__(self, data):
+        self.data, self.pos = data, 0
+
+    def take(self, count):
+        if self.pos + count > len(self.data):
+            raise Malformed(4, "body: %d bytes needed at offset %d, %d left" % (count, self.pos, len(self.data) - self.pos))
+        self.pos += count
+        return self.data[self.pos - count:self.pos]
+
+    def unpack(self, fmt):
+        values = struct.unpack(fmt, self.take(struct.calcsize(fmt)))
+        return values[0] if len(values) == 1 else values
+
+    def flag(self):
+        octet = self.unpack(">B")
+        if octet > 1:
+            raise Malformed(4, "body: octet %d at offset %d is not 0 or 1" % (octet, self.pos - 1))
+        return bool(octet)
+
+    def text(self, fmt=">H"):
+        try:
+            return self.take(self.unpack(fmt)).decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise Malformed(4, "body: invalid UTF-8: %s" % error)
+
+    def traits(self):
+        octets = self.take(6)
+        for octet, (name, cases) in zip(octets, TRAITS):
+            if octet >= len(cases):
+                raise Malformed(4, "body: unknown %s index %d" % (name, octet))
+        return tuple(octets) + (self.unpack(">d"),)
+
+    def value(self, level=1):
+        tag = self.unpack(">B")
+        read = {NONE: lambda: None, BOOL: self.flag, 2: lambda: self.unpack(">q"), 3: lambda: self.unpack(">d"),
+                STRING: self.text, SIZE: lambda: self.unpack(">dd"), TRAIT: self.traits,
+                ADDRESS: lambda: (self.text(), self.text(), self.unpack(">I")), REF: lambda: (self.text(), self.unpack(">Q")),
+                TRANSITION: lambda: (self.unpack(">q"), self.flag(), self.unpack(">d"), self.traits(), self.unpack(">dd")),
+                0x0A: lambda: self.text(">I"), 0x0B: lambda: self.values(">H", level)}.get(tag)
+        if read is None:
+            raise Malformed(4, "body: unknown tag 0x%02x at offset %d" % (tag, self.pos - 1))
+        return tag, read()
+
+    def values(self, fmt=">B", depth=0):  # depth: the list level of these values' list, 0 for a body (§6.4)
+        count = self.unpack(fmt)
+        if count > len(self.data) - self.pos or depth > 16:
+            raise Malformed(4, "body: %d values at offset %d: too many or nested too deep" % (count, self.pos))
+        return [self.value(depth + 1) for _ in range(count)]
+
+
+def s(text, fmt=">H"):
+    data = text.encode("utf-8")
+    return struct.pack(fmt, len(data)) + data
+
+
+def number(value):
+    """TTF/1 §3.2: rounded to thousandths (ties away from zero), an integer when whole."""
+    scaled = abs(value) * 1000
+    thousandths = int(scaled) + (1 if scaled - int(scaled) >= 0.5 else 0)
+    sign = "-" if value < 0 and thousandths else ""
+    if thousandths % 1000 == 0:
+        return int("%s%d" % (sign, thousandths // 1000))
+    return float("%s%d.%s" % (sign, thousandths // 1000, ("%03d" % (thousandths % 1000)).rstrip("0")))
+
+
+def traits_json(traits):  # TTF/1 §4.4: all seven, displayScale fourth
+    fields = [(name, cases[traits[index]]) for index, (name, cases) in enumerate(TRAITS)]
+    return dict(fields[:3] + [("displayScale", number(traits[6]))] + fields[3:])
+
+
+class Peer:
+    def __init__(self, name, socket):
+        self.name, self.socket = name, socket
+        self.greeted = self.listed = self.gone = self.acked = False
+        self.last_received, self.last_sent, self.goodbye_id = None, 0.0, None
+
+
+class Leaf:
+    def __init__(self, ident, preferred, container):
+        self.id, self.incarnation, self.preferred, self.container = ident, 1, preferred, container
+        self.size, self.traits, self.pending_size, self.pending_traits = (0.0, 0.0), UNSPECIFIED, None, None
+
+
+class Node:
+    def __init__(self, name, bind, peers, connect_timeout, verbose):
+        self.name, self.verbose, self.started = name, verbose, time.monotonic()
+        self.connect_deadline = self.started + connect_timeout
+        self.clock = self.seq = self.step = self.next_id = 0
+        self.interval, self.timeout = 0.25, 2.0  # §9.5 defaults until SETUP
+        self.run_id, self.conductor, self.leaves, self.events, self.replies, self.closing = "", None, {}, [], {}, None
+        self.context = zmq.Context()
+        self.inbox = self.context.socket(zmq.ROUTER)
+        self.inbox.setsockopt(zmq.LINGER, 500)
+        self.inbox.bind(bind)
+        self.endpoint = self.inbox.getsockopt(zmq.LAST_ENDPOINT).decode()
+        self.peers = {}
+        for peer_name, endpoint in peers:
+            self.connect(peer_name, endpoint)
+
+    def log(self, text):
+        if self.verbose:
+            sys.stderr.write("[%s %.3f] %s\n" % (self.name, time.monotonic() - self.started, text))
+
+    def connect(self, peer_name, endpoint):  # §3: a DEALER whose routing id is our name, then HELLO (§7.1)
+        socket = self.context.socket(zmq.DEALER)
+        socket.setsockopt(zmq.ROUTING_ID, self.name.encode("utf-8"))
+        for option, value in ((zmq.LINGER, 500), (zmq.SNDHWM, 10000), (zmq.SNDTIMEO, 2000)):
+            socket.setsockopt(option, value)
+        socket.connect(endpoint)
+        peer = self.peers[peer_name] = Peer(peer_name, socket)
+        self.send(peer, HELLO, s(self.name) + s(self.run_id) + struct.pack(">I", 0) + s(self.endpoint))
+        return peer
+
+    def send(self, peer, command, body, correlation=0, step=None):
+        if peer.gone:
+            return
+        header = HEADER.pack(b"TR", 1, 0, command, 0, 0, correlation, self.clock, self.step if step is None else step, 0)
+        try:
+            peer.socket.send_multipart([header, body])
+        except zmq.Again:  # §3 rule 6: never silently
+            sys.stderr.write("%s: queue full: message 0x%02x to %s failed\n" % (self.name, command, peer.name))
+        peer.last_sent = time.monotonic()
+        self.log("-> %s 0x%02x #%d clock %d" % (peer.name, command, correlation, self.clock))
+
+    def reject(self, peer, code, correlation, text):
+        sys.stderr.write("%s: rejected a message from %s: %s\n" % (self.name, peer.name, text))
+        self.send(peer, ERROR, struct.pack(">H", code) + s(text), correlation)
+
+    def record(self, leaf, kind, message, payload, cause, transition, step):  # TTF/1 §4.2, §4.7 rule 1
+        self.clock += 1
+        self.seq += 1
+        self.events.append(json.dumps({
+            "v": "1.0", "run": self.run_id, "node": self.name, "seq": self.seq, "lamport": self.clock,
+            "cause": "%s#%d" % cause if cause else None, "controller": leaf.id, "transition": transition,
+            "step": step, "kind": kind, "message": message, "payload": payload,
+            "time": time.monotonic_ns() - int(self.started * 1e9)}, separators=(",", ":"), ensure_ascii=False))
+
+    def pump(self, wait=0.05):
+        """Serves one message if one comes within `wait`, then heartbeats and gone peers (§9.5)."""
+        if self.inbox.poll(int(wait * 1000)):
+            self.handle(self.inbox.recv_multipart())
+        now = time.monotonic()
+        for peer in self.peers.values():
+            if peer.gone:
+                continue
+            heard = peer.last_received  # silence counts from the first message heard; before SETUP, the connect timeout
+            if (heard is None and self.conductor is None and now > self.connect_deadline) or (heard and now - heard > self.timeout):
+                peer.gone = True
+                sys.stderr.write("%s: peer %s gone: nothing received for %d ms\n" % (self.name, peer.name, (now - (heard or self.started)) * 1000))
+                if self.closing is None and (peer.name == self.conductor or self.conductor is None):
+                    sys.exit(3)
+            elif peer.goodbye_id is None and now - peer.last_sent >= self.interval:
+                self.send(peer, HEARTBEAT, b"")
+
+    def handle(self, frames):
+        peer = self.peers.get(frames[0].decode("utf-8", "replace"))
+        if peer is None or peer.gone:  # §3 rule 4: no DEALER leads to it
+            return sys.stderr.write("%s: dropped a message from %r\n" % (self.name, frames[0]))
+        peer.last_received = time.monotonic()
+        if len(frames) != 3:
+            return self.reject(peer, 1, 0, "expected 2 frames, got %d" % (len(frames) - 1))
+        header, body = frames[1], frames[2]
+        if len(header) < 32:
+            return self.reject(peer, 1, 0, "header: %d bytes, expected at least 32" % len(header))
+        signature, major, _, command, _, _, correlation, clock, step, _ = HEADER.unpack_from(header)
+        if signature != b"TR":
+            return self.reject(peer, 1, 0, "header: wrong signature")
+        if major != 1 or command not in COMMANDS:
+            return self.reject(peer, 2 if major != 1 else 3, correlation, "header: major %d, command 0x%02x" % (major, command))
+        self.clock = max(self.clock, clock)  # §9.4 rule 2
+        self.log("<- %s 0x%02x #%d clock %d step %d" % (peer.name, command, correlation, clock, step))
+        try:
+            reader = Reader(body)
+            if command == ERROR:  # never answered; it fails the request it names (§9.3 rule 4)
+                code, text = reader.unpack(">H"), reader.text()
+                sys.stderr.write("%s: ERROR %d from %s: %s\n" % (self.name, code, peer.name, text))
+                if (peer.name, correlation) in self.replies:
+                    self.replies[(peer.name, correlation)] = "error %d: %s" % (code, text)
+            elif command == HELLO:
+                if reader.text() != peer.name or peer.greeted:
+                    return self.reject(peer, 6, 0, "HELLO: wrong node name, or a second HELLO")
+                peer.greeted = True
+            elif not (peer.greeted or peer.listed):  # §9.1 rule 3
+                self.reject(peer, 6, correlation, "no HELLO from %s yet" % peer.name)
+            elif command == SETUP:
+                self.setup(peer, reader, correlation)
+            elif command == CALL:
+                target, code = (reader.text(), reader.text(), reader.unpack(">I")), reader.unpack(">B")
+                if code not in CALL_CODES:
+                    return self.reject(peer, 5, correlation, "body: unknown call code 0x%02x" % code)
+                self.step = step
+                result = self.call(target, code, reader.values(), step)
+                if isinstance(result, str):  # RETURN fault (§7.5)
+                    sys.stderr.write("%s: CALL 0x%02x to %s failed: %s\n" % (self.name, code, target[1], result))
+                body = b"\x01" + s(result) if isinstance(result, str) else bytes([0, len(result)]) + b"".join(result)
+                self.send(peer, RETURN, body, correlation, step)  # with the clock after the call (§9.4 rule 3)
+            elif command == RETURN:
+                if (peer.name, correlation) in self.replies:
+                    self.replies[(peer.name, correlation)] = "ok" if reader.unpack(">B") == 0 else reader.text()
+            elif command == TRACE_REQUEST:
+                self.send_trace(peer, correlation)
+            elif command == GOODBYE:  # §9.8: everything before it was served (one thread, FIFO)
+                self.send(peer, GOODBYE_ACK, b"", correlation)
+                if peer.name == self.conductor and self.closing is None:
+                    self.closing, self.next_id = time.monotonic(), self.next_id + 1
+                    peer.goodbye_id = self.next_id
+                    self.send(peer, GOODBYE, b"", peer.goodbye_id)
+            elif command == GOODBYE_ACK:
+                peer.acked = peer.acked or correlation == peer.goodbye_id
+            elif command != HEARTBEAT:
+                self.reject(peer, 6, correlation, "unexpected command 0x%02x" % command)
+        except Malformed as error:
+            self.reject(peer, error.code, correlation, str(error))
+
+    def setup(self, peer, reader, correlation):
+        run_id, node, scenario, interval, timeout = reader.text(), reader.text(), reader.text(">I"), *reader.unpack(">II")
+        if node != self.name or self.conductor is not None:
+            return self.reject(peer, 6, correlation, "SETUP: for node %s, or a second SETUP" % node)
+        try:  # the optional peers tail (§7.2); ignored when it does not read as such a list
+            listed = [(reader.text(), reader.text(), reader.text()) for _ in range(reader.unpack(">H"))]
+        except Malformed:
+            listed = []
+        try:
+            document = json.loads(scenario)
+            placement, controllers = document.get("placement", {}), document["controllers"]
+        except (ValueError, KeyError, AttributeError) as error:
+            return self.reject(peer, 7, correlation, "node %s cannot set up: %r" % (self.name, error))
+        parent = {child: ident for ident, spec in controllers.items() for child in spec.get("children", [])}
+        companion = {}  # controllers outside the tree live with the one their first present/show/push names
+        for step in reversed(document.get("steps", [])):
+            for action, other in (("present", "from"), ("show", "from"), ("showDetail", "from"), ("push", "onto")):
+                if isinstance(step, dict) and action in step:
+                    companion[step[action]] = step.get(other)
+
+        def node_of(ident):  # TSF/1 §7: unplaced controllers live with their parent, the root with the conductor
+            seen = set()
+            while ident not in placement and ident not in seen and (parent.get(ident) or companion.get(ident)):
+                seen.add(ident)
+                ident = parent.get(ident) or companion.get(ident)
+            return placement.get(ident, peer.name)
+        for ident in sorted(key for key in controllers if node_of(key) == self.name):
+            spec = controllers.get(ident) or {}
+            if spec.get("children"):
+                return self.reject(peer, 7, correlation, "node %s hosts leaves only; %s has children" % (self.name, ident))
+            container = (node_of(parent[ident]), parent[ident], 1) if ident in parent else None
+            preferred = tuple(float(v) for v in spec.get("preferredContentSize", [0, 0]))
+            self.leaves[ident] = Leaf(ident, preferred, container if container and container[0] != self.name else None)
+        self.run_id, self.conductor, self.interval, self.timeout = run_id, peer.name, interval / 1000.0, timeout / 1000.0
+        for other, endpoint, _key in listed:
+            if other != self.name:
+                (self.peers.get(other) or self.connect(other, endpoint)).listed = True
+        self.send(peer, READY, s(self.name), correlation)
+
+    def call(self, target, code, arguments, step):
+        """Carries out a CALL on a hosted leaf: the RETURN's values, or a fault text (§9.3 rule 3)."""
+        leaf = self.leaves.get(target[1]) if target[0] == self.name else None
+        if leaf is None:
+            return "no controller %s on node %s" % (target[1], self.name)
+        if target[2] != leaf.incarnation:
+            return "stale incarnation %d of %s (now %d)" % (target[2], leaf.id, leaf.incarnation)
+        name, tags = SIGNATURES.get(code, (None, None))
+        if name is None:  # structure changes have nothing to change in a leaf; presentation is not served
+            return [] if 0x23 <= code <= 0x2B else "%s hosts leaf view controllers only (call code 0x%02x)" % (self.name, code)
+        if len(arguments) != len(tags):
+            return "%s: %d arguments, expected %d" % (name, len(arguments), len(tags))
+        for index, ((tag, _), allowed) in enumerate(zip(arguments, tags)):
+            if tag not in allowed:
+                return "%s: argument %d is a %s, expected a %s" % (name, index + 1, TAGS[tag], " or ".join(TAGS[t] for t in sorted(allowed)))
+        values = [value for _, value in arguments]
+        cause = values[-1] if tags and tags[-1] is CAUSE else None
+
+        def record(kind, message, payload, transition=None):
+            self.record(leaf, kind, message, payload, cause, transition, step)
+
+        def layout():
+            record("layout", "viewWillLayoutSubviews", {})
+            record("layout", "viewDidLayoutSubviews", {})
+        if code == 0x01:  # the size arrives now; the layout pass applies it
+            leaf.pending_size = values[0]
+            record("delivery", "viewWillTransition", {"to": [number(v) for v in values[0]]}, values[1][0])
+        elif code == 0x02:  # willTransition where the traits change, unless below a suppression
+            if values[0] != leaf.traits and values[1]:
+                record("delivery", "willTransition", {"to": traits_json(values[0])}, values[2][0])
+            leaf.pending_traits = values[0]
+        elif code == 0x07 or (code == 0x09 and leaf.traits == UNSPECIFIED):  # first layout: traits set silently
+            leaf.traits = values[1]
+            if values[0] is not None:  # none: no size, no layout callbacks
+                leaf.size = values[0]
+                layout()
+        elif code in (0x03, 0x09):  # applyPendingTraits; refresh: the container's traits, then its size
+            new = values[1] if code == 0x09 else leaf.pending_traits
+            if new is not None and new != leaf.traits:
+                record("delivery", "traitCollectionDidChange", {"previous": traits_json(leaf.traits)})
+                leaf.traits = new
+            leaf.pending_traits = None
+            if code == 0x09 and values[0] != leaf.size:
+                leaf.size = values[0]
+                layout()
+        elif code == 0x04:  # layout callbacks only where the size changed
+            if leaf.pending_size is not None and leaf.pending_size != leaf.size:
+                leaf.size = leaf.pending_size
+                layout()
+            leaf.pending_size = None
+        elif code == 0x08:
+            if values[0] not in APPEARANCE:
+                return "appearance: unknown callback %s" % values[0]
+            record("appearance", values[0], {})
+        elif code == 0x20:
+            return [struct.pack(">Bdd", SIZE, *leaf.size), struct.pack(">B6Bd", TRAIT, *leaf.traits),
+                    struct.pack(">Bdd", SIZE, *leaf.preferred)]
+        elif code == 0x24:
+            leaf.container = values[0]
+        elif code in (0x21, 0x22):  # the container hears of it (R22, R27): a CALL back, served re-entrantly
+            if code == 0x21 and values[0] == leaf.preferred:  # an unchanged preferred size tells nobody
+                return []
+            leaf.preferred = values[0] if code == 0x21 else leaf.preferred
+            if leaf.container is not None:
+                size = [struct.pack(">Bdd", SIZE, *values[0])] if code == 0x21 else []
+                ref = b"\x08" + s(cause[0]) + struct.pack(">Q", cause[1]) if cause else b"\x00"
+                outcome = self.request(leaf.container, 0x05 if code == 0x21 else 0x06, [b"\x04" + s(leaf.id)] + size + [ref], step)
+                if outcome != "ok":
+                    return "%s: the container's call failed: %s" % (name, outcome)
+        return []
+
+    def request(self, address, code, values, step):
+        peer = self.peers.get(address[0])
+        if peer is None or peer.gone:
+            return "node %s unknown or gone" % address[0]
+        self.next_id += 1
+        key = (peer.name, self.next_id)
+        self.replies[key] = None
+        body = s(address[0]) + s(address[1]) + struct.pack(">IBB", address[2], code, len(values)) + b"".join(values)
+        self.send(peer, CALL, body, self.next_id, step)
+        while self.replies[key] is None and not peer.gone:  # §3 rule 7: keep serving meanwhile
+            self.pump()
+        return self.replies.pop(key) or "node %s gone" % peer.name
+
+    def send_trace(self, peer, correlation):
+        """TRACE-DATA: the events recorded since the last one, whole lines, parts of at most 1 MiB (§9.7)."""
+        parts, size = [[]], 0
+        for line in self.events:
+            if parts[-1] and size + len(line) + 1 > 1 << 20:
+                parts, size = parts + [[]], 0
+            parts[-1].append(line + "\n")
+            size += len(line.encode("utf-8")) + 1
+        self.events = []
+        for index, lines in enumerate(parts):
+            self.send(peer, TRACE_DATA, bytes([index == len(parts) - 1]) + s("".join(lines), ">I"), correlation)
+
+    def run(self):
+        while self.closing is None:
+            self.pump()
+        conductor = self.peers[self.conductor]
+        while not conductor.acked and not conductor.gone and time.monotonic() - self.closing < self.timeout:
+            self.pump()
+        if not conductor.acked:  # §9.8 rule 4: the last ACK may be lost; not an error
+            sys.stderr.write("%s: note: no GOODBYE-ACK from %s\n" % (self.name, self.conductor))
+            conductor.socket.setsockopt(zmq.LINGER, 0)  # our GOODBYE has nobody left to reach
+        for peer in self.peers.values():
+            peer.socket.close()
+        self.inbox.close()
+        self.context.term()
+        return 0
+
+
+def main(argv):
+    options, peers, args = {"--connect-timeout": "60"}, [], list(argv[1:])
+    while args:
+        option = args.pop(0)
+        if option == "--verbose":
+            options[option] = "1"
+        elif option in ("--name", "--bind", "--peer", "--connect-timeout") and args:
+            value = args.pop(0)
+            if option == "--peer" and "=" in value:
+                peers.append(tuple(value.split("=", 1)))
+            options[option] = value
+        else:
+            options = {}
+            break
+    if "--name" not in options or "--bind" not in options or not peers:
+        sys.stderr.write(__doc__)
+        return 2
+    verbose = "--verbose" in options or bool(os.environ.get("TRELLIS_NODE_VERBOSE"))
+    return Node(options["--name"], options["--bind"], peers, float(options["--connect-timeout"]), verbose).run()
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
