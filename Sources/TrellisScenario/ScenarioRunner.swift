@@ -82,26 +82,30 @@ public enum ScenarioRunner {
     }
 
     /// Runs the scenario in this process.
-    public static func run(_ scenario: Scenario, recorder: TraceRecorder = TraceRecorder()) async throws(ScenarioRunError) -> ScenarioRun {
+    public static func run(
+        _ scenario: Scenario, recorder: TraceRecorder = TraceRecorder(), progress: (@Sendable (_ step: Int, _ of: Int) -> Void)? = nil
+    ) async throws(ScenarioRunError) -> ScenarioRun {
         let window: Window
         do {
             window = try await Window(hierarchy(of: scenario), environment: RuntimeEnvironment(recorder: recorder))
         } catch {
             throw .runtime(step: 0, error)
         }
-        return try await run(scenario, on: window, collect: { recorder.events })
+        return try await run(scenario, on: window, collect: { recorder.events }, progress: progress)
     }
 
     /// Runs the scenario's steps on a window built for it; `collect` returns every event so far
     /// in trace order (a distributed run merges its nodes' events there).
     public static func run(
-        _ scenario: Scenario, on window: Window, collect: @Sendable () async -> [TraceEvent]
+        _ scenario: Scenario, on window: Window, collect: @Sendable () async -> [TraceEvent],
+        progress: (@Sendable (_ step: Int, _ of: Int) -> Void)? = nil
     ) async throws(ScenarioRunError) -> ScenarioRun {
         await window.start()
         var failures: [ExpectationFailure] = []
         var checkedStep = 0
         for (index, step) in scenario.steps.enumerated() {
             let number = index + 1
+            progress?(number, scenario.steps.count)
             if case let .expect(lines) = step {
                 let events = await collect().filter { event in
                     guard event.step == checkedStep else { return false }

@@ -74,7 +74,7 @@ struct RunCommand: AsyncParsableCommand {
         let recorder = TraceRecorder(node: "main", runID: loaded.name)
         let result: ScenarioRun
         do {
-            result = try await ScenarioRunner.run(loaded, recorder: recorder)
+            result = try await ScenarioRunner.run(loaded, recorder: recorder, progress: Progress.reporter(steps: loaded.steps.count))
         } catch {
             // What happened before the failure is still printed and written: nothing recorded is lost.
             print(events: recorder.events, runID: recorder.runID)
@@ -179,6 +179,19 @@ enum InterruptHandling {
             }
             source.resume()
             return source
+        }
+    }
+}
+
+/// SPEC §8: progress on a terminal for long runs — a `step N/M` line on standard error,
+/// rewritten in place, only when standard error is a terminal and the scenario is long.
+enum Progress {
+    static func reporter(steps: Int) -> (@Sendable (Int, Int) -> Void)? {
+        guard isatty(STDERR_FILENO) == 1, steps >= 50 else { return nil }
+        return { step, total in
+            if step == total || step % 10 == 0 {
+                FileHandle.standardError.write(Data("\rtrellis: step \(step)/\(total)\(step == total ? "\n" : "")".utf8))
+            }
         }
     }
 }
