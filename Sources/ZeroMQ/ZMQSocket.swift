@@ -144,6 +144,7 @@ public struct ZMQPollItem {
     }
 }
 
+/// `zmq_poll` over sockets and file descriptors.
 public enum ZMQPoll {
     /// `zmq_poll` over the items; fills in `readable`/`writable`. Returns how many are ready.
     @discardableResult
