@@ -6,6 +6,8 @@ import TrellisTrace
 public struct ScenarioRun: Sendable {
     public var events: [TraceEvent]
     public var failures: [ExpectationFailure]
+    /// How long each step took, by step number (wall clock; for `trellis bench`, never for tests).
+    public var stepDurations: [Int: Duration] = [:]
 
     public var canonicalLines: [String] { events.map(\.canonicalLine) }
     public var passed: Bool { failures.isEmpty }
@@ -102,6 +104,7 @@ public enum ScenarioRunner {
     ) async throws(ScenarioRunError) -> ScenarioRun {
         await window.start()
         var failures: [ExpectationFailure] = []
+        var durations: [Int: Duration] = [:]
         var checkedStep = 0
         for (index, step) in scenario.steps.enumerated() {
             let number = index + 1
@@ -118,14 +121,18 @@ public enum ScenarioRunner {
                 continue
             }
             guard let event = step.windowEvent else { continue }
+            let started = ContinuousClock.now
             do {
                 try await window.perform(event, header: (number, step.headerDescription))
             } catch {
                 throw .runtime(step: number, error)
             }
+            durations[number] = started.duration(to: .now)
             checkedStep = number
         }
-        return ScenarioRun(events: await collect(), failures: failures)
+        var result = ScenarioRun(events: await collect(), failures: failures)
+        result.stepDurations = durations
+        return result
     }
 
     /// SPEC §5 `expect`: the checked step's events, filtered to the message kinds the expected

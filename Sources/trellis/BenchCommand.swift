@@ -20,7 +20,31 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: .hidden)
     var memoryCount: Int = 0
 
+    /// Internal: be the other process of a ZeroMQ figure.
+    @Option(help: .hidden)
+    var peer: String?
+
+    @Option(help: .hidden)
+    var peerEndpoint: String = ""
+
+    @Option(help: .hidden)
+    var peerConnect: String = ""
+
+    @Option(help: .hidden)
+    var peerCount: Int = 0
+
+    @Option(help: .hidden)
+    var peerSize: Int = 0
+
+    @Flag(help: "Skip the ZeroMQ and distributed figures.")
+    var inProcessOnly = false
+
     func run() async throws {
+        if let peer {
+            guard let role = TransportBench.PeerRole(rawValue: peer) else { throw ValidationError("unknown peer role \(peer)") }
+            try await TransportBench.runPeer(role, endpoint: peerEndpoint, connectTo: peerConnect, count: peerCount, size: peerSize)
+            return
+        }
         if let memoryProbe {
             let shape = HierarchyShape(count: memoryCount)
             let bytes = memoryProbe == "bare"
@@ -53,6 +77,42 @@ struct BenchCommand: AsyncParsableCommand {
         let bare = try Self.probe("bare", count: count)
         print(BenchLine(name: "memory-per-controller", ours: trellis, anchor: bare, unit: "resident bytes per controller",
                         target: .valueAtMost(1024), note: "\(count) controllers, idle after the initial layout, trace discarded; anchor: a bare actor per node"))
+        if !inProcessOnly { try await transportFigures() }
+    }
+
+    private func transportFigures() async throws {
+        let launcher = PeerLauncher(executable: RunCommand.ownExecutable)
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-bench-\(getpid())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let messages = quick ? 100_000 : 1_000_000
+        var port = 47_100 + Int(getpid() % 1_000) * 4
+        func endpoint(_ kind: String, _ name: String) -> String {
+            port += 1
+            return kind == "ipc" ? "ipc://\(directory.path)/\(name)-\(port).sock" : "tcp://127.0.0.1:\(port)"
+        }
+        for kind in ["ipc", "tcp"] {
+            for size in [64, 1024] {
+                let raw = try TransportBench.rawThroughput(peer: launcher, endpoint: endpoint(kind, "raw"), count: messages, size: size)
+                let ours = try await TransportBench.trellisThroughput(
+                    peer: launcher, endpoint: endpoint(kind, "measure"), peerEndpoint: endpoint(kind, "push"), count: messages, size: size)
+                let name = size == 64 ? "zmq-throughput-64B-\(kind)" : "zmq-throughput-1KiB-\(kind)"
+                print(BenchLine(name: name, ours: ours, anchor: raw, unit: "messages/s", target: .atLeast(0.7),
+                                note: "\(messages) messages; ours: CALL frames through the node I/O thread, decoded; anchor: raw PUSH/PULL"))
+            }
+        }
+        let trips = quick ? 2_000 : 20_000
+        let raw = try TransportBench.rawRoundTrips(peer: launcher, endpoint: endpoint("ipc", "rep"), count: trips).sorted()
+        let ours = try await TransportBench.trellisRoundTrips(
+            peer: launcher, endpoint: endpoint("ipc", "call"), peerEndpoint: endpoint("ipc", "echo"), count: trips).sorted()
+        func percentile(_ values: [Double], _ p: Double) -> Double { values.isEmpty ? 0 : values[min(values.count - 1, Int(Double(values.count) * p))] }
+        print(BenchLine(name: "zmq-rtt-median", ours: percentile(ours, 0.5), anchor: percentile(raw, 0.5), unit: "µs", target: .atMost(1.5),
+                        note: "\(trips) round trips over ipc; ours: CALL/RETURN; anchor: raw REQ/REP"))
+        print(BenchLine(name: "zmq-rtt-p99", ours: percentile(ours, 0.99), anchor: percentile(raw, 0.99), unit: "µs", target: .atMost(1.5)))
+        let shape = HierarchyShape(count: quick ? 20_000 : 100_000)
+        let traversal = try await DistributedBench.measure(shape, nodeExecutable: RunCommand.ownExecutable)
+        print(BenchLine(name: "distributed-traversal", ours: traversal.distributed, anchor: traversal.inProcess, unit: "seconds per transition",
+                        target: .atMost(2), note: "\(shape.count) controllers over 4 processes (8 boundary edges) vs one process"))
     }
 
     static func probe(_ kind: String, count: Int) throws -> Double {

@@ -1,0 +1,41 @@
+import Foundation
+import TrellisModel
+import TrellisScenario
+import TrellisTransport
+
+/// The distributed-traversal figure: one size transition through `count` controllers placed
+/// over four processes, against the same in one process.
+public enum DistributedBench {
+    /// A scenario of `shape` whose root's subtrees are dealt over nodes b, c and d, with one
+    /// window resize: the boundary edges are the root's children only.
+    public static func scenarioText(_ shape: HierarchyShape) -> String {
+        var controllers: [String] = []
+        for index in 0..<shape.count {
+            let children = shape.children(of: index).map { "\"c\($0)\"" }.joined(separator: ",")
+            controllers.append("\"c\(index)\":{\"children\":[\(children)]}")
+        }
+        let nodes = ["b", "c", "d"]
+        let placement = shape.children(of: 0).enumerated().map { "\"c\($0.element)\":\"\(nodes[$0.offset % nodes.count])\"" }
+        return """
+            {"scenario":"distributed-traversal","window":{"size":[320,568]},"root":"c0",
+            "controllers":{\(controllers.joined(separator: ","))},
+            "placement":{\(placement.joined(separator: ","))},
+            "steps":[{"resizeWindow":[568,320]}]}
+            """
+    }
+
+    /// Seconds of the resize step: (over four processes, in one process).
+    public static func measure(_ shape: HierarchyShape, nodeExecutable: String) async throws -> (distributed: Double, inProcess: Double) {
+        let text = scenarioText(shape)
+        let scenario = try ScenarioDecoder.decode(text, file: "distributed-traversal")
+        let local = try await ScenarioRunner.run(scenario)
+        var options = DistributedOptions(nodeExecutable: nodeExecutable)
+        options.startupTimeout = .seconds(120)
+        let remote = try await DistributedRun.run(scenario, scenarioText: text, options: options)
+        func seconds(_ run: ScenarioRun) -> Double {
+            let parts = (run.stepDurations[1] ?? .zero).components
+            return Double(parts.seconds) + Double(parts.attoseconds) / 1e18
+        }
+        return (seconds(remote), seconds(local))
+    }
+}

@@ -1,0 +1,230 @@
+import Foundation
+import TrellisModel
+import TrellisTrace
+import TrellisTransport
+import TrellisWire
+import ZeroMQ
+
+/// The ZeroMQ figures: throughput and round trips between two processes, through the Trellis
+/// transport and, as anchors, through raw libzmq sockets over the same endpoint kind.
+/// The other process is this executable again, run as `trellis bench --peer ROLE …`.
+public enum TransportBench {
+    /// What the other process does.
+    public enum PeerRole: String, Sendable, CaseIterable {
+        /// Connects a PUSH socket and sends `count` messages of `size` bytes (raw anchor).
+        case rawPush = "raw-push"
+        /// Binds a REP socket and echoes (raw round-trip anchor).
+        case rawEcho = "raw-echo"
+        /// Sends `count` CALL messages carrying `size` bytes through a Trellis node's I/O.
+        case trellisPush = "trellis-push"
+        /// Answers CALLs through a Trellis node transport.
+        case trellisEcho = "trellis-echo"
+    }
+
+    /// The endpoint for `name` of this kind: an ipc path in `directory`, or loopback tcp.
+    static func endpoint(_ kind: DistributedOptions.EndpointKind, _ name: String, _ directory: URL, port: Int) -> String {
+        kind == .ipc ? "ipc://\(directory.path)/\(name).sock" : "tcp://127.0.0.1:\(port)"
+    }
+
+    // MARK: The measuring side
+
+    /// Messages per second received by a PULL socket from a raw PUSH peer.
+    public static func rawThroughput(peer: PeerLauncher, endpoint: String, count: Int, size: Int) throws -> Double {
+        let context = try ZMQContext()
+        defer { context.terminate() }
+        let pull = try context.socket(.pull)
+        defer { pull.close() }
+        try pull.set(ZMQOption.linger, 0)
+        try pull.set(ZMQOption.receiveHighWaterMark, 0)
+        try pull.bind(endpoint)
+        let process = try peer.launch(.rawPush, endpoint: endpoint, connectTo: endpoint, count: count, size: size)
+        defer { peer.reap(process) }
+        var received = 0
+        var start = ContinuousClock.now
+        while received < count {
+            guard try pull.receive(dontWait: false) != nil else { continue }
+            if received == 0 { start = .now }
+            received += 1
+        }
+        return Double(count - 1) / InProcessBench.seconds(since: start)
+    }
+
+    /// Messages per second received through the Trellis I/O thread, each decoded as a CALL.
+    public static func trellisThroughput(peer: PeerLauncher, endpoint: String, peerEndpoint: String, count: Int, size: Int) async throws -> Double {
+        let counter = Counter(target: count)
+        var configuration = NodeIOConfiguration(nodeName: "measure", bindEndpoint: endpoint)
+        configuration.highWaterMark = 0
+        let io = try await NodeIO.start(configuration, heartbeat: [], onMessage: { _, frames in
+            if (try? WireMessage.decode(frames)) != nil { counter.tick() }
+        }, onEvent: { _ in })
+        let process = try peer.launch(.trellisPush, endpoint: peerEndpoint, connectTo: io.boundEndpoint, count: count, size: size)
+        defer { peer.reap(process) }
+        let seconds = await counter.waitUntilDone()
+        await io.stop()
+        return Double(count - 1) / seconds
+    }
+
+    /// Round-trip times of `count` raw REQ/REP exchanges, in microseconds.
+    public static func rawRoundTrips(peer: PeerLauncher, endpoint: String, count: Int) throws -> [Double] {
+        let process = try peer.launch(.rawEcho, endpoint: endpoint, connectTo: endpoint, count: count, size: 8)
+        defer { peer.reap(process) }
+        let context = try ZMQContext()
+        defer { context.terminate() }
+        let request = try context.socket(.req)
+        defer { request.close() }
+        try request.set(ZMQOption.linger, 0)
+        try request.connect(endpoint)
+        var times: [Double] = []
+        for _ in 0..<count {
+            let start = ContinuousClock.now
+            try request.send([[1, 2, 3, 4, 5, 6, 7, 8]], dontWait: false)
+            _ = try request.receive(dontWait: false)
+            times.append(InProcessBench.seconds(since: start) * 1e6)
+        }
+        return times
+    }
+
+    /// Round-trip times of `count` Trellis CALL/RETURN exchanges, in microseconds.
+    public static func trellisRoundTrips(peer: PeerLauncher, endpoint: String, peerEndpoint: String, count: Int) async throws -> [Double] {
+        let transport = NodeTransport(nodeName: "measure", recorder: TraceRecorder(node: "measure", storage: .discard))
+        let bound = try await transport.start(NodeIOConfiguration(nodeName: "measure", bindEndpoint: endpoint))
+        await transport.setHandlers(call: { _, _ in .ok([]) }, control: { _, _ in }, peerGone: { _, _ in })
+        let process = try peer.launch(.trellisEcho, endpoint: peerEndpoint, connectTo: bound, count: count, size: 8)
+        defer { peer.reap(process) }
+        await transport.connect(peer: "echo", endpoint: peerEndpoint)
+        let target = WireAddress(node: "echo", controller: "probe", incarnation: 1)
+        var times: [Double] = []
+        for _ in 0..<(count + 10) {
+            let start = ContinuousClock.now
+            _ = await transport.call(peer: "echo", target: target, code: .snapshot, arguments: [])
+            times.append(InProcessBench.seconds(since: start) * 1e6)
+        }
+        await transport.stop()
+        return Array(times.dropFirst(10))  // the first calls wait for the connection
+    }
+
+    // MARK: The peer side
+
+    /// Runs one peer role until its work is done.
+    public static func runPeer(_ role: PeerRole, endpoint: String, connectTo: String, count: Int, size: Int) async throws {
+        let payload = [UInt8](repeating: 0x61, count: size)
+        switch role {
+        case .rawPush:
+            let context = try ZMQContext()
+            let push = try context.socket(.push)
+            try push.set(ZMQOption.linger, 5_000)
+            try push.set(ZMQOption.sendHighWaterMark, 0)
+            try push.connect(connectTo)
+            for _ in 0..<count { try push.send([payload], dontWait: false) }
+            // Linger does not flush reliably on ipc (SPEC §7): stay until the measure is done.
+            _ = FileHandle.standardInput.readDataToEndOfFile()
+            push.close()
+            context.terminate()
+        case .rawEcho:
+            let context = try ZMQContext()
+            let reply = try context.socket(.rep)
+            try reply.set(ZMQOption.linger, 0)
+            try reply.bind(endpoint)
+            for _ in 0..<count {
+                guard let message = try reply.receive(dontWait: false) else { continue }
+                try reply.send(message, dontWait: false)
+            }
+            reply.close()
+            context.terminate()
+        case .trellisPush:
+            var configuration = NodeIOConfiguration(nodeName: "push", bindEndpoint: endpoint)
+            configuration.highWaterMark = 0
+            let io = try await NodeIO.start(configuration, heartbeat: [], onMessage: { _, _ in }, onEvent: { _ in })
+            io.connect(peer: "measure", endpoint: connectTo)
+            // The CALL's value carries the payload: the message is about `size` bytes plus framing.
+            let target = WireAddress(node: "measure", controller: "probe", incarnation: 1)
+            let text = String(decoding: payload.prefix(max(0, size - 48)), as: UTF8.self)
+            for index in 0..<count {
+                io.send(to: "measure", WireMessage(.call(target: target, code: .layout, arguments: [.string(text)]), correlationID: UInt64(index + 1)).encode())
+            }
+            // Linger does not flush reliably on ipc (SPEC §7): stay until the measuring side is done.
+            let done = FileHandle.standardInput.readDataToEndOfFile()
+            _ = done
+            await io.stop()
+        case .trellisEcho:
+            let transport = NodeTransport(nodeName: "echo", recorder: TraceRecorder(node: "echo", storage: .discard))
+            _ = try await transport.start(NodeIOConfiguration(nodeName: "echo", bindEndpoint: endpoint))
+            await transport.setHandlers(call: { _, _ in .ok([]) }, control: { _, _ in }, peerGone: { _, _ in })
+            await transport.connect(peer: "measure", endpoint: connectTo)
+            _ = FileHandle.standardInput.readDataToEndOfFile()
+            await transport.stop()
+        }
+    }
+}
+
+/// Starts the peer process (this executable, `bench --peer …`) and ends it.
+public struct PeerLauncher: Sendable {
+    public let executable: String
+
+    public init(executable: String) {
+        self.executable = executable
+    }
+
+    func launch(_ role: TransportBench.PeerRole, endpoint: String, connectTo: String, count: Int, size: Int) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = ["bench", "--peer", role.rawValue, "--peer-endpoint", endpoint, "--peer-connect", connectTo,
+                             "--peer-count", String(count), "--peer-size", String(size)]
+        // The peer stays until its standard input closes: that is how it learns the measure is done.
+        process.standardInput = Pipe()
+        try process.run()
+        return process
+    }
+
+    func reap(_ process: Process) {
+        if let pipe = process.standardInput as? Pipe { try? pipe.fileHandleForWriting.close() }
+        let deadline = ContinuousClock.now.advanced(by: .seconds(5))
+        while process.isRunning, ContinuousClock.now < deadline { usleep(10_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+    }
+}
+
+/// Counts messages on the I/O thread and wakes the measure when all arrived.
+final class Counter: Sendable {
+    private struct State {
+        var received = 0
+        var first: ContinuousClock.Instant?
+        var seconds: Double?
+        var waiter: CheckedContinuation<Double, Never>?
+    }
+
+    private let target: Int
+    private let state: Mutex<State>
+
+    init(target: Int) {
+        self.target = target
+        state = Mutex(State())
+    }
+
+    func tick() {
+        let finished: (CheckedContinuation<Double, Never>, Double)? = state.withLock { state in
+            state.received += 1
+            if state.received == 1 { state.first = .now }
+            guard state.received == target, let first = state.first else { return nil }
+            let seconds = InProcessBench.seconds(since: first)
+            state.seconds = seconds
+            defer { state.waiter = nil }
+            return state.waiter.map { ($0, seconds) }
+        }
+        if let (waiter, seconds) = finished { waiter.resume(returning: seconds) }
+    }
+
+    func waitUntilDone() async -> Double {
+        await withCheckedContinuation { continuation in
+            let done: Double? = state.withLock { state in
+                if let seconds = state.seconds { return seconds }
+                state.waiter = continuation
+                return nil
+            }
+            if let done { continuation.resume(returning: done) }
+        }
+    }
+}
+
+import Synchronization
