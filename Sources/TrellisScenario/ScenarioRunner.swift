@@ -78,7 +78,9 @@ public enum ScenarioRunner {
                     answer: delegate.style.map { raw in ModalPresentationStyle(rawValue: raw).map(AdaptiveAnswer.style) ?? .unrecognized(raw) },
                     wrapsInNavigationController: delegate.wrapIn == .navigation)
             },
-            hasPopoverSource: spec.popoverSource != nil)
+            hasPopoverSource: spec.popoverSource != nil,
+            popoverSourceView: spec.popoverSource?.view,
+            popoverSourceRect: spec.popoverSource?.rect)
     }
 
     /// Runs the scenario in this process.
