@@ -77,6 +77,9 @@ extension Window {
     /// placed by the style in effect and, recursively, its own children and presentations. A
     /// presentation that removes its presenter's views (R41) takes the presenter and everything
     /// drawn inside it off the picture.
+    ///
+    /// It reads the controllers one by one, so take it when the window is quiescent (after
+    /// `perform` returns), not while an event is being handled.
     public func screenFrames() async -> [ScreenFrame] {
         var layout = ScreenLayout()
         await place(rootID, in: Rect(origin: .zero, size: size), role: .root, layout: &layout)
