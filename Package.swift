@@ -57,6 +57,8 @@ let package = Package(
         .testTarget(name: "TrellisRuntimeTests", dependencies: ["TrellisRuntime", "TrellisTrace", "TrellisModel"]),
         .testTarget(name: "TrellisScenarioTests", dependencies: ["TrellisScenario", "TrellisRuntime", "TrellisTrace", "TrellisModel"]),
         .testTarget(name: "TrellisPresentationTests", dependencies: ["TrellisScenario", "TrellisRuntime", "TrellisTrace", "TrellisModel"]),
+        // The screen picture (SPEC §6): frames of scenarios after a step, and their SVG.
+        .testTarget(name: "TrellisScreenPictureTests", dependencies: ["TrellisScenario", "TrellisRuntime", "TrellisTrace", "TrellisModel"]),
         .testTarget(name: "TrellisCLITests", dependencies: ["trellis", "TrellisTestSupport"]),
         // Runs Tests/Interop/trellis_node.py (pyzmq) as a node of a distributed run of `trellis`.
         .testTarget(name: "TrellisInteropTests", dependencies: ["trellis", "TrellisTestSupport"]),

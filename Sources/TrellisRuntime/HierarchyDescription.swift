@@ -25,6 +25,11 @@ public struct ControllerDescription: Sendable {
     public var adaptiveDelegate: AdaptiveDelegate?
     /// Whether a popover presentation of this controller has a source view or rect (R31).
     public var hasPopoverSource: Bool
+    /// The view a popover presentation of this controller points from (UIKit's `sourceView`).
+    public var popoverSourceView: ControllerID?
+    /// The rect it points from, in the source view's coordinates (UIKit's `sourceRect`); without
+    /// a source view, in the window's. Only the screen picture reads it.
+    public var popoverSourceRect: Rect?
 
     public init(
         _ id: ControllerID,
@@ -41,7 +46,9 @@ public struct ControllerDescription: Sendable {
         providesPresentationContextTransitionStyle: Bool = false,
         presentationController: PresentationControllerDescription = PresentationControllerDescription(),
         adaptiveDelegate: AdaptiveDelegate? = nil,
-        hasPopoverSource: Bool = false
+        hasPopoverSource: Bool = false,
+        popoverSourceView: ControllerID? = nil,
+        popoverSourceRect: Rect? = nil
     ) {
         self.modalPresentationStyle = modalPresentationStyle
         self.modalTransitionStyle = modalTransitionStyle
@@ -49,7 +56,9 @@ public struct ControllerDescription: Sendable {
         self.providesPresentationContextTransitionStyle = providesPresentationContextTransitionStyle
         self.presentationController = presentationController
         self.adaptiveDelegate = adaptiveDelegate
-        self.hasPopoverSource = hasPopoverSource
+        self.hasPopoverSource = hasPopoverSource || popoverSourceView != nil || popoverSourceRect != nil
+        self.popoverSourceView = popoverSourceView
+        self.popoverSourceRect = popoverSourceRect
         self.id = id
         self.kind = kind
         self.children = children

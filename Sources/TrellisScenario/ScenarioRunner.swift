@@ -33,11 +33,15 @@ public struct ExpectationFailure: Sendable, Equatable, CustomStringConvertible {
 /// Why a scenario could not be run at all.
 public enum ScenarioRunError: Error, Sendable, CustomStringConvertible {
     case runtime(step: Int, RuntimeError)
+    /// A step number outside the scenario (0 is the initial layout, then 1 through `stepCount`).
+    case noSuchStep(Int, stepCount: Int)
 
     public var description: String {
         switch self {
         case let .runtime(step, error):
             return step == 0 ? "building the hierarchy: \(error)" : "step \(step) ($.steps[\(step - 1)]): \(error)"
+        case let .noSuchStep(step, stepCount):
+            return "no step \(step): the scenario has steps 1 to \(stepCount) (0 is the initial layout)"
         }
     }
 }
@@ -80,7 +84,9 @@ public enum ScenarioRunner {
                     answer: delegate.style.map { raw in ModalPresentationStyle(rawValue: raw).map(AdaptiveAnswer.style) ?? .unrecognized(raw) },
                     wrapsInNavigationController: delegate.wrapIn == .navigation)
             },
-            hasPopoverSource: spec.popoverSource != nil)
+            hasPopoverSource: spec.popoverSource != nil,
+            popoverSourceView: spec.popoverSource?.view,
+            popoverSourceRect: spec.popoverSource?.rect)
     }
 
     /// Runs the scenario in this process.
@@ -102,11 +108,36 @@ public enum ScenarioRunner {
         _ scenario: Scenario, on window: Window, collect: @Sendable () async -> [TraceEvent],
         progress: (@Sendable (_ step: Int, _ of: Int) -> Void)? = nil
     ) async throws(ScenarioRunError) -> ScenarioRun {
+        try await run(scenario, on: window, through: scenario.steps.count, collect: collect)
+    }
+
+    /// The simulated screen after step `step` (SPEC §6): the scenario run in this process up to
+    /// and including that step (0: after the initial layout), its frames bottom to top, and the
+    /// events so far. Failed `expect` steps on the way are not reported here (`run` reports them).
+    public static func screen(after step: Int, of scenario: Scenario) async throws(ScenarioRunError) -> (frames: [ScreenFrame], events: [TraceEvent]) {
+        guard (0...scenario.steps.count).contains(step) else {
+            throw .noSuchStep(step, stepCount: scenario.steps.count)
+        }
+        let recorder = TraceRecorder()
+        let window: Window
+        do {
+            window = try await Window(hierarchy(of: scenario), environment: RuntimeEnvironment(recorder: recorder))
+        } catch {
+            throw .runtime(step: 0, error)
+        }
+        let run = try await run(scenario, on: window, through: step, collect: { recorder.events })
+        return (await window.screenFrames(), run.events)
+    }
+
+    /// Runs steps 1 through `lastStep`.
+    static func run(
+        _ scenario: Scenario, on window: Window, through lastStep: Int, collect: @Sendable () async -> [TraceEvent]
+    ) async throws(ScenarioRunError) -> ScenarioRun {
         await window.start()
         var failures: [ExpectationFailure] = []
         var durations: [Int: Duration] = [:]
         var checkedStep = 0
-        for (index, step) in scenario.steps.enumerated() {
+        for (index, step) in scenario.steps.prefix(lastStep).enumerated() {
             let number = index + 1
             progress?(number, scenario.steps.count)
             if case let .expect(lines) = step {
