@@ -100,7 +100,8 @@ public struct HierarchyDescription: Sendable {
                 modalPresentationStyle: description.modalPresentationStyle,
                 modalTransitionStyle: description.modalTransitionStyle,
                 hasPopoverSource: description.hasPopoverSource,
-                customPresentsInFullscreen: description.presentationController.shouldPresentInFullscreen)
+                customPresentsInFullscreen: description.presentationController.shouldPresentInFullscreen,
+                popoverSourceView: description.popoverSourceView, popoverSourceRect: description.popoverSourceRect)
         })
     }
 

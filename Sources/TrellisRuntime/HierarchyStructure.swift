@@ -24,14 +24,20 @@ public struct HierarchyStructure: Sendable, Equatable {
         public var hasPopoverSource: Bool
         /// R35: whether a custom presentation of this controller needs a full-screen presenter.
         public var customPresentsInFullscreen: Bool
+        /// Where a popover presentation of this controller points from (for the screen picture).
+        public var popoverSourceView: ControllerID?
+        public var popoverSourceRect: Rect?
 
         public init(
             id: ControllerID, kind: ContainerKind = .view, parent: ControllerID? = nil, children: [ControllerID] = [],
             selectedIndex: Int = 0, definesPresentationContext: Bool? = nil,
             providesPresentationContextTransitionStyle: Bool = false,
             modalPresentationStyle: ModalPresentationStyle? = nil, modalTransitionStyle: ModalTransitionStyle = .coverVertical,
-            hasPopoverSource: Bool = false, customPresentsInFullscreen: Bool = true
+            hasPopoverSource: Bool = false, customPresentsInFullscreen: Bool = true,
+            popoverSourceView: ControllerID? = nil, popoverSourceRect: Rect? = nil
         ) {
+            self.popoverSourceView = popoverSourceView
+            self.popoverSourceRect = popoverSourceRect
             self.hasPopoverSource = hasPopoverSource
             self.customPresentsInFullscreen = customPresentsInFullscreen
             self.id = id

@@ -128,7 +128,7 @@ extension Window {
         let displayedID: ControllerID
         let presentedSize: Size
         let removesPresenterViews: Bool
-        let description = descriptions[presentedID]
+        let description = structure[presentedID]
         if let pc = presentationController(presenting: presentedID) {
             style = await pc.style
             displayedID = await pc.displayedID
@@ -151,7 +151,7 @@ extension Window {
         }
         let pcID = ControllerID.presentationController(of: presentedID)
         let window = Rect(origin: .zero, size: size)
-        let presentsInFullscreen = description?.presentationController.shouldPresentInFullscreen ?? false
+        let presentsInFullscreen = description?.customPresentsInFullscreen ?? false
         let container = PresentationRules.isContextStyle(style, customPresentsInFullscreen: presentsInFullscreen) ? presenterRect : window
         layout.frames.append((pcID, container, .presentationContainer(style)))
         let dimmingStyles: Set<ModalPresentationStyle> = [.formSheet, .pageSheet, .popover, .custom]

@@ -108,7 +108,7 @@ public enum ScenarioRunner {
         _ scenario: Scenario, on window: Window, collect: @Sendable () async -> [TraceEvent],
         progress: (@Sendable (_ step: Int, _ of: Int) -> Void)? = nil
     ) async throws(ScenarioRunError) -> ScenarioRun {
-        try await run(scenario, on: window, through: scenario.steps.count, collect: collect)
+        try await run(scenario, on: window, through: scenario.steps.count, collect: collect, progress: progress)
     }
 
     /// The simulated screen after step `step` (SPEC §6): the scenario run in this process up to
@@ -131,7 +131,8 @@ public enum ScenarioRunner {
 
     /// Runs steps 1 through `lastStep`.
     static func run(
-        _ scenario: Scenario, on window: Window, through lastStep: Int, collect: @Sendable () async -> [TraceEvent]
+        _ scenario: Scenario, on window: Window, through lastStep: Int, collect: @Sendable () async -> [TraceEvent],
+        progress: (@Sendable (_ step: Int, _ of: Int) -> Void)? = nil
     ) async throws(ScenarioRunError) -> ScenarioRun {
         await window.start()
         var failures: [ExpectationFailure] = []
