@@ -48,6 +48,7 @@ let package = Package(
         // Test-only helpers shared by the suites that run processes (bounded waits, the binary).
         .target(name: "TrellisTestSupport", path: "Tests/Support"),
         .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ"]),
+        .testTarget(name: "TrellisTraceExportTests", dependencies: ["TrellisTrace", "TrellisScenario", "TrellisModel", "TrellisTestSupport"], exclude: ["Golden"]),
         .testTarget(
             name: "TrellisTransportTests",
             dependencies: ["TrellisTransport", "TrellisWire", "TrellisScenario", "TrellisRuntime", "TrellisTrace", "TrellisModel", "ZeroMQ", "trellis", "TrellisTestSupport"]),

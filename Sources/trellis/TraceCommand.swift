@@ -13,7 +13,7 @@ struct TraceCommand: AsyncParsableCommand {
             corrupt line is reported with its file and line number on standard error and the \\
             rest is still read.
             """,
-        subcommands: [TraceShowCommand.self, TraceFollowCommand.self, TraceMergeCommand.self, TraceDiffCommand.self]
+        subcommands: [TraceShowCommand.self, TraceFollowCommand.self, TraceMergeCommand.self, TraceDiffCommand.self, TraceExportCommand.self]
     )
 }
 
@@ -61,14 +61,23 @@ struct TraceFilterOptions: ParsableArguments {
         filter.kinds = Set(kind)
         filter.transitions = Set(transition)
         filter.nodes = Set(node)
-        if let step {
-            let parts = step.split(separator: "-", maxSplits: 1).map { Int($0) }
-            guard let low = parts.first ?? nil, low >= 0, parts.count == 1 || (parts.count == 2 && (parts[1] ?? -1) >= low) else {
-                throw ValidationError("--step must be N or N-M with 0 ≤ N ≤ M, got \"\(step)\"")
-            }
-            filter.steps = low...(parts.count == 2 ? (parts[1] ?? low) : low)
-        }
+        filter.steps = try step.map(StepRange.parse)
         return filter
+    }
+}
+
+/// `--step N` or `--step N-M`.
+enum StepRange {
+    static func parse(_ text: String) throws -> ClosedRange<Int> {
+        let parts = text.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false).map { Int($0) }
+        guard let low = parts.first ?? nil, low >= 0 else {
+            throw ValidationError("--step must be N or N-M with 0 ≤ N ≤ M, got \"\(text)\"")
+        }
+        guard parts.count == 2 else { return low...low }
+        guard let high = parts[1], high >= low else {
+            throw ValidationError("--step must be N or N-M with 0 ≤ N ≤ M, got \"\(text)\"")
+        }
+        return low...high
     }
 }
 

@@ -59,3 +59,26 @@ struct TraceCommandTests {
         #expect(try await runTrellis(["trace", "show", trace, "--step", "3-1"]).status == 2)
     }
 }
+
+@Suite("trellis trace export")
+struct TraceExportCommandTests {
+    @Test func exportsEveryFormat() async throws {
+        let directory = try scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let trace = directory.appendingPathComponent("t.jsonl").path
+        #expect(try await runTrellis(["run", "Examples/popover-adaptation.json", "--trace", trace]).status == 0)
+        for format in ["perfetto", "mermaid", "plantuml"] {
+            let outcome = try await runTrellis(["trace", "export", trace, "--format", format])
+            #expect(outcome.status == 0)
+            #expect(!outcome.stdout.isEmpty)
+        }
+        let svg = directory.appendingPathComponent("screen.svg").path
+        let picture = try await runTrellis(["trace", "export", "--format", "svg", "--scenario", "Examples/popover-adaptation.json", "--step", "3", "-o", svg])
+        #expect(picture.status == 0)
+        let text = try String(contentsOfFile: svg, encoding: .utf8)
+        #expect(text.contains("<svg") && text.contains("wrap:P"))
+        #expect(try await runTrellis(["trace", "export", "--format", "svg", "--scenario", "Examples/popover-adaptation.json", "--step", "99"]).status == 2)
+        #expect(try await runTrellis(["trace", "export", "--format", "svg"]).status == 2)
+        #expect(try await runTrellis(["trace", "export", trace, "--format", "mermaid", "--step", "x"]).status == 2)
+    }
+}

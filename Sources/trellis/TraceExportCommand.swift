@@ -1,0 +1,101 @@
+import ArgumentParser
+import Foundation
+import TrellisModel
+import TrellisRuntime
+import TrellisScenario
+import TrellisTrace
+
+/// `trellis trace export`: a recorded run for standard viewers, or a picture of the screen.
+struct TraceExportCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Export a trace (Perfetto/Chrome JSON, Mermaid, PlantUML) or draw the simulated screen (SVG).",
+        discussion: """
+            perfetto: open the file in ui.perfetto.dev (one track per controller, grouped by node, \\
+            flow arrows for causality, instants for suppressions and warnings). mermaid, plantuml: \\
+            sequence diagrams, optionally limited with --step and --controller. svg: the frames on \\
+            screen after --step of --scenario, which is run in this process to get there.
+            """)
+
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case perfetto, mermaid, plantuml, svg
+    }
+
+    @Argument(help: "Capture files (not used with svg).")
+    var files: [String] = []
+
+    @Option(help: "perfetto, mermaid, plantuml or svg.")
+    var format: Format
+
+    @Option(help: "Only this step, or a range N-M (diagrams); the step after which to draw the screen (svg).")
+    var step: String?
+
+    @Option(help: "Only messages between these controllers (diagrams; repeatable).")
+    var controller: [String] = []
+
+    @Option(help: "svg: the scenario file to run up to --step.")
+    var scenario: String?
+
+    @Option(name: .shortAndLong, help: "Write here instead of standard output.")
+    var output: String?
+
+    func validate() throws {
+        if format == .svg {
+            guard scenario != nil else { throw ValidationError("svg needs --scenario FILE (and --step N)") }
+            guard step.map({ (Int($0) ?? -1) >= 0 }) ?? true else { throw ValidationError("svg needs --step N with N ≥ 0") }
+        } else {
+            guard !files.isEmpty else { throw ValidationError("name at least one trace file") }
+            _ = try steps()
+        }
+    }
+
+    private func steps() throws -> ClosedRange<Int>? {
+        try step.map(StepRange.parse)
+    }
+
+    func run() async throws {
+        let text: String
+        switch format {
+        case .svg:
+            text = try await screenPicture()
+        case .perfetto, .mermaid, .plantuml:
+            let events = try TraceInput.read(files).events
+            let limit = try steps()
+            let controllers = controller.isEmpty ? nil : Set(controller.map { ControllerID($0) })
+            switch format {
+            case .perfetto: text = PerfettoExport.json(events)
+            case .mermaid: text = MermaidExport.sequenceDiagram(events, steps: limit, controllers: controllers)
+            default: text = PlantUMLExport.sequenceDiagram(events, steps: limit, controllers: controllers)
+            }
+        }
+        if let output {
+            guard FileManager.default.createFile(atPath: output, contents: Data(text.utf8)) else {
+                StandardError.write("error: cannot write \(output)")
+                throw ExitCode(2)
+            }
+        } else {
+            FileHandle.standardOutput.write(Data((text.hasSuffix("\n") ? text : text + "\n").utf8))
+        }
+    }
+
+    private func screenPicture() async throws -> String {
+        let path = scenario ?? ""
+        let loaded: Scenario
+        do {
+            loaded = try ScenarioDecoder.load(path: path)
+        } catch {
+            StandardError.write("error: \(error)")
+            throw ExitCode(2)
+        }
+        let after = step.flatMap { Int($0) } ?? loaded.steps.count
+        do {
+            let screen = try await ScenarioRunner.screen(after: after, of: loaded)
+            // The root fills the window: its frame is the window's size after the step.
+            let size = screen.frames.first { $0.role == .root }?.rect.size ?? loaded.windowSize
+            return ScreenPicture.svg(screen.frames, windowSize: size, title: "\(loaded.name) — after step \(after)")
+        } catch {
+            StandardError.write("error: \(path): \(error)")
+            throw ExitCode(2)
+        }
+    }
+}
