@@ -30,6 +30,9 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: "Also write the JSON Lines capture to this file.")
     var trace: String?
 
+    @Option(help: "Also write one capture file per node (process) into this folder: NODE.jsonl.")
+    var traceDir: String?
+
     @Option(help: "What to print: text (canonical lines) or jsonl (the capture format).")
     var format: TraceFormat = .text
 
@@ -123,13 +126,29 @@ struct RunCommand: AsyncParsableCommand {
         (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
     }
 
-    /// Writes the capture file named by `--trace`, if any.
+    /// Writes the capture file named by `--trace` and the per-node files of `--trace-dir`.
     private func write(_ events: [TraceEvent], runID: String) throws {
-        guard let trace else { return }
-        let text = events.map { TraceCaptureFormat.line(for: $0, runID: runID) + "\n" }.joined()
-        guard FileManager.default.createFile(atPath: trace, contents: Data(text.utf8)) else {
-            StandardError.write("error: cannot write the trace file \(trace)")
-            throw ExitCode(2)
+        var files: [(String, [TraceEvent])] = []
+        if let trace { files.append((trace, events)) }
+        if let traceDir {
+            do {
+                try FileManager.default.createDirectory(atPath: traceDir, withIntermediateDirectories: true)
+            } catch {
+                StandardError.write("error: cannot create \(traceDir): \(error)")
+                throw ExitCode(2)
+            }
+            var nodes: [String] = []
+            for event in events where !nodes.contains(event.id.node) { nodes.append(event.id.node) }
+            for node in nodes {
+                files.append(((traceDir as NSString).appendingPathComponent("\(node).jsonl"), events.filter { $0.id.node == node }))
+            }
+        }
+        for (path, content) in files {
+            let text = content.map { TraceCaptureFormat.line(for: $0, runID: runID) + "\n" }.joined()
+            guard FileManager.default.createFile(atPath: path, contents: Data(text.utf8)) else {
+                StandardError.write("error: cannot write the trace file \(path)")
+                throw ExitCode(2)
+            }
         }
     }
 

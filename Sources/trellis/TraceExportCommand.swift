@@ -33,6 +33,9 @@ struct TraceExportCommand: AsyncParsableCommand {
     @Option(help: "Only messages between these controllers (diagrams; repeatable).")
     var controller: [String] = []
 
+    @Option(help: "Only the controllers reached from this one's events, itself included (diagrams; repeatable).")
+    var subtree: [String] = []
+
     @Option(help: "svg: the scenario file to run up to --step.")
     var scenario: String?
 
@@ -61,7 +64,15 @@ struct TraceExportCommand: AsyncParsableCommand {
         case .perfetto, .mermaid, .plantuml:
             let events = try TraceInput.read(files).events
             let limit = try steps()
-            let controllers = controller.isEmpty ? nil : Set(controller.map { ControllerID($0) })
+            var chosen = Set(controller.map { ControllerID($0) })
+            if !subtree.isEmpty {
+                // The controllers that the subtree roots' events reached, through causality.
+                var filter = TraceFilter()
+                filter.subtrees = Set(subtree.map { ControllerID($0) })
+                let tree = CausalTree(events)
+                chosen.formUnion(filter.keep(in: tree).map { tree.events[$0].controller })
+            }
+            let controllers = chosen.isEmpty ? nil : chosen
             switch format {
             case .perfetto: text = PerfettoExport.json(events)
             case .mermaid: text = MermaidExport.sequenceDiagram(events, steps: limit, controllers: controllers)

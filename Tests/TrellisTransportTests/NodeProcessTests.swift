@@ -36,6 +36,23 @@ struct NodeProcessTests {
         #expect(distributed.output == inProcess.output)
     }
 
+    @Test func perNodeTraceFilesMergeBackToTheRun() throws {
+        let (text, _) = try spreadOverThreeNodes(packageRoot.appendingPathComponent("Examples/current-context-in-navigation.json"))
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-nodes-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("scenario.json")
+        try text.write(to: file, atomically: true, encoding: .utf8)
+        let perNode = directory.appendingPathComponent("nodes").path
+        let run = try trellis(["run", file.path, "--transport", "zmq", "--trace-dir", perNode])
+        #expect(run.status == 0)
+        let files = try FileManager.default.contentsOfDirectory(atPath: perNode).sorted()
+        #expect(files == ["b.jsonl", "c.jsonl", "main.jsonl"])
+        let shown = try trellis(["trace", "show"] + files.map { "\(perNode)/\($0)" })
+        #expect(shown.status == 0)
+        #expect(shown.output == run.output)
+    }
+
     @Test func zmqOptionsWithoutZmqAreRejected() throws {
         let example = packageRoot.appendingPathComponent("Examples/iphone-rotation.json").path
         #expect(try trellis(["run", example, "--curve"]).status == 2)
