@@ -2,6 +2,10 @@
 public enum JSONWriter {
     /// `text` as a JSON string literal, quotes included.
     public static func quoted(_ text: String) -> String {
+        // Most text (ids, message names) needs no escaping: one scan of the bytes, one copy.
+        if !text.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) {
+            return "\"" + text + "\""
+        }
         var out = "\""
         out.reserveCapacity(text.utf8.count + 2)
         for scalar in text.unicodeScalars {
