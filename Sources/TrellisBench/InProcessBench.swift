@@ -70,6 +70,18 @@ public enum InProcessBench {
         return best
     }
 
+    /// Seconds for `count` alternating size transitions of one hierarchy (trace discarded), for
+    /// profiling the router alone.
+    public static func repeatedTransitions(_ shape: HierarchyShape, count: Int) async throws -> Double {
+        let window = try await Window(shape.hierarchy(windowSize: Size(320, 568)), environment: RuntimeEnvironment(recorder: TraceRecorder(storage: .discard)))
+        await window.start()
+        let start = ContinuousClock.now
+        for index in 0..<count {
+            try await window.perform(.environmentChange(size: index % 2 == 0 ? Size(568, 320) : Size(320, 568), traits: nil))
+        }
+        return seconds(since: start)
+    }
+
     /// Resident bytes per controller of an idle hierarchy: the resident set after building and
     /// laying out `shape` (trace discarded), minus before, over the count. Run it in a fresh
     /// process: memory freed earlier would be reused and not counted.

@@ -39,7 +39,16 @@ struct BenchCommand: AsyncParsableCommand {
     @Flag(help: "Skip the ZeroMQ and distributed figures.")
     var inProcessOnly = false
 
+    /// Internal: repeat size transitions on one 100k hierarchy (for a profiler), then exit.
+    @Option(help: .hidden)
+    var profileTransitions: Int = 0
+
     func run() async throws {
+        if profileTransitions > 0 {
+            let seconds = try await InProcessBench.repeatedTransitions(HierarchyShape(count: 100_000), count: profileTransitions)
+            print("\(profileTransitions) transitions of 100000 controllers: \(seconds) s")
+            return
+        }
         if let peer {
             guard let role = TransportBench.PeerRole(rawValue: peer) else { throw ValidationError("unknown peer role \(peer)") }
             try await TransportBench.runPeer(role, endpoint: peerEndpoint, connectTo: peerConnect, count: peerCount, size: peerSize)
