@@ -4,7 +4,7 @@ import PackageDescription
 // Module map (folders under Sources/ are the architecture):
 //   TrellisModel     value model: sizes, traits, styles, controller ids          (no dependencies)
 //   TrellisJSON      JSON reader that keeps positions, shared by scenario and trace files
-//   TrellisTrace     trace events, canonical text, JSON Lines capture format
+//   TrellisTrace     trace events, canonical text, the capture format, reading, diffing, exports
 //   TrellisRuntime   controllers as actors, behaviours, the router, windows, mailboxes
 //   TrellisScenario  scenario files: decoding, validation, running, `expect` steps
 //   TrellisTestKit   actor-level unit tests: hierarchy stores and single-controller probes
