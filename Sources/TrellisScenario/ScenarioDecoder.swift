@@ -185,7 +185,11 @@ struct Reader {
                 for (controllerKey, nodeValue) in try self.members(value, at, allowed: nil) {
                     positions[at + "." + controllerKey] = (nodeValue.line, nodeValue.column)
                     let nodeName = try string(nodeValue, at + "." + controllerKey)
-                    guard !nodeName.isEmpty else { throw fail(nodeValue, at + "." + controllerKey, "a node name must not be empty") }
+                    // Node names are used like ids (in event references `node#sequence`, file names).
+                    _ = try Self.controllerID(nodeName) { message throws(ScenarioError) in
+                        throw fail(nodeValue, at + "." + controllerKey, message.replacingOccurrences(of: "controller id", with: "node name"))
+                    }
+                    guard !nodeName.contains("/") else { throw fail(nodeValue, at + "." + controllerKey, "a node name may not contain /") }
                     scenario.placement[ControllerID(controllerKey)] = nodeName
                 }
             default:

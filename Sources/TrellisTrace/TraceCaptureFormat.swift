@@ -18,19 +18,44 @@ public enum TraceCaptureFormat {
 
     /// One event as one line of JSON (no trailing newline).
     public static func line(for event: TraceEvent, runID: String) -> String {
-        var out = "{\"v\":\"\(majorVersion).\(minorVersion)\",\"run\":" + JSONWriter.quoted(runID)
-        out += ",\"node\":" + JSONWriter.quoted(event.id.node)
-        out += ",\"seq\":\(event.id.sequence),\"lamport\":\(event.lamport)"
-        out += ",\"cause\":" + (event.cause.map { JSONWriter.quoted($0.description) } ?? "null")
-        out += ",\"controller\":" + JSONWriter.quoted(event.controller.name)
-        out += ",\"transition\":" + (event.transition.map(String.init) ?? "null")
-        out += ",\"step\":\(event.step)"
-        out += ",\"kind\":" + JSONWriter.quoted(event.message.kind)
-        out += ",\"message\":" + JSONWriter.quoted(event.message.name)
-        out += ",\"payload\":" + payload(of: event.message)
-        out += ",\"time\":\(event.time)}"
+        // Appended in place into one reserved string: a file trace writes one line per event.
+        var out = ""
+        out.reserveCapacity(320)
+        out.append("{\"v\":\"")
+        out.append(versionText)
+        out.append("\",\"run\":")
+        out.append(JSONWriter.quoted(runID))
+        out.append(",\"node\":")
+        out.append(JSONWriter.quoted(event.id.node))
+        out.append(",\"seq\":")
+        out.append(String(event.id.sequence))
+        out.append(",\"lamport\":")
+        out.append(String(event.lamport))
+        out.append(",\"cause\":")
+        if let cause = event.cause {
+            out.append(JSONWriter.quoted(cause.description))
+        } else {
+            out.append("null")
+        }
+        out.append(",\"controller\":")
+        out.append(JSONWriter.quoted(event.controller.name))
+        out.append(",\"transition\":")
+        out.append(event.transition.map(String.init) ?? "null")
+        out.append(",\"step\":")
+        out.append(String(event.step))
+        out.append(",\"kind\":\"")
+        out.append(event.message.kind)
+        out.append("\",\"message\":\"")
+        out.append(event.message.name)
+        out.append("\",\"payload\":")
+        out.append(payload(of: event.message))
+        out.append(",\"time\":")
+        out.append(String(event.time))
+        out.append("}")
         return out
     }
+
+    private static let versionText = "\(majorVersion).\(minorVersion)"
 
     private static func size(_ size: Size) -> String {
         "[" + CanonicalNumber.format(size.width) + "," + CanonicalNumber.format(size.height) + "]"
