@@ -157,7 +157,7 @@ public actor DistributedRun {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: options.nodeExecutable)
             process.arguments = ["node", "--name", node, "--bind", endpoint(for: node),
-                                 "--peer", "\(placement.conductor)=\(conductorEndpoint)"]
+                                 "--peer", "\(placement.conductor)=\(conductorEndpoint)", "--setup-timeout", "60"]
             if let keys = nodeKeys[node], let conductorKey = conductorCurve?.publicKey {
                 let secretFile = directory.appendingPathComponent("\(node).secret")
                 let allowFile = directory.appendingPathComponent("\(node).allow")

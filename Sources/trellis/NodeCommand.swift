@@ -26,6 +26,9 @@ struct NodeCommand: AsyncParsableCommand {
     @Option(help: "A node to greet, NAME=ENDPOINT (repeatable; the conductor must be one).")
     var peer: [String] = []
 
+    @Option(help: "Seconds to wait for a conductor's setup before giving up (exit 3).")
+    var setupTimeout: Int = 600
+
     @Option(help: "CURVE: a peer's public key, NAME=Z85KEY (repeatable), to greet it securely.")
     var peerKey: [String] = []
 
@@ -73,7 +76,7 @@ struct NodeCommand: AsyncParsableCommand {
         }
         let node = WorkerNode(name: name)
         let peers = peer.compactMap(Self.split).map { (name: $0.name, endpoint: $0.endpoint, serverKey: keys[$0.name]) }
-        let code = await node.run(bind: bind, peers: peers, curve: curve)
+        let code = await node.run(bind: bind, peers: peers, curve: curve, setupTimeout: .seconds(max(1, setupTimeout)))
         if code != 0 { throw ExitCode(code) }
     }
 }
