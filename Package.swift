@@ -25,6 +25,8 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // Scenario files may be YAML (SPEC §5); Yams is Swift's standard YAML reader.
+        .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
     ],
     targets: [
         .target(name: "TrellisModel"),
@@ -35,7 +37,9 @@ let package = Package(
         .target(name: "TrellisJSON"),
         .target(name: "TrellisTrace", dependencies: ["TrellisModel", "TrellisJSON"]),
         .target(name: "TrellisRuntime", dependencies: ["TrellisModel", "TrellisTrace"]),
-        .target(name: "TrellisScenario", dependencies: ["TrellisModel", "TrellisJSON", "TrellisTrace", "TrellisRuntime"]),
+        .target(name: "TrellisScenario", dependencies: [
+            "TrellisModel", "TrellisJSON", "TrellisTrace", "TrellisRuntime", .product(name: "Yams", package: "Yams"),
+        ]),
         .target(name: "TrellisBench", dependencies: ["TrellisModel", "TrellisTrace", "TrellisRuntime", "TrellisTransport", "TrellisWire", "ZeroMQ", "TrellisScenario"]),
         .target(name: "TrellisTestKit", dependencies: ["TrellisModel", "TrellisTrace", "TrellisRuntime", "TrellisScenario"]),
         .executableTarget(

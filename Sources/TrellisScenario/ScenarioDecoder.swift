@@ -5,13 +5,18 @@ import TrellisRuntime
 /// Reads a scenario file and checks it whole before anything runs: syntax, unknown fields,
 /// wrong types, unknown ids, duplicate children, cycles, a controller used twice.
 public enum ScenarioDecoder {
-    /// Decodes `text`; `file` names it in error messages.
+    /// Decodes `text`; `file` names it in error messages. A file named `*.yaml` or `*.yml` is
+    /// read as YAML, anything else as JSON.
     public static func decode(_ text: String, file: String) throws(ScenarioError) -> Scenario {
         let root: JSONNode
-        do {
-            root = try JSONParser.parse(text)
-        } catch {
-            throw ScenarioError(file: file, path: "", line: error.line, column: error.column, message: "not valid JSON: \(error.message)")
+        if file.hasSuffix(".yaml") || file.hasSuffix(".yml") {
+            root = try YAMLScenarioReader.read(text, file: file)
+        } else {
+            do {
+                root = try JSONParser.parse(text)
+            } catch {
+                throw ScenarioError(file: file, path: "", line: error.line, column: error.column, message: "not valid JSON: \(error.message)")
+            }
         }
         var reader = Reader(file: file)
         let scenario = try reader.scenario(root)
