@@ -24,6 +24,13 @@ public enum ScenarioDecoder {
         return scenario
     }
 
+    /// The scenario as JSON text — the file's own text, or a YAML file rewritten as JSON — for
+    /// sending to other nodes, whose SETUP carries JSON (TWP/1).
+    public static func jsonText(_ text: String, file: String) throws(ScenarioError) -> String {
+        guard file.hasSuffix(".yaml") || file.hasSuffix(".yml") else { return text }
+        return JSONWriter.write(try YAMLScenarioReader.read(text, file: file).value)
+    }
+
     /// Decodes the file at `path`.
     public static func load(path: String) throws(ScenarioError) -> Scenario {
         let text: String

@@ -65,7 +65,7 @@ struct RunCommand: AsyncParsableCommand {
         let text: String
         do {
             loaded = try ScenarioDecoder.load(path: scenario)
-            text = try String(contentsOfFile: scenario, encoding: .utf8)
+            text = try ScenarioDecoder.jsonText(try String(contentsOfFile: scenario, encoding: .utf8), file: scenario)
         } catch {
             StandardError.write("error: \(error)")
             throw ExitCode(2)

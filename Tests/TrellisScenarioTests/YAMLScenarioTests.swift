@@ -13,6 +13,15 @@ import TrellisTestSupport
         #expect(yamlRun.canonicalLines == (try await ScenarioRunner.run(json)).canonicalLines)
     }
 
+    @Test func yamlIsRewrittenAsJSONForOtherNodes() throws {
+        let url = packageRoot.appendingPathComponent("Examples/suppression-middle.yaml")
+        let json = try ScenarioDecoder.jsonText(try String(contentsOf: url, encoding: .utf8), file: url.path)
+        let fromJSON = try ScenarioDecoder.decode(json, file: "setup.json")
+        let fromYAML = try ScenarioDecoder.load(path: url.path)
+        #expect(fromJSON.steps == fromYAML.steps)
+        #expect(fromJSON.controllers.map(\.id) == fromYAML.controllers.map(\.id))
+    }
+
     @Test func errorsNameTheLineColumnAndPath() throws {
         do {
             _ = try ScenarioDecoder.decode("window:\n  size: [320, \"x\"]\nroot: R\ncontrollers: { R: {} }\n", file: "bad.yaml")
