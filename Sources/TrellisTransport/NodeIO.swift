@@ -136,12 +136,14 @@ public final class NodeIO: Sendable {
     }
 
     private func enqueue(_ command: Command) {
-        let accepted = shared.withLock { state -> Bool in
+        // Only the command that finds the queue empty wakes the thread: it takes the whole queue
+        // per wake-up, so a burst of sends costs one eventfd write, not one each.
+        let wake = shared.withLock { state -> Bool in
             guard !state.stopped else { return false }
             state.commands.append(command)
-            return true
+            return state.commands.count == 1
         }
-        if accepted { wakeUp.signal() }
+        if wake { wakeUp.signal() }
     }
 
     /// Closes every socket (each with its bounded linger) and ends the thread. Call after the
