@@ -14,8 +14,9 @@ public actor NodeTransport {
     private var pending: [UInt64: (peer: String, done: CheckedContinuation<WireResult, Never>)] = [:]
     private var gone: [String: String] = [:]
     private var callHandler: (@Sendable (WireMessage, String) async -> WireResult)?
-    private var controlHandler: (@Sendable (WireMessage, String) async -> Void)?
     private var peerGoneHandler: (@Sendable (String, String) async -> Void)?
+    /// Control messages in arrival order, off the inbound queue (TRACE-DATA parts must stay in order).
+    private var controlQueue: SerialMailbox<(WireMessage, String)>?
     private var inFlight = 0
     private var idleWaiters: [CheckedContinuation<Void, Never>] = []
     /// Frames rejected as malformed, from any sender.
@@ -51,8 +52,8 @@ public actor NodeTransport {
         peerGone: @escaping @Sendable (_ peer: String, _ reason: String) async -> Void
     ) {
         callHandler = call
-        controlHandler = control
         peerGoneHandler = peerGone
+        controlQueue = SerialMailbox { entry in await control(entry.0, entry.1) }
     }
 
     public func connect(peer: String, endpoint: String, serverKey: String? = nil) {
@@ -155,11 +156,10 @@ public actor NodeTransport {
         }
     }
 
-    /// Control messages are handled off the inbound queue: setting up a node makes calls whose
-    /// RETURNs arrive on that same queue.
+    /// Control messages are handled off the inbound queue — setting up a node makes calls whose
+    /// RETURNs arrive on that queue — but in their order, on a queue of their own.
     private func handleControl(_ message: WireMessage, from peer: String) {
-        guard let controlHandler else { return }
-        Task { await controlHandler(message, peer) }
+        controlQueue?.send((message, peer))
     }
 
     private func finishCall(_ result: WireResult, to peer: String, correlationID: UInt64) {

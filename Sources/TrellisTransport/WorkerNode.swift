@@ -19,6 +19,8 @@ public actor WorkerNode {
     private var finished: CheckedContinuation<Int32, Never>?
     private var exitCode: Int32?
     private var endpoint = ""
+    /// The size of one TRACE-DATA part.
+    static let traceDataPartBytes = 4 << 20
 
     public init(name: String) {
         self.name = name
@@ -95,8 +97,18 @@ public actor WorkerNode {
         case .traceRequest:
             let events = recorder.events(after: sentEvents)
             sentEvents += events.count
-            let lines = events.map { TraceCaptureFormat.line(for: $0, runID: recorder.runID) + "\n" }.joined()
-            await transport.send(.traceData(last: true, jsonLines: lines), to: peer, correlationID: correlation)
+            // In parts of at most a few megabytes: far below the sockets' message size limit,
+            // however large the run.
+            var part = ""
+            for event in events {
+                part += TraceCaptureFormat.line(for: event, runID: recorder.runID)
+                part += "\n"
+                if part.utf8.count >= Self.traceDataPartBytes {
+                    await transport.send(.traceData(last: false, jsonLines: part), to: peer, correlationID: correlation)
+                    part = ""
+                }
+            }
+            await transport.send(.traceData(last: true, jsonLines: part), to: peer, correlationID: correlation)
         case .goodbye:
             await transport.waitUntilIdle()
             await transport.send(.goodbyeAck, to: peer, correlationID: correlation)
