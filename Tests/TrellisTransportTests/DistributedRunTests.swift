@@ -122,6 +122,25 @@ struct DistributedRunTests {
         await run.shutdown()  // twice is harmless
     }
 
+    /// A node's trace larger than one TRACE-DATA part (4 MB) arrives in parts, in order.
+    @Test func aLargeTraceArrivesInParts() async throws {
+        var controllers: [String] = []
+        let count = 12_000
+        for index in 0..<count {
+            let children = (min(index * 8 + 1, count)..<min(index * 8 + 9, count)).map { "\"c\($0)\"" }.joined(separator: ",")
+            controllers.append("\"c\(index)\":{\"children\":[\(children)]}")
+        }
+        let text = """
+            {"window":{"size":[320,568]},"root":"c0","controllers":{\(controllers.joined(separator: ","))},
+             "placement":{"c1":"b","c2":"c"},"steps":[{"resizeWindow":[568,320]},{"resizeWindow":[320,568]}]}
+            """
+        let scenario = try ScenarioDecoder.decode(text, file: "large.json")
+        let inProcess = try await ScenarioRunner.run(scenario)
+        let distributed = try await DistributedRun.run(scenario, scenarioText: text, options: try options())
+        #expect(distributed.events.filter { $0.id.node == "b" }.count > 20_000)  // well over 4 MB of capture lines
+        #expect(distributed.canonicalLines == inProcess.canonicalLines)
+    }
+
     @Test func aNodeThatCannotStartFailsTheRunWithAClearMessage() async throws {
         let (text, scenario) = try spreadOverThreeNodes(packageRoot.appendingPathComponent("Examples/iphone-rotation.json"))
         var options = try options()
