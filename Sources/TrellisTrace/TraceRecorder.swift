@@ -89,13 +89,6 @@ public final class TraceRecorder: Sendable {
         state.withLock { $0.step }
     }
 
-    /// Adds events recorded by another node (a distributed run's merge), keeping their identity.
-    public func append(foreign events: [TraceEvent]) {
-        state.withLock { state in
-            state.events.append(contentsOf: events)
-            if let last = events.map(\.lamport).max() { state.lamport = max(state.lamport, last) }
-        }
-    }
 
     /// Every event so far, in order.
     public var events: [TraceEvent] {
