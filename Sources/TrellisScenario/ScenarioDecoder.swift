@@ -471,6 +471,17 @@ struct Reader {
             _ = try only([])
             return .pop(try id(value, at))
         case "select":
+            // Two spellings: {"select": "T", "index": 1}, like present and push, and
+            // {"select": {"tab": "T", "index": 1}}, SPEC §5's `select {tab, index}`.
+            if case .object = value.value {
+                _ = try only([])
+                var tab: ControllerID = ""
+                var index = 0
+                for (key, member) in try self.members(value, at, allowed: ["tab", "index"], required: ["tab", "index"]) {
+                    if key == "tab" { tab = try id(member, at + ".tab") } else { index = try integer(member, at + ".index") }
+                }
+                return .select(tab: tab, index: index)
+            }
             var index = 0
             for (key, member) in try only(["index"], required: ["index"]) where key == "index" {
                 index = try integer(member, path + ".index")

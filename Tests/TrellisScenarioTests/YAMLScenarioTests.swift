@@ -57,3 +57,22 @@ import TrellisTestSupport
         }
     }
 }
+
+@Suite struct SelectStepSpellingTests {
+    /// SPEC §5 writes `select {tab, index}`; the flat spelling of present and push works too.
+    @Test func bothSpellingsOfSelectMeanTheSame() throws {
+        func steps(_ step: String) throws -> [ScenarioStep] {
+            try ScenarioDecoder.decode("""
+                { "window": { "size": [320, 568] }, "root": "T",
+                  "controllers": { "T": { "kind": "tab", "children": ["A", "B"] }, "A": {}, "B": {} },
+                  "steps": [ \(step) ] }
+                """, file: "select.json").steps
+        }
+        let nested = try steps(#"{ "select": { "tab": "T", "index": 1 } }"#)
+        let flat = try steps(#"{ "select": "T", "index": 1 }"#)
+        #expect(nested == [.select(tab: "T", index: 1)])
+        #expect(flat == nested)
+        #expect(throws: ScenarioError.self) { try steps(#"{ "select": { "tab": "T" } }"#) }
+        #expect(throws: ScenarioError.self) { try steps(#"{ "select": { "tab": "T", "index": 1 }, "index": 1 }"#) }
+    }
+}
