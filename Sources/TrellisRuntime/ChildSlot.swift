@@ -4,7 +4,8 @@ import TrellisTrace
 /// One contained controller as its container knows it: the frame the container gave it and,
 /// during a transition, the size announced to it and not yet applied by the layout pass.
 struct ChildSlot {
-    let id: ControllerID
+    /// The contained controller's name, interned in the trace recorder (its `sizeForChild` events name it).
+    let name: TraceName
     let endpoint: any ControllerEndpoint
     /// The contained controller's current size as set by the container's layout (R4 compares against it).
     var frame: Size = .zero
@@ -13,11 +14,13 @@ struct ChildSlot {
     /// Whether this pass's trait walk reached it (so `traitCollectionDidChange` follows).
     var traitWalked = false
 
-    init(id: ControllerID, endpoint: any ControllerEndpoint, frame: Size = .zero) {
-        self.id = id
+    init(id: ControllerID, endpoint: any ControllerEndpoint, recorder: TraceRecorder, frame: Size = .zero) {
+        self.name = recorder.intern(id)
         self.endpoint = endpoint
         self.frame = frame
     }
+
+    var id: ControllerID { name.id }
 }
 
 /// The message a controller or presentation controller is handling: its event (the cause of

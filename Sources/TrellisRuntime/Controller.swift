@@ -14,13 +14,22 @@ public actor Controller: ManagedController, ViewControllerContext {
     public nonisolated let id: ControllerID
     public let kind: ContainerKind
     let behavior: any ViewControllerBehavior
+    /// UIKit's behaviour unchanged: the router does what super does without asking the behaviour,
+    /// which is most controllers of a large hierarchy.
+    let usesDefaultBehavior: Bool
+    /// This controller's name in the trace recorder.
+    let traceName: TraceName
     let environment: RuntimeEnvironment
-    var slots: [ChildSlot]
+    // The router's state is read and written on every hop, and each access to an actor's stored
+    // property is checked for exclusivity at run time by default (a thread-local look-up). The
+    // actor already rules out concurrent access, and the router never keeps an access open across
+    // a suspension (it copies what it needs, then awaits), so those checks are turned off here.
+    @exclusivity(unchecked) var slots: [ChildSlot]
     public private(set) var selectedIndex: Int
-    public private(set) var size: Size = .zero
-    var pendingSize: Size?
-    public private(set) var traitCollection: TraitCollection = .unspecified
-    var pendingTraits: TraitCollection?
+    @exclusivity(unchecked) public private(set) var size: Size = .zero
+    @exclusivity(unchecked) var pendingSize: Size?
+    @exclusivity(unchecked) public private(set) var traitCollection: TraitCollection = .unspecified
+    @exclusivity(unchecked) var pendingTraits: TraitCollection?
     var traitOverrides: [ControllerID: TraitCollection]
     public private(set) var preferredContentSize: Size
     let grantPolicy: GrantPolicy
@@ -30,15 +39,17 @@ public actor Controller: ManagedController, ViewControllerContext {
     /// Where preferred-size and fitting-size changes go (R22): the parent, or the presentation
     /// controller when presented. Weak: containers own what they contain, not the other way round.
     weak var container: (any ControllerEndpoint)?
-    var presentation: PresentationSlot?
-    var delivery: Delivery?
+    @exclusivity(unchecked) var presentation: PresentationSlot?
+    @exclusivity(unchecked) var delivery: Delivery?
 
     init(description: ControllerDescription, children: [any ControllerEndpoint], environment: RuntimeEnvironment) {
         self.id = description.id
         self.kind = description.kind
         self.behavior = description.behavior
+        self.usesDefaultBehavior = description.behavior is DefaultBehavior
+        self.traceName = environment.recorder.intern(description.id)
         self.environment = environment
-        self.slots = children.map { ChildSlot(id: $0.id, endpoint: $0) }
+        self.slots = children.map { ChildSlot(id: $0.id, endpoint: $0, recorder: environment.recorder) }
         self.selectedIndex = description.selectedIndex
         self.traitOverrides = description.traitOverrides
         self.preferredContentSize = description.preferredContentSize
@@ -127,8 +138,12 @@ public actor Controller: ManagedController, ViewControllerContext {
     // MARK: Size transitions (R1–R11)
 
     public func deliverViewWillTransition(to size: Size, transition: TransitionInfo, cause: EventRef?) async {
-        let event = record(.viewWillTransition(to: size), cause: cause, transition: transition.id)
+        let event = environment.recorder.recordViewWillTransition(to: size, controller: traceName, cause: cause, transition: transition.id)
         pendingSize = size
+        if usesDefaultBehavior {
+            await forwardSizeTransition(to: size, transition: transition, cause: event)
+            return
+        }
         let coordinator = environment.coordinator(for: transition, owner: id)
         _ = await handle("viewWillTransition", event: event, transition: transition) {
             await behavior.viewWillTransition(to: size, with: coordinator, in: self)
@@ -141,18 +156,23 @@ public actor Controller: ManagedController, ViewControllerContext {
             return
         }
         delivery?.superCalled = true
-        // R2, R5: one child at a time, its SFC asked right before it, its subtree done before the next.
+        await forwardSizeTransition(to: size, transition: coordinator.info, cause: current.cause)
+    }
+
+    /// What super does with `viewWillTransition`: R2, R5: one child at a time, its SFC asked
+    /// right before it, its subtree done before the next; then the presentation controller (R6).
+    private func forwardSizeTransition(to size: Size, transition: TransitionInfo, cause: EventRef) async {
         for index in defaultTargets {
-            let answer = askSize(forChildAt: index, parentSize: size, cause: current.cause, transition: current.transition?.id)
+            let answer = askSize(forChildAt: index, parentSize: size, cause: cause, transition: transition.id)
             // R4: an edge decided by SFC is skipped when the size does not change.
             guard answer != slots[index].frame else { continue }
             slots[index].announced = answer
-            await slots[index].endpoint.deliverViewWillTransition(to: answer, transition: coordinator.info, cause: current.cause)
+            await slots[index].endpoint.deliverViewWillTransition(to: answer, transition: transition, cause: cause)
         }
         // R6: then the presentation controller, with this controller's own new size, no SFC.
         if presentation != nil {
             presentation?.slot.announced = size
-            await presentation?.slot.endpoint.deliverViewWillTransition(to: size, transition: coordinator.info, cause: current.cause)
+            await presentation?.slot.endpoint.deliverViewWillTransition(to: size, transition: transition, cause: cause)
         }
     }
 
@@ -175,9 +195,11 @@ public actor Controller: ManagedController, ViewControllerContext {
     }
 
     private func askSize(forChildAt index: Int, parentSize: Size, cause: EventRef?, transition: Int?) -> Size {
-        let child = slots[index].id
-        let answer = behavior.size(forChild: child, parentSize: parentSize, in: self)
-        record(.sizeForChild(child: child, parent: parentSize, answer: answer), cause: cause, transition: transition)
+        let child = slots[index].name
+        let answer = usesDefaultBehavior
+            ? kind.defaultSize(forChildAt: index, parentSize: parentSize, horizontal: transitioningTraits.horizontalSizeClass)
+            : behavior.size(forChild: child.id, parentSize: parentSize, in: self)
+        environment.recorder.recordSizeForChild(child, parent: parentSize, answer: answer, controller: traceName, cause: cause, transition: transition)
         return answer
     }
 
@@ -212,10 +234,7 @@ public actor Controller: ManagedController, ViewControllerContext {
         var layoutEvent = cause
         if newSize != size || childFramesChanged {
             size = newSize
-            layoutEvent = record(.layout(.viewWillLayoutSubviews), cause: cause)
-            behavior.viewWillLayoutSubviews(in: self)
-            record(.layout(.viewDidLayoutSubviews), cause: cause)
-            behavior.viewDidLayoutSubviews(in: self)
+            layoutEvent = layOutSubviews(cause: cause)
         }
         if first <= last {
             for index in first...last where slots.indices.contains(index) && slots[index].announced != nil {
@@ -228,6 +247,18 @@ public actor Controller: ManagedController, ViewControllerContext {
         }
     }
 
+    /// `viewWillLayoutSubviews` then `viewDidLayoutSubviews`; returns the first's event.
+    private func layOutSubviews(cause: EventRef?) -> EventRef {
+        if usesDefaultBehavior {
+            return environment.recorder.recordLayoutPair(controller: traceName, cause: cause)
+        }
+        let event = environment.recorder.recordLayout(.viewWillLayoutSubviews, controller: traceName, cause: cause)
+        behavior.viewWillLayoutSubviews(in: self)
+        environment.recorder.recordLayout(.viewDidLayoutSubviews, controller: traceName, cause: cause)
+        behavior.viewDidLayoutSubviews(in: self)
+        return event
+    }
+
     public func initialLayout(size: Size?, traits: TraitCollection, cause: EventRef?) async {
         traitCollection = traits
         pendingTraits = nil
@@ -235,12 +266,12 @@ public actor Controller: ManagedController, ViewControllerContext {
         var layoutEvent = cause
         if let size {
             self.size = size
-            layoutEvent = record(.layout(.viewWillLayoutSubviews), cause: cause)
+            layoutEvent = environment.recorder.recordLayout(.viewWillLayoutSubviews, controller: traceName, cause: cause)
             behavior.viewWillLayoutSubviews(in: self)
             for index in slots.indices where visible.contains(index) {
                 slots[index].frame = askSize(forChildAt: index, parentSize: size, cause: layoutEvent, transition: nil)
             }
-            record(.layout(.viewDidLayoutSubviews), cause: cause)
+            environment.recorder.recordLayout(.viewDidLayoutSubviews, controller: traceName, cause: cause)
             behavior.viewDidLayoutSubviews(in: self)
         }
         for index in slots.indices {
@@ -428,7 +459,7 @@ public actor Controller: ManagedController, ViewControllerContext {
 
     public func attachPresentation(_ presentationController: any ControllerEndpoint, inheritsPresenterTraits: Bool) {
         presentation = PresentationSlot(
-            slot: ChildSlot(id: presentationController.id, endpoint: presentationController, frame: size),
+            slot: ChildSlot(id: presentationController.id, endpoint: presentationController, recorder: environment.recorder, frame: size),
             inheritsPresenterTraits: inheritsPresenterTraits)
     }
 
@@ -447,7 +478,7 @@ public actor Controller: ManagedController, ViewControllerContext {
     /// Adds `child` at the end (a push onto a navigation stack, a split view's first detail);
     /// `showChild(at:cause:)` sizes it once it is about to appear.
     public func appendChild(_ child: any ControllerEndpoint) {
-        slots.append(ChildSlot(id: child.id, endpoint: child))
+        slots.append(ChildSlot(id: child.id, endpoint: child, recorder: environment.recorder))
     }
 
     /// Removes the last child (a pop); the root of a navigation stack stays.
@@ -459,7 +490,7 @@ public actor Controller: ManagedController, ViewControllerContext {
     /// Replaces the child at `index` (a split view's secondary column).
     public func replaceChild(at index: Int, with child: any ControllerEndpoint) {
         guard slots.indices.contains(index) else { return }
-        slots[index] = ChildSlot(id: child.id, endpoint: child)
+        slots[index] = ChildSlot(id: child.id, endpoint: child, recorder: environment.recorder)
     }
 
     public func select(index: Int, cause: EventRef?) async {

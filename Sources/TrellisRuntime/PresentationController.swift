@@ -54,7 +54,7 @@ public actor PresentationController: ManagedPresentationController, Presentation
         self.windowSize = windowSize
         self.presentedPreferredSize = preferredContentSize
         self.environment = environment
-        self.displayed = ChildSlot(id: presented.id, endpoint: presented)
+        self.displayed = ChildSlot(id: presented.id, endpoint: presented, recorder: environment.recorder)
         self.wrapperChanged = wrapperChanged
     }
 
@@ -271,7 +271,7 @@ public actor PresentationController: ManagedPresentationController, Presentation
         await presented.setContainer(navigation)
         await navigation.setContainer(self)
         wrapper = navigation
-        displayed = ChildSlot(id: wrapperID, endpoint: navigation, frame: displayed.frame)
+        displayed = ChildSlot(id: wrapperID, endpoint: navigation, recorder: environment.recorder, frame: displayed.frame)
         await wrapperChanged(navigation, presentedID)
     }
 
@@ -280,7 +280,7 @@ public actor PresentationController: ManagedPresentationController, Presentation
         let frame = await navigation.childFrames[presentedID] ?? displayed.frame
         await presented.setContainer(self)
         wrapper = nil
-        displayed = ChildSlot(id: presentedID, endpoint: presented, frame: frame)
+        displayed = ChildSlot(id: presentedID, endpoint: presented, recorder: environment.recorder, frame: frame)
         await wrapperChanged(nil, presentedID)
     }
 

@@ -43,9 +43,21 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: .hidden)
     var profileTransitions: Int = 0
 
+    /// Internal: with --profile-transitions, where the trace goes: discard, memory or file.
+    @Option(help: .hidden)
+    var profileTrace = "discard"
+
     func run() async throws {
         if profileTransitions > 0 {
-            let seconds = try await InProcessBench.repeatedTransitions(HierarchyShape(count: 100_000), count: profileTransitions)
+            let path = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-profile-\(getpid()).jsonl").path
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            let storage: TraceRecorder.Storage
+            switch profileTrace {
+            case "memory": storage = .memory
+            case "file": storage = .file(try TraceFileWriter(path: path))
+            default: storage = .discard
+            }
+            let seconds = try await InProcessBench.repeatedTransitions(HierarchyShape(count: 100_000), count: profileTransitions, storage: storage)
             print("\(profileTransitions) transitions of 100000 controllers: \(seconds) s")
             return
         }
@@ -68,7 +80,8 @@ struct BenchCommand: AsyncParsableCommand {
             let shape = HierarchyShape(count: count)
             let bare = await InProcessBench.bareHopsPerSecond(shape, rounds: rounds)
             let ours = try await InProcessBench.trellisHopsPerSecond(shape, rounds: rounds) { .memory }
-            print(BenchLine(name: "inproc-hops-\(count)", ours: ours, anchor: bare, unit: "hops/s", target: .atLeast(0.5)))
+            print(BenchLine(name: "inproc-hops-\(count)", ours: ours, anchor: bare, unit: "hops/s", target: .atLeast(0.5),
+                            note: "a hop: a message delivered to a controller's actor, viewWillTransition then layout (2 per controller); anchor: the same two walks over bare actors"))
             if count == sizes.last {
                 let path = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-bench-\(getpid()).jsonl").path
                 defer { try? FileManager.default.removeItem(atPath: path) }

@@ -1,0 +1,267 @@
+import TrellisJSON
+import TrellisModel
+
+/// Events handed from a recorder to its file writer: a stretch of the compact log with the
+/// name tables it refers to.
+struct TraceChunk: Sendable {
+    var log: CompactTraceLog
+    var controllers: [ControllerID]
+    var nodes: [String]
+    var runID: String
+}
+
+/// Writes capture lines (`Protocols/trace-format.md`) of compact events straight into bytes:
+/// the quoted names are made once per name, numbers are written digit by digit, and only the
+/// rare events outside the compact form go through `TraceCaptureFormat.line(for:runID:)`. The
+/// bytes are the same as that function's.
+///
+/// A class that owns a plain growable buffer: a file trace formats hundreds of bytes per event,
+/// and `Array.append(contentsOf:)` costs more per call than the copy it makes.
+final class CaptureLineEncoder {
+    private var base: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+    private(set) var count = 0
+    /// `"name"` of each interned controller, one after the other in `quotedNames`, made when
+    /// first needed: controller `i`'s bytes are `quotedNames[quotedRanges[i]]`.
+    private var quotedNames: [UInt8] = []
+    private var quotedRanges: [Range<Int>] = []
+    /// `"node#` of each node, for causes.
+    private var causePrefixes: [[UInt8]] = []
+    /// `{"v":"1.0","run":…,"node":…,"seq":` for the current run and node.
+    private var linePrefix: [UInt8] = []
+    private var prefixKey: (runID: String, node: String)?
+
+    init(capacity: Int = 2 << 20) {
+        self.capacity = max(capacity, 64)
+        base = .allocate(capacity: self.capacity)
+    }
+
+    deinit {
+        base.deallocate()
+    }
+
+    /// The bytes written since the last `removeAll()`.
+    func withBytes<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+        body(UnsafeRawBufferPointer(start: base, count: count))
+    }
+
+    func removeAll() {
+        count = 0
+    }
+
+    /// Appends one line and a newline.
+    func append(_ line: String) {
+        var line = line
+        line.withUTF8 { put(UnsafeRawBufferPointer($0)) }
+        put(0x0A)
+    }
+
+    func encode(_ chunk: TraceChunk) {
+        let node = chunk.nodes.first ?? ""
+        if prefixKey?.runID != chunk.runID || prefixKey?.node != node {
+            prefixKey = (chunk.runID, node)
+            linePrefix = Array(("{\"v\":\"\(TraceCaptureFormat.majorVersion).\(TraceCaptureFormat.minorVersion)\",\"run\":"
+                + JSONWriter.quoted(chunk.runID) + ",\"node\":" + JSONWriter.quoted(node) + ",\"seq\":").utf8)
+            causePrefixes.removeAll()
+        }
+        while causePrefixes.count < chunk.nodes.count {
+            let quoted = JSONWriter.quoted(chunk.nodes[causePrefixes.count])
+            causePrefixes.append(Array(quoted.utf8.dropLast()) + [0x23])
+        }
+        if quotedRanges.count < chunk.controllers.count {
+            quotedRanges.append(contentsOf: repeatElement(0..<0, count: chunk.controllers.count - quotedRanges.count))
+        }
+        // First the names this chunk needs, then the lines with the names' bytes borrowed once.
+        for events in chunk.log.chunks {
+            for event in events {
+                quote(event.controller, chunk)
+                if event.code == .sizeForChild { quote(event.detail, chunk) }
+            }
+        }
+        quotedNames.withUnsafeBytes { names in
+            var sequence = chunk.log.firstSequence
+            for events in chunk.log.chunks {
+                for event in events {
+                    encode(event, sequence: sequence, chunk, names: names)
+                    sequence += 1
+                }
+            }
+        }
+    }
+
+    private func quote(_ index: UInt32, _ chunk: TraceChunk) {
+        let position = Int(index)
+        guard quotedRanges[position].isEmpty else { return }
+        let start = quotedNames.count
+        quotedNames.append(contentsOf: JSONWriter.quoted(chunk.controllers[position].name).utf8)
+        quotedRanges[position] = start..<quotedNames.count
+    }
+
+    private func encode(_ event: CompactTraceEvent, sequence: UInt64, _ chunk: TraceChunk, names: UnsafeRawBufferPointer) {
+        switch event.code {
+        case .other:
+            let full = CompactTraceLog.event(
+                event, sequence: sequence, messages: chunk.log.messages, controllers: chunk.controllers, nodes: chunk.nodes)
+            append(TraceCaptureFormat.line(for: full, runID: chunk.runID))
+        case .viewWillTransition:
+            head(event, sequence, names, kind: "delivery", message: "viewWillTransition")
+            put("{\"to\":")
+            size(event.first)
+            tail(event)
+        case .sizeForChild:
+            head(event, sequence, names, kind: "query", message: "sizeForChild")
+            put("{\"child\":")
+            put(UnsafeRawBufferPointer(rebasing: names[quotedRanges[Int(event.detail)]]))
+            put(",\"parent\":")
+            size(event.first)
+            put(",\"answer\":")
+            size(event.second)
+            tail(event)
+        case .viewWillLayoutSubviews:
+            head(event, sequence, names, kind: "layout", message: "viewWillLayoutSubviews")
+            put("{")
+            tail(event)
+        case .viewDidLayoutSubviews:
+            head(event, sequence, names, kind: "layout", message: "viewDidLayoutSubviews")
+            put("{")
+            tail(event)
+        }
+    }
+
+    /// Everything up to the payload.
+    private func head(_ event: CompactTraceEvent, _ sequence: UInt64, _ names: UnsafeRawBufferPointer, kind: StaticString, message: StaticString) {
+        put(linePrefix)
+        decimal(sequence)
+        put(",\"lamport\":")
+        decimal(event.lamport)
+        put(",\"cause\":")
+        if event.causeNode >= 0 {
+            put(causePrefixes[Int(event.causeNode)])
+            decimal(event.causeSequence)
+            put(0x22)
+        } else {
+            put("null")
+        }
+        put(",\"controller\":")
+        put(UnsafeRawBufferPointer(rebasing: names[quotedRanges[Int(event.controller)]]))
+        put(",\"transition\":")
+        if let transition = event.transition { integer(Int64(transition)) } else { put("null") }
+        put(",\"step\":")
+        integer(Int64(event.step))
+        put(",\"kind\":\"")
+        put(kind)
+        put("\",\"message\":\"")
+        put(message)
+        put("\",\"payload\":")
+    }
+
+    /// Closes the payload (its last `}`) and the line.
+    private func tail(_ event: CompactTraceEvent) {
+        put("},\"time\":")
+        decimal(event.time)
+        put("}\n")
+    }
+
+    private func size(_ size: Size) {
+        put(0x5B)
+        number(size.width)
+        put(0x2C)
+        number(size.height)
+        put(0x5D)
+    }
+
+    /// `CanonicalNumber.format`, without a string for whole numbers.
+    private func number(_ value: Double) {
+        if value == value.rounded(), abs(value) < 1e15 {
+            integer(Int64(value))
+        } else {
+            append(CanonicalNumber.format(value))
+            count -= 1  // `append` ends a line; a number does not
+        }
+    }
+
+    private func integer(_ value: Int64) {
+        if value < 0 { put(0x2D) }
+        decimal(value.magnitude)
+    }
+
+    /// "00" to "99": numbers are written two digits at a time.
+    private static let digitPairs: [UInt8] = {
+        var pairs: [UInt8] = []
+        for value in 0..<100 {
+            let tens = UInt8(value / 10), ones = UInt8(value % 10)
+            pairs.append(0x30 + tens)
+            pairs.append(0x30 + ones)
+        }
+        return pairs
+    }()
+
+    private func decimal(_ value: UInt64) {
+        reserve(20)
+        var digits = 1
+        var limit: UInt64 = 10
+        while value >= limit {
+            digits += 1
+            if digits == 20 { break }
+            limit &*= 10
+        }
+        var rest = value
+        var position = count + digits
+        Self.digitPairs.withUnsafeBufferPointer { pairs in
+            while rest >= 100 {
+                let pair = Int(rest % 100) &* 2
+                rest /= 100
+                position -= 2
+                base[position] = pairs[pair]
+                base[position + 1] = pairs[pair + 1]
+            }
+            if rest >= 10 {
+                let pair = Int(rest) &* 2
+                base[position - 2] = pairs[pair]
+                base[position - 1] = pairs[pair + 1]
+            } else {
+                base[position - 1] = 0x30 &+ UInt8(truncatingIfNeeded: rest)
+            }
+        }
+        count += digits
+    }
+
+    // MARK: The buffer
+
+    @inline(__always)
+    private func reserve(_ extra: Int) {
+        guard count + extra > capacity else { return }
+        let newCapacity = max(capacity * 2, count + extra)
+        let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        grown.update(from: base, count: count)
+        base.deallocate()
+        base = grown
+        capacity = newCapacity
+    }
+
+    @inline(__always)
+    private func put(_ byte: UInt8) {
+        reserve(1)
+        base[count] = byte
+        count += 1
+    }
+
+    @inline(__always)
+    private func put(_ bytes: UnsafeRawBufferPointer) {
+        reserve(bytes.count)
+        if let source = bytes.baseAddress {
+            UnsafeMutableRawPointer(base + count).copyMemory(from: source, byteCount: bytes.count)
+        }
+        count += bytes.count
+    }
+
+    @inline(__always)
+    private func put(_ text: StaticString) {
+        put(UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
+    @inline(__always)
+    private func put(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { put($0) }
+    }
+}

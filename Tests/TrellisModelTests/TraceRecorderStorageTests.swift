@@ -1,0 +1,124 @@
+import Foundation
+import Testing
+import TrellisModel
+import TrellisTrace
+
+/// The recorder keeps events compactly and writes capture files on a thread of its own: what
+/// comes out must be exactly what the plain `TraceEvent` and `TraceCaptureFormat.line` give.
+@Suite("Trace recorder storage: memory, file and discard agree")
+struct TraceRecorderStorageTests {
+    /// Records the same mix of events — the router's compact kinds and every other message —
+    /// into `recorder`, with causes on this node and another, and returns how many.
+    @discardableResult
+    static func recordMix(into recorder: TraceRecorder, rounds: Int = 1) -> Int {
+        let parent = recorder.intern("parent \"quoted\"")
+        let child = recorder.intern("c\u{1}ontrol")
+        let plain = recorder.intern("R")
+        var count = 0
+        for round in 0..<rounds {
+            let header = recorder.beginStep(round + 1, description: "resizeWindow 568x320")
+            let vwt = recorder.recordViewWillTransition(to: Size(568.25, -320), controller: parent, cause: header, transition: round + 7)
+            recorder.recordSizeForChild(child, parent: Size(568.25, 0.1 + 0.2), answer: Size(1e17, -0.0), controller: parent, cause: vwt, transition: round + 7)
+            recorder.recordViewWillTransition(to: Size(.infinity, .nan), controller: child, cause: EventRef(node: "other node", sequence: 12_345_678_901), transition: nil)
+            let layout = recorder.recordLayoutPair(controller: plain, cause: nil)
+            recorder.recordLayout(.viewWillLayoutSubviews, controller: child, cause: layout)
+            recorder.recordLayout(.viewDidLayoutSubviews, controller: child, cause: layout)
+            recorder.recordLayout(.containerViewWillLayoutSubviews, controller: child, cause: layout)
+            recorder.record(.note("tab\there \\ é 😀 \u{01}"), controller: "pc:P", cause: vwt, transition: round)
+            recorder.record(.suppressed(message: "viewWillTransition", cut: ["A1", "pc:P"]), controller: plain.id, cause: vwt)
+            recorder.observe(lamport: UInt64(1_000 * (round + 1)))
+            recorder.record(.fault("peer \"b\" gone"), controller: "window", cause: EventRef(node: "b", sequence: 3), transition: -2)
+            count += 12
+        }
+        return count
+    }
+
+    @Test("events kept in memory read back with their order, ids, causes, clocks and steps")
+    func memory() {
+        let recorder = TraceRecorder(node: "main", runID: "r1")
+        let count = Self.recordMix(into: recorder, rounds: 2)
+        let events = recorder.events
+        #expect(events.count == count)
+        #expect(events.map(\.id.sequence) == Array(1...UInt64(count)))
+        #expect(events.allSatisfy { $0.id.node == "main" })
+        #expect(events[1].message == .viewWillTransition(to: Size(568.25, -320)))
+        #expect(events[1].cause == events[0].id)
+        #expect(events[1].transition == 7)
+        #expect(events[1].step == 1)
+        #expect(events[2].message == .sizeForChild(child: "c\u{1}ontrol", parent: Size(568.25, 0.1 + 0.2), answer: Size(1e17, -0.0)))
+        #expect(events[2].controller == "parent \"quoted\"")
+        #expect(events[3].cause == EventRef(node: "other node", sequence: 12_345_678_901))
+        #expect(events[3].transition == nil)
+        #expect(events[4].message == .layout(.viewWillLayoutSubviews) && events[5].message == .layout(.viewDidLayoutSubviews))
+        #expect(events[4].cause == nil && events[6].cause == events[4].id)
+        #expect(events[9].message == .note("tab\there \\ é 😀 \u{01}"))
+        #expect(events[10].controller == "R" && events[10].message == .suppressed(message: "viewWillTransition", cut: ["A1", "pc:P"]))
+        #expect(events[11].lamport == 1_000 + 1 && events[11].transition == -2)
+        #expect(events[12].step == 2 && events[12].message == .step(number: 2, description: "resizeWindow 568x320"))
+        // Lamport clocks only grow; after an observed clock they continue from it.
+        #expect(zip(events, events.dropFirst()).allSatisfy { $0.lamport < $1.lamport })
+        #expect(recorder.events(after: 20).map(\.id.sequence) == Array(21...UInt64(count)))
+        #expect(recorder.events(after: count + 5).isEmpty)
+        #expect(recorder.count == count && recorder.recordedCount == count)
+    }
+
+    @Test("a file trace has, line for line, the capture lines of the events in memory, across many chunks")
+    func fileMatchesMemory() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-recorder-\(UUID().uuidString).jsonl").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let writer = try TraceFileWriter(path: path)
+        let toFile = TraceRecorder(node: "n\"1", runID: "run \\ 2", storage: .file(writer))
+        let inMemory = TraceRecorder(node: "n\"1", runID: "run \\ 2")
+        // Enough rounds for several hand-overs to the writer (16 384 events each).
+        let count = Self.recordMix(into: toFile, rounds: 4_000)
+        Self.recordMix(into: inMemory, rounds: 4_000)
+        toFile.flush()
+        writer.close()
+        #expect(writer.failure == nil)
+        #expect(toFile.events.isEmpty && toFile.count == 0 && toFile.recordedCount == count)
+
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.count == count + 1 && lines.last == "")
+        let expected = inMemory.events.map { TraceCaptureFormat.line(for: $0, runID: "run \\ 2") }
+        // The two recorders read the clock at different moments: compare everything but the time.
+        func timeless(_ line: some StringProtocol) -> Substring {
+            let text = Substring(line)
+            return text.range(of: ",\"time\":").map { text[..<$0.lowerBound] } ?? text
+        }
+        let mismatch = zip(lines, expected).enumerated().first { timeless($0.element.0) != timeless($0.element.1) }
+        #expect(mismatch == nil, "line \((mismatch?.offset ?? 0) + 1):\n\(mismatch?.element.0 ?? "")\nexpected\n\(mismatch?.element.1 ?? "")")
+        // And every line reads back as the event it was written from.
+        let reread = try TraceCaptureFormat.event(fromLine: String(lines[1])).event
+        #expect(reread.message == inMemory.events[1].message && reread.cause == inMemory.events[1].cause)
+    }
+
+    @Test("lines written one by one keep their place among the recorder's chunks")
+    func plainLinesInOrder() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-writer-\(UUID().uuidString).jsonl").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let writer = try TraceFileWriter(path: path)
+        writer.write("first")
+        let recorder = TraceRecorder(storage: .file(writer))
+        recorder.recordLayoutPair(controller: recorder.intern("R"), cause: nil)
+        recorder.flush()
+        writer.write("last")
+        writer.close()
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 4 && lines.first == "first" && lines.last == "last")
+        #expect(lines[1].contains("\"message\":\"viewWillLayoutSubviews\""))
+    }
+
+    @Test("a capture file that cannot be created is an error naming it")
+    func unwritablePath() {
+        #expect(throws: TraceFileWriter.WriteError.self) {
+            try TraceFileWriter(path: "/nonexistent-folder/trace.jsonl")
+        }
+    }
+
+    @Test("a discarding recorder counts events and keeps none")
+    func discard() {
+        let recorder = TraceRecorder(storage: .discard)
+        let count = Self.recordMix(into: recorder)
+        #expect(recorder.recordedCount == count && recorder.count == 0 && recorder.events.isEmpty)
+    }
+}
