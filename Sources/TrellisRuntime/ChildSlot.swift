@@ -20,7 +20,8 @@ struct ChildSlot {
         self.frame = frame
     }
 
-    var id: ControllerID { name.id }
+    /// The contained controller's id (not kept here: a slot is read on every hop, the id rarely).
+    var id: ControllerID { endpoint.id }
 }
 
 /// The message a controller or presentation controller is handling: its event (the cause of

@@ -11,25 +11,35 @@ public actor Controller: ManagedController, ViewControllerContext {
         var inheritsPresenterTraits: Bool
     }
 
-    public nonisolated let id: ControllerID
-    public let kind: ContainerKind
-    let behavior: any ViewControllerBehavior
-    /// UIKit's behaviour unchanged: the router does what super does without asking the behaviour,
-    /// which is most controllers of a large hierarchy.
-    let usesDefaultBehavior: Bool
-    /// This controller's name in the trace recorder.
-    let traceName: TraceName
-    let environment: RuntimeEnvironment
+    // Declared in the order they are laid out: what a size transition touches on every hop
+    // first, so a visit reads one or two cache lines of the actor besides its header — a large
+    // hierarchy does not fit in the caches, and each line missed costs more than the work done.
+    //
     // The router's state is read and written on every hop, and each access to an actor's stored
     // property is checked for exclusivity at run time by default (a thread-local look-up). The
     // actor already rules out concurrent access, and the router never keeps an access open across
     // a suspension (it copies what it needs, then awaits), so those checks are turned off here.
     @exclusivity(unchecked) var slots: [ChildSlot]
+    public let kind: ContainerKind
+    /// UIKit's behaviour unchanged: the router does what super does without asking the behaviour,
+    /// which is most controllers of a large hierarchy.
+    let usesDefaultBehavior: Bool
+    /// Whether `presentation` is set: the hot path tests this instead of the larger slot.
+    @exclusivity(unchecked) var presents = false
+    /// This controller's name in the trace recorder.
+    let traceName: TraceName
     public private(set) var selectedIndex: Int
     @exclusivity(unchecked) public private(set) var size: Size = .zero
     @exclusivity(unchecked) var pendingSize: Size?
+    let environment: RuntimeEnvironment
+    /// `environment.recorder`, one load closer.
+    let recorder: TraceRecorder
     @exclusivity(unchecked) public private(set) var traitCollection: TraitCollection = .unspecified
     @exclusivity(unchecked) var pendingTraits: TraitCollection?
+
+    // Rarely touched on a transition.
+    public nonisolated let id: ControllerID
+    let behavior: any ViewControllerBehavior
     var traitOverrides: [ControllerID: TraitCollection]
     public private(set) var preferredContentSize: Size
     let grantPolicy: GrantPolicy
@@ -39,8 +49,20 @@ public actor Controller: ManagedController, ViewControllerContext {
     /// Where preferred-size and fitting-size changes go (R22): the parent, or the presentation
     /// controller when presented. Weak: containers own what they contain, not the other way round.
     weak var container: (any ControllerEndpoint)?
-    @exclusivity(unchecked) var presentation: PresentationSlot?
-    @exclusivity(unchecked) var delivery: Delivery?
+    @exclusivity(unchecked) private var presentationStorage = OutOfLine<PresentationSlot>()
+    var presentation: PresentationSlot? {
+        get { presentationStorage.value }
+        set {
+            presentationStorage.value = newValue
+            presents = newValue != nil
+        }
+    }
+    /// The message a behaviour is handling (not used with the default behaviour).
+    @exclusivity(unchecked) private var deliveryStorage = OutOfLine<Delivery>()
+    var delivery: Delivery? {
+        get { deliveryStorage.value }
+        set { deliveryStorage.value = newValue }
+    }
 
     init(description: ControllerDescription, children: [any ControllerEndpoint], environment: RuntimeEnvironment) {
         self.id = description.id
@@ -49,6 +71,7 @@ public actor Controller: ManagedController, ViewControllerContext {
         self.usesDefaultBehavior = description.behavior is DefaultBehavior
         self.traceName = environment.recorder.intern(description.id)
         self.environment = environment
+        self.recorder = environment.recorder
         self.slots = children.map { ChildSlot(id: $0.id, endpoint: $0, recorder: environment.recorder) }
         self.selectedIndex = description.selectedIndex
         self.traitOverrides = description.traitOverrides
@@ -99,7 +122,7 @@ public actor Controller: ManagedController, ViewControllerContext {
 
     @discardableResult
     func record(_ message: TraceMessage, cause: EventRef?, transition: Int? = nil) -> EventRef {
-        environment.recorder.record(message, controller: id, cause: cause, transition: transition)
+        recorder.record(message, controller: id, cause: cause, transition: transition)
     }
 
     private func index(of child: ControllerID) -> Int? {
@@ -112,7 +135,12 @@ public actor Controller: ManagedController, ViewControllerContext {
     /// The children a default implementation forwards to: all, the top, the selected, or the
     /// visible columns, by container kind (SPEC §3.2).
     private var defaultTargets: Range<Int> {
-        kind.forwardTargets(childCount: slots.count, selected: selectedIndex, horizontal: transitioningTraits.horizontalSizeClass)
+        kind.forwardTargets(childCount: slots.count, selected: selectedIndex, horizontal: columnsSizeClass)
+    }
+
+    /// The horizontal size class a container decides its columns with; only a split view has columns.
+    private var columnsSizeClass: SizeClass {
+        kind == .split ? transitioningTraits.horizontalSizeClass : .unspecified
     }
 
     /// Runs `body` as the handling of one message and records a suppression when the behaviour
@@ -138,7 +166,7 @@ public actor Controller: ManagedController, ViewControllerContext {
     // MARK: Size transitions (R1–R11)
 
     public func deliverViewWillTransition(to size: Size, transition: TransitionInfo, cause: EventRef?) async {
-        let event = environment.recorder.recordViewWillTransition(to: size, controller: traceName, cause: cause, transition: transition.id)
+        let event = recorder.recordViewWillTransition(to: size, controller: traceName, cause: cause, transition: transition.id)
         pendingSize = size
         if usesDefaultBehavior {
             await forwardSizeTransition(to: size, transition: transition, cause: event)
@@ -161,6 +189,7 @@ public actor Controller: ManagedController, ViewControllerContext {
 
     /// What super does with `viewWillTransition`: R2, R5: one child at a time, its SFC asked
     /// right before it, its subtree done before the next; then the presentation controller (R6).
+    @inline(__always)
     private func forwardSizeTransition(to size: Size, transition: TransitionInfo, cause: EventRef) async {
         for index in defaultTargets {
             let answer = askSize(forChildAt: index, parentSize: size, cause: cause, transition: transition.id)
@@ -170,7 +199,7 @@ public actor Controller: ManagedController, ViewControllerContext {
             await slots[index].endpoint.deliverViewWillTransition(to: answer, transition: transition, cause: cause)
         }
         // R6: then the presentation controller, with this controller's own new size, no SFC.
-        if presentation != nil {
+        if presents {
             presentation?.slot.announced = size
             await presentation?.slot.endpoint.deliverViewWillTransition(to: size, transition: transition, cause: cause)
         }
@@ -195,11 +224,10 @@ public actor Controller: ManagedController, ViewControllerContext {
     }
 
     private func askSize(forChildAt index: Int, parentSize: Size, cause: EventRef?, transition: Int?) -> Size {
-        let child = slots[index].name
         let answer = usesDefaultBehavior
-            ? kind.defaultSize(forChildAt: index, parentSize: parentSize, horizontal: transitioningTraits.horizontalSizeClass)
-            : behavior.size(forChild: child.id, parentSize: parentSize, in: self)
-        environment.recorder.recordSizeForChild(child, parent: parentSize, answer: answer, controller: traceName, cause: cause, transition: transition)
+            ? kind.defaultSize(forChildAt: index, parentSize: parentSize, horizontal: columnsSizeClass)
+            : behavior.size(forChild: slots[index].id, parentSize: parentSize, in: self)
+        recorder.recordSizeForChild(slots[index].name, parent: parentSize, answer: answer, controller: traceName, cause: cause, transition: transition)
         return answer
     }
 
@@ -226,8 +254,9 @@ public actor Controller: ManagedController, ViewControllerContext {
             first = min(first, index)
             last = index
         }
-        let presentationEndpoint = presentation?.slot.announced == nil ? nil : presentation?.slot.endpoint
-        if let announced = presentation?.slot.announced {
+        var presentationEndpoint: (any ControllerEndpoint)?
+        if presents, let announced = presentation?.slot.announced {
+            presentationEndpoint = presentation?.slot.endpoint
             presentation?.slot.announced = nil
             presentation?.slot.frame = announced
         }
@@ -250,11 +279,11 @@ public actor Controller: ManagedController, ViewControllerContext {
     /// `viewWillLayoutSubviews` then `viewDidLayoutSubviews`; returns the first's event.
     private func layOutSubviews(cause: EventRef?) -> EventRef {
         if usesDefaultBehavior {
-            return environment.recorder.recordLayoutPair(controller: traceName, cause: cause)
+            return recorder.recordLayoutPair(controller: traceName, cause: cause)
         }
-        let event = environment.recorder.recordLayout(.viewWillLayoutSubviews, controller: traceName, cause: cause)
+        let event = recorder.recordLayout(.viewWillLayoutSubviews, controller: traceName, cause: cause)
         behavior.viewWillLayoutSubviews(in: self)
-        environment.recorder.recordLayout(.viewDidLayoutSubviews, controller: traceName, cause: cause)
+        recorder.recordLayout(.viewDidLayoutSubviews, controller: traceName, cause: cause)
         behavior.viewDidLayoutSubviews(in: self)
         return event
     }
@@ -266,12 +295,12 @@ public actor Controller: ManagedController, ViewControllerContext {
         var layoutEvent = cause
         if let size {
             self.size = size
-            layoutEvent = environment.recorder.recordLayout(.viewWillLayoutSubviews, controller: traceName, cause: cause)
+            layoutEvent = recorder.recordLayout(.viewWillLayoutSubviews, controller: traceName, cause: cause)
             behavior.viewWillLayoutSubviews(in: self)
             for index in slots.indices where visible.contains(index) {
                 slots[index].frame = askSize(forChildAt: index, parentSize: size, cause: layoutEvent, transition: nil)
             }
-            environment.recorder.recordLayout(.viewDidLayoutSubviews, controller: traceName, cause: cause)
+            recorder.recordLayout(.viewDidLayoutSubviews, controller: traceName, cause: cause)
             behavior.viewDidLayoutSubviews(in: self)
         }
         for index in slots.indices {

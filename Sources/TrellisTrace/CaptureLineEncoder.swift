@@ -8,6 +8,8 @@ struct TraceChunk: Sendable {
     var controllers: [ControllerID]
     var nodes: [String]
     var runID: String
+    /// Where the chunks go once written, for reuse.
+    var buffers: TraceChunkPool?
 }
 
 /// Writes capture lines (`Protocols/trace-format.md`) of compact events straight into bytes:

@@ -70,7 +70,9 @@ struct TraceNameTable: Sendable {
 struct CompactTraceLog: Sendable {
     static let chunkCapacity = 16_384
 
-    private(set) var chunks: [[CompactTraceEvent]] = []
+    /// Full chunks, then `current`.
+    private var full: [[CompactTraceEvent]] = []
+    private var current: [CompactTraceEvent] = []
     private(set) var count = 0
     var firstSequence: UInt64
     var messages: [TraceMessage] = []
@@ -81,18 +83,33 @@ struct CompactTraceLog: Sendable {
 
     var isEmpty: Bool { count == 0 }
 
-    mutating func append(_ event: CompactTraceEvent) {
-        if chunks.isEmpty || chunks[chunks.count - 1].count == Self.chunkCapacity {
-            var chunk: [CompactTraceEvent] = []
-            chunk.reserveCapacity(Self.chunkCapacity)
-            chunks.append(chunk)
+    mutating func append(buffers: TraceChunkPool, _ event: CompactTraceEvent) {
+        // A chunk holds exactly `chunkCapacity` events (the subscript relies on it).
+        if current.count == Self.chunkCapacity {
+            full.append(current)
+            current = []
         }
-        chunks[chunks.count - 1].append(event)
+        if current.capacity == 0 { current = buffers.take() }
+        current.append(event)
         count += 1
     }
 
+    /// Moves the chunks out, in order, leaving the log empty.
+    mutating func takeChunks() -> [[CompactTraceEvent]] {
+        var all = full
+        full = []
+        if !current.isEmpty { all.append(current) }
+        current = []
+        count = 0
+        return all
+    }
+
+    /// The events in order, chunk by chunk.
+    var chunks: [[CompactTraceEvent]] { current.isEmpty ? full : full + [current] }
+
     subscript(position: Int) -> CompactTraceEvent {
-        chunks[position / Self.chunkCapacity][position % Self.chunkCapacity]
+        let chunk = position / Self.chunkCapacity
+        return chunk < full.count ? full[chunk][position % Self.chunkCapacity] : current[position - full.count * Self.chunkCapacity]
     }
 
     /// The full event: names and messages looked up.

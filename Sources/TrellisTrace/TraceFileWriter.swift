@@ -45,8 +45,17 @@ public final class TraceFileWriter: Sendable {
         submit { $0.append(line) }
     }
 
-    func write(_ chunk: TraceChunk) {
-        submit { $0.encode(chunk) }
+    func write(_ chunk: consuming TraceChunk) {
+        // Moved into a box so that, once encoded, its buffers have no other owner and can be
+        // handed back to the recorder's pool as they are.
+        let box = Mutex<TraceChunk?>(chunk)
+        submit { encoder in
+            guard var chunk = box.withLock({ $0.take() }) else { return }
+            encoder.encode(chunk)
+            guard let buffers = chunk.buffers else { return }
+            var chunks = chunk.log.takeChunks()
+            while let events = chunks.popLast() { buffers.recycle(events) }
+        }
     }
 
     private func submit(_ fill: @escaping @Sendable (CaptureLineEncoder) -> Void) {

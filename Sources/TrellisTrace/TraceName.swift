@@ -7,6 +7,4 @@ import TrellisModel
 public struct TraceName: Sendable, Hashable {
     /// The position of the name in its recorder's table.
     let index: UInt32
-    /// The name itself.
-    public let id: ControllerID
 }

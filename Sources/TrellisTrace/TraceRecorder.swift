@@ -37,6 +37,7 @@ public final class TraceRecorder: Sendable {
     }
 
     private let state: Mutex<State>
+    private let buffers = TraceChunkPool()
     private let start = TraceRecorder.monotonicNanoseconds()
     /// Events a file recorder collects before handing them to its writer's thread.
     static let fileChunkSize = CompactTraceLog.chunkCapacity
@@ -50,7 +51,7 @@ public final class TraceRecorder: Sendable {
 
     /// The interned form of `id`, for the recording methods that take a `TraceName`.
     public func intern(_ id: ControllerID) -> TraceName {
-        TraceName(index: state.withLock { $0.names.intern(id) }, id: id)
+        TraceName(index: state.withLock { $0.names.intern(id) })
     }
 
     /// Records one event and returns its identity, to be passed as the cause of what it leads to.
@@ -60,11 +61,17 @@ public final class TraceRecorder: Sendable {
     ) -> EventRef {
         let time = elapsedNanoseconds()
         return state.withLock { state in
-            let name = state.names.intern(controller)
-            let detail = UInt32(truncatingIfNeeded: state.log.messages.count)
-            if case .discard = storage {} else { state.log.messages.append(message) }
-            return append(.other, name, detail: detail, cause: cause, transition: transition, .zero, .zero, time: time, to: &state)
+            appendOther(message, state.names.intern(controller), cause: cause, transition: transition, time: time, to: &state)
         }
+    }
+
+    /// Appends an event whose message the compact form does not hold: it goes to the side table.
+    private func appendOther(
+        _ message: TraceMessage, _ controller: UInt32, cause: EventRef?, transition: Int?, time: UInt64, to state: inout State
+    ) -> EventRef {
+        let detail = UInt32(truncatingIfNeeded: state.log.messages.count)
+        if case .discard = storage {} else { state.log.messages.append(message) }
+        return append(.other, controller, detail: detail, cause: cause, transition: transition, .zero, .zero, time: time, to: &state)
     }
 
     /// Records `viewWillTransition(to: size)` received by `controller`.
@@ -95,7 +102,8 @@ public final class TraceRecorder: Sendable {
         case .viewWillLayoutSubviews: code = .viewWillLayoutSubviews
         case .viewDidLayoutSubviews: code = .viewDidLayoutSubviews
         case .containerViewWillLayoutSubviews, .containerViewDidLayoutSubviews:
-            return record(.layout(callback), controller: controller.id, cause: cause)
+            let time = elapsedNanoseconds()
+            return state.withLock { appendOther(.layout(callback), controller.index, cause: cause, transition: nil, time: time, to: &$0) }
         }
         let time = elapsedNanoseconds()
         return state.withLock { state in
@@ -132,7 +140,7 @@ public final class TraceRecorder: Sendable {
             causeNode = state.names.nodeIndex(cause.node)
             causeSequence = cause.sequence
         }
-        state.log.append(CompactTraceEvent(
+        state.log.append(buffers: buffers, CompactTraceEvent(
             code: code, hasTransition: transition != nil, causeNode: causeNode, controller: controller, detail: detail,
             step: Int32(clamping: state.step), transitionID: Int64(transition ?? 0), lamport: state.lamport,
             causeSequence: causeSequence, time: time, first: first, second: second))
@@ -146,7 +154,7 @@ public final class TraceRecorder: Sendable {
         guard !state.log.isEmpty else { return }
         var log = CompactTraceLog(firstSequence: state.nextSequence)
         swap(&log, &state.log)
-        writer.write(TraceChunk(log: log, controllers: state.names.controllers, nodes: state.names.nodes, runID: runID))
+        writer.write(TraceChunk(log: log, controllers: state.names.controllers, nodes: state.names.nodes, runID: runID, buffers: buffers))
     }
 
     /// Hands what a file recorder still holds to its writer and waits until the writer wrote

@@ -47,6 +47,10 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: .hidden)
     var profileTrace = "discard"
 
+    /// Internal: with --profile-transitions, how many controllers.
+    @Option(help: .hidden)
+    var profileControllers = 100_000
+
     func run() async throws {
         if profileTransitions > 0 {
             let path = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-profile-\(getpid()).jsonl").path
@@ -57,8 +61,8 @@ struct BenchCommand: AsyncParsableCommand {
             case "file": storage = .file(try TraceFileWriter(path: path))
             default: storage = .discard
             }
-            let seconds = try await InProcessBench.repeatedTransitions(HierarchyShape(count: 100_000), count: profileTransitions, storage: storage)
-            print("\(profileTransitions) transitions of 100000 controllers: \(seconds) s")
+            let seconds = try await InProcessBench.repeatedTransitions(HierarchyShape(count: profileControllers), count: profileTransitions, storage: storage)
+            print("\(profileTransitions) transitions of \(profileControllers) controllers: \(seconds) s")
             return
         }
         if let peer {

@@ -25,7 +25,7 @@ struct TraceRecorderStorageTests {
             recorder.recordLayout(.viewDidLayoutSubviews, controller: child, cause: layout)
             recorder.recordLayout(.containerViewWillLayoutSubviews, controller: child, cause: layout)
             recorder.record(.note("tab\there \\ é 😀 \u{01}"), controller: "pc:P", cause: vwt, transition: round)
-            recorder.record(.suppressed(message: "viewWillTransition", cut: ["A1", "pc:P"]), controller: plain.id, cause: vwt)
+            recorder.record(.suppressed(message: "viewWillTransition", cut: ["A1", "pc:P"]), controller: "R", cause: vwt)
             recorder.observe(lamport: UInt64(1_000 * (round + 1)))
             recorder.record(.fault("peer \"b\" gone"), controller: "window", cause: EventRef(node: "b", sequence: 3), transition: -2)
             count += 12

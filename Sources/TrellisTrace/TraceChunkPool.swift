@@ -1,0 +1,65 @@
+import Dispatch
+import Synchronization
+
+/// Buffers for the recorder's chunks of compact events, ready before they are needed.
+///
+/// A trace grows by about 80 bytes an event, and the first write to fresh memory is a page
+/// fault, which on these VMs costs more than recording the event: a transition of a large
+/// hierarchy would spend a fifth of its time in the kernel. So spare chunks are allocated and
+/// written once (the pages faulted in) on a queue of their own, off the router's path, and a file
+/// writer gives the chunks it has written back for reuse.
+final class TraceChunkPool: Sendable {
+    /// Spare chunks kept ready; past this many, recycled chunks are freed.
+    static let spareCount = 3
+
+    private struct State {
+        var spares: [[CompactTraceEvent]] = []
+        var refilling = false
+    }
+
+    private let state = Mutex(State())
+    private let queue = DispatchQueue(label: "trellis-trace-chunks")
+
+    /// An empty chunk with room for `CompactTraceLog.chunkCapacity` events.
+    func take() -> [CompactTraceEvent] {
+        let (spare, refill) = state.withLock { state -> ([CompactTraceEvent]?, Bool) in
+            let spare = state.spares.popLast()
+            let refill = !state.refilling && state.spares.count < Self.spareCount
+            if refill { state.refilling = true }
+            return (spare, refill)
+        }
+        if refill { queue.async { self.refill() } }
+        return spare ?? Self.emptyChunk(faultedIn: false)
+    }
+
+    /// A chunk whose events were written to the file: its memory is reused.
+    func recycle(_ chunk: consuming [CompactTraceEvent]) {
+        var chunk = chunk
+        chunk.removeAll(keepingCapacity: true)
+        guard chunk.capacity >= CompactTraceLog.chunkCapacity else { return }
+        state.withLock { state in
+            if state.spares.count < Self.spareCount { state.spares.append(chunk) }
+        }
+    }
+
+    private func refill() {
+        while state.withLock({ $0.spares.count }) < Self.spareCount {
+            let chunk = Self.emptyChunk(faultedIn: true)
+            state.withLock { $0.spares.append(chunk) }
+        }
+        state.withLock { $0.refilling = false }
+    }
+
+    private static func emptyChunk(faultedIn: Bool) -> [CompactTraceEvent] {
+        var chunk: [CompactTraceEvent] = []
+        chunk.reserveCapacity(CompactTraceLog.chunkCapacity)
+        guard faultedIn else { return chunk }
+        // Writing every slot once brings the pages in; the events written are then dropped.
+        let blank = CompactTraceEvent(
+            code: .other, hasTransition: false, causeNode: -1, controller: 0, detail: 0, step: 0, transitionID: 0,
+            lamport: 0, causeSequence: 0, time: 0, first: .zero, second: .zero)
+        chunk.append(contentsOf: repeatElement(blank, count: CompactTraceLog.chunkCapacity))
+        chunk.removeAll(keepingCapacity: true)
+        return chunk
+    }
+}
