@@ -13,25 +13,36 @@ struct TraceChunk: Sendable {
 }
 
 /// Writes capture lines (`Protocols/trace-format.md`) of compact events straight into bytes:
-/// the quoted names are made once per name, numbers are written digit by digit, and only the
-/// rare events outside the compact form go through `TraceCaptureFormat.line(for:runID:)`. The
-/// bytes are the same as that function's.
+/// the quoted names are made once per name, numbers are written two digits at a time, and only
+/// the rare events outside the compact form go through `TraceCaptureFormat.line(for:runID:)`.
+/// The bytes are the same as that function's.
 ///
 /// A class that owns a plain growable buffer: a file trace formats hundreds of bytes per event,
-/// and `Array.append(contentsOf:)` costs more per call than the copy it makes.
+/// and `Array.append(contentsOf:)` costs more per call than the copy it makes. Room for a whole
+/// compact line is made once per line (`lineBound`), then its pieces are copied unchecked.
 final class CaptureLineEncoder {
-    private var base: UnsafeMutablePointer<UInt8>
-    private var capacity: Int
-    private(set) var count = 0
+    // Touched for every byte written; only the writer's queue uses an encoder, one call at a time,
+    // so the run-time exclusivity checks would prove nothing.
+    @exclusivity(unchecked) private var base: UnsafeMutablePointer<UInt8>
+    @exclusivity(unchecked) private var capacity: Int
+    @exclusivity(unchecked) private(set) var count = 0
     /// `"name"` of each interned controller, one after the other in `quotedNames`, made when
     /// first needed: controller `i`'s bytes are `quotedNames[quotedRanges[i]]`.
     private var quotedNames: [UInt8] = []
     private var quotedRanges: [Range<Int>] = []
+    private var longestName = 0
     /// `"node#` of each node, for causes.
     private var causePrefixes: [[UInt8]] = []
     /// `{"v":"1.0","run":…,"node":…,"seq":` for the current run and node.
     private var linePrefix: [UInt8] = []
     private var prefixKey: (runID: String, node: String)?
+    /// The most bytes a compact line can take: the prefix, a cause prefix, two names, and less
+    /// than 768 bytes of numbers (ten of at most 25 bytes), keys and punctuation.
+    private var lineBound = 0
+
+    /// "00" to "99".
+    private static let digitPairs: StaticString =
+        "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
 
     init(capacity: Int = 2 << 20) {
         self.capacity = max(capacity, 64)
@@ -54,7 +65,10 @@ final class CaptureLineEncoder {
     /// Appends one line and a newline.
     func append(_ line: String) {
         var line = line
-        line.withUTF8 { put(UnsafeRawBufferPointer($0)) }
+        line.withUTF8 { bytes in
+            reserve(bytes.count + 1)
+            put(UnsafeRawBufferPointer(bytes))
+        }
         put(0x0A)
     }
 
@@ -80,6 +94,7 @@ final class CaptureLineEncoder {
                 if event.code == .sizeForChild { quote(event.detail, chunk) }
             }
         }
+        lineBound = linePrefix.count + (causePrefixes.map(\.count).max() ?? 0) + 2 * longestName + 768
         quotedNames.withUnsafeBytes { names in
             var sequence = chunk.log.firstSequence
             for events in chunk.log.chunks {
@@ -97,19 +112,24 @@ final class CaptureLineEncoder {
         let start = quotedNames.count
         quotedNames.append(contentsOf: JSONWriter.quoted(chunk.controllers[position].name).utf8)
         quotedRanges[position] = start..<quotedNames.count
+        longestName = max(longestName, quotedNames.count - start)
     }
 
     private func encode(_ event: CompactTraceEvent, sequence: UInt64, _ chunk: TraceChunk, names: UnsafeRawBufferPointer) {
-        switch event.code {
-        case .other:
+        if event.code == .other {
             let full = CompactTraceLog.event(
                 event, sequence: sequence, messages: chunk.log.messages, controllers: chunk.controllers, nodes: chunk.nodes)
             append(TraceCaptureFormat.line(for: full, runID: chunk.runID))
+            return
+        }
+        reserve(lineBound)
+        switch event.code {
+        case .other:
+            return
         case .viewWillTransition:
             head(event, sequence, names, kind: "delivery", message: "viewWillTransition")
             put("{\"to\":")
             size(event.first)
-            tail(event)
         case .sizeForChild:
             head(event, sequence, names, kind: "query", message: "sizeForChild")
             put("{\"child\":")
@@ -118,16 +138,16 @@ final class CaptureLineEncoder {
             size(event.first)
             put(",\"answer\":")
             size(event.second)
-            tail(event)
         case .viewWillLayoutSubviews:
             head(event, sequence, names, kind: "layout", message: "viewWillLayoutSubviews")
             put("{")
-            tail(event)
         case .viewDidLayoutSubviews:
             head(event, sequence, names, kind: "layout", message: "viewDidLayoutSubviews")
             put("{")
-            tail(event)
         }
+        put("},\"time\":")
+        decimal(event.time)
+        put("}\n")
     }
 
     /// Everything up to the payload.
@@ -157,13 +177,6 @@ final class CaptureLineEncoder {
         put("\",\"payload\":")
     }
 
-    /// Closes the payload (its last `}`) and the line.
-    private func tail(_ event: CompactTraceEvent) {
-        put("},\"time\":")
-        decimal(event.time)
-        put("}\n")
-    }
-
     private func size(_ size: Size) {
         put(0x5B)
         number(size.width)
@@ -177,8 +190,8 @@ final class CaptureLineEncoder {
         if value == value.rounded(), abs(value) < 1e15 {
             integer(Int64(value))
         } else {
-            append(CanonicalNumber.format(value))
-            count -= 1  // `append` ends a line; a number does not
+            var text = CanonicalNumber.format(value)
+            text.withUTF8 { put(UnsafeRawBufferPointer($0)) }
         }
     }
 
@@ -187,19 +200,7 @@ final class CaptureLineEncoder {
         decimal(value.magnitude)
     }
 
-    /// "00" to "99": numbers are written two digits at a time.
-    private static let digitPairs: [UInt8] = {
-        var pairs: [UInt8] = []
-        for value in 0..<100 {
-            let tens = UInt8(value / 10), ones = UInt8(value % 10)
-            pairs.append(0x30 + tens)
-            pairs.append(0x30 + ones)
-        }
-        return pairs
-    }()
-
     private func decimal(_ value: UInt64) {
-        reserve(20)
         var digits = 1
         var limit: UInt64 = 10
         while value >= limit {
@@ -208,29 +209,28 @@ final class CaptureLineEncoder {
             limit &*= 10
         }
         var rest = value
-        var position = count + digits
-        Self.digitPairs.withUnsafeBufferPointer { pairs in
-            while rest >= 100 {
-                let pair = Int(rest % 100) &* 2
-                rest /= 100
-                position -= 2
-                base[position] = pairs[pair]
-                base[position + 1] = pairs[pair + 1]
-            }
-            if rest >= 10 {
-                let pair = Int(rest) &* 2
-                base[position - 2] = pairs[pair]
-                base[position - 1] = pairs[pair + 1]
-            } else {
-                base[position - 1] = 0x30 &+ UInt8(truncatingIfNeeded: rest)
-            }
+        var position = count &+ digits
+        let pairs = Self.digitPairs.utf8Start
+        while rest >= 100 {
+            let pair = Int(truncatingIfNeeded: rest % 100) &* 2
+            rest /= 100
+            position &-= 2
+            base[position] = pairs[pair]
+            base[position &+ 1] = pairs[pair &+ 1]
         }
-        count += digits
+        if rest >= 10 {
+            let pair = Int(truncatingIfNeeded: rest) &* 2
+            base[position &- 2] = pairs[pair]
+            base[position &- 1] = pairs[pair &+ 1]
+        } else {
+            base[position &- 1] = 0x30 &+ UInt8(truncatingIfNeeded: rest)
+        }
+        count &+= digits
     }
 
     // MARK: The buffer
 
-    @inline(__always)
+    /// Makes room for `extra` more bytes; the `put`s after it do not check.
     private func reserve(_ extra: Int) {
         guard count + extra > capacity else { return }
         let newCapacity = max(capacity * 2, count + extra)
@@ -243,18 +243,16 @@ final class CaptureLineEncoder {
 
     @inline(__always)
     private func put(_ byte: UInt8) {
-        reserve(1)
         base[count] = byte
-        count += 1
+        count &+= 1
     }
 
     @inline(__always)
     private func put(_ bytes: UnsafeRawBufferPointer) {
-        reserve(bytes.count)
         if let source = bytes.baseAddress {
             UnsafeMutableRawPointer(base + count).copyMemory(from: source, byteCount: bytes.count)
         }
-        count += bytes.count
+        count &+= bytes.count
     }
 
     @inline(__always)
