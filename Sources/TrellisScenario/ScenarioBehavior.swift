@@ -40,6 +40,14 @@ struct ScenarioBehavior: ViewControllerBehavior {
     }
 }
 
+extension OverrideSpec {
+    /// Nothing overridden that the behaviour acts on (a grant policy is the container's, not the
+    /// behaviour's): the controller gets `DefaultBehavior`, which the router runs without asking.
+    var callsSuperEverywhere: Bool {
+        viewWillTransition == .callSuper && willTransition == .callSuper && sizeForChild == nil
+    }
+}
+
 extension SizeRule {
     /// The rule's answer, or nil where it leaves the default in place (a `perChild` miss).
     func size(forChild child: ControllerID, parentSize: Size) -> Size? {

@@ -68,7 +68,7 @@ public enum ScenarioRunner {
             preferredContentSize: spec.preferredContentSize ?? .zero,
             traitOverrides: spec.traitOverrides,
             grant: spec.overrides.grant ?? .none,
-            behavior: ScenarioBehavior(overrides: spec.overrides),
+            behavior: spec.overrides.callsSuperEverywhere ? DefaultBehavior() : ScenarioBehavior(overrides: spec.overrides),
             modalPresentationStyle: spec.modalPresentationStyle,
             modalTransitionStyle: spec.modalTransitionStyle ?? .coverVertical,
             definesPresentationContext: spec.definesPresentationContext,
