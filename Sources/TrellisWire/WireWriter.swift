@@ -15,16 +15,13 @@ struct WireWriter {
         bytes.append(UInt8(truncatingIfNeeded: value))
     }
 
+    // The big-endian bytes are appended in one copy: encoding is on every message's path.
     mutating func u32(_ value: UInt32) {
-        for shift in stride(from: 24, through: 0, by: -8) {
-            bytes.append(UInt8(truncatingIfNeeded: value >> UInt32(shift)))
-        }
+        withUnsafeBytes(of: value.bigEndian) { bytes.append(contentsOf: $0) }
     }
 
     mutating func u64(_ value: UInt64) {
-        for shift in stride(from: 56, through: 0, by: -8) {
-            bytes.append(UInt8(truncatingIfNeeded: value >> UInt64(shift)))
-        }
+        withUnsafeBytes(of: value.bigEndian) { bytes.append(contentsOf: $0) }
     }
 
     mutating func i64(_ value: Int64) {
@@ -41,6 +38,13 @@ struct WireWriter {
 
     /// A string with a u16 length prefix.
     mutating func string(_ value: String) {
+        // Most strings are short and within the limit: copied straight from the string's storage.
+        let count = value.utf8.count
+        if count <= WireLimits.maxStringBytes {
+            u16(UInt16(truncatingIfNeeded: count))
+            bytes.append(contentsOf: value.utf8)
+            return
+        }
         let utf8 = Self.utf8(value, limit: WireLimits.maxStringBytes)
         u16(UInt16(truncatingIfNeeded: utf8.count))
         bytes += utf8
