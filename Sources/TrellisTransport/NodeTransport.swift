@@ -65,7 +65,7 @@ public actor NodeTransport {
     /// Sends a message that expects no reply.
     public func send(_ body: WireBody, to peer: String, correlationID: UInt64 = 0) {
         let message = WireMessage(body, correlationID: correlationID, lamport: recorder.lamport, step: UInt32(clamping: recorder.step))
-        io?.send(to: peer, message.encode())
+        io?.send(to: peer, message)
     }
 
     /// One CALL, waiting for its RETURN; a fault if the peer is or becomes gone.
@@ -84,7 +84,7 @@ public actor NodeTransport {
         }
         return await withCheckedContinuation { done in
             pending[correlation] = (peer, done)
-            io.send(to: peer, message.encode())
+            io.send(to: peer, message)
         }
     }
 
@@ -107,23 +107,30 @@ public actor NodeTransport {
 
     // MARK: Inbound
 
+    /// One ZeroMQ message from `peer`: a single message or a BATCH, handled entry by entry.
     private func receive(_ frames: [[UInt8]], from peer: String) async {
-        let message: WireMessage
-        do {
-            message = try WireMessage.decode(frames)
-        } catch {
-            // SPEC §7: a malformed frame becomes a trace event and a counter; the node goes on.
-            malformedCount += 1
-            recorder.record(.fault("malformed message from \(peer): \(error)"), controller: ControllerIDs.node(nodeName), cause: nil)
-            let reply = WireMessage(.error(code: Self.errorCode(for: error).rawValue, text: error.description),
-                                    correlationID: error.correlationID ?? 0, lamport: recorder.lamport)
-            if connected.contains(peer) {
-                io?.send(to: peer, reply.encode())
-            } else {
-                io?.reply(toRoutingID: Array(peer.utf8), reply.encode())
+        WireBatch.decodeEach(frames) { decoded in
+            switch decoded {
+            case let .success(message): handle(message, from: peer)
+            case let .failure(error): reject(error, from: peer)
             }
-            return
         }
+    }
+
+    /// SPEC §7: a malformed frame becomes a trace event and a counter; the node goes on.
+    private func reject(_ error: WireError, from peer: String) {
+        malformedCount += 1
+        recorder.record(.fault("malformed message from \(peer): \(error)"), controller: ControllerIDs.node(nodeName), cause: nil)
+        let reply = WireMessage(.error(code: Self.errorCode(for: error).rawValue, text: error.description),
+                                correlationID: error.correlationID ?? 0, lamport: recorder.lamport)
+        if connected.contains(peer) {
+            io?.send(to: peer, reply)
+        } else {
+            io?.reply(toRoutingID: Array(peer.utf8), reply.encode())
+        }
+    }
+
+    private func handle(_ message: WireMessage, from peer: String) {
         recorder.observe(lamport: message.header.lamport)
         switch message.body {
         case let .return(result):
@@ -209,6 +216,7 @@ extension NodeTransport {
         case .unknownCommand: return .unknownCommand
         case .unknownCallCode: return .unknownCallCode
         case .frameCount, .headerTooShort, .badSignature: return .malformedHeader
+        case .nestedBatch: return .malformedBody
         default: return error.part == .header ? .malformedHeader : .malformedBody
         }
     }
