@@ -142,6 +142,29 @@ struct BatchingTests {
         await receiver.stop()
     }
 
+    @Test("a message sent right after its peer's connect is delivered, however the I/O thread interleaves them")
+    func sendRightAfterConnectIsDelivered() async throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let received = Received()
+        let receiver = try await NodeIO.start(
+            NodeIOConfiguration(nodeName: "receiver", bindEndpoint: "ipc://\(directory.path)/receiver.sock"), heartbeat: [],
+            onMessage: { _, frames in received.take(frames) }, onEvent: { _ in })
+        let senders = 20
+        for index in 1...senders {
+            let sender = try await NodeIO.start(
+                NodeIOConfiguration(nodeName: "sender\(index)", bindEndpoint: "ipc://\(directory.path)/sender\(index).sock"),
+                heartbeat: [], onMessage: { _, _ in }, onEvent: { _ in })
+            sender.connect(peer: "receiver", endpoint: receiver.boundEndpoint)
+            sender.send(to: "receiver", Self.call(UInt64(index)))
+            _ = await received.wait(for: index)
+            await sender.stop()
+        }
+        let (correlations, _) = await received.wait(for: senders)
+        #expect(correlations == Array(1...UInt64(senders)))
+        await receiver.stop()
+    }
+
     @Test("a damaged batch is answered with ERROR for its damaged part, its good messages are served, and so is what follows")
     func damagedBatchWhileServing() async throws {
         let directory = try Self.temporaryDirectory()
