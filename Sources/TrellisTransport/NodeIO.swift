@@ -26,6 +26,9 @@ public struct NodeIOConfiguration: Sendable {
     public var batching = true
     /// A message for a peer whose stream is idle is sent by the thread that sends it, instead of
     /// waking the I/O thread to send it: one thread wake-up less per message of a conversation.
+    /// Idle means nothing of the stream waits anywhere and the peer has spoken since the last
+    /// message queued for it (a conversation's turn: a CALL answered, a RETURN due). Messages
+    /// queued in a row go through the I/O thread, which batches them.
     public var directSend = true
 
     public init(nodeName: String, bindEndpoint: String) {
@@ -154,7 +157,10 @@ public final class NodeIO: Sendable {
         enum Outcome { case queued, wake, failed(ZMQError) }
         let outcome = shared.withLock { state -> Outcome in
             guard !state.stopped else { return .queued }
-            if direct, state.outboxes[peer] == nil, let dealer = state.peers[peer], !dealer.hasPending {
+            let dealer = state.peers[peer]
+            let turn = dealer?.heardSinceQueued ?? false
+            dealer?.heardSinceQueued = false
+            if direct, turn, state.outboxes[peer] == nil, let dealer, !dealer.hasPending {
                 // The stream is idle (nothing of it waits anywhere): send from this thread, in order.
                 var outbox = NodeOutbox(batching: batching)
                 add(&outbox)
@@ -224,6 +230,8 @@ public final class NodeIO: Sendable {
         var pendingStart = 0
         /// Heartbeats start after the first message: a stream opens with HELLO (TWP/1).
         var opened = false
+        /// A message came from this peer since Swift code last queued one for it.
+        var heardSinceQueued = false
 
         init(socket: ZMQSocket) {
             self.socket = socket
@@ -288,6 +296,7 @@ public final class NodeIO: Sendable {
         var lastPeerName = ""
         var items: [ZMQPollItem] = []
         var failures: [String] = []
+        var heard: [String] = []
 
         while running {
             items.removeAll(keepingCapacity: true)
@@ -319,8 +328,10 @@ public final class NodeIO: Sendable {
                         lastRoutingID = routingID
                         lastPeerName = String(decoding: routingID, as: UTF8.self)
                         lastHeard[lastPeerName] = now
+                        heard.append(lastPeerName)
                     } else if received == 1 {
                         lastHeard[lastPeerName] = now
+                        heard.append(lastPeerName)
                     }
                     onMessage(lastPeerName, message)
                 }
@@ -330,7 +341,10 @@ public final class NodeIO: Sendable {
             }
             // Commands from Swift code.
             if items[1].readable { wakeUp.drain() }
+            let heardNow = heard
+            heard.removeAll(keepingCapacity: true)
             let commands = shared.withLock { state -> [Command] in
+                for name in heardNow { state.peers[name]?.heardSinceQueued = true }
                 var commands: [Command] = []
                 swap(&commands, &state.commands)
                 return commands
