@@ -91,7 +91,10 @@ public enum WireBatch {
 
     private static func appendLength(_ length: Int, to body: inout [UInt8]) {
         let value = UInt32(truncatingIfNeeded: length)
-        withUnsafeBytes(of: value.bigEndian) { body.append(contentsOf: $0) }
+        body.append(UInt8(truncatingIfNeeded: value >> 24))
+        body.append(UInt8(truncatingIfNeeded: value >> 16))
+        body.append(UInt8(truncatingIfNeeded: value >> 8))
+        body.append(UInt8(truncatingIfNeeded: value))
     }
 
     /// The frames of a batch of decoded messages (for tests and golden vectors; senders pack

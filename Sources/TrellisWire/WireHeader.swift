@@ -74,18 +74,23 @@ public struct WireHeader: Hashable, Sendable {
 
     /// Appends the 32-byte header frame to `bytes` (a BATCH entry is written in place).
     func encode(into bytes: inout [UInt8]) {
-        bytes.append(contentsOf: Self.signature)
-        bytes.append(majorVersion)
-        bytes.append(minorVersion)
-        bytes.append(command.rawValue)
-        bytes.append(flags)
-        bytes.append(0)
-        bytes.append(0)
-        withUnsafeBytes(of: correlationID.bigEndian) { bytes.append(contentsOf: $0) }
-        withUnsafeBytes(of: lamport.bigEndian) { bytes.append(contentsOf: $0) }
-        withUnsafeBytes(of: step.bigEndian) { bytes.append(contentsOf: $0) }
-        withUnsafeBytes(of: UInt32(0)) { bytes.append(contentsOf: $0) }
+        let start = bytes.count
+        bytes.append(contentsOf: Self.zeros)
+        bytes.withUnsafeMutableBytes { raw in
+            raw[start] = Self.signature[0]
+            raw[start + 1] = Self.signature[1]
+            raw[start + 2] = majorVersion
+            raw[start + 3] = minorVersion
+            raw[start + 4] = command.rawValue
+            raw[start + 5] = flags
+            raw.storeBytes(of: correlationID.bigEndian, toByteOffset: start + 8, as: UInt64.self)
+            raw.storeBytes(of: lamport.bigEndian, toByteOffset: start + 16, as: UInt64.self)
+            raw.storeBytes(of: step.bigEndian, toByteOffset: start + 24, as: UInt32.self)
+        }
     }
+
+    /// A header's worth of zero bytes: reserved fields stay zero.
+    private static let zeros = [UInt8](repeating: 0, count: length)
 
     private static func store<Value: FixedWidthInteger>(_ value: Value, at offset: Int, in buffer: UnsafeMutableBufferPointer<UInt8>) {
         withUnsafeBytes(of: value) { source in

@@ -15,13 +15,17 @@ struct WireWriter {
         bytes.append(UInt8(truncatingIfNeeded: value))
     }
 
-    // The big-endian bytes are appended in one copy: encoding is on every message's path.
+    // Unrolled single-byte appends: no generic sequence append on every message's path.
     mutating func u32(_ value: UInt32) {
-        withUnsafeBytes(of: value.bigEndian) { bytes.append(contentsOf: $0) }
+        bytes.append(UInt8(truncatingIfNeeded: value >> 24))
+        bytes.append(UInt8(truncatingIfNeeded: value >> 16))
+        bytes.append(UInt8(truncatingIfNeeded: value >> 8))
+        bytes.append(UInt8(truncatingIfNeeded: value))
     }
 
     mutating func u64(_ value: UInt64) {
-        withUnsafeBytes(of: value.bigEndian) { bytes.append(contentsOf: $0) }
+        u32(UInt32(truncatingIfNeeded: value >> 32))
+        u32(UInt32(truncatingIfNeeded: value))
     }
 
     mutating func i64(_ value: Int64) {
