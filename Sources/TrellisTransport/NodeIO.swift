@@ -296,7 +296,6 @@ public final class NodeIO: Sendable {
         var lastPeerName = ""
         var items: [ZMQPollItem] = []
         var failures: [String] = []
-        var heard: [String] = []
 
         while running {
             items.removeAll(keepingCapacity: true)
@@ -324,14 +323,16 @@ public final class NodeIO: Sendable {
                     received += 1
                     guard !message.isEmpty else { continue }
                     let routingID = message.removeFirst()
-                    if routingID != lastRoutingID {
-                        lastRoutingID = routingID
-                        lastPeerName = String(decoding: routingID, as: UTF8.self)
+                    if routingID != lastRoutingID || received == 1 {
+                        if routingID != lastRoutingID {
+                            lastRoutingID = routingID
+                            lastPeerName = String(decoding: routingID, as: UTF8.self)
+                        }
                         lastHeard[lastPeerName] = now
-                        heard.append(lastPeerName)
-                    } else if received == 1 {
-                        lastHeard[lastPeerName] = now
-                        heard.append(lastPeerName)
+                        // Before the message is handed on: the answer it prompts may be sent
+                        // directly (a conversation's turn) as soon as the handler runs.
+                        let name = lastPeerName
+                        shared.withLock { $0.peers[name]?.heardSinceQueued = true }
                     }
                     onMessage(lastPeerName, message)
                 }
@@ -341,10 +342,7 @@ public final class NodeIO: Sendable {
             }
             // Commands from Swift code.
             if items[1].readable { wakeUp.drain() }
-            let heardNow = heard
-            heard.removeAll(keepingCapacity: true)
             let commands = shared.withLock { state -> [Command] in
-                for name in heardNow { state.peers[name]?.heardSinceQueued = true }
                 var commands: [Command] = []
                 swap(&commands, &state.commands)
                 return commands
