@@ -24,12 +24,6 @@ public struct NodeIOConfiguration: Sendable {
     /// Several messages pending for one peer leave as one BATCH (TWP/1 §7.9). Only what is
     /// already queued is packed, so batching never delays a message.
     public var batching = true
-    /// A message for a peer whose stream is idle is sent by the thread that sends it, instead of
-    /// waking the I/O thread to send it: one thread wake-up less per message of a conversation.
-    /// Idle means nothing of the stream waits anywhere and the peer has spoken since the last
-    /// message queued for it (a conversation's turn: a CALL answered, a RETURN due). Messages
-    /// queued in a row go through the I/O thread, which batches them.
-    public var directSend = true
 
     public init(nodeName: String, bindEndpoint: String) {
         self.nodeName = nodeName
@@ -61,12 +55,10 @@ public enum NodeIOEvent: Sendable, Equatable {
     case failed(String)
 }
 
-/// A node's ZeroMQ I/O: one thread owns the context, the ROUTER bound for inbound traffic and
-/// runs `zmq_poll`; it hands inbound messages to `onMessage`, in batches per wake-up. The DEALERs,
-/// one per peer for outbound traffic, live behind the lock that also guards what Swift code
-/// queues: when a peer's stream is idle, the sending thread sends on its DEALER itself (libzmq lets
-/// a socket move between threads behind a full memory barrier, which the lock is); otherwise the
-/// message joins the peer's outbox and an eventfd wakes the I/O thread, which sends it.
+/// A node's ZeroMQ I/O: one thread owns the context and every socket — one ROUTER bound for
+/// inbound traffic, one DEALER per peer for outbound — and runs `zmq_poll`. Swift code on any
+/// thread hands it messages through a locked queue and an eventfd wake-up; it hands inbound
+/// messages to `onMessage`, in batches per wake-up.
 public final class NodeIO: Sendable {
     public let configuration: NodeIOConfiguration
 
@@ -85,11 +77,6 @@ public final class NodeIO: Sendable {
         var stopWaiters: [CheckedContinuation<Void, Never>] = []
         var startWaiter: CheckedContinuation<Result<String, ZMQError>, Never>?
         var heartbeatFrames: [[UInt8]] = []
-        /// The DEALER to each peer, created by the I/O thread; used only under this lock.
-        var peers: [String: Peer] = [:]
-        /// The context of the DEALERs: a context of their own, created and ended under this lock,
-        /// apart from the I/O thread's context of the ROUTER (which it polls without the lock).
-        var outboundContext: ZMQContext?
     }
 
     private let shared = Mutex(Shared())
@@ -153,38 +140,16 @@ public final class NodeIO: Sendable {
     }
 
     private func queue(for peer: String, _ add: (inout NodeOutbox) -> Void) {
-        let batching = configuration.batching, direct = configuration.directSend
-        enum Outcome { case queued, wake, failed(ZMQError) }
-        let outcome = shared.withLock { state -> Outcome in
-            guard !state.stopped else { return .queued }
-            let dealer = state.peers[peer]
-            let turn = dealer?.heardSinceQueued ?? false
-            dealer?.heardSinceQueued = false
-            if direct, turn, state.outboxes[peer] == nil, let dealer, !dealer.hasPending {
-                // The stream is idle (nothing of it waits anywhere): send from this thread, in order.
-                var outbox = NodeOutbox(batching: batching)
-                add(&outbox)
-                for index in outbox.chunks.indices { dealer.pending.append(outbox.chunks[index].takeFrames()) }
-                dealer.opened = true
-                do throws(ZMQError) {
-                    try dealer.flush()
-                } catch {
-                    return .failed(error)
-                }
-                // What the socket would not take yet is the I/O thread's to retry.
-                return dealer.hasPending ? .wake : .queued
-            }
-            // Only the message that finds nothing queued wakes the thread: it takes everything per
-            // wake-up, so a burst costs one eventfd write, not one each.
+        let batching = configuration.batching
+        // Only the message that finds nothing queued wakes the thread: it takes everything per
+        // wake-up, so a burst costs one eventfd write, not one each.
+        let wake = shared.withLock { state -> Bool in
+            guard !state.stopped else { return false }
             let idle = state.commands.isEmpty && state.outboxes.isEmpty
             add(&state.outboxes[peer, default: NodeOutbox(batching: batching)])
-            return idle ? .wake : .queued
+            return idle
         }
-        switch outcome {
-        case .queued: break
-        case .wake: wakeUp.signal()
-        case let .failed(error): onEvent(.failed("send to \(peer): \(error)"))
-        }
+        if wake { wakeUp.signal() }
     }
 
     /// Answers a sender that is not a peer (a malformed message from a raw socket) through the
@@ -222,7 +187,6 @@ public final class NodeIO: Sendable {
 
     // MARK: The I/O thread
 
-    /// A DEALER and what it has not sent yet; only touched under the lock.
     private final class Peer {
         let socket: ZMQSocket
         /// ZeroMQ messages (single messages or BATCHes) the socket has not taken yet.
@@ -230,8 +194,6 @@ public final class NodeIO: Sendable {
         var pendingStart = 0
         /// Heartbeats start after the first message: a stream opens with HELLO (TWP/1).
         var opened = false
-        /// A message came from this peer since Swift code last queued one for it.
-        var heardSinceQueued = false
 
         init(socket: ZMQSocket) {
             self.socket = socket
@@ -279,6 +241,7 @@ public final class NodeIO: Sendable {
         }
         resumeStart(.success(router.lastEndpoint))
 
+        var peers: [String: Peer] = [:]
         var lastHeard: [String: ContinuousClock.Instant] = [:]
         var gone = Set<String>()
         var nextHeartbeat = ContinuousClock.now
@@ -287,26 +250,26 @@ public final class NodeIO: Sendable {
         let timeout = Duration.milliseconds(configuration.peerTimeoutMilliseconds)
         var now = ContinuousClock.now
         var running = true
-        // A DEALER that would not take everything (its high-water mark): retried every
-        // millisecond. DEALERs are not polled, so that other threads may send on them.
-        var backlogged = false
         // The routing id of the last inbound message and its name: a burst from one peer decodes
         // the name once.
         var lastRoutingID: [UInt8] = []
         var lastPeerName = ""
         var items: [ZMQPollItem] = []
-        var failures: [String] = []
 
         while running {
             items.removeAll(keepingCapacity: true)
             items.append(ZMQPollItem(.socket(router)))
             items.append(ZMQPollItem(.fileDescriptor(wakeUp.fileDescriptor)))
             if let zapHandler { items.append(ZMQPollItem(.socket(zapHandler))) }
+            let fixedItems = items.count
+            for peer in peers.values where peer.hasPending {
+                items.append(ZMQPollItem(.socket(peer.socket), wantsWritable: true))
+            }
             // Sleep until traffic, a signal or the next heartbeat.
             let untilHeartbeat = now.duration(to: nextHeartbeat)
             let milliseconds = untilHeartbeat.components.seconds * 1000
                 + untilHeartbeat.components.attoseconds / 1_000_000_000_000_000
-            let pollTimeout = backlogged ? 1 : Int(max(0, min(milliseconds, Int64(configuration.heartbeatIntervalMilliseconds))))
+            let pollTimeout = Int(max(0, min(milliseconds, Int64(configuration.heartbeatIntervalMilliseconds))))
             do {
                 try ZMQPoll.poll(&items, timeoutMilliseconds: pollTimeout)
             } catch {
@@ -323,59 +286,50 @@ public final class NodeIO: Sendable {
                     received += 1
                     guard !message.isEmpty else { continue }
                     let routingID = message.removeFirst()
-                    if routingID != lastRoutingID || received == 1 {
-                        if routingID != lastRoutingID {
-                            lastRoutingID = routingID
-                            lastPeerName = String(decoding: routingID, as: UTF8.self)
-                        }
+                    if routingID != lastRoutingID {
+                        lastRoutingID = routingID
+                        lastPeerName = String(decoding: routingID, as: UTF8.self)
                         lastHeard[lastPeerName] = now
-                        // Before the message is handed on: the answer it prompts may be sent
-                        // directly (a conversation's turn) as soon as the handler runs.
-                        let name = lastPeerName
-                        shared.withLock { $0.peers[name]?.heardSinceQueued = true }
+                    } else if received == 1 {
+                        lastHeard[lastPeerName] = now
                     }
                     onMessage(lastPeerName, message)
                 }
             }
-            if let zapHandler, items.count > 2, items[2].readable {
+            if let zapHandler, fixedItems > 2, items[2].readable {
                 answerZAP(zapHandler)
             }
             // Commands from Swift code.
             if items[1].readable { wakeUp.drain() }
-            let commands = shared.withLock { state -> [Command] in
+            let (commands, outboxes) = shared.withLock { state -> ([Command], [String: NodeOutbox]) in
                 var commands: [Command] = []
+                var outboxes: [String: NodeOutbox] = [:]
                 swap(&commands, &state.commands)
-                return commands
+                swap(&outboxes, &state.outboxes)
+                return (commands, outboxes)
             }
             for command in commands {
                 switch command {
                 case let .connect(name, endpoint, serverKey):
-                    let configuration = configuration
-                    let failure = shared.withLock { state -> String? in
-                        guard state.peers[name] == nil else { return nil }
-                        do throws(ZMQError) {
-                            if state.outboundContext == nil { state.outboundContext = try ZMQContext() }
-                            guard let context = state.outboundContext else { return nil }
-                            let dealer = try context.socket(.dealer)
-                            try dealer.set(ZMQOption.linger, configuration.lingerMilliseconds)
-                            try dealer.set(ZMQOption.sendHighWaterMark, configuration.highWaterMark)
-                            try dealer.set(ZMQOption.receiveHighWaterMark, configuration.highWaterMark)
-                            try dealer.set(ZMQOption.routingID, text: configuration.nodeName)
-                            if let curve = configuration.curve, let serverKey {
-                                try dealer.set(ZMQOption.curveServerKey, text: serverKey)
-                                try dealer.set(ZMQOption.curvePublicKey, text: curve.publicKey)
-                                try dealer.set(ZMQOption.curveSecretKey, text: curve.secretKey)
-                            }
-                            try dealer.connect(endpoint)
-                            // Silence counts only from the first message heard: a peer still
-                            // starting up is not gone (the conductor bounds startup itself).
-                            state.peers[name] = Peer(socket: dealer)
-                            return nil
-                        } catch {
-                            return "connect to \(name) at \(endpoint): \(error)"
+                    guard peers[name] == nil else { continue }
+                    do {
+                        let dealer = try context.socket(.dealer)
+                        try dealer.set(ZMQOption.linger, configuration.lingerMilliseconds)
+                        try dealer.set(ZMQOption.sendHighWaterMark, configuration.highWaterMark)
+                        try dealer.set(ZMQOption.receiveHighWaterMark, configuration.highWaterMark)
+                        try dealer.set(ZMQOption.routingID, text: configuration.nodeName)
+                        if let curve = configuration.curve, let serverKey {
+                            try dealer.set(ZMQOption.curveServerKey, text: serverKey)
+                            try dealer.set(ZMQOption.curvePublicKey, text: curve.publicKey)
+                            try dealer.set(ZMQOption.curveSecretKey, text: curve.secretKey)
                         }
+                        try dealer.connect(endpoint)
+                        // Silence counts only from the first message heard: a peer still starting
+                        // up is not gone (the conductor bounds startup itself).
+                        peers[name] = Peer(socket: dealer)
+                    } catch {
+                        onEvent(.failed("connect to \(name) at \(endpoint): \(error)"))
                     }
-                    if let failure { onEvent(.failed(failure)) }
                 case let .reply(routingID, frames):
                     // ROUTER_MANDATORY: an unknown or gone routing id fails; nothing to keep.
                     _ = try? router.send([routingID] + frames, dontWait: true)
@@ -383,51 +337,31 @@ public final class NodeIO: Sendable {
                     running = false
                 }
             }
-            // Outbound, after the connections: a message queued for a peer is sent once its
-            // DEALER exists. Heartbeats out when one is due.
-            let heartbeatDue = now >= nextHeartbeat
-            if heartbeatDue { nextHeartbeat = now.advanced(by: interval) }
-            let goneNow = gone
-            backlogged = shared.withLock { state -> Bool in
-                var outboxes: [String: NodeOutbox] = [:]
-                swap(&outboxes, &state.outboxes)
-                for (name, var outbox) in outboxes {
-                    guard let peer = state.peers[name] else {
-                        // Its connect may have been queued after this loop took the commands:
-                        // then the messages wait for the next turn, after the connect.
-                        let connecting = state.commands.contains { command in
-                            if case let .connect(peer, _, _) = command { return peer == name }
-                            return false
-                        }
-                        if connecting {
-                            state.outboxes[name] = outbox
-                        } else {
-                            failures.append("send to \(name): no connection to that node")
-                        }
-                        continue
-                    }
-                    for index in outbox.chunks.indices { peer.pending.append(outbox.chunks[index].takeFrames()) }
-                    peer.opened = true
+            // Connections first: a message queued for a peer is sent once its DEALER exists.
+            for (name, var outbox) in outboxes {
+                guard let peer = peers[name] else {
+                    onEvent(.failed("send to \(name): no connection to that node"))
+                    continue
                 }
-                var backlogged = false
-                for (name, peer) in state.peers {
-                    if heartbeatDue, peer.opened, !goneNow.contains(name), !heartbeat.isEmpty, !peer.hasPending {
-                        peer.pending.append(heartbeat)
-                    }
-                    guard peer.hasPending else { continue }
+                for index in outbox.chunks.indices { peer.pending.append(outbox.chunks[index].takeFrames()) }
+                peer.opened = true
+            }
+            if !outboxes.isEmpty || items.count > fixedItems {
+                for (name, peer) in peers where peer.hasPending {
                     do {
                         try peer.flush()
                     } catch {
-                        failures.append("send to \(name): \(error)")
+                        onEvent(.failed("send to \(name): \(error)"))
                     }
-                    backlogged = backlogged || peer.hasPending
                 }
-                return backlogged
             }
-            for failure in failures { onEvent(.failed(failure)) }
-            failures.removeAll(keepingCapacity: true)
-            // Silence in.
-            if heartbeatDue {
+            // Heartbeats out, silence in.
+            if now >= nextHeartbeat {
+                nextHeartbeat = now.advanced(by: interval)
+                for (name, peer) in peers where peer.opened && !gone.contains(name) && !heartbeat.isEmpty {
+                    if !peer.hasPending { peer.pending.append(heartbeat) }
+                    try? peer.flush()
+                }
                 for (name, heard) in lastHeard where !gone.contains(name) && heard.duration(to: now) > timeout {
                     gone.insert(name)
                     onEvent(.peerGone(name))
@@ -435,14 +369,8 @@ public final class NodeIO: Sendable {
             }
         }
         // Shutdown: whatever is still queued gets one last chance, then bounded linger.
-        shared.withLock { state in
-            state.stopped = true
-            for peer in state.peers.values { try? peer.flush() }
-            for peer in state.peers.values { peer.socket.close() }
-            state.peers.removeAll()
-            state.outboundContext?.terminate()
-            state.outboundContext = nil
-        }
+        for peer in peers.values { try? peer.flush() }
+        for peer in peers.values { peer.socket.close() }
         zapHandler?.close()
         router.close()
         context.terminate()

@@ -1,8 +1,8 @@
 import CZeroMQ
 
-/// A libzmq context. Not `Sendable` on purpose: Trellis uses a context, its sockets and every
-/// call on them either on one thread or behind one lock, so libzmq's socket rule (a socket moves
-/// between threads only behind a full memory barrier) holds by construction.
+/// A libzmq context. Not `Sendable` on purpose: Trellis creates it, its sockets and every call on
+/// them on one I/O thread, so no lock is needed and libzmq's socket rule (one thread per socket)
+/// holds by construction.
 public final class ZMQContext {
     let handle: UnsafeMutableRawPointer
 
