@@ -55,13 +55,16 @@ public enum TransportBench {
         var configuration = NodeIOConfiguration(nodeName: "measure", bindEndpoint: endpoint)
         configuration.highWaterMark = 0
         let io = try await NodeIO.start(configuration, heartbeat: [], onMessage: { _, frames in
-            if (try? WireMessage.decode(frames)) != nil { counter.tick() }
+            // One ZeroMQ message may be a BATCH: every message in it is decoded and counted.
+            var decoded = 0
+            WireBatch.decodeEach(frames) { if case .success = $0 { decoded += 1 } }
+            counter.tick(decoded)
         }, onEvent: { _ in })
         let process = try peer.launch(.trellisPush, endpoint: peerEndpoint, connectTo: io.boundEndpoint, count: count, size: size)
         defer { peer.reap(process) }
         let seconds = await counter.waitUntilDone()
         await io.stop()
-        return Double(count - 1) / seconds
+        return Double(counter.timedMessages) / seconds
     }
 
     /// Round-trip times of `count` raw REQ/REP exchanges, in microseconds.
@@ -140,7 +143,7 @@ public enum TransportBench {
             let target = WireAddress(node: "measure", controller: "probe", incarnation: 1)
             let text = String(decoding: payload.prefix(max(0, size - 48)), as: UTF8.self)
             for index in 0..<count {
-                io.send(to: "measure", WireMessage(.call(target: target, code: .layout, arguments: [.string(text)]), correlationID: UInt64(index + 1)).encode())
+                io.send(to: "measure", WireMessage(.call(target: target, code: .layout, arguments: [.string(text)]), correlationID: UInt64(index + 1)))
             }
             // Linger does not flush reliably on ipc (SPEC §7): stay until the measuring side is done.
             let done = FileHandle.standardInput.readDataToEndOfFile()
@@ -189,6 +192,8 @@ public struct PeerLauncher: Sendable {
 final class Counter: Sendable {
     private struct State {
         var received = 0
+        /// How many arrived with the first tick, when the clock started: they are not timed.
+        var untimed = 0
         var first: ContinuousClock.Instant?
         var seconds: Double?
         var waiter: CheckedContinuation<Double, Never>?
@@ -202,11 +207,17 @@ final class Counter: Sendable {
         state = Mutex(State())
     }
 
-    func tick() {
+    /// Counts `count` more messages (all those of one ZeroMQ message).
+    func tick(_ count: Int = 1) {
+        guard count > 0 else { return }
         let finished: (CheckedContinuation<Double, Never>, Double)? = state.withLock { state in
-            state.received += 1
-            if state.received == 1 { state.first = .now }
-            guard state.received == target, let first = state.first else { return nil }
+            let before = state.received
+            state.received += count
+            if before == 0 {
+                state.first = .now
+                state.untimed = count
+            }
+            guard before < target, state.received >= target, let first = state.first else { return nil }
             let seconds = InProcessBench.seconds(since: first)
             state.seconds = seconds
             defer { state.waiter = nil }
@@ -214,6 +225,9 @@ final class Counter: Sendable {
         }
         if let (waiter, seconds) = finished { waiter.resume(returning: seconds) }
     }
+
+    /// The messages that arrived after the clock started (like the anchor's `count - 1`).
+    var timedMessages: Int { state.withLock { max(1, target - $0.untimed) } }
 
     func waitUntilDone() async -> Double {
         await withCheckedContinuation { continuation in

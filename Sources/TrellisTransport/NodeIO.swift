@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TrellisWire
 import ZeroMQ
 
 /// How a node's sockets are set up.
@@ -20,6 +21,9 @@ public struct NodeIOConfiguration: Sendable {
     public var maximumMessageSize: Int64 = 64 << 20
     /// CURVE security; nil for none.
     public var curve: CurveConfiguration?
+    /// Several messages pending for one peer leave as one BATCH (TWP/1 §7.9). Only what is
+    /// already queued is packed, so batching never delays a message.
+    public var batching = true
 
     public init(nodeName: String, bindEndpoint: String) {
         self.nodeName = nodeName
@@ -60,13 +64,14 @@ public final class NodeIO: Sendable {
 
     private enum Command {
         case connect(peer: String, endpoint: String, serverKey: String?)
-        case send(peer: String, frames: [[UInt8]])
         case reply(routingID: [UInt8], frames: [[UInt8]])
         case stop
     }
 
     private struct Shared {
         var commands: [Command] = []
+        /// Messages for each peer, packed as they are queued (`NodeOutbox`).
+        var outboxes: [String: NodeOutbox] = [:]
         var boundEndpoint = ""
         var stopped = false
         var stopWaiters: [CheckedContinuation<Void, Never>] = []
@@ -126,7 +131,25 @@ public final class NodeIO: Sendable {
     /// Queues a message for `peer`. Never dropped: when libzmq's queue is full it waits here
     /// until the socket can take it (backpressure); a peer never connected keeps it too.
     public func send(to peer: String, _ frames: [[UInt8]]) {
-        enqueue(.send(peer: peer, frames: frames))
+        queue(for: peer) { $0.append(frames) }
+    }
+
+    /// Queues `message` for `peer`, encoded straight into the batch that will carry it.
+    public func send(to peer: String, _ message: WireMessage) {
+        queue(for: peer) { $0.append(message) }
+    }
+
+    private func queue(for peer: String, _ add: (inout NodeOutbox) -> Void) {
+        let batching = configuration.batching
+        // Only the message that finds nothing queued wakes the thread: it takes everything per
+        // wake-up, so a burst costs one eventfd write, not one each.
+        let wake = shared.withLock { state -> Bool in
+            guard !state.stopped else { return false }
+            let idle = state.commands.isEmpty && state.outboxes.isEmpty
+            add(&state.outboxes[peer, default: NodeOutbox(batching: batching)])
+            return idle
+        }
+        if wake { wakeUp.signal() }
     }
 
     /// Answers a sender that is not a peer (a malformed message from a raw socket) through the
@@ -136,12 +159,11 @@ public final class NodeIO: Sendable {
     }
 
     private func enqueue(_ command: Command) {
-        // Only the command that finds the queue empty wakes the thread: it takes the whole queue
-        // per wake-up, so a burst of sends costs one eventfd write, not one each.
         let wake = shared.withLock { state -> Bool in
             guard !state.stopped else { return false }
+            let idle = state.commands.isEmpty && state.outboxes.isEmpty
             state.commands.append(command)
-            return state.commands.count == 1
+            return idle
         }
         if wake { wakeUp.signal() }
     }
@@ -167,6 +189,7 @@ public final class NodeIO: Sendable {
 
     private final class Peer {
         let socket: ZMQSocket
+        /// ZeroMQ messages (single messages or BATCHes) the socket has not taken yet.
         var pending: [[[UInt8]]] = []
         var pendingStart = 0
         /// Heartbeats start after the first message: a stream opens with HELLO (TWP/1).
@@ -225,44 +248,65 @@ public final class NodeIO: Sendable {
         let heartbeat = shared.withLock { $0.heartbeatFrames }
         let interval = Duration.milliseconds(configuration.heartbeatIntervalMilliseconds)
         let timeout = Duration.milliseconds(configuration.peerTimeoutMilliseconds)
+        var now = ContinuousClock.now
         var running = true
+        // The routing id of the last inbound message and its name: a burst from one peer decodes
+        // the name once.
+        var lastRoutingID: [UInt8] = []
+        var lastPeerName = ""
+        var items: [ZMQPollItem] = []
 
         while running {
-            var items = [ZMQPollItem(.socket(router)), ZMQPollItem(.fileDescriptor(wakeUp.fileDescriptor))]
+            items.removeAll(keepingCapacity: true)
+            items.append(ZMQPollItem(.socket(router)))
+            items.append(ZMQPollItem(.fileDescriptor(wakeUp.fileDescriptor)))
             if let zapHandler { items.append(ZMQPollItem(.socket(zapHandler))) }
-            let waiting = peers.filter { $0.value.hasPending }
-            let waitingNames = Array(waiting.keys)
-            for name in waitingNames {
-                if let peer = peers[name] { items.append(ZMQPollItem(.socket(peer.socket), wantsWritable: true)) }
+            let fixedItems = items.count
+            for peer in peers.values where peer.hasPending {
+                items.append(ZMQPollItem(.socket(peer.socket), wantsWritable: true))
             }
-            let untilHeartbeat = max(0, Int(ContinuousClock.now.duration(to: nextHeartbeat).components.seconds * 1000
-                + ContinuousClock.now.duration(to: nextHeartbeat).components.attoseconds / 1_000_000_000_000_000))
+            // Sleep until traffic, a signal or the next heartbeat.
+            let untilHeartbeat = now.duration(to: nextHeartbeat)
+            let milliseconds = untilHeartbeat.components.seconds * 1000
+                + untilHeartbeat.components.attoseconds / 1_000_000_000_000_000
+            let pollTimeout = Int(max(0, min(milliseconds, Int64(configuration.heartbeatIntervalMilliseconds))))
             do {
-                try ZMQPoll.poll(&items, timeoutMilliseconds: min(untilHeartbeat, configuration.heartbeatIntervalMilliseconds))
+                try ZMQPoll.poll(&items, timeoutMilliseconds: pollTimeout)
             } catch {
                 onEvent(.failed(error.description))
                 break
             }
+            // One clock read per wake-up: what came in during it was heard "now", and the next
+            // sleep is timed from it.
+            now = ContinuousClock.now
             // Inbound, in a batch per wake-up.
             if items[0].readable {
                 var received = 0
-                while received < 4096, let message = try? router.receive(dontWait: true) {
+                while received < 4096, var message = try? router.receive(dontWait: true) {
                     received += 1
-                    guard let first = message.first else { continue }
-                    let peer = String(decoding: first, as: UTF8.self)
-                    lastHeard[peer] = .now
-                    onMessage(peer, Array(message.dropFirst()))
+                    guard !message.isEmpty else { continue }
+                    let routingID = message.removeFirst()
+                    if routingID != lastRoutingID {
+                        lastRoutingID = routingID
+                        lastPeerName = String(decoding: routingID, as: UTF8.self)
+                        lastHeard[lastPeerName] = now
+                    } else if received == 1 {
+                        lastHeard[lastPeerName] = now
+                    }
+                    onMessage(lastPeerName, message)
                 }
             }
-            if let zapHandler, items.count > 2, items[2].readable {
+            if let zapHandler, fixedItems > 2, items[2].readable {
                 answerZAP(zapHandler)
             }
             // Commands from Swift code.
             if items[1].readable { wakeUp.drain() }
-            let commands: [Command] = shared.withLock { state in
-                var taken: [Command] = []
-                swap(&taken, &state.commands)
-                return taken
+            let (commands, outboxes) = shared.withLock { state -> ([Command], [String: NodeOutbox]) in
+                var commands: [Command] = []
+                var outboxes: [String: NodeOutbox] = [:]
+                swap(&commands, &state.commands)
+                swap(&outboxes, &state.outboxes)
+                return (commands, outboxes)
             }
             for command in commands {
                 switch command {
@@ -286,13 +330,6 @@ public final class NodeIO: Sendable {
                     } catch {
                         onEvent(.failed("connect to \(name) at \(endpoint): \(error)"))
                     }
-                case let .send(name, frames):
-                    guard let peer = peers[name] else {
-                        onEvent(.failed("send to \(name): no connection to that node"))
-                        continue
-                    }
-                    peer.pending.append(frames)
-                    peer.opened = true
                 case let .reply(routingID, frames):
                     // ROUTER_MANDATORY: an unknown or gone routing id fails; nothing to keep.
                     _ = try? router.send([routingID] + frames, dontWait: true)
@@ -300,15 +337,25 @@ public final class NodeIO: Sendable {
                     running = false
                 }
             }
-            for (name, peer) in peers where peer.hasPending {
-                do {
-                    try peer.flush()
-                } catch {
-                    onEvent(.failed("send to \(name): \(error)"))
+            // Connections first: a message queued for a peer is sent once its DEALER exists.
+            for (name, var outbox) in outboxes {
+                guard let peer = peers[name] else {
+                    onEvent(.failed("send to \(name): no connection to that node"))
+                    continue
+                }
+                for index in outbox.chunks.indices { peer.pending.append(outbox.chunks[index].takeFrames()) }
+                peer.opened = true
+            }
+            if !outboxes.isEmpty || items.count > fixedItems {
+                for (name, peer) in peers where peer.hasPending {
+                    do {
+                        try peer.flush()
+                    } catch {
+                        onEvent(.failed("send to \(name): \(error)"))
+                    }
                 }
             }
             // Heartbeats out, silence in.
-            let now = ContinuousClock.now
             if now >= nextHeartbeat {
                 nextHeartbeat = now.advanced(by: interval)
                 for (name, peer) in peers where peer.opened && !gone.contains(name) && !heartbeat.isEmpty {
@@ -331,6 +378,7 @@ public final class NodeIO: Sendable {
         let waiters = shared.withLock { state -> [CheckedContinuation<Void, Never>] in
             state.stopped = true
             state.commands.removeAll()
+            state.outboxes.removeAll()
             state.boundEndpoint = ""
             let waiters = state.stopWaiters
             state.stopWaiters.removeAll()

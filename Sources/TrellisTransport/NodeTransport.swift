@@ -11,7 +11,7 @@ public actor NodeTransport {
     let recorder: TraceRecorder
     private var io: NodeIO?
     private var nextCorrelation: UInt64 = 1
-    private var pending: [UInt64: (peer: String, done: CheckedContinuation<WireResult, Never>)] = [:]
+    private let pending = PendingCalls()
     private var gone: [String: String] = [:]
     private var callHandler: (@Sendable (WireMessage, String) async -> WireResult)?
     private var peerGoneHandler: (@Sendable (String, String) async -> Void)?
@@ -34,9 +34,15 @@ public actor NodeTransport {
         let mailbox = SerialMailbox<(String, [[UInt8]])> { [weak self] message in
             await self?.receive(message.1, from: message.0)
         }
+        let pending = pending, recorder = recorder
         let io = try await NodeIO.start(
             configuration, heartbeat: WireMessage(.heartbeat).encode(),
-            onMessage: { peer, frames in mailbox.send((peer, frames)) },
+            onMessage: { peer, frames in
+                // A RETURN completes its call right here on the I/O thread when nothing received
+                // before it is still waiting for the actor (so nothing overtakes anything).
+                if mailbox.isQuiescent, Self.completeCall(frames, pending: pending, recorder: recorder) { return }
+                mailbox.send((peer, frames))
+            },
             onEvent: { [weak self] event in
                 guard let self else { return }
                 Task { await self.ioEvent(event) }
@@ -65,7 +71,7 @@ public actor NodeTransport {
     /// Sends a message that expects no reply.
     public func send(_ body: WireBody, to peer: String, correlationID: UInt64 = 0) {
         let message = WireMessage(body, correlationID: correlationID, lamport: recorder.lamport, step: UInt32(clamping: recorder.step))
-        io?.send(to: peer, message.encode())
+        io?.send(to: peer, message)
     }
 
     /// One CALL, waiting for its RETURN; a fault if the peer is or becomes gone.
@@ -83,8 +89,8 @@ public actor NodeTransport {
             return .fault("cannot send \(code) to \(target): \(error)")
         }
         return await withCheckedContinuation { done in
-            pending[correlation] = (peer, done)
-            io.send(to: peer, message.encode())
+            pending.insert(correlation, peer: peer, done: done)
+            io.send(to: peer, message)
         }
     }
 
@@ -99,35 +105,41 @@ public actor NodeTransport {
         guard let io else { return }
         self.io = nil
         await io.stop()
-        for (_, entry) in pending { entry.done.resume(returning: .fault("the transport stopped")) }
-        pending.removeAll()
+        for entry in pending.removeAll() { entry.done.resume(returning: .fault("the transport stopped")) }
     }
 
     public func isGone(_ peer: String) -> Bool { gone[peer] != nil }
 
     // MARK: Inbound
 
+    /// One ZeroMQ message from `peer`: a single message or a BATCH, handled entry by entry.
     private func receive(_ frames: [[UInt8]], from peer: String) async {
-        let message: WireMessage
-        do {
-            message = try WireMessage.decode(frames)
-        } catch {
-            // SPEC §7: a malformed frame becomes a trace event and a counter; the node goes on.
-            malformedCount += 1
-            recorder.record(.fault("malformed message from \(peer): \(error)"), controller: ControllerIDs.node(nodeName), cause: nil)
-            let reply = WireMessage(.error(code: Self.errorCode(for: error).rawValue, text: error.description),
-                                    correlationID: error.correlationID ?? 0, lamport: recorder.lamport)
-            if connected.contains(peer) {
-                io?.send(to: peer, reply.encode())
-            } else {
-                io?.reply(toRoutingID: Array(peer.utf8), reply.encode())
+        WireBatch.decodeEach(frames) { decoded in
+            switch decoded {
+            case let .success(message): handle(message, from: peer)
+            case let .failure(error): reject(error, from: peer)
             }
-            return
         }
+    }
+
+    /// SPEC §7: a malformed frame becomes a trace event and a counter; the node goes on.
+    private func reject(_ error: WireError, from peer: String) {
+        malformedCount += 1
+        recorder.record(.fault("malformed message from \(peer): \(error)"), controller: ControllerIDs.node(nodeName), cause: nil)
+        let reply = WireMessage(.error(code: Self.errorCode(for: error).rawValue, text: error.description),
+                                correlationID: error.correlationID ?? 0, lamport: recorder.lamport)
+        if connected.contains(peer) {
+            io?.send(to: peer, reply)
+        } else {
+            io?.reply(toRoutingID: Array(peer.utf8), reply.encode())
+        }
+    }
+
+    private func handle(_ message: WireMessage, from peer: String) {
         recorder.observe(lamport: message.header.lamport)
         switch message.body {
         case let .return(result):
-            guard let entry = pending.removeValue(forKey: message.header.correlationID) else { return }
+            guard let entry = pending.remove(message.header.correlationID) else { return }
             entry.done.resume(returning: result)
         case .call:
             guard let callHandler else {
@@ -145,7 +157,7 @@ public actor NodeTransport {
             break
         case let .error(code, text):
             // An ERROR echoing one of our pending calls is that call's fault (TWP/1 §9).
-            if let entry = pending.removeValue(forKey: message.header.correlationID) {
+            if let entry = pending.remove(message.header.correlationID) {
                 entry.done.resume(returning: .fault("node \(peer) rejected the call (error \(code)): \(text)"))
                 return
             }
@@ -154,6 +166,18 @@ public actor NodeTransport {
         default:
             handleControl(message, from: peer)
         }
+    }
+
+    /// Completes the call a lone RETURN answers, from the thread that received it. False, having
+    /// done nothing, for anything else (a batch, another command, an unknown correlation id):
+    /// that goes the usual way.
+    private nonisolated static func completeCall(_ frames: [[UInt8]], pending: PendingCalls, recorder: TraceRecorder) -> Bool {
+        guard frames.count == 2, frames[0].count > 4, frames[0][4] == WireCommand.return.rawValue,
+              let message = try? WireMessage.decode(frames), case let .return(result) = message.body,
+              let entry = pending.remove(message.header.correlationID) else { return false }
+        recorder.observe(lamport: message.header.lamport)
+        entry.done.resume(returning: result)
+        return true
     }
 
     /// Control messages are handled off the inbound queue — setting up a node makes calls whose
@@ -194,8 +218,7 @@ public actor NodeTransport {
     func peerGone(_ peer: String, reason: String) {
         guard gone[peer] == nil else { return }
         gone[peer] = reason
-        for (correlation, entry) in pending where entry.peer == peer {
-            pending[correlation] = nil
+        for entry in pending.removeAll(peer: peer) {
             entry.done.resume(returning: .fault("node \(peer) is gone: \(reason)"))
         }
     }
@@ -209,6 +232,7 @@ extension NodeTransport {
         case .unknownCommand: return .unknownCommand
         case .unknownCallCode: return .unknownCallCode
         case .frameCount, .headerTooShort, .badSignature: return .malformedHeader
+        case .nestedBatch: return .malformedBody
         default: return error.part == .header ? .malformedHeader : .malformedBody
         }
     }

@@ -3,6 +3,12 @@ extension WireBody {
     /// The body frame.
     public func encode() -> [UInt8] {
         var writer = WireWriter()
+        encode(into: &writer)
+        return writer.bytes
+    }
+
+    /// Appends the body's bytes to what `writer` holds.
+    func encode(into writer: inout WireWriter) {
         switch self {
         case .hello(let node, let runID, let capabilities, let endpoint):
             writer.string(node)
@@ -45,7 +51,6 @@ extension WireBody {
             writer.bool(last)
             writer.longString(jsonLines)
         }
-        return writer.bytes
     }
 
     /// SETUP's optional peer list: a u16 count, then (node, endpoint, public key) strings.
@@ -64,8 +69,16 @@ extension WireBody {
 
     /// Reads the body of a `command` message. Bytes after the last field are ignored.
     public static func decode(_ command: WireCommand, _ frame: [UInt8]) throws(WireError) -> WireBody {
-        var reader = WireReader(frame, part: .body)
+        try decode(command, frame, range: 0..<frame.count)
+    }
+
+    /// Reads the body frame at `range` of `bytes` (a BATCH entry is read in place).
+    static func decode(_ command: WireCommand, _ bytes: [UInt8], range: Range<Int>) throws(WireError) -> WireBody {
+        var reader = WireReader(bytes, range: range, part: .body)
         switch command {
+        case .batch:
+            // A BATCH is a container of messages, not a message (WireBatch): never one of its entries.
+            throw WireError(part: .header, offset: 4, reason: .nestedBatch)
         case .hello:
             let node = try reader.within("node") { reader throws(WireError) in try reader.string() }
             let runID = try reader.within("run id") { reader throws(WireError) in try reader.string() }

@@ -22,6 +22,8 @@ public enum WireCommand: UInt8, CaseIterable, Hashable, Sendable, CustomStringCo
     case traceRequest = 0x50
     /// A part of a node's trace as JSON Lines (answers TRACE-REQUEST).
     case traceData = 0x51
+    /// Several messages of one stream in one ZeroMQ message (`WireBatch`); not a body of its own.
+    case batch = 0x60
 
     /// The name the protocol document uses: `HELLO`, `GOODBYE-ACK`.
     public var description: String {
@@ -37,6 +39,7 @@ public enum WireCommand: UInt8, CaseIterable, Hashable, Sendable, CustomStringCo
         case .error: "ERROR"
         case .traceRequest: "TRACE-REQUEST"
         case .traceData: "TRACE-DATA"
+        case .batch: "BATCH"
         }
     }
 }

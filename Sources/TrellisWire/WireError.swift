@@ -44,6 +44,9 @@ public struct WireError: Error, Hashable, Sendable, CustomStringConvertible {
         case nestingTooDeep(limit: Int)
         /// A message that cannot be written because it exceeds a limit of the format.
         case limitExceeded(String)
+        /// A BATCH where a single message is expected: inside another BATCH, or given to
+        /// `WireMessage.decode` instead of `WireBatch`.
+        case nestedBatch
     }
 
     /// The part of the message at fault.
@@ -74,7 +77,7 @@ public struct WireError: Error, Hashable, Sendable, CustomStringConvertible {
         case .unknownCommand: .unknownCommand
         case .unknownCallCode: .unknownCallCode
         case .pastEnd, .stringPastEnd, .invalidUTF8, .unknownTag, .notZeroOrOne, .unknownTraitIndex,
-             .countPastEnd, .nestingTooDeep, .limitExceeded:
+             .countPastEnd, .nestingTooDeep, .limitExceeded, .nestedBatch:
             .malformedBody
         }
     }
@@ -120,6 +123,8 @@ public struct WireError: Error, Hashable, Sendable, CustomStringConvertible {
             return "list\(at) is nested deeper than \(limit) lists"
         case .limitExceeded(let what):
             return what
+        case .nestedBatch:
+            return "BATCH\(at) where a single message is expected (batches do not nest)"
         }
     }
 

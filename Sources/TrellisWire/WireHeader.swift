@@ -54,35 +54,71 @@ public struct WireHeader: Hashable, Sendable {
 
     /// The 32-byte header frame; reserved bytes are zero.
     public func encode() -> [UInt8] {
-        var writer = WireWriter()
-        writer.bytes.reserveCapacity(Self.length)
-        writer.bytes += Self.signature
-        writer.u8(majorVersion)
-        writer.u8(minorVersion)
-        writer.u8(command.rawValue)
-        writer.u8(flags)
-        writer.u16(0)
-        writer.u64(correlationID)
-        writer.u64(lamport)
-        writer.u32(step)
-        writer.u32(0)
-        return writer.bytes
+        // Written into one exactly-sized buffer: every message on the wire starts with one.
+        [UInt8](unsafeUninitializedCapacity: Self.length) { buffer, initialized in
+            buffer[0] = Self.signature[0]
+            buffer[1] = Self.signature[1]
+            buffer[2] = majorVersion
+            buffer[3] = minorVersion
+            buffer[4] = command.rawValue
+            buffer[5] = flags
+            buffer[6] = 0
+            buffer[7] = 0
+            Self.store(correlationID.bigEndian, at: 8, in: buffer)
+            Self.store(lamport.bigEndian, at: 16, in: buffer)
+            Self.store(step.bigEndian, at: 24, in: buffer)
+            Self.store(UInt32(0), at: 28, in: buffer)
+            initialized = Self.length
+        }
+    }
+
+    /// Appends the 32-byte header frame to `bytes` (a BATCH entry is written in place).
+    func encode(into bytes: inout [UInt8]) {
+        let start = bytes.count
+        bytes.append(contentsOf: Self.zeros)
+        bytes.withUnsafeMutableBytes { raw in
+            raw[start] = Self.signature[0]
+            raw[start + 1] = Self.signature[1]
+            raw[start + 2] = majorVersion
+            raw[start + 3] = minorVersion
+            raw[start + 4] = command.rawValue
+            raw[start + 5] = flags
+            raw.storeBytes(of: correlationID.bigEndian, toByteOffset: start + 8, as: UInt64.self)
+            raw.storeBytes(of: lamport.bigEndian, toByteOffset: start + 16, as: UInt64.self)
+            raw.storeBytes(of: step.bigEndian, toByteOffset: start + 24, as: UInt32.self)
+        }
+    }
+
+    /// A header's worth of zero bytes: reserved fields stay zero.
+    private static let zeros = [UInt8](repeating: 0, count: length)
+
+    private static func store<Value: FixedWidthInteger>(_ value: Value, at offset: Int, in buffer: UnsafeMutableBufferPointer<UInt8>) {
+        withUnsafeBytes(of: value) { source in
+            for index in 0..<source.count { buffer[offset + index] = source[index] }
+        }
     }
 
     /// Reads a header frame: at least 32 bytes, signature "TR", major version 1, a known command.
     /// Bytes after the 32nd, the reserved bytes and the flags are not checked (forward compatibility).
     public static func decode(_ frame: [UInt8]) throws(WireError) -> WireHeader {
-        guard frame.count >= length else {
-            throw WireError(part: .header, reason: .headerTooShort(length: frame.count))
+        try decode(frame, range: 0..<frame.count)
+    }
+
+    /// Reads the header frame at `range` of `bytes` (a BATCH entry is read in place).
+    static func decode(_ bytes: [UInt8], range: Range<Int>) throws(WireError) -> WireHeader {
+        var reader = WireReader(bytes, range: range, part: .header)
+        guard reader.remaining >= length else {
+            throw WireError(part: .header, reason: .headerTooShort(length: reader.remaining))
         }
-        guard frame[0] == signature[0], frame[1] == signature[1] else {
-            throw WireError(part: .header, offset: 0, reason: .badSignature(frame[0], frame[1]))
+        let first = try reader.u8("signature")
+        let second = try reader.u8("signature")
+        guard first == signature[0], second == signature[1] else {
+            throw WireError(part: .header, offset: 0, reason: .badSignature(first, second))
         }
-        guard frame[2] == currentMajorVersion else {
-            throw WireError(part: .header, offset: 2, reason: .unsupportedMajorVersion(frame[2]))
+        let major = try reader.u8("major version")
+        guard major == currentMajorVersion else {
+            throw WireError(part: .header, offset: 2, reason: .unsupportedMajorVersion(major))
         }
-        var reader = WireReader(frame, part: .header)
-        reader.skip(3)
         let minor = try reader.u8("minor version")
         let commandOffset = reader.offset
         let commandByte = try reader.u8("command")

@@ -29,9 +29,16 @@ public struct WireMessage: Hashable, Sendable {
     /// Trailing bytes after what is parsed, in either frame, are ignored.
     public static func decode(_ frames: [[UInt8]]) throws(WireError) -> WireMessage {
         guard frames.count == 2 else { throw WireError(part: .message, reason: .frameCount(frames.count)) }
-        let header = try WireHeader.decode(frames[0])
+        return try decode(header: frames[0], 0..<frames[0].count, body: frames[1], 0..<frames[1].count)
+    }
+
+    /// Reads a message whose frames are at the given ranges (a BATCH entry is read in place).
+    static func decode(
+        header headerBytes: [UInt8], _ headerRange: Range<Int>, body bodyBytes: [UInt8], _ bodyRange: Range<Int>
+    ) throws(WireError) -> WireMessage {
+        let header = try WireHeader.decode(headerBytes, range: headerRange)
         do {
-            return WireMessage(header: header, body: try WireBody.decode(header.command, frames[1]))
+            return WireMessage(header: header, body: try WireBody.decode(header.command, bodyBytes, range: bodyRange))
         } catch {
             var located = error
             located.correlationID = header.correlationID

@@ -6,30 +6,50 @@ import TrellisModel
 /// the offset of the item that does not fit. Nothing here can trap on any input.
 struct WireReader {
     private let bytes: [UInt8]
+    /// Where the frame starts and ends in `bytes`: a frame may be an entry of a BATCH body,
+    /// read in place rather than copied out.
+    private let base: Int
+    private let end: Int
     let part: WireError.Part
-    /// The offset of the next byte to read.
+    /// The offset of the next byte to read, from the start of the frame.
     private(set) var offset = 0
-    /// The fields being read, outermost first, for error messages.
-    var path: [String] = []
 
     init(_ bytes: [UInt8], part: WireError.Part) {
+        self.init(bytes, range: 0..<bytes.count, part: part)
+    }
+
+    /// Reads the frame at `range` of `bytes`; offsets in errors count from its start.
+    init(_ bytes: [UInt8], range: Range<Int>, part: WireError.Part) {
         self.bytes = bytes
+        let clamped = range.clamped(to: 0..<bytes.count)
+        base = clamped.lowerBound
+        end = clamped.upperBound
         self.part = part
     }
 
-    /// How many bytes are left after `offset`.
-    var remaining: Int { bytes.count - offset }
-
-    func failure(_ reason: WireError.Reason, at offset: Int) -> WireError {
-        WireError(part: part, path: path, offset: offset, reason: reason)
+    /// `range` (offsets in this frame) as indices of the underlying bytes.
+    func absolute(_ range: Range<Int>) -> Range<Int> {
+        (base + range.lowerBound)..<(base + range.upperBound)
     }
 
-    /// Reads `body` with `component` appended to the path.
-    mutating func within<Result>(_ component: String, _ body: (inout WireReader) throws(WireError) -> Result) throws(WireError) -> Result {
-        path.append(component)
-        let result = try body(&self)
-        path.removeLast()
-        return result
+    /// How many bytes are left after `offset`.
+    var remaining: Int { end - base - offset }
+
+    /// An error at `offset`; the fields enclosing it are added by `within` as it propagates.
+    func failure(_ reason: WireError.Reason, at offset: Int) -> WireError {
+        WireError(part: part, offset: offset, reason: reason)
+    }
+
+    /// Reads `body`; an error from it gets `component` prepended to its path. The path is built
+    /// only on failure: successful reads, the hot path, build no strings.
+    mutating func within<Result>(_ component: @autoclosure () -> String, _ body: (inout WireReader) throws(WireError) -> Result) throws(WireError) -> Result {
+        do {
+            return try body(&self)
+        } catch {
+            var located = error
+            located.path.insert(component(), at: 0)
+            throw located
+        }
     }
 
     /// Skips up to `count` bytes (never past the end).
@@ -37,44 +57,40 @@ struct WireReader {
         offset += min(max(count, 0), remaining)
     }
 
-    /// The next `count` bytes; `what` names them for the error when fewer are left.
-    private mutating func take(_ count: Int, _ what: String) throws(WireError) -> ArraySlice<UInt8> {
-        guard count <= remaining else {
-            throw failure(.pastEnd(field: what, needed: count, left: remaining), at: offset)
+    /// The next big-endian integer; `what` names it for the error when fewer bytes are left.
+    /// One unaligned load: this runs for every field of every message.
+    private mutating func load<Value: FixedWidthInteger>(_ type: Value.Type, _ what: String) throws(WireError) -> Value {
+        let width = MemoryLayout<Value>.size
+        guard width <= remaining else {
+            throw failure(.pastEnd(field: what, needed: width, left: remaining), at: offset)
         }
-        let slice = bytes[offset..<(offset + count)]
-        offset += count
-        return slice
-    }
-
-    private mutating func unsigned(_ width: Int, _ what: String) throws(WireError) -> UInt64 {
-        var value: UInt64 = 0
-        for byte in try take(width, what) { value = value << 8 | UInt64(byte) }
-        return value
+        let position = base + offset
+        offset += width
+        return Value(bigEndian: bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: position, as: Value.self) })
     }
 
     mutating func u8(_ what: String = "u8") throws(WireError) -> UInt8 {
-        UInt8(truncatingIfNeeded: try unsigned(1, what))
+        try load(UInt8.self, what)
     }
 
     mutating func u16(_ what: String = "u16") throws(WireError) -> UInt16 {
-        UInt16(truncatingIfNeeded: try unsigned(2, what))
+        try load(UInt16.self, what)
     }
 
     mutating func u32(_ what: String = "u32") throws(WireError) -> UInt32 {
-        UInt32(truncatingIfNeeded: try unsigned(4, what))
+        try load(UInt32.self, what)
     }
 
     mutating func u64(_ what: String = "u64") throws(WireError) -> UInt64 {
-        try unsigned(8, what)
+        try load(UInt64.self, what)
     }
 
     mutating func i64(_ what: String = "i64") throws(WireError) -> Int64 {
-        Int64(bitPattern: try unsigned(8, what))
+        Int64(bitPattern: try load(UInt64.self, what))
     }
 
     mutating func double(_ what: String = "double") throws(WireError) -> Double {
-        Double(bitPattern: try unsigned(8, what))
+        Double(bitPattern: try load(UInt64.self, what))
     }
 
     /// An octet that must be 0 or 1.
@@ -103,12 +119,32 @@ struct WireReader {
         guard length <= remaining else {
             throw failure(.stringPastEnd(kind: kind, length: length, left: remaining), at: start)
         }
-        let slice = bytes[offset..<(offset + length)]
-        guard let text = String(validating: slice, as: UTF8.self) else {
+        let first = base + offset
+        let text: String? = bytes.withUnsafeBufferPointer { buffer in
+            let utf8 = UnsafeBufferPointer(rebasing: buffer[first..<(first + length)])
+            // ASCII, the common case, is valid UTF-8 as it stands; anything else is validated.
+            return Self.isASCII(utf8) ? String(decoding: utf8, as: UTF8.self) : String(validating: utf8, as: UTF8.self)
+        }
+        guard let text else {
             throw failure(.invalidUTF8(kind: kind, length: length), at: start)
         }
         offset += length
         return text
+    }
+
+    /// True when no byte has its high bit set; eight bytes per step.
+    private static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let raw = UnsafeRawBufferPointer(bytes)
+        var index = 0
+        while index + 8 <= raw.count {
+            if raw.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { return false }
+            index += 8
+        }
+        while index < raw.count {
+            if raw[index] >= 0x80 { return false }
+            index += 1
+        }
+        return true
     }
 
     mutating func size() throws(WireError) -> Size {

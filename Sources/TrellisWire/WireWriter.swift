@@ -15,16 +15,17 @@ struct WireWriter {
         bytes.append(UInt8(truncatingIfNeeded: value))
     }
 
+    // Unrolled single-byte appends: no generic sequence append on every message's path.
     mutating func u32(_ value: UInt32) {
-        for shift in stride(from: 24, through: 0, by: -8) {
-            bytes.append(UInt8(truncatingIfNeeded: value >> UInt32(shift)))
-        }
+        bytes.append(UInt8(truncatingIfNeeded: value >> 24))
+        bytes.append(UInt8(truncatingIfNeeded: value >> 16))
+        bytes.append(UInt8(truncatingIfNeeded: value >> 8))
+        bytes.append(UInt8(truncatingIfNeeded: value))
     }
 
     mutating func u64(_ value: UInt64) {
-        for shift in stride(from: 56, through: 0, by: -8) {
-            bytes.append(UInt8(truncatingIfNeeded: value >> UInt64(shift)))
-        }
+        u32(UInt32(truncatingIfNeeded: value >> 32))
+        u32(UInt32(truncatingIfNeeded: value))
     }
 
     mutating func i64(_ value: Int64) {
@@ -41,6 +42,13 @@ struct WireWriter {
 
     /// A string with a u16 length prefix.
     mutating func string(_ value: String) {
+        // Most strings are short and within the limit: copied straight from the string's storage.
+        let count = value.utf8.count
+        if count <= WireLimits.maxStringBytes {
+            u16(UInt16(truncatingIfNeeded: count))
+            bytes.append(contentsOf: value.utf8)
+            return
+        }
         let utf8 = Self.utf8(value, limit: WireLimits.maxStringBytes)
         u16(UInt16(truncatingIfNeeded: utf8.count))
         bytes += utf8

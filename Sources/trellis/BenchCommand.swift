@@ -39,6 +39,9 @@ struct BenchCommand: AsyncParsableCommand {
     @Flag(help: "Skip the ZeroMQ and distributed figures.")
     var inProcessOnly = false
 
+    @Flag(help: "Only the ZeroMQ and distributed figures.")
+    var transportOnly = false
+
     /// Internal: repeat size transitions on one 100k hierarchy (for a profiler), then exit.
     @Option(help: .hidden)
     var profileTransitions: Int = 0
@@ -76,6 +79,10 @@ struct BenchCommand: AsyncParsableCommand {
                 ? await InProcessBench.bareBytesPerNode(shape)
                 : try await InProcessBench.trellisBytesPerController(shape)
             print(bytes)
+            return
+        }
+        if transportOnly {
+            try await transportFigures()
             return
         }
         let sizes = quick ? [10_000, 100_000] : [10_000, 100_000, 1_000_000]

@@ -20,8 +20,8 @@ import zmq
 
 HEADER = struct.Struct(">2sBBBBHQQII")  # §5
 HELLO, SETUP, READY, CALL, RETURN, HEARTBEAT = 0x01, 0x02, 0x03, 0x10, 0x11, 0x20
-GOODBYE, GOODBYE_ACK, ERROR, TRACE_REQUEST, TRACE_DATA = 0x30, 0x31, 0x40, 0x50, 0x51
-COMMANDS = {HELLO, SETUP, READY, CALL, RETURN, HEARTBEAT, GOODBYE, GOODBYE_ACK, ERROR, TRACE_REQUEST, TRACE_DATA}
+GOODBYE, GOODBYE_ACK, ERROR, TRACE_REQUEST, TRACE_DATA, BATCH = 0x30, 0x31, 0x40, 0x50, 0x51, 0x60
+COMMANDS = {HELLO, SETUP, READY, CALL, RETURN, HEARTBEAT, GOODBYE, GOODBYE_ACK, ERROR, TRACE_REQUEST, TRACE_DATA, BATCH}
 CALL_CODES = set(range(0x01, 0x0A)) | set(range(0x20, 0x2C)) | set(range(0x40, 0x47)) | {0x60}
 TRAITS = (("horizontalSizeClass", ("unspecified", "compact", "regular")),  # §6.3 and TSF/1 §4.3
           ("verticalSizeClass", ("unspecified", "compact", "regular")),
@@ -146,6 +146,7 @@ class Node:
         self.clock = self.seq = self.step = self.next_id = 0
         self.interval, self.timeout = 0.25, 2.0  # §9.5 defaults until SETUP
         self.run_id, self.conductor, self.leaves, self.events, self.replies, self.closing = "", None, {}, [], {}, None
+        self.backlog = []  # entries of a BATCH not served yet (§7.9): served before the inbox is read again
         self.context = zmq.Context()
         self.inbox = self.context.socket(zmq.ROUTER)
         self.inbox.setsockopt(zmq.LINGER, 500)
@@ -195,7 +196,9 @@ class Node:
 
     def pump(self, wait=0.05):
         """Serves one message if one comes within `wait`, then heartbeats and gone peers (§9.5)."""
-        if self.inbox.poll(int(wait * 1000)):
+        if self.backlog:
+            self.backlog.pop(0)()
+        elif self.inbox.poll(int(wait * 1000)):
             self.handle(self.inbox.recv_multipart())
         now = time.monotonic()
         for peer in self.peers.values():
@@ -217,7 +220,26 @@ class Node:
         peer.last_received = time.monotonic()
         if len(frames) != 3:
             return self.reject(peer, 1, 0, "expected 2 frames, got %d" % (len(frames) - 1))
-        header, body = frames[1], frames[2]
+        self.serve(peer, frames[1], frames[2])
+
+    def unbatch(self, peer, body):
+        """BATCH (§7.9): queues the entries, in order, each to be served as if it came alone."""
+        reader, entries = Reader(body), []
+        try:
+            count = reader.unpack(">I")
+            if count > (len(body) - 4) // 8:
+                raise Malformed(4, "body: batch: count %d exceeds the bytes left" % count)
+            for index in range(count):
+                entries.append((reader.take(reader.unpack(">I")), reader.take(reader.unpack(">I"))))
+        except Malformed as error:  # the entries before the break are still served, then the ERROR
+            entries.append((None, "body: batch entry %d: %s" % (len(entries) + 1, error)))
+        for header, body in entries:
+            if header is None:
+                self.backlog.append(lambda text=body: self.reject(peer, 4, 0, text))
+            else:
+                self.backlog.append(lambda header=header, body=body: self.serve(peer, header, body, True))
+
+    def serve(self, peer, header, body, in_batch=False):
         if len(header) < 32:
             return self.reject(peer, 1, 0, "header: %d bytes, expected at least 32" % len(header))
         signature, major, _, command, _, _, correlation, clock, step, _ = HEADER.unpack_from(header)
@@ -225,6 +247,10 @@ class Node:
             return self.reject(peer, 1, 0, "header: wrong signature")
         if major != 1 or command not in COMMANDS:
             return self.reject(peer, 2 if major != 1 else 3, correlation, "header: major %d, command 0x%02x" % (major, command))
+        if command == BATCH:
+            if in_batch:
+                return self.reject(peer, 4, 0, "header: BATCH inside a BATCH")
+            return self.unbatch(peer, body)
         self.clock = max(self.clock, clock)  # §9.4 rule 2
         self.log("<- %s 0x%02x #%d clock %d step %d" % (peer.name, command, correlation, clock, step))
         try:

@@ -15,7 +15,8 @@ import sys
 
 HEADER = struct.Struct(">2sBBBBHQQII")  # TWP/1 §5: 32 bytes
 COMMANDS = {0x01: "HELLO", 0x02: "SETUP", 0x03: "READY", 0x10: "CALL", 0x11: "RETURN", 0x20: "HEARTBEAT",
-            0x30: "GOODBYE", 0x31: "GOODBYE-ACK", 0x40: "ERROR", 0x50: "TRACE-REQUEST", 0x51: "TRACE-DATA"}
+            0x30: "GOODBYE", 0x31: "GOODBYE-ACK", 0x40: "ERROR", 0x50: "TRACE-REQUEST", 0x51: "TRACE-DATA",
+            0x60: "BATCH"}
 CALL_CODES = set(range(0x01, 0x0A)) | set(range(0x20, 0x2C)) | set(range(0x40, 0x47)) | {0x60}
 TRAIT_CASES = (3, 3, 7, 3, 3, 13)  # horizontal, vertical, idiom, direction, style, content size
 MAX_NESTING = 16
@@ -138,7 +139,7 @@ def write_values(values):
     return struct.pack(">B", len(values)) + b"".join(write_value(v) for v in values)
 
 
-def decode(header, body):
+def decode(header, body, in_batch=False):
     """The message as (header fields, body fields); raises Malformed. Trailing bytes are ignored."""
     if len(header) < HEADER.size:
         raise Malformed("header of %d bytes" % len(header))
@@ -165,6 +166,13 @@ def decode(header, body):
         fields = (r.unpack(">H"), r.text(">H"))
     elif command == 0x51:  # TRACE-DATA
         fields = (r.flag(), r.text(">I"))
+    elif command == 0x60:  # BATCH: u32 count, then per entry u32 length + header, u32 length + body
+        if in_batch:
+            raise Malformed("BATCH inside a BATCH")
+        count = r.unpack(">I")
+        if count > (len(body) - 4) // 8:
+            raise Malformed("batch count %d exceeds the bytes left" % count)
+        fields = [decode(r.take(r.unpack(">I")), r.take(r.unpack(">I")), True) for _ in range(count)]
     else:                  # HEARTBEAT, GOODBYE, GOODBYE-ACK, TRACE-REQUEST: empty body
         fields = ()
     return (minor, command, flags, corr, clock, step), fields
@@ -188,6 +196,11 @@ def encode(message):
         body = struct.pack(">H", f[0]) + s(f[1])
     elif command == 0x51:
         body = struct.pack(">B", f[0]) + ls(f[1])
+    elif command == 0x60:
+        body = struct.pack(">I", len(f))
+        for entry in f:
+            entry_header, entry_body = encode(entry)
+            body += struct.pack(">I", len(entry_header)) + entry_header + struct.pack(">I", len(entry_body)) + entry_body
     else:
         body = b""
     return header, body

@@ -27,7 +27,7 @@ import TrellisWire
     func vectorFolderMatchesTheDescriptions() throws {
         let files = try FileManager.default.contentsOfDirectory(atPath: vectorDirectory.path)
             .filter { $0.hasSuffix(".hex") }.map { String($0.dropLast(4)) }
-        #expect(Set(files) == Set(GoldenVectors.all.map(\.name)))
+        #expect(Set(files) == Set(GoldenVectors.allNames))
         let required = ["hello", "setup", "ready", "call-view-will-transition", "return-ok-empty", "return-ok-snapshot",
                         "return-fault", "heartbeat", "goodbye", "goodbye-ack", "error", "trace-data"]
         #expect(Set(required).isSubset(of: Set(files)))
@@ -35,7 +35,7 @@ import TrellisWire
 
     @Test("the vectors use every command and every value tag")
     func vectorsCoverTheFormat() {
-        let commands = Set(GoldenVectors.all.map(\.message.header.command))
+        let commands = Set(GoldenVectors.all.map(\.message.header.command)).union(GoldenVectors.batches.isEmpty ? [] : [.batch])
         #expect(commands == Set(WireCommand.allCases))
         var tags = Set<WireValueTag>()
         func collect(_ value: WireValue) {
@@ -61,11 +61,46 @@ import TrellisWire
         for (index, line) in lines.enumerated() where line.hasPrefix("# ") && line.hasSuffix(".hex") && index + 2 < lines.count {
             quoted[String(line.dropFirst(2).dropLast(4))] = [lines[index + 1], lines[index + 2]]
         }
-        for (name, _) in GoldenVectors.all {
+        for name in GoldenVectors.allNames {
             let frames = try GoldenVectors.frames(named: name)
             #expect(quoted[name] == frames.map(Hex.encode), "\(name).hex in Protocols/wire-protocol.md §12.2")
         }
-        #expect(quoted.count == GoldenVectors.all.count)
+        #expect(quoted.count == GoldenVectors.allNames.count)
+    }
+
+    @Test("a batch vector is its messages packed in order, and unpacks to them", arguments: GoldenVectors.batches.map(\.name))
+    func batchVector(name: String) throws {
+        let entries = try #require(GoldenVectors.batches.first { $0.name == name }?.entries)
+        let messages = GoldenVectors.batchMessages(entries)
+        #expect(messages.count == entries.count)
+        let frames = try GoldenVectors.frames(named: name)
+        let encoded = WireBatch.encode(messages: messages)
+        #expect(encoded.map(Hex.encode) == frames.map(Hex.encode))
+        #expect(try WireBatch.decode(frames) == messages)
+        // Packed entry by entry, as a node's outbox does, the bytes are the same.
+        var body = WireBatch.startBody()
+        for message in messages { WireBatch.append(message, to: &body) }
+        WireBatch.finish(&body, count: messages.count)
+        #expect(Hex.encode(body) == Hex.encode(frames[1]))
+        #expect(try WireHeader.decode(frames[0]).command == .batch)
+    }
+
+    @Test("the BATCH vector, field by field")
+    func batchLayout() throws {
+        let frames = try GoldenVectors.frames(named: "batch")
+        #expect(Hex.encode(frames[0]) == "5452" + "01" + "00" + "60" + "00" + "0000" + String(repeating: "0", count: 48))
+        let returnOK = try GoldenVectors.frames(named: "return-ok-empty")
+        let select = try GoldenVectors.frames(named: "call-select")
+        let heartbeat = try GoldenVectors.frames(named: "heartbeat")
+        func length(_ count: Int) -> String {
+            let digits = String(count, radix: 16)
+            return String(repeating: "0", count: 8 - digits.count) + digits
+        }
+        func entry(_ frames: [[UInt8]]) -> String {
+            length(frames[0].count) + Hex.encode(frames[0]) + length(frames[1].count) + Hex.encode(frames[1])
+        }
+        #expect(Hex.encode(frames[1]) == "00000003" + entry(returnOK) + entry(select) + entry(heartbeat))
+        #expect(Hex.encode(frames[1]).hasPrefix("00000003" + "00000020" + "5452010011"))
     }
 
     @Test("the CALL viewWillTransition vector, field by field")

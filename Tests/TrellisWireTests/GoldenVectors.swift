@@ -95,6 +95,20 @@ enum GoldenVectors {
             correlationID: 16, lamport: 41, step: 4)),
     ]
 
+    /// File name → the messages a BATCH vector holds, in order (TWP/1 §7.9): each vector named
+    /// here is also one of `all`, so the batch repeats their bytes as entries.
+    static let batches: [(name: String, entries: [String])] = [
+        ("batch", ["return-ok-empty", "call-select", "heartbeat"]),
+    ]
+
+    /// The messages of a batch vector.
+    static func batchMessages(_ entries: [String]) -> [WireMessage] {
+        entries.compactMap { entry in all.first { $0.name == entry }?.message }
+    }
+
+    /// Every vector file's name.
+    static var allNames: [String] { all.map(\.name) + batches.map(\.name) }
+
     /// The two frames of a vector file: two lines of lowercase hex, the second empty for an empty body.
     static func frames(named name: String) throws -> [[UInt8]] {
         let url = vectorDirectory.appendingPathComponent(name + ".hex")

@@ -1,0 +1,80 @@
+import TrellisWire
+
+/// The messages Swift code has queued for one peer since the I/O thread last took them, packed
+/// into BATCH bodies (TWP/1 §7.9) as they are queued. Packing on the sending thread means the
+/// I/O thread hands libzmq one message per burst, and a message is encoded straight into the
+/// batch, with no frames of its own. Only what is already queued is packed: the I/O thread
+/// takes everything at its next wake-up, so batching never delays a message.
+struct NodeOutbox {
+    /// Messages larger than this leave alone: packing them would only add a copy.
+    static let largestBatched = 16 << 10
+    /// A batch stops growing at about this many bytes (well below any receiver's size limit).
+    static let batchBytes = 256 << 10
+
+    /// One ZeroMQ message to be: a BATCH body being filled, or a message that leaves alone.
+    struct Chunk {
+        /// A BATCH body (`WireBatch.startBody`) and how many entries it holds.
+        var body: [UInt8] = []
+        var count = 0
+        /// A message that leaves alone, as its frames (large, or batching is off).
+        var single: [[UInt8]]?
+
+        /// The frames to send, moved out of the chunk. A batch of one leaves as a plain message.
+        mutating func takeFrames() -> [[UInt8]] {
+            if let single { return single }
+            WireBatch.finish(&body, count: count)
+            if count == 1, let frames = WireBatch.soleEntry(of: body) { return frames }
+            var taken: [UInt8] = []
+            swap(&taken, &body)
+            return [WireBatch.header, taken]
+        }
+    }
+
+    let batching: Bool
+    var chunks: [Chunk] = []
+
+    init(batching: Bool) {
+        self.batching = batching
+    }
+
+    /// Queues `message` after those queued before it, encoding it into the open batch.
+    mutating func append(_ message: WireMessage) {
+        switch message.body {
+        case .setup, .traceData:
+            // The bodies that can be megabytes: they leave alone, with no extra copy.
+            append(message.encode())
+            return
+        default:
+            break
+        }
+        guard batching else {
+            chunks.append(Chunk(single: message.encode()))
+            return
+        }
+        let last = openBatch()
+        WireBatch.append(message, to: &chunks[last].body)
+        chunks[last].count += 1
+    }
+
+    /// Queues a message already encoded as its two frames.
+    mutating func append(_ frames: [[UInt8]]) {
+        let size = WireBatch.entrySize(frames)
+        guard batching, frames.count == 2, size <= Self.largestBatched else {
+            chunks.append(Chunk(single: frames))
+            return
+        }
+        let last = openBatch()
+        WireBatch.append(frames, to: &chunks[last].body)
+        chunks[last].count += 1
+    }
+
+    /// The index of the batch that takes the next message: the last one, or a new one when the
+    /// last is a single message or full.
+    private mutating func openBatch() -> Int {
+        if let last = chunks.indices.last, chunks[last].single == nil, chunks[last].body.count < Self.batchBytes {
+            return last
+        }
+        chunks.append(Chunk(body: WireBatch.startBody(reservingCapacity: 1024)))
+        return chunks.count - 1
+    }
+}

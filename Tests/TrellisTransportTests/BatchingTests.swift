@@ -1,0 +1,310 @@
+import Foundation
+import Synchronization
+import Testing
+import TrellisTestSupport
+import TrellisTrace
+@testable import TrellisTransport
+import TrellisWire
+import ZeroMQ
+
+/// TWP/1 §7.9 in the transport: what a node queues for a peer leaves in batches, arrives in
+/// order, and a damaged batch costs only its damaged part while the node keeps serving.
+@Suite(.timeLimit(.minutes(1)))
+struct BatchingTests {
+    static let target = WireAddress(node: "node", controller: "C", incarnation: 1)
+
+    static func call(_ correlation: UInt64) -> WireMessage {
+        WireMessage(.call(target: target, code: .snapshot, arguments: []), correlationID: correlation)
+    }
+
+    static func temporaryDirectory() throws -> URL {
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("trellis-batch-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return directory
+    }
+
+    @Test("an outbox packs what is queued into one BATCH, in order; a batch of one leaves plain")
+    func outboxPacksInOrder() throws {
+        var outbox = NodeOutbox(batching: true)
+        for index in 1...50 { outbox.append(Self.call(UInt64(index))) }
+        outbox.append(WireMessage(.heartbeat).encode())
+        #expect(outbox.chunks.count == 1)
+        let frames = outbox.chunks[0].takeFrames()
+        #expect(frames[0] == WireBatch.header)
+        let messages = try WireBatch.decode(frames)
+        #expect(messages.map(\.header.correlationID) == Array(1...50) + [0])
+        #expect(messages.last?.body == .heartbeat)
+
+        var alone = NodeOutbox(batching: true)
+        alone.append(Self.call(9))
+        #expect(alone.chunks.count == 1)
+        #expect(alone.chunks[0].takeFrames() == Self.call(9).encode())
+    }
+
+    @Test("large messages and an outbox without batching leave alone, keeping the order")
+    func largeMessagesLeaveAlone() throws {
+        var outbox = NodeOutbox(batching: true)
+        outbox.append(Self.call(1))
+        outbox.append(Self.call(2))
+        let trace = WireMessage(.traceData(last: true, jsonLines: String(repeating: "x", count: 100_000)), correlationID: 3)
+        outbox.append(trace)
+        outbox.append(Self.call(4))
+        #expect(outbox.chunks.count == 3)
+        #expect(try WireBatch.decode(outbox.chunks[0].takeFrames()).map(\.header.correlationID) == [1, 2])
+        #expect(try WireMessage.decode(outbox.chunks[1].takeFrames()) == trace)
+        #expect(try WireMessage.decode(outbox.chunks[2].takeFrames()) == Self.call(4))
+
+        var unbatched = NodeOutbox(batching: false)
+        for index in 1...3 { unbatched.append(Self.call(UInt64(index))) }
+        #expect(unbatched.chunks.count == 3)
+        for index in 0..<3 {
+            #expect(try WireMessage.decode(unbatched.chunks[index].takeFrames()) == Self.call(UInt64(index + 1)))
+        }
+    }
+
+    @Test("a full batch is closed and the next message opens another")
+    func batchesAreBounded() throws {
+        var outbox = NodeOutbox(batching: true)
+        let text = String(repeating: "y", count: 8_000)
+        let count = 2 * NodeOutbox.batchBytes / 8_000 + 3
+        for index in 1...count {
+            outbox.append(WireMessage(.call(target: Self.target, code: .layout, arguments: [.string(text)]), correlationID: UInt64(index)))
+        }
+        #expect(outbox.chunks.count >= 3)
+        var correlations: [UInt64] = []
+        for index in outbox.chunks.indices {
+            let frames = outbox.chunks[index].takeFrames()
+            #expect(frames[1].count <= NodeOutbox.batchBytes + 9_000)
+            correlations += try WireBatch.decode(frames).map(\.header.correlationID)
+        }
+        #expect(correlations == Array(1...UInt64(count)))
+    }
+
+    /// What a receiving node's I/O thread saw, and a wait for a number of messages.
+    final class Received: Sendable {
+        private struct State {
+            var correlations: [UInt64] = []
+            var failures = 0
+            var target = Int.max
+            var waiter: CheckedContinuation<Void, Never>?
+        }
+
+        private let state = Mutex(State())
+
+        func take(_ frames: [[UInt8]]) {
+            let waiter: CheckedContinuation<Void, Never>? = state.withLock { state in
+                WireBatch.decodeEach(frames) { result in
+                    switch result {
+                    case let .success(message): state.correlations.append(message.header.correlationID)
+                    case .failure: state.failures += 1
+                    }
+                }
+                guard state.correlations.count >= state.target else { return nil }
+                defer { state.waiter = nil }
+                return state.waiter
+            }
+            waiter?.resume()
+        }
+
+        func wait(for count: Int) async -> (correlations: [UInt64], failures: Int) {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let done = state.withLock { state -> Bool in
+                    guard state.correlations.count < count else { return true }
+                    state.target = count
+                    state.waiter = continuation
+                    return false
+                }
+                if done { continuation.resume() }
+            }
+            return state.withLock { ($0.correlations, $0.failures) }
+        }
+    }
+
+    @Test("thousands of messages sent in a burst between two nodes arrive complete and in order")
+    func burstArrivesInOrder() async throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let received = Received()
+        let receiver = try await NodeIO.start(
+            NodeIOConfiguration(nodeName: "receiver", bindEndpoint: "ipc://\(directory.path)/receiver.sock"), heartbeat: [],
+            onMessage: { _, frames in received.take(frames) }, onEvent: { _ in })
+        let sender = try await NodeIO.start(
+            NodeIOConfiguration(nodeName: "sender", bindEndpoint: "ipc://\(directory.path)/sender.sock"), heartbeat: [],
+            onMessage: { _, _ in }, onEvent: { _ in })
+        sender.connect(peer: "receiver", endpoint: receiver.boundEndpoint)
+        let count = 20_000
+        for index in 1...count { sender.send(to: "receiver", Self.call(UInt64(index))) }
+        let (correlations, failures) = await received.wait(for: count)
+        #expect(correlations == Array(1...UInt64(count)))
+        #expect(failures == 0)
+        await sender.stop()
+        await receiver.stop()
+    }
+
+    @Test("a message sent right after its peer's connect is delivered, however the I/O thread interleaves them")
+    func sendRightAfterConnectIsDelivered() async throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let received = Received()
+        let receiver = try await NodeIO.start(
+            NodeIOConfiguration(nodeName: "receiver", bindEndpoint: "ipc://\(directory.path)/receiver.sock"), heartbeat: [],
+            onMessage: { _, frames in received.take(frames) }, onEvent: { _ in })
+        let senders = 20
+        for index in 1...senders {
+            let sender = try await NodeIO.start(
+                NodeIOConfiguration(nodeName: "sender\(index)", bindEndpoint: "ipc://\(directory.path)/sender\(index).sock"),
+                heartbeat: [], onMessage: { _, _ in }, onEvent: { _ in })
+            sender.connect(peer: "receiver", endpoint: receiver.boundEndpoint)
+            sender.send(to: "receiver", Self.call(UInt64(index)))
+            _ = await received.wait(for: index)
+            await sender.stop()
+        }
+        let (correlations, _) = await received.wait(for: senders)
+        #expect(correlations == Array(1...UInt64(senders)))
+        await receiver.stop()
+    }
+
+    @Test("a damaged batch is answered with ERROR for its damaged part, its good messages are served, and so is what follows")
+    func damagedBatchWhileServing() async throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let node = NodeTransport(nodeName: "node", recorder: TraceRecorder(node: "node", storage: .discard))
+        let bound = try await node.start(NodeIOConfiguration(nodeName: "node", bindEndpoint: "ipc://\(directory.path)/node.sock"))
+        await node.setHandlers(call: { _, _ in .ok([]) }, control: { _, _ in }, peerGone: { _, _ in })
+
+        // The test plays node "raw": a DEALER into the node's inbox, a ROUTER for its answers.
+        let context = try ZMQContext()
+        let inbox = try context.socket(.router)
+        try inbox.set(ZMQOption.linger, 0)
+        try inbox.bind("ipc://\(directory.path)/raw.sock")
+        let outbound = try context.socket(.dealer)
+        try outbound.set(ZMQOption.linger, 0)
+        try outbound.set(ZMQOption.routingID, text: "raw")
+        try outbound.connect(bound)
+        defer {
+            outbound.close()
+            inbox.close()
+            context.terminate()
+        }
+        await node.connect(peer: "raw", endpoint: "ipc://\(directory.path)/raw.sock")
+
+        /// The node's answers until every correlation id in `expected` has one (bounded wait).
+        func answers(_ expected: Set<UInt64>) throws -> [UInt64: WireBody] {
+            var seen: [UInt64: WireBody] = [:]
+            while !expected.isSubset(of: Set(seen.keys)) {
+                var items = [ZMQPollItem(.socket(inbox))]
+                try #require(try ZMQPoll.poll(&items, timeoutMilliseconds: 20_000) == 1, "no answer from the node")
+                guard var frames = try inbox.receive() else { continue }
+                frames.removeFirst()  // the node's routing id
+                WireBatch.decodeEach(frames) { result in
+                    if case let .success(message) = result, message.body != .heartbeat {
+                        seen[message.header.correlationID] = message.body
+                    }
+                }
+            }
+            return seen
+        }
+
+        var damaged = Self.call(2).encode()
+        damaged[1][0] = 0x40  // the target node's length claims more than the body holds
+        try outbound.send(WireBatch.encode([Self.call(1).encode(), damaged, Self.call(3).encode()][...]), dontWait: false)
+        let first = try answers([1, 2, 3])
+        #expect(first[1] == .return(.ok([])))
+        #expect(first[3] == .return(.ok([])))
+        guard case let .error(code, text) = first[2] else {
+            Issue.record("expected ERROR for the damaged entry, got \(String(describing: first[2]))")
+            return
+        }
+        #expect(code == WireErrorCode.malformedBody.rawValue)
+        #expect(text.hasPrefix("body: batch entry 2: target: node: string"))
+        #expect(await node.malformedCount == 1)
+
+        // A batch whose framing breaks: the entry before the break is served, the rest rejected once.
+        var broken = WireBatch.encode([Self.call(4).encode(), Self.call(5).encode()][...])
+        broken[1].removeLast(3)
+        try outbound.send(broken, dontWait: false)
+        let second = try answers([4, 0])
+        #expect(second[4] == .return(.ok([])))
+        if case let .error(code, _) = second[0] { #expect(code == WireErrorCode.malformedBody.rawValue) } else {
+            Issue.record("expected ERROR for the broken batch")
+        }
+        #expect(second[5] == nil)
+        #expect(await node.malformedCount == 2)
+
+        // The node keeps serving.
+        try outbound.send(Self.call(6).encode(), dontWait: false)
+        #expect(try answers([6])[6] == .return(.ok([])))
+        await node.stop()
+    }
+    @Test("the Python node serves a batch's entries in order and rejects a damaged entry or a broken batch",
+          .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/python3")))
+    func pythonNodeAcceptsBatches() async throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let context = try ZMQContext()
+        // The test plays the conductor "main": a ROUTER inbox, a DEALER to the Python node.
+        let inbox = try context.socket(.router)
+        try inbox.set(ZMQOption.linger, 0)
+        try inbox.bind("ipc://\(directory.path)/main.sock")
+        let python = Process()
+        python.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        python.arguments = [packageRoot.appendingPathComponent("Tests/Interop/trellis_node.py").path, "--name", "py",
+                            "--bind", "ipc://\(directory.path)/py.sock", "--peer", "main=ipc://\(directory.path)/main.sock",
+                            "--connect-timeout", "30"]
+        python.standardInput = FileHandle.nullDevice
+        python.standardError = FileHandle.nullDevice
+        try python.run()
+        let outbound = try context.socket(.dealer)
+        try outbound.set(ZMQOption.linger, 0)
+        try outbound.set(ZMQOption.routingID, text: "main")
+        try outbound.connect("ipc://\(directory.path)/py.sock")
+        defer {
+            if python.isRunning { kill(python.processIdentifier, SIGKILL) }
+            python.waitUntilExit()
+            outbound.close()
+            inbox.close()
+            context.terminate()
+        }
+
+        /// The Python node's next `count` messages other than HEARTBEAT (bounded wait).
+        func next(_ count: Int) throws -> [WireMessage] {
+            var messages: [WireMessage] = []
+            while messages.count < count {
+                var items = [ZMQPollItem(.socket(inbox))]
+                try #require(try ZMQPoll.poll(&items, timeoutMilliseconds: 20_000) == 1, "no message from the Python node")
+                guard var frames = try inbox.receive() else { continue }
+                frames.removeFirst()
+                let message = try WireMessage.decode(frames)
+                if message.body != .heartbeat { messages.append(message) }
+            }
+            return messages
+        }
+
+        let hello = try next(1)
+        #expect(hello.first?.body.command == .hello)
+        var unknown = WireMessage(.heartbeat, correlationID: 5).encode()
+        unknown[0][4] = 0x77
+        try outbound.send(WireBatch.encode([
+            WireMessage(.hello(node: "main", runID: "", capabilities: 0)).encode(), WireMessage(.heartbeat).encode(), unknown,
+            WireMessage(.goodbye, correlationID: 7).encode(),
+        ][...]), dontWait: false)
+        let answers = try next(2)
+        #expect(answers.map(\.header.correlationID) == [5, 7])
+        #expect(answers.first?.body == .error(code: WireErrorCode.unknownCommand.rawValue, text: "header: major 1, command 0x77"))
+        #expect(answers.last?.body == .goodbyeAck)
+
+        var broken = WireBatch.encode(messages: [WireMessage(.goodbye, correlationID: 8), WireMessage(.goodbye, correlationID: 9)])
+        broken[1].removeLast(10)
+        try outbound.send(broken, dontWait: false)
+        let afterBreak = try next(2)
+        #expect(afterBreak.first?.body == .goodbyeAck)
+        #expect(afterBreak.first?.header.correlationID == 8)
+        guard case let .error(code, _) = afterBreak.last?.body else {
+            Issue.record("expected ERROR for the broken batch, got \(String(describing: afterBreak.last))")
+            return
+        }
+        #expect(code == WireErrorCode.malformedBody.rawValue)
+        #expect(afterBreak.last?.header.correlationID == 0)
+    }
+}
