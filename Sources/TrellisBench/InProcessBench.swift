@@ -69,22 +69,23 @@ public enum InProcessBench {
     /// Controller-hops per second of a full size transition (viewWillTransition with a
     /// size(forChild:) before each child, then the layout pass; default behaviours, every event
     /// traced to `storage`). A hop is a message delivered to a controller's actor: two per
-    /// controller here, as in the anchor. Best of `rounds`, the initial layout excluded.
-    public static func trellisHopsPerSecond(_ shape: HierarchyShape, rounds: Int, storage: @Sendable () -> TraceRecorder.Storage) async throws -> Double {
+    /// controller here, as in the anchor. Like the anchor, one hierarchy is built and the best of
+    /// `rounds` transitions (alternating orientations) counts; the initial layout is excluded.
+    public static func trellisHopsPerSecond(_ shape: HierarchyShape, rounds: Int, storage: TraceRecorder.Storage) async throws -> Double {
+        let recorder = TraceRecorder(storage: storage)
+        let window = try await Window(shape.hierarchy(windowSize: Size(320, 568)), environment: RuntimeEnvironment(recorder: recorder))
+        await window.start()
+        recorder.flush()
         var best = 0.0
-        for _ in 0..<rounds {
-            let recorder = TraceRecorder(storage: storage())
-            let window = try await Window(shape.hierarchy(windowSize: Size(320, 568)), environment: RuntimeEnvironment(recorder: recorder))
-            await window.start()
-            let size = Size(568, 320)
+        for round in 0..<rounds {
+            let size = round % 2 == 0 ? Size(568, 320) : Size(320, 568)
             let start = ContinuousClock.now
             try await window.perform(.environmentChange(size: size, traits: nil))
             // A file trace counts until its last line is written.
             recorder.flush()
-            let elapsed = seconds(since: start)
-            best = max(best, Double(2 * shape.count) / elapsed)
-            if case let .file(writer) = recorder.storage { writer.close() }
+            best = max(best, Double(2 * shape.count) / seconds(since: start))
         }
+        if case let .file(writer) = recorder.storage { writer.close() }
         return best
     }
 

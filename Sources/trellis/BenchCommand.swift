@@ -86,20 +86,17 @@ struct BenchCommand: AsyncParsableCommand {
             return
         }
         let sizes = quick ? [10_000, 100_000] : [10_000, 100_000, 1_000_000]
-        let rounds = quick ? 2 : 3
+        let rounds = quick ? 3 : 5
         for count in sizes {
             let shape = HierarchyShape(count: count)
             let bare = await InProcessBench.bareHopsPerSecond(shape, rounds: rounds)
-            let ours = try await InProcessBench.trellisHopsPerSecond(shape, rounds: rounds) { .memory }
+            let ours = try await InProcessBench.trellisHopsPerSecond(shape, rounds: rounds, storage: .memory)
             print(BenchLine(name: "inproc-hops-\(count)", ours: ours, anchor: bare, unit: "hops/s", target: .atLeast(0.5),
                             note: "a hop: a message delivered to a controller's actor, viewWillTransition then layout (2 per controller); anchor: the same two walks over bare actors"))
             if count == sizes.last {
                 let path = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-bench-\(getpid()).jsonl").path
                 defer { try? FileManager.default.removeItem(atPath: path) }
-                let toFile = try await InProcessBench.trellisHopsPerSecond(shape, rounds: rounds) {
-                    // The file cannot fail to open in the temporary folder short of a full disk.
-                    (try? TraceFileWriter(path: path)).map { .file($0) } ?? .discard
-                }
+                let toFile = try await InProcessBench.trellisHopsPerSecond(shape, rounds: rounds, storage: .file(try TraceFileWriter(path: path)))
                 print(BenchLine(name: "inproc-hops-file-trace-\(count)", ours: toFile, anchor: ours, unit: "hops/s", target: .atLeast(0.75)))
             }
         }
