@@ -5,8 +5,7 @@ import TrellisModel
 /// name tables it refers to.
 struct TraceChunk: Sendable {
     var log: CompactTraceLog
-    var controllers: [ControllerID]
-    var nodes: [String]
+    var tables: TraceTables.Snapshot
     var runID: String
     /// Where the chunks go once written, for reuse.
     var buffers: TraceChunkPool?
@@ -73,19 +72,19 @@ final class CaptureLineEncoder {
     }
 
     func encode(_ chunk: TraceChunk) {
-        let node = chunk.nodes.first ?? ""
+        let node = chunk.tables.nodes.first ?? ""
         if prefixKey?.runID != chunk.runID || prefixKey?.node != node {
             prefixKey = (chunk.runID, node)
             linePrefix = Array(("{\"v\":\"\(TraceCaptureFormat.majorVersion).\(TraceCaptureFormat.minorVersion)\",\"run\":"
                 + JSONWriter.quoted(chunk.runID) + ",\"node\":" + JSONWriter.quoted(node) + ",\"seq\":").utf8)
             causePrefixes.removeAll()
         }
-        while causePrefixes.count < chunk.nodes.count {
-            let quoted = JSONWriter.quoted(chunk.nodes[causePrefixes.count])
+        while causePrefixes.count < chunk.tables.nodes.count {
+            let quoted = JSONWriter.quoted(chunk.tables.nodes[causePrefixes.count])
             causePrefixes.append(Array(quoted.utf8.dropLast()) + [0x23])
         }
-        if quotedRanges.count < chunk.controllers.count {
-            quotedRanges.append(contentsOf: repeatElement(0..<0, count: chunk.controllers.count - quotedRanges.count))
+        if quotedRanges.count < chunk.tables.controllers.count {
+            quotedRanges.append(contentsOf: repeatElement(0..<0, count: chunk.tables.controllers.count - quotedRanges.count))
         }
         // First the names this chunk needs, then the lines with the names' bytes borrowed once.
         for events in chunk.log.chunks {
@@ -96,12 +95,8 @@ final class CaptureLineEncoder {
         }
         lineBound = linePrefix.count + (causePrefixes.map(\.count).max() ?? 0) + 2 * longestName + 768
         quotedNames.withUnsafeBytes { names in
-            var sequence = chunk.log.firstSequence
-            for events in chunk.log.chunks {
-                for event in events {
-                    encode(event, sequence: sequence, chunk, names: names)
-                    sequence += 1
-                }
+            chunk.log.forEach { event, sequence, time in
+                encode(event, sequence: sequence, time: time, chunk, names: names)
             }
         }
     }
@@ -110,15 +105,14 @@ final class CaptureLineEncoder {
         let position = Int(index)
         guard quotedRanges[position].isEmpty else { return }
         let start = quotedNames.count
-        quotedNames.append(contentsOf: JSONWriter.quoted(chunk.controllers[position].name).utf8)
+        quotedNames.append(contentsOf: JSONWriter.quoted(chunk.tables.controllers[position].name).utf8)
         quotedRanges[position] = start..<quotedNames.count
         longestName = max(longestName, quotedNames.count - start)
     }
 
-    private func encode(_ event: CompactTraceEvent, sequence: UInt64, _ chunk: TraceChunk, names: UnsafeRawBufferPointer) {
+    private func encode(_ event: CompactTraceEvent, sequence: UInt64, time: UInt64, _ chunk: TraceChunk, names: UnsafeRawBufferPointer) {
         if event.code == .other {
-            let full = CompactTraceLog.event(
-                event, sequence: sequence, messages: chunk.log.messages, controllers: chunk.controllers, nodes: chunk.nodes)
+            let full = chunk.log.event(event, sequence: sequence, time: time, tables: chunk.tables)
             append(TraceCaptureFormat.line(for: full, runID: chunk.runID))
             return
         }
@@ -129,15 +123,15 @@ final class CaptureLineEncoder {
         case .viewWillTransition:
             head(event, sequence, names, kind: "delivery", message: "viewWillTransition")
             put("{\"to\":")
-            size(event.first)
+            size(chunk.tables.sizes[Int(event.first)])
         case .sizeForChild:
             head(event, sequence, names, kind: "query", message: "sizeForChild")
             put("{\"child\":")
             put(UnsafeRawBufferPointer(rebasing: names[quotedRanges[Int(event.detail)]]))
             put(",\"parent\":")
-            size(event.first)
+            size(chunk.tables.sizes[Int(event.first)])
             put(",\"answer\":")
-            size(event.second)
+            size(chunk.tables.sizes[Int(event.second)])
         case .viewWillLayoutSubviews:
             head(event, sequence, names, kind: "layout", message: "viewWillLayoutSubviews")
             put("{")
@@ -146,7 +140,7 @@ final class CaptureLineEncoder {
             put("{")
         }
         put("},\"time\":")
-        decimal(event.time)
+        decimal(time)
         put("}\n")
     }
 
@@ -155,7 +149,7 @@ final class CaptureLineEncoder {
         put(linePrefix)
         decimal(sequence)
         put(",\"lamport\":")
-        decimal(event.lamport)
+        decimal(sequence &+ UInt64(event.lamportOffset))
         put(",\"cause\":")
         if event.causeNode >= 0 {
             put(causePrefixes[Int(event.causeNode)])

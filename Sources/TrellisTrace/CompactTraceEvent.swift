@@ -1,46 +1,67 @@
 import TrellisModel
 
-/// One recorded event as the recorder keeps it: plain numbers only, so appending one copies a
-/// few words and releases nothing. The router's frequent events (`viewWillTransition`,
-/// `sizeForChild`, the two layout callbacks) are stored whole; any other message lives in a side
-/// table that `detail` points into. `TraceEvent`s are made from these when they are read.
+/// One recorded event as the recorder keeps it: 40 bytes of plain numbers, so appending one
+/// copies five words and releases nothing. A trace of a million controllers holds four million
+/// of these, and every byte of them is memory the router writes on its hot path.
+///
+/// The router's frequent events (`viewWillTransition`, `sizeForChild`, the two layout
+/// callbacks) are stored whole, with names and sizes as indices into the recorder's
+/// `TraceTables`, the Lamport clock as its distance from the sequence number, and the time in the
+/// log's time runs. Any other event — or a frequent one whose numbers do not fit — is `.other`:
+/// its message and clocks are in the log's side table at `detail`. `TraceEvent`s are made from
+/// these when they are read.
 struct CompactTraceEvent: Sendable {
     enum Code: UInt8, Sendable {
-        /// The message is `messages[detail]` of the event's log or chunk.
+        /// The message, Lamport clock, step and transition are `others[detail]` of the log.
         case other
-        /// `viewWillTransition(to: first)`.
+        /// `viewWillTransition(to: sizes[first])`.
         case viewWillTransition
-        /// `sizeForChild(names[detail], parent: first) -> second`.
+        /// `sizeForChild(controllers[detail], parent: sizes[first]) -> sizes[second]`.
         case sizeForChild
         case viewWillLayoutSubviews
         case viewDidLayoutSubviews
     }
 
-    // Laid out in 80 bytes: a trace of a million controllers holds four million of these.
     var code: Code
     var hasTransition: Bool
-    /// The node of the cause, an index into the recorder's node table; -1 when there is no cause.
+    /// The node of the cause, an index into the node table; -1 when there is no cause.
     var causeNode: Int16
-    /// The receiver: an index into the recorder's name table.
+    /// The receiver: an index into the controller table.
     var controller: UInt32
     var detail: UInt32
     var step: Int32
-    var transitionID: Int64
-    var lamport: UInt64
+    var transitionID: Int32
+    /// The Lamport clock minus the sequence number (it only grows: both count every event, and
+    /// the clock also jumps past clocks received from other nodes).
+    var lamportOffset: UInt32
     var causeSequence: UInt64
-    var time: UInt64
-    var first: Size
-    var second: Size
+    /// Indices into the size table.
+    var first: UInt32
+    var second: UInt32
 
-    var transition: Int? { hasTransition ? Int(truncatingIfNeeded: transitionID) : nil }
+    var transition: Int? { hasTransition ? Int(transitionID) : nil }
 }
 
-/// The names a recorder has interned: controller ids and node names, each once.
-struct TraceNameTable: Sendable {
+/// What an `.other` event holds besides its compact fields.
+struct OtherTraceEvent: Sendable {
+    var message: TraceMessage
+    var lamport: UInt64
+    var step: Int
+    var transition: Int?
+}
+
+/// What a recorder has interned: controller ids, node names and sizes, each once.
+struct TraceTables: Sendable {
     private(set) var controllers: [ControllerID] = []
     private var controllerIndex: [ControllerID: UInt32] = [:]
     /// Node names; the recorder's own node is first.
     private(set) var nodes: [String]
+    /// The sizes events carry: a transition has a handful of distinct ones.
+    private(set) var sizes: [Size] = []
+    /// Keyed by bits, so that -0 and NaN are kept as they are.
+    private var sizeIndex: [SizeBits: UInt32] = [:]
+    /// The last two sizes interned: consecutive events almost always carry them again.
+    private var recentSizes: (Size, UInt32, Size, UInt32) = (Size(.nan, .nan), 0, Size(.nan, .nan), 0)
 
     init(node: String) {
         nodes = [node]
@@ -62,20 +83,68 @@ struct TraceNameTable: Sendable {
         if nodes.count <= Int(Int16.max) { nodes.append(node) }
         return Int16(clamping: nodes.count - 1)
     }
+
+    /// The size table index of `size`. Sizes compare bit for bit, so -0 and NaN keep their bits.
+    mutating func intern(_ size: Size) -> UInt32 {
+        if Self.sameBits(size, recentSizes.0) { return recentSizes.1 }
+        if Self.sameBits(size, recentSizes.2) {
+            recentSizes = (recentSizes.2, recentSizes.3, recentSizes.0, recentSizes.1)
+            return recentSizes.1
+        }
+        let key = SizeBits(width: size.width.bitPattern, height: size.height.bitPattern)
+        let index: UInt32
+        if let known = sizeIndex[key] {
+            index = known
+        } else {
+            index = UInt32(truncatingIfNeeded: sizes.count)
+            sizes.append(size)
+            sizeIndex[key] = index
+        }
+        recentSizes = (size, index, recentSizes.0, recentSizes.1)
+        return index
+    }
+
+    private struct SizeBits: Hashable {
+        var width: UInt64
+        var height: UInt64
+    }
+
+    private static func sameBits(_ a: Size, _ b: Size) -> Bool {
+        a.width.bitPattern == b.width.bitPattern && a.height.bitPattern == b.height.bitPattern
+    }
+
+    /// The tables as they are now, for a chunk handed to a file writer.
+    var snapshot: Snapshot { Snapshot(controllers: controllers, nodes: nodes, sizes: sizes) }
+
+    /// The tables an event's indices refer to, frozen.
+    struct Snapshot: Sendable {
+        var controllers: [ControllerID]
+        var nodes: [String]
+        var sizes: [Size]
+    }
 }
 
-/// Events in the order they were recorded, with the messages the compact form does not hold.
-/// Kept in chunks of fixed capacity, so a growing trace is never copied to a larger buffer; an
-/// event's sequence number is `firstSequence` plus its position.
+/// Events in the order they were recorded, with what the compact form does not hold: the
+/// `.other` events' side table and the times. Kept in chunks of fixed capacity, so a growing
+/// trace is never copied to a larger buffer; an event's sequence number is `firstSequence` plus
+/// its position.
 struct CompactTraceLog: Sendable {
     static let chunkCapacity = 16_384
+
+    /// From `position` on, events happened at `time` (until the next run): the clock a recorder
+    /// reads changes every few milliseconds, so a time per event would mostly repeat.
+    struct TimeRun: Sendable {
+        var position: Int
+        var time: UInt64
+    }
 
     /// Full chunks, then `current`.
     private var full: [[CompactTraceEvent]] = []
     private var current: [CompactTraceEvent] = []
     private(set) var count = 0
     var firstSequence: UInt64
-    var messages: [TraceMessage] = []
+    var others: [OtherTraceEvent] = []
+    private(set) var times: [TimeRun] = []
 
     init(firstSequence: UInt64) {
         self.firstSequence = firstSequence
@@ -83,7 +152,8 @@ struct CompactTraceLog: Sendable {
 
     var isEmpty: Bool { count == 0 }
 
-    mutating func append(buffers: TraceChunkPool, _ event: CompactTraceEvent) {
+    mutating func append(buffers: TraceChunkPool, _ event: CompactTraceEvent, time: UInt64) {
+        if times.last?.time != time { times.append(TimeRun(position: count, time: time)) }
         // A chunk holds exactly `chunkCapacity` events (the subscript relies on it).
         if current.count == Self.chunkCapacity {
             full.append(current)
@@ -112,26 +182,69 @@ struct CompactTraceLog: Sendable {
         return chunk < full.count ? full[chunk][position % Self.chunkCapacity] : current[position - full.count * Self.chunkCapacity]
     }
 
-    /// The full event: names and messages looked up.
-    func event(at position: Int, controllers: [ControllerID], nodes: [String]) -> TraceEvent {
-        Self.event(self[position], sequence: firstSequence + UInt64(position), messages: messages, controllers: controllers, nodes: nodes)
+    /// The full events from `position` on.
+    func events(from position: Int, tables: TraceTables.Snapshot) -> [TraceEvent] {
+        guard position < count else { return [] }
+        var run = max(0, timeRun(containing: position))
+        return (position..<count).map { index in
+            while run + 1 < times.count && times[run + 1].position <= index { run += 1 }
+            return event(self[index], sequence: firstSequence + UInt64(index), time: times.isEmpty ? 0 : times[run].time, tables: tables)
+        }
     }
 
-    static func event(
-        _ compact: CompactTraceEvent, sequence: UInt64, messages: [TraceMessage], controllers: [ControllerID], nodes: [String]
-    ) -> TraceEvent {
+    /// The index of the time run that covers `position` (-1 when there is none).
+    private func timeRun(containing position: Int) -> Int {
+        var low = 0, high = times.count - 1, found = -1
+        while low <= high {
+            let middle = (low + high) / 2
+            if times[middle].position <= position {
+                found = middle
+                low = middle + 1
+            } else {
+                high = middle - 1
+            }
+        }
+        return found
+    }
+
+    /// Visits every event in order with its sequence number and time.
+    func forEach(_ body: (CompactTraceEvent, _ sequence: UInt64, _ time: UInt64) -> Void) {
+        var position = 0
+        var run = 0
+        for events in chunks {
+            for event in events {
+                while run + 1 < times.count && times[run + 1].position <= position { run += 1 }
+                body(event, firstSequence + UInt64(position), times.isEmpty ? 0 : times[run].time)
+                position += 1
+            }
+        }
+    }
+
+    /// The full event: names, sizes and side-table entries looked up.
+    func event(_ compact: CompactTraceEvent, sequence: UInt64, time: UInt64, tables: TraceTables.Snapshot) -> TraceEvent {
         let message: TraceMessage
+        var lamport = sequence &+ UInt64(compact.lamportOffset)
+        var step = Int(compact.step)
+        var transition = compact.transition
         switch compact.code {
-        case .other: message = messages[Int(compact.detail)]
-        case .viewWillTransition: message = .viewWillTransition(to: compact.first)
-        case .sizeForChild: message = .sizeForChild(child: controllers[Int(compact.detail)], parent: compact.first, answer: compact.second)
+        case .other:
+            let other = others[Int(compact.detail)]
+            message = other.message
+            lamport = other.lamport
+            step = other.step
+            transition = other.transition
+        case .viewWillTransition:
+            message = .viewWillTransition(to: tables.sizes[Int(compact.first)])
+        case .sizeForChild:
+            message = .sizeForChild(
+                child: tables.controllers[Int(compact.detail)], parent: tables.sizes[Int(compact.first)], answer: tables.sizes[Int(compact.second)])
         case .viewWillLayoutSubviews: message = .layout(.viewWillLayoutSubviews)
         case .viewDidLayoutSubviews: message = .layout(.viewDidLayoutSubviews)
         }
-        let cause = compact.causeNode < 0 ? nil : EventRef(node: nodes[Int(compact.causeNode)], sequence: compact.causeSequence)
+        let cause = compact.causeNode < 0 ? nil : EventRef(node: tables.nodes[Int(compact.causeNode)], sequence: compact.causeSequence)
         return TraceEvent(
-            id: EventRef(node: nodes[0], sequence: sequence), lamport: compact.lamport, cause: cause,
-            controller: controllers[Int(compact.controller)], transition: compact.transition, step: Int(compact.step),
-            message: message, time: compact.time)
+            id: EventRef(node: tables.nodes[0], sequence: sequence), lamport: lamport, cause: cause,
+            controller: tables.controllers[Int(compact.controller)], transition: transition, step: step,
+            message: message, time: time)
     }
 }

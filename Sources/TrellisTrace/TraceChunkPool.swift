@@ -57,7 +57,7 @@ final class TraceChunkPool: Sendable {
         // Writing every slot once brings the pages in; the events written are then dropped.
         let blank = CompactTraceEvent(
             code: .other, hasTransition: false, causeNode: -1, controller: 0, detail: 0, step: 0, transitionID: 0,
-            lamport: 0, causeSequence: 0, time: 0, first: .zero, second: .zero)
+            lamportOffset: 0, causeSequence: 0, first: 0, second: 0)
         chunk.append(contentsOf: repeatElement(blank, count: CompactTraceLog.chunkCapacity))
         chunk.removeAll(keepingCapacity: true)
         return chunk

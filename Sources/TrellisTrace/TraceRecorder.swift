@@ -29,7 +29,7 @@ public final class TraceRecorder: Sendable {
 
     private struct State {
         var log = CompactTraceLog(firstSequence: 1)
-        var names: TraceNameTable
+        var tables: TraceTables
         var recorded = 0
         var nextSequence: UInt64 = 1
         var lamport: UInt64 = 0
@@ -46,12 +46,12 @@ public final class TraceRecorder: Sendable {
         self.node = node
         self.runID = runID
         self.storage = storage
-        state = Mutex(State(names: TraceNameTable(node: node)))
+        state = Mutex(State(tables: TraceTables(node: node)))
     }
 
     /// The interned form of `id`, for the recording methods that take a `TraceName`.
     public func intern(_ id: ControllerID) -> TraceName {
-        TraceName(index: state.withLock { $0.names.intern(id) })
+        TraceName(index: state.withLock { $0.tables.intern(id) })
     }
 
     /// Records one event and returns its identity, to be passed as the cause of what it leads to.
@@ -61,17 +61,8 @@ public final class TraceRecorder: Sendable {
     ) -> EventRef {
         let time = elapsedNanoseconds()
         return state.withLock { state in
-            appendOther(message, state.names.intern(controller), cause: cause, transition: transition, time: time, to: &state)
+            appendOther(message, state.tables.intern(controller), cause: cause, transition: transition, time: time, to: &state)
         }
-    }
-
-    /// Appends an event whose message the compact form does not hold: it goes to the side table.
-    private func appendOther(
-        _ message: TraceMessage, _ controller: UInt32, cause: EventRef?, transition: Int?, time: UInt64, to state: inout State
-    ) -> EventRef {
-        let detail = UInt32(truncatingIfNeeded: state.log.messages.count)
-        if case .discard = storage {} else { state.log.messages.append(message) }
-        return append(.other, controller, detail: detail, cause: cause, transition: transition, .zero, .zero, time: time, to: &state)
     }
 
     /// Records `viewWillTransition(to: size)` received by `controller`.
@@ -79,7 +70,9 @@ public final class TraceRecorder: Sendable {
     public func recordViewWillTransition(to size: Size, controller: TraceName, cause: EventRef?, transition: Int?) -> EventRef {
         let time = elapsedNanoseconds()
         return state.withLock { state in
-            append(.viewWillTransition, controller.index, detail: 0, cause: cause, transition: transition, size, .zero, time: time, to: &state)
+            let first = state.tables.intern(size)
+            return append(.viewWillTransition, controller.index, detail: 0, cause: cause, transition: transition, first, 0, time: time, to: &state)
+                ?? appendOther(.viewWillTransition(to: size), controller.index, cause: cause, transition: transition, time: time, to: &state)
         }
     }
 
@@ -90,24 +83,20 @@ public final class TraceRecorder: Sendable {
     ) -> EventRef {
         let time = elapsedNanoseconds()
         return state.withLock { state in
-            append(.sizeForChild, controller.index, detail: child.index, cause: cause, transition: transition, parent, answer, time: time, to: &state)
+            let first = state.tables.intern(parent), second = state.tables.intern(answer)
+            return append(.sizeForChild, controller.index, detail: child.index, cause: cause, transition: transition, first, second, time: time, to: &state)
+                ?? appendOther(
+                    .sizeForChild(child: state.tables.controllers[Int(child.index)], parent: parent, answer: answer), controller.index,
+                    cause: cause, transition: transition, time: time, to: &state)
         }
     }
 
     /// Records a view controller's layout callback.
     @discardableResult
     public func recordLayout(_ callback: LayoutCallback, controller: TraceName, cause: EventRef?) -> EventRef {
-        let code: CompactTraceEvent.Code
-        switch callback {
-        case .viewWillLayoutSubviews: code = .viewWillLayoutSubviews
-        case .viewDidLayoutSubviews: code = .viewDidLayoutSubviews
-        case .containerViewWillLayoutSubviews, .containerViewDidLayoutSubviews:
-            let time = elapsedNanoseconds()
-            return state.withLock { appendOther(.layout(callback), controller.index, cause: cause, transition: nil, time: time, to: &$0) }
-        }
         let time = elapsedNanoseconds()
         return state.withLock { state in
-            append(code, controller.index, detail: 0, cause: cause, transition: nil, .zero, .zero, time: time, to: &state)
+            appendLayout(callback, controller.index, cause: cause, time: time, to: &state)
         }
     }
 
@@ -117,44 +106,91 @@ public final class TraceRecorder: Sendable {
     public func recordLayoutPair(controller: TraceName, cause: EventRef?) -> EventRef {
         let time = elapsedNanoseconds()
         return state.withLock { state in
-            let will = append(.viewWillLayoutSubviews, controller.index, detail: 0, cause: cause, transition: nil, .zero, .zero, time: time, to: &state)
-            append(.viewDidLayoutSubviews, controller.index, detail: 0, cause: cause, transition: nil, .zero, .zero, time: time, to: &state)
+            let will = appendLayout(.viewWillLayoutSubviews, controller.index, cause: cause, time: time, to: &state)
+            appendLayout(.viewDidLayoutSubviews, controller.index, cause: cause, time: time, to: &state)
             return will
         }
     }
 
-    @inline(__always)
     @discardableResult
+    private func appendLayout(_ callback: LayoutCallback, _ controller: UInt32, cause: EventRef?, time: UInt64, to state: inout State) -> EventRef {
+        let code: CompactTraceEvent.Code
+        switch callback {
+        case .viewWillLayoutSubviews: code = .viewWillLayoutSubviews
+        case .viewDidLayoutSubviews: code = .viewDidLayoutSubviews
+        case .containerViewWillLayoutSubviews, .containerViewDidLayoutSubviews:
+            return appendOther(.layout(callback), controller, cause: cause, transition: nil, time: time, to: &state)
+        }
+        return append(code, controller, detail: 0, cause: cause, transition: nil, 0, 0, time: time, to: &state)
+            ?? appendOther(.layout(callback), controller, cause: cause, transition: nil, time: time, to: &state)
+    }
+
+    /// Appends an event whose message the compact form does not hold: it goes to the side table.
+    private func appendOther(
+        _ message: TraceMessage, _ controller: UInt32, cause: EventRef?, transition: Int?, time: UInt64, to state: inout State
+    ) -> EventRef {
+        let detail = UInt32(truncatingIfNeeded: state.log.others.count)
+        let (sequence, lamport) = advance(&state)
+        if case .discard = storage { return EventRef(node: node, sequence: sequence) }
+        state.log.others.append(OtherTraceEvent(message: message, lamport: lamport, step: state.step, transition: transition))
+        let (causeNode, causeSequence) = causeFields(cause, &state)
+        store(CompactTraceEvent(
+            code: .other, hasTransition: false, causeNode: causeNode, controller: controller, detail: detail, step: 0, transitionID: 0,
+            lamportOffset: 0, causeSequence: causeSequence, first: 0, second: 0), time: time, to: &state)
+        return EventRef(node: node, sequence: sequence)
+    }
+
+    /// Appends a compact event; nil (and nothing recorded) when its step, transition or clock
+    /// do not fit the compact fields — the caller then records it as `.other`.
+    @inline(__always)
     private func append(
         _ code: CompactTraceEvent.Code, _ controller: UInt32, detail: UInt32, cause: EventRef?, transition: Int?,
-        _ first: Size, _ second: Size, time: UInt64, to state: inout State
-    ) -> EventRef {
+        _ first: UInt32, _ second: UInt32, time: UInt64, to state: inout State
+    ) -> EventRef? {
+        let step = Int32(truncatingIfNeeded: state.step)
+        let transitionID = Int32(truncatingIfNeeded: transition ?? 0)
+        let offset = state.lamport &+ 1 &- state.nextSequence
+        guard Int(step) == state.step, Int(transitionID) == (transition ?? 0), state.lamport + 1 >= state.nextSequence,
+              offset <= UInt64(UInt32.max) else { return nil }
+        let (sequence, _) = advance(&state)
+        if case .discard = storage { return EventRef(node: node, sequence: sequence) }
+        let (causeNode, causeSequence) = causeFields(cause, &state)
+        store(CompactTraceEvent(
+            code: code, hasTransition: transition != nil, causeNode: causeNode, controller: controller, detail: detail, step: step,
+            transitionID: transitionID, lamportOffset: UInt32(truncatingIfNeeded: offset), causeSequence: causeSequence,
+            first: first, second: second), time: time, to: &state)
+        return EventRef(node: node, sequence: sequence)
+    }
+
+    /// The next sequence number and Lamport clock.
+    @inline(__always)
+    private func advance(_ state: inout State) -> (sequence: UInt64, lamport: UInt64) {
         let sequence = state.nextSequence
         state.nextSequence += 1
         state.lamport += 1
         state.recorded += 1
-        if case .discard = storage { return EventRef(node: node, sequence: sequence) }
-        var causeNode: Int16 = -1
-        var causeSequence: UInt64 = 0
-        if let cause {
-            causeNode = state.names.nodeIndex(cause.node)
-            causeSequence = cause.sequence
-        }
-        state.log.append(buffers: buffers, CompactTraceEvent(
-            code: code, hasTransition: transition != nil, causeNode: causeNode, controller: controller, detail: detail,
-            step: Int32(clamping: state.step), transitionID: Int64(transition ?? 0), lamport: state.lamport,
-            causeSequence: causeSequence, time: time, first: first, second: second))
+        return (sequence, state.lamport)
+    }
+
+    @inline(__always)
+    private func causeFields(_ cause: EventRef?, _ state: inout State) -> (Int16, UInt64) {
+        guard let cause else { return (-1, 0) }
+        return (state.tables.nodeIndex(cause.node), cause.sequence)
+    }
+
+    @inline(__always)
+    private func store(_ event: CompactTraceEvent, time: UInt64, to state: inout State) {
+        state.log.append(buffers: buffers, event, time: time)
         if case let .file(writer) = storage, state.log.count >= Self.fileChunkSize {
             handOver(to: writer, &state)
         }
-        return EventRef(node: node, sequence: sequence)
     }
 
     private func handOver(to writer: TraceFileWriter, _ state: inout State) {
         guard !state.log.isEmpty else { return }
         var log = CompactTraceLog(firstSequence: state.nextSequence)
         swap(&log, &state.log)
-        writer.write(TraceChunk(log: log, controllers: state.names.controllers, nodes: state.names.nodes, runID: runID, buffers: buffers))
+        writer.write(TraceChunk(log: log, tables: state.tables.snapshot, runID: runID, buffers: buffers))
     }
 
     /// Hands what a file recorder still holds to its writer and waits until the writer wrote
@@ -201,8 +237,7 @@ public final class TraceRecorder: Sendable {
     public func events(after count: Int) -> [TraceEvent] {
         guard case .memory = storage else { return [] }
         return state.withLock { state in
-            let first = min(max(0, count), state.log.count)
-            return (first..<state.log.count).map { state.log.event(at: $0, controllers: state.names.controllers, nodes: state.names.nodes) }
+            state.log.events(from: max(0, count), tables: state.tables.snapshot)
         }
     }
 

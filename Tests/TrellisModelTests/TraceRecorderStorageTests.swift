@@ -92,6 +92,62 @@ struct TraceRecorderStorageTests {
         #expect(reread.message == inMemory.events[1].message && reread.cause == inMemory.events[1].cause)
     }
 
+    /// Events whose numbers do not fit the compact form (a step or transition beyond 32 bits, a
+    /// Lamport clock far ahead of the sequence), sizes that only their bits tell apart, and many
+    /// distinct sizes.
+    static func recordWide(into recorder: TraceRecorder) {
+        let name = recorder.intern("R")
+        recorder.enter(step: Int(Int32.max) + 5)
+        recorder.recordViewWillTransition(to: Size(1, 2), controller: name, cause: nil, transition: Int(Int32.max) + 1)
+        recorder.observe(lamport: UInt64(UInt32.max) * 3)
+        recorder.recordLayoutPair(controller: name, cause: nil)
+        recorder.enter(step: 2)
+        recorder.recordSizeForChild(name, parent: Size(-0.0, 3), answer: Size(0.0, 1e300), controller: name, cause: nil, transition: 9)
+        for width in 0..<300 {
+            recorder.recordViewWillTransition(to: Size(Double(width) + 0.5, 7), controller: name, cause: nil, transition: 1)
+        }
+    }
+
+    @Test("numbers too large for the compact form, and sizes, are kept exactly")
+    func wideNumbers() throws {
+        let recorder = TraceRecorder()
+        Self.recordWide(into: recorder)
+        let events = recorder.events
+        #expect(events.count == 304)
+        #expect(events[0].step == Int(Int32.max) + 5 && events[0].transition == Int(Int32.max) + 1)
+        #expect(events[0].message == .viewWillTransition(to: Size(1, 2)))
+        #expect(events[1].lamport == UInt64(UInt32.max) * 3 + 1 && events[2].lamport == UInt64(UInt32.max) * 3 + 2)
+        #expect(events[1].message == .layout(.viewWillLayoutSubviews) && events[2].message == .layout(.viewDidLayoutSubviews))
+        guard case let .sizeForChild(child, parent, answer) = events[3].message else {
+            Issue.record("expected sizeForChild, got \(events[3].message)")
+            return
+        }
+        #expect(child == "R" && events[3].step == 2 && events[3].transition == 9)
+        #expect(parent.width == 0 && parent.width.sign == .minus && parent.height == 3)
+        #expect(answer.width.sign == .plus && answer.height == 1e300)
+        #expect(events[303].message == .viewWillTransition(to: Size(299.5, 7)))
+        // NaN is kept too (in memory: the capture format has no JSON number for it).
+        recorder.recordViewWillTransition(to: Size(.nan, 1), controller: recorder.intern("R"), cause: nil, transition: nil)
+        guard case let .viewWillTransition(nan) = recorder.events(after: 304).first?.message else {
+            Issue.record("expected viewWillTransition")
+            return
+        }
+        #expect(nan.width.isNaN && nan.height == 1)
+
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-wide-\(UUID().uuidString).jsonl").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let writer = try TraceFileWriter(path: path)
+        let toFile = TraceRecorder(storage: .file(writer))
+        Self.recordWide(into: toFile)
+        toFile.flush()
+        writer.close()
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
+        let reread = try lines.map { try TraceCaptureFormat.event(fromLine: String($0)).event }
+        #expect(reread.map(\.id) == events.map(\.id) && reread.map(\.lamport) == events.map(\.lamport))
+        #expect(reread.map(\.step) == events.map(\.step) && reread.map(\.transition) == events.map(\.transition))
+        #expect(Array(reread.map(\.message).suffix(300)) == Array(events.map(\.message).suffix(300)))
+    }
+
     @Test("lines written one by one keep their place among the recorder's chunks")
     func plainLinesInOrder() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-writer-\(UUID().uuidString).jsonl").path
