@@ -39,13 +39,13 @@ public actor Controller: ManagedController, ViewControllerContext {
 
     // Rarely touched on a transition.
     public nonisolated let id: ControllerID
-    let behavior: any ViewControllerBehavior
     var traitOverrides: [ControllerID: TraitCollection]
     public private(set) var preferredContentSize: Size
-    let grantPolicy: GrantPolicy
-    /// How this controller is presented: shared by every controller with the defaults, so a
-    /// large hierarchy does not pay for what few controllers use.
-    let presentationSettings: PresentationSettings
+    /// The behaviour, grant policy and presentation settings: shared by every controller with
+    /// the defaults, so a large hierarchy does not pay for what few controllers use.
+    let settings: ControllerSettings
+    var behavior: any ViewControllerBehavior { settings.behavior }
+    var grantPolicy: GrantPolicy { settings.grantPolicy }
     /// Where preferred-size and fitting-size changes go (R22): the parent, or the presentation
     /// controller when presented. Weak: containers own what they contain, not the other way round.
     weak var container: (any ControllerEndpoint)?
@@ -67,7 +67,6 @@ public actor Controller: ManagedController, ViewControllerContext {
     init(description: ControllerDescription, children: [any ControllerEndpoint], environment: RuntimeEnvironment) {
         self.id = description.id
         self.kind = description.kind
-        self.behavior = description.behavior
         self.usesDefaultBehavior = description.behavior is DefaultBehavior
         self.traceName = environment.recorder.intern(description.id)
         self.environment = environment
@@ -76,8 +75,7 @@ public actor Controller: ManagedController, ViewControllerContext {
         self.selectedIndex = description.selectedIndex
         self.traitOverrides = description.traitOverrides
         self.preferredContentSize = description.preferredContentSize
-        self.grantPolicy = description.grant
-        self.presentationSettings = PresentationSettings.make(description.presentationController, description.adaptiveDelegate)
+        self.settings = ControllerSettings.make(description)
     }
 
     public func snapshot() -> ControllerSnapshot {
@@ -92,8 +90,8 @@ public actor Controller: ManagedController, ViewControllerContext {
         // the built-in styles have UIKit's.
         PresentationController(
             presented: self, style: style,
-            description: style == .custom ? presentationSettings.description : PresentationControllerDescription(),
-            delegate: presentationSettings.delegate,
+            description: style == .custom ? settings.presentationDescription : PresentationControllerDescription(),
+            delegate: settings.delegate,
             profile: profile, containerSize: containerSize, traits: traits, windowSize: windowSize,
             preferredContentSize: preferredContentSize, environment: environment, wrapperChanged: wrapperChanged)
     }
@@ -578,22 +576,35 @@ extension Controller {
 
 }
 
-/// A controller's presentation settings, boxed: most controllers have the defaults and share
-/// one box.
-final class PresentationSettings: Sendable {
-    let description: PresentationControllerDescription
+/// A controller's behaviour, grant policy and presentation settings, boxed: they are read only
+/// off the router's fast path, and most controllers of a large hierarchy have the defaults and
+/// share one box, so a controller carries a pointer instead of some seventy bytes.
+final class ControllerSettings: Sendable {
+    let behavior: any ViewControllerBehavior
+    let grantPolicy: GrantPolicy
+    let presentationDescription: PresentationControllerDescription
     let delegate: AdaptiveDelegate?
 
-    private init(_ description: PresentationControllerDescription, _ delegate: AdaptiveDelegate?) {
-        self.description = description
+    private init(
+        behavior: any ViewControllerBehavior, grantPolicy: GrantPolicy,
+        presentationDescription: PresentationControllerDescription, delegate: AdaptiveDelegate?
+    ) {
+        self.behavior = behavior
+        self.grantPolicy = grantPolicy
+        self.presentationDescription = presentationDescription
         self.delegate = delegate
     }
 
-    private static let defaults = PresentationSettings(PresentationControllerDescription(), nil)
+    private static let defaults = ControllerSettings(
+        behavior: DefaultBehavior(), grantPolicy: .none, presentationDescription: PresentationControllerDescription(), delegate: nil)
 
-    static func make(_ description: PresentationControllerDescription, _ delegate: AdaptiveDelegate?) -> PresentationSettings {
-        let isDefault = delegate == nil && description.behavior is DefaultPresentationBehavior && description.grant == nil
-            && description.overrideTraitCollection == nil && description.shouldPresentInFullscreen && !description.shouldRemovePresentersView
-        return isDefault ? defaults : PresentationSettings(description, delegate)
+    static func make(_ description: ControllerDescription) -> ControllerSettings {
+        let presentation = description.presentationController
+        let isDefault = description.behavior is DefaultBehavior && description.grant == .none && description.adaptiveDelegate == nil
+            && presentation.behavior is DefaultPresentationBehavior && presentation.grant == nil
+            && presentation.overrideTraitCollection == nil && presentation.shouldPresentInFullscreen && !presentation.shouldRemovePresentersView
+        return isDefault ? defaults : ControllerSettings(
+            behavior: description.behavior, grantPolicy: description.grant,
+            presentationDescription: presentation, delegate: description.adaptiveDelegate)
     }
 }
