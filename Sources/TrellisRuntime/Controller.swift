@@ -47,8 +47,8 @@ public actor Controller: ManagedController, ViewControllerContext {
     var behavior: any ViewControllerBehavior { settings.behavior }
     var grantPolicy: GrantPolicy { settings.grantPolicy }
     /// Where preferred-size and fitting-size changes go (R22): the parent, or the presentation
-    /// controller when presented. Weak: containers own what they contain, not the other way round.
-    weak var container: (any ControllerEndpoint)?
+    /// controller when presented. Kept by the environment, not here: see `RuntimeEnvironment.container(of:)`.
+    var container: (any ControllerEndpoint)? { environment.container(of: id) }
     @exclusivity(unchecked) private var presentationStorage = OutOfLine<PresentationSlot>()
     var presentation: PresentationSlot? {
         get { presentationStorage.value }
@@ -97,7 +97,7 @@ public actor Controller: ManagedController, ViewControllerContext {
     }
 
     public func setContainer(_ container: (any ControllerEndpoint)?) {
-        self.container = container
+        environment.setContainer(container, of: id)
     }
 
     public var children: [ControllerID] { slots.map(\.id) }

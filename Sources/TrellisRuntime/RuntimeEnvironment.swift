@@ -17,6 +17,13 @@ public final class RuntimeEnvironment: Sendable {
 
     private let clock = Mutex(Clock())
 
+    /// Each controller's container (R22), by the contained controller's id. Kept here rather
+    /// than in the controllers: an object that is referenced weakly gets a side table, through
+    /// which every retain and release of it then goes — on every hop into a parent, about a tenth
+    /// of a large transition — and a strong reference from child to container would be a cycle.
+    /// Held strongly here, and let go by `releaseContainers()` when the window goes away.
+    private let containers = Mutex<[ControllerID: any ControllerEndpoint]>([:])
+
     /// Simulated seconds elapsed: the sum of the durations of the finished transitions.
     public var simulatedTime: Double { clock.withLock { $0.simulatedSeconds } }
 
@@ -53,6 +60,27 @@ public final class RuntimeEnvironment: Sendable {
     public func finishTransition(_ info: TransitionInfo, cause: EventRef?) {
         clock.withLock { $0.simulatedSeconds += info.duration }
         registrar.finish(info, recorder: recorder, cause: cause)
+    }
+
+    /// The container of controller `id`: where its preferred-size and fitting-size changes go.
+    func container(of id: ControllerID) -> (any ControllerEndpoint)? {
+        containers.withLock { $0[id] }
+    }
+
+    /// Sets (nil: removes) the container of controller `id`.
+    func setContainer(_ container: (any ControllerEndpoint)?, of id: ControllerID) {
+        containers.withLock { $0[id] = container }
+    }
+
+    /// Lets go of every container: the window these controllers belong to is gone. The
+    /// controllers are then owned by their parents alone, and go with the root.
+    public func releaseContainers() {
+        let released = containers.withLock { containers in
+            defer { containers.removeAll() }
+            return containers
+        }
+        // Released outside the lock: a last release runs deinitialisers.
+        withExtendedLifetime(released) {}
     }
 
     /// The coordinator handed to `owner`'s behaviour for `info`.

@@ -78,6 +78,10 @@ public actor Window {
         self.root = built[hierarchy.root] ?? Controller(description: ControllerDescription(hierarchy.root), children: [], environment: environment)
     }
 
+    deinit {
+        environment.releaseContainers()
+    }
+
     /// The controller named `id`, for inspection (a controller of this node).
     public func controller(_ id: ControllerID) throws(RuntimeError) -> Controller {
         guard let controller = controllers[id] as? Controller else { throw .unknownController(id) }
@@ -103,9 +107,10 @@ public actor Window {
     public func start() async {
         guard !started else { return }
         started = true
-        let window = self
-        mailbox = SerialMailbox { envelope in
-            await window.process(envelope)
+        // Weak: the window owns its mailbox; a strong capture would keep both alive forever.
+        // Whoever waits in `perform` holds the window, so a queued event is always handled.
+        mailbox = SerialMailbox { [weak self] envelope in
+            await self?.process(envelope)
         }
         await root.initialLayout(size: size, traits: traits, cause: nil)
     }
@@ -241,12 +246,12 @@ public actor Window {
         }
         let presenter = try managed(presenterID)
         let event = record(.present(presentedID, style: style.rawValue, transitionStyle: transitionStyle.rawValue), on: presenterID, cause: cause)
-        let window = self
         let presenterState = await presenter.snapshot()
         let presentationController = await presented.makePresentationController(
             style: style, containerSize: presenterState.size,
             traits: contextStyle ? presenterState.traitCollection : traits, windowSize: size, profile: profile,
-            wrapperChanged: { wrapper, presentedID in await window.wrapperChanged(wrapper, presenting: presentedID) })
+            // Weak: the window owns the presentation controller that keeps this closure.
+            wrapperChanged: { [weak self] wrapper, presentedID in await self?.wrapperChanged(wrapper, presenting: presentedID) })
         // R28/R29: the links are set when the presentation is accepted, before the transition ends.
         presentationControllers[presentedID] = presentationController
         structure.update(presenterID) { $0.presented = presentedID }

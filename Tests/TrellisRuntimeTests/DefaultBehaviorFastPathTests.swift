@@ -85,3 +85,4 @@ struct DefaultBehaviorFastPathTests {
         #expect(sameStates)
     }
 }
+
