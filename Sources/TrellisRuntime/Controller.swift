@@ -123,6 +123,13 @@ public actor Controller: ManagedController, ViewControllerContext {
         recorder.record(message, controller: id, cause: cause, transition: transition)
     }
 
+    /// The endpoint of the child at `index` (a valid index), read in place: going through the
+    /// array's subscript copies the whole slot first, retaining and releasing what it holds.
+    @inline(__always)
+    private func endpoint(at index: Int) -> any ControllerEndpoint {
+        slots.withUnsafeBufferPointer { $0[index].endpoint }
+    }
+
     private func index(of child: ControllerID) -> Int? {
         slots.firstIndex { $0.id == child }
     }
@@ -194,7 +201,7 @@ public actor Controller: ManagedController, ViewControllerContext {
             // R4: an edge decided by SFC is skipped when the size does not change.
             guard answer != slots[index].frame else { continue }
             slots[index].announced = answer
-            await slots[index].endpoint.deliverViewWillTransition(to: answer, transition: transition, cause: cause)
+            await endpoint(at: index).deliverViewWillTransition(to: answer, transition: transition, cause: cause)
         }
         // R6: then the presentation controller, with this controller's own new size, no SFC.
         if presents {
@@ -266,7 +273,7 @@ public actor Controller: ManagedController, ViewControllerContext {
         if first <= last {
             for index in first...last where slots.indices.contains(index) && slots[index].announced != nil {
                 slots[index].announced = nil
-                await slots[index].endpoint.layout(cause: layoutEvent)
+                await endpoint(at: index).layout(cause: layoutEvent)
             }
         }
         if let presentationEndpoint {
