@@ -48,7 +48,7 @@ public actor Controller: ManagedController, ViewControllerContext {
     var grantPolicy: GrantPolicy { settings.grantPolicy }
     /// Where preferred-size and fitting-size changes go (R22): the parent, or the presentation
     /// controller when presented. Kept by the environment, not here: see `RuntimeEnvironment.container(of:)`.
-    var container: (any ControllerEndpoint)? { environment.container(of: id) }
+    var container: (any ControllerEndpoint)? { environment.container(of: traceName) }
     @exclusivity(unchecked) private var presentationStorage = OutOfLine<PresentationSlot>()
     var presentation: PresentationSlot? {
         get { presentationStorage.value }
@@ -97,7 +97,7 @@ public actor Controller: ManagedController, ViewControllerContext {
     }
 
     public func setContainer(_ container: (any ControllerEndpoint)?) {
-        environment.setContainer(container, of: id)
+        environment.setContainer(container, of: traceName)
     }
 
     public var children: [ControllerID] { slots.map(\.id) }

@@ -22,7 +22,9 @@ public final class RuntimeEnvironment: Sendable {
     /// which every retain and release of it then goes — on every hop into a parent, about a tenth
     /// of a large transition — and a strong reference from child to container would be a cycle.
     /// Held strongly here, and let go by `releaseContainers()` when the window goes away.
-    private let containers = Mutex<[ControllerID: any ControllerEndpoint]>([:])
+    /// Indexed by the contained controller's interned trace name, which numbers the controllers
+    /// of a recorder densely.
+    private let containers = Mutex<[(any ControllerEndpoint)?]>([])
 
     /// Simulated seconds elapsed: the sum of the durations of the finished transitions.
     public var simulatedTime: Double { clock.withLock { $0.simulatedSeconds } }
@@ -62,14 +64,21 @@ public final class RuntimeEnvironment: Sendable {
         registrar.finish(info, recorder: recorder, cause: cause)
     }
 
-    /// The container of controller `id`: where its preferred-size and fitting-size changes go.
-    func container(of id: ControllerID) -> (any ControllerEndpoint)? {
-        containers.withLock { $0[id] }
+    /// The container of the controller named `name`: where its preferred-size and fitting-size
+    /// changes go.
+    func container(of name: TraceName) -> (any ControllerEndpoint)? {
+        containers.withLock { $0.indices.contains(name.position) ? $0[name.position] : nil }
     }
 
-    /// Sets (nil: removes) the container of controller `id`.
-    func setContainer(_ container: (any ControllerEndpoint)?, of id: ControllerID) {
-        containers.withLock { $0[id] = container }
+    /// Sets (nil: removes) the container of the controller named `name`.
+    func setContainer(_ container: (any ControllerEndpoint)?, of name: TraceName) {
+        containers.withLock { containers in
+            if name.position >= containers.count {
+                guard container != nil else { return }
+                containers.append(contentsOf: repeatElement(nil, count: name.position + 1 - containers.count))
+            }
+            containers[name.position] = container
+        }
     }
 
     /// Lets go of every container: the window these controllers belong to is gone. The

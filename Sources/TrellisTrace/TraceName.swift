@@ -7,4 +7,8 @@ import TrellisModel
 public struct TraceName: Sendable, Hashable {
     /// The position of the name in its recorder's table.
     let index: UInt32
+
+    /// The position of the name in its recorder's table: names are numbered densely from 0, so
+    /// a table of something per controller can be an array.
+    public var position: Int { Int(index) }
 }
