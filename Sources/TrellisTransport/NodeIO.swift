@@ -263,6 +263,9 @@ public final class NodeIO: Sendable {
         var lastRoutingID: [UInt8] = []
         var lastPeerName = ""
         var items: [ZMQPollItem] = []
+        // The frames of the last inbound message: their storage is reused for the next one
+        // unless `onMessage` kept them.
+        var frames: [[UInt8]] = []
 
         while running {
             items.removeAll(keepingCapacity: true)
@@ -290,10 +293,9 @@ public final class NodeIO: Sendable {
             // Inbound, in a batch per wake-up.
             if items[0].readable {
                 var received = 0
-                while received < 4096, var message = try? router.receive(dontWait: true) {
+                while received < 4096, (try? router.receive(into: &frames, dontWait: true)) == true {
                     received += 1
-                    guard !message.isEmpty else { continue }
-                    let routingID = message.removeFirst()
+                    guard let routingID = frames.first else { continue }
                     if routingID != lastRoutingID {
                         lastRoutingID = routingID
                         lastPeerName = String(decoding: routingID, as: UTF8.self)
@@ -301,7 +303,7 @@ public final class NodeIO: Sendable {
                     } else if received == 1 {
                         lastHeard[lastPeerName] = now
                     }
-                    onMessage(lastPeerName, message)
+                    onMessage(lastPeerName, Array(frames.dropFirst()))
                 }
             }
             if let zapHandler, fixedItems > 2, items[2].readable {
