@@ -70,8 +70,11 @@ public final class NodeIO: Sendable {
 
     private struct Shared {
         var commands: [Command] = []
-        /// Messages for each peer, packed as they are queued (`NodeOutbox`).
-        var outboxes: [String: NodeOutbox] = [:]
+        /// Messages for each peer, packed as they are queued (`NodeOutbox`). A short list found
+        /// by comparing names, most recent peer first: no hashing of the name on every send.
+        var outboxes: [NodeOutbox] = []
+        /// How large the batches the I/O thread last took were (`NodeOutbox.batchCapacity`).
+        var batchCapacity = 0
         var boundEndpoint = ""
         var stopped = false
         var stopWaiters: [CheckedContinuation<Void, Never>] = []
@@ -146,7 +149,12 @@ public final class NodeIO: Sendable {
         let wake = shared.withLock { state -> Bool in
             guard !state.stopped else { return false }
             let idle = state.commands.isEmpty && state.outboxes.isEmpty
-            add(&state.outboxes[peer, default: NodeOutbox(batching: batching)])
+            if let index = state.outboxes.lastIndex(where: { $0.peer == peer }) {
+                add(&state.outboxes[index])
+            } else {
+                state.outboxes.append(NodeOutbox(peer: peer, batching: batching, batchCapacity: state.batchCapacity))
+                add(&state.outboxes[state.outboxes.count - 1])
+            }
             return idle
         }
         if wake { wakeUp.signal() }
@@ -255,6 +263,9 @@ public final class NodeIO: Sendable {
         var lastRoutingID: [UInt8] = []
         var lastPeerName = ""
         var items: [ZMQPollItem] = []
+        // The frames of the last inbound message: their storage is reused for the next one
+        // unless `onMessage` kept them.
+        var frames: [[UInt8]] = []
 
         while running {
             items.removeAll(keepingCapacity: true)
@@ -282,10 +293,9 @@ public final class NodeIO: Sendable {
             // Inbound, in a batch per wake-up.
             if items[0].readable {
                 var received = 0
-                while received < 4096, var message = try? router.receive(dontWait: true) {
+                while received < 4096, (try? router.receive(into: &frames, dontWait: true)) == true {
                     received += 1
-                    guard !message.isEmpty else { continue }
-                    let routingID = message.removeFirst()
+                    guard let routingID = frames.first else { continue }
                     if routingID != lastRoutingID {
                         lastRoutingID = routingID
                         lastPeerName = String(decoding: routingID, as: UTF8.self)
@@ -293,7 +303,7 @@ public final class NodeIO: Sendable {
                     } else if received == 1 {
                         lastHeard[lastPeerName] = now
                     }
-                    onMessage(lastPeerName, message)
+                    onMessage(lastPeerName, Array(frames.dropFirst()))
                 }
             }
             if let zapHandler, fixedItems > 2, items[2].readable {
@@ -301,12 +311,17 @@ public final class NodeIO: Sendable {
             }
             // Commands from Swift code.
             if items[1].readable { wakeUp.drain() }
-            let (commands, outboxes) = shared.withLock { state -> ([Command], [String: NodeOutbox]) in
+            var outboxes: [NodeOutbox] = []
+            let commands = shared.withLock { state -> [Command] in
                 var commands: [Command] = []
-                var outboxes: [String: NodeOutbox] = [:]
                 swap(&commands, &state.commands)
                 swap(&outboxes, &state.outboxes)
-                return (commands, outboxes)
+                if !outboxes.isEmpty {
+                    var largest = 0
+                    for outbox in outboxes { largest = max(largest, outbox.largestBatch) }
+                    state.batchCapacity = largest
+                }
+                return commands
             }
             for command in commands {
                 switch command {
@@ -338,12 +353,14 @@ public final class NodeIO: Sendable {
                 }
             }
             // Connections first: a message queued for a peer is sent once its DEALER exists.
-            for (name, var outbox) in outboxes {
+            for index in outboxes.indices {
+                let name = outboxes[index].peer
                 guard let peer = peers[name] else {
                     onEvent(.failed("send to \(name): no connection to that node"))
                     continue
                 }
-                for index in outbox.chunks.indices { peer.pending.append(outbox.chunks[index].takeFrames()) }
+                // In place: the outbox is this list's only copy (see `NodeOutbox.drain`).
+                outboxes[index].drain { peer.pending.append($0) }
                 peer.opened = true
             }
             if !outboxes.isEmpty || items.count > fixedItems {

@@ -30,11 +30,33 @@ struct NodeOutbox {
         }
     }
 
+    /// The peer these messages go to.
+    let peer: String
     let batching: Bool
+    /// The room a new batch starts with: the size the last batches reached, so that a burst
+    /// fills one allocation instead of growing (and copying) its body a dozen times.
+    let batchCapacity: Int
     var chunks: [Chunk] = []
 
-    init(batching: Bool) {
+    init(peer: String, batching: Bool, batchCapacity: Int = 1024) {
+        self.peer = peer
         self.batching = batching
+        self.batchCapacity = min(max(batchCapacity, 1024), Self.batchBytes + Self.largestBatched)
+    }
+
+    /// The largest body among the batches queued: the capacity hint for the next outboxes.
+    var largestBatch: Int {
+        var largest = 0
+        for chunk in chunks where chunk.single == nil { largest = max(largest, chunk.body.count) }
+        return largest
+    }
+
+    /// Hands each chunk's frames to `send`, in order, emptying the outbox. The chunks are
+    /// finished in place: a body shared with another copy of the outbox would be copied whole
+    /// when its entry count is written.
+    mutating func drain(_ send: ([[UInt8]]) -> Void) {
+        for index in chunks.indices { send(chunks[index].takeFrames()) }
+        chunks.removeAll()
     }
 
     /// Queues `message` after those queued before it, encoding it into the open batch.
@@ -74,7 +96,7 @@ struct NodeOutbox {
         if let last = chunks.indices.last, chunks[last].single == nil, chunks[last].body.count < Self.batchBytes {
             return last
         }
-        chunks.append(Chunk(body: WireBatch.startBody(reservingCapacity: 1024)))
+        chunks.append(Chunk(body: WireBatch.startBody(reservingCapacity: batchCapacity)))
         return chunks.count - 1
     }
 }

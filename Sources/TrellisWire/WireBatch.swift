@@ -56,11 +56,15 @@ public enum WireBatch {
     /// The two frames of the only entry of `body` (a batch of one is sent as a plain message).
     /// Nil when the body does not hold exactly one well-framed entry.
     public static func soleEntry(of body: [UInt8]) -> [[UInt8]]? {
-        var reader = WireReader(body, part: .body)
-        guard let count = try? reader.u32(), count == 1,
-              let header = try? reader.frame("header", length: "header length"),
-              let entryBody = try? reader.frame("body", length: "body length") else { return nil }
-        return [Array(body[header]), Array(body[entryBody])]
+        let ranges: (header: Range<Int>, body: Range<Int>)? = body.withUnsafeBytes { raw in
+            var reader = WireReader(raw, range: 0..<raw.count, part: .body)
+            guard let count = try? reader.u32(), count == 1,
+                  let header = try? reader.frame("header", length: "header length"),
+                  let entryBody = try? reader.frame("body", length: "body length") else { return nil }
+            return (header, entryBody)
+        }
+        guard let ranges else { return nil }
+        return [Array(body[ranges.header]), Array(body[ranges.body])]
     }
 
     /// Sets the entry count of a body begun with `startBody`.
@@ -118,8 +122,12 @@ public enum WireBatch {
             }
             return
         }
-        let body = frames[1]
-        var reader = WireReader(body, part: .body)
+        frames[1].withUnsafeBytes { body in decodeEntries(of: body, deliver) }
+    }
+
+    /// The entries of a BATCH body, read in place: see `decodeEach(_:_:)`.
+    private static func decodeEntries(of body: UnsafeRawBufferPointer, _ deliver: (Result<WireMessage, WireError>) -> Void) {
+        var reader = WireReader(body, range: 0..<body.count, part: .body)
         do throws(WireError) {
             let countOffset = reader.offset
             let count = Int(try reader.u32("batch entry count"))

@@ -74,6 +74,11 @@ extension WireBody {
 
     /// Reads the body frame at `range` of `bytes` (a BATCH entry is read in place).
     static func decode(_ command: WireCommand, _ bytes: [UInt8], range: Range<Int>) throws(WireError) -> WireBody {
+        try WireReader.borrowing(bytes) { raw throws(WireError) in try decode(command, raw, range: range) }
+    }
+
+    /// Reads the body frame at `range` of borrowed bytes.
+    static func decode(_ command: WireCommand, _ bytes: UnsafeRawBufferPointer, range: Range<Int>) throws(WireError) -> WireBody {
         var reader = WireReader(bytes, range: range, part: .body)
         switch command {
         case .batch:

@@ -106,6 +106,11 @@ public struct WireHeader: Hashable, Sendable {
 
     /// Reads the header frame at `range` of `bytes` (a BATCH entry is read in place).
     static func decode(_ bytes: [UInt8], range: Range<Int>) throws(WireError) -> WireHeader {
+        try WireReader.borrowing(bytes) { raw throws(WireError) in try decode(raw, range: range) }
+    }
+
+    /// Reads the header frame at `range` of borrowed bytes.
+    static func decode(_ bytes: UnsafeRawBufferPointer, range: Range<Int>) throws(WireError) -> WireHeader {
         var reader = WireReader(bytes, range: range, part: .header)
         guard reader.remaining >= length else {
             throw WireError(part: .header, reason: .headerTooShort(length: reader.remaining))

@@ -29,12 +29,18 @@ public struct WireMessage: Hashable, Sendable {
     /// Trailing bytes after what is parsed, in either frame, are ignored.
     public static func decode(_ frames: [[UInt8]]) throws(WireError) -> WireMessage {
         guard frames.count == 2 else { throw WireError(part: .message, reason: .frameCount(frames.count)) }
-        return try decode(header: frames[0], 0..<frames[0].count, body: frames[1], 0..<frames[1].count)
+        return try WireReader.borrowing(frames[0]) { header throws(WireError) in
+            try WireReader.borrowing(frames[1]) { body throws(WireError) in
+                try decode(header: header, 0..<header.count, body: body, 0..<body.count)
+            }
+        }
     }
 
-    /// Reads a message whose frames are at the given ranges (a BATCH entry is read in place).
+    /// Reads a message whose frames are at the given ranges of borrowed bytes (a BATCH entry is
+    /// read in place).
     static func decode(
-        header headerBytes: [UInt8], _ headerRange: Range<Int>, body bodyBytes: [UInt8], _ bodyRange: Range<Int>
+        header headerBytes: UnsafeRawBufferPointer, _ headerRange: Range<Int>,
+        body bodyBytes: UnsafeRawBufferPointer, _ bodyRange: Range<Int>
     ) throws(WireError) -> WireMessage {
         let header = try WireHeader.decode(headerBytes, range: headerRange)
         do {

@@ -4,8 +4,13 @@ import TrellisModel
 ///
 /// Every failure is a `WireError` naming the frame, the path of fields being read (`path`) and
 /// the offset of the item that does not fit. Nothing here can trap on any input.
+///
+/// The reader borrows the bytes it reads: it is made inside `withUnsafeBytes` (see `borrowing`) and
+/// never outlives that call. Reading through the buffer rather than an array keeps every field
+/// read free of reference counting and of the array's own bounds check — the reader checks
+/// each read against `remaining` itself.
 struct WireReader {
-    private let bytes: [UInt8]
+    private let bytes: UnsafeRawBufferPointer
     /// Where the frame starts and ends in `bytes`: a frame may be an entry of a BATCH body,
     /// read in place rather than copied out.
     private let base: Int
@@ -14,17 +19,27 @@ struct WireReader {
     /// The offset of the next byte to read, from the start of the frame.
     private(set) var offset = 0
 
-    init(_ bytes: [UInt8], part: WireError.Part) {
-        self.init(bytes, range: 0..<bytes.count, part: part)
-    }
-
     /// Reads the frame at `range` of `bytes`; offsets in errors count from its start.
-    init(_ bytes: [UInt8], range: Range<Int>, part: WireError.Part) {
+    init(_ bytes: UnsafeRawBufferPointer, range: Range<Int>, part: WireError.Part) {
         self.bytes = bytes
         let clamped = range.clamped(to: 0..<bytes.count)
         base = clamped.lowerBound
         end = clamped.upperBound
         self.part = part
+    }
+
+    /// Runs `body` with the bytes of `array`, valid only during the call: where readers are made.
+    static func borrowing<Value>(
+        _ array: [UInt8], _ body: (UnsafeRawBufferPointer) throws(WireError) -> Value
+    ) throws(WireError) -> Value {
+        let result: Result<Value, WireError> = array.withUnsafeBytes { raw in
+            do throws(WireError) {
+                return .success(try body(raw))
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
     }
 
     /// `range` (offsets in this frame) as indices of the underlying bytes.
@@ -58,7 +73,8 @@ struct WireReader {
     }
 
     /// The next big-endian integer; `what` names it for the error when fewer bytes are left.
-    /// One unaligned load: this runs for every field of every message.
+    /// One unaligned load: this runs for every field of every message, so it is inlined.
+    @inline(__always)
     private mutating func load<Value: FixedWidthInteger>(_ type: Value.Type, _ what: String) throws(WireError) -> Value {
         let width = MemoryLayout<Value>.size
         guard width <= remaining else {
@@ -66,21 +82,25 @@ struct WireReader {
         }
         let position = base + offset
         offset += width
-        return Value(bigEndian: bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: position, as: Value.self) })
+        return Value(bigEndian: bytes.loadUnaligned(fromByteOffset: position, as: Value.self))
     }
 
+    @inline(__always)
     mutating func u8(_ what: String = "u8") throws(WireError) -> UInt8 {
         try load(UInt8.self, what)
     }
 
+    @inline(__always)
     mutating func u16(_ what: String = "u16") throws(WireError) -> UInt16 {
         try load(UInt16.self, what)
     }
 
+    @inline(__always)
     mutating func u32(_ what: String = "u32") throws(WireError) -> UInt32 {
         try load(UInt32.self, what)
     }
 
+    @inline(__always)
     mutating func u64(_ what: String = "u64") throws(WireError) -> UInt64 {
         try load(UInt64.self, what)
     }
@@ -120,11 +140,9 @@ struct WireReader {
             throw failure(.stringPastEnd(kind: kind, length: length, left: remaining), at: start)
         }
         let first = base + offset
-        let text: String? = bytes.withUnsafeBufferPointer { buffer in
-            let utf8 = UnsafeBufferPointer(rebasing: buffer[first..<(first + length)])
-            // ASCII, the common case, is valid UTF-8 as it stands; anything else is validated.
-            return Self.isASCII(utf8) ? String(decoding: utf8, as: UTF8.self) : String(validating: utf8, as: UTF8.self)
-        }
+        let utf8 = UnsafeRawBufferPointer(rebasing: bytes[first..<(first + length)]).assumingMemoryBound(to: UInt8.self)
+        // ASCII, the common case, is valid UTF-8 as it stands; anything else is validated.
+        let text = Self.isASCII(utf8) ? String(decoding: utf8, as: UTF8.self) : String(validating: utf8, as: UTF8.self)
         guard let text else {
             throw failure(.invalidUTF8(kind: kind, length: length), at: start)
         }
@@ -132,15 +150,26 @@ struct WireReader {
         return text
     }
 
-    /// True when no byte has its high bit set; eight bytes per step.
+    /// True when no byte has its high bit set. Most strings on the wire are short names: whole
+    /// words are tested, the last one overlapping the one before, so no byte loop runs.
     private static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         let raw = UnsafeRawBufferPointer(bytes)
-        var index = 0
-        while index + 8 <= raw.count {
-            if raw.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { return false }
-            index += 8
+        let count = raw.count
+        if count >= 8 {
+            var index = 0
+            while index + 8 < count {
+                if raw.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { return false }
+                index += 8
+            }
+            return raw.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self) & 0x8080_8080_8080_8080 == 0
         }
-        while index < raw.count {
+        if count >= 4 {
+            let first = raw.loadUnaligned(fromByteOffset: 0, as: UInt32.self)
+            let last = raw.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)
+            return (first | last) & 0x8080_8080 == 0
+        }
+        var index = 0
+        while index < count {
             if raw[index] >= 0x80 { return false }
             index += 1
         }

@@ -46,7 +46,10 @@ struct WireWriter {
         let count = value.utf8.count
         if count <= WireLimits.maxStringBytes {
             u16(UInt16(truncatingIfNeeded: count))
-            bytes.append(contentsOf: value.utf8)
+            // One copy from the string's contiguous UTF-8 (also a small string's, on the stack);
+            // the generic sequence append goes through an intermediate copy loop.
+            let copied: Void? = value.utf8.withContiguousStorageIfAvailable { bytes.append(contentsOf: $0) }
+            if copied == nil { bytes.append(contentsOf: value.utf8) }
             return
         }
         let utf8 = Self.utf8(value, limit: WireLimits.maxStringBytes)

@@ -86,27 +86,41 @@ public final class ZMQSocket {
     /// Receives one multipart message; nil when none is waiting (`dontWait`).
     public func receive(dontWait: Bool = true, maximumFrames: Int = 64) throws(ZMQError) -> [[UInt8]]? {
         var frames: [[UInt8]] = []
+        return try receive(into: &frames, dontWait: dontWait, maximumFrames: maximumFrames) ? frames : nil
+    }
+
+    /// Receives one multipart message into `frames`, which then holds exactly its frames; false,
+    /// with `frames` untouched, when none is waiting (`dontWait`). The frames' storage is reused
+    /// from the previous message where no one else holds it: a receive loop then copies each
+    /// message into memory already in cache instead of allocating (and faulting in) new arrays.
+    public func receive(into frames: inout [[UInt8]], dontWait: Bool = true, maximumFrames: Int = 64) throws(ZMQError) -> Bool {
+        var count = 0
         while true {
             var message = zmq_msg_t()
             zmq_msg_init(&message)
             defer { zmq_msg_close(&message) }
             var received: Int32
             repeat {
-                received = zmq_msg_recv(&message, handle, dontWait && frames.isEmpty ? ZMQ_DONTWAIT : 0)
+                received = zmq_msg_recv(&message, handle, dontWait && count == 0 ? ZMQ_DONTWAIT : 0)
             } while received < 0 && zmq_errno() == EINTR
             if received < 0 {
                 let error = ZMQError("zmq_msg_recv")
-                if error.isAgain, frames.isEmpty { return nil }
+                if error.isAgain, count == 0 { return false }
                 throw error
             }
             let size = zmq_msg_size(&message)
-            if let data = zmq_msg_data(&message), size > 0 {
-                frames.append(Array(UnsafeRawBufferPointer(start: data, count: size)))
+            // libzmq's buffer is untyped bytes: bound as such, it is copied with one memcpy.
+            let bytes = UnsafeRawBufferPointer(start: size > 0 ? zmq_msg_data(&message) : nil, count: size > 0 ? size : 0)
+                .bindMemory(to: UInt8.self)
+            if count < frames.count {
+                frames[count].removeAll(keepingCapacity: true)
+                frames[count].append(contentsOf: bytes)
             } else {
-                frames.append([])
+                frames.append(Array(bytes))
             }
+            count += 1
             if zmq_msg_more(&message) == 0 { break }
-            if frames.count >= maximumFrames {
+            if count >= maximumFrames {
                 // Too many parts: drain the rest of this message so the next one starts clean.
                 var rest = zmq_msg_t()
                 zmq_msg_init(&rest)
@@ -115,7 +129,8 @@ public final class ZMQSocket {
                 break
             }
         }
-        return frames
+        if frames.count > count { frames.removeLast(frames.count - count) }
+        return true
     }
 
     /// Closes the socket (after setting a bounded `ZMQ_LINGER`, queued messages are dropped past it).

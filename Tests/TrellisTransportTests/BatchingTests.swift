@@ -26,7 +26,7 @@ struct BatchingTests {
 
     @Test("an outbox packs what is queued into one BATCH, in order; a batch of one leaves plain")
     func outboxPacksInOrder() throws {
-        var outbox = NodeOutbox(batching: true)
+        var outbox = NodeOutbox(peer: "b", batching: true)
         for index in 1...50 { outbox.append(Self.call(UInt64(index))) }
         outbox.append(WireMessage(.heartbeat).encode())
         #expect(outbox.chunks.count == 1)
@@ -36,7 +36,7 @@ struct BatchingTests {
         #expect(messages.map(\.header.correlationID) == Array(1...50) + [0])
         #expect(messages.last?.body == .heartbeat)
 
-        var alone = NodeOutbox(batching: true)
+        var alone = NodeOutbox(peer: "b", batching: true)
         alone.append(Self.call(9))
         #expect(alone.chunks.count == 1)
         #expect(alone.chunks[0].takeFrames() == Self.call(9).encode())
@@ -44,7 +44,7 @@ struct BatchingTests {
 
     @Test("large messages and an outbox without batching leave alone, keeping the order")
     func largeMessagesLeaveAlone() throws {
-        var outbox = NodeOutbox(batching: true)
+        var outbox = NodeOutbox(peer: "b", batching: true)
         outbox.append(Self.call(1))
         outbox.append(Self.call(2))
         let trace = WireMessage(.traceData(last: true, jsonLines: String(repeating: "x", count: 100_000)), correlationID: 3)
@@ -55,7 +55,7 @@ struct BatchingTests {
         #expect(try WireMessage.decode(outbox.chunks[1].takeFrames()) == trace)
         #expect(try WireMessage.decode(outbox.chunks[2].takeFrames()) == Self.call(4))
 
-        var unbatched = NodeOutbox(batching: false)
+        var unbatched = NodeOutbox(peer: "b", batching: false)
         for index in 1...3 { unbatched.append(Self.call(UInt64(index))) }
         #expect(unbatched.chunks.count == 3)
         for index in 0..<3 {
@@ -65,7 +65,7 @@ struct BatchingTests {
 
     @Test("a full batch is closed and the next message opens another")
     func batchesAreBounded() throws {
-        var outbox = NodeOutbox(batching: true)
+        var outbox = NodeOutbox(peer: "b", batching: true)
         let text = String(repeating: "y", count: 8_000)
         let count = 2 * NodeOutbox.batchBytes / 8_000 + 3
         for index in 1...count {
@@ -79,6 +79,33 @@ struct BatchingTests {
             correlations += try WireBatch.decode(frames).map(\.header.correlationID)
         }
         #expect(correlations == Array(1...UInt64(count)))
+    }
+
+    @Test("draining an outbox hands its chunks over in order and empties it; a copy keeps its own")
+    func drainingIsInOrderAndLeavesCopiesAlone() throws {
+        var outbox = NodeOutbox(peer: "b", batching: true)
+        for index in 1...20 { outbox.append(Self.call(UInt64(index))) }
+        // Large enough to leave alone: the batch before it is closed, a new one follows.
+        let lines = String(repeating: "{}\n", count: 10_000)
+        outbox.append(WireMessage(.traceData(last: true, jsonLines: lines), correlationID: 21))
+        outbox.append(Self.call(22))
+        let copy = outbox
+        var sent: [[[UInt8]]] = []
+        outbox.drain { sent.append($0) }
+        #expect(outbox.chunks.isEmpty)
+        #expect(sent.count == 3)
+        var correlations: [UInt64] = []
+        for frames in sent {
+            WireBatch.decodeEach(frames) { result in
+                if case let .success(message) = result { correlations.append(message.header.correlationID) }
+            }
+        }
+        #expect(correlations == Array(1...22))
+        // The copy's batch was not finished by the drain: it drains to the same bytes.
+        var again = copy
+        var resent: [[[UInt8]]] = []
+        again.drain { resent.append($0) }
+        #expect(resent == sent)
     }
 
     /// What a receiving node's I/O thread saw, and a wait for a number of messages.

@@ -78,6 +78,36 @@ import TrellisWire
         #expect(throws: WireError.self) { try WireBatch.decode(frames) }
     }
 
+    @Test("strings are read in place from an entry: ASCII, multi-byte UTF-8, and invalid UTF-8 rejected alone")
+    func stringsAreReadInPlace() throws {
+        func call(_ text: String, _ correlation: UInt64) -> WireMessage {
+            WireMessage(.call(target: Self.target, code: .layout, arguments: [.string(text), .longString(text)]),
+                        correlationID: correlation)
+        }
+        let ascii = call(String(repeating: "a", count: 23), 1)
+        let accented = call("été → ünïcödé 🌳", 2)
+        var invalid = call("abcdefghijklmnop", 3).encode()
+        // The first string value's bytes start after the address, the code, the count, the tag and
+        // the length: a lone continuation byte there is not UTF-8.
+        let textStart = 2 + 1 + 2 + 2 + 4 + 1 + 1 + 1 + 2
+        invalid[1][textStart + 9] = 0x80
+        let empty = call("", 4)
+        let frames = WireBatch.encode([ascii.encode(), accented.encode(), invalid, empty.encode()][...])
+        let results = Self.unpack(frames)
+        #expect(results.count == 4)
+        #expect((try? results[0].get()) == ascii)
+        #expect((try? results[1].get()) == accented)
+        #expect((try? results[3].get()) == empty)
+        guard case let .failure(error) = results[2] else {
+            Issue.record("invalid UTF-8 was accepted")
+            return
+        }
+        #expect(error.code == .malformedBody)
+        #expect(error.correlationID == 3)
+        #expect(error.description.hasPrefix("body: batch entry 3: value 1: "))
+        #expect(error.description.contains("not valid UTF-8"))
+    }
+
     @Test("a batch cut short delivers the whole entries before the cut, then one error, and nothing after")
     func brokenFramingStopsAfterTheGoodEntries() throws {
         let frames = WireBatch.encode((1...3).map { Self.call(UInt64($0)).encode() }[...])

@@ -29,6 +29,36 @@ import ZeroMQ
         #expect(try router.receive() == nil)  // nothing more waiting
     }
 
+    @Test("receiving into reused frames gives each message exactly, and frames kept by the caller stay as they were")
+    func receiveIntoReusedFrames() throws {
+        let context = try ZMQContext()
+        defer { context.terminate() }
+        let pull = try context.socket(.pull)
+        defer { pull.close() }
+        try pull.set(ZMQOption.linger, 0)
+        try pull.bind("inproc://reused-frames")
+        let push = try context.socket(.push)
+        defer { push.close() }
+        try push.set(ZMQOption.linger, 0)
+        try push.connect("inproc://reused-frames")
+        let first: [[UInt8]] = [[1, 2, 3], Array(repeating: 7, count: 1_000), []]
+        let second: [[UInt8]] = [[9]]
+        let third: [[UInt8]] = [[], [4, 5], [6, 6, 6, 6]]
+        for message in [first, second, third] { #expect(try push.send(message, dontWait: false)) }
+        var frames: [[UInt8]] = []
+        #expect(try pull.receive(into: &frames, dontWait: false))
+        #expect(frames == first)
+        let kept = frames
+        #expect(try pull.receive(into: &frames, dontWait: false))
+        #expect(frames == second)
+        #expect(kept == first)
+        #expect(try pull.receive(into: &frames, dontWait: false))
+        #expect(frames == third)
+        let before = frames
+        #expect(try pull.receive(into: &frames, dontWait: true) == false)  // nothing waiting
+        #expect(frames == before)
+    }
+
     @Test func wakeUpSignalMakesPollReturn() throws {
         let signal = try WakeUpSignal()
         defer { signal.close() }
