@@ -17,6 +17,13 @@ struct BatchingTests {
         WireMessage(.call(target: target, code: .snapshot, arguments: []), correlationID: correlation)
     }
 
+    /// A node named "receiver" in `directory` whose inbound messages go to `received`.
+    static func startReceiver(in directory: URL, into received: Received) async throws -> NodeIO {
+        try await NodeIO.start(
+            NodeIOConfiguration(nodeName: "receiver", bindEndpoint: "ipc://\(directory.path)/receiver.sock"), heartbeat: [],
+            onMessage: { _, frames in received.take(frames) }, onEvent: { _ in })
+    }
+
     static func temporaryDirectory() throws -> URL {
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("trellis-batch-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
@@ -153,9 +160,7 @@ struct BatchingTests {
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let received = Received()
-        let receiver = try await NodeIO.start(
-            NodeIOConfiguration(nodeName: "receiver", bindEndpoint: "ipc://\(directory.path)/receiver.sock"), heartbeat: [],
-            onMessage: { _, frames in received.take(frames) }, onEvent: { _ in })
+        let receiver = try await Self.startReceiver(in: directory, into: received)
         let sender = try await NodeIO.start(
             NodeIOConfiguration(nodeName: "sender", bindEndpoint: "ipc://\(directory.path)/sender.sock"), heartbeat: [],
             onMessage: { _, _ in }, onEvent: { _ in })
@@ -174,9 +179,7 @@ struct BatchingTests {
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let received = Received()
-        let receiver = try await NodeIO.start(
-            NodeIOConfiguration(nodeName: "receiver", bindEndpoint: "ipc://\(directory.path)/receiver.sock"), heartbeat: [],
-            onMessage: { _, frames in received.take(frames) }, onEvent: { _ in })
+        let receiver = try await Self.startReceiver(in: directory, into: received)
         let senders = 20
         for index in 1...senders {
             let sender = try await NodeIO.start(
