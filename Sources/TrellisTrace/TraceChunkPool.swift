@@ -15,6 +15,9 @@ final class TraceChunkPool: Sendable {
     private struct State {
         var spares: [[CompactTraceEvent]] = []
         var refilling = false
+        /// Chunks handed out so far: spares are made only for a trace past its first chunk, so
+        /// the many small traces (a test's, a scenario's) never pay for memory they do not use.
+        var taken = 0
     }
 
     private let state = Mutex(State())
@@ -24,7 +27,8 @@ final class TraceChunkPool: Sendable {
     func take() -> [CompactTraceEvent] {
         let (spare, refill) = state.withLock { state -> ([CompactTraceEvent]?, Bool) in
             let spare = state.spares.popLast()
-            let refill = !state.refilling && state.spares.count < Self.spareCount
+            state.taken += 1
+            let refill = state.taken > 1 && !state.refilling && state.spares.count < Self.spareCount
             if refill { state.refilling = true }
             return (spare, refill)
         }
