@@ -36,6 +36,15 @@ final class TraceChunkPool: Sendable {
         return spare ?? Self.emptyChunk(faultedIn: false)
     }
 
+    /// Makes spare chunks, faulted in, until there are `count` (beyond the usual few): for a
+    /// recorder about to record a large trace, before the run starts.
+    func prepare(chunks count: Int) {
+        while state.withLock({ $0.spares.count }) < count {
+            let chunk = Self.emptyChunk(faultedIn: true)
+            state.withLock { $0.spares.append(chunk) }
+        }
+    }
+
     /// A chunk whose events were written to the file: its memory is reused.
     func recycle(_ chunk: consuming [CompactTraceEvent]) {
         var chunk = chunk

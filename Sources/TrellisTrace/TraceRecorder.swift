@@ -193,6 +193,15 @@ public final class TraceRecorder: Sendable {
         writer.write(TraceChunk(log: log, tables: state.tables.snapshot, runID: runID, buffers: buffers))
     }
 
+    /// Gets memory ready for about `count` more events (a recorder that is about to record a
+    /// large trace: a node of a distributed run, say), so that the first transitions do not pay
+    /// for page faults. At most a million events' worth; nothing for a discarding recorder.
+    public func reserve(events count: Int) {
+        if case .discard = storage { return }
+        let chunks = (min(max(0, count), 1_000_000) + CompactTraceLog.chunkCapacity - 1) / CompactTraceLog.chunkCapacity
+        buffers.prepare(chunks: chunks)
+    }
+
     /// Hands what a file recorder still holds to its writer and waits until the writer wrote
     /// everything it was given. Does nothing for the other storages.
     public func flush() {

@@ -138,6 +138,10 @@ public actor WorkerNode {
         let built = await ControllerFactory.build(
             byID, order: hierarchy.controllers.map(\.id), environment: environment, remote: { standIns[$0] })
         await host.register(built)
+        // A node hosts part of a large hierarchy: its trace memory is made ready now rather than
+        // page by page during the first transitions (the initial layout and a transition record
+        // about six events a controller).
+        recorder.reserve(events: 8 * hierarchy.controllers.filter { placement.nodeOf[$0.id] == name }.count)
         // A local controller whose parent is hosted elsewhere sends its preferred sizes there.
         for description in hierarchy.controllers {
             for child in description.children where placement.nodeOf[child] == name && placement.nodeOf[description.id] != name {

@@ -171,6 +171,20 @@ struct TraceRecorderStorageTests {
         }
     }
 
+    @Test("memory reserved ahead holds the same events, across several chunks")
+    func reservedMemory() {
+        let reserved = TraceRecorder(node: "main", runID: "r1")
+        reserved.reserve(events: 3 * 16_384)
+        let plain = TraceRecorder(node: "main", runID: "r1")
+        let count = Self.recordMix(into: reserved, rounds: 5_000)
+        Self.recordMix(into: plain, rounds: 5_000)
+        let withReserve = reserved.events, without = plain.events
+        #expect(withReserve.count == count && without.count == count)
+        #expect(withReserve.map(\.canonicalLine) == without.map(\.canonicalLine))
+        #expect(withReserve.map(\.cause) == without.map(\.cause) && withReserve.map(\.lamport) == without.map(\.lamport))
+        TraceRecorder(storage: .discard).reserve(events: 1_000_000)
+    }
+
     @Test("a discarding recorder counts events and keeps none")
     func discard() {
         let recorder = TraceRecorder(storage: .discard)
