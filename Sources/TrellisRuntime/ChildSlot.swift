@@ -5,8 +5,9 @@ import TrellisTrace
 /// during a transition, the size announced to it and not yet applied by the layout pass.
 struct ChildSlot {
     /// The contained controller's name, interned in the trace recorder (its `sizeForChild` events name it).
+    /// The controller itself is not here: a slot is plain data (40 bytes, copied without
+    /// retaining anything), and its holder keeps the endpoint beside it.
     let name: TraceName
-    let endpoint: any ControllerEndpoint
     /// The contained controller's current size as set by the container's layout (R4 compares against it).
     var frame: Size = .zero
     /// The size announced by this transition's `viewWillTransition`, applied at layout.
@@ -14,14 +15,10 @@ struct ChildSlot {
     /// Whether this pass's trait walk reached it (so `traitCollectionDidChange` follows).
     var traitWalked = false
 
-    init(id: ControllerID, endpoint: any ControllerEndpoint, recorder: TraceRecorder, frame: Size = .zero) {
-        self.name = recorder.intern(id)
-        self.endpoint = endpoint
+    init(_ endpoint: any ControllerEndpoint, recorder: TraceRecorder, frame: Size = .zero) {
+        self.name = recorder.intern(endpoint.id)
         self.frame = frame
     }
-
-    /// The contained controller's id (not kept here: a slot is read on every hop, the id rarely).
-    var id: ControllerID { endpoint.id }
 }
 
 /// The message a controller or presentation controller is handling: its event (the cause of

@@ -7,6 +7,7 @@ public actor Controller: ManagedController, ViewControllerContext {
     /// The presentation this controller makes: the edge to the presentation controller (R6).
     struct PresentationSlot {
         var slot: ChildSlot
+        let endpoint: any ControllerEndpoint
         /// Current-context styles inherit this controller's traits; the others the window's (R18).
         var inheritsPresenterTraits: Bool
     }
@@ -20,6 +21,8 @@ public actor Controller: ManagedController, ViewControllerContext {
     // actor already rules out concurrent access, and the router never keeps an access open across
     // a suspension (it copies what it needs, then awaits), so those checks are turned off here.
     @exclusivity(unchecked) var slots: [ChildSlot]
+    /// The children themselves, in the order of `slots`.
+    @exclusivity(unchecked) var endpoints: [any ControllerEndpoint]
     public let kind: ContainerKind
     /// UIKit's behaviour unchanged: the router does what super does without asking the behaviour,
     /// which is most controllers of a large hierarchy.
@@ -71,7 +74,8 @@ public actor Controller: ManagedController, ViewControllerContext {
         self.traceName = environment.recorder.intern(description.id)
         self.environment = environment
         self.recorder = environment.recorder
-        self.slots = children.map { ChildSlot(id: $0.id, endpoint: $0, recorder: environment.recorder) }
+        self.slots = children.map { ChildSlot($0, recorder: environment.recorder) }
+        self.endpoints = children
         self.selectedIndex = description.selectedIndex
         self.traitOverrides = description.traitOverrides
         self.preferredContentSize = description.preferredContentSize
@@ -100,21 +104,21 @@ public actor Controller: ManagedController, ViewControllerContext {
         environment.setContainer(container, of: traceName)
     }
 
-    public var children: [ControllerID] { slots.map(\.id) }
+    public var children: [ControllerID] { endpoints.map(\.id) }
 
     /// The frame this controller gave each child, for inspection and tests.
     public var childFrames: [ControllerID: Size] {
-        Dictionary(slots.map { ($0.id, $0.frame) }, uniquingKeysWith: { first, _ in first })
+        Dictionary(zip(endpoints.map(\.id), slots.map(\.frame)), uniquingKeysWith: { first, _ in first })
     }
 
     public var traitOverridesByChild: [ControllerID: TraitCollection] { traitOverrides }
 
     public func frame(ofChild child: ControllerID) -> Size? {
-        slots.first { $0.id == child }?.frame
+        index(of: child).map { slots[$0].frame }
     }
 
     /// The presentation controller of what this controller presents, if any (R28).
-    public var presentationControllerID: ControllerID? { presentation?.slot.id }
+    public var presentationControllerID: ControllerID? { presentation?.endpoint.id }
 
     // MARK: Recording
 
@@ -127,11 +131,11 @@ public actor Controller: ManagedController, ViewControllerContext {
     /// array's subscript copies the whole slot first, retaining and releasing what it holds.
     @inline(__always)
     private func endpoint(at index: Int) -> any ControllerEndpoint {
-        slots.withUnsafeBufferPointer { $0[index].endpoint }
+        endpoints[index]
     }
 
     private func index(of child: ControllerID) -> Int? {
-        slots.firstIndex { $0.id == child }
+        endpoints.firstIndex { $0.id == child }
     }
 
     /// The traits the current transition moves to: a split view decides its columns with them.
@@ -157,8 +161,8 @@ public actor Controller: ManagedController, ViewControllerContext {
         let handled = delivery ?? Delivery(message: message, cause: event, transition: transition)
         delivery = outer
         if !handled.superCalled {
-            var cut = defaultTargets.filter { !handled.forwarded.contains($0) }.map { slots[$0].id }
-            if let presentation { cut.append(presentation.slot.id) }
+            var cut = defaultTargets.filter { !handled.forwarded.contains($0) }.map { endpoints[$0].id }
+            if let presentation { cut.append(presentation.endpoint.id) }
             record(.suppressed(message: message, cut: cut), cause: event, transition: transition?.id)
         }
         return handled
@@ -206,7 +210,7 @@ public actor Controller: ManagedController, ViewControllerContext {
         // R6: then the presentation controller, with this controller's own new size, no SFC.
         if presents {
             presentation?.slot.announced = size
-            await presentation?.slot.endpoint.deliverViewWillTransition(to: size, transition: transition, cause: cause)
+            await presentation?.endpoint.deliverViewWillTransition(to: size, transition: transition, cause: cause)
         }
     }
 
@@ -217,7 +221,7 @@ public actor Controller: ManagedController, ViewControllerContext {
         }
         delivery?.forwarded.insert(index)
         slots[index].announced = size
-        await slots[index].endpoint.deliverViewWillTransition(to: size, transition: coordinator.info, cause: delivery?.cause)
+        await endpoints[index].deliverViewWillTransition(to: size, transition: coordinator.info, cause: delivery?.cause)
     }
 
     public func sizeForChild(_ child: ControllerID, parentSize: Size) -> Size {
@@ -231,7 +235,7 @@ public actor Controller: ManagedController, ViewControllerContext {
     private func askSize(forChildAt index: Int, parentSize: Size, cause: EventRef?, transition: Int?) -> Size {
         let answer = usesDefaultBehavior
             ? kind.defaultSize(forChildAt: index, parentSize: parentSize, horizontal: columnsSizeClass)
-            : behavior.size(forChild: slots[index].id, parentSize: parentSize, in: self)
+            : behavior.size(forChild: endpoints[index].id, parentSize: parentSize, in: self)
         recorder.recordSizeForChild(slots[index].name, parent: parentSize, answer: answer, controller: traceName, cause: cause, transition: transition)
         return answer
     }
@@ -261,7 +265,7 @@ public actor Controller: ManagedController, ViewControllerContext {
         }
         var presentationEndpoint: (any ControllerEndpoint)?
         if presents, let announced = presentation?.slot.announced {
-            presentationEndpoint = presentation?.slot.endpoint
+            presentationEndpoint = presentation?.endpoint
             presentation?.slot.announced = nil
             presentation?.slot.frame = announced
         }
@@ -310,7 +314,7 @@ public actor Controller: ManagedController, ViewControllerContext {
         }
         for index in slots.indices {
             let childSize: Size? = size != nil && visible.contains(index) ? slots[index].frame : nil
-            await slots[index].endpoint.initialLayout(
+            await endpoints[index].initialLayout(
                 size: childSize, traits: effectiveTraits(forChildAt: index, parentTraits: traits), cause: layoutEvent)
         }
     }
@@ -318,7 +322,7 @@ public actor Controller: ManagedController, ViewControllerContext {
     // MARK: Trait transitions (R13–R18)
 
     private func effectiveTraits(forChildAt index: Int, parentTraits: TraitCollection) -> TraitCollection {
-        parentTraits.overlaid(with: traitOverrides[slots[index].id] ?? .unspecified)
+        parentTraits.overlaid(with: traitOverrides[endpoints[index].id] ?? .unspecified)
     }
 
     public func deliverTraitTransition(to traits: TraitCollection, deliver: Bool, transition: TransitionInfo, cause: EventRef?) async {
@@ -353,7 +357,7 @@ public actor Controller: ManagedController, ViewControllerContext {
     private func walkTraits(to traits: TraitCollection, targets: some Sequence<Int>, deliver: Bool, transition: TransitionInfo, cause: EventRef?) async {
         for index in targets where !slots[index].traitWalked {
             slots[index].traitWalked = true
-            await slots[index].endpoint.deliverTraitTransition(
+            await endpoints[index].deliverTraitTransition(
                 to: effectiveTraits(forChildAt: index, parentTraits: traits), deliver: deliver, transition: transition, cause: cause)
         }
     }
@@ -364,7 +368,7 @@ public actor Controller: ManagedController, ViewControllerContext {
         guard let presentation, !presentation.slot.traitWalked else { return }
         self.presentation?.slot.traitWalked = true
         let environmentTraits = presentation.inheritsPresenterTraits ? transitioningTraits : transition.windowTraits
-        await presentation.slot.endpoint.deliverTraitTransition(to: environmentTraits, deliver: deliver, transition: transition, cause: cause)
+        await presentation.endpoint.deliverTraitTransition(to: environmentTraits, deliver: deliver, transition: transition, cause: cause)
     }
 
     public func superWillTransition(to traits: TraitCollection, with coordinator: TransitionCoordinator) async {
@@ -397,11 +401,11 @@ public actor Controller: ManagedController, ViewControllerContext {
         }
         for index in slots.indices where slots[index].traitWalked {
             slots[index].traitWalked = false
-            await slots[index].endpoint.applyPendingTraits(cause: next)
+            await endpoints[index].applyPendingTraits(cause: next)
         }
         if let presentation, presentation.slot.traitWalked {
             self.presentation?.slot.traitWalked = false
-            await presentation.slot.endpoint.applyPendingTraits(cause: next)
+            await presentation.endpoint.applyPendingTraits(cause: next)
         }
     }
 
@@ -411,8 +415,8 @@ public actor Controller: ManagedController, ViewControllerContext {
         guard let index = index(of: child) else { throw .notAChild(child, of: id) }
         traitOverrides[child] = traits
         let childTraits = effectiveTraits(forChildAt: index, parentTraits: traitCollection)
-        await slots[index].endpoint.deliverTraitTransition(to: childTraits, deliver: true, transition: transition, cause: cause)
-        await slots[index].endpoint.applyPendingTraits(cause: cause)
+        await endpoints[index].deliverTraitTransition(to: childTraits, deliver: true, transition: transition, cause: cause)
+        await endpoints[index].applyPendingTraits(cause: cause)
     }
 
     // MARK: Preferred content size (R22–R27)
@@ -456,7 +460,7 @@ public actor Controller: ManagedController, ViewControllerContext {
         let cause = delivery?.cause
         let transition = environment.beginTransition(animated: true)
         slots[index].announced = newSize
-        await slots[index].endpoint.deliverViewWillTransition(to: newSize, transition: transition, cause: cause)
+        await endpoints[index].deliverViewWillTransition(to: newSize, transition: transition, cause: cause)
         await layout(cause: cause)
         environment.finishTransition(transition, cause: cause)
     }
@@ -485,7 +489,7 @@ public actor Controller: ManagedController, ViewControllerContext {
         case .viewDidDisappear: behavior.viewDidDisappear(in: self)
         }
         for index in kind.forwardTargets(childCount: slots.count, selected: selectedIndex, horizontal: traitCollection.horizontalSizeClass) {
-            await slots[index].endpoint.deliverAppearance(callback, cause: event)
+            await endpoints[index].deliverAppearance(callback, cause: event)
         }
     }
 
@@ -493,7 +497,7 @@ public actor Controller: ManagedController, ViewControllerContext {
 
     public func attachPresentation(_ presentationController: any ControllerEndpoint, inheritsPresenterTraits: Bool) {
         presentation = PresentationSlot(
-            slot: ChildSlot(id: presentationController.id, endpoint: presentationController, recorder: environment.recorder, frame: size),
+            slot: ChildSlot(presentationController, recorder: environment.recorder, frame: size), endpoint: presentationController,
             inheritsPresenterTraits: inheritsPresenterTraits)
     }
 
@@ -512,19 +516,22 @@ public actor Controller: ManagedController, ViewControllerContext {
     /// Adds `child` at the end (a push onto a navigation stack, a split view's first detail);
     /// `showChild(at:cause:)` sizes it once it is about to appear.
     public func appendChild(_ child: any ControllerEndpoint) {
-        slots.append(ChildSlot(id: child.id, endpoint: child, recorder: environment.recorder))
+        slots.append(ChildSlot(child, recorder: environment.recorder))
+        endpoints.append(child)
     }
 
     /// Removes the last child (a pop); the root of a navigation stack stays.
     public func removeLastChild() {
         guard slots.count > 1 else { return }
         slots.removeLast()
+        endpoints.removeLast()
     }
 
     /// Replaces the child at `index` (a split view's secondary column).
     public func replaceChild(at index: Int, with child: any ControllerEndpoint) {
         guard slots.indices.contains(index) else { return }
-        slots[index] = ChildSlot(id: child.id, endpoint: child, recorder: environment.recorder)
+        slots[index] = ChildSlot(child, recorder: environment.recorder)
+        endpoints[index] = child
     }
 
     public func select(index: Int, cause: EventRef?) async {
@@ -539,7 +546,7 @@ public actor Controller: ManagedController, ViewControllerContext {
         guard slots.indices.contains(index) else { return }
         let answer = askSize(forChildAt: index, parentSize: size, cause: cause, transition: nil)
         slots[index].frame = answer
-        await slots[index].endpoint.refresh(size: answer, traits: effectiveTraits(forChildAt: index, parentTraits: traitCollection), cause: cause)
+        await endpoints[index].refresh(size: answer, traits: effectiveTraits(forChildAt: index, parentTraits: traitCollection), cause: cause)
     }
 
     /// Brings a controller that becomes visible to its container's size and traits: traits that
@@ -556,7 +563,7 @@ public actor Controller: ManagedController, ViewControllerContext {
             let event = record(.traitCollectionDidChange(previous: previous), cause: cause)
             behavior.traitCollectionDidChange(previous: previous, in: self)
             for index in defaultTargets {
-                await slots[index].endpoint.refresh(
+                await endpoints[index].refresh(
                     size: slots[index].frame, traits: effectiveTraits(forChildAt: index, parentTraits: traits), cause: event)
             }
         }

@@ -18,6 +18,8 @@ public actor PresentationController: ManagedPresentationController, Presentation
     let presented: any ControllerEndpoint
     /// What the container shows: the presented controller, or its wrapper while adapted.
     var displayed: ChildSlot
+    /// The controller `displayed` stands for.
+    var displayedEndpoint: any ControllerEndpoint
     /// The navigation controller wrapping the presented controller while adapted (R49).
     public private(set) var wrapper: Controller?
     public var wrapperID: ControllerID? { wrapper?.id }
@@ -54,11 +56,12 @@ public actor PresentationController: ManagedPresentationController, Presentation
         self.windowSize = windowSize
         self.presentedPreferredSize = preferredContentSize
         self.environment = environment
-        self.displayed = ChildSlot(id: presented.id, endpoint: presented, recorder: environment.recorder)
+        self.displayed = ChildSlot(presented, recorder: environment.recorder)
+        self.displayedEndpoint = presented
         self.wrapperChanged = wrapperChanged
     }
 
-    public var displayedID: ControllerID { displayed.id }
+    public var displayedID: ControllerID { displayedEndpoint.id }
     public var style: ModalPresentationStyle { adaptiveStyle == .none ? presentationStyle : adaptiveStyle }
     /// The presented (or wrapper's) frame, for inspection and tests.
     public var presentedFrame: Size { displayed.frame }
@@ -86,7 +89,7 @@ public actor PresentationController: ManagedPresentationController, Presentation
         let handled = delivery ?? Delivery(message: message, cause: event, transition: transition)
         delivery = outer
         if !handled.superCalled {
-            record(.suppressed(message: message, cut: [displayed.id]), cause: event, transition: transition?.id)
+            record(.suppressed(message: message, cut: [displayedEndpoint.id]), cause: event, transition: transition?.id)
         }
         return handled
     }
@@ -108,7 +111,7 @@ public actor PresentationController: ManagedPresentationController, Presentation
 
     /// Gives what it displays its traits, silently, before it appears.
     public func prepareDisplayed() async {
-        await displayed.endpoint.initialLayout(size: nil, traits: presentedTraits(traitCollection), cause: nil)
+        await displayedEndpoint.initialLayout(size: nil, traits: presentedTraits(traitCollection), cause: nil)
     }
 
     /// Sizes and lays out what it displays, the first time.
@@ -117,15 +120,15 @@ public actor PresentationController: ManagedPresentationController, Presentation
         displayed.frame = answer
         let event = record(.layout(.containerViewWillLayoutSubviews), cause: cause)
         record(.layout(.containerViewDidLayoutSubviews), cause: cause)
-        await displayed.endpoint.initialLayout(size: answer, traits: presentedTraits(traitCollection), cause: event)
+        await displayedEndpoint.initialLayout(size: answer, traits: presentedTraits(traitCollection), cause: event)
     }
 
     public func presentationState() -> (removesPresenterViews: Bool, displayedID: ControllerID) {
-        (removesPresenterViews, displayed.id)
+        (removesPresenterViews, displayedEndpoint.id)
     }
 
     public func deliverDisplayedAppearance(_ callback: AppearanceCallback, cause: EventRef?) async {
-        await displayed.endpoint.deliverAppearance(callback, cause: cause)
+        await displayedEndpoint.deliverAppearance(callback, cause: cause)
     }
 
     // MARK: Size transitions (R6, R7)
@@ -151,12 +154,12 @@ public actor PresentationController: ManagedPresentationController, Presentation
         // R4 applies to this edge too: it is decided by SFC.
         guard answer != displayed.frame else { return }
         displayed.announced = answer
-        await displayed.endpoint.deliverViewWillTransition(to: answer, transition: coordinator.info, cause: current.cause)
+        await displayedEndpoint.deliverViewWillTransition(to: answer, transition: coordinator.info, cause: current.cause)
     }
 
     private func askSize(parentSize: Size, cause: EventRef?, transition: Int?) -> Size {
-        let answer = description.behavior.size(forPresented: displayed.id, parentSize: parentSize, in: self)
-        record(.sizeForChild(child: displayed.id, parent: parentSize, answer: answer), cause: cause, transition: transition)
+        let answer = description.behavior.size(forPresented: displayedEndpoint.id, parentSize: parentSize, in: self)
+        record(.sizeForChild(child: displayedEndpoint.id, parent: parentSize, answer: answer), cause: cause, transition: transition)
         return answer
     }
 
@@ -177,7 +180,7 @@ public actor PresentationController: ManagedPresentationController, Presentation
             event = record(.layout(.containerViewWillLayoutSubviews), cause: cause)
             record(.layout(.containerViewDidLayoutSubviews), cause: cause)
         }
-        await displayed.endpoint.layout(cause: event)
+        await displayedEndpoint.layout(cause: event)
     }
 
     public func initialLayout(size: Size?, traits: TraitCollection, cause: EventRef?) async {
@@ -239,7 +242,7 @@ public actor PresentationController: ManagedPresentationController, Presentation
     private func walkDisplayed(environmentTraits: TraitCollection, deliver: Bool, transition: TransitionInfo, cause: EventRef?) async {
         guard !displayed.traitWalked else { return }
         displayed.traitWalked = true
-        await displayed.endpoint.deliverTraitTransition(
+        await displayedEndpoint.deliverTraitTransition(
             to: presentedTraits(environmentTraits), deliver: deliver, transition: transition, cause: cause)
     }
 
@@ -271,7 +274,8 @@ public actor PresentationController: ManagedPresentationController, Presentation
         await presented.setContainer(navigation)
         await navigation.setContainer(self)
         wrapper = navigation
-        displayed = ChildSlot(id: wrapperID, endpoint: navigation, recorder: environment.recorder, frame: displayed.frame)
+        displayed = ChildSlot(navigation, recorder: environment.recorder, frame: displayed.frame)
+        displayedEndpoint = navigation
         await wrapperChanged(navigation, presentedID)
     }
 
@@ -280,7 +284,8 @@ public actor PresentationController: ManagedPresentationController, Presentation
         let frame = await navigation.childFrames[presentedID] ?? displayed.frame
         await presented.setContainer(self)
         wrapper = nil
-        displayed = ChildSlot(id: presentedID, endpoint: presented, recorder: environment.recorder, frame: frame)
+        displayed = ChildSlot(presented, recorder: environment.recorder, frame: frame)
+        displayedEndpoint = presented
         await wrapperChanged(nil, presentedID)
     }
 
@@ -294,7 +299,7 @@ public actor PresentationController: ManagedPresentationController, Presentation
         }
         if displayed.traitWalked {
             displayed.traitWalked = false
-            await displayed.endpoint.applyPendingTraits(cause: next)
+            await displayedEndpoint.applyPendingTraits(cause: next)
         }
         // The style changed in a trait-only transition: nothing else will resize the presented
         // controller for its new style, so do it now, as a receipt and a layout (R52, §3.5).
@@ -304,7 +309,7 @@ public actor PresentationController: ManagedPresentationController, Presentation
             guard answer != displayed.frame else { return }
             let transition = environment.beginTransition(animated: true)
             displayed.announced = answer
-            await displayed.endpoint.deliverViewWillTransition(to: answer, transition: transition, cause: next)
+            await displayedEndpoint.deliverViewWillTransition(to: answer, transition: transition, cause: next)
             await layout(cause: next)
             environment.finishTransition(transition, cause: next)
         }
@@ -331,7 +336,7 @@ public actor PresentationController: ManagedPresentationController, Presentation
         let cause = delivery?.cause
         let transition = environment.beginTransition(animated: true)
         displayed.announced = granted
-        await displayed.endpoint.deliverViewWillTransition(to: granted, transition: transition, cause: cause)
+        await displayedEndpoint.deliverViewWillTransition(to: granted, transition: transition, cause: cause)
         await layout(cause: cause)
         environment.finishTransition(transition, cause: cause)
     }
