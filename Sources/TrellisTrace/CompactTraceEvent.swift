@@ -60,8 +60,10 @@ struct TraceTables: Sendable {
     private(set) var sizes: [Size] = []
     /// Keyed by bits, so that -0 and NaN are kept as they are.
     private var sizeIndex: [SizeBits: UInt32] = [:]
-    /// The last two sizes interned: consecutive events almost always carry them again.
-    private var recentSizes: (Size, UInt32, Size, UInt32) = (Size(.nan, .nan), 0, Size(.nan, .nan), 0)
+    /// The last two sizes interned, most recent first: consecutive events almost always carry
+    /// them again.
+    private var mostRecentSize: (bits: SizeBits, index: UInt32)?
+    private var previousSize: (bits: SizeBits, index: UInt32)?
 
     init(node: String) {
         nodes = [node]
@@ -86,12 +88,13 @@ struct TraceTables: Sendable {
 
     /// The size table index of `size`. Sizes compare bit for bit, so -0 and NaN keep their bits.
     mutating func intern(_ size: Size) -> UInt32 {
-        if Self.sameBits(size, recentSizes.0) { return recentSizes.1 }
-        if Self.sameBits(size, recentSizes.2) {
-            recentSizes = (recentSizes.2, recentSizes.3, recentSizes.0, recentSizes.1)
-            return recentSizes.1
-        }
         let key = SizeBits(width: size.width.bitPattern, height: size.height.bitPattern)
+        if let recent = mostRecentSize, recent.bits == key { return recent.index }
+        if let previous = previousSize, previous.bits == key {
+            previousSize = mostRecentSize
+            mostRecentSize = previous
+            return previous.index
+        }
         let index: UInt32
         if let known = sizeIndex[key] {
             index = known
@@ -100,17 +103,14 @@ struct TraceTables: Sendable {
             sizes.append(size)
             sizeIndex[key] = index
         }
-        recentSizes = (size, index, recentSizes.0, recentSizes.1)
+        previousSize = mostRecentSize
+        mostRecentSize = (key, index)
         return index
     }
 
     private struct SizeBits: Hashable {
         var width: UInt64
         var height: UInt64
-    }
-
-    private static func sameBits(_ a: Size, _ b: Size) -> Bool {
-        a.width.bitPattern == b.width.bitPattern && a.height.bitPattern == b.height.bitPattern
     }
 
     /// The tables as they are now, for a chunk handed to a file writer.

@@ -171,6 +171,24 @@ struct TraceRecorderStorageTests {
         }
     }
 
+    @Test("the first size a recorder sees may be anything, NaN included")
+    func firstSizeNaN() {
+        let recorder = TraceRecorder()
+        let name = recorder.intern("R")
+        recorder.recordViewWillTransition(to: Size(.nan, .nan), controller: name, cause: nil, transition: 1)
+        recorder.recordSizeForChild(name, parent: Size(1, 2), answer: Size(.nan, .nan), controller: name, cause: nil, transition: 1)
+        recorder.recordViewWillTransition(to: Size(3, 4), controller: name, cause: nil, transition: 1)
+        let messages = recorder.events.map(\.message)
+        guard messages.count == 3, case let .viewWillTransition(first) = messages[0],
+              case let .sizeForChild(_, parent, answer) = messages[1] else {
+            Issue.record("unexpected events \(messages)")
+            return
+        }
+        #expect(first.width.isNaN && first.height.isNaN)
+        #expect(parent == Size(1, 2) && answer.width.isNaN && answer.height.isNaN)
+        #expect(messages[2] == .viewWillTransition(to: Size(3, 4)))
+    }
+
     @Test("memory reserved ahead holds the same events, across several chunks")
     func reservedMemory() {
         let reserved = TraceRecorder(node: "main", runID: "r1")
