@@ -172,7 +172,7 @@ public actor NodeTransport {
     /// done nothing, for anything else (a batch, another command, an unknown correlation id):
     /// that goes the usual way.
     private nonisolated static func completeCall(_ frames: [[UInt8]], pending: PendingCalls, recorder: TraceRecorder) -> Bool {
-        guard frames.count == 2, frames[0].count > 4, frames[0][4] == WireCommand.return.rawValue,
+        guard frames.count == 2, frames[0].count > WireHeader.commandOffset, frames[0][WireHeader.commandOffset] == WireCommand.return.rawValue,
               let message = try? WireMessage.decode(frames), case let .return(result) = message.body,
               let entry = pending.remove(message.header.correlationID) else { return false }
         recorder.observe(lamport: message.header.lamport)

@@ -45,11 +45,7 @@ public enum WireBatch {
         swap(&writer.bytes, &body)
         message.body.encode(into: &writer)
         swap(&writer.bytes, &body)
-        let length = UInt32(truncatingIfNeeded: body.count - lengthAt - 4)
-        body[lengthAt] = UInt8(truncatingIfNeeded: length >> 24)
-        body[lengthAt + 1] = UInt8(truncatingIfNeeded: length >> 16)
-        body[lengthAt + 2] = UInt8(truncatingIfNeeded: length >> 8)
-        body[lengthAt + 3] = UInt8(truncatingIfNeeded: length)
+        WireWriter.store(u32: UInt32(truncatingIfNeeded: body.count - lengthAt - 4), at: lengthAt, in: &body)
         return body.count - start
     }
 
@@ -69,12 +65,7 @@ public enum WireBatch {
 
     /// Sets the entry count of a body begun with `startBody`.
     public static func finish(_ body: inout [UInt8], count: Int) {
-        guard body.count >= 4 else { return }
-        let value = UInt32(truncatingIfNeeded: count)
-        body[0] = UInt8(truncatingIfNeeded: value >> 24)
-        body[1] = UInt8(truncatingIfNeeded: value >> 16)
-        body[2] = UInt8(truncatingIfNeeded: value >> 8)
-        body[3] = UInt8(truncatingIfNeeded: value)
+        WireWriter.store(u32: UInt32(truncatingIfNeeded: count), at: 0, in: &body)
     }
 
     /// The bytes an entry for `frames` takes in a body.
@@ -94,11 +85,7 @@ public enum WireBatch {
     }
 
     private static func appendLength(_ length: Int, to body: inout [UInt8]) {
-        let value = UInt32(truncatingIfNeeded: length)
-        body.append(UInt8(truncatingIfNeeded: value >> 24))
-        body.append(UInt8(truncatingIfNeeded: value >> 16))
-        body.append(UInt8(truncatingIfNeeded: value >> 8))
-        body.append(UInt8(truncatingIfNeeded: value))
+        WireWriter.append(u32: UInt32(truncatingIfNeeded: length), to: &body)
     }
 
     /// The frames of a batch of decoded messages (for tests and golden vectors; senders pack
@@ -165,7 +152,7 @@ public enum WireBatch {
         guard frames.count == 2 else { throw WireError(part: .message, reason: .frameCount(frames.count)) }
         let header = try WireHeader.decode(frames[0])
         guard header.command == .batch else {
-            throw WireError(part: .header, offset: 4, reason: .limitExceeded("header: expected a BATCH, got \(header.command)"))
+            throw WireError(part: .header, offset: WireHeader.commandOffset, reason: .limitExceeded("header: expected a BATCH, got \(header.command)"))
         }
         var messages: [WireMessage] = []
         var failure: WireError?
@@ -183,7 +170,7 @@ public enum WireBatch {
     /// command 0x60); anything else is decoded as a single message.
     static func isBatchHeader(_ frame: [UInt8]) -> Bool {
         frame.count >= WireHeader.length && frame[0] == WireHeader.signature[0] && frame[1] == WireHeader.signature[1]
-            && frame[2] == WireHeader.currentMajorVersion && frame[4] == WireCommand.batch.rawValue
+            && frame[2] == WireHeader.currentMajorVersion && frame[WireHeader.commandOffset] == WireCommand.batch.rawValue
     }
 }
 

@@ -83,7 +83,7 @@ extension WireBody {
         switch command {
         case .batch:
             // A BATCH is a container of messages, not a message (WireBatch): never one of its entries.
-            throw WireError(part: .header, offset: 4, reason: .nestedBatch)
+            throw WireError(part: .header, offset: WireHeader.commandOffset, reason: .nestedBatch)
         case .hello:
             let node = try reader.within("node") { reader throws(WireError) in try reader.string() }
             let runID = try reader.within("run id") { reader throws(WireError) in try reader.string() }

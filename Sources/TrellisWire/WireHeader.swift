@@ -21,6 +21,8 @@ public struct WireHeader: Hashable, Sendable {
     public static let currentMajorVersion: UInt8 = 1
     /// The minor version this implementation writes; higher ones are accepted.
     public static let currentMinorVersion: UInt8 = 0
+    /// Where the command octet is: a receiver may look at it before decoding the header.
+    public static let commandOffset = 4
 
     /// Major version (byte 2).
     public var majorVersion: UInt8
@@ -54,22 +56,10 @@ public struct WireHeader: Hashable, Sendable {
 
     /// The 32-byte header frame; reserved bytes are zero.
     public func encode() -> [UInt8] {
-        // Written into one exactly-sized buffer: every message on the wire starts with one.
-        [UInt8](unsafeUninitializedCapacity: Self.length) { buffer, initialized in
-            buffer[0] = Self.signature[0]
-            buffer[1] = Self.signature[1]
-            buffer[2] = majorVersion
-            buffer[3] = minorVersion
-            buffer[4] = command.rawValue
-            buffer[5] = flags
-            buffer[6] = 0
-            buffer[7] = 0
-            Self.store(correlationID.bigEndian, at: 8, in: buffer)
-            Self.store(lamport.bigEndian, at: 16, in: buffer)
-            Self.store(step.bigEndian, at: 24, in: buffer)
-            Self.store(UInt32(0), at: 28, in: buffer)
-            initialized = Self.length
-        }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(Self.length)
+        encode(into: &bytes)
+        return bytes
     }
 
     /// Appends the 32-byte header frame to `bytes` (a BATCH entry is written in place).
@@ -81,7 +71,7 @@ public struct WireHeader: Hashable, Sendable {
             raw[start + 1] = Self.signature[1]
             raw[start + 2] = majorVersion
             raw[start + 3] = minorVersion
-            raw[start + 4] = command.rawValue
+            raw[start + Self.commandOffset] = command.rawValue
             raw[start + 5] = flags
             raw.storeBytes(of: correlationID.bigEndian, toByteOffset: start + 8, as: UInt64.self)
             raw.storeBytes(of: lamport.bigEndian, toByteOffset: start + 16, as: UInt64.self)
@@ -92,11 +82,6 @@ public struct WireHeader: Hashable, Sendable {
     /// A header's worth of zero bytes: reserved fields stay zero.
     private static let zeros = [UInt8](repeating: 0, count: length)
 
-    private static func store<Value: FixedWidthInteger>(_ value: Value, at offset: Int, in buffer: UnsafeMutableBufferPointer<UInt8>) {
-        withUnsafeBytes(of: value) { source in
-            for index in 0..<source.count { buffer[offset + index] = source[index] }
-        }
-    }
 
     /// Reads a header frame: at least 32 bytes, signature "TR", major version 1, a known command.
     /// Bytes after the 32nd, the reserved bytes and the flags are not checked (forward compatibility).

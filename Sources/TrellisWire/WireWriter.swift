@@ -15,12 +15,27 @@ struct WireWriter {
         bytes.append(UInt8(truncatingIfNeeded: value))
     }
 
-    // Unrolled single-byte appends: no generic sequence append on every message's path.
     mutating func u32(_ value: UInt32) {
+        Self.append(u32: value, to: &bytes)
+    }
+
+    /// Appends a big-endian u32 to `bytes`: unrolled single-byte appends, no generic sequence
+    /// append on every message's path.
+    static func append(u32 value: UInt32, to bytes: inout [UInt8]) {
         bytes.append(UInt8(truncatingIfNeeded: value >> 24))
         bytes.append(UInt8(truncatingIfNeeded: value >> 16))
         bytes.append(UInt8(truncatingIfNeeded: value >> 8))
         bytes.append(UInt8(truncatingIfNeeded: value))
+    }
+
+    /// Overwrites the four bytes at `offset` of `bytes` with a big-endian u32 (a length or count
+    /// written once what it counts is known). Does nothing when they are not all there.
+    static func store(u32 value: UInt32, at offset: Int, in bytes: inout [UInt8]) {
+        guard offset >= 0, offset + 4 <= bytes.count else { return }
+        bytes[offset] = UInt8(truncatingIfNeeded: value >> 24)
+        bytes[offset + 1] = UInt8(truncatingIfNeeded: value >> 16)
+        bytes[offset + 2] = UInt8(truncatingIfNeeded: value >> 8)
+        bytes[offset + 3] = UInt8(truncatingIfNeeded: value)
     }
 
     mutating func u64(_ value: UInt64) {
