@@ -85,7 +85,7 @@ public enum InProcessBench {
             recorder.flush()
             best = max(best, Double(2 * shape.count) / seconds(since: start))
         }
-        if case let .file(writer) = recorder.storage { writer.close() }
+        try closeFile(of: recorder)
         return best
     }
 
@@ -99,7 +99,17 @@ public enum InProcessBench {
             try await window.perform(.environmentChange(size: index % 2 == 0 ? Size(568, 320) : Size(320, 568), traits: nil))
         }
         window.environment.recorder.flush()
-        return seconds(since: start)
+        let elapsed = seconds(since: start)
+        try closeFile(of: window.environment.recorder)
+        return elapsed
+    }
+
+    /// Closes a file recorder's file; a write that failed (a full disk) fails the measure: a
+    /// figure of a trace that was not written would be wrong.
+    static func closeFile(of recorder: TraceRecorder) throws {
+        guard case let .file(writer) = recorder.storage else { return }
+        writer.close()
+        if let failure = writer.failure { throw failure }
     }
 
     /// Resident bytes per controller of an idle hierarchy: the resident set after building and

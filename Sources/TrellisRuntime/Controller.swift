@@ -127,13 +127,6 @@ public actor Controller: ManagedController, ViewControllerContext {
         recorder.record(message, controller: id, cause: cause, transition: transition)
     }
 
-    /// The endpoint of the child at `index` (a valid index), read in place: going through the
-    /// array's subscript copies the whole slot first, retaining and releasing what it holds.
-    @inline(__always)
-    private func endpoint(at index: Int) -> any ControllerEndpoint {
-        endpoints[index]
-    }
-
     private func index(of child: ControllerID) -> Int? {
         endpoints.firstIndex { $0.id == child }
     }
@@ -205,7 +198,7 @@ public actor Controller: ManagedController, ViewControllerContext {
             // R4: an edge decided by SFC is skipped when the size does not change.
             guard answer != slots[index].frame else { continue }
             slots[index].announced = answer
-            await endpoint(at: index).deliverViewWillTransition(to: answer, transition: transition, cause: cause)
+            await endpoints[index].deliverViewWillTransition(to: answer, transition: transition, cause: cause)
         }
         // R6: then the presentation controller, with this controller's own new size, no SFC.
         if presents {
@@ -277,7 +270,7 @@ public actor Controller: ManagedController, ViewControllerContext {
         if first <= last {
             for index in first...last where slots.indices.contains(index) && slots[index].announced != nil {
                 slots[index].announced = nil
-                await endpoint(at: index).layout(cause: layoutEvent)
+                await endpoints[index].layout(cause: layoutEvent)
             }
         }
         if let presentationEndpoint {
@@ -497,7 +490,7 @@ public actor Controller: ManagedController, ViewControllerContext {
 
     public func attachPresentation(_ presentationController: any ControllerEndpoint, inheritsPresenterTraits: Bool) {
         presentation = PresentationSlot(
-            slot: ChildSlot(presentationController, recorder: environment.recorder, frame: size), endpoint: presentationController,
+            slot: ChildSlot(presentationController, recorder: recorder, frame: size), endpoint: presentationController,
             inheritsPresenterTraits: inheritsPresenterTraits)
     }
 
@@ -516,7 +509,7 @@ public actor Controller: ManagedController, ViewControllerContext {
     /// Adds `child` at the end (a push onto a navigation stack, a split view's first detail);
     /// `showChild(at:cause:)` sizes it once it is about to appear.
     public func appendChild(_ child: any ControllerEndpoint) {
-        slots.append(ChildSlot(child, recorder: environment.recorder))
+        slots.append(ChildSlot(child, recorder: recorder))
         endpoints.append(child)
     }
 
@@ -530,7 +523,7 @@ public actor Controller: ManagedController, ViewControllerContext {
     /// Replaces the child at `index` (a split view's secondary column).
     public func replaceChild(at index: Int, with child: any ControllerEndpoint) {
         guard slots.indices.contains(index) else { return }
-        slots[index] = ChildSlot(child, recorder: environment.recorder)
+        slots[index] = ChildSlot(child, recorder: recorder)
         endpoints[index] = child
     }
 

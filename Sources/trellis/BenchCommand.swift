@@ -46,13 +46,24 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: .hidden)
     var profileTransitions: Int = 0
 
-    /// Internal: with --profile-transitions, where the trace goes: discard, memory or file.
+    /// Where a profiled run's trace goes.
+    enum ProfiledTrace: String, ExpressibleByArgument, CaseIterable {
+        case discard, memory, file
+    }
+
+    /// Internal: with --profile-transitions, where the trace goes.
     @Option(help: .hidden)
-    var profileTrace = "discard"
+    var profileTrace = ProfiledTrace.discard
 
     /// Internal: with --profile-transitions, how many controllers.
     @Option(help: .hidden)
     var profileControllers = 100_000
+
+    func validate() throws {
+        if inProcessOnly && transportOnly {
+            throw ValidationError("--in-process-only and --transport-only exclude each other")
+        }
+    }
 
     func run() async throws {
         if profileTransitions > 0 {
@@ -60,9 +71,9 @@ struct BenchCommand: AsyncParsableCommand {
             defer { try? FileManager.default.removeItem(atPath: path) }
             let storage: TraceRecorder.Storage
             switch profileTrace {
-            case "memory": storage = .memory
-            case "file": storage = .file(try TraceFileWriter(path: path))
-            default: storage = .discard
+            case .memory: storage = .memory
+            case .file: storage = .file(try TraceFileWriter(path: path))
+            case .discard: storage = .discard
             }
             let seconds = try await InProcessBench.repeatedTransitions(HierarchyShape(count: profileControllers), count: profileTransitions, storage: storage)
             print("\(profileTransitions) transitions of \(profileControllers) controllers: \(seconds) s")

@@ -84,6 +84,8 @@ struct CLITests {
         ["run", "Examples/iphone-rotation.json", "--format", "xml"],
         ["run"],
         ["explode"],
+        ["bench", "--in-process-only", "--transport-only"],
+        ["bench", "--profile-transitions", "1", "--profile-trace", "bogus"],
     ])
     func badArguments(_ arguments: [String]) async throws {
         let outcome = try await runTrellis(arguments)
