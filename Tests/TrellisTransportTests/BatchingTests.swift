@@ -208,10 +208,7 @@ struct BatchingTests {
         let inbox = try context.socket(.router)
         try inbox.set(ZMQOption.linger, 0)
         try inbox.bind("ipc://\(directory.path)/raw.sock")
-        let outbound = try context.socket(.dealer)
-        try outbound.set(ZMQOption.linger, 0)
-        try outbound.set(ZMQOption.routingID, text: "raw")
-        try outbound.connect(bound)
+        let outbound = try rawDealer(in: context, routingID: "raw", connectedTo: bound)
         defer {
             outbound.close()
             inbox.close()

@@ -65,10 +65,7 @@ struct DistributedRunTests {
         let target = try #require(await run.endpoints["b"])
         // A raw ZeroMQ peer sends malformed, truncated, oversized-count and wrong-version frames.
         let context = try ZMQContext()
-        let raw = try context.socket(.dealer)
-        try raw.set(ZMQOption.linger, 0)
-        try raw.set(ZMQOption.routingID, text: "garbage")
-        try raw.connect(target)
+        let raw = try rawDealer(in: context, routingID: "garbage", connectedTo: target)
         defer {
             raw.close()
             context.terminate()

@@ -5,6 +5,7 @@ import TrellisScenario
 import TrellisTrace
 import TrellisTransport
 import TrellisTestSupport
+import ZeroMQ
 
 /// The built `trellis` executable that spawned nodes run.
 let trellisExecutable: String? = TrellisBinary.url?.path
@@ -43,4 +44,14 @@ func options(peerTimeoutMilliseconds: Int = 2_000) throws -> DistributedOptions 
 /// Whether a process with this id still exists.
 func processExists(_ id: Int32) -> Bool {
     kill(id, 0) == 0
+}
+
+/// A raw DEALER that talks to a node as peer `routingID` would, connected to `endpoint`: for
+/// tests that send a node what no Trellis node would.
+func rawDealer(in context: ZMQContext, routingID: String, connectedTo endpoint: String) throws -> ZMQSocket {
+    let socket = try context.socket(.dealer)
+    try socket.set(ZMQOption.linger, 0)
+    try socket.set(ZMQOption.routingID, text: routingID)
+    try socket.connect(endpoint)
+    return socket
 }
