@@ -37,7 +37,8 @@ public struct BenchLine: Sendable, CustomStringConvertible {
         }
     }
 
-    private static func format(_ value: Double) -> String {
+    /// A figure as the lines print it: whole above 100, else three decimals.
+    public static func format(_ value: Double) -> String {
         if value >= 100 { return String(Int(value.rounded())) }
         let text = String(format: "%.3f", value)
         return text

@@ -19,6 +19,9 @@ public enum TransportBench {
         case trellisPush = "trellis-push"
         /// Answers CALLs through a Trellis node transport.
         case trellisEcho = "trellis-echo"
+        /// Echoes on Trellis's socket layout with raw libzmq: in on a ROUTER, out on a DEALER, a
+        /// thread in `zmq_poll` over the ROUTER and an eventfd.
+        case rawRouterEcho = "raw-router-echo"
     }
 
     /// The endpoint for `name` of this kind: an ipc path in `directory`, or loopback tcp.
@@ -87,6 +90,41 @@ public enum TransportBench {
         return times
     }
 
+    /// Round-trip times of `count` exchanges over Trellis's socket layout with raw libzmq, in
+    /// microseconds: what the layout itself costs, without any Trellis code.
+    public static func rawRouterRoundTrips(peer: PeerLauncher, endpoint: String, peerEndpoint: String, count: Int) throws -> [Double] {
+        let context = try ZMQContext()
+        defer { context.terminate() }
+        let router = try context.socket(.router)
+        defer { router.close() }
+        try router.set(ZMQOption.linger, 0)
+        try router.bind(endpoint)
+        let process = try peer.launch(.rawRouterEcho, endpoint: peerEndpoint, connectTo: endpoint, count: count + 10, size: 8)
+        defer { peer.reap(process) }
+        let dealer = try context.socket(.dealer)
+        defer { dealer.close() }
+        try dealer.set(ZMQOption.linger, 0)
+        try dealer.set(ZMQOption.routingID, text: "measure")
+        try dealer.connect(peerEndpoint)
+        let wakeUp = try WakeUpSignal()
+        defer { wakeUp.close() }
+        var times: [Double] = []
+        var items: [ZMQPollItem] = []
+        for _ in 0..<(count + 10) {
+            let start = ContinuousClock.now
+            try dealer.send([[1, 2, 3, 4, 5, 6, 7, 8]], dontWait: false)
+            while true {
+                items.removeAll(keepingCapacity: true)
+                items.append(ZMQPollItem(.socket(router)))
+                items.append(ZMQPollItem(.fileDescriptor(wakeUp.fileDescriptor)))
+                try ZMQPoll.poll(&items, timeoutMilliseconds: 250)
+                if items[0].readable, try router.receive(dontWait: true) != nil { break }
+            }
+            times.append(InProcessBench.seconds(since: start) * 1e6)
+        }
+        return Array(times.dropFirst(10))
+    }
+
     /// Round-trip times of `count` Trellis CALL/RETURN exchanges, in microseconds.
     public static func trellisRoundTrips(peer: PeerLauncher, endpoint: String, peerEndpoint: String, count: Int) async throws -> [Double] {
         let transport = NodeTransport(nodeName: "measure", recorder: TraceRecorder(node: "measure", storage: .discard))
@@ -97,10 +135,13 @@ public enum TransportBench {
         await transport.connect(peer: "echo", endpoint: peerEndpoint)
         let target = WireAddress(node: "echo", controller: "probe", incarnation: 1)
         var times: [Double] = []
-        for _ in 0..<(count + 10) {
-            let start = ContinuousClock.now
-            _ = await transport.call(peer: "echo", target: target, code: .snapshot, arguments: [])
-            times.append(InProcessBench.seconds(since: start) * 1e6)
+        // As a node's own work does: the caller runs on the node's I/O thread.
+        await withTaskExecutorPreference(await transport.executor) {
+            for _ in 0..<(count + 10) {
+                let start = ContinuousClock.now
+                _ = await transport.call(peer: "echo", target: target, code: .snapshot, arguments: [])
+                times.append(InProcessBench.seconds(since: start) * 1e6)
+            }
         }
         await transport.stop()
         return Array(times.dropFirst(10))  // the first calls wait for the connection
@@ -149,6 +190,33 @@ public enum TransportBench {
             let done = FileHandle.standardInput.readDataToEndOfFile()
             _ = done
             await io.stop()
+        case .rawRouterEcho:
+            let context = try ZMQContext()
+            let router = try context.socket(.router)
+            try router.set(ZMQOption.linger, 0)
+            try router.bind(endpoint)
+            let dealer = try context.socket(.dealer)
+            try dealer.set(ZMQOption.linger, 0)
+            try dealer.set(ZMQOption.routingID, text: "echo")
+            try dealer.connect(connectTo)
+            let wakeUp = try WakeUpSignal()
+            var items: [ZMQPollItem] = []
+            var answered = 0
+            while answered < count {
+                items.removeAll(keepingCapacity: true)
+                items.append(ZMQPollItem(.socket(router)))
+                items.append(ZMQPollItem(.fileDescriptor(wakeUp.fileDescriptor)))
+                try ZMQPoll.poll(&items, timeoutMilliseconds: 250)
+                while items[0].readable, let frames = try router.receive(dontWait: true) {
+                    try dealer.send(Array(frames.dropFirst()), dontWait: false)
+                    answered += 1
+                }
+            }
+            _ = FileHandle.standardInput.readDataToEndOfFile()
+            wakeUp.close()
+            dealer.close()
+            router.close()
+            context.terminate()
         case .trellisEcho:
             let transport = NodeTransport(nodeName: "echo", recorder: TraceRecorder(node: "echo", storage: .discard))
             _ = try await transport.start(NodeIOConfiguration(nodeName: "echo", bindEndpoint: endpoint))

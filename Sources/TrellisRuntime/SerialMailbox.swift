@@ -10,6 +10,8 @@ public final class SerialMailbox<Message: Sendable>: Sendable {
         var queue: [Message] = []
         var draining = false
         var closed = false
+        /// Where the drain task prefers to run (nil: the global pool).
+        var executor: (any TaskExecutor)?
     }
 
     private let state = Mutex(State())
@@ -22,18 +24,23 @@ public final class SerialMailbox<Message: Sendable>: Sendable {
     /// Queues a message. Returns false, keeping nothing, when the mailbox is closed.
     @discardableResult
     public func send(_ message: Message) -> Bool {
-        let startDrain: Bool? = state.withLock { state in
+        let startDrain: (start: Bool, executor: (any TaskExecutor)?)? = state.withLock { state in
             guard !state.closed else { return nil }
             state.queue.append(message)
-            guard !state.draining else { return false }
+            guard !state.draining else { return (false, nil) }
             state.draining = true
-            return true
+            return (true, state.executor)
         }
         guard let startDrain else { return false }
-        if startDrain {
-            Task { await self.drain() }
+        if startDrain.start {
+            Task(executorPreference: startDrain.executor) { await self.drain() }
         }
         return true
+    }
+
+    /// Drains from now on run on `executor` (a node's I/O thread, say) instead of the global pool.
+    public func prefer(_ executor: any TaskExecutor) {
+        state.withLock { $0.executor = executor }
     }
 
     /// Stops accepting messages; what is already queued is still delivered.

@@ -149,6 +149,7 @@ public actor DistributedRun {
         let host = self.host
         await transport.setHandlers(
             call: { message, _ in await host.handle(message) },
+            placement: NodeHost.placement(for:),
             control: { message, peer in await run.control(message, from: peer) },
             peerGone: { peer, reason in await host.noteFault("node \(peer) is gone: \(reason)") })
 

@@ -115,6 +115,22 @@ public actor NodeHost {
 
     // MARK: Calls in
 
+    /// Where a CALL is served: one that reads or rewires a controller on the I/O thread that
+    /// received it, one that may walk a subtree (a transition, a layout pass, an appearance
+    /// callback, anything that may forward) on the shared pool (`CallPlacement`).
+    static func placement(for code: WireCallCode) -> CallPlacement {
+        switch code {
+        case .snapshot, .setContainer, .attachPresentation, .detachPresentation, .appendChild, .removeLastChild,
+             .replaceChild, .makePresentationController, .presentationState:
+            .ioThread
+        case .viewWillTransition, .traitTransition, .applyPendingTraits, .layout, .preferredContentSizeDidChange,
+             .systemLayoutFittingSizeDidChange, .initialLayout, .appearance, .refresh, .setPreferredContentSize,
+             .notifySystemLayoutFittingSizeDidChange, .setOverrideTraits, .select, .showChild, .adaptForPresentation,
+             .prepareDisplayed, .presentationCallback, .initialPresentationLayout, .displayedAppearance, .wrapperChanged:
+            .sharedPool
+        }
+    }
+
     /// Serves one CALL addressed to this node.
     func handle(_ message: WireMessage) async -> WireResult {
         guard case let .call(target, code, values) = message.body else { return .fault("not a CALL") }

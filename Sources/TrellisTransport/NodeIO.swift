@@ -80,10 +80,19 @@ public final class NodeIO: Sendable {
         var stopWaiters: [CheckedContinuation<Void, Never>] = []
         var startWaiter: CheckedContinuation<Result<String, ZMQError>, Never>?
         var heartbeatFrames: [[UInt8]] = []
+        /// Jobs of tasks that prefer the I/O thread (NodeIO is a `TaskExecutor`).
+        var jobs: [UnownedJob] = []
+        /// The thread has ended: jobs go to the global executor instead.
+        var threadEnded = false
+
+        /// Nothing queued for the thread: the next thing queued must wake it.
+        var isIdle: Bool { commands.isEmpty && outboxes.isEmpty && jobs.isEmpty }
     }
 
     private let shared = Mutex(Shared())
     private let wakeUp: WakeUpSignal
+    /// The I/O thread's `pthread_t` once it runs: work queued from that thread needs no wake-up.
+    private let ioThread = Atomic<UInt>(0)
     private let onMessage: @Sendable (_ peer: String, _ frames: [[UInt8]]) -> Void
     private let onEvent: @Sendable (NodeIOEvent) -> Void
 
@@ -121,7 +130,6 @@ public final class NodeIO: Sendable {
             io.shared.withLock { $0.boundEndpoint = endpoint }
             return io
         case let .failure(error):
-            wakeUp.close()
             throw error
         }
     }
@@ -148,7 +156,7 @@ public final class NodeIO: Sendable {
         // wake-up, so a burst costs one eventfd write, not one each.
         let wake = shared.withLock { state -> Bool in
             guard !state.stopped else { return false }
-            let idle = state.commands.isEmpty && state.outboxes.isEmpty
+            let idle = state.isIdle
             if let index = state.outboxes.lastIndex(where: { $0.peer == peer }) {
                 add(&state.outboxes[index])
             } else {
@@ -157,7 +165,7 @@ public final class NodeIO: Sendable {
             }
             return idle
         }
-        if wake { wakeUp.signal() }
+        if wake && !isIOThread { wakeUp.signal() }
     }
 
     /// Answers a sender that is not a peer (a malformed message from a raw socket) through the
@@ -169,11 +177,11 @@ public final class NodeIO: Sendable {
     private func enqueue(_ command: Command) {
         let wake = shared.withLock { state -> Bool in
             guard !state.stopped else { return false }
-            let idle = state.commands.isEmpty && state.outboxes.isEmpty
+            let idle = state.isIdle
             state.commands.append(command)
             return idle
         }
-        if wake { wakeUp.signal() }
+        if wake && !isIOThread { wakeUp.signal() }
     }
 
     /// Closes every socket (each with its bounded linger) and ends the thread. Call after the
@@ -191,6 +199,16 @@ public final class NodeIO: Sendable {
             }
             if alreadyStopped { done.resume() } else { wakeUp.signal() }
         }
+    }
+
+    /// Closed only here, never while a sender that saw the thread running may still signal it.
+    deinit {
+        wakeUp.close()
+    }
+
+    /// True on the I/O thread itself: what it queues is taken before it next sleeps.
+    var isIOThread: Bool {
+        pthread_self() == ioThread.load(ordering: .relaxed)
     }
 
     // MARK: The I/O thread
@@ -222,6 +240,7 @@ public final class NodeIO: Sendable {
     }
 
     private func run() {
+        ioThread.store(pthread_self(), ordering: .relaxed)
         let context: ZMQContext
         let router: ZMQSocket
         var zapHandler: ZMQSocket?
@@ -266,6 +285,8 @@ public final class NodeIO: Sendable {
         // The frames of the last inbound message: their storage is reused for the next one
         // unless `onMessage` kept them.
         var frames: [[UInt8]] = []
+        // The jobs being run; its storage goes back and forth with the queue's (`runJobs`).
+        var runnable: [UnownedJob] = []
 
         while running {
             items.removeAll(keepingCapacity: true)
@@ -280,7 +301,9 @@ public final class NodeIO: Sendable {
             let untilHeartbeat = now.duration(to: nextHeartbeat)
             let milliseconds = untilHeartbeat.components.seconds * 1000
                 + untilHeartbeat.components.attoseconds / 1_000_000_000_000_000
-            let pollTimeout = Int(max(0, min(milliseconds, Int64(configuration.heartbeatIntervalMilliseconds))))
+            // Work queued from this thread signalled nothing: it must not sleep on it.
+            let hasWork = shared.withLock { !$0.isIdle }
+            let pollTimeout = hasWork ? 0 : Int(max(0, min(milliseconds, Int64(configuration.heartbeatIntervalMilliseconds))))
             do {
                 try ZMQPoll.poll(&items, timeoutMilliseconds: pollTimeout)
             } catch {
@@ -311,6 +334,8 @@ public final class NodeIO: Sendable {
             }
             // Commands from Swift code.
             if items[1].readable { wakeUp.drain() }
+            // Tasks that prefer this thread, then what they queued goes out in this same turn.
+            runJobs(&runnable)
             var outboxes: [NodeOutbox] = []
             let commands = shared.withLock { state -> [Command] in
                 var commands: [Command] = []
@@ -391,17 +416,34 @@ public final class NodeIO: Sendable {
         zapHandler?.close()
         router.close()
         context.terminate()
-        wakeUp.close()
-        let waiters = shared.withLock { state -> [CheckedContinuation<Void, Never>] in
+        let (waiters, jobs) = shared.withLock { state -> ([CheckedContinuation<Void, Never>], [UnownedJob]) in
             state.stopped = true
+            state.threadEnded = true
             state.commands.removeAll()
             state.outboxes.removeAll()
             state.boundEndpoint = ""
             let waiters = state.stopWaiters
             state.stopWaiters.removeAll()
-            return waiters
+            let jobs = state.jobs
+            state.jobs.removeAll()
+            return (waiters, jobs)
         }
+        for job in jobs { globalConcurrentExecutor.enqueue(ExecutorJob(job)) }
         for waiter in waiters { waiter.resume() }
+    }
+
+    /// Runs the jobs queued for this thread, and those they queue, up to a bound: a long walk
+    /// that keeps queueing work still lets the sockets be served every few thousand jobs.
+    private func runJobs(_ spare: inout [UnownedJob]) {
+        var ran = 0
+        while ran < 4096 {
+            // Two buffers trade places: queueing a job never allocates once both have grown.
+            shared.withLock { swap(&spare, &$0.jobs) }
+            if spare.isEmpty { return }
+            for job in spare { job.runSynchronously(on: asUnownedTaskExecutor()) }
+            ran += spare.count
+            spare.removeAll(keepingCapacity: true)
+        }
     }
 
     private func resumeStart(_ result: Result<String, ZMQError>) {
@@ -422,5 +464,30 @@ public final class NodeIO: Sendable {
         if !allowed { onEvent(.peerRefused(publicKey: key ?? "(\(mechanism))")) }
         let status = allowed ? "200" : "400"
         _ = try? socket.send([version, requestID, Array(status.utf8), Array((allowed ? "OK" : "key not allowed").utf8), [], []], dontWait: false)
+    }
+}
+
+// MARK: The I/O thread as a task executor
+
+/// Tasks that prefer a node's I/O thread (`Task(executorPreference:)`,
+/// `withTaskExecutorPreference`) run their nonisolated code and default actors on it. A call
+/// made there goes out in the same turn of the loop, and the RETURN that answers it resumes it
+/// there, without waking another thread: a round trip then wakes as many threads as raw
+/// REQ/REP does. Code on this thread must never block.
+extension NodeIO: TaskExecutor {
+    public func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        let onThread = isIOThread
+        let (wake, ended) = shared.withLock { state -> (Bool, Bool) in
+            if state.threadEnded { return (false, true) }
+            let idle = state.isIdle
+            state.jobs.append(job)
+            return (idle && !onThread, false)
+        }
+        if ended {
+            globalConcurrentExecutor.enqueue(ExecutorJob(job))
+        } else if wake {
+            wakeUp.signal()
+        }
     }
 }

@@ -3,6 +3,16 @@ import TrellisRuntime
 import TrellisWire
 import ZeroMQ
 
+/// Where a node serves an inbound CALL.
+public enum CallPlacement: Sendable, Equatable {
+    /// On the I/O thread that received it: no thread is woken to serve it, nor to send its
+    /// RETURN. For calls that touch a controller or two — on a task executor every actor hop
+    /// is queued, where the shared pool switches actors in place.
+    case ioThread
+    /// On Swift's shared pool: for calls that may walk a subtree.
+    case sharedPool
+}
+
 /// A node's conversation with its peers over `NodeIO`: CALLs matched to their RETURNs by
 /// correlation id, Lamport clocks carried both ways, heartbeats, peers declared gone, and
 /// malformed frames rejected with a trace event and a counter while the node keeps serving.
@@ -14,6 +24,7 @@ public actor NodeTransport {
     private let pending = PendingCalls()
     private var gone: [String: String] = [:]
     private var callHandler: (@Sendable (WireMessage, String) async -> WireResult)?
+    private var callPlacement: @Sendable (WireCallCode) -> CallPlacement = { _ in .ioThread }
     private var peerGoneHandler: (@Sendable (String, String) async -> Void)?
     /// Control messages in arrival order, off the inbound queue (TRACE-DATA parts must stay in order).
     private var controlQueue: SerialMailbox<(WireMessage, String)>?
@@ -48,16 +59,26 @@ public actor NodeTransport {
                 Task { await self.ioEvent(event) }
             })
         self.io = io
+        // Inbound messages and the CALLs they carry are handled on the I/O thread: a CALL's
+        // RETURN then goes out without waking it again, nor another thread before it.
+        mailbox.prefer(io)
         return io.boundEndpoint
     }
 
-    /// Who answers CALLs (the node's host) and who handles the other commands.
+    /// The node's I/O thread as a task executor: a task that prefers it makes its calls and gets
+    /// their RETURNs without a thread hand-off (`withTaskExecutorPreference`). Nil when stopped.
+    public var executor: (any TaskExecutor)? { io }
+
+    /// Who answers CALLs (the node's host), where each kind of CALL is served, and who handles
+    /// the other commands.
     public func setHandlers(
         call: @escaping @Sendable (WireMessage, String) async -> WireResult,
+        placement: @escaping @Sendable (WireCallCode) -> CallPlacement = { _ in .ioThread },
         control: @escaping @Sendable (WireMessage, String) async -> Void,
         peerGone: @escaping @Sendable (_ peer: String, _ reason: String) async -> Void
     ) {
         callHandler = call
+        callPlacement = placement
         peerGoneHandler = peerGone
         controlQueue = SerialMailbox { entry in await control(entry.0, entry.1) }
     }
@@ -141,7 +162,7 @@ public actor NodeTransport {
         case let .return(result):
             guard let entry = pending.remove(message.header.correlationID) else { return }
             entry.done.resume(returning: result)
-        case .call:
+        case let .call(_, code, _):
             guard let callHandler else {
                 send(.return(.fault("node \(nodeName) is not set up yet")), to: peer, correlationID: message.header.correlationID)
                 return
@@ -149,9 +170,9 @@ public actor NodeTransport {
             inFlight += 1
             // A task per inbound CALL (one per node-boundary crossing, not per controller): a
             // call may call back into this node before it returns.
-            Task {
+            Task(executorPreference: callPlacement(code) == .ioThread ? io : nil) {
                 let result = await callHandler(message, peer)
-                self.finishCall(result, to: peer, correlationID: message.header.correlationID)
+                await self.finishCall(result, to: peer, correlationID: message.header.correlationID)
             }
         case .heartbeat:
             break

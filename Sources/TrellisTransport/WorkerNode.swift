@@ -45,6 +45,7 @@ public actor WorkerNode {
         let node = self
         await transport.setHandlers(
             call: { message, _ in await node.handleCall(message) },
+            placement: NodeHost.placement(for:),
             control: { message, peer in await node.control(message, from: peer) },
             peerGone: { peer, reason in await node.peerGone(peer, reason: reason) })
         for peer in peers {

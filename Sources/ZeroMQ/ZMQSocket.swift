@@ -73,11 +73,11 @@ public final class ZMQSocket {
             var flags: Int32 = index < frames.count - 1 ? ZMQ_SNDMORE : 0
             if dontWait { flags |= ZMQ_DONTWAIT }
             while zmq_msg_send(&message, handle, flags) < 0 {
-                let error = ZMQError("zmq_msg_send")
-                if error.isInterrupted { continue }
+                let code = zmq_errno()
+                if code == EINTR { continue }
                 zmq_msg_close(&message)
-                if error.isAgain, index == 0 { return false }
-                throw error
+                if code == EAGAIN, index == 0 { return false }
+                throw ZMQError("zmq_msg_send", code: code)
             }
         }
         return true
@@ -104,9 +104,11 @@ public final class ZMQSocket {
                 received = zmq_msg_recv(&message, handle, dontWait && count == 0 ? ZMQ_DONTWAIT : 0)
             } while received < 0 && zmq_errno() == EINTR
             if received < 0 {
-                let error = ZMQError("zmq_msg_recv")
-                if error.isAgain, count == 0 { return false }
-                throw error
+                // Checked before an error is made: "nothing waiting" ends every receive loop, and
+                // an error's text (`zmq_strerror`) costs more than the rest of the call.
+                let code = zmq_errno()
+                if code == EAGAIN, count == 0 { return false }
+                throw ZMQError("zmq_msg_recv", code: code)
             }
             let size = zmq_msg_size(&message)
             // libzmq's buffer is untyped bytes: bound as such, it is copied with one memcpy.

@@ -42,6 +42,13 @@ struct BenchCommand: AsyncParsableCommand {
     @Flag(help: "Only the ZeroMQ and distributed figures.")
     var transportOnly = false
 
+    /// The figures, by the names their lines start with.
+    static let figureNames = ["inproc-hops", "inproc-hops-file-trace", "memory-per-controller", "zmq-throughput", "zmq-rtt", "distributed-traversal"]
+
+    @Option(name: .customLong("figure"), help: ArgumentHelp(
+        "Only this figure (repeatable): \(Self.figureNames.joined(separator: ", ")).", valueName: "name"))
+    var figures: [String] = []
+
     /// Internal: repeat size transitions on one 100k hierarchy (for a profiler), then exit.
     @Option(help: .hidden)
     var profileTransitions: Int = 0
@@ -63,6 +70,14 @@ struct BenchCommand: AsyncParsableCommand {
         if inProcessOnly && transportOnly {
             throw ValidationError("--in-process-only and --transport-only exclude each other")
         }
+        for figure in figures where !Self.figureNames.contains(figure) {
+            throw ValidationError("unknown figure '\(figure)' (expected one of: \(Self.figureNames.joined(separator: ", ")))")
+        }
+    }
+
+    /// Whether this run measures `figure`: every figure unless some were named.
+    private func wants(_ figure: String) -> Bool {
+        figures.isEmpty || figures.contains(figure)
     }
 
     func run() async throws {
@@ -96,15 +111,21 @@ struct BenchCommand: AsyncParsableCommand {
             try await transportFigures()
             return
         }
+        try await inProcessFigures()
+        if !inProcessOnly { try await transportFigures() }
+    }
+
+    private func inProcessFigures() async throws {
         let sizes = quick ? [10_000, 100_000] : [10_000, 100_000, 1_000_000]
         let rounds = quick ? 3 : 5
-        for count in sizes {
+        // The file figure's anchor is the in-memory figure of the largest size.
+        for count in sizes where wants("inproc-hops") || (count == sizes.last && wants("inproc-hops-file-trace")) {
             let shape = HierarchyShape(count: count)
             let bare = await InProcessBench.bareHopsPerSecond(shape, rounds: rounds)
             let ours = try await InProcessBench.trellisHopsPerSecond(shape, rounds: rounds, storage: .memory)
             print(BenchLine(name: "inproc-hops-\(count)", ours: ours, anchor: bare, unit: "hops/s", target: .atLeast(0.5),
                             note: "a hop: a message delivered to a controller's actor, viewWillTransition then layout (2 per controller); anchor: the same two walks over bare actors"))
-            if count == sizes.last {
+            if count == sizes.last && wants("inproc-hops-file-trace") {
                 let path = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-bench-\(getpid()).jsonl").path
                 defer { try? FileManager.default.removeItem(atPath: path) }
                 // Each round appends a transition's lines to the same file: about 900 MB a round at
@@ -114,6 +135,7 @@ struct BenchCommand: AsyncParsableCommand {
                 print(BenchLine(name: "inproc-hops-file-trace-\(count)", ours: toFile, anchor: ours, unit: "hops/s", target: .atLeast(0.75)))
             }
         }
+        guard wants("memory-per-controller") else { return }
         // Each memory figure in a fresh process: freed memory from the figures above would be
         // reused and hide the growth.
         let count = quick ? 100_000 : 1_000_000
@@ -121,7 +143,6 @@ struct BenchCommand: AsyncParsableCommand {
         let bare = try Self.probe("bare", count: count)
         print(BenchLine(name: "memory-per-controller", ours: trellis, anchor: bare, unit: "resident bytes per controller",
                         target: .valueAtMost(1024), note: "\(count) controllers, idle after the initial layout, trace discarded; anchor: a bare actor per node"))
-        if !inProcessOnly { try await transportFigures() }
     }
 
     private func transportFigures() async throws {
@@ -135,7 +156,7 @@ struct BenchCommand: AsyncParsableCommand {
             port += 1
             return kind == "ipc" ? "ipc://\(directory.path)/\(name)-\(port).sock" : "tcp://127.0.0.1:\(port)"
         }
-        for kind in ["ipc", "tcp"] {
+        for kind in ["ipc", "tcp"] where wants("zmq-throughput") {
             for size in [64, 1024] {
                 let raw = try TransportBench.rawThroughput(peer: launcher, endpoint: endpoint(kind, "raw"), count: messages, size: size)
                 let ours = try await TransportBench.trellisThroughput(
@@ -145,18 +166,31 @@ struct BenchCommand: AsyncParsableCommand {
                                 note: "\(messages) messages; ours: CALL frames through the node I/O thread, decoded; anchor: raw PUSH/PULL"))
             }
         }
-        let trips = quick ? 2_000 : 20_000
-        let raw = try TransportBench.rawRoundTrips(peer: launcher, endpoint: endpoint("ipc", "rep"), count: trips).sorted()
-        let ours = try await TransportBench.trellisRoundTrips(
-            peer: launcher, endpoint: endpoint("ipc", "call"), peerEndpoint: endpoint("ipc", "echo"), count: trips).sorted()
-        func percentile(_ values: [Double], _ p: Double) -> Double { values.isEmpty ? 0 : values[min(values.count - 1, Int(Double(values.count) * p))] }
-        print(BenchLine(name: "zmq-rtt-median", ours: percentile(ours, 0.5), anchor: percentile(raw, 0.5), unit: "µs", target: .atMost(1.5),
-                        note: "\(trips) round trips over ipc; ours: CALL/RETURN; anchor: raw REQ/REP"))
-        print(BenchLine(name: "zmq-rtt-p99", ours: percentile(ours, 0.99), anchor: percentile(raw, 0.99), unit: "µs", target: .atMost(1.5)))
+        if wants("zmq-rtt") {
+            try await roundTripFigures(launcher: launcher, endpoint: endpoint)
+        }
+        guard wants("distributed-traversal") else { return }
         let shape = HierarchyShape(count: quick ? 20_000 : 100_000)
         let traversal = try await DistributedBench.measure(shape, nodeExecutable: RunCommand.ownExecutable)
         print(BenchLine(name: "distributed-traversal", ours: traversal.distributed, anchor: traversal.inProcess, unit: "seconds per transition",
                         target: .atMost(2), note: "\(shape.count) controllers over 4 processes (8 boundary edges) vs one process"))
+    }
+
+    private func roundTripFigures(launcher: PeerLauncher, endpoint: (String, String) -> String) async throws {
+        let trips = quick ? 2_000 : 20_000
+        let raw = try TransportBench.rawRoundTrips(peer: launcher, endpoint: endpoint("ipc", "rep"), count: trips).sorted()
+        let ours = try await TransportBench.trellisRoundTrips(
+            peer: launcher, endpoint: endpoint("ipc", "call"), peerEndpoint: endpoint("ipc", "echo"), count: trips).sorted()
+        // Not a target: the same exchange over Trellis's socket layout (ROUTER in, DEALER out,
+        // zmq_poll) with raw libzmq, to show what the layout costs before any Trellis code.
+        let layout = try TransportBench.rawRouterRoundTrips(
+            peer: launcher, endpoint: endpoint("ipc", "layout"), peerEndpoint: endpoint("ipc", "layout-echo"), count: trips).sorted()
+        func percentile(_ values: [Double], _ p: Double) -> Double { values.isEmpty ? 0 : values[min(values.count - 1, Int(Double(values.count) * p))] }
+        func layoutNote(_ p: Double) -> String { "raw libzmq over Trellis's socket layout: \(BenchLine.format(percentile(layout, p))) µs" }
+        print(BenchLine(name: "zmq-rtt-median", ours: percentile(ours, 0.5), anchor: percentile(raw, 0.5), unit: "µs", target: .atMost(1.5),
+                        note: "\(trips) round trips over ipc; ours: CALL/RETURN from a task on the node's I/O thread; anchor: raw REQ/REP; \(layoutNote(0.5))"))
+        print(BenchLine(name: "zmq-rtt-p99", ours: percentile(ours, 0.99), anchor: percentile(raw, 0.99), unit: "µs", target: .atMost(1.5),
+                        note: layoutNote(0.99)))
     }
 
     static func probe(_ kind: String, count: Int) throws -> Double {

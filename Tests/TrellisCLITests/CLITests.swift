@@ -86,6 +86,7 @@ struct CLITests {
         ["explode"],
         ["bench", "--in-process-only", "--transport-only"],
         ["bench", "--profile-transitions", "1", "--profile-trace", "bogus"],
+        ["bench", "--figure", "zmq-latency"],
     ])
     func badArguments(_ arguments: [String]) async throws {
         let outcome = try await runTrellis(arguments)
