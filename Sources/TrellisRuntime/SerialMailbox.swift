@@ -33,7 +33,13 @@ public final class SerialMailbox<Message: Sendable>: Sendable {
         }
         guard let startDrain else { return false }
         if startDrain.start {
-            Task(executorPreference: startDrain.executor) { await self.drain() }
+            // Not `Task(executorPreference: nil)`: measured, a task made that way made every actor
+            // hop of a window's walk about 30% dearer than one made by `Task {}`.
+            if let executor = startDrain.executor {
+                Task(executorPreference: executor) { await self.drain() }
+            } else {
+                Task { await self.drain() }
+            }
         }
         return true
     }

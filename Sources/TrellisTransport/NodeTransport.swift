@@ -170,9 +170,16 @@ public actor NodeTransport {
             inFlight += 1
             // A task per inbound CALL (one per node-boundary crossing, not per controller): a
             // call may call back into this node before it returns.
-            Task(executorPreference: callPlacement(code) == .ioThread ? io : nil) {
+            let serve: @Sendable () async -> Void = {
                 let result = await callHandler(message, peer)
                 await self.finishCall(result, to: peer, correlationID: message.header.correlationID)
+            }
+            // A pool task is made by `Task {}`, never `Task(executorPreference: nil)`: see
+            // `SerialMailbox.send`.
+            if callPlacement(code) == .ioThread, let io {
+                Task(executorPreference: io, operation: serve)
+            } else {
+                Task(operation: serve)
             }
         case .heartbeat:
             break
