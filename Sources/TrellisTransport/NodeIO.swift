@@ -93,6 +93,9 @@ public final class NodeIO: Sendable {
     private let wakeUp: WakeUpSignal
     /// The I/O thread's `pthread_t` once it runs: work queued from that thread needs no wake-up.
     private let ioThread = Atomic<UInt>(0)
+    /// Set by the I/O thread when it queued work for itself without a wake-up: it must not
+    /// sleep before taking it. Only that thread reads or writes it.
+    private let queuedOnThread = Atomic<Bool>(false)
     private let onMessage: @Sendable (_ peer: String, _ frames: [[UInt8]]) -> Void
     private let onEvent: @Sendable (NodeIOEvent) -> Void
 
@@ -165,7 +168,7 @@ public final class NodeIO: Sendable {
             }
             return idle
         }
-        if wake && !isIOThread { wakeUp.signal() }
+        signal(ifIdle: wake)
     }
 
     /// Answers a sender that is not a peer (a malformed message from a raw socket) through the
@@ -181,7 +184,17 @@ public final class NodeIO: Sendable {
             state.commands.append(command)
             return idle
         }
-        if wake && !isIOThread { wakeUp.signal() }
+        signal(ifIdle: wake)
+    }
+
+    /// Wakes the thread for work queued when nothing was: from another thread through the
+    /// eventfd; from the I/O thread itself with a note that it takes before it next sleeps.
+    private func signal(ifIdle wasIdle: Bool) {
+        if isIOThread {
+            queuedOnThread.store(true, ordering: .relaxed)
+        } else if wasIdle {
+            wakeUp.signal()
+        }
     }
 
     /// Closes every socket (each with its bounded linger) and ends the thread. Call after the
@@ -302,7 +315,7 @@ public final class NodeIO: Sendable {
             let milliseconds = untilHeartbeat.components.seconds * 1000
                 + untilHeartbeat.components.attoseconds / 1_000_000_000_000_000
             // Work queued from this thread signalled nothing: it must not sleep on it.
-            let hasWork = shared.withLock { !$0.isIdle }
+            let hasWork = queuedOnThread.exchange(false, ordering: .relaxed)
             let pollTimeout = hasWork ? 0 : Int(max(0, min(milliseconds, Int64(configuration.heartbeatIntervalMilliseconds))))
             do {
                 try ZMQPoll.poll(&items, timeoutMilliseconds: pollTimeout)
@@ -334,19 +347,17 @@ public final class NodeIO: Sendable {
             }
             // Commands from Swift code.
             if items[1].readable { wakeUp.drain() }
-            // Tasks that prefer this thread, then what they queued goes out in this same turn.
-            runJobs(&runnable)
+            // Everything queued, in one lock acquisition; then the jobs of tasks that prefer this
+            // thread, and what they queued goes out in this same turn.
+            var commands: [Command] = []
             var outboxes: [NodeOutbox] = []
-            let commands = shared.withLock { state -> [Command] in
-                var commands: [Command] = []
-                swap(&commands, &state.commands)
-                swap(&outboxes, &state.outboxes)
-                if !outboxes.isEmpty {
-                    var largest = 0
-                    for outbox in outboxes { largest = max(largest, outbox.largestBatch) }
-                    state.batchCapacity = largest
-                }
-                return commands
+            shared.withLock { state in
+                swap(&runnable, &state.jobs)
+                Self.take(&commands, &outboxes, from: &state)
+            }
+            if !runnable.isEmpty {
+                runJobs(&runnable)
+                shared.withLock { Self.take(&commands, &outboxes, from: &$0) }
             }
             for command in commands {
                 switch command {
@@ -434,16 +445,26 @@ public final class NodeIO: Sendable {
 
     /// Runs the jobs queued for this thread, and those they queue, up to a bound: a long walk
     /// that keeps queueing work still lets the sockets be served every few thousand jobs.
-    private func runJobs(_ spare: inout [UnownedJob]) {
+    private func runJobs(_ jobs: inout [UnownedJob]) {
         var ran = 0
-        while ran < 4096 {
+        while !jobs.isEmpty {
+            for job in jobs { job.runSynchronously(on: asUnownedTaskExecutor()) }
+            ran += jobs.count
+            jobs.removeAll(keepingCapacity: true)
+            if ran >= 4096 { return }
             // Two buffers trade places: queueing a job never allocates once both have grown.
-            shared.withLock { swap(&spare, &$0.jobs) }
-            if spare.isEmpty { return }
-            for job in spare { job.runSynchronously(on: asUnownedTaskExecutor()) }
-            ran += spare.count
-            spare.removeAll(keepingCapacity: true)
+            shared.withLock { swap(&jobs, &$0.jobs) }
         }
+    }
+
+    /// Moves the queued commands and outboxes out of `state`, after any taken before.
+    private static func take(_ commands: inout [Command], _ outboxes: inout [NodeOutbox], from state: inout Shared) {
+        if commands.isEmpty { swap(&commands, &state.commands) } else { commands += state.commands; state.commands.removeAll() }
+        guard !state.outboxes.isEmpty else { return }
+        var largest = 0
+        for outbox in state.outboxes { largest = max(largest, outbox.largestBatch) }
+        state.batchCapacity = largest
+        if outboxes.isEmpty { swap(&outboxes, &state.outboxes) } else { outboxes += state.outboxes; state.outboxes.removeAll() }
     }
 
     private func resumeStart(_ result: Result<String, ZMQError>) {
@@ -477,17 +498,16 @@ public final class NodeIO: Sendable {
 extension NodeIO: TaskExecutor {
     public func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
-        let onThread = isIOThread
-        let (wake, ended) = shared.withLock { state -> (Bool, Bool) in
+        let (wasIdle, ended) = shared.withLock { state -> (Bool, Bool) in
             if state.threadEnded { return (false, true) }
             let idle = state.isIdle
             state.jobs.append(job)
-            return (idle && !onThread, false)
+            return (idle, false)
         }
         if ended {
             globalConcurrentExecutor.enqueue(ExecutorJob(job))
-        } else if wake {
-            wakeUp.signal()
+        } else {
+            signal(ifIdle: wasIdle)
         }
     }
 }
