@@ -70,81 +70,104 @@ public enum TransportBench {
         return Double(counter.timedMessages) / seconds
     }
 
-    /// Round-trip times of `count` raw REQ/REP exchanges, in microseconds.
-    public static func rawRoundTrips(peer: PeerLauncher, endpoint: String, count: Int) throws -> [Double] {
-        let process = try peer.launch(.rawEcho, endpoint: endpoint, connectTo: endpoint, count: count, size: 8)
-        defer { peer.reap(process) }
+    /// Round-trip times in microseconds of the three exchanges of the zmq-rtt figures.
+    public struct RoundTrips: Sendable {
+        /// Raw REQ/REP: the anchor.
+        public var raw: [Double] = []
+        /// Raw libzmq over Trellis's socket layout (ROUTER in, DEALER out, `zmq_poll`).
+        public var layout: [Double] = []
+        /// Trellis CALL/RETURN from a task on the node's I/O thread.
+        public var trellis: [Double] = []
+    }
+
+    /// `count` round trips of each kind, taken in turns of `block` so that all three sample the
+    /// same moments of a shared machine. Each peer is a process of its own; the first few
+    /// exchanges of each (connections being made) are not counted.
+    public static func roundTrips(peer: PeerLauncher, endpoint: (String) -> String, count: Int, block: Int) async throws -> RoundTrips {
+        let warmUp = 10
+        let total = count + warmUp
         let context = try ZMQContext()
         defer { context.terminate() }
+
+        // Raw REQ/REP.
+        let repEndpoint = endpoint("rep")
+        let rawPeer = try peer.launch(.rawEcho, endpoint: repEndpoint, connectTo: repEndpoint, count: total, size: 8)
+        defer { peer.reap(rawPeer) }
         let request = try context.socket(.req)
         defer { request.close() }
         try request.set(ZMQOption.linger, 0)
-        try request.connect(endpoint)
-        var times: [Double] = []
-        for _ in 0..<count {
-            let start = ContinuousClock.now
-            try request.send([[1, 2, 3, 4, 5, 6, 7, 8]], dontWait: false)
-            _ = try request.receive(dontWait: false)
-            times.append(InProcessBench.seconds(since: start) * 1e6)
-        }
-        return times
-    }
+        try request.connect(repEndpoint)
 
-    /// Round-trip times of `count` exchanges over Trellis's socket layout with raw libzmq, in
-    /// microseconds: what the layout itself costs, without any Trellis code.
-    public static func rawRouterRoundTrips(peer: PeerLauncher, endpoint: String, peerEndpoint: String, count: Int) throws -> [Double] {
-        let context = try ZMQContext()
-        defer { context.terminate() }
+        // Raw libzmq over Trellis's layout.
+        let (layoutIn, layoutOut) = (endpoint("layout"), endpoint("layout-echo"))
         let router = try context.socket(.router)
         defer { router.close() }
         try router.set(ZMQOption.linger, 0)
-        try router.bind(endpoint)
-        let process = try peer.launch(.rawRouterEcho, endpoint: peerEndpoint, connectTo: endpoint, count: count + 10, size: 8)
-        defer { peer.reap(process) }
+        try router.bind(layoutIn)
+        let layoutPeer = try peer.launch(.rawRouterEcho, endpoint: layoutOut, connectTo: layoutIn, count: total, size: 8)
+        defer { peer.reap(layoutPeer) }
         let dealer = try context.socket(.dealer)
         defer { dealer.close() }
         try dealer.set(ZMQOption.linger, 0)
         try dealer.set(ZMQOption.routingID, text: "measure")
-        try dealer.connect(peerEndpoint)
+        try dealer.connect(layoutOut)
         let wakeUp = try WakeUpSignal()
         defer { wakeUp.close() }
-        var times: [Double] = []
         var items: [ZMQPollItem] = []
-        for _ in 0..<(count + 10) {
-            let start = ContinuousClock.now
-            try dealer.send([[1, 2, 3, 4, 5, 6, 7, 8]], dontWait: false)
-            while true {
-                items.removeAll(keepingCapacity: true)
-                items.append(ZMQPollItem(.socket(router)))
-                items.append(ZMQPollItem(.fileDescriptor(wakeUp.fileDescriptor)))
-                try ZMQPoll.poll(&items, timeoutMilliseconds: 250)
-                if items[0].readable, try router.receive(dontWait: true) != nil { break }
-            }
-            times.append(InProcessBench.seconds(since: start) * 1e6)
-        }
-        return Array(times.dropFirst(10))
-    }
 
-    /// Round-trip times of `count` Trellis CALL/RETURN exchanges, in microseconds.
-    public static func trellisRoundTrips(peer: PeerLauncher, endpoint: String, peerEndpoint: String, count: Int) async throws -> [Double] {
+        // Trellis.
+        let (callIn, callOut) = (endpoint("call"), endpoint("echo"))
         let transport = NodeTransport(nodeName: "measure", recorder: TraceRecorder(node: "measure", storage: .discard))
-        let bound = try await transport.start(NodeIOConfiguration(nodeName: "measure", bindEndpoint: endpoint))
+        let bound = try await transport.start(NodeIOConfiguration(nodeName: "measure", bindEndpoint: callIn))
         await transport.setHandlers(call: { _, _ in .ok([]) }, control: { _, _ in }, peerGone: { _, _ in })
-        let process = try peer.launch(.trellisEcho, endpoint: peerEndpoint, connectTo: bound, count: count, size: 8)
-        defer { peer.reap(process) }
-        await transport.connect(peer: "echo", endpoint: peerEndpoint)
+        let trellisPeer = try peer.launch(.trellisEcho, endpoint: callOut, connectTo: bound, count: total, size: 8)
+        defer { peer.reap(trellisPeer) }
+        await transport.connect(peer: "echo", endpoint: callOut)
         let target = WireAddress(node: "echo", controller: "probe", incarnation: 1)
-        var times: [Double] = []
-        // As a node's own work does: the caller runs on the node's I/O thread.
-        await withTaskExecutorPreference(await transport.executor) {
-            for _ in 0..<(count + 10) {
+        let executor = await transport.executor
+
+        var times = RoundTrips()
+        var done = -warmUp
+        while done < count {
+            let turn = done < 0 ? warmUp : min(block, count - done)
+            var raw: [Double] = [], layout: [Double] = []
+            for _ in 0..<turn {
                 let start = ContinuousClock.now
-                _ = await transport.call(peer: "echo", target: target, code: .snapshot, arguments: [])
-                times.append(InProcessBench.seconds(since: start) * 1e6)
+                try request.send([[1, 2, 3, 4, 5, 6, 7, 8]], dontWait: false)
+                _ = try request.receive(dontWait: false)
+                raw.append(InProcessBench.seconds(since: start) * 1e6)
             }
+            for _ in 0..<turn {
+                let start = ContinuousClock.now
+                try dealer.send([[1, 2, 3, 4, 5, 6, 7, 8]], dontWait: false)
+                while true {
+                    items.removeAll(keepingCapacity: true)
+                    items.append(ZMQPollItem(.socket(router)))
+                    items.append(ZMQPollItem(.fileDescriptor(wakeUp.fileDescriptor)))
+                    try ZMQPoll.poll(&items, timeoutMilliseconds: 250)
+                    if items[0].readable, try router.receive(dontWait: true) != nil { break }
+                }
+                layout.append(InProcessBench.seconds(since: start) * 1e6)
+            }
+            // As a node's own work does: the caller runs on the node's I/O thread.
+            let trellis = await withTaskExecutorPreference(executor) {
+                var trellis: [Double] = []
+                for _ in 0..<turn {
+                    let start = ContinuousClock.now
+                    _ = await transport.call(peer: "echo", target: target, code: .snapshot, arguments: [])
+                    trellis.append(InProcessBench.seconds(since: start) * 1e6)
+                }
+                return trellis
+            }
+            if done >= 0 {
+                times.raw += raw
+                times.layout += layout
+                times.trellis += trellis
+            }
+            done += turn
         }
         await transport.stop()
-        return Array(times.dropFirst(10))  // the first calls wait for the connection
+        return times
     }
 
     // MARK: The peer side

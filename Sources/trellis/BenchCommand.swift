@@ -152,6 +152,7 @@ struct BenchCommand: AsyncParsableCommand {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let messages = quick ? 100_000 : 1_000_000
+        let throughputRounds = 3
         var port = 47_100 + Int(getpid() % 1_000) * 4
         func endpoint(_ kind: String, _ name: String) -> String {
             port += 1
@@ -159,12 +160,17 @@ struct BenchCommand: AsyncParsableCommand {
         }
         for kind in ["ipc", "tcp"] where wants("zmq-throughput") {
             for size in [64, 1024] {
-                let raw = try TransportBench.rawThroughput(peer: launcher, endpoint: endpoint(kind, "raw"), count: messages, size: size)
-                let ours = try await TransportBench.trellisThroughput(
-                    peer: launcher, endpoint: endpoint(kind, "measure"), peerEndpoint: endpoint(kind, "push"), count: messages, size: size)
+                // Raw and Trellis take turns, and each side's best round counts: the anchor alone
+                // moves by half from one minute to the next on a shared machine.
+                var raw = 0.0, ours = 0.0
+                for _ in 0..<throughputRounds {
+                    raw = max(raw, try TransportBench.rawThroughput(peer: launcher, endpoint: endpoint(kind, "raw"), count: messages, size: size))
+                    ours = max(ours, try await TransportBench.trellisThroughput(
+                        peer: launcher, endpoint: endpoint(kind, "measure"), peerEndpoint: endpoint(kind, "push"), count: messages, size: size))
+                }
                 let name = size == 64 ? "zmq-throughput-64B-\(kind)" : "zmq-throughput-1KiB-\(kind)"
                 print(BenchLine(name: name, ours: ours, anchor: raw, unit: "messages/s", target: .atLeast(0.7),
-                                note: "\(messages) messages; ours: CALL frames through the node I/O thread, decoded; anchor: raw PUSH/PULL"))
+                                note: "\(messages) messages, best of \(throughputRounds) turns each; ours: CALL frames through the node I/O thread, decoded; anchor: raw PUSH/PULL"))
             }
         }
         if wants("zmq-rtt") {
@@ -177,19 +183,16 @@ struct BenchCommand: AsyncParsableCommand {
                         target: .atMost(2), note: "\(shape.count) controllers over 4 processes (8 boundary edges) vs one process"))
     }
 
-    private func roundTripFigures(launcher: PeerLauncher, endpoint: (String, String) -> String) async throws {
+    private func roundTripFigures(launcher: PeerLauncher, endpoint: @escaping (String, String) -> String) async throws {
         let trips = quick ? 2_000 : 20_000
-        let raw = try TransportBench.rawRoundTrips(peer: launcher, endpoint: endpoint("ipc", "rep"), count: trips).sorted()
-        let ours = try await TransportBench.trellisRoundTrips(
-            peer: launcher, endpoint: endpoint("ipc", "call"), peerEndpoint: endpoint("ipc", "echo"), count: trips).sorted()
-        // Not a target: the same exchange over Trellis's socket layout (ROUTER in, DEALER out,
-        // zmq_poll) with raw libzmq, to show what the layout costs before any Trellis code.
-        let layout = try TransportBench.rawRouterRoundTrips(
-            peer: launcher, endpoint: endpoint("ipc", "layout"), peerEndpoint: endpoint("ipc", "layout-echo"), count: trips).sorted()
+        let times = try await TransportBench.roundTrips(peer: launcher, endpoint: { endpoint("ipc", $0) }, count: trips, block: 500)
+        let raw = times.raw.sorted(), layout = times.layout.sorted(), ours = times.trellis.sorted()
         func percentile(_ values: [Double], _ p: Double) -> Double { values.isEmpty ? 0 : values[min(values.count - 1, Int(Double(values.count) * p))] }
+        // Not a target: raw libzmq over Trellis's own socket layout shows what the layout costs
+        // before any Trellis code.
         func layoutNote(_ p: Double) -> String { "raw libzmq over Trellis's socket layout: \(BenchLine.format(percentile(layout, p))) µs" }
         print(BenchLine(name: "zmq-rtt-median", ours: percentile(ours, 0.5), anchor: percentile(raw, 0.5), unit: "µs", target: .atMost(1.5),
-                        note: "\(trips) round trips over ipc; ours: CALL/RETURN from a task on the node's I/O thread; anchor: raw REQ/REP; \(layoutNote(0.5))"))
+                        note: "\(trips) round trips over ipc, in turns of 500; ours: CALL/RETURN from a task on the node's I/O thread; anchor: raw REQ/REP; \(layoutNote(0.5))"))
         print(BenchLine(name: "zmq-rtt-p99", ours: percentile(ours, 0.99), anchor: percentile(raw, 0.99), unit: "µs", target: .atMost(1.5),
                         note: layoutNote(0.99)))
     }
