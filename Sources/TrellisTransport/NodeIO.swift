@@ -85,17 +85,24 @@ public final class NodeIO: Sendable {
         /// The thread has ended: jobs go to the global executor instead.
         var threadEnded = false
 
-        /// Nothing queued for the thread: the next thing queued must wake it.
+        /// Nothing queued for the thread.
         var isIdle: Bool { commands.isEmpty && outboxes.isEmpty && jobs.isEmpty }
+        /// The thread found nothing queued and sleeps until a signal (or its heartbeat): the
+        /// first thing queued from now on signals it, and only that one. While the thread is
+        /// awake nothing signals it: it looks again before it sleeps.
+        var asleep = false
+
+        /// Whoever queues something calls this: true when it must signal the thread.
+        mutating func takeWakeUp() -> Bool {
+            defer { asleep = false }
+            return asleep
+        }
     }
 
     private let shared = Mutex(Shared())
     private let wakeUp: WakeUpSignal
-    /// The I/O thread's `pthread_t` once it runs: work queued from that thread needs no wake-up.
+    /// The I/O thread's `pthread_t` once it runs.
     private let ioThread = Atomic<UInt>(0)
-    /// Set by the I/O thread when it queued work for itself without a wake-up: it must not
-    /// sleep before taking it. Only that thread reads or writes it.
-    private let queuedOnThread = Atomic<Bool>(false)
     private let onMessage: @Sendable (_ peer: String, _ frames: [[UInt8]]) -> Void
     private let onEvent: @Sendable (NodeIOEvent) -> Void
 
@@ -155,20 +162,19 @@ public final class NodeIO: Sendable {
 
     private func queue(for peer: String, _ add: (inout NodeOutbox) -> Void) {
         let batching = configuration.batching
-        // Only the message that finds nothing queued wakes the thread: it takes everything per
+        // Only the message that finds the thread asleep wakes it: it takes everything per
         // wake-up, so a burst costs one eventfd write, not one each.
         let wake = shared.withLock { state -> Bool in
             guard !state.stopped else { return false }
-            let idle = state.isIdle
             if let index = state.outboxes.lastIndex(where: { $0.peer == peer }) {
                 add(&state.outboxes[index])
             } else {
                 state.outboxes.append(NodeOutbox(peer: peer, batching: batching, batchCapacity: state.batchCapacity))
                 add(&state.outboxes[state.outboxes.count - 1])
             }
-            return idle
+            return state.takeWakeUp()
         }
-        signal(ifIdle: wake)
+        if wake { wakeUp.signal() }
     }
 
     /// Answers a sender that is not a peer (a malformed message from a raw socket) through the
@@ -180,21 +186,10 @@ public final class NodeIO: Sendable {
     private func enqueue(_ command: Command) {
         let wake = shared.withLock { state -> Bool in
             guard !state.stopped else { return false }
-            let idle = state.isIdle
             state.commands.append(command)
-            return idle
+            return state.takeWakeUp()
         }
-        signal(ifIdle: wake)
-    }
-
-    /// Wakes the thread for work queued when nothing was: from another thread through the
-    /// eventfd; from the I/O thread itself with a note that it takes before it next sleeps.
-    private func signal(ifIdle wasIdle: Bool) {
-        if isIOThread {
-            queuedOnThread.store(true, ordering: .relaxed)
-        } else if wasIdle {
-            wakeUp.signal()
-        }
+        if wake { wakeUp.signal() }
     }
 
     /// Closes every socket (each with its bounded linger) and ends the thread. Call after the
@@ -219,7 +214,7 @@ public final class NodeIO: Sendable {
         wakeUp.close()
     }
 
-    /// True on the I/O thread itself: what it queues is taken before it next sleeps.
+    /// True on the I/O thread itself.
     var isIOThread: Bool {
         pthread_self() == ioThread.load(ordering: .relaxed)
     }
@@ -314,9 +309,13 @@ public final class NodeIO: Sendable {
             let untilHeartbeat = now.duration(to: nextHeartbeat)
             let milliseconds = untilHeartbeat.components.seconds * 1000
                 + untilHeartbeat.components.attoseconds / 1_000_000_000_000_000
-            // Work queued from this thread signalled nothing: it must not sleep on it.
-            let hasWork = queuedOnThread.exchange(false, ordering: .relaxed)
-            let pollTimeout = hasWork ? 0 : Int(max(0, min(milliseconds, Int64(configuration.heartbeatIntervalMilliseconds))))
+            // Sleep only on an empty queue, saying so under the lock: what is queued after that
+            // signals (work this thread queued for itself, or that came while it was busy, did not).
+            let sleeps = shared.withLock { state -> Bool in
+                state.asleep = state.isIdle
+                return state.asleep
+            }
+            let pollTimeout = !sleeps ? 0 : Int(max(0, min(milliseconds, Int64(configuration.heartbeatIntervalMilliseconds))))
             do {
                 try ZMQPoll.poll(&items, timeoutMilliseconds: pollTimeout)
             } catch {
@@ -352,6 +351,7 @@ public final class NodeIO: Sendable {
             var commands: [Command] = []
             var outboxes: [NodeOutbox] = []
             shared.withLock { state in
+                state.asleep = false
                 swap(&runnable, &state.jobs)
                 Self.take(&commands, &outboxes, from: &state)
             }
@@ -498,16 +498,15 @@ public final class NodeIO: Sendable {
 extension NodeIO: TaskExecutor {
     public func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
-        let (wasIdle, ended) = shared.withLock { state -> (Bool, Bool) in
+        let (wake, ended) = shared.withLock { state -> (Bool, Bool) in
             if state.threadEnded { return (false, true) }
-            let idle = state.isIdle
             state.jobs.append(job)
-            return (idle, false)
+            return (state.takeWakeUp(), false)
         }
         if ended {
             globalConcurrentExecutor.enqueue(ExecutorJob(job))
-        } else {
-            signal(ifIdle: wasIdle)
+        } else if wake {
+            wakeUp.signal()
         }
     }
 }
