@@ -1,0 +1,45 @@
+import Foundation
+import Testing
+import TrellisTestSupport
+
+/// `trellis bench` (SPEC §10, issue #7): the lines scripts read. No figure is judged here — a
+/// test never asserts a timing — only that the measure runs end to end, with its peer processes,
+/// and reports in the agreed form: `bench <name>: ours=… anchor=… ratio=… target=… pass|miss`.
+@Suite("trellis bench")
+struct BenchCommandTests {
+    struct Line {
+        var name: String
+        var ours: Double
+        var anchor: Double
+        var ratio: Double
+        var bound: String
+        var limit: Double
+        var verdict: String
+    }
+
+    /// A summary line as a script reads it; nil for anything else.
+    static func parse(_ text: String) -> Line? {
+        let pattern = #/^bench ([a-z0-9-]+): ours=([0-9.]+) anchor=([0-9.]+) ratio=([0-9.]+) target=(ratio>=|ratio<=|ours<=)([0-9.]+) (pass|miss)(   # .*)?$/#
+        guard let match = text.wholeMatch(of: pattern), let ours = Double(match.2), let anchor = Double(match.3),
+              let ratio = Double(match.4), let limit = Double(match.6) else { return nil }
+        return Line(name: String(match.1), ours: ours, anchor: anchor, ratio: ratio, bound: String(match.5), limit: limit, verdict: String(match.7))
+    }
+
+    @Test("--figure zmq-rtt measures the round trip beside raw REQ/REP and prints its two lines in the form scripts read")
+    func roundTripLines() async throws {
+        let outcome = try await runTrellis(["bench", "--quick", "--figure", "zmq-rtt"], timeout: .seconds(120))
+        #expect(!outcome.timedOut)
+        #expect(outcome.status == 0, "stderr: \(outcome.stderr)")
+        let lines = outcome.stdoutLines.compactMap(Self.parse)
+        #expect(lines.count == outcome.stdoutLines.count, "every line is a summary line: \(outcome.stdout)")
+        #expect(lines.map(\.name) == ["zmq-rtt-median", "zmq-rtt-p99"])
+        for line in lines {
+            #expect(line.ours > 0 && line.anchor > 0)
+            // The ratio is ours over the anchor (each printed rounded), and the verdict follows it.
+            #expect(abs(line.ratio - line.ours / line.anchor) <= 0.01 * line.ratio + 0.002, "\(line)")
+            #expect(line.bound == "ratio<=" && line.limit == 1.5)
+            #expect(line.verdict == (line.ratio <= line.limit ? "pass" : "miss"), "\(line)")
+        }
+        #expect(outcome.stdoutLines.first?.contains("raw libzmq over Trellis's socket layout:") == true)
+    }
+}
