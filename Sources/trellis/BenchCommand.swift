@@ -125,7 +125,7 @@ struct BenchCommand: AsyncParsableCommand {
             // settled as a larger hierarchy's.
             let (ours, bare) = try await InProcessBench.interleavedHopsPerSecond(shape, rounds: rounds * min(10, max(1, 100_000 / count)))
             print(BenchLine(name: "inproc-hops-\(count)", ours: ours, anchor: bare, unit: "hops/s", target: .atLeast(0.5),
-                            note: "a hop: a message delivered to a controller's actor, viewWillTransition then layout (2 per controller); anchor: the same two walks over bare actors"))
+                            note: "a hop: a message delivered to a controller's actor, viewWillTransition then layout (2 per controller); anchor: the same two walks over bare actors; measured in turns, best round of each"))
             if count == sizes.last && wants("inproc-hops-file-trace") {
                 let path = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-bench-\(getpid()).jsonl").path
                 defer { try? FileManager.default.removeItem(atPath: path) }
