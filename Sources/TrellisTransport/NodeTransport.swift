@@ -23,13 +23,10 @@ public actor NodeTransport {
     private var nextCorrelation: UInt64 = 1
     private let pending = PendingCalls()
     private var gone: [String: String] = [:]
-    private var callHandler: (@Sendable (WireMessage, String) async -> WireResult)?
-    private var callPlacement: @Sendable (WireCallCode) -> CallPlacement = { _ in .ioThread }
+    private let inbound = InboundCalls()
     private var peerGoneHandler: (@Sendable (String, String) async -> Void)?
     /// Control messages in arrival order, off the inbound queue (TRACE-DATA parts must stay in order).
     private var controlQueue: SerialMailbox<(WireMessage, String)>?
-    private var inFlight = 0
-    private var idleWaiters: [CheckedContinuation<Void, Never>] = []
     /// Frames rejected as malformed, from any sender.
     public private(set) var malformedCount = 0
     /// Peers this node has a DEALER to.
@@ -45,13 +42,17 @@ public actor NodeTransport {
         let mailbox = SerialMailbox<(String, [[UInt8]])> { [weak self] message in
             await self?.receive(message.1, from: message.0)
         }
-        let pending = pending, recorder = recorder
+        let pending = pending, recorder = recorder, inbound = inbound
         let io = try await NodeIO.start(
             configuration, heartbeat: WireMessage(.heartbeat).encode(),
             onMessage: { peer, frames in
-                // A RETURN completes its call right here on the I/O thread when nothing received
-                // before it is still waiting for the actor (so nothing overtakes anything).
-                if mailbox.isQuiescent, Self.completeCall(frames, pending: pending, recorder: recorder) { return }
+                // A lone RETURN completes its call, and a lone CALL is served, right here on the
+                // I/O thread when nothing received before it is still waiting for the actor (so
+                // nothing overtakes anything).
+                if mailbox.isQuiescent {
+                    if Self.completeCall(frames, pending: pending, recorder: recorder) { return }
+                    if Self.serveCall(frames, from: peer, inbound: inbound, recorder: recorder) { return }
+                }
                 mailbox.send((peer, frames))
             },
             onEvent: { [weak self] event in
@@ -59,6 +60,7 @@ public actor NodeTransport {
                 Task { await self.ioEvent(event) }
             })
         self.io = io
+        inbound.attach(io)
         // Inbound messages and the CALLs they carry are handled on the I/O thread: a CALL's
         // RETURN then goes out without waking it again, nor another thread before it.
         mailbox.prefer(io)
@@ -77,8 +79,7 @@ public actor NodeTransport {
         control: @escaping @Sendable (WireMessage, String) async -> Void,
         peerGone: @escaping @Sendable (_ peer: String, _ reason: String) async -> Void
     ) {
-        callHandler = call
-        callPlacement = placement
+        inbound.set(handler: call, placement: placement)
         peerGoneHandler = peerGone
         controlQueue = SerialMailbox { entry in await control(entry.0, entry.1) }
     }
@@ -117,14 +118,15 @@ public actor NodeTransport {
 
     /// Waits until no inbound CALL is being handled (before acknowledging a goodbye).
     public func waitUntilIdle() async {
-        guard inFlight > 0 else { return }
-        await withCheckedContinuation { idleWaiters.append($0) }
+        await inbound.waitUntilIdle()
     }
 
     /// Closes the sockets (after the goodbye) and ends the I/O thread.
     public func stop() async {
         guard let io else { return }
         self.io = nil
+        // The I/O's own callback holds `inbound`: it would keep the I/O alive.
+        inbound.attach(nil)
         await io.stop()
         for entry in pending.removeAll() { entry.done.resume(returning: .fault("the transport stopped")) }
     }
@@ -163,24 +165,8 @@ public actor NodeTransport {
             guard let entry = pending.remove(message.header.correlationID) else { return }
             entry.done.resume(returning: result)
         case let .call(_, code, _):
-            guard let callHandler else {
-                send(.return(.fault("node \(nodeName) is not set up yet")), to: peer, correlationID: message.header.correlationID)
-                return
-            }
-            inFlight += 1
-            // A task per inbound CALL (one per node-boundary crossing, not per controller): a
-            // call may call back into this node before it returns.
-            let serve: @Sendable () async -> Void = {
-                let result = await callHandler(message, peer)
-                await self.finishCall(result, to: peer, correlationID: message.header.correlationID)
-            }
-            // A pool task is made by `Task {}`, never `Task(executorPreference: nil)`: see
-            // `SerialMailbox.send`.
-            if callPlacement(code) == .ioThread, let io {
-                Task(executorPreference: io, operation: serve)
-            } else {
-                Task(operation: serve)
-            }
+            guard io != nil, !inbound.serve(message, code: code, from: peer, recorder: recorder) else { return }
+            send(.return(.fault("node \(nodeName) is not set up yet")), to: peer, correlationID: message.header.correlationID)
         case .heartbeat:
             break
         case let .error(code, text):
@@ -208,20 +194,21 @@ public actor NodeTransport {
         return true
     }
 
+    /// Serves a lone CALL from the thread that received it. False, having done nothing, for
+    /// anything else, or before a handler is set: that goes the usual way.
+    private nonisolated static func serveCall(_ frames: [[UInt8]], from peer: String, inbound: InboundCalls, recorder: TraceRecorder) -> Bool {
+        guard frames.count == 2, frames[0].count > WireHeader.commandOffset,
+              frames[0][WireHeader.commandOffset] == WireCommand.call.rawValue, inbound.isSetUp,
+              let message = try? WireMessage.decode(frames), case let .call(_, code, _) = message.body else { return false }
+        // The clock first: the handler's events come after the call that caused them.
+        recorder.observe(lamport: message.header.lamport)
+        return inbound.serve(message, code: code, from: peer, recorder: recorder)
+    }
+
     /// Control messages are handled off the inbound queue — setting up a node makes calls whose
     /// RETURNs arrive on that queue — but in their order, on a queue of their own.
     private func handleControl(_ message: WireMessage, from peer: String) {
         controlQueue?.send((message, peer))
-    }
-
-    private func finishCall(_ result: WireResult, to peer: String, correlationID: UInt64) {
-        send(.return(result), to: peer, correlationID: correlationID)
-        inFlight -= 1
-        if inFlight == 0 {
-            let waiters = idleWaiters
-            idleWaiters.removeAll()
-            for waiter in waiters { waiter.resume() }
-        }
     }
 
     private func ioEvent(_ event: NodeIOEvent) async {
