@@ -295,6 +295,8 @@ public final class NodeIO: Sendable {
         var frames: [[UInt8]] = []
         // The jobs being run; its storage goes back and forth with the queue's (`runJobs`).
         var runnable: [UnownedJob] = []
+        // The bytes of batches the last turn took from the outboxes.
+        var drainedBytes = 0
 
         while running {
             items.removeAll(keepingCapacity: true)
@@ -311,6 +313,9 @@ public final class NodeIO: Sendable {
                 + untilHeartbeat.components.attoseconds / 1_000_000_000_000_000
             // Sleep only on an empty queue, saying so under the lock: what is queued after that
             // signals (work this thread queued for itself, or that came while it was busy, did not).
+            // After a large batch more is probably on its way: give the senders the core once
+            // before going to sleep, rather than have the next of them pay a wake-up.
+            if drainedBytes >= Self.floodBytes { sched_yield() }
             let sleeps = shared.withLock { state -> Bool in
                 state.asleep = state.isIdle
                 return state.asleep
@@ -388,6 +393,7 @@ public final class NodeIO: Sendable {
                     running = false
                 }
             }
+            drainedBytes = 0
             // Connections first: a message queued for a peer is sent once its DEALER exists.
             for index in outboxes.indices {
                 let name = outboxes[index].peer
@@ -396,6 +402,7 @@ public final class NodeIO: Sendable {
                     continue
                 }
                 // In place: the outbox is this list's only copy (see `NodeOutbox.drain`).
+                drainedBytes += outboxes[index].largestBatch
                 outboxes[index].drain { peer.pending.append($0) }
                 peer.opened = true
             }
@@ -442,6 +449,9 @@ public final class NodeIO: Sendable {
         for job in jobs { globalConcurrentExecutor.enqueue(ExecutorJob(job)) }
         for waiter in waiters { waiter.resume() }
     }
+
+    /// A turn that took batches this large is in a flood.
+    static let floodBytes = 4096
 
     /// Runs the jobs queued for this thread, and those they queue, up to a bound: a long walk
     /// that keeps queueing work still lets the sockets be served every few thousand jobs.
