@@ -311,11 +311,11 @@ public final class NodeIO: Sendable {
             let untilHeartbeat = now.duration(to: nextHeartbeat)
             let milliseconds = untilHeartbeat.components.seconds * 1000
                 + untilHeartbeat.components.attoseconds / 1_000_000_000_000_000
-            // Sleep only on an empty queue, saying so under the lock: what is queued after that
-            // signals (work this thread queued for itself, or that came while it was busy, did not).
             // After a large batch more is probably on its way: give the senders the core once
             // before going to sleep, rather than have the next of them pay a wake-up.
             if drainedBytes >= Self.floodBytes { sched_yield() }
+            // Sleep only on an empty queue, saying so under the lock: what is queued after that
+            // signals (work this thread queued for itself, or that came while it was busy, did not).
             let sleeps = shared.withLock { state -> Bool in
                 state.asleep = state.isIdle
                 return state.asleep
