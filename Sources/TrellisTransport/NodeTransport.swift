@@ -6,8 +6,8 @@ import ZeroMQ
 /// Where a node serves an inbound CALL.
 public enum CallPlacement: Sendable, Equatable {
     /// On the I/O thread that received it: no thread is woken to serve it, nor to send its
-    /// RETURN. For calls that touch a controller or two — on a task executor every actor hop
-    /// is queued, where the shared pool switches actors in place.
+    /// RETURN. For calls that touch a controller or two: on a task executor each actor hop goes
+    /// through the executor's queue, where the shared pool switches actors in place.
     case ioThread
     /// On Swift's shared pool: for calls that may walk a subtree.
     case sharedPool
