@@ -16,8 +16,13 @@ struct NodeOutbox {
         /// A BATCH body (`WireBatch.startBody`) and how many entries it holds.
         var body: [UInt8] = []
         var count = 0
-        /// A message that leaves alone, as its frames (large, or batching is off).
+        /// A message that leaves alone, as its frames (large, or batching is off, or the only
+        /// message queued so far).
         var single: [[UInt8]]?
+        /// `single` is a small message that the next one may join in a batch: a lone message
+        /// (a CALL's RETURN, say) is encoded straight into its frames, never into a batch body
+        /// it would then be copied out of.
+        var joinable = false
 
         /// The frames to send, moved out of the chunk. A batch of one leaves as a plain message.
         mutating func takeFrames() -> [[UInt8]] {
@@ -59,7 +64,8 @@ struct NodeOutbox {
         chunks.removeAll()
     }
 
-    /// Queues `message` after those queued before it, encoding it into the open batch.
+    /// Queues `message` after those queued before it, encoding it into the open batch (or, the
+    /// first one, into frames of its own).
     mutating func append(_ message: WireMessage) {
         switch message.body {
         case .setup, .traceData:
@@ -71,6 +77,10 @@ struct NodeOutbox {
         }
         guard batching else {
             chunks.append(Chunk(single: message.encode()))
+            return
+        }
+        if chunks.isEmpty {
+            chunks.append(Chunk(single: message.encode(), joinable: true))
             return
         }
         let last = openBatch()
@@ -85,15 +95,25 @@ struct NodeOutbox {
             chunks.append(Chunk(single: frames))
             return
         }
+        if chunks.isEmpty {
+            chunks.append(Chunk(single: frames, joinable: true))
+            return
+        }
         let last = openBatch()
         WireBatch.append(frames, to: &chunks[last].body)
         chunks[last].count += 1
     }
 
     /// The index of the batch that takes the next message: the last one, or a new one when the
-    /// last is a single message or full.
+    /// last is a single message or full. A joinable single message becomes the batch's first.
     private mutating func openBatch() -> Int {
         if let last = chunks.indices.last, chunks[last].single == nil, chunks[last].body.count < Self.batchBytes {
+            return last
+        }
+        if let last = chunks.indices.last, chunks[last].joinable, let frames = chunks[last].single {
+            var body = WireBatch.startBody(reservingCapacity: batchCapacity)
+            WireBatch.append(frames, to: &body)
+            chunks[last] = Chunk(body: body, count: 1)
             return last
         }
         chunks.append(Chunk(body: WireBatch.startBody(reservingCapacity: batchCapacity)))
