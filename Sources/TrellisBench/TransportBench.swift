@@ -22,6 +22,8 @@ public enum TransportBench {
         /// Echoes on Trellis's socket layout with raw libzmq: in on a ROUTER, out on a DEALER, a
         /// thread in `zmq_poll` over the ROUTER and an eventfd.
         case rawRouterEcho = "raw-router-echo"
+        /// Echoes every message back through a bare `NodeIO` (no transport on top).
+        case nodeIOEcho = "node-io-echo"
     }
 
     /// The endpoint for `name` of this kind: an ipc path in `directory`, or loopback tcp.
@@ -70,17 +72,20 @@ public enum TransportBench {
         return Double(counter.timedMessages) / seconds
     }
 
-    /// Round-trip times in microseconds of the three exchanges of the zmq-rtt figures.
+    /// Round-trip times in microseconds of the four exchanges of the zmq-rtt figures.
     public struct RoundTrips: Sendable {
         /// Raw REQ/REP: the anchor.
         public var raw: [Double] = []
         /// Raw libzmq over Trellis's socket layout (ROUTER in, DEALER out, `zmq_poll`).
         public var layout: [Double] = []
+        /// A message echoed through bare `NodeIO`s, from a task on the I/O thread: the I/O loop
+        /// without the transport's calls on top.
+        public var nodeIO: [Double] = []
         /// Trellis CALL/RETURN from a task on the node's I/O thread.
         public var trellis: [Double] = []
     }
 
-    /// `count` round trips of each kind, taken in turns of `block` so that all three sample the
+    /// `count` round trips of each kind, taken in turns of `block` so that all four sample the
     /// same moments of a shared machine. Each peer is a process of its own; the first few
     /// exchanges of each (connections being made) are not counted.
     public static func roundTrips(peer: PeerLauncher, endpoint: (String) -> String, count: Int, block: Int) async throws -> RoundTrips {
@@ -114,6 +119,18 @@ public enum TransportBench {
         let wakeUp = try WakeUpSignal()
         defer { wakeUp.close() }
         var items: [ZMQPollItem] = []
+
+        // Bare NodeIO: the reply resumes the waiting caller from the I/O thread's callback.
+        let (nodeIOIn, nodeIOOut) = (endpoint("node-io"), endpoint("node-io-echo"))
+        let replyWaiter = Mutex<CheckedContinuation<Void, Never>?>(nil)
+        let nodeIO = try await NodeIO.start(
+            NodeIOConfiguration(nodeName: "io-measure", bindEndpoint: nodeIOIn), heartbeat: [],
+            onMessage: { _, _ in replyWaiter.withLock { waiter in defer { waiter = nil }; return waiter }?.resume() },
+            onEvent: { _ in })
+        let nodeIOPeer = try peer.launch(.nodeIOEcho, endpoint: nodeIOOut, connectTo: nodeIO.boundEndpoint, count: total, size: 8)
+        defer { peer.reap(nodeIOPeer) }
+        nodeIO.connect(peer: "io-echo", endpoint: nodeIOOut)
+        let probe = WireMessage(.call(target: WireAddress(node: "io-echo", controller: "probe", incarnation: 1), code: .snapshot, arguments: [])).encode()
 
         // Trellis.
         let (callIn, callOut) = (endpoint("call"), endpoint("echo"))
@@ -159,7 +176,20 @@ public enum TransportBench {
                 }
                 return trellis
             }
+            let bare = await withTaskExecutorPreference(nodeIO) {
+                var bare: [Double] = []
+                for _ in 0..<turn {
+                    let start = ContinuousClock.now
+                    await withCheckedContinuation { (waiting: CheckedContinuation<Void, Never>) in
+                        replyWaiter.withLock { $0 = waiting }
+                        nodeIO.send(to: "io-echo", probe)
+                    }
+                    bare.append(InProcessBench.seconds(since: start) * 1e6)
+                }
+                return bare
+            }
             if done >= 0 {
+                times.nodeIO += bare
                 times.raw += raw
                 times.layout += layout
                 times.trellis += trellis
@@ -167,6 +197,7 @@ public enum TransportBench {
             done += turn
         }
         await transport.stop()
+        await nodeIO.stop()
         return times
     }
 
@@ -212,6 +243,16 @@ public enum TransportBench {
             // Linger does not flush reliably on ipc (SPEC §7): stay until the measuring side is done.
             let done = FileHandle.standardInput.readDataToEndOfFile()
             _ = done
+            await io.stop()
+        case .nodeIOEcho:
+            let ioReference = Mutex<NodeIO?>(nil)
+            let io = try await NodeIO.start(
+                NodeIOConfiguration(nodeName: "io-echo", bindEndpoint: endpoint), heartbeat: [],
+                onMessage: { _, frames in ioReference.withLock { $0 }?.send(to: "io-measure", frames) }, onEvent: { _ in })
+            ioReference.withLock { $0 = io }
+            io.connect(peer: "io-measure", endpoint: connectTo)
+            _ = FileHandle.standardInput.readDataToEndOfFile()
+            ioReference.withLock { $0 = nil }
             await io.stop()
         case .rawRouterEcho:
             let context = try ZMQContext()

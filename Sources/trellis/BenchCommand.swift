@@ -186,11 +186,13 @@ struct BenchCommand: AsyncParsableCommand {
     private func roundTripFigures(launcher: PeerLauncher, endpoint: @escaping (String, String) -> String) async throws {
         let trips = quick ? 2_000 : 20_000
         let times = try await TransportBench.roundTrips(peer: launcher, endpoint: { endpoint("ipc", $0) }, count: trips, block: 500)
-        let raw = times.raw.sorted(), layout = times.layout.sorted(), ours = times.trellis.sorted()
+        let raw = times.raw.sorted(), layout = times.layout.sorted(), nodeIO = times.nodeIO.sorted(), ours = times.trellis.sorted()
         func percentile(_ values: [Double], _ p: Double) -> Double { values.isEmpty ? 0 : values[min(values.count - 1, Int(Double(values.count) * p))] }
-        // Not a target: raw libzmq over Trellis's own socket layout shows what the layout costs
-        // before any Trellis code.
-        func layoutNote(_ p: Double) -> String { "raw libzmq over Trellis's socket layout: \(BenchLine.format(percentile(layout, p))) µs" }
+        // Not targets: raw libzmq over Trellis's own socket layout shows what the layout costs
+        // before any Trellis code, and an echo through bare NodeIOs what the I/O loop adds.
+        func layoutNote(_ p: Double) -> String {
+            "raw libzmq over Trellis's socket layout: \(BenchLine.format(percentile(layout, p))) µs, bare NodeIO echo: \(BenchLine.format(percentile(nodeIO, p))) µs"
+        }
         print(BenchLine(name: "zmq-rtt-median", ours: percentile(ours, 0.5), anchor: percentile(raw, 0.5), unit: "µs", target: .atMost(1.5),
                         note: "\(trips) round trips over ipc, in turns of 500; ours: CALL/RETURN from a task on the node's I/O thread; anchor: raw REQ/REP; \(layoutNote(0.5))"))
         print(BenchLine(name: "zmq-rtt-p99", ours: percentile(ours, 0.99), anchor: percentile(raw, 0.99), unit: "µs", target: .atMost(1.5),
