@@ -151,7 +151,8 @@ struct BenchCommand: AsyncParsableCommand {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-bench-\(getpid())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let messages = quick ? 100_000 : 1_000_000
+        // At least a few hundred milliseconds a turn: shorter turns let a lucky anchor round count.
+        let messages = quick ? 300_000 : 1_000_000
         let throughputRounds = 3
         var port = 47_100 + Int(getpid() % 1_000) * 4
         func endpoint(_ kind: String, _ name: String) -> String {
