@@ -284,7 +284,8 @@ public enum TransportBench {
         case .trellisEcho:
             let transport = NodeTransport(nodeName: "echo", recorder: TraceRecorder(node: "echo", storage: .discard))
             _ = try await transport.start(NodeIOConfiguration(nodeName: "echo", bindEndpoint: endpoint))
-            await transport.setHandlers(call: { _, _ in .ok([]) }, control: { _, _ in }, peerGone: { _, _ in })
+            // The echo answers on the I/O thread, as a node serves its short calls (`NodeHost.placement`).
+            await transport.setHandlers(call: { _, _ in .ok([]) }, placement: { _ in .ioThread }, control: { _, _ in }, peerGone: { _, _ in })
             await transport.connect(peer: "measure", endpoint: connectTo)
             _ = FileHandle.standardInput.readDataToEndOfFile()
             await transport.stop()

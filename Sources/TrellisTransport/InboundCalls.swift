@@ -10,7 +10,7 @@ final class InboundCalls: Sendable {
 
     private struct State {
         var handler: Handler?
-        var placement: @Sendable (WireCallCode) -> CallPlacement = { _ in .ioThread }
+        var placement: @Sendable (WireCallCode) -> CallPlacement = { _ in .sharedPool }
         /// Emptied when the transport stops: the I/O's own callback holds this object.
         var io: NodeIO?
         var inFlight = 0

@@ -71,11 +71,12 @@ public actor NodeTransport {
     /// their RETURNs without a thread hand-off (`withTaskExecutorPreference`). Nil when stopped.
     public var executor: (any TaskExecutor)? { io }
 
-    /// Who answers CALLs (the node's host), where each kind of CALL is served, and who handles
-    /// the other commands.
+    /// Who answers CALLs (the node's host), where each kind of CALL is served — by default on the
+    /// shared pool: a handler that blocked the I/O thread would stop its heartbeats — and who
+    /// handles the other commands.
     public func setHandlers(
         call: @escaping @Sendable (WireMessage, String) async -> WireResult,
-        placement: @escaping @Sendable (WireCallCode) -> CallPlacement = { _ in .ioThread },
+        placement: @escaping @Sendable (WireCallCode) -> CallPlacement = { _ in .sharedPool },
         control: @escaping @Sendable (WireMessage, String) async -> Void,
         peerGone: @escaping @Sendable (_ peer: String, _ reason: String) async -> Void
     ) {
