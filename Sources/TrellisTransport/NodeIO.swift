@@ -92,7 +92,9 @@ public final class NodeIO: Sendable {
         /// awake nothing signals it: it looks again before it sleeps.
         var asleep = false
 
-        /// Whoever queues something calls this: true when it must signal the thread.
+        /// Whoever queues something calls this: true when the thread must be signalled — unless
+        /// it is the I/O thread itself, which is awake (until its next turn's take, the flag still
+        /// says what it was before the turn's poll returned).
         mutating func takeWakeUp() -> Bool {
             defer { asleep = false }
             return asleep
@@ -174,7 +176,7 @@ public final class NodeIO: Sendable {
             }
             return state.takeWakeUp()
         }
-        if wake { wakeUp.signal() }
+        if wake && !isIOThread { wakeUp.signal() }
     }
 
     /// Answers a sender that is not a peer (a malformed message from a raw socket) through the
@@ -189,7 +191,7 @@ public final class NodeIO: Sendable {
             state.commands.append(command)
             return state.takeWakeUp()
         }
-        if wake { wakeUp.signal() }
+        if wake && !isIOThread { wakeUp.signal() }
     }
 
     /// Closes every socket (each with its bounded linger) and ends the thread. Call after the
@@ -214,7 +216,7 @@ public final class NodeIO: Sendable {
         wakeUp.close()
     }
 
-    /// True on the I/O thread itself.
+    /// True on the I/O thread itself, which never needs a signal.
     var isIOThread: Bool {
         pthread_self() == ioThread.load(ordering: .relaxed)
     }
@@ -520,7 +522,7 @@ extension NodeIO: TaskExecutor {
         }
         if ended {
             globalConcurrentExecutor.enqueue(ExecutorJob(job))
-        } else if wake {
+        } else if wake && !isIOThread {
             wakeUp.signal()
         }
     }
