@@ -315,7 +315,12 @@ public final class NodeIO: Sendable {
                 + untilHeartbeat.components.attoseconds / 1_000_000_000_000_000
             // After a large batch more is probably on its way: give the senders the core once
             // before going to sleep, rather than have the next of them pay a wake-up.
-            if drainedBytes >= Self.floodBytes { sched_yield() }
+            if drainedBytes >= Self.floodBytes {
+                for _ in 0..<Self.floodYields {
+                    sched_yield()
+                    if shared.withLock({ !$0.isIdle }) { break }
+                }
+            }
             // Sleep only on an empty queue, saying so under the lock: what is queued after that
             // signals (work this thread queued for itself, or that came while it was busy, did not).
             let sleeps = shared.withLock { state -> Bool in
@@ -459,6 +464,8 @@ public final class NodeIO: Sendable {
 
     /// A turn that took batches this large is in a flood.
     static let floodBytes = 4096
+    /// How many times a turn in a flood gives the core away, waiting for more, before it sleeps.
+    static let floodYields = 3
 
     /// Runs the jobs queued for this thread, and those they queue, up to a bound: a long walk
     /// that keeps queueing work still lets the sockets be served every few thousand jobs.
