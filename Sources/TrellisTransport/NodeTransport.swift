@@ -187,8 +187,7 @@ public actor NodeTransport {
     /// done nothing, for anything else (a batch, another command, an unknown correlation id):
     /// that goes the usual way.
     private nonisolated static func completeCall(_ frames: [[UInt8]], pending: PendingCalls, recorder: TraceRecorder) -> Bool {
-        guard frames.count == 2, frames[0].count > WireHeader.commandOffset, frames[0][WireHeader.commandOffset] == WireCommand.return.rawValue,
-              let message = try? WireMessage.decode(frames), case let .return(result) = message.body,
+        guard let message = lone(.return, in: frames), case let .return(result) = message.body,
               let entry = pending.remove(message.header.correlationID) else { return false }
         recorder.observe(lamport: message.header.lamport)
         entry.done.resume(returning: result)
@@ -198,12 +197,18 @@ public actor NodeTransport {
     /// Serves a lone CALL from the thread that received it. False, having done nothing, for
     /// anything else, or before a handler is set: that goes the usual way.
     private nonisolated static func serveCall(_ frames: [[UInt8]], from peer: String, inbound: InboundCalls, recorder: TraceRecorder) -> Bool {
-        guard frames.count == 2, frames[0].count > WireHeader.commandOffset,
-              frames[0][WireHeader.commandOffset] == WireCommand.call.rawValue, inbound.isSetUp,
-              let message = try? WireMessage.decode(frames), case let .call(_, code, _) = message.body else { return false }
+        guard inbound.isSetUp, let message = lone(.call, in: frames), case let .call(_, code, _) = message.body else { return false }
         // The clock first: the handler's events come after the call that caused them.
         recorder.observe(lamport: message.header.lamport)
         return inbound.serve(message, code: code, from: peer, recorder: recorder)
+    }
+
+    /// `frames` decoded, when they are one well-formed message (not a BATCH) of `command`; nil
+    /// otherwise, the command octet being looked at before anything is decoded.
+    private nonisolated static func lone(_ command: WireCommand, in frames: [[UInt8]]) -> WireMessage? {
+        guard frames.count == 2, frames[0].count > WireHeader.commandOffset,
+              frames[0][WireHeader.commandOffset] == command.rawValue else { return nil }
+        return try? WireMessage.decode(frames)
     }
 
     /// Control messages are handled off the inbound queue — setting up a node makes calls whose
