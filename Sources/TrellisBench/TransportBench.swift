@@ -26,11 +26,6 @@ public enum TransportBench {
         case nodeIOEcho = "node-io-echo"
     }
 
-    /// The endpoint for `name` of this kind: an ipc path in `directory`, or loopback tcp.
-    static func endpoint(_ kind: DistributedOptions.EndpointKind, _ name: String, _ directory: URL, port: Int) -> String {
-        kind == .ipc ? "ipc://\(directory.path)/\(name).sock" : "tcp://127.0.0.1:\(port)"
-    }
-
     // MARK: The measuring side
 
     /// Messages per second received by a PULL socket from a raw PUSH peer.
