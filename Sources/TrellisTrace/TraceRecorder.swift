@@ -150,7 +150,7 @@ public final class TraceRecorder: Sendable {
         let step = Int32(truncatingIfNeeded: state.step)
         let transitionID = Int32(truncatingIfNeeded: transition ?? 0)
         let offset = state.lamport &+ 1 &- state.nextSequence
-        guard Int(step) == state.step, Int(transitionID) == (transition ?? 0), state.lamport + 1 >= state.nextSequence,
+        guard Int(step) == state.step, Int(transitionID) == (transition ?? 0), state.lamport &+ 1 >= state.nextSequence,
               offset <= UInt64(UInt32.max) else { return nil }
         let (sequence, _) = advance(&state)
         if case .discard = storage { return EventRef(node: node, sequence: sequence) }
@@ -218,9 +218,15 @@ public final class TraceRecorder: Sendable {
     }
 
     /// Advances the Lamport clock past a clock received from another node.
+    /// The clock comes from other processes, any value a peer sends: it is taken up to half the
+    /// range at most, so counting on from it can never overflow (a clock that large is not one a
+    /// run reaches, only one a broken or hostile peer sends).
     public func observe(lamport received: UInt64) {
-        state.withLock { $0.lamport = max($0.lamport, received) }
+        state.withLock { $0.lamport = max($0.lamport, min(received, Self.largestObservedLamport)) }
     }
+
+    /// The largest clock `observe` takes from a peer.
+    static let largestObservedLamport = UInt64.max / 2
 
     /// The Lamport clock now: what a message sent from this node carries.
     public var lamport: UInt64 {
