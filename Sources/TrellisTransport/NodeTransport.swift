@@ -150,7 +150,7 @@ public actor NodeTransport {
     private func reject(_ error: WireError, from peer: String) {
         malformedCount += 1
         recorder.record(.fault("malformed message from \(peer): \(error)"), controller: ControllerIDs.node(nodeName), cause: nil)
-        let reply = WireMessage(.error(code: Self.errorCode(for: error).rawValue, text: error.description),
+        let reply = WireMessage(.error(code: error.code.rawValue, text: error.description),
                                 correlationID: error.correlationID ?? 0, lamport: recorder.lamport)
         if connected.contains(peer) {
             io?.send(to: peer, reply)
@@ -241,20 +241,6 @@ public actor NodeTransport {
         gone[peer] = reason
         for entry in pending.removeAll(peer: peer) {
             entry.done.resume(returning: .fault("node \(peer) is gone: \(reason)"))
-        }
-    }
-}
-
-extension NodeTransport {
-    /// The ERROR code (TWP/1 §7.9) that answers a message rejected for `error`.
-    static func errorCode(for error: WireError) -> WireErrorCode {
-        switch error.reason {
-        case .unsupportedMajorVersion: return .unsupportedVersion
-        case .unknownCommand: return .unknownCommand
-        case .unknownCallCode: return .unknownCallCode
-        case .frameCount, .headerTooShort, .badSignature: return .malformedHeader
-        case .nestedBatch: return .malformedBody
-        default: return error.part == .header ? .malformedHeader : .malformedBody
         }
     }
 }
