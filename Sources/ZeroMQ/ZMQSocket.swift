@@ -114,9 +114,14 @@ public final class ZMQSocket {
             // libzmq's buffer is untyped bytes: bound as such, it is copied with one memcpy.
             let bytes = UnsafeRawBufferPointer(start: size > 0 ? zmq_msg_data(&message) : nil, count: size > 0 ? size : 0)
                 .bindMemory(to: UInt8.self)
-            if count < frames.count {
+            // Reused only when about the right size: a buffer still held by whoever got the last
+            // message is copied at its full capacity, and one large message must not make every
+            // later one that big.
+            if count < frames.count, frames[count].capacity <= 2 * bytes.count + 4096 {
                 frames[count].removeAll(keepingCapacity: true)
                 frames[count].append(contentsOf: bytes)
+            } else if count < frames.count {
+                frames[count] = Array(bytes)
             } else {
                 frames.append(Array(bytes))
             }

@@ -59,6 +59,33 @@ import ZeroMQ
         #expect(frames == before)
     }
 
+    @Test("after a large message, a small one is not received into a buffer the large one's size")
+    func largeMessageDoesNotInflateLaterBuffers() throws {
+        let context = try ZMQContext()
+        defer { context.terminate() }
+        let pull = try context.socket(.pull)
+        defer { pull.close() }
+        try pull.set(ZMQOption.linger, 0)
+        try pull.bind("inproc://large-then-small")
+        let push = try context.socket(.push)
+        defer { push.close() }
+        try push.set(ZMQOption.linger, 0)
+        try push.connect("inproc://large-then-small")
+        let large: [[UInt8]] = [Array(repeating: 1, count: 4 << 20)]
+        let small: [[UInt8]] = [[1, 2, 3]]
+        for message in [large, small, small] { #expect(try push.send(message, dontWait: false)) }
+        var frames: [[UInt8]] = []
+        #expect(try pull.receive(into: &frames, dontWait: false))
+        var kept = [frames]  // as a node hands each message on
+        for _ in 0..<2 {
+            #expect(try pull.receive(into: &frames, dontWait: false))
+            #expect(frames == small)
+            #expect(frames[0].capacity < 1 << 20)
+            kept.append(frames)
+        }
+        #expect(kept[0] == large)
+    }
+
     @Test func wakeUpSignalMakesPollReturn() throws {
         let signal = try WakeUpSignal()
         defer { signal.close() }
