@@ -69,8 +69,8 @@ struct NodeOutbox {
     mutating func append(_ message: WireMessage) {
         switch message.body {
         case .setup, .traceData:
-            // The bodies that can be megabytes: they leave alone, with no extra copy.
-            append(message.encode())
+            // The bodies that can be megabytes: they leave alone, whatever their size (§7.9).
+            chunks.append(Chunk(single: message.encode()))
             return
         default:
             break
@@ -91,7 +91,8 @@ struct NodeOutbox {
     /// Queues a message already encoded as its two frames.
     mutating func append(_ frames: [[UInt8]]) {
         let size = WireBatch.entrySize(frames)
-        guard batching, frames.count == 2, size <= Self.largestBatched else {
+        // A BATCH already packed leaves as it is: a sender never nests one in another (§7.9).
+        guard batching, frames.count == 2, size <= Self.largestBatched, !WireBatch.isBatchHeader(frames[0]) else {
             chunks.append(Chunk(single: frames))
             return
         }

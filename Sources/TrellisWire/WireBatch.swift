@@ -168,7 +168,7 @@ public enum WireBatch {
 
     /// True when `frame` starts like a header whose command is BATCH (signature, major version 1,
     /// command 0x60); anything else is decoded as a single message.
-    static func isBatchHeader(_ frame: [UInt8]) -> Bool {
+    public static func isBatchHeader(_ frame: [UInt8]) -> Bool {
         frame.count >= WireHeader.length && frame[0] == WireHeader.signature[0] && frame[1] == WireHeader.signature[1]
             && frame[2] == WireHeader.currentMajorVersion && frame[WireHeader.commandOffset] == WireCommand.batch.rawValue
     }

@@ -49,6 +49,21 @@ struct BatchingTests {
         #expect(alone.chunks[0].takeFrames() == Self.call(9).encode())
     }
 
+    @Test("a BATCH handed to an outbox leaves as it is, and SETUP and TRACE-DATA always leave alone (§7.9)")
+    func batchesAreNeverNested() throws {
+        var outbox = NodeOutbox(peer: "b", batching: true)
+        outbox.append(Self.call(1))
+        let packed = WireBatch.encode(messages: [Self.call(2), Self.call(3)])
+        outbox.append(packed)
+        outbox.append(WireMessage(.traceData(last: true, jsonLines: "{}"), correlationID: 4))
+        outbox.append(Self.call(5))
+        #expect(outbox.chunks.count == 4)
+        #expect(try WireMessage.decode(outbox.chunks[0].takeFrames()) == Self.call(1))
+        #expect(outbox.chunks[1].takeFrames() == packed)
+        #expect(try WireMessage.decode(outbox.chunks[2].takeFrames()).header.correlationID == 4)
+        #expect(try WireMessage.decode(outbox.chunks[3].takeFrames()) == Self.call(5))
+    }
+
     @Test("large messages and an outbox without batching leave alone, keeping the order")
     func largeMessagesLeaveAlone() throws {
         var outbox = NodeOutbox(peer: "b", batching: true)
