@@ -61,6 +61,18 @@ public final class TraceFileWriter: Sendable {
     private func submit(_ fill: @escaping @Sendable (CaptureLineEncoder) -> Void) {
         inFlight.wait()
         queue.async { [self] in
+            // What is handed over after `close()` (a recorder not flushed first) is not written:
+            // a failure to report, not a silent loss.
+            let closed = state.withLock { state -> Bool in
+                if state.closed, state.failure == nil {
+                    state.failure = WriteError(path: path, reason: "events handed over after the file was closed (flush the recorder before closing its writer)")
+                }
+                return state.closed
+            }
+            if closed {
+                inFlight.signal()
+                return
+            }
             encoder.withLock { encoder in
                 fill(encoder)
                 if encoder.count >= 1 << 20 { writeOut(encoder) }

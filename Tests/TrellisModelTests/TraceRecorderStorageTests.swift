@@ -209,4 +209,27 @@ struct TraceRecorderStorageTests {
         let count = Self.recordMix(into: recorder)
         #expect(recorder.recordedCount == count && recorder.count == 0 && recorder.events.isEmpty)
     }
+
+    @Test("a clock from a peer at the top of the range cannot overflow the recorder's")
+    func hugeObservedClockIsTakenAtMostHalfway() {
+        let recorder = TraceRecorder(storage: .memory)
+        recorder.observe(lamport: .max)
+        recorder.record(.note("after"), controller: "A", cause: nil)
+        recorder.recordLayoutPair(controller: recorder.intern("A"), cause: nil)
+        let clocks = recorder.events.map(\.lamport)
+        #expect(clocks == [UInt64.max / 2 + 1, UInt64.max / 2 + 2, UInt64.max / 2 + 3])
+    }
+
+    @Test("events handed to a file writer after it was closed are reported as its failure, not lost silently")
+    func handingOverAfterCloseIsAFailure() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-closed-\(getpid()).jsonl").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let writer = try TraceFileWriter(path: path)
+        let recorder = TraceRecorder(storage: .file(writer))
+        recorder.record(.note("kept in the recorder"), controller: "A", cause: nil)
+        writer.close()
+        #expect(writer.failure == nil)
+        recorder.flush()
+        #expect(writer.failure != nil)
+    }
 }
