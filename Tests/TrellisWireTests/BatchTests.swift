@@ -187,4 +187,23 @@ import TrellisWire
             #expect(results.count <= messages.count + 1)
         }
     }
+
+    @Test("an entry is read within its own frame lengths: one a byte short fails alone and does not borrow from the next")
+    func entryIsReadWithinItsLengths() throws {
+        var shortBody = Self.call(2).encode()
+        shortBody[1].removeLast()
+        var shortHeader = Self.call(2).encode()
+        shortHeader[0].removeLast()
+        for (damaged, code) in [(shortBody, WireErrorCode.malformedBody), (shortHeader, .malformedHeader)] {
+            let results = Self.unpack(WireBatch.encode([Self.call(1).encode(), damaged, Self.call(3).encode()][...]))
+            #expect(results.count == 3)
+            #expect((try? results[0].get()) == Self.call(1))
+            #expect((try? results[2].get()) == Self.call(3))
+            guard case let .failure(error) = results[1] else {
+                Issue.record("an entry a byte short was accepted")
+                continue
+            }
+            #expect(error.code == code)
+        }
+    }
 }
