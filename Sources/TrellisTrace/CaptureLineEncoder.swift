@@ -35,6 +35,8 @@ final class CaptureLineEncoder {
     /// `{"v":"1.0","run":…,"node":…,"seq":` for the current run and node.
     private var linePrefix: [UInt8] = []
     private var prefixKey: (runID: String, node: String)?
+    /// The recorder whose tables the caches above follow (its chunk pool stands for it).
+    private var tablesOwner: ObjectIdentifier?
     /// The most bytes a compact line can take: the prefix, a cause prefix, two names, and less
     /// than 768 bytes of numbers (ten of at most 25 bytes), keys and punctuation.
     private var lineBound = 0
@@ -72,6 +74,17 @@ final class CaptureLineEncoder {
     }
 
     func encode(_ chunk: TraceChunk) {
+        // The name caches are by table position: chunks of another recorder (a writer shared by
+        // two) number their names differently, so its first chunk starts them afresh.
+        let owner = chunk.buffers.map(ObjectIdentifier.init)
+        if owner != tablesOwner {
+            tablesOwner = owner
+            quotedNames.removeAll()
+            quotedRanges.removeAll()
+            longestName = 0
+            causePrefixes.removeAll()
+            prefixKey = nil
+        }
         let node = chunk.tables.nodes.first ?? ""
         if prefixKey?.runID != chunk.runID || prefixKey?.node != node {
             prefixKey = (chunk.runID, node)

@@ -232,4 +232,25 @@ struct TraceRecorderStorageTests {
         recorder.flush()
         #expect(writer.failure != nil)
     }
+
+    @Test("two recorders writing in turn to one file each name their own controllers")
+    func sharedWriterKeepsEachRecordersNames() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-shared-\(UUID().uuidString).jsonl").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let writer = try TraceFileWriter(path: path)
+        let first = TraceRecorder(node: "a", storage: .file(writer))
+        let second = TraceRecorder(node: "b", storage: .file(writer))
+        // The same table positions name different controllers in the two recorders.
+        first.recordLayoutPair(controller: first.intern("A1"), cause: nil)
+        first.flush()
+        second.recordLayoutPair(controller: second.intern("B1"), cause: nil)
+        second.flush()
+        first.recordLayoutPair(controller: first.intern("A1"), cause: nil)
+        first.flush()
+        writer.close()
+        #expect(writer.failure == nil)
+        let controllers = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
+            .map { try TraceCaptureFormat.event(fromLine: String($0)).event.controller.name }
+        #expect(controllers == ["A1", "A1", "B1", "B1", "A1", "A1"])
+    }
 }
