@@ -15,6 +15,10 @@ public final class SerialMailbox<Message: Sendable>: Sendable {
     }
 
     private let state = Mutex(State())
+    /// `State.draining`, readable without the lock (written under it). A message queued means a
+    /// drain is on, so this alone says whether the mailbox is quiescent; read on every message
+    /// a node receives, where taking the lock of this generic type cost a metadata look-up.
+    private let busy = Atomic<Bool>(false)
     private let consumer: @Sendable (Message) async -> Void
 
     public init(consumer: @escaping @Sendable (Message) async -> Void) {
@@ -29,6 +33,7 @@ public final class SerialMailbox<Message: Sendable>: Sendable {
             state.queue.append(message)
             guard !state.draining else { return (false, nil) }
             state.draining = true
+            busy.store(true, ordering: .releasing)
             return (true, state.executor)
         }
         guard let startDrain else { return false }
@@ -56,7 +61,7 @@ public final class SerialMailbox<Message: Sendable>: Sendable {
 
     /// True when nothing is queued and nothing is being handled.
     public var isQuiescent: Bool {
-        state.withLock { !$0.draining && $0.queue.isEmpty }
+        !busy.load(ordering: .acquiring)
     }
 
     private func drain() async {
@@ -64,6 +69,7 @@ public final class SerialMailbox<Message: Sendable>: Sendable {
             let batch: [Message] = state.withLock { state in
                 if state.queue.isEmpty {
                     state.draining = false
+                    busy.store(false, ordering: .releasing)
                     return []
                 }
                 var taken: [Message] = []
