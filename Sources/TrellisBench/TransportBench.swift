@@ -113,7 +113,7 @@ public enum TransportBench {
         try dealer.connect(layoutOut)
         let wakeUp = try WakeUpSignal()
         defer { wakeUp.close() }
-        var items: [ZMQPollItem] = []
+        var items = ZMQPollSet()
 
         // Bare NodeIO: the reply resumes the waiting caller from the I/O thread's callback.
         let (nodeIOIn, nodeIOOut) = (endpoint("node-io"), endpoint("node-io-echo"))
@@ -153,10 +153,10 @@ public enum TransportBench {
                 let start = ContinuousClock.now
                 try dealer.send([[1, 2, 3, 4, 5, 6, 7, 8]], dontWait: false)
                 while true {
-                    items.removeAll(keepingCapacity: true)
+                    items.removeAll()
                     items.append(ZMQPollItem(.socket(router)))
                     items.append(ZMQPollItem(.fileDescriptor(wakeUp.fileDescriptor)))
-                    try ZMQPoll.poll(&items, timeoutMilliseconds: 250)
+                    try items.poll(timeoutMilliseconds: 250)
                     if items[0].readable, try router.receive(dontWait: true) != nil { break }
                 }
                 layout.append(InProcessBench.seconds(since: start) * 1e6)
@@ -259,13 +259,13 @@ public enum TransportBench {
             try dealer.set(ZMQOption.routingID, text: "echo")
             try dealer.connect(connectTo)
             let wakeUp = try WakeUpSignal()
-            var items: [ZMQPollItem] = []
+            var items = ZMQPollSet()
             var answered = 0
             while answered < count {
-                items.removeAll(keepingCapacity: true)
+                items.removeAll()
                 items.append(ZMQPollItem(.socket(router)))
                 items.append(ZMQPollItem(.fileDescriptor(wakeUp.fileDescriptor)))
-                try ZMQPoll.poll(&items, timeoutMilliseconds: 250)
+                try items.poll(timeoutMilliseconds: 250)
                 while items[0].readable, let frames = try router.receive(dontWait: true) {
                     try dealer.send(Array(frames.dropFirst()), dontWait: false)
                     answered += 1

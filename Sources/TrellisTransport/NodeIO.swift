@@ -291,7 +291,10 @@ public final class NodeIO: Sendable {
         // the name once.
         var lastRoutingID: [UInt8] = []
         var lastPeerName = ""
-        var items: [ZMQPollItem] = []
+        // When that peer was last heard: it goes into `lastHeard` when another peer is heard and
+        // before silences are checked, not on every message (hashing the name each time).
+        var lastPeerHeard = now
+        var items = ZMQPollSet()
         // The frames of the last inbound message: their storage is reused for the next one
         // unless `onMessage` kept them.
         var frames: [[UInt8]] = []
@@ -301,7 +304,7 @@ public final class NodeIO: Sendable {
         var drainedBytes = 0
 
         while running {
-            items.removeAll(keepingCapacity: true)
+            items.removeAll()
             items.append(ZMQPollItem(.socket(router)))
             items.append(ZMQPollItem(.fileDescriptor(wakeUp.fileDescriptor)))
             if let zapHandler { items.append(ZMQPollItem(.socket(zapHandler))) }
@@ -329,7 +332,7 @@ public final class NodeIO: Sendable {
             }
             let pollTimeout = !sleeps ? 0 : Int(max(0, min(milliseconds, Int64(configuration.heartbeatIntervalMilliseconds))))
             do {
-                try ZMQPoll.poll(&items, timeoutMilliseconds: pollTimeout)
+                try items.poll(timeoutMilliseconds: pollTimeout)
             } catch {
                 onEvent(.failed(error.description))
                 break
@@ -344,13 +347,16 @@ public final class NodeIO: Sendable {
                     received += 1
                     guard let routingID = frames.first else { continue }
                     if routingID != lastRoutingID {
+                        if !lastPeerName.isEmpty { lastHeard[lastPeerName] = lastPeerHeard }
                         lastRoutingID = routingID
                         lastPeerName = String(decoding: routingID, as: UTF8.self)
-                        lastHeard[lastPeerName] = now
-                    } else if received == 1 {
-                        lastHeard[lastPeerName] = now
                     }
-                    onMessage(lastPeerName, Array(frames.dropFirst()))
+                    lastPeerHeard = now
+                    // Handed over without the routing id, which then goes back in front: the array
+                    // is not copied for each message, and its storage stays for the next receive.
+                    let routingFrame = frames.removeFirst()
+                    onMessage(lastPeerName, frames)
+                    frames.insert(routingFrame, at: 0)
                     // A first message that this thread has work to do about (a CALL to serve, a
                     // call to resume) is answered before looking for more: the look that finds
                     // nothing costs a few microseconds of libzmq's command processing, which a
@@ -430,6 +436,7 @@ public final class NodeIO: Sendable {
             // Heartbeats out, silence in.
             if now >= nextHeartbeat {
                 nextHeartbeat = now.advanced(by: interval)
+                if !lastPeerName.isEmpty { lastHeard[lastPeerName] = lastPeerHeard }
                 for (name, peer) in peers where peer.opened && !gone.contains(name) && !heartbeat.isEmpty {
                     if !peer.hasPending { peer.pending.append(heartbeat) }
                     try? peer.flush()

@@ -171,23 +171,56 @@ public enum ZMQPoll {
     /// `zmq_poll` over the items; fills in `readable`/`writable`. Returns how many are ready.
     @discardableResult
     public static func poll(_ items: inout [ZMQPollItem], timeoutMilliseconds: Int) throws(ZMQError) -> Int {
-        var raw = items.map { item -> zmq_pollitem_t in
+        var set = ZMQPollSet(items)
+        defer { items = set.items }
+        return try set.poll(timeoutMilliseconds: timeoutMilliseconds)
+    }
+}
+
+/// A `zmq_poll` set that a loop refills and polls turn after turn: the storage of its items and
+/// of libzmq's entries is kept from one poll to the next, so a turn allocates nothing.
+public struct ZMQPollSet {
+    public private(set) var items: [ZMQPollItem]
+    private var entries: [zmq_pollitem_t] = []
+
+    public init(_ items: [ZMQPollItem] = []) {
+        self.items = items
+    }
+
+    public var count: Int { items.count }
+
+    public subscript(index: Int) -> ZMQPollItem { items[index] }
+
+    public mutating func append(_ item: ZMQPollItem) {
+        items.append(item)
+    }
+
+    /// Empties the set, keeping its storage.
+    public mutating func removeAll() {
+        items.removeAll(keepingCapacity: true)
+    }
+
+    /// `zmq_poll` over the items; fills in `readable`/`writable`. Returns how many are ready.
+    @discardableResult
+    public mutating func poll(timeoutMilliseconds: Int) throws(ZMQError) -> Int {
+        entries.removeAll(keepingCapacity: true)
+        for item in items {
             var entry = zmq_pollitem_t()
             switch item.source {
             case let .socket(socket): entry.socket = socket.handle
             case let .fileDescriptor(fd): entry.fd = fd
             }
             entry.events = Int16(ZMQ_POLLIN) | (item.wantsWritable ? Int16(ZMQ_POLLOUT) : 0)
-            return entry
+            entries.append(entry)
         }
         var ready: Int32
         repeat {
-            ready = zmq_poll(&raw, Int32(raw.count), timeoutMilliseconds)
+            ready = zmq_poll(&entries, Int32(entries.count), timeoutMilliseconds)
         } while ready < 0 && zmq_errno() == EINTR
         guard ready >= 0 else { throw ZMQError("zmq_poll") }
         for index in items.indices {
-            items[index].readable = raw[index].revents & Int16(ZMQ_POLLIN) != 0
-            items[index].writable = raw[index].revents & Int16(ZMQ_POLLOUT) != 0
+            items[index].readable = entries[index].revents & Int16(ZMQ_POLLIN) != 0
+            items[index].writable = entries[index].revents & Int16(ZMQ_POLLOUT) != 0
         }
         return Int(ready)
     }

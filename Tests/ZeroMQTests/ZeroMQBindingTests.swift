@@ -99,6 +99,30 @@ import ZeroMQ
         #expect(try ZMQPoll.poll(&items, timeoutMilliseconds: 0) == 0)
     }
 
+    /// A loop's set, refilled and polled turn after turn, reports what is ready in each turn:
+    /// nothing is left over from the turn before.
+    @Test func pollSetReusedAcrossTurns() throws {
+        let first = try WakeUpSignal(), second = try WakeUpSignal()
+        defer { first.close(); second.close() }
+        var set = ZMQPollSet()
+        for turn in 0..<4 {
+            set.removeAll()
+            set.append(ZMQPollItem(.fileDescriptor(first.fileDescriptor)))
+            set.append(ZMQPollItem(.fileDescriptor(second.fileDescriptor)))
+            let signalled = turn % 2 == 0 ? first : second
+            signalled.signal()
+            #expect(try set.poll(timeoutMilliseconds: 5_000) == 1)
+            #expect(set.count == 2)
+            #expect(set[0].readable == (turn % 2 == 0))
+            #expect(set[1].readable == (turn % 2 == 1))
+            signalled.drain()
+        }
+        set.removeAll()
+        set.append(ZMQPollItem(.fileDescriptor(first.fileDescriptor)))
+        #expect(try set.poll(timeoutMilliseconds: 0) == 0)
+        #expect(!set[0].readable)
+    }
+
     @Test func errorsCarryZmqStrerror() throws {
         let context = try ZMQContext()
         defer { context.terminate() }
