@@ -260,7 +260,7 @@ public actor DistributedRun {
 
     /// Every node's events so far, merged by causality.
     public func mergedEvents() async -> [TraceEvent] {
-        for node in workers where !(await transport.isGone(node)) {
+        for node in workers where !transport.isGone(node) {
             let correlation = takeCorrelation()
             await transport.send(.traceRequest, to: node, correlationID: correlation)
             var more = true
@@ -302,7 +302,7 @@ public actor DistributedRun {
         guard !shutDown else { return }
         shutDown = true
         for node in workers where greeted.contains(node) {
-            if await transport.isGone(node) { continue }
+            if transport.isGone(node) { continue }
             let correlation = takeCorrelation()
             await transport.send(.goodbye, to: node, correlationID: correlation)
             _ = await control.wait(for: "reply:\(correlation)", timeout: .seconds(5))

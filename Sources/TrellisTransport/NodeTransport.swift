@@ -19,18 +19,15 @@ public enum CallPlacement: Sendable, Equatable {
 public actor NodeTransport {
     public nonisolated let nodeName: String
     let recorder: TraceRecorder
-    private var io: NodeIO?
-    private var nextCorrelation: UInt64 = 1
-    private let pending = PendingCalls()
-    private var gone: [String: String] = [:]
+    /// The calls this node makes, and through which I/O it sends (nil before start and after stop).
+    private let outbound = OutboundCalls()
+    private var io: NodeIO? { outbound.io }
     private let inbound = InboundCalls()
     private var peerGoneHandler: (@Sendable (String, String) async -> Void)?
     /// Control messages in arrival order, off the inbound queue (TRACE-DATA parts must stay in order).
     private var controlQueue: SerialMailbox<(WireMessage, String)>?
     /// Frames rejected as malformed, from any sender.
     public private(set) var malformedCount = 0
-    /// Peers this node has a DEALER to.
-    private var connected = Set<String>()
 
     public init(nodeName: String, recorder: TraceRecorder) {
         self.nodeName = nodeName
@@ -42,7 +39,7 @@ public actor NodeTransport {
         let mailbox = SerialMailbox<(String, [[UInt8]])> { [weak self] message in
             await self?.receive(message.1, from: message.0)
         }
-        let pending = pending, recorder = recorder, inbound = inbound
+        let outbound = outbound, recorder = recorder, inbound = inbound
         let io = try await NodeIO.start(
             configuration, heartbeat: WireMessage(.heartbeat).encode(),
             onMessage: { peer, frames in
@@ -50,7 +47,7 @@ public actor NodeTransport {
                 // I/O thread when nothing received before it is still waiting for the actor (so
                 // nothing overtakes anything).
                 if mailbox.isQuiescent {
-                    if Self.completeCall(frames, pending: pending, recorder: recorder) { return }
+                    if Self.completeCall(frames, outbound: outbound, recorder: recorder) { return }
                     if Self.serveCall(frames, from: peer, inbound: inbound, recorder: recorder) { return }
                 }
                 mailbox.send((peer, frames))
@@ -59,7 +56,7 @@ public actor NodeTransport {
                 guard let self else { return }
                 Task { await self.ioEvent(event) }
             })
-        self.io = io
+        outbound.attach(io)
         inbound.attach(io)
         // Inbound messages and the CALLs they carry are handled on the I/O thread: a CALL's
         // RETURN then goes out without waking it again, nor another thread before it.
@@ -86,9 +83,7 @@ public actor NodeTransport {
     }
 
     public func connect(peer: String, endpoint: String, serverKey: String? = nil) {
-        guard !connected.contains(peer) else { return }
-        connected.insert(peer)
-        io?.connect(peer: peer, endpoint: endpoint, serverKey: serverKey)
+        outbound.connect(peer)?.connect(peer: peer, endpoint: endpoint, serverKey: serverKey)
     }
 
     /// Sends a message that expects no reply.
@@ -97,12 +92,15 @@ public actor NodeTransport {
         io?.send(to: peer, message)
     }
 
-    /// One CALL, waiting for its RETURN; a fault if the peer is or becomes gone.
-    public func call(peer: String, target: WireAddress, code: WireCallCode, arguments: [WireValue]) async -> WireResult {
-        if let reason = gone[peer] { return .fault("node \(peer) is gone: \(reason)") }
-        guard let io, connected.contains(peer) else { return .fault("no connection to node \(peer)") }
-        let correlation = nextCorrelation
-        nextCorrelation += 1
+    /// One CALL, waiting for its RETURN; a fault if the peer is or becomes gone. Made on the
+    /// caller's own executor — no hop to this actor — so a caller on the I/O thread makes its
+    /// call and is resumed by its RETURN there.
+    public nonisolated func call(peer: String, target: WireAddress, code: WireCallCode, arguments: [WireValue]) async -> WireResult {
+        let correlation: UInt64, io: NodeIO
+        switch outbound.begin(to: peer) {
+        case let .success(call): (correlation, io) = call
+        case let .failure(refused): return .fault(refused.reason)
+        }
         let message = WireMessage(
             .call(target: target, code: code, arguments: arguments), correlationID: correlation,
             lamport: recorder.lamport, step: UInt32(clamping: recorder.step))
@@ -112,8 +110,11 @@ public actor NodeTransport {
             return .fault("cannot send \(code) to \(target): \(error)")
         }
         return await withCheckedContinuation { done in
-            pending.insert(correlation, peer: peer, done: done)
-            io.send(to: peer, message)
+            if let refused = outbound.wait(correlation, peer: peer, done: done) {
+                done.resume(returning: .fault(refused.reason))
+            } else {
+                io.send(to: peer, message)
+            }
         }
     }
 
@@ -124,15 +125,15 @@ public actor NodeTransport {
 
     /// Closes the sockets (after the goodbye) and ends the I/O thread.
     public func stop() async {
+        let (io, waiting) = outbound.stop()
         guard let io else { return }
-        self.io = nil
         // The I/O's own callback holds `inbound`: it would keep the I/O alive.
         inbound.attach(nil)
         await io.stop()
-        for entry in pending.removeAll() { entry.done.resume(returning: .fault("the transport stopped")) }
+        for entry in waiting { entry.done.resume(returning: .fault("the transport stopped")) }
     }
 
-    public func isGone(_ peer: String) -> Bool { gone[peer] != nil }
+    public nonisolated func isGone(_ peer: String) -> Bool { outbound.goneReason(peer) != nil }
 
     // MARK: Inbound
 
@@ -152,7 +153,7 @@ public actor NodeTransport {
         recorder.record(.fault("malformed message from \(peer): \(error)"), controller: ControllerIDs.node(nodeName), cause: nil)
         let reply = WireMessage(.error(code: error.code.rawValue, text: error.description),
                                 correlationID: error.correlationID ?? 0, lamport: recorder.lamport)
-        if connected.contains(peer) {
+        if outbound.isConnected(peer) {
             io?.send(to: peer, reply)
         } else {
             io?.reply(toRoutingID: Array(peer.utf8), reply.encode())
@@ -163,7 +164,7 @@ public actor NodeTransport {
         recorder.observe(lamport: message.header.lamport)
         switch message.body {
         case let .return(result):
-            guard let entry = pending.remove(message.header.correlationID) else { return }
+            guard let entry = outbound.remove(message.header.correlationID) else { return }
             entry.done.resume(returning: result)
         case let .call(_, code, _):
             guard io != nil, !inbound.serve(message, code: code, from: peer, recorder: recorder) else { return }
@@ -172,7 +173,7 @@ public actor NodeTransport {
             break
         case let .error(code, text):
             // An ERROR echoing one of our pending calls is that call's fault (TWP/1 §9).
-            if let entry = pending.remove(message.header.correlationID) {
+            if let entry = outbound.remove(message.header.correlationID) {
                 entry.done.resume(returning: .fault("node \(peer) rejected the call (error \(code)): \(text)"))
                 return
             }
@@ -186,9 +187,9 @@ public actor NodeTransport {
     /// Completes the call a lone RETURN answers, from the thread that received it. False, having
     /// done nothing, for anything else (a batch, another command, an unknown correlation id):
     /// that goes the usual way.
-    private nonisolated static func completeCall(_ frames: [[UInt8]], pending: PendingCalls, recorder: TraceRecorder) -> Bool {
+    private nonisolated static func completeCall(_ frames: [[UInt8]], outbound: OutboundCalls, recorder: TraceRecorder) -> Bool {
         guard let message = lone(.return, in: frames), case let .return(result) = message.body,
-              let entry = pending.remove(message.header.correlationID) else { return false }
+              let entry = outbound.remove(message.header.correlationID) else { return false }
         recorder.observe(lamport: message.header.lamport)
         entry.done.resume(returning: result)
         return true
@@ -237,9 +238,8 @@ public actor NodeTransport {
 
     /// Every call waiting on `peer` fails now (SPEC §7: transitions complete with a fault).
     func peerGone(_ peer: String, reason: String) {
-        guard gone[peer] == nil else { return }
-        gone[peer] = reason
-        for entry in pending.removeAll(peer: peer) {
+        guard let waiting = outbound.declareGone(peer, reason: reason) else { return }
+        for entry in waiting {
             entry.done.resume(returning: .fault("node \(peer) is gone: \(reason)"))
         }
     }

@@ -1,32 +1,103 @@
 import Synchronization
 import TrellisWire
 
-/// The CALLs a node is waiting on, by correlation id, behind a lock: a RETURN can then complete
-/// its call on the I/O thread that received it, without first queueing it for the transport's
-/// actor — one hand-off less on every round trip.
-final class PendingCalls: Sendable {
+/// The CALLs a node makes: the peers it may call (connected, not gone), their correlation ids,
+/// and the calls waiting on a RETURN — all behind one lock, so that a call is made from the
+/// caller's own thread without a hop to the transport's actor, and a RETURN completes its call
+/// on the I/O thread that received it. Declaring a peer gone and taking in a new call to it are
+/// one step each, so no call can wait on a peer already declared gone.
+final class OutboundCalls: Sendable {
     typealias Waiter = (peer: String, done: CheckedContinuation<WireResult, Never>)
 
-    private let calls = Mutex<[UInt64: Waiter]>([:])
+    private struct State {
+        var io: NodeIO?
+        var connected = Set<String>()
+        /// Why each peer declared gone is gone.
+        var gone: [String: String] = [:]
+        var nextCorrelation: UInt64 = 1
+        var calls: [UInt64: Waiter] = [:]
+        /// Set when the transport stops: no call waits from then on.
+        var stopped = false
+    }
 
-    func insert(_ correlation: UInt64, peer: String, done: CheckedContinuation<WireResult, Never>) {
-        calls.withLock { $0[correlation] = (peer, done) }
+    private let state = Mutex(State())
+
+    /// The I/O this node's messages go out through, from `start` until `stop`.
+    var io: NodeIO? { state.withLock { $0.io } }
+
+    func attach(_ io: NodeIO) {
+        state.withLock { $0.io = io }
+    }
+
+    /// Notes that this node has a DEALER to `peer`; the I/O to open it through when it had none.
+    func connect(_ peer: String) -> NodeIO? {
+        state.withLock { state in
+            guard state.connected.insert(peer).inserted else { return nil }
+            return state.io
+        }
+    }
+
+    func isConnected(_ peer: String) -> Bool { state.withLock { $0.connected.contains(peer) } }
+
+    func goneReason(_ peer: String) -> String? { state.withLock { $0.gone[peer] } }
+
+    /// A correlation id for a call to `peer` and the I/O to send it through, or why no call can go.
+    func begin(to peer: String) -> Result<(correlation: UInt64, io: NodeIO), CallRefused> {
+        state.withLock { state in
+            if let reason = state.gone[peer] { return .failure(CallRefused(reason: "node \(peer) is gone: \(reason)")) }
+            guard let io = state.io, !state.stopped, state.connected.contains(peer) else {
+                return .failure(CallRefused(reason: "no connection to node \(peer)"))
+            }
+            defer { state.nextCorrelation += 1 }
+            return .success((state.nextCorrelation, io))
+        }
+    }
+
+    /// Registers the caller waiting on `correlation`; false, registering nothing, when `peer`
+    /// was declared gone (or the transport stopped) since `begin`: the caller completes it then.
+    func wait(_ correlation: UInt64, peer: String, done: CheckedContinuation<WireResult, Never>) -> CallRefused? {
+        state.withLock { state in
+            if let reason = state.gone[peer] { return CallRefused(reason: "node \(peer) is gone: \(reason)") }
+            if state.stopped { return CallRefused(reason: "the transport stopped") }
+            state.calls[correlation] = (peer, done)
+            return nil
+        }
     }
 
     /// The call waiting on this correlation id, taken out (each call completes once).
     func remove(_ correlation: UInt64) -> Waiter? {
-        calls.withLock { $0.removeValue(forKey: correlation) }
+        state.withLock { $0.calls.removeValue(forKey: correlation) }
     }
 
-    /// Every call waiting on `peer` (every call when nil), taken out.
-    func removeAll(peer: String? = nil) -> [Waiter] {
-        calls.withLock { calls in
-            var taken: [Waiter] = []
-            for (correlation, waiter) in calls where peer == nil || waiter.peer == peer {
-                taken.append(waiter)
-                calls[correlation] = nil
-            }
-            return taken
+    /// Declares `peer` gone and takes out every call waiting on it; nil when it already was.
+    func declareGone(_ peer: String, reason: String) -> [Waiter]? {
+        state.withLock { state in
+            guard state.gone[peer] == nil else { return nil }
+            state.gone[peer] = reason
+            return Self.take(from: &state.calls) { $0.peer == peer }
         }
     }
+
+    /// Ends calling: takes out the I/O and every waiting call.
+    func stop() -> (io: NodeIO?, waiting: [Waiter]) {
+        state.withLock { state in
+            defer { state.io = nil }
+            state.stopped = true
+            return (state.io, Self.take(from: &state.calls) { _ in true })
+        }
+    }
+
+    private static func take(from calls: inout [UInt64: Waiter], where matches: (Waiter) -> Bool) -> [Waiter] {
+        var taken: [Waiter] = []
+        for (correlation, waiter) in calls where matches(waiter) {
+            taken.append(waiter)
+            calls[correlation] = nil
+        }
+        return taken
+    }
+}
+
+/// Why a call could not be made: the caller gets it as the call's fault.
+struct CallRefused: Error {
+    let reason: String
 }

@@ -1,0 +1,52 @@
+import Foundation
+import Testing
+import TrellisTrace
+@testable import TrellisTransport
+import TrellisWire
+
+/// The calls a node makes without its transport's actor: each ends, with its RETURN or with a
+/// fault, whatever happens to the peer or the transport meanwhile.
+@Suite(.timeLimit(.minutes(1)))
+struct OutboundCallsTests {
+    /// A node connected to a peer that never answers (nothing listens at its endpoint).
+    static func nodeWithSilentPeer(in directory: URL) async throws -> NodeTransport {
+        let node = NodeTransport(nodeName: "a", recorder: TraceRecorder(node: "a", storage: .discard))
+        _ = try await node.start(IOThreadExecutorTests.configuration("a", in: directory))
+        await node.setHandlers(call: { _, _ in .ok([]) }, control: { _, _ in }, peerGone: { _, _ in })
+        await node.connect(peer: "silent", endpoint: "ipc://\(directory.path)/silent.sock")
+        return node
+    }
+
+    static let target = WireAddress(node: "silent", controller: "C", incarnation: 1)
+
+    @Test("a call waiting on a peer ends with a fault when the peer is declared gone, and later calls fail at once")
+    func peerDeclaredGone() async throws {
+        let directory = try BatchingTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let node = try await Self.nodeWithSilentPeer(in: directory)
+        let waiting = Task { await node.call(peer: "silent", target: Self.target, code: .snapshot, arguments: []) }
+        // Declared gone before or after the call started waiting: the call ends the same way.
+        await node.peerGone("silent", reason: "no message for 2000 ms")
+        #expect(await waiting.value == .fault("node silent is gone: no message for 2000 ms"))
+        #expect(node.isGone("silent"))
+        #expect(await node.call(peer: "silent", target: Self.target, code: .snapshot, arguments: [])
+            == .fault("node silent is gone: no message for 2000 ms"))
+        #expect(await node.call(peer: "stranger", target: Self.target, code: .snapshot, arguments: [])
+            == .fault("no connection to node stranger"))
+        await node.stop()
+    }
+
+    @Test("a call waiting when the transport stops ends with a fault, and so does one made after")
+    func transportStops() async throws {
+        let directory = try BatchingTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let node = try await Self.nodeWithSilentPeer(in: directory)
+        let waiting = Task { await node.call(peer: "silent", target: Self.target, code: .snapshot, arguments: []) }
+        await node.stop()
+        // Stopped before the call began (no connection left) or while it waited.
+        let faults: Set<WireResult> = [.fault("the transport stopped"), .fault("no connection to node silent")]
+        #expect(faults.contains(await waiting.value))
+        #expect(await node.call(peer: "silent", target: Self.target, code: .snapshot, arguments: [])
+            == .fault("no connection to node silent"))
+    }
+}
