@@ -302,6 +302,10 @@ public final class NodeIO: Sendable {
         var runnable: [UnownedJob] = []
         // The bytes of batches the last turn took from the outboxes.
         var drainedBytes = 0
+        // What a turn takes from the queue. Emptied after each turn with their storage kept, and
+        // swapped with the queue's: queueing the next command or message allocates no list.
+        var commands: [Command] = []
+        var outboxes: [NodeOutbox] = []
 
         while running {
             items.removeAll()
@@ -371,8 +375,6 @@ public final class NodeIO: Sendable {
             if items[1].readable { wakeUp.drain() }
             // Everything queued, in one lock acquisition; then the jobs of tasks that prefer this
             // thread, and what they queued goes out in this same turn.
-            var commands: [Command] = []
-            var outboxes: [NodeOutbox] = []
             shared.withLock { state in
                 state.asleep = false
                 swap(&runnable, &state.jobs)
@@ -433,6 +435,8 @@ public final class NodeIO: Sendable {
                     }
                 }
             }
+            commands.removeAll(keepingCapacity: true)
+            outboxes.removeAll(keepingCapacity: true)
             // Heartbeats out, silence in.
             if now >= nextHeartbeat {
                 nextHeartbeat = now.advanced(by: interval)
