@@ -65,8 +65,13 @@ struct TraceTables: Sendable {
     private var mostRecentSize: (bits: SizeBits, index: UInt32)?
     private var previousSize: (bits: SizeBits, index: UInt32)?
 
+    /// `nodes[0]`, kept beside the array: almost every cause is the recorder's own node, and
+    /// comparing with this reads no memory of the array's.
+    private let ownNode: String
+
     init(node: String) {
         nodes = [node]
+        ownNode = node
     }
 
     mutating func intern(_ id: ControllerID) -> UInt32 {
@@ -80,7 +85,7 @@ struct TraceTables: Sendable {
     /// The node table index of `node`; the recorder's own node is 0. A run has a handful of
     /// nodes; past Int16's range (never in practice) the last index is reused rather than trap.
     mutating func nodeIndex(_ node: String) -> Int16 {
-        if node == nodes[0] { return 0 }
+        if node == ownNode { return 0 }
         if let index = nodes.firstIndex(of: node) { return Int16(clamping: index) }
         if nodes.count <= Int(Int16.max) { nodes.append(node) }
         return Int16(clamping: nodes.count - 1)
@@ -145,6 +150,9 @@ struct CompactTraceLog: Sendable {
     var firstSequence: UInt64
     var others: [OtherTraceEvent] = []
     private(set) var times: [TimeRun] = []
+    /// The time of the last run, beside the array: the check on every append then reads no
+    /// memory of the array's own (a cache line the router's walk has usually evicted).
+    private var lastTime: UInt64?
 
     init(firstSequence: UInt64) {
         self.firstSequence = firstSequence
@@ -153,7 +161,10 @@ struct CompactTraceLog: Sendable {
     var isEmpty: Bool { count == 0 }
 
     mutating func append(buffers: TraceChunkPool, _ event: CompactTraceEvent, time: UInt64) {
-        if times.last?.time != time { times.append(TimeRun(position: count, time: time)) }
+        if lastTime != time {
+            times.append(TimeRun(position: count, time: time))
+            lastTime = time
+        }
         // A chunk holds exactly `chunkCapacity` events (the subscript relies on it).
         if current.count == Self.chunkCapacity {
             full.append(current)
