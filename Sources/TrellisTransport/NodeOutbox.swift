@@ -16,19 +16,19 @@ struct NodeOutbox {
         /// A BATCH body (`WireBatch.startBody`) and how many entries it holds.
         var body: [UInt8] = []
         var count = 0
-        /// A message that leaves alone, as its frames (large, or batching is off, or the only
-        /// message queued so far).
+        /// A message that leaves alone, as its frames (large, SETUP or TRACE-DATA, batching is
+        /// off, or a message that had nothing to join when it was queued).
         var single: [[UInt8]]?
         /// `single` is a small message that the next one may join in a batch: a lone message
         /// (a CALL's RETURN, say) is encoded straight into its frames, never into a batch body
         /// it would then be copied out of.
         var joinable = false
 
-        /// The frames to send, moved out of the chunk. A batch of one leaves as a plain message.
+        /// The frames to send, moved out of the chunk. A batch always holds two entries or more:
+        /// a message with nothing to join leaves as a (joinable) single message.
         mutating func takeFrames() -> [[UInt8]] {
             if let single { return single }
             WireBatch.finish(&body, count: count)
-            if count == 1, let frames = WireBatch.soleEntry(of: body) { return frames }
             var taken: [UInt8] = []
             swap(&taken, &body)
             return [WireBatch.header, taken]
@@ -79,11 +79,10 @@ struct NodeOutbox {
             chunks.append(Chunk(single: message.encode()))
             return
         }
-        if chunks.isEmpty {
+        guard let last = batchToJoin() else {
             chunks.append(Chunk(single: message.encode(), joinable: true))
             return
         }
-        let last = openBatch()
         WireBatch.append(message, to: &chunks[last].body)
         chunks[last].count += 1
     }
@@ -96,28 +95,27 @@ struct NodeOutbox {
             chunks.append(Chunk(single: frames))
             return
         }
-        if chunks.isEmpty {
+        guard let last = batchToJoin() else {
             chunks.append(Chunk(single: frames, joinable: true))
             return
         }
-        let last = openBatch()
         WireBatch.append(frames, to: &chunks[last].body)
         chunks[last].count += 1
     }
 
-    /// The index of the batch that takes the next message: the last one, or a new one when the
-    /// last is a single message or full. A joinable single message becomes the batch's first.
-    private mutating func openBatch() -> Int {
-        if let last = chunks.indices.last, chunks[last].single == nil, chunks[last].body.count < Self.batchBytes {
-            return last
+    /// The index of the batch the next message joins: the last chunk when it is a batch with
+    /// room, or a joinable single message made the first entry of a new batch. Nil when there is
+    /// nothing to join (the outbox is empty, its last batch is full, or its last message must
+    /// leave alone): the next message then leaves as a joinable single message itself.
+    private mutating func batchToJoin() -> Int? {
+        guard let last = chunks.indices.last else { return nil }
+        guard let frames = chunks[last].single else {
+            return chunks[last].body.count < Self.batchBytes ? last : nil
         }
-        if let last = chunks.indices.last, chunks[last].joinable, let frames = chunks[last].single {
-            var body = WireBatch.startBody(reservingCapacity: batchCapacity)
-            WireBatch.append(frames, to: &body)
-            chunks[last] = Chunk(body: body, count: 1)
-            return last
-        }
-        chunks.append(Chunk(body: WireBatch.startBody(reservingCapacity: batchCapacity)))
-        return chunks.count - 1
+        guard chunks[last].joinable else { return nil }
+        var body = WireBatch.startBody(reservingCapacity: batchCapacity)
+        WireBatch.append(frames, to: &body)
+        chunks[last] = Chunk(body: body, count: 1)
+        return last
     }
 }

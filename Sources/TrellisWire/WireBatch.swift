@@ -49,20 +49,6 @@ public enum WireBatch {
         return body.count - start
     }
 
-    /// The two frames of the only entry of `body` (a batch of one is sent as a plain message).
-    /// Nil when the body does not hold exactly one well-framed entry.
-    public static func soleEntry(of body: [UInt8]) -> [[UInt8]]? {
-        let ranges: (header: Range<Int>, body: Range<Int>)? = body.withUnsafeBytes { raw in
-            var reader = WireReader(raw, range: 0..<raw.count, part: .body)
-            guard let count = try? reader.u32(), count == 1,
-                  let header = try? reader.frame("header", length: "header length"),
-                  let entryBody = try? reader.frame("body", length: "body length") else { return nil }
-            return (header, entryBody)
-        }
-        guard let ranges else { return nil }
-        return [Array(body[ranges.header]), Array(body[ranges.body])]
-    }
-
     /// Sets the entry count of a body begun with `startBody`.
     public static func finish(_ body: inout [UInt8], count: Int) {
         WireWriter.store(u32: UInt32(truncatingIfNeeded: count), at: 0, in: &body)

@@ -64,6 +64,39 @@ struct BatchingTests {
         #expect(try WireMessage.decode(outbox.chunks[3].takeFrames()) == Self.call(5))
     }
 
+    @Test("a message after one that leaves alone, or after a full batch, leaves plain until another joins it: no BATCH of one")
+    func noBatchOfOne() throws {
+        var outbox = NodeOutbox(peer: "b", batching: true)
+        outbox.append(WireMessage(.traceData(last: true, jsonLines: "{}"), correlationID: 1))
+        outbox.append(Self.call(2))
+        #expect(outbox.chunks.count == 2)
+        #expect(outbox.chunks[1].single == Self.call(2).encode())
+        outbox.append(Self.call(3))
+        #expect(outbox.chunks.count == 2)
+        #expect(outbox.chunks[1].count == 2)
+
+        // A batch filled to its bound: the message after it opens nothing yet.
+        var full = NodeOutbox(peer: "b", batching: true)
+        let text = String(repeating: "z", count: 8_000)
+        var index: UInt64 = 0
+        while full.chunks.count < 2 {
+            index += 1
+            full.append(WireMessage(.call(target: Self.target, code: .layout, arguments: [.string(text)]), correlationID: index))
+        }
+        #expect(full.chunks[0].count >= 2)
+        #expect(full.chunks[1].single != nil)
+        for chunk in full.chunks.indices where full.chunks[chunk].single == nil {
+            #expect(full.chunks[chunk].count >= 2)
+        }
+        var correlations: [UInt64] = []
+        for chunk in full.chunks.indices {
+            let single = full.chunks[chunk].single != nil
+            let frames = full.chunks[chunk].takeFrames()
+            correlations += try (single ? [WireMessage.decode(frames)] : WireBatch.decode(frames)).map(\.header.correlationID)
+        }
+        #expect(correlations == Array(1...index))
+    }
+
     @Test("large messages and an outbox without batching leave alone, keeping the order")
     func largeMessagesLeaveAlone() throws {
         var outbox = NodeOutbox(peer: "b", batching: true)
