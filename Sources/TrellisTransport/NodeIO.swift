@@ -218,7 +218,7 @@ public final class NodeIO: Sendable {
 
     /// True on the I/O thread itself, which never needs a signal.
     var isIOThread: Bool {
-        pthread_self() == ioThread.load(ordering: .relaxed)
+        pthread_self() == ioThread.load(ordering: .acquiring)
     }
 
     // MARK: The I/O thread
@@ -469,6 +469,9 @@ public final class NodeIO: Sendable {
             state.jobs.removeAll()
             return (waiters, jobs)
         }
+        // Forgotten before the thread exits: a thread made later may get the same `pthread_t`
+        // (glibc reuses an exited thread's descriptor), and must not pass for this one.
+        ioThread.store(0, ordering: .releasing)
         for job in jobs { globalConcurrentExecutor.enqueue(ExecutorJob(job)) }
         for waiter in waiters { waiter.resume() }
     }

@@ -62,6 +62,34 @@ struct IOThreadExecutorTests {
         #expect(!later)
     }
 
+    @Test("once the I/O thread has ended, no thread passes for it, not even one that reuses its descriptor")
+    func endedThreadIsForgotten() async throws {
+        let directory = try BatchingTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let io = try await NodeIO.start(Self.configuration("ended", in: directory), heartbeat: [],
+                                        onMessage: { _, _ in }, onEvent: { _ in })
+        await io.stop()
+        #expect(Self.newThreadsPassingFor(io, count: 50) == 0)
+    }
+
+    /// How many of `count` threads, made one after another, pass for `io`'s I/O thread. glibc
+    /// hands an exited thread's descriptor, and so its `pthread_t`, to a thread made after it.
+    static func newThreadsPassingFor(_ io: NodeIO, count: Int) -> Int {
+        var passed = 0
+        for _ in 0..<count {
+            let result = Mutex(false)
+            let done = DispatchSemaphore(value: 0)
+            let thread = Thread {
+                result.withLock { $0 = io.isIOThread }
+                done.signal()
+            }
+            thread.start()
+            done.wait()
+            if result.withLock({ $0 }) { passed += 1 }
+        }
+        return passed
+    }
+
     @Test("a CALL is served on the I/O thread or on the shared pool, as its placement says")
     func callPlacement() async throws {
         let directory = try BatchingTests.temporaryDirectory()
