@@ -14,6 +14,9 @@ public actor NodeHost {
     let profile: AdaptationProfile
     /// Every controller's node, from the scenario's placement.
     let placement: [ControllerID: String]
+    /// The nodes of the run (the placement's, this one and the conductor): the only nodes a
+    /// CALL's cause may name.
+    let runNodes: Set<String>
     /// Incarnation of this node's controllers: a restarted node gets a new one, so messages meant
     /// for its predecessor are refused.
     public nonisolated let incarnation: UInt32
@@ -37,6 +40,7 @@ public actor NodeHost {
         self.transport = transport
         self.profile = profile
         self.placement = placement
+        self.runNodes = Set(placement.values).union([nodeName, conductorNode])
         self.incarnation = incarnation
     }
 
@@ -138,7 +142,7 @@ public actor NodeHost {
         guard target.node == nodeName else {
             return .fault("undeliverable: \(target.controller) is addressed to node \(target.node), this is node \(nodeName)")
         }
-        var arguments = CallArguments(code: code, values: values)
+        var arguments = CallArguments(code: code, values: values, runNodes: runNodes)
         do {
             if target.controller == Self.windowTarget {
                 return try await handleWindowCall(code, &arguments)

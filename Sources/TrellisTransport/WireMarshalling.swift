@@ -25,11 +25,14 @@ struct CallArgumentError: Error, CustomStringConvertible {
 struct CallArguments {
     let code: WireCallCode
     let values: [WireValue]
+    /// The nodes of the run: a cause names an event one of them recorded.
+    let runNodes: Set<String>
     private var index = 0
 
-    init(code: WireCallCode, values: [WireValue]) {
+    init(code: WireCallCode, values: [WireValue], runNodes: Set<String>) {
         self.code = code
         self.values = values
+        self.runNodes = runNodes
     }
 
     private mutating func next(_ what: String) throws(CallArgumentError) -> WireValue {
@@ -118,7 +121,13 @@ struct CallArguments {
         let value = try next("an event ref or none")
         switch value {
         case .none: return nil
-        case let .eventRef(ref): return EventRef(node: ref.node, sequence: ref.sequence)
+        case let .eventRef(ref):
+            // Every cause goes into the trace's table of node names: one naming no node of the
+            // run is wrong, and a peer sending many would grow that table without bound.
+            guard runNodes.contains(ref.node) else {
+                throw CallArgumentError(description: "\(code): cause \(ref.node)#\(ref.sequence) names no node of this run")
+            }
+            return EventRef(node: ref.node, sequence: ref.sequence)
         default: throw mismatch("an event ref or none", value)
         }
     }
