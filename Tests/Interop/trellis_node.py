@@ -330,6 +330,7 @@ class Node:
             preferred = tuple(float(v) for v in spec.get("preferredContentSize", [0, 0]))
             self.leaves[ident] = Leaf(ident, preferred, container if container and container[0] != self.name else None)
         self.run_id, self.conductor, self.interval, self.timeout = run_id, peer.name, interval / 1000.0, timeout / 1000.0
+        self.run_nodes = set(placement.values()) | {self.name, peer.name}  # the nodes a cause may name (§8)
         for other, endpoint, _key in listed:
             if other != self.name:
                 (self.peers.get(other) or self.connect(other, endpoint)).listed = True
@@ -352,6 +353,8 @@ class Node:
                 return "%s: argument %d is a %s, expected a %s" % (name, index + 1, TAGS[tag], " or ".join(TAGS[t] for t in sorted(allowed)))
         values = [value for _, value in arguments]
         cause = values[-1] if tags and tags[-1] is CAUSE else None
+        if cause and cause[0] not in self.run_nodes:
+            return "%s: cause %s#%d names no node of this run" % (name, cause[0], cause[1])
 
         def record(kind, message, payload, transition=None):
             self.record(leaf, kind, message, payload, cause, transition, step)
