@@ -17,9 +17,10 @@ public final class RuntimeEnvironment: Sendable {
 
     private let clock = Mutex(Clock())
 
-    /// Each controller's container (R22). Kept here rather than in the controllers: an object that is referenced weakly gets a side table, through
-    /// which every retain and release of it then goes — on every hop into a parent, about a tenth
-    /// of a large transition — and a strong reference from child to container would be a cycle.
+    /// Each controller's container (R22). Kept here rather than in the controllers: an object
+    /// that is referenced weakly gets a side table, through which every retain and release of it
+    /// then goes — on every hop into a parent, about a tenth of a large transition — and a strong
+    /// reference from child to container would be a cycle.
     /// Held strongly here, and let go by `releaseContainers()` when the window goes away.
     /// Indexed by the contained controller's interned trace name, which numbers the controllers
     /// of a recorder densely.

@@ -83,7 +83,9 @@ struct TraceTables: Sendable {
     }
 
     /// The node table index of `node`; the recorder's own node is 0. A run has a handful of
-    /// nodes; past Int16's range (never in practice) the last index is reused rather than trap.
+    /// nodes (a node refuses a CALL whose cause names none of them); past Int16's range, which
+    /// only a caller of the recorder inventing node names could reach, the last index is reused
+    /// rather than trap.
     mutating func nodeIndex(_ node: String) -> Int16 {
         if node == ownNode { return 0 }
         if let index = nodes.firstIndex(of: node) { return Int16(clamping: index) }

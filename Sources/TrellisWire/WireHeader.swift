@@ -82,7 +82,6 @@ public struct WireHeader: Hashable, Sendable {
     /// A header's worth of zero bytes: reserved fields stay zero.
     private static let zeros = [UInt8](repeating: 0, count: length)
 
-
     /// Reads a header frame: at least 32 bytes, signature "TR", major version 1, a known command.
     /// Bytes after the 32nd, the reserved bytes and the flags are not checked (forward compatibility).
     public static func decode(_ frame: [UInt8]) throws(WireError) -> WireHeader {
