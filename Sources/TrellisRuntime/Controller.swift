@@ -67,6 +67,10 @@ public actor Controller: ManagedController, ViewControllerContext {
         set { deliveryStorage.value = newValue }
     }
 
+    /// The window's executor (`WindowExecutor`): a hop between two controllers of one window
+    /// stays on it.
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { environment.executor.unownedExecutor }
+
     init(description: ControllerDescription, children: [any ControllerEndpoint], environment: RuntimeEnvironment) {
         self.id = description.id
         self.kind = description.kind

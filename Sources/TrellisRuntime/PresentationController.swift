@@ -38,6 +38,9 @@ public actor PresentationController: ManagedPresentationController, Presentation
     let wrapperChanged: @Sendable (_ wrapper: (any ManagedController)?, _ presented: ControllerID) async -> Void
 
     @_spi(Testing)
+    /// The window's executor (`WindowExecutor`), shared with its controllers.
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { environment.executor.unownedExecutor }
+
     public init(
         presented: any ControllerEndpoint, style: ModalPresentationStyle, description: PresentationControllerDescription,
         delegate: AdaptiveDelegate?, profile: AdaptationProfile, containerSize: Size, traits: TraitCollection,

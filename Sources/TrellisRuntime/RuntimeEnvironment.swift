@@ -6,6 +6,8 @@ import TrellisTrace
 /// registrations, the transition counter and the simulated clock.
 public final class RuntimeEnvironment: Sendable {
     public let recorder: TraceRecorder
+    /// The executor the window's actors share.
+    let executor = WindowExecutor()
     let registrar = CoordinatorRegistrar()
 
     private struct Clock {

@@ -57,6 +57,10 @@ public actor Window {
 
     private var mailbox: SerialMailbox<Envelope>?
 
+    /// The executor this window's controllers run on (`WindowExecutor`): handing an event to the
+    /// root needs no switch either.
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { environment.executor.unownedExecutor }
+
     /// Builds every controller of `hierarchy` as an actor and wires them; nothing runs yet.
     /// `remote` gives a stand-in for each controller that lives on another node (nil: here).
     public init(

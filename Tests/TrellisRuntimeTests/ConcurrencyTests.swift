@@ -117,4 +117,30 @@ struct ConcurrencyTests {
         #expect(passes == 16)
         #expect(lines.filter { $0.hasPrefix("A1 viewWillTransition") }.count == 16)
     }
+
+    /// The executor an actor runs on, as bits: `UnownedSerialExecutor` is a plain reference
+    /// with no equality of its own.
+    static func executorBits(_ actor: some Actor) -> [UInt8] {
+        withUnsafeBytes(of: actor.unownedExecutor) { Array($0) }
+    }
+
+    @Test("the actors of one window share its executor; another window has its own")
+    func oneExecutorPerWindow() async throws {
+        let phone = try await Self.phoneWindow()
+        let pad = try await Self.padWindow()
+        let windowExecutor = Self.executorBits(phone)
+        for id: ControllerID in ["R", "A", "A1", "B"] {
+            #expect(Self.executorBits(try await phone.controller(id)) == windowExecutor, "\(id)")
+        }
+        #expect(Self.executorBits(try await pad.controller("S")) == Self.executorBits(pad))
+        #expect(Self.executorBits(pad) != windowExecutor)
+        // Sharing is not serialising the windows: both still run at once (above), and a window's
+        // controllers still answer while another window is mid-event.
+        await phone.start()
+        await pad.start()
+        async let phoneDone: Void = phone.perform(.environmentChange(size: Size(568, 320), traits: nil))
+        async let padDone: Void = pad.perform(.environmentChange(size: Size(507, 768), traits: nil))
+        _ = try await (phoneDone, padDone)
+        #expect(try await phone.controller("A1").size == Size(568, 320))
+    }
 }
