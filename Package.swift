@@ -5,6 +5,7 @@ import PackageDescription
 //   TrellisModel     value model: sizes, traits, styles, controller ids          (no dependencies)
 //   TrellisJSON      JSON reader that keeps positions, shared by scenario and trace files
 //   TrellisTrace     trace events, canonical text, the capture format, reading, diffing, exports
+//   CTrellisPrefetch the processor's cache prefetch, which Swift cannot express (one inline C function)
 //   TrellisRuntime   controllers as actors, behaviours, the router, windows, mailboxes
 //   TrellisScenario  scenario files: decoding, validation, running, `expect` steps
 //   TrellisTestKit   actor-level unit tests: hierarchy stores and single-controller probes
@@ -36,7 +37,8 @@ let package = Package(
         .target(name: "TrellisWire", dependencies: ["TrellisModel"]),
         .target(name: "TrellisJSON"),
         .target(name: "TrellisTrace", dependencies: ["TrellisModel", "TrellisJSON"]),
-        .target(name: "TrellisRuntime", dependencies: ["TrellisModel", "TrellisTrace"]),
+        .target(name: "CTrellisPrefetch"),
+        .target(name: "TrellisRuntime", dependencies: ["TrellisModel", "TrellisTrace", "CTrellisPrefetch"]),
         .target(name: "TrellisScenario", dependencies: [
             "TrellisModel", "TrellisJSON", "TrellisTrace", "TrellisRuntime", .product(name: "Yams", package: "Yams"),
         ]),
