@@ -129,19 +129,7 @@ public struct HierarchyDescription: Sendable {
                 throw .invalidSelection(controller.id, index: controller.selectedIndex, childCount: controller.children.count)
             }
         }
-        // With one parent each, a cycle shows as a walk up the parents that comes back.
-        for controller in controllers {
-            var path = [controller.id]
-            var current = controller.id
-            while let parent = parentOf[current] {
-                if parent == controller.id {
-                    // `path` climbs from the controller to its ancestors; print it parent -> child.
-                    throw .cycle(Array((path + [controller.id]).reversed()))
-                }
-                path.append(parent)
-                current = parent
-            }
-        }
+        if let cycle = HierarchyCycle.first(in: controllers.map(\.id), parentOf: parentOf) { throw .cycle(cycle) }
         if let rootParent = parentOf[root] { throw .usedTwice(root, firstParent: "window", secondParent: rootParent) }
         return byID
     }

@@ -1,4 +1,5 @@
 import TrellisModel
+import TrellisRuntime
 
 /// The checks of a decoded scenario that need the whole file: ids, the shape of the tree, and
 /// what each step refers to.
@@ -77,20 +78,8 @@ struct ScenarioValidator {
     }
 
     private func validateAcyclic(_ parentOf: [ControllerID: ControllerID]) throws(ScenarioError) {
-        for spec in scenario.controllers {
-            var current = spec.id
-            var path = [spec.id]
-            var steps = 0
-            while let parent = parentOf[current], steps <= parentOf.count {
-                if parent == spec.id {
-                    let cycle = (path + [spec.id]).reversed().map(\.name).joined(separator: " -> ")
-                    throw fail("$.controllers.\(spec.id).children", "cycle in the hierarchy: \(cycle)")
-                }
-                path.append(parent)
-                current = parent
-                steps += 1
-            }
-        }
+        guard let cycle = HierarchyCycle.first(in: scenario.controllers.map(\.id), parentOf: parentOf), let first = cycle.first else { return }
+        throw fail("$.controllers.\(first).children", "cycle in the hierarchy: \(cycle.map(\.name).joined(separator: " -> "))")
     }
 
     private func validateSteps(_ byID: [ControllerID: ControllerSpec], parentOf: [ControllerID: ControllerID]) throws(ScenarioError) {

@@ -143,4 +143,20 @@ struct ConcurrencyTests {
         _ = try await (phoneDone, padDone)
         #expect(try await phone.controller("A1").size == Size(568, 320))
     }
+
+    /// With one executor per window, a hop to a child runs in place: it must stay an async call
+    /// (a tail call that keeps no native frame), or a deep chain would run out of thread stack.
+    @Test("a chain 20,000 controllers deep is resized and laid out")
+    func deepChain() async throws {
+        let depth = 20_000
+        let controllers = (0..<depth).map { index in
+            ControllerDescription(ControllerID("c\(index)"), children: index + 1 < depth ? [ControllerID("c\(index + 1)")] : [])
+        }
+        let window = try await Window(Phone.hierarchy(controllers, root: "c0"))
+        await window.start()
+        let lines = try await window.lines(of: .environmentChange(size: Phone.landscapeSize, traits: nil))
+        #expect(lines.filter { $0.hasSuffix("viewWillTransition(to: 568x320)") }.count == depth)
+        #expect(lines.filter { $0.hasSuffix("viewDidLayoutSubviews") }.count == depth)
+        #expect(try await window.controller(ControllerID("c\(depth - 1)")).size == Phone.landscapeSize)
+    }
 }

@@ -115,6 +115,30 @@ struct BadScenarioTests {
             """, path: "$.controllers.X.children", mentions: ["cycle", "X", "Y"])
     }
 
+    @Test("a cycle entered from a controller listed before it is named from its own first controller")
+    func cycleBelowAController() {
+        guard let error = Scenarios.rejection("""
+            { \(Env.phone), "root": "R",
+              "controllers": { "R": {}, "A": {}, "B": { "children": ["A", "C"] }, "C": { "children": ["B"] } } }
+            """) else {
+            Issue.record("a cycle was accepted")
+            return
+        }
+        #expect(error.path == "$.controllers.B.children")
+        #expect(error.message == "cycle in the hierarchy: B -> C -> B")
+    }
+
+    @Test("a chain 20,000 controllers deep is accepted")
+    func deepChain() throws {
+        let depth = 20_000
+        let controllers = (0..<depth).map { index in
+            "\"c\(index)\": {" + (index + 1 < depth ? "\"children\": [\"c\(index + 1)\"]" : "") + "}"
+        }
+        let scenario = try ScenarioDecoder.decode(
+            "{ \(Env.phone), \"root\": \"c0\", \"controllers\": { \(controllers.joined(separator: ", ")) } }", file: "deep.json")
+        #expect(scenario.controllers.count == depth)
+    }
+
     @Test("a controller that is its own child")
     func selfCycle() {
         guard let error = Scenarios.rejection("""
