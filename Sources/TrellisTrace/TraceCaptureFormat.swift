@@ -111,9 +111,57 @@ public enum TraceCaptureFormat {
 
     /// Reads one capture line. Unknown fields are ignored; a newer minor version is accepted.
     public static func event(fromLine line: String) throws(ReadError) -> (event: TraceEvent, runID: String) {
+        try event(fromLine: Array(line.utf8))
+    }
+
+    /// Reads every line of `text`, a capture file's or a TRACE-DATA part's, in order: `body` gets
+    /// each line's number (from 1) and its event or why it could not be read. Blank lines are
+    /// skipped. Lines are found and handed to the parser as bytes: splitting the text into
+    /// `Character`s was a third of the time of reading a large trace.
+    public static func readLines(_ text: String, _ body: (_ lineNumber: Int, _ read: Result<(event: TraceEvent, runID: String), ReadError>) -> Void) {
+        var text = text
+        text.withUTF8 { bytes in
+            var lineNumber = 0
+            var start = 0
+            while start <= bytes.count {
+                let end = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
+                lineNumber += 1
+                var last = end
+                if last > start, bytes[last - 1] == UInt8(ascii: "\r") { last -= 1 }
+                let line = bytes[start..<last]
+                defer { start = end + 1 }
+                if isBlank(line) {
+                    if end == bytes.count { break }
+                    continue
+                }
+                do throws(ReadError) {
+                    body(lineNumber, .success(try event(fromLine: Array(line))))
+                } catch {
+                    body(lineNumber, .failure(error))
+                }
+            }
+        }
+    }
+
+    /// Whether a line holds white space only (Unicode's, as a `String` says; ASCII decided
+    /// without decoding).
+    private static func isBlank(_ line: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
+        var asciiOnly = true
+        for byte in line {
+            if byte >= 0x80 {
+                asciiOnly = false
+                break
+            }
+            if byte != UInt8(ascii: " "), byte != UInt8(ascii: "\t"), !(0x0A...0x0D).contains(byte) { return false }
+        }
+        return asciiOnly || String(decoding: line, as: UTF8.self).allSatisfy(\.isWhitespace)
+    }
+
+    /// Reads one capture line given as UTF-8 bytes.
+    public static func event(fromLine line: [UInt8]) throws(ReadError) -> (event: TraceEvent, runID: String) {
         let node: JSONNode
         do {
-            node = try JSONParser.parse(line)
+            node = try JSONParser.parse(bytes: line)
         } catch {
             throw ReadError("not JSON: \(error)")
         }

@@ -29,16 +29,12 @@ public enum TraceFileReader {
     /// Reads `text`, naming it `file` in problems. Blank lines are skipped.
     public static func read(text: String, file: String) -> TraceFile {
         var result = TraceFile()
-        var lineNumber = 0
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            lineNumber += 1
-            let trimmed = line.hasSuffix("\r") ? line.dropLast() : line
-            if trimmed.allSatisfy(\.isWhitespace) { continue }
-            do {
-                let (event, runID) = try TraceCaptureFormat.event(fromLine: String(trimmed))
+        TraceCaptureFormat.readLines(text) { lineNumber, read in
+            switch read {
+            case let .success((event, runID)):
                 result.events.append(event)
                 if !result.runIDs.contains(runID) { result.runIDs.append(runID) }
-            } catch {
+            case let .failure(error):
                 result.problems.append(TraceFileProblem(file: file, line: lineNumber, message: error.description))
             }
         }

@@ -271,12 +271,17 @@ public actor DistributedRun {
                     break
                 }
                 more = !last
-                for line in lines.split(separator: "\n") where !line.isEmpty {
-                    if let event = try? TraceCaptureFormat.event(fromLine: String(line)).event {
-                        workerEvents[node, default: []].append(event)
-                    } else {
-                        await host.noteFault("node \(node) sent an unreadable trace line")
+                var events: [TraceEvent] = []
+                var unreadable = 0
+                TraceCaptureFormat.readLines(lines) { _, read in
+                    switch read {
+                    case let .success((event, _)): events.append(event)
+                    case .failure: unreadable += 1
                     }
+                }
+                workerEvents[node, default: []].append(contentsOf: events)
+                for _ in 0..<unreadable {
+                    await host.noteFault("node \(node) sent an unreadable trace line")
                 }
             }
         }

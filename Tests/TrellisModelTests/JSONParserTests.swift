@@ -54,6 +54,16 @@ struct JSONParserTests {
         #expect(error.column == 3)
         // The same key in different objects is fine.
         #expect(syntaxError(#"{"a": {"a": 1}, "b": {"a": 2}}"#) == nil)
+        // Few keys are searched one by one, many in a set: a duplicate is found either way,
+        // whether it repeats an early key or a late one.
+        let keys = (0..<40).map { "\"k\($0)\": \($0)" }
+        #expect(syntaxError("{" + keys.joined(separator: ", ") + "}") == nil)
+        for (repeated, at) in [(3, 10), (3, 30), (20, 30), (38, 39)] {
+            var members = Array(keys[0..<at])
+            members.append("\"k\(repeated)\": 0")
+            let error = try #require(syntaxError("{" + members.joined(separator: ", ") + "}"), "k\(repeated) repeated after \(at) keys")
+            #expect(error.message == "duplicate key \"k\(repeated)\"")
+        }
     }
 
     @Test("string escapes, including \\u escapes and surrogate pairs")

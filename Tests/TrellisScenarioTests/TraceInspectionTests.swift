@@ -28,6 +28,32 @@ import TrellisTrace
         #expect(file.problems[1].description.contains("major version 7"))
     }
 
+    /// Lines are found as bytes, not `Character`s: CRLF endings, blank lines of any white space,
+    /// line numbers and non-ASCII text must all come out as they did; a byte that is not UTF-8
+    /// inside a string is an error, not a repair.
+    @Test func linesAreReadAsBytesWithTheirNumbersEndingsAndText() async throws {
+        let events = try await run("suppression-middle.json").events
+        var lines = capture(events).split(separator: "\n").map(String.init)
+        lines[3] = lines[3].replacingOccurrences(of: "\"run\":\"test\"", with: "\"run\":\"tëst ✓\"")
+        lines[5] = "{ nope"
+        lines.insert("  \t ", at: 1)
+        lines.insert("\u{00A0}\u{2003}", at: 2)
+        let file = TraceFileReader.read(text: lines.joined(separator: "\r\n") + "\r\n\n", file: "run.jsonl")
+        #expect(file.problems.map(\.line) == [8])
+        #expect(file.runIDs == ["test", "tëst ✓"])
+        #expect(file.events.map(\.canonicalLine) == events.enumerated().filter { $0.offset != 5 }.map(\.element.canonicalLine))
+
+        var bytes = Array(capture([events[0]]).utf8.dropLast())
+        let quote = try #require(bytes.indices.first { bytes[$0...].starts(with: Array("\"test\"".utf8)) })
+        bytes[quote + 1] = 0xFF
+        #expect(throws: TraceCaptureFormat.ReadError.self) { try TraceCaptureFormat.event(fromLine: bytes) }
+        do {
+            _ = try TraceCaptureFormat.event(fromLine: bytes)
+        } catch {
+            #expect(error.description.contains("invalid UTF-8"))
+        }
+    }
+
     @Test func theCausalTreeNestsEachEventUnderItsCause() async throws {
         let tree = CausalTree(try await run("suppression-middle.json").events)
         let lines = tree.indentedLines()
