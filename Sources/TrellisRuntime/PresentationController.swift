@@ -37,10 +37,10 @@ public actor PresentationController: ManagedPresentationController, Presentation
     /// Tells the window when the adaptive wrapper comes or goes, so its structure stays true.
     let wrapperChanged: @Sendable (_ wrapper: (any ManagedController)?, _ presented: ControllerID) async -> Void
 
-    @_spi(Testing)
     /// The window's executor (`WindowExecutor`), shared with its controllers.
     public nonisolated var unownedExecutor: UnownedSerialExecutor { environment.executor.unownedExecutor }
 
+    @_spi(Testing)
     public init(
         presented: any ControllerEndpoint, style: ModalPresentationStyle, description: PresentationControllerDescription,
         delegate: AdaptiveDelegate?, profile: AdaptationProfile, containerSize: Size, traits: TraitCollection,

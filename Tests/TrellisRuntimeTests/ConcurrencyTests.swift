@@ -142,6 +142,15 @@ struct ConcurrencyTests {
         async let padDone: Void = pad.perform(.environmentChange(size: Size(507, 768), traits: nil))
         _ = try await (phoneDone, padDone)
         #expect(try await phone.controller("A1").size == Size(568, 320))
+        // A presentation controller, made while the window runs, joins the window's executor too.
+        let presenting = try await Window(Phone.hierarchy([
+            ControllerDescription("R", children: ["A"]), ControllerDescription("A"), ControllerDescription("P"),
+        ]))
+        await presenting.start()
+        try await presenting.perform(.present("P", from: "R", animated: false, style: .fullScreen))
+        let presentationController = try #require(await presenting.presentationController(presenting: "P"))
+        #expect(Self.executorBits(presentationController) == Self.executorBits(presenting))
+        #expect(Self.executorBits(try await presenting.controller("P")) == Self.executorBits(presenting))
     }
 
     /// With one executor per window, a hop to a child runs in place: it must stay an async call
