@@ -119,7 +119,7 @@ struct BenchCommand: AsyncParsableCommand {
         let sizes = quick ? [10_000, 100_000] : [10_000, 100_000, 1_000_000]
         // Each side's best of several rounds: on a shared machine a round is slowed now and then, and
         // the fewer the rounds the likelier one side has no clean one (a 100k round takes about
-        // 0.1 s, a 1M round about a second with its anchor).
+        // 0.1 s, a 1M round about half a second with its anchor).
         let rounds = quick ? 6 : 8
         // The file figure's anchor is the in-memory figure of the largest size.
         for count in sizes where wants("inproc-hops") || (count == sizes.last && wants("inproc-hops-file-trace")) {
