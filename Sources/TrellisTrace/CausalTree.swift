@@ -9,6 +9,8 @@ public struct CausalTree: Sendable {
     public init(_ events: [TraceEvent]) {
         self.events = events
         var index: [EventRef: Int] = [:]
+        // Sized once: growing it step by step rehashed the events again at every doubling.
+        index.reserveCapacity(events.count)
         for (position, event) in events.enumerated() { index[event.id] = position }
         var children: [Int: [Int]] = [:]
         var roots: [Int] = []
