@@ -121,23 +121,13 @@ public enum TraceCaptureFormat {
     public static func readLines(_ text: String, _ body: (_ lineNumber: Int, _ read: Result<(event: TraceEvent, runID: String), ReadError>) -> Void) {
         var text = text
         text.withUTF8 { bytes in
-            var lineNumber = 0
-            var start = 0
-            while start <= bytes.count {
-                let end = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
-                lineNumber += 1
-                var last = end
-                if last > start, bytes[last - 1] == UInt8(ascii: "\r") { last -= 1 }
-                let line = bytes[start..<last]
-                defer { start = end + 1 }
-                if isBlank(line) {
-                    if end == bytes.count { break }
-                    continue
-                }
+            for (index, line) in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
+                let trimmed = line.last == UInt8(ascii: "\r") ? line.dropLast() : line
+                if isBlank(trimmed) { continue }
                 do throws(ReadError) {
-                    body(lineNumber, .success(try event(fromLine: Array(line))))
+                    body(index + 1, .success(try event(fromLine: Array(trimmed))))
                 } catch {
-                    body(lineNumber, .failure(error))
+                    body(index + 1, .failure(error))
                 }
             }
         }
