@@ -53,8 +53,9 @@ final class OutboundCalls: Sendable {
         }
     }
 
-    /// Registers the caller waiting on `correlation`; false, registering nothing, when `peer`
-    /// was declared gone (or the transport stopped) since `begin`: the caller completes it then.
+    /// Registers the caller waiting on `correlation`; nil then. When `peer` was declared gone (or
+    /// the transport stopped) since `begin`, registers nothing and says why: the caller completes
+    /// the call with it.
     func wait(_ correlation: UInt64, peer: String, done: CheckedContinuation<WireResult, Never>) -> CallRefused? {
         state.withLock { state in
             if let reason = state.gone[peer] { return CallRefused(reason: "node \(peer) is gone: \(reason)") }
