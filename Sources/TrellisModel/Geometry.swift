@@ -21,7 +21,7 @@ public struct Size: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// A position in points, as UIKit's `CGPoint`.
-public struct Point: Hashable, Sendable {
+public struct Point: Hashable, Sendable, CustomStringConvertible {
     public var x: Double
     public var y: Double
 
@@ -30,7 +30,16 @@ public struct Point: Hashable, Sendable {
         self.y = y
     }
 
+    public init(_ x: Double, _ y: Double) {
+        self.init(x: x, y: y)
+    }
+
     public static let zero = Point(x: 0, y: 0)
+
+    /// Canonical trace form: `x,y`, each number as `CanonicalNumber` prints it.
+    public var description: String {
+        CanonicalNumber.format(x) + "," + CanonicalNumber.format(y)
+    }
 }
 
 /// A frame: origin and size, as UIKit's `CGRect`.
@@ -47,7 +56,27 @@ public struct Rect: Hashable, Sendable, CustomStringConvertible {
         self.init(origin: Point(x: x, y: y), size: Size(width, height))
     }
 
+    public init(origin: Point = .zero, _ size: Size) {
+        self.init(origin: origin, size: size)
+    }
+
+    public static let zero = Rect(origin: .zero, size: .zero)
+
+    public var minX: Double { origin.x }
+    public var minY: Double { origin.y }
+    public var maxX: Double { origin.x + size.width }
+    public var maxY: Double { origin.y + size.height }
+    public var midX: Double { origin.x + size.width / 2 }
+    public var midY: Double { origin.y + size.height / 2 }
+
+    /// This rect moved by `offset` (a frame given in a container's coordinates, in its
+    /// container's container's coordinates).
+    public func offset(by offset: Point) -> Rect {
+        Rect(origin: Point(x: origin.x + offset.x, y: origin.y + offset.y), size: size)
+    }
+
+    /// Canonical trace form (SPEC R63): `x,y WxH`.
     public var description: String {
-        "(" + CanonicalNumber.format(origin.x) + "," + CanonicalNumber.format(origin.y) + " " + size.description + ")"
+        origin.description + " " + size.description
     }
 }

@@ -28,6 +28,8 @@ public actor Controller: ManagedController, ViewControllerContext {
     /// UIKit's behaviour unchanged: the router does what super does without asking the behaviour,
     /// which is most controllers of a large hierarchy.
     let usesDefaultBehavior: Bool
+    /// Whether the layout pass can give a child an origin other than (0,0) (R61).
+    let placesChildren: Bool
     /// Whether `presentation` is set: the hot path tests this instead of the larger slot.
     @exclusivity(unchecked) var presents = false
     /// This controller's name in the trace recorder.
@@ -43,6 +45,10 @@ public actor Controller: ManagedController, ViewControllerContext {
 
     // Rarely touched on a transition.
     public nonisolated let id: ControllerID
+    /// Where its container put it, in the container's coordinates, at its last layout (R60).
+    public private(set) var origin: Point = .zero
+    /// Its frame as its container last laid it out (R60).
+    public var frame: Rect { Rect(origin: origin, size: size) }
     var traitOverrides: [ControllerID: TraitCollection]
     public private(set) var preferredContentSize: Size
     /// The behaviour, grant policy and presentation settings: shared by every controller with
@@ -62,6 +68,12 @@ public actor Controller: ManagedController, ViewControllerContext {
         }
     }
     /// The message a behaviour is handling (not used with the default behaviour).
+    @exclusivity(unchecked) private var stateStorage = OutOfLine<BehaviorState>()
+    /// What the behaviour keeps across messages (SPEC §4), boxed: most controllers keep nothing.
+    public var state: BehaviorState {
+        get { stateStorage.value ?? BehaviorState() }
+        set { stateStorage.value = newValue }
+    }
     @exclusivity(unchecked) private var deliveryStorage = OutOfLine<Delivery>()
     var delivery: Delivery? {
         get { deliveryStorage.value }
@@ -76,6 +88,7 @@ public actor Controller: ManagedController, ViewControllerContext {
         self.id = description.id
         self.kind = description.kind
         self.usesDefaultBehavior = description.behavior is DefaultBehavior
+        self.placesChildren = LayoutRules.placesChildren(kind: description.kind, layout: description.layout)
         self.traceName = environment.recorder.intern(description.id)
         self.environment = environment
         self.recorder = environment.recorder
@@ -93,7 +106,8 @@ public actor Controller: ManagedController, ViewControllerContext {
 
     public func makePresentationController(
         style: ModalPresentationStyle, containerSize: Size, traits: TraitCollection, windowSize: Size,
-        profile: AdaptationProfile, wrapperChanged: @escaping @Sendable (_ wrapper: (any ManagedController)?, _ presented: ControllerID) async -> Void
+        profile: AdaptationProfile, popoverSource: @escaping @Sendable () async -> Rect?,
+        wrapperChanged: @escaping @Sendable (_ wrapper: (any ManagedController)?, _ presented: ControllerID) async -> Void
     ) -> any ManagedPresentationController {
         // Only a custom presentation uses this controller's own presentation controller settings;
         // the built-in styles have UIKit's.
@@ -102,7 +116,8 @@ public actor Controller: ManagedController, ViewControllerContext {
             description: style == .custom ? settings.presentationDescription : PresentationControllerDescription(),
             delegate: settings.delegate,
             profile: profile, containerSize: containerSize, traits: traits, windowSize: windowSize,
-            preferredContentSize: preferredContentSize, environment: environment, wrapperChanged: wrapperChanged)
+            preferredContentSize: preferredContentSize, environment: environment, popoverSource: popoverSource,
+            wrapperChanged: wrapperChanged)
     }
 
     public func setContainer(_ container: (any ControllerEndpoint)?) {
@@ -112,14 +127,30 @@ public actor Controller: ManagedController, ViewControllerContext {
     public var children: [ControllerID] { endpoints.map(\.id) }
 
     /// The frame this controller gave each child, for inspection and tests.
-    public var childFrames: [ControllerID: Size] {
+    public var childFrames: [ControllerID: Rect] {
         Dictionary(zip(endpoints.map(\.id), slots.map(\.frame)), uniquingKeysWith: { first, _ in first })
     }
 
     public var traitOverridesByChild: [ControllerID: TraitCollection] { traitOverrides }
 
-    public func frame(ofChild child: ControllerID) -> Size? {
+    public func frame(ofChild child: ControllerID) -> Rect? {
         index(of: child).map { slots[$0].frame }
+    }
+
+    public func setOrigin(ofChild child: ControllerID, to origin: Point) {
+        guard let index = index(of: child) else {
+            misuse("setOrigin: \(child) is not a child of \(id)")
+            return
+        }
+        slots[index].origin = origin
+    }
+
+    /// R61: the built-in placement of the children, from the sizes the layout pass applied.
+    private func placeChildren() {
+        guard placesChildren else { return }
+        let origins = LayoutRules.origins(
+            kind: kind, layout: settings.layout, children: endpoints.map(\.id), sizes: slots.map(\.size), visible: defaultTargets)
+        for index in slots.indices { slots[index].origin = origins[index] }
     }
 
     /// The presentation controller of what this controller presents, if any (R28).
@@ -226,7 +257,7 @@ public actor Controller: ManagedController, ViewControllerContext {
         for index in defaultTargets {
             let answer = askSize(forChildAt: index, parentSize: size, cause: cause, transition: transition.id)
             // R4: an edge decided by SFC is skipped when the size does not change.
-            guard answer != slots[index].frame else { continue }
+            guard answer != slots[index].size else { continue }
             slots[index].announced = answer
             prefetchChild(at: index + 1)
             if let child = localController(at: index) {
@@ -275,17 +306,18 @@ public actor Controller: ManagedController, ViewControllerContext {
 
     // MARK: Layout (R10)
 
-    public func layout(cause: EventRef?) async {
-        let newSize = pendingSize ?? size
+    public func layout(frame: Rect, cause: EventRef?) async {
+        let newSize = frame.size
         pendingSize = nil
+        origin = frame.origin
         // First the frames this controller gives (the announced sizes become current), then its
         // callbacks, then the children it announced sizes to — without allocating on this path.
         var childFramesChanged = false
         var first = slots.count, last = -1
         for index in slots.indices {
             guard let announced = slots[index].announced else { continue }
-            if announced != slots[index].frame {
-                slots[index].frame = announced
+            if announced != slots[index].size {
+                slots[index].size = announced
                 childFramesChanged = true
             }
             first = min(first, index)
@@ -295,11 +327,12 @@ public actor Controller: ManagedController, ViewControllerContext {
         if presents, let announced = presentation?.slot.announced {
             presentationEndpoint = presentation?.endpoint
             presentation?.slot.announced = nil
-            presentation?.slot.frame = announced
+            presentation?.slot.size = announced
         }
         var layoutEvent = cause
         if newSize != size || childFramesChanged {
             size = newSize
+            placeChildren()
             layoutEvent = layOutSubviews(cause: cause)
         }
         if first <= last {
@@ -307,14 +340,14 @@ public actor Controller: ManagedController, ViewControllerContext {
                 slots[index].announced = nil
                 prefetchChild(at: index + 1)
                 if let child = localController(at: index) {
-                    await child.layout(cause: layoutEvent)
+                    await child.layout(frame: slots[index].frame, cause: layoutEvent)
                 } else {
-                    await endpoints[index].layout(cause: layoutEvent)
+                    await endpoints[index].layout(frame: slots[index].frame, cause: layoutEvent)
                 }
             }
         }
         if let presentationEndpoint {
-            await presentationEndpoint.layout(cause: layoutEvent)
+            await presentationEndpoint.layout(frame: Rect(size), cause: layoutEvent)
         }
     }
 
@@ -330,25 +363,27 @@ public actor Controller: ManagedController, ViewControllerContext {
         return event
     }
 
-    public func initialLayout(size: Size?, traits: TraitCollection, cause: EventRef?) async {
+    public func initialLayout(frame: Rect?, traits: TraitCollection, cause: EventRef?) async {
         traitCollection = traits
         pendingTraits = nil
         let visible = defaultTargets
         var layoutEvent = cause
-        if let size {
-            self.size = size
+        if let frame {
+            size = frame.size
+            origin = frame.origin
             layoutEvent = recorder.recordLayout(.viewWillLayoutSubviews, controller: traceName, cause: cause)
             behavior.viewWillLayoutSubviews(in: self)
             for index in slots.indices where visible.contains(index) {
-                slots[index].frame = askSize(forChildAt: index, parentSize: size, cause: layoutEvent, transition: nil)
+                slots[index].size = askSize(forChildAt: index, parentSize: frame.size, cause: layoutEvent, transition: nil)
             }
+            placeChildren()
             recorder.recordLayout(.viewDidLayoutSubviews, controller: traceName, cause: cause)
             behavior.viewDidLayoutSubviews(in: self)
         }
         for index in slots.indices {
-            let childSize: Size? = size != nil && visible.contains(index) ? slots[index].frame : nil
+            let childFrame: Rect? = frame != nil && visible.contains(index) ? slots[index].frame : nil
             await endpoints[index].initialLayout(
-                size: childSize, traits: effectiveTraits(forChildAt: index, parentTraits: traits), cause: layoutEvent)
+                frame: childFrame, traits: effectiveTraits(forChildAt: index, parentTraits: traits), cause: layoutEvent)
         }
     }
 
@@ -479,7 +514,7 @@ public actor Controller: ManagedController, ViewControllerContext {
             misuse("preferredContentSizeDidChange: \(child) is not a child of \(id)")
             return
         }
-        let granted = grantPolicy.grantedSize(current: slots[index].frame, requested: preferredSize)
+        let granted = grantPolicy.grantedSize(current: slots[index].size, requested: preferredSize)
         await resize(child: child, to: granted)
     }
 
@@ -489,12 +524,12 @@ public actor Controller: ManagedController, ViewControllerContext {
             return
         }
         // R25: no receipt when nothing changes.
-        guard newSize != slots[index].frame else { return }
+        guard newSize != slots[index].size else { return }
         let cause = delivery?.cause
         let transition = environment.beginTransition(animated: true)
         slots[index].announced = newSize
         await endpoints[index].deliverViewWillTransition(to: newSize, transition: transition, cause: cause)
-        await layout(cause: cause)
+        await layout(frame: frame, cause: cause)
         environment.finishTransition(transition, cause: cause)
     }
 
@@ -530,16 +565,17 @@ public actor Controller: ManagedController, ViewControllerContext {
 
     public func attachPresentation(_ presentationController: any ControllerEndpoint, inheritsPresenterTraits: Bool) {
         presentation = PresentationSlot(
-            slot: ChildSlot(presentationController, recorder: recorder, frame: size), endpoint: presentationController,
+            slot: ChildSlot(presentationController, recorder: recorder, frame: Rect(size)), endpoint: presentationController,
             inheritsPresenterTraits: inheritsPresenterTraits)
     }
 
     /// A new adaptive wrapper (R49) takes the place of the controller it wraps: same size and
     /// traits, the wrapped controller filling it.
-    func adoptAsWrapper(of frame: Size, traits: TraitCollection) {
-        size = frame
+    func adoptAsWrapper(of frame: Rect, traits: TraitCollection) {
+        size = frame.size
+        origin = frame.origin
         traitCollection = traits
-        for index in slots.indices { slots[index].frame = frame }
+        for index in slots.indices { slots[index].frame = Rect(frame.size) }
     }
 
     public func detachPresentation() {
@@ -578,16 +614,18 @@ public actor Controller: ManagedController, ViewControllerContext {
     public func showChild(at index: Int, cause: EventRef?) async {
         guard slots.indices.contains(index) else { return }
         let answer = askSize(forChildAt: index, parentSize: size, cause: cause, transition: nil)
-        slots[index].frame = answer
-        await endpoints[index].refresh(size: answer, traits: effectiveTraits(forChildAt: index, parentTraits: traitCollection), cause: cause)
+        slots[index].size = answer
+        placeChildren()
+        await endpoints[index].refresh(frame: slots[index].frame, traits: effectiveTraits(forChildAt: index, parentTraits: traitCollection), cause: cause)
     }
 
     /// Brings a controller that becomes visible to its container's size and traits: traits that
     /// changed while it was away arrive with `traitCollectionDidChange` (here and below), a new
     /// size with a layout. A controller appearing for the first time is laid out as at start.
-    public func refresh(size newSize: Size, traits: TraitCollection, cause: EventRef?) async {
+    public func refresh(frame newFrame: Rect, traits: TraitCollection, cause: EventRef?) async {
+        origin = newFrame.origin
         guard traitCollection != .unspecified else {
-            await initialLayout(size: newSize, traits: traits, cause: cause)
+            await initialLayout(frame: newFrame, traits: traits, cause: cause)
             return
         }
         if traits != traitCollection {
@@ -597,11 +635,11 @@ public actor Controller: ManagedController, ViewControllerContext {
             behavior.traitCollectionDidChange(previous: previous, in: self)
             for index in defaultTargets {
                 await endpoints[index].refresh(
-                    size: slots[index].frame, traits: effectiveTraits(forChildAt: index, parentTraits: traits), cause: event)
+                    frame: slots[index].frame, traits: effectiveTraits(forChildAt: index, parentTraits: traits), cause: event)
             }
         }
-        guard newSize != size else { return }
-        await initialLayout(size: newSize, traits: traitCollection, cause: cause)
+        guard newFrame.size != size else { return }
+        await initialLayout(frame: newFrame, traits: traitCollection, cause: cause)
     }
 }
 
@@ -630,28 +668,33 @@ final class ControllerSettings: Sendable {
     let behavior: any ViewControllerBehavior
     let grantPolicy: GrantPolicy
     let presentationDescription: PresentationControllerDescription
-    let delegate: AdaptiveDelegate?
+    let delegate: (any AdaptivePresentationDelegate)?
+    let layout: ChildLayout
 
     private init(
         behavior: any ViewControllerBehavior, grantPolicy: GrantPolicy,
-        presentationDescription: PresentationControllerDescription, delegate: AdaptiveDelegate?
+        presentationDescription: PresentationControllerDescription, delegate: (any AdaptivePresentationDelegate)?,
+        layout: ChildLayout
     ) {
         self.behavior = behavior
         self.grantPolicy = grantPolicy
         self.presentationDescription = presentationDescription
         self.delegate = delegate
+        self.layout = layout
     }
 
     private static let defaults = ControllerSettings(
-        behavior: DefaultBehavior(), grantPolicy: .none, presentationDescription: PresentationControllerDescription(), delegate: nil)
+        behavior: DefaultBehavior(), grantPolicy: .none, presentationDescription: PresentationControllerDescription(), delegate: nil,
+        layout: .overlay)
 
     static func make(_ description: ControllerDescription) -> ControllerSettings {
         let presentation = description.presentationController
         let isDefault = description.behavior is DefaultBehavior && description.grant == .none && description.adaptiveDelegate == nil
+            && description.layout == .overlay
             && presentation.behavior is DefaultPresentationBehavior && presentation.grant == nil
             && presentation.overrideTraitCollection == nil && presentation.shouldPresentInFullscreen && !presentation.shouldRemovePresentersView
         return isDefault ? defaults : ControllerSettings(
             behavior: description.behavior, grantPolicy: description.grant,
-            presentationDescription: presentation, delegate: description.adaptiveDelegate)
+            presentationDescription: presentation, delegate: description.adaptiveDelegate, layout: description.layout)
     }
 }

@@ -22,7 +22,9 @@ public struct ControllerDescription: Sendable {
     /// The presentation controller used when this controller is presented with `custom`.
     public var presentationController: PresentationControllerDescription
     /// The adaptive delegate of this controller's presentations (R48).
-    public var adaptiveDelegate: AdaptiveDelegate?
+    public var adaptiveDelegate: (any AdaptivePresentationDelegate)?
+    /// How a `view` container places its children (R61).
+    public var layout: ChildLayout
     /// Whether a popover presentation of this controller has a source view or rect (R31).
     public var hasPopoverSource: Bool
     /// The view a popover presentation of this controller points from (UIKit's `sourceView`).
@@ -45,10 +47,11 @@ public struct ControllerDescription: Sendable {
         definesPresentationContext: Bool? = nil,
         providesPresentationContextTransitionStyle: Bool = false,
         presentationController: PresentationControllerDescription = PresentationControllerDescription(),
-        adaptiveDelegate: AdaptiveDelegate? = nil,
+        adaptiveDelegate: (any AdaptivePresentationDelegate)? = nil,
         hasPopoverSource: Bool = false,
         popoverSourceView: ControllerID? = nil,
-        popoverSourceRect: Rect? = nil
+        popoverSourceRect: Rect? = nil,
+        layout: ChildLayout = .overlay
     ) {
         self.modalPresentationStyle = modalPresentationStyle
         self.modalTransitionStyle = modalTransitionStyle
@@ -56,6 +59,7 @@ public struct ControllerDescription: Sendable {
         self.providesPresentationContextTransitionStyle = providesPresentationContextTransitionStyle
         self.presentationController = presentationController
         self.adaptiveDelegate = adaptiveDelegate
+        self.layout = layout
         self.hasPopoverSource = hasPopoverSource || popoverSourceView != nil || popoverSourceRect != nil
         self.popoverSourceView = popoverSourceView
         self.popoverSourceRect = popoverSourceRect

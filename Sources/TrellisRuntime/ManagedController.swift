@@ -40,10 +40,12 @@ public protocol ManagedController: ControllerEndpoint {
     /// A child becomes visible: sized by this container's SFC, its traits brought up to date.
     func showChild(at index: Int, cause: EventRef?) async
     /// Creates the presentation controller of a presentation of this controller, on the node
-    /// that hosts it, from this controller's own presentation settings.
+    /// that hosts it, from this controller's own presentation settings. `popoverSource` gives a
+    /// popover's source rect in window coordinates, asked at each layout pass (R62).
     func makePresentationController(
         style: ModalPresentationStyle, containerSize: Size, traits: TraitCollection, windowSize: Size,
-        profile: AdaptationProfile, wrapperChanged: @escaping @Sendable (_ wrapper: (any ManagedController)?, _ presented: ControllerID) async -> Void
+        profile: AdaptationProfile, popoverSource: @escaping @Sendable () async -> Rect?,
+        wrapperChanged: @escaping @Sendable (_ wrapper: (any ManagedController)?, _ presented: ControllerID) async -> Void
     ) async -> any ManagedPresentationController
 }
 
@@ -56,8 +58,37 @@ public protocol ManagedPresentationController: ControllerEndpoint {
     func transitionCallback(_ callback: PresentationCallback, value: Bool, cause: EventRef?) async
     /// Sizes and lays out what it displays, the first time.
     func initialPresentationLayout(cause: EventRef?) async
-    /// Whether the presenter's views are removed (R41) and what the container shows now.
-    func presentationState() async -> (removesPresenterViews: Bool, displayedID: ControllerID)
+    /// Whether the presenter's views are removed (R41), what the container shows now and where.
+    func presentationState() async -> PresentationState
     /// An appearance callback to what the container shows (the presented controller or its wrapper).
     func deliverDisplayedAppearance(_ callback: AppearanceCallback, cause: EventRef?) async
+}
+
+/// A presentation as its window reads it, for inspection and the screen picture.
+public struct PresentationState: Sendable, Equatable {
+    /// R41: the presenter's views are off screen while it is shown.
+    public var removesPresenterViews: Bool
+    /// The presented controller, or its adaptive wrapper (R49).
+    public var displayedID: ControllerID
+    /// The style in effect: the adaptive style while adapted.
+    public var style: ModalPresentationStyle
+    /// Whether the container view covers the context controller (current-context styles) rather
+    /// than the window (R62).
+    public var coversContext: Bool
+    /// The container view's bounds.
+    public var containerViewBounds: Rect
+    /// The presented view's frame in the container view's coordinates (R63).
+    public var presentedViewFrame: Rect
+
+    public init(
+        removesPresenterViews: Bool, displayedID: ControllerID, style: ModalPresentationStyle, coversContext: Bool,
+        containerViewBounds: Rect, presentedViewFrame: Rect
+    ) {
+        self.removesPresenterViews = removesPresenterViews
+        self.displayedID = displayedID
+        self.style = style
+        self.coversContext = coversContext
+        self.containerViewBounds = containerViewBounds
+        self.presentedViewFrame = presentedViewFrame
+    }
 }

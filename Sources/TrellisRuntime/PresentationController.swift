@@ -11,7 +11,7 @@ public actor PresentationController: ManagedPresentationController, Presentation
     /// `.none` while not adapted.
     public private(set) var adaptiveStyle: ModalPresentationStyle = .none
     let description: PresentationControllerDescription
-    let delegate: AdaptiveDelegate?
+    let delegate: (any AdaptivePresentationDelegate)?
     let profile: AdaptationProfile
     let environment: RuntimeEnvironment
     /// The presented controller itself, kept while an adaptive wrapper displays it.
@@ -29,6 +29,14 @@ public actor PresentationController: ManagedPresentationController, Presentation
     var pendingTraits: TraitCollection?
     var windowSize: Size
     var presentedPreferredSize: Size
+    /// The size `size(forPresented:)` last gave what it displays (R7), before R63's frame.
+    public private(set) var presentedViewSize: Size = .zero
+    /// The container view's bounds at the last layout pass: a change lays the container out.
+    var laidOutContainer: Rect?
+    /// Where a popover presentation points from, in window coordinates, asked at each layout.
+    let popoverSource: @Sendable () async -> Rect?
+    public private(set) var popoverSourceRect: Rect?
+    public var state = BehaviorState()
     var delivery: Delivery?
     /// The transition in which the adaptive style last changed, and the last one that brought a
     /// size: a style change without a size transition resizes the presented controller itself.
@@ -43,10 +51,12 @@ public actor PresentationController: ManagedPresentationController, Presentation
     @_spi(Testing)
     public init(
         presented: any ControllerEndpoint, style: ModalPresentationStyle, description: PresentationControllerDescription,
-        delegate: AdaptiveDelegate?, profile: AdaptationProfile, containerSize: Size, traits: TraitCollection,
+        delegate: (any AdaptivePresentationDelegate)?, profile: AdaptationProfile, containerSize: Size, traits: TraitCollection,
         windowSize: Size, preferredContentSize: Size, environment: RuntimeEnvironment,
+        popoverSource: @escaping @Sendable () async -> Rect? = { nil },
         wrapperChanged: @escaping @Sendable (_ wrapper: (any ManagedController)?, _ presented: ControllerID) async -> Void
     ) {
+        self.popoverSource = popoverSource
         self.id = ControllerID.presentationController(of: presented.id)
         self.presentedID = presented.id
         self.presented = presented
@@ -66,8 +76,20 @@ public actor PresentationController: ManagedPresentationController, Presentation
 
     public var displayedID: ControllerID { displayedEndpoint.id }
     public var style: ModalPresentationStyle { adaptiveStyle == .none ? presentationStyle : adaptiveStyle }
-    /// The presented (or wrapper's) frame, for inspection and tests.
-    public var presentedFrame: Size { displayed.frame }
+    /// The presented view's (or wrapper's) frame in the container view's coordinates (R60, R63).
+    public var presentedViewFrame: Rect { displayed.frame }
+
+    public var containerViewBounds: Rect {
+        PresentationRules.containerBounds(
+            style: style, customPresentsInFullscreen: description.shouldPresentInFullscreen, windowSize: windowSize, contextSize: size)
+    }
+
+    /// A custom presentation while adapted to another style is sized and placed by that style's
+    /// built-in rules, not by its behaviour (UIKit hands an adapted presentation to the adaptive
+    /// style's own presentation logic; decisions.md).
+    private var behaviourPlacesPresented: Bool {
+        !(presentationStyle == .custom && adaptiveStyle != .none)
+    }
 
     /// Whether the presenter's views are removed while this presentation is shown (R41).
     public var removesPresenterViews: Bool {
@@ -104,7 +126,17 @@ public actor PresentationController: ManagedPresentationController, Presentation
     // MARK: Presentation and dismissal callbacks
 
     public func transitionCallback(_ callback: PresentationCallback, value: Bool, cause: EventRef?) {
-        record(.presentationTransition(callback, value: value), cause: cause)
+        let event = record(.presentationTransition(callback, value: value), cause: cause)
+        let outer = delivery
+        delivery = Delivery(message: callback.rawValue, cause: event, transition: nil)
+        let behavior = description.behavior
+        switch callback {
+        case .presentationTransitionWillBegin: behavior.presentationTransitionWillBegin(in: self)
+        case .presentationTransitionDidEnd: behavior.presentationTransitionDidEnd(completed: value, in: self)
+        case .dismissalTransitionWillBegin: behavior.dismissalTransitionWillBegin(in: self)
+        case .dismissalTransitionDidEnd: behavior.dismissalTransitionDidEnd(completed: value, in: self)
+        }
+        delivery = outer
     }
 
     /// R51: adaptation when presenting into an environment that is already compact.
@@ -114,20 +146,59 @@ public actor PresentationController: ManagedPresentationController, Presentation
 
     /// Gives what it displays its traits, silently, before it appears.
     public func prepareDisplayed() async {
-        await displayedEndpoint.initialLayout(size: nil, traits: presentedTraits(traitCollection), cause: nil)
+        await displayedEndpoint.initialLayout(frame: nil, traits: presentedTraits(traitCollection), cause: nil)
     }
 
     /// Sizes and lays out what it displays, the first time.
     public func initialPresentationLayout(cause: EventRef?) async {
         let answer = askSize(parentSize: size, cause: cause, transition: nil)
-        displayed.frame = answer
-        let event = record(.layout(.containerViewWillLayoutSubviews), cause: cause)
-        record(.layout(.containerViewDidLayoutSubviews), cause: cause)
-        await displayedEndpoint.initialLayout(size: answer, traits: presentedTraits(traitCollection), cause: event)
+        presentedViewSize = answer
+        displayed.size = answer
+        let event = await layOutContainerView(cause: cause)
+        await displayedEndpoint.initialLayout(frame: displayed.frame, traits: presentedTraits(traitCollection), cause: event)
     }
 
-    public func presentationState() -> (removesPresenterViews: Bool, displayedID: ControllerID) {
-        (removesPresenterViews, displayedEndpoint.id)
+    /// The container view's layout callbacks (R63): `containerViewWillLayoutSubviews`, whose
+    /// super gives the presented view its frame, then `containerViewDidLayoutSubviews`; returns
+    /// the first's event.
+    private func layOutContainerView(cause: EventRef?) async -> EventRef {
+        laidOutContainer = containerViewBounds
+        popoverSourceRect = presentationStyle == .popover ? await popoverSource() : nil
+        let event = record(.layout(.containerViewWillLayoutSubviews), cause: cause)
+        let outer = delivery
+        delivery = Delivery(message: "containerViewWillLayoutSubviews", cause: event, transition: nil)
+        description.behavior.containerViewWillLayoutSubviews(in: self)
+        record(.layout(.containerViewDidLayoutSubviews), cause: cause)
+        description.behavior.containerViewDidLayoutSubviews(in: self)
+        delivery = outer
+        return event
+    }
+
+    public func superContainerViewWillLayoutSubviews() {
+        let frame = frameOfPresentedViewInContainerView()
+        let cause = delivery?.cause
+        record(.frameOfPresentedView(frame), cause: cause)
+        // R63: a custom presentation whose frame does not match what its sizeForChild said.
+        if style == .custom, frame.size != presentedViewSize {
+            record(.warning("frameOfPresentedViewInContainerView gives \(displayedEndpoint.id) \(frame.size), but sizeForChild gave \(presentedViewSize)"), cause: cause)
+        }
+        displayed.frame = frame
+    }
+
+    public func frameOfPresentedViewInContainerView() -> Rect {
+        behaviourPlacesPresented ? description.behavior.frameOfPresentedViewInContainerView(in: self) : superFrameOfPresentedViewInContainerView()
+    }
+
+    public func superFrameOfPresentedViewInContainerView() -> Rect {
+        PresentationRules.frameOfPresentedView(
+            style: style, container: containerViewBounds, presentedSize: presentedViewSize, popoverSource: popoverSourceRect)
+    }
+
+    public func presentationState() -> PresentationState {
+        PresentationState(
+            removesPresenterViews: removesPresenterViews, displayedID: displayedEndpoint.id, style: style,
+            coversContext: PresentationRules.isContextStyle(style, customPresentsInFullscreen: description.shouldPresentInFullscreen),
+            containerViewBounds: containerViewBounds, presentedViewFrame: displayed.frame)
     }
 
     public func deliverDisplayedAppearance(_ callback: AppearanceCallback, cause: EventRef?) async {
@@ -155,13 +226,15 @@ public actor PresentationController: ManagedPresentationController, Presentation
         delivery?.superCalled = true
         let answer = askSize(parentSize: size, cause: current.cause, transition: current.transition?.id)
         // R4 applies to this edge too: it is decided by SFC.
-        guard answer != displayed.frame else { return }
+        guard answer != displayed.size else { return }
         displayed.announced = answer
         await displayedEndpoint.deliverViewWillTransition(to: answer, transition: coordinator.info, cause: current.cause)
     }
 
     private func askSize(parentSize: Size, cause: EventRef?, transition: Int?) -> Size {
-        let answer = description.behavior.size(forPresented: displayedEndpoint.id, parentSize: parentSize, in: self)
+        let answer = behaviourPlacesPresented
+            ? description.behavior.size(forPresented: displayedEndpoint.id, parentSize: parentSize, in: self)
+            : superSize(forPresentedWithParentSize: parentSize)
         record(.sizeForChild(child: displayedEndpoint.id, parent: parentSize, answer: answer), cause: cause, transition: transition)
         return answer
     }
@@ -172,26 +245,34 @@ public actor PresentationController: ManagedPresentationController, Presentation
             preferredContentSize: presentedPreferredSize, traits: transitioningTraits)
     }
 
-    public func layout(cause: EventRef?) async {
-        size = pendingSize ?? size
+    /// The layout pass (R10, R63): `frame` is the presenter's bounds. The container view is laid
+    /// out when its bounds or the presented size changed — a form sheet that keeps its size is
+    /// still re-centred on rotation — and what it displays is laid out when it was announced a
+    /// size or its frame's size changed.
+    public func layout(frame: Rect, cause: EventRef?) async {
+        size = frame.size
         pendingSize = nil
-        guard let announced = displayed.announced else { return }
+        let announced = displayed.announced
         displayed.announced = nil
-        var event = cause
-        if announced != displayed.frame {
-            displayed.frame = announced
-            event = record(.layout(.containerViewWillLayoutSubviews), cause: cause)
-            record(.layout(.containerViewDidLayoutSubviews), cause: cause)
+        let sizeBefore = displayed.size
+        if let announced { presentedViewSize = announced }
+        guard announced.map({ $0 != sizeBefore }) ?? false || laidOutContainer != containerViewBounds else {
+            if announced != nil { await displayedEndpoint.layout(frame: displayed.frame, cause: cause) }
+            return
         }
-        await displayedEndpoint.layout(cause: event)
+        displayed.size = presentedViewSize
+        let event = await layOutContainerView(cause: cause)
+        if announced != nil || displayed.size != sizeBefore {
+            await displayedEndpoint.layout(frame: displayed.frame, cause: event)
+        }
     }
 
-    public func initialLayout(size: Size?, traits: TraitCollection, cause: EventRef?) async {
+    public func initialLayout(frame: Rect?, traits: TraitCollection, cause: EventRef?) async {
         traitCollection = traits
-        if let size { self.size = size }
+        if let frame { self.size = frame.size }
     }
 
-    public func refresh(size: Size, traits: TraitCollection, cause: EventRef?) async {}
+    public func refresh(frame: Rect, traits: TraitCollection, cause: EventRef?) async {}
 
     public func deliverAppearance(_ callback: AppearanceCallback, cause: EventRef?) async {}
 
@@ -255,10 +336,11 @@ public actor PresentationController: ManagedPresentationController, Presentation
         guard PresentationRules.asksForAdaptiveStyle(presentationStyle, hasDelegate: delegate != nil) else { return }
         // At presentation, a regular environment has nothing to adapt and nothing to ask (R51).
         if atPresentation, !PresentationRules.isCompactForAdaptation(traits, profile: profile) { return }
-        let answer = PresentationRules.adaptiveStyle(for: presentationStyle, traits: traits, profile: profile, delegate: delegate)
+        let answer = PresentationRules.adaptiveStyle(
+            for: presentationStyle, traits: traits, profile: profile, answer: delegate?.adaptivePresentationStyle(for: self, traitCollection: traits))
         let adapted = answer == presentationStyle ? .none : answer
         record(.adaptivePresentationStyle(answer.rawValue), cause: cause)
-        let wantsWrapper = adapted != .none && delegate?.wrapsInNavigationController == true
+        let wantsWrapper = adapted != .none && delegate?.viewControllerForAdaptivePresentationStyle(adapted, in: self) == .navigationController
         if wantsWrapper, wrapper == nil {
             await installWrapper(cause: cause)
         } else if !wantsWrapper, wrapper != nil {
@@ -284,10 +366,15 @@ public actor PresentationController: ManagedPresentationController, Presentation
 
     private func removeWrapper() async {
         guard let navigation = wrapper else { return }
-        let frame = await navigation.childFrames[presentedID] ?? displayed.frame
+        let size = await navigation.childFrames[presentedID]?.size ?? displayed.size
         await presented.setContainer(self)
         wrapper = nil
-        displayed = ChildSlot(presented, recorder: environment.recorder, frame: frame)
+        displayed = ChildSlot(presented, recorder: environment.recorder, frame: Rect(origin: displayed.origin, size))
+        // While wrapped, the presented controller's preferred-size changes went to the wrapper:
+        // back in its own presentation, its current preferred size counts again.
+        if let managed = presented as? any ManagedController {
+            presentedPreferredSize = await managed.snapshot().preferredContentSize
+        }
         displayedEndpoint = presented
         await wrapperChanged(nil, presentedID)
     }
@@ -309,12 +396,7 @@ public actor PresentationController: ManagedPresentationController, Presentation
         if let adapted = adaptedInTransition, adapted != lastSizeTransition {
             adaptedInTransition = nil
             let answer = askSize(parentSize: size, cause: next, transition: adapted)
-            guard answer != displayed.frame else { return }
-            let transition = environment.beginTransition(animated: true)
-            displayed.announced = answer
-            await displayedEndpoint.deliverViewWillTransition(to: answer, transition: transition, cause: next)
-            await layout(cause: next)
-            environment.finishTransition(transition, cause: next)
+            await resizeDisplayed(to: answer, cause: next)
         }
         adaptedInTransition = nil
     }
@@ -333,14 +415,18 @@ public actor PresentationController: ManagedPresentationController, Presentation
     public func superPreferredContentSizeDidChange(forChild child: ControllerID, preferredSize: Size) async {
         let policy = description.grant
             ?? PresentationRules.defaultGrant(style: style, windowSize: windowSize, traits: traitCollection)
-        let granted = policy.grantedSize(current: displayed.frame, requested: preferredSize)
-        // R25: a receipt only when the size changes.
-        guard granted != displayed.frame else { return }
-        let cause = delivery?.cause
+        let granted = policy.grantedSize(current: displayed.size, requested: preferredSize)
+        await resizeDisplayed(to: granted, cause: delivery?.cause)
+    }
+
+    /// R25: a `viewWillTransition` receipt to what it displays, then a layout pass — nothing
+    /// when the size does not change.
+    private func resizeDisplayed(to newSize: Size, cause: EventRef?) async {
+        guard newSize != displayed.size else { return }
         let transition = environment.beginTransition(animated: true)
-        displayed.announced = granted
-        await displayedEndpoint.deliverViewWillTransition(to: granted, transition: transition, cause: cause)
-        await layout(cause: cause)
+        displayed.announced = newSize
+        await displayedEndpoint.deliverViewWillTransition(to: newSize, transition: transition, cause: cause)
+        await layout(frame: Rect(size), cause: cause)
         environment.finishTransition(transition, cause: cause)
     }
 

@@ -13,9 +13,22 @@ public protocol PresentationControllerContext: Actor {
     var presentationStyle: ModalPresentationStyle { get }
     /// The style in effect: the adaptive style while adapted (R48), else `presentationStyle`.
     var style: ModalPresentationStyle { get }
-    /// The container view's size: the presenter's (or context's) size.
+    /// The presenter's (or context's) size: what `viewWillTransition` last brought.
     var size: Size { get }
+    /// The container view's bounds (R62): the window for full-screen styles, the context
+    /// controller for current-context styles.
+    var containerViewBounds: Rect { get }
+    /// The frame the presented view (or its adaptive wrapper) has now, in the container view's
+    /// coordinates (R60, R63).
+    var presentedViewFrame: Rect { get }
+    /// The size `size(forPresented:)` last gave the presented view (R7), before the layout pass
+    /// applies the frame.
+    var presentedViewSize: Size { get }
+    /// A popover's source rect in the container view's (the window's) coordinates, or nil.
+    var popoverSourceRect: Rect? { get }
     var traitCollection: TraitCollection { get }
+    /// State the behaviour keeps across messages, isolated to this presentation controller (SPEC §4).
+    var state: BehaviorState { get set }
 
     /// `super.viewWillTransition(to:with:)`: asks `size(forPresented:)` and sends the presented
     /// controller its size (R7), unless unchanged (R4).
@@ -26,6 +39,15 @@ public protocol PresentationControllerContext: Actor {
     func superSize(forPresentedWithParentSize parentSize: Size) -> Size
     /// `super.preferredContentSizeDidChange(forChildContentContainer:)`: the grant policy (R24).
     func superPreferredContentSizeDidChange(forChild child: ControllerID, preferredSize: Size) async
+    /// `super.containerViewWillLayoutSubviews()` (R63): asks `frameOfPresentedViewInContainerView`
+    /// (traced as a query) and gives the presented view that frame.
+    func superContainerViewWillLayoutSubviews()
+    /// `super.frameOfPresentedViewInContainerView` (R62): the built-in frame of the style in
+    /// effect; for `custom`, the container view's bounds, as UIKit's default.
+    func superFrameOfPresentedViewInContainerView() -> Rect
+    /// Asks this presentation controller's own `frameOfPresentedViewInContainerView` (the
+    /// behaviour's), as UIKit code reading `self.frameOfPresentedViewInContainerView` does.
+    func frameOfPresentedViewInContainerView() -> Rect
     /// Writes a `note` line into the trace under this presentation controller.
     func note(_ text: String)
 }
@@ -38,6 +60,16 @@ public protocol PresentationControllerBehavior: Sendable {
     /// `size(forChildContentContainer:withParentContainerSize:)` for the presented controller.
     func size(forPresented child: ControllerID, parentSize: Size, in pc: isolated any PresentationControllerContext) -> Size
     func preferredContentSizeDidChange(forChild child: ControllerID, preferredSize: Size, in pc: isolated any PresentationControllerContext) async
+    /// `frameOfPresentedViewInContainerView` (R62), in the container view's coordinates.
+    func frameOfPresentedViewInContainerView(in pc: isolated any PresentationControllerContext) -> Rect
+    /// `containerViewWillLayoutSubviews()` (R63): super gives the presented view its frame.
+    func containerViewWillLayoutSubviews(in pc: isolated any PresentationControllerContext)
+    func containerViewDidLayoutSubviews(in pc: isolated any PresentationControllerContext)
+    /// The transition callbacks of R42, called when they are recorded.
+    func presentationTransitionWillBegin(in pc: isolated any PresentationControllerContext)
+    func presentationTransitionDidEnd(completed: Bool, in pc: isolated any PresentationControllerContext)
+    func dismissalTransitionWillBegin(in pc: isolated any PresentationControllerContext)
+    func dismissalTransitionDidEnd(completed: Bool, in pc: isolated any PresentationControllerContext)
 }
 
 extension PresentationControllerBehavior {
@@ -56,6 +88,20 @@ extension PresentationControllerBehavior {
     public func preferredContentSizeDidChange(forChild child: ControllerID, preferredSize: Size, in pc: isolated any PresentationControllerContext) async {
         await pc.superPreferredContentSizeDidChange(forChild: child, preferredSize: preferredSize)
     }
+
+    public func frameOfPresentedViewInContainerView(in pc: isolated any PresentationControllerContext) -> Rect {
+        pc.superFrameOfPresentedViewInContainerView()
+    }
+
+    public func containerViewWillLayoutSubviews(in pc: isolated any PresentationControllerContext) {
+        pc.superContainerViewWillLayoutSubviews()
+    }
+
+    public func containerViewDidLayoutSubviews(in pc: isolated any PresentationControllerContext) {}
+    public func presentationTransitionWillBegin(in pc: isolated any PresentationControllerContext) {}
+    public func presentationTransitionDidEnd(completed: Bool, in pc: isolated any PresentationControllerContext) {}
+    public func dismissalTransitionWillBegin(in pc: isolated any PresentationControllerContext) {}
+    public func dismissalTransitionDidEnd(completed: Bool, in pc: isolated any PresentationControllerContext) {}
 }
 
 /// A presentation controller that behaves as UIKit's built-in ones.

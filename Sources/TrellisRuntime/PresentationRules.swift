@@ -108,12 +108,12 @@ public enum PresentationRules {
     /// profile's default (R48); `.none` means "no adaptation". Regular width never adapts, except
     /// the `ios13` compact-height rule.
     public static func adaptiveStyle(
-        for style: ModalPresentationStyle, traits: TraitCollection, profile: AdaptationProfile, delegate: AdaptiveDelegate?
+        for style: ModalPresentationStyle, traits: TraitCollection, profile: AdaptationProfile, answer: AdaptiveAnswer?
     ) -> ModalPresentationStyle {
         let fallback = defaultAdaptiveStyle(for: style, traits: traits, profile: profile)
         guard isCompactForAdaptation(traits, profile: profile) else { return .none }
-        if style == .custom, delegate?.answer == nil { return .none }
-        return delegate?.answer?.validStyle ?? fallback
+        if style == .custom, answer == nil { return .none }
+        return answer?.validStyle ?? fallback
     }
 
     /// The size a built-in presentation controller gives its presented controller (SPEC §3.5),
@@ -151,4 +151,86 @@ public enum PresentationRules {
         default: return .none
         }
     }
+
+    // MARK: Frames (§3.9)
+
+    /// R62: the bounds of a presentation's container view, in its own coordinates: it covers the
+    /// window for full-screen styles and the context controller for current-context styles.
+    public static func containerBounds(
+        style: ModalPresentationStyle, customPresentsInFullscreen: Bool, windowSize: Size, contextSize: Size
+    ) -> Rect {
+        Rect(isContextStyle(style, customPresentsInFullscreen: customPresentsInFullscreen) ? contextSize : windowSize)
+    }
+
+    /// R64: whether the style puts a dimming view over the container view, under the presented
+    /// view: the sheets and custom presentations (the seed's sidebar dims); popovers do not, and
+    /// the full-screen and current-context styles cover what is below.
+    public static func dims(_ style: ModalPresentationStyle) -> Bool {
+        switch style {
+        case .formSheet, .pageSheet, .custom: return true
+        default: return false
+        }
+    }
+
+    /// R62: UIKit's `frameOfPresentedViewInContainerView` for the style in effect (the adaptive
+    /// style while adapted), in the container view's coordinates. `presentedSize` is the size the
+    /// presentation controller's `sizeForChild` gave the presented controller (SPEC §3.5);
+    /// `popoverSource` is a popover's source rect, in the container's coordinates (the window's).
+    /// A custom presentation's frame is its behaviour's; UIKit's default is the container's bounds.
+    public static func frameOfPresentedView(
+        style: ModalPresentationStyle, container: Rect, presentedSize: Size, popoverSource: Rect?
+    ) -> Rect {
+        switch style {
+        case .fullScreen, .overFullScreen, .currentContext, .overCurrentContext, .custom, .none, .automatic:
+            return container
+        case .formSheet, .pageSheet:
+            return Rect(
+                origin: Point(x: container.midX - presentedSize.width / 2, y: container.midY - presentedSize.height / 2),
+                size: presentedSize)
+        case .popover:
+            return popoverFrame(size: presentedSize, source: popoverSource ?? Rect(origin: Point(x: container.midX, y: container.midY), .zero), window: container)
+        }
+    }
+
+    /// R62: a popover of `size` beside `source`: below it when it fits between the source's
+    /// bottom edge and the window's (centred horizontally on the source), else above it, else to
+    /// its right, else to its left (centred vertically); then moved the least distance that puts
+    /// it inside the window.
+    public static func popoverFrame(size: Size, source: Rect, window: Rect) -> Rect {
+        var origin: Point
+        if source.maxY + size.height <= window.maxY {
+            origin = Point(x: source.midX - size.width / 2, y: source.maxY)
+        } else if source.minY - size.height >= window.minY {
+            origin = Point(x: source.midX - size.width / 2, y: source.minY - size.height)
+        } else if source.maxX + size.width <= window.maxX {
+            origin = Point(x: source.maxX, y: source.midY - size.height / 2)
+        } else {
+            origin = Point(x: source.minX - size.width, y: source.midY - size.height / 2)
+        }
+        func inside(_ value: Double, _ low: Double, _ high: Double) -> Double {
+            max(low, min(value, max(low, high)))
+        }
+        origin.x = inside(origin.x, window.minX, window.maxX - size.width)
+        origin.y = inside(origin.y, window.minY, window.maxY - size.height)
+        return Rect(origin: origin, size: size)
+    }
+
+    /// A custom presentation's frame as the scenario's `frame` rule places it: the size its
+    /// `sizeForChild` gave, aligned in the container (SPEC §5).
+    public static func alignedFrame(_ alignment: FrameAlignment, size: Size, in container: Rect) -> Rect {
+        let x: Double, y: Double
+        switch alignment {
+        case .left: (x, y) = (container.minX, container.midY - size.height / 2)
+        case .right: (x, y) = (container.maxX - size.width, container.midY - size.height / 2)
+        case .center: (x, y) = (container.midX - size.width / 2, container.midY - size.height / 2)
+        case .top: (x, y) = (container.midX - size.width / 2, container.minY)
+        case .bottom: (x, y) = (container.midX - size.width / 2, container.maxY - size.height)
+        }
+        return Rect(origin: Point(x: x, y: y), size: size)
+    }
+}
+
+/// Where a custom presentation's `frame` rule puts the presented view in its container (SPEC §5).
+public enum FrameAlignment: String, Sendable, CaseIterable {
+    case left, right, center, top, bottom
 }

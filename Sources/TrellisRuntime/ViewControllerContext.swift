@@ -17,8 +17,17 @@ public protocol ViewControllerContext: Actor {
     /// The child controllers, in order.
     var children: [ControllerID] { get }
     var preferredContentSize: Size { get }
-    /// The size this controller last gave `child` in a layout pass (nil for a stranger).
-    func frame(ofChild child: ControllerID) -> Size?
+    /// This controller's frame as its container last laid it out: origin in the container's
+    /// coordinates, size (R60).
+    var frame: Rect { get }
+    /// The frame this controller gave `child` in its last layout pass (nil for a stranger).
+    func frame(ofChild child: ControllerID) -> Rect?
+    /// Places a child (R61): its origin in this controller's coordinates; its size stays the one
+    /// the layout pass applied. Call it from `viewWillLayoutSubviews` or `viewDidLayoutSubviews`,
+    /// as UIKit code sets a child view's frame in `layoutSubviews`.
+    func setOrigin(ofChild child: ControllerID, to origin: Point)
+    /// State the behaviour keeps across messages, isolated to this controller (SPEC §4).
+    var state: BehaviorState { get set }
 
     /// `super.viewWillTransition(to:with:)`: forwards to the children (asking `size(forChild:)`
     /// right before each, skipping unchanged sizes) and then to the presented chain.

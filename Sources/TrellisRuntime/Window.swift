@@ -116,7 +116,7 @@ public actor Window {
         mailbox = SerialMailbox { [weak self] envelope in
             await self?.process(envelope)
         }
-        await root.initialLayout(size: size, traits: traits, cause: nil)
+        await root.initialLayout(frame: Rect(size), traits: traits, cause: nil)
     }
 
     /// Queues `event` behind the window's earlier events and waits until it and everything it
@@ -202,7 +202,7 @@ public actor Window {
             await root.applyPendingTraits(cause: cause)
         }
         if sizeChange {
-            await root.layout(cause: cause)
+            await root.layout(frame: Rect(newSize), cause: cause)
         }
         environment.finishTransition(transition, cause: cause)
     }
@@ -254,6 +254,7 @@ public actor Window {
         let presentationController = await presented.makePresentationController(
             style: style, containerSize: presenterState.size,
             traits: contextStyle ? presenterState.traitCollection : traits, windowSize: size, profile: profile,
+            popoverSource: { [weak self] in await self?.popoverSourceRect(of: presentedID) },
             // Weak: the window owns the presentation controller that keeps this closure.
             wrapperChanged: { [weak self] wrapper, presentedID in await self?.wrapperChanged(wrapper, presenting: presentedID) })
         // R28/R29: the links are set when the presentation is accepted, before the transition ends.
@@ -422,7 +423,7 @@ public actor Window {
         await pushed.setContainer(navigation)
         if let previousTop { try await managed(previousTop).deliverAppearance(.viewWillDisappear, cause: event) }
         await navigation.appendChild(pushed)
-        await pushed.initialLayout(size: nil, traits: await navigation.snapshot().traitCollection, cause: event)
+        await pushed.initialLayout(frame: nil, traits: await navigation.snapshot().traitCollection, cause: event)
         await pushed.deliverAppearance(.viewWillAppear, cause: event)
         await navigation.showChild(at: (structure[navigationID]?.children.count ?? 1) - 1, cause: event)
         await pushed.deliverAppearance(.viewDidAppear, cause: event)
@@ -493,7 +494,7 @@ public actor Window {
             structure.update(old) { $0.parent = nil }
             try await managed(old).setContainer(nil)
         }
-        await detail.initialLayout(size: nil, traits: await split.snapshot().traitCollection, cause: event)
+        await detail.initialLayout(frame: nil, traits: await split.snapshot().traitCollection, cause: event)
         await detail.deliverAppearance(.viewWillAppear, cause: event)
         await split.showChild(at: 1, cause: event)
         await detail.deliverAppearance(.viewDidAppear, cause: event)

@@ -38,6 +38,8 @@ public struct ControllerSpec: Sendable {
     public var adaptiveDelegate: AdaptiveDelegateSpec?
     public var popoverSource: PopoverSourceSpec?
     public var overrides: OverrideSpec
+    /// How a `view` container places its children (R61; `layout`).
+    public var layout: ChildLayout = .overlay
 
     public init(id: ControllerID, kind: ContainerKind = .view) {
         self.id = id
@@ -94,6 +96,9 @@ public struct CustomPresentationSpec: Sendable, Equatable {
     public var shouldRemovePresentersView: Bool = false
     public var overrideTraits: TraitCollection?
     public var overrides = OverrideSpec()
+    /// Where the presented view goes in the container view (R62; `frame`); nil: UIKit's default,
+    /// the container's bounds.
+    public var frame: FrameRule?
 
     public init() {}
 }
@@ -154,4 +159,13 @@ public enum ScenarioStep: Sendable, Equatable {
         case .expect: return "expect"
         }
     }
+}
+
+/// A custom presentation controller's `frameOfPresentedViewInContainerView` as a scenario file
+/// describes it (SPEC §5, R62).
+public enum FrameRule: Sendable, Equatable {
+    /// The size `sizeForChild` gave, aligned in the container view.
+    case align(FrameAlignment)
+    /// A fixed frame in the container view's coordinates.
+    case fixed(Rect)
 }

@@ -65,6 +65,7 @@ extension SizeRule {
 /// The behaviour of a `custom` presentation controller as a scenario file describes it.
 struct ScenarioPresentationBehavior: PresentationControllerBehavior {
     let overrides: OverrideSpec
+    let frame: FrameRule?
 
     func viewWillTransition(to size: Size, with coordinator: TransitionCoordinator, in pc: isolated any PresentationControllerContext) async {
         // A presentation controller has one thing to forward to, so any forwarding list means super.
@@ -79,12 +80,19 @@ struct ScenarioPresentationBehavior: PresentationControllerBehavior {
         }
     }
 
-    /// The file's rule sizes the custom presentation; while adapted to another style, that
-    /// style's built-in size applies.
+    /// The file's rule sizes the custom presentation (while adapted to another style, the
+    /// presentation controller does not ask: that style's built-in size applies).
     func size(forPresented child: ControllerID, parentSize: Size, in pc: isolated any PresentationControllerContext) -> Size {
-        guard pc.style == .custom, let rule = overrides.sizeForChild?.size(forChild: child, parentSize: parentSize) else {
-            return pc.superSize(forPresentedWithParentSize: parentSize)
+        overrides.sizeForChild?.size(forChild: child, parentSize: parentSize) ?? pc.superSize(forPresentedWithParentSize: parentSize)
+    }
+
+    /// R62: the file's `frame` rule places the custom presentation; without one, UIKit's default
+    /// (the container view's bounds).
+    func frameOfPresentedViewInContainerView(in pc: isolated any PresentationControllerContext) -> Rect {
+        switch frame {
+        case nil: return pc.superFrameOfPresentedViewInContainerView()
+        case let .align(alignment)?: return PresentationRules.alignedFrame(alignment, size: pc.presentedViewSize, in: pc.containerViewBounds)
+        case let .fixed(rect)?: return rect
         }
-        return rule
     }
 }

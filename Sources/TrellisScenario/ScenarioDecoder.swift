@@ -233,7 +233,7 @@ struct Reader {
         let fields: Set<String> = ["kind", "children", "selected", "modalPresentationStyle", "modalTransitionStyle",
                                    "preferredContentSize", "definesPresentationContext",
                                    "providesPresentationContextTransitionStyle", "traitOverrides",
-                                   "presentationController", "adaptiveDelegate", "popoverSource", "overrides"]
+                                   "presentationController", "adaptiveDelegate", "popoverSource", "overrides", "layout"]
         var spec = ControllerSpec(id: ControllerID(rawID))
         for (key, value) in try members(node, path, allowed: fields) {
             let at = path + "." + key
@@ -259,6 +259,7 @@ struct Reader {
                 }
             case "presentationController": spec.presentationController = try presentationController(value, at)
             case "adaptiveDelegate": spec.adaptiveDelegate = try adaptiveDelegate(value, at)
+            case "layout": spec.layout = try childLayout(value, at)
             case "popoverSource":
                 let source = try members(value, at, allowed: ["view", "rect"], required: ["view"])
                 var popover = PopoverSourceSpec(view: "", rect: Rect(x: 0, y: 0, width: 0, height: 0))
@@ -361,11 +362,12 @@ struct Reader {
 
     mutating func presentationController(_ node: JSONNode, _ path: String) throws(ScenarioError) -> CustomPresentationSpec {
         var spec = CustomPresentationSpec()
-        let fields: Set<String> = ["sizeForChild", "shouldPresentInFullscreen", "shouldRemovePresentersView", "overrideTraits", "overrides", "grant"]
+        let fields: Set<String> = ["sizeForChild", "frame", "shouldPresentInFullscreen", "shouldRemovePresentersView", "overrideTraits", "overrides", "grant"]
         for (key, value) in try members(node, path, allowed: fields) {
             let at = path + "." + key
             switch key {
             case "sizeForChild": spec.overrides.sizeForChild = try sizeRule(value, at)
+            case "frame": spec.frame = try frameRule(value, at)
             case "shouldPresentInFullscreen": spec.shouldPresentInFullscreen = try bool(value, at)
             case "shouldRemovePresentersView": spec.shouldRemovePresentersView = try bool(value, at)
             case "overrideTraits": spec.overrideTraits = try traits(value, at)
@@ -384,6 +386,39 @@ struct Reader {
             }
         }
         return spec
+    }
+
+    /// R61: `"overlay"`, `"row"`, `"column"` or `{ "origins": { id: [x, y] } }`.
+    mutating func childLayout(_ node: JSONNode, _ path: String) throws(ScenarioError) -> ChildLayout {
+        if case let .string(text) = node.value {
+            switch text {
+            case "overlay": return .overlay
+            case "row": return .row
+            case "column": return .column
+            default: throw fail(node, path, "unknown layout \"\(text)\": expected \"overlay\", \"row\", \"column\" or {\"origins\": {…}}")
+            }
+        }
+        let members = try members(node, path, allowed: ["origins"], required: ["origins"])
+        var origins: [ControllerID: Point] = [:]
+        for (child, pointNode) in try self.members(members[0].1, path + ".origins", allowed: nil) {
+            let at = path + ".origins." + child
+            positions[at] = (pointNode.line, pointNode.column)
+            let point = try numbers(pointNode, at, count: 2, what: "a point [x, y]", signed: [0, 1])
+            origins[ControllerID(child)] = Point(x: point[0], y: point[1])
+        }
+        return .origins(origins)
+    }
+
+    /// R62: `{ "align": "left|right|center|top|bottom" }` or `{ "fixed": [x, y, w, h] }`.
+    mutating func frameRule(_ node: JSONNode, _ path: String) throws(ScenarioError) -> FrameRule {
+        let members = try members(node, path, allowed: ["align", "fixed"])
+        guard members.count == 1 else { throw fail(node, path, "a frame rule has exactly one of \"align\" or \"fixed\"") }
+        let (key, value) = members[0]
+        if key == "align" {
+            return .align(try rawEnum(value, path + ".align", FrameAlignment.self, what: "frame alignment"))
+        }
+        let rect = try numbers(value, path + ".fixed", count: 4, what: "a rect [x, y, width, height]", signed: [0, 1])
+        return .fixed(Rect(x: rect[0], y: rect[1], width: rect[2], height: rect[3]))
     }
 
     func adaptiveDelegate(_ node: JSONNode, _ path: String) throws(ScenarioError) -> AdaptiveDelegateSpec {

@@ -78,7 +78,7 @@ public enum ScenarioRunner {
                 shouldRemovePresentersView: custom.shouldRemovePresentersView,
                 overrideTraitCollection: custom.overrideTraits,
                 grant: custom.overrides.grant,
-                behavior: ScenarioPresentationBehavior(overrides: custom.overrides)),
+                behavior: ScenarioPresentationBehavior(overrides: custom.overrides, frame: custom.frame)),
             adaptiveDelegate: spec.adaptiveDelegate.map { delegate in
                 AdaptiveDelegate(
                     answer: delegate.style.map { raw in ModalPresentationStyle(rawValue: raw).map(AdaptiveAnswer.style) ?? .unrecognized(raw) },
@@ -86,7 +86,8 @@ public enum ScenarioRunner {
             },
             hasPopoverSource: spec.popoverSource != nil,
             popoverSourceView: spec.popoverSource?.view,
-            popoverSourceRect: spec.popoverSource?.rect)
+            popoverSourceRect: spec.popoverSource?.rect,
+            layout: spec.layout)
     }
 
     /// Runs the scenario in this process.

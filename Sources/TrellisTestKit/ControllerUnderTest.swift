@@ -54,7 +54,7 @@ public final class ControllerUnderTest: Sendable {
         let containerProbe = ProbeEndpoint(Self.containerID, recorder: recorder, log: log)
         await controller.setContainer(containerProbe)
         self.containerProbe = containerProbe
-        await controller.initialLayout(size: size, traits: traits, cause: nil)
+        await controller.initialLayout(frame: Rect(size), traits: traits, cause: nil)
         self.controller = controller
         self.id = id
         self.recorder = recorder
@@ -81,7 +81,7 @@ public final class ControllerUnderTest: Sendable {
     public func viewWillTransition(to size: Size) async -> ProbeReport {
         await run { transition in
             await controller.deliverViewWillTransition(to: size, transition: transition, cause: nil)
-            await controller.layout(cause: nil)
+            await controller.layout(frame: Rect(origin: controller.origin, size), cause: nil)
         }
     }
 

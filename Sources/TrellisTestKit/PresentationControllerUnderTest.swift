@@ -71,7 +71,7 @@ public final class PresentationControllerUnderTest: Sendable {
     public func viewWillTransition(to size: Size, windowSize: Size? = nil) async -> ProbeReport {
         await run(windowSize: windowSize ?? size) { transition in
             await presentationController.deliverViewWillTransition(to: size, transition: transition, cause: nil)
-            await presentationController.layout(cause: nil)
+            await presentationController.layout(frame: Rect(size), cause: nil)
         }
     }
 

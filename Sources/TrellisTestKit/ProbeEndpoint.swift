@@ -61,7 +61,7 @@ actor ProbeEndpoint: ControllerEndpoint {
         log(.traitCollectionDidChange)
     }
 
-    func layout(cause: EventRef?) async {
+    func layout(frame: Rect, cause: EventRef?) async {
         log(.layout)
     }
 
@@ -75,13 +75,13 @@ actor ProbeEndpoint: ControllerEndpoint {
         log(.systemLayoutFittingSizeDidChange(child: child))
     }
 
-    func initialLayout(size: Size?, traits: TraitCollection, cause: EventRef?) async {}
+    func initialLayout(frame: Rect?, traits: TraitCollection, cause: EventRef?) async {}
 
     func deliverAppearance(_ callback: AppearanceCallback, cause: EventRef?) async {
         log(.appearance(callback))
     }
 
-    func refresh(size: Size, traits: TraitCollection, cause: EventRef?) async {}
+    func refresh(frame: Rect, traits: TraitCollection, cause: EventRef?) async {}
 
     func setContainer(_ container: (any ControllerEndpoint)?) async {}
 }

@@ -78,6 +78,8 @@ public enum TraceCaptureFormat {
         case let .viewWillTransition(to): return "{\"to\":" + size(to) + "}"
         case let .sizeForChild(child, parent, answer):
             return "{\"child\":" + JSONWriter.quoted(child.name) + ",\"parent\":" + size(parent) + ",\"answer\":" + size(answer) + "}"
+        case let .frameOfPresentedView(frame):
+            return "{\"frame\":[" + [frame.minX, frame.minY, frame.size.width, frame.size.height].map(CanonicalNumber.format).joined(separator: ",") + "]}"
         case let .willTransition(to): return "{\"to\":" + traits(to) + "}"
         case let .traitCollectionDidChange(previous): return "{\"previous\":" + traits(previous) + "}"
         case let .preferredContentSizeDidChange(child), let .systemLayoutFittingSizeDidChange(child):
@@ -231,6 +233,15 @@ public enum TraceCaptureFormat {
         return Size(width, height)
     }
 
+    private static func rect(_ node: JSONNode, _ key: String) throws(ReadError) -> Rect {
+        guard let member = node[key], case let .array(items) = member.value, items.count == 4,
+              case let .number(x) = items[0].value, case let .number(y) = items[1].value,
+              case let .number(width) = items[2].value, case let .number(height) = items[3].value else {
+            throw ReadError("field \"payload.\(key)\": expected [x, y, width, height]")
+        }
+        return Rect(x: x, y: y, width: width, height: height)
+    }
+
     private static func traits(_ node: JSONNode, _ key: String) throws(ReadError) -> TraitCollection {
         guard let member = node[key], case .object = member.value else {
             throw ReadError("field \"payload.\(key)\": expected a trait object")
@@ -263,6 +274,7 @@ public enum TraceCaptureFormat {
             return .sizeForChild(
                 child: ControllerID(try string(payload, "child", in: "payload.")),
                 parent: try size(payload, "parent"), answer: try size(payload, "answer"))
+        case "frameOfPresentedViewInContainerView": return .frameOfPresentedView(try rect(payload, "frame"))
         case "willTransition": return .willTransition(to: try traits(payload, "to"))
         case "traitCollectionDidChange": return .traitCollectionDidChange(previous: try traits(payload, "previous"))
         case "preferredContentSizeDidChange":

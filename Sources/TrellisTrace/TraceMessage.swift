@@ -25,6 +25,9 @@ public enum TraceMessage: Sendable, Equatable {
     case viewWillTransition(to: Size)
     /// `size(forChildContentContainer:withParentContainerSize:)` asked, with its answer.
     case sizeForChild(child: ControllerID, parent: Size, answer: Size)
+    /// A presentation controller asked itself `frameOfPresentedViewInContainerView` in its
+    /// layout pass (R63), with the answer, in its container view's coordinates.
+    case frameOfPresentedView(Rect)
     /// `willTransition(to:with:)` (traits) delivered.
     case willTransition(to: TraitCollection)
     /// `traitCollectionDidChange(_:)` delivered after the new traits were applied.
@@ -81,7 +84,7 @@ public enum TraceMessage: Sendable, Equatable {
         case .viewWillTransition, .willTransition, .traitCollectionDidChange,
              .preferredContentSizeDidChange, .systemLayoutFittingSizeDidChange:
             return "delivery"
-        case .sizeForChild: return "query"
+        case .sizeForChild, .frameOfPresentedView: return "query"
         case .suppressed: return "suppression"
         case .layout: return "layout"
         case .alongsideTransition, .transitionCompletion: return "coordinator"
@@ -101,6 +104,7 @@ public enum TraceMessage: Sendable, Equatable {
         case .step: return "step"
         case .viewWillTransition: return "viewWillTransition"
         case .sizeForChild: return "sizeForChild"
+        case .frameOfPresentedView: return "frameOfPresentedViewInContainerView"
         case .willTransition: return "willTransition"
         case .traitCollectionDidChange: return "traitCollectionDidChange"
         case .preferredContentSizeDidChange: return "preferredContentSizeDidChange"
@@ -134,6 +138,7 @@ public enum TraceMessage: Sendable, Equatable {
         case let .step(number, description): return "== step \(number): \(description)"
         case let .viewWillTransition(size): return "viewWillTransition(to: \(size))"
         case let .sizeForChild(child, parent, answer): return "sizeForChild(\(child), parent: \(parent)) -> \(answer)"
+        case let .frameOfPresentedView(frame): return "frameOfPresentedViewInContainerView -> \(frame)"
         case let .willTransition(traits): return "willTransition(to: \(traits))"
         case let .traitCollectionDidChange(previous): return "traitCollectionDidChange(previous: \(previous))"
         case let .preferredContentSizeDidChange(child): return "preferredContentSizeDidChange(forChild: \(child))"

@@ -193,7 +193,8 @@ public actor NodeHost {
         case .applyPendingTraits:
             await endpoint.applyPendingTraits(cause: try a.cause())
         case .layout:
-            await endpoint.layout(cause: try a.cause())
+            let (frame, cause) = (try a.rect(), try a.cause())
+            await endpoint.layout(frame: frame, cause: cause)
         case .preferredContentSizeDidChange:
             let (child, size, cause) = (ControllerID(try a.string()), try a.size(), try a.cause())
             await endpoint.deliverPreferredContentSizeDidChange(forChild: child, preferredSize: size, cause: cause)
@@ -201,14 +202,14 @@ public actor NodeHost {
             let (child, cause) = (ControllerID(try a.string()), try a.cause())
             await endpoint.deliverSystemLayoutFittingSizeDidChange(forChild: child, cause: cause)
         case .initialLayout:
-            let (size, traits, cause) = (try a.optionalSize(), try a.traits(), try a.cause())
-            await endpoint.initialLayout(size: size, traits: traits, cause: cause)
+            let (frame, traits, cause) = (try a.optionalRect(), try a.traits(), try a.cause())
+            await endpoint.initialLayout(frame: frame, traits: traits, cause: cause)
         case .appearance:
             let (callback, cause) = (try a.appearance(), try a.cause())
             await endpoint.deliverAppearance(callback, cause: cause)
         case .refresh:
-            let (size, traits, cause) = (try a.size(), try a.traits(), try a.cause())
-            await endpoint.refresh(size: size, traits: traits, cause: cause)
+            let (frame, traits, cause) = (try a.rect(), try a.traits(), try a.cause())
+            await endpoint.refresh(frame: frame, traits: traits, cause: cause)
         case .setContainer:
             let container = try a.optionalAddress().map { self.endpoint(for: $0) }
             await endpoint.setContainer(container)
@@ -252,6 +253,7 @@ public actor NodeHost {
             let host = self
             let pc = try await managed(endpoint, code).makePresentationController(
                 style: style, containerSize: container, traits: traits, windowSize: window, profile: profile,
+                popoverSource: { nil },
                 wrapperChanged: { wrapper, presented in await host.wrapperChanged(wrapper, presented: presented) })
             return .ok([.address(address(of: pc))])
         case .adaptForPresentation:
@@ -265,7 +267,10 @@ public actor NodeHost {
             try await presentation(endpoint, code).initialPresentationLayout(cause: try a.cause())
         case .presentationState:
             let state = try await presentation(endpoint, code).presentationState()
-            return .ok([.bool(state.removesPresenterViews), .string(state.displayedID.name)])
+            return .ok([
+                .bool(state.removesPresenterViews), .string(state.displayedID.name), .string(state.style.rawValue),
+                .bool(state.coversContext), .rect(state.containerViewBounds), .rect(state.presentedViewFrame),
+            ])
         case .displayedAppearance:
             let (callback, cause) = (try a.appearance(), try a.cause())
             try await presentation(endpoint, code).deliverDisplayedAppearance(callback, cause: cause)

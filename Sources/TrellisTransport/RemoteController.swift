@@ -46,8 +46,8 @@ public actor RemoteController: ManagedController, ManagedPresentationController 
         await send(.applyPendingTraits, WireMarshalling.value(cause))
     }
 
-    public func layout(cause: EventRef?) async {
-        await send(.layout, WireMarshalling.value(cause))
+    public func layout(frame: Rect, cause: EventRef?) async {
+        await send(.layout, .rect(frame), WireMarshalling.value(cause))
     }
 
     public func deliverPreferredContentSizeDidChange(forChild child: ControllerID, preferredSize: Size, cause: EventRef?) async {
@@ -58,16 +58,16 @@ public actor RemoteController: ManagedController, ManagedPresentationController 
         await send(.systemLayoutFittingSizeDidChange, .string(child.name), WireMarshalling.value(cause))
     }
 
-    public func initialLayout(size: Size?, traits: TraitCollection, cause: EventRef?) async {
-        await send(.initialLayout, size.map(WireValue.size) ?? .none, .traits(traits), WireMarshalling.value(cause))
+    public func initialLayout(frame: Rect?, traits: TraitCollection, cause: EventRef?) async {
+        await send(.initialLayout, frame.map(WireValue.rect) ?? .none, .traits(traits), WireMarshalling.value(cause))
     }
 
     public func deliverAppearance(_ callback: AppearanceCallback, cause: EventRef?) async {
         await send(.appearance, .string(callback.rawValue), WireMarshalling.value(cause))
     }
 
-    public func refresh(size: Size, traits: TraitCollection, cause: EventRef?) async {
-        await send(.refresh, .size(size), .traits(traits), WireMarshalling.value(cause))
+    public func refresh(frame: Rect, traits: TraitCollection, cause: EventRef?) async {
+        await send(.refresh, .rect(frame), .traits(traits), WireMarshalling.value(cause))
     }
 
     public func setContainer(_ container: (any ControllerEndpoint)?) async {
@@ -129,7 +129,8 @@ public actor RemoteController: ManagedController, ManagedPresentationController 
     /// `wrapperChanged` closure stays here: that node tells the conductor's window itself.
     public func makePresentationController(
         style: ModalPresentationStyle, containerSize: Size, traits: TraitCollection, windowSize: Size,
-        profile: AdaptationProfile, wrapperChanged: @escaping @Sendable (_ wrapper: (any ManagedController)?, _ presented: ControllerID) async -> Void
+        profile: AdaptationProfile, popoverSource: @escaping @Sendable () async -> Rect?,
+        wrapperChanged: @escaping @Sendable (_ wrapper: (any ManagedController)?, _ presented: ControllerID) async -> Void
     ) async -> any ManagedPresentationController {
         let fallback = WireAddress(node: address.node, controller: ControllerID.presentationController(of: id).name, incarnation: address.incarnation)
         guard let values = await call(.makePresentationController, [.string(style.rawValue), .size(containerSize), .traits(traits), .size(windowSize), .none]),
@@ -157,12 +158,22 @@ public actor RemoteController: ManagedController, ManagedPresentationController 
         await send(.initialPresentationLayout, WireMarshalling.value(cause))
     }
 
-    public func presentationState() async -> (removesPresenterViews: Bool, displayedID: ControllerID) {
+    public func presentationState() async -> PresentationState {
         guard let values = await call(.presentationState), values.count >= 2,
               case let .bool(removes) = values[0], case let .string(displayed) = values[1] else {
-            return (false, id)
+            return PresentationState(
+                removesPresenterViews: false, displayedID: id, style: .fullScreen, coversContext: false,
+                containerViewBounds: .zero, presentedViewFrame: .zero)
         }
-        return (removes, ControllerID(displayed))
+        guard values.count >= 6, case let .string(styleName) = values[2], let style = ModalPresentationStyle(rawValue: styleName),
+              case let .bool(coversContext) = values[3], case let .rect(container) = values[4], case let .rect(frame) = values[5] else {
+            return PresentationState(
+                removesPresenterViews: removes, displayedID: ControllerID(displayed), style: .fullScreen, coversContext: false,
+                containerViewBounds: .zero, presentedViewFrame: .zero)
+        }
+        return PresentationState(
+            removesPresenterViews: removes, displayedID: ControllerID(displayed), style: style, coversContext: coversContext,
+            containerViewBounds: container, presentedViewFrame: frame)
     }
 
     public func deliverDisplayedAppearance(_ callback: AppearanceCallback, cause: EventRef?) async {

@@ -53,12 +53,18 @@ struct CallArguments {
         return size
     }
 
-    mutating func optionalSize() throws(CallArgumentError) -> Size? {
-        let value = try next("a size or none")
+    mutating func rect() throws(CallArgumentError) -> Rect {
+        let value = try next("a rect")
+        guard case let .rect(rect) = value else { throw mismatch("a rect", value) }
+        return rect
+    }
+
+    mutating func optionalRect() throws(CallArgumentError) -> Rect? {
+        let value = try next("a rect or none")
         switch value {
         case .none: return nil
-        case let .size(size): return size
-        default: throw mismatch("a size or none", value)
+        case let .rect(rect): return rect
+        default: throw mismatch("a rect or none", value)
         }
     }
 

@@ -66,7 +66,7 @@ public struct WireMessage: Hashable, Sendable {
         }
         func check(_ value: WireValue, level: Int) throws(WireError) {
             switch value {
-            case .none, .bool, .int, .double, .size, .traits, .transition:
+            case .none, .bool, .int, .double, .size, .rect, .traits, .transition:
                 break
             case .string(let text): try check(string: text, "string")
             case .longString(let text): try check(string: text, "long string", limit: WireLimits.maxLongStringBytes)

@@ -176,6 +176,13 @@ struct WireReader {
         return true
     }
 
+    mutating func rect() throws(WireError) -> Rect {
+        let x = try within("x") { reader throws(WireError) in try reader.double() }
+        let y = try within("y") { reader throws(WireError) in try reader.double() }
+        let size = try size()
+        return Rect(origin: Point(x: x, y: y), size: size)
+    }
+
     mutating func size() throws(WireError) -> Size {
         let width = try within("width") { reader throws(WireError) in try reader.double() }
         let height = try within("height") { reader throws(WireError) in try reader.double() }
@@ -240,6 +247,7 @@ struct WireReader {
         case .double: return .double(try double())
         case .string: return .string(try string())
         case .size: return .size(try within("size") { reader throws(WireError) in try reader.size() })
+        case .rect: return .rect(try within("rect") { reader throws(WireError) in try reader.rect() })
         case .traits: return .traits(try within("traits") { reader throws(WireError) in try reader.traits() })
         case .address: return .address(try within("address") { reader throws(WireError) in try reader.address() })
         case .eventRef: return .eventRef(try within("eventref") { reader throws(WireError) in try reader.eventRef() })

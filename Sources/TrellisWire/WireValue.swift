@@ -26,6 +26,8 @@ public indirect enum WireValue: Hashable, Sendable {
     case longString(String)
     /// A list of values, at most 65 535 of them, nested at most 16 lists deep.
     case list([WireValue])
+    /// A frame: origin and size.
+    case rect(Rect)
 
     /// The tag this value is written with.
     public var tag: WireValueTag {
@@ -42,6 +44,7 @@ public indirect enum WireValue: Hashable, Sendable {
         case .transition: .transition
         case .longString: .longString
         case .list: .list
+        case .rect: .rect
         }
     }
 }

@@ -24,6 +24,8 @@ public enum WireValueTag: UInt8, CaseIterable, Hashable, Sendable, CustomStringC
     case longString = 0x0A
     /// u16 count, then that many tagged values.
     case list = 0x0B
+    /// double x, double y, double width, double height (TWP/1.1: frames, SPEC §3.9).
+    case rect = 0x0C
 
     /// The tag's name as the protocol document spells it.
     public var description: String {
@@ -40,6 +42,7 @@ public enum WireValueTag: UInt8, CaseIterable, Hashable, Sendable, CustomStringC
         case .transition: "transition"
         case .longString: "longstring"
         case .list: "list"
+        case .rect: "rect"
         }
     }
 }

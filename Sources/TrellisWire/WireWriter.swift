@@ -89,6 +89,12 @@ struct WireWriter {
         return all[..<end]
     }
 
+    mutating func rect(_ value: Rect) {
+        double(value.origin.x)
+        double(value.origin.y)
+        size(value.size)
+    }
+
     mutating func size(_ value: Size) {
         double(value.width)
         double(value.height)
@@ -133,6 +139,7 @@ struct WireWriter {
         case .double(let number): double(number)
         case .string(let text): string(text)
         case .size(let size): self.size(size)
+        case .rect(let rect): self.rect(rect)
         case .traits(let traits): self.traits(traits)
         case .address(let address): self.address(address)
         case .eventRef(let ref): eventRef(ref)
