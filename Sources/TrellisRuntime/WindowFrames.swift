@@ -61,7 +61,7 @@ extension Window {
 
     /// R62: a popover's source rect in window coordinates: `sourceRect` in `sourceView`'s
     /// coordinates, or in the window's without a source view.
-    func popoverSourceRect(of presentedID: ControllerID) async -> Rect? {
+    public func popoverSourceRect(of presentedID: ControllerID) async -> Rect? {
         guard let node = structure[presentedID], node.hasPopoverSource else { return nil }
         let rect = node.popoverSourceRect
         guard let view = node.popoverSourceView else { return rect }

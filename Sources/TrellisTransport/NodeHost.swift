@@ -117,6 +117,16 @@ public actor NodeHost {
         _ = await call(target, .wrapperChanged, [.string(presented.name), wrapperValue])
     }
 
+    /// R62: a popover's source rect in window coordinates, from the window that knows every
+    /// frame: here, or the conductor's.
+    func popoverSourceRect(of presented: ControllerID) async -> Rect? {
+        if let window { return await window.popoverSourceRect(of: presented) }
+        let target = WireAddress(node: conductorNode, controller: Self.windowTarget, incarnation: 0)
+        guard let values = await call(target, .popoverSourceRect, [.string(presented.name)]),
+              case let .rect(rect)? = values.first else { return nil }
+        return rect
+    }
+
     // MARK: Calls in
 
     /// Where a CALL is served: one that reads or rewires a controller on the I/O thread that
@@ -130,7 +140,8 @@ public actor NodeHost {
         case .viewWillTransition, .traitTransition, .applyPendingTraits, .layout, .preferredContentSizeDidChange,
              .systemLayoutFittingSizeDidChange, .initialLayout, .appearance, .refresh, .setPreferredContentSize,
              .notifySystemLayoutFittingSizeDidChange, .setOverrideTraits, .select, .showChild, .adaptForPresentation,
-             .prepareDisplayed, .presentationCallback, .initialPresentationLayout, .displayedAppearance, .wrapperChanged:
+             .prepareDisplayed, .presentationCallback, .initialPresentationLayout, .displayedAppearance, .wrapperChanged,
+             .popoverSourceRect:
             .sharedPool
         }
     }
@@ -160,7 +171,12 @@ public actor NodeHost {
     }
 
     private func handleWindowCall(_ code: WireCallCode, _ arguments: inout CallArguments) async throws(CallArgumentError) -> WireResult {
-        guard code == .wrapperChanged, let window else { return .fault("undeliverable: no window on node \(nodeName)") }
+        guard let window else { return .fault("undeliverable: no window on node \(nodeName)") }
+        if code == .popoverSourceRect {
+            let presented = ControllerID(try arguments.string())
+            return .ok([await window.popoverSourceRect(of: presented).map(WireValue.rect) ?? .none])
+        }
+        guard code == .wrapperChanged else { return .fault("undeliverable: \(code) does not go to the window") }
         let presented = ControllerID(try arguments.string())
         let wrapper = try arguments.optionalAddress().map { proxy(for: $0) }
         await window.wrapperChanged(wrapper, presenting: presented)
@@ -253,7 +269,7 @@ public actor NodeHost {
             let host = self
             let pc = try await managed(endpoint, code).makePresentationController(
                 style: style, containerSize: container, traits: traits, windowSize: window, profile: profile,
-                popoverSource: { nil },
+                popoverSource: { await host.popoverSourceRect(of: endpoint.id) },
                 wrapperChanged: { wrapper, presented in await host.wrapperChanged(wrapper, presented: presented) })
             return .ok([.address(address(of: pc))])
         case .adaptForPresentation:
@@ -274,7 +290,7 @@ public actor NodeHost {
         case .displayedAppearance:
             let (callback, cause) = (try a.appearance(), try a.cause())
             try await presentation(endpoint, code).deliverDisplayedAppearance(callback, cause: cause)
-        case .wrapperChanged:
+        case .wrapperChanged, .popoverSourceRect:
             return .fault("\(code) goes to the window, not to \(endpoint.id)")
         }
         return .ok([])

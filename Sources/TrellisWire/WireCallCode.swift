@@ -65,6 +65,9 @@ public enum WireCallCode: UInt8, CaseIterable, Hashable, Sendable, CustomStringC
     /// Tells the conductor that an adaptive wrapper came or went: string presented id, address
     /// wrapper or none.
     case wrapperChanged = 0x60
+    /// Asks the conductor's window where a popover's source is now, in window coordinates
+    /// (R62): string presented id; returns rect or none.
+    case popoverSourceRect = 0x61
 
     /// The Swift case name, as the protocol document spells it.
     public var description: String {
@@ -98,6 +101,7 @@ public enum WireCallCode: UInt8, CaseIterable, Hashable, Sendable, CustomStringC
         case .presentationState: "presentationState"
         case .displayedAppearance: "displayedAppearance"
         case .wrapperChanged: "wrapperChanged"
+        case .popoverSourceRect: "popoverSourceRect"
         }
     }
 }

@@ -129,7 +129,7 @@ struct AdaptationTests {
         #expect(await stage.node("P")?.presenting == "R")
         #expect(await stage.node("R")?.presented == "P")
         #expect(try await stage.controller("P").size == Size(320, 480))
-        #expect(await pc.presentedFrame == Size(320, 480))
+        #expect(await pc.presentedViewFrame.size == Size(320, 480))
     }
 
     /// CONFORMANCE 17 — the delegate answers none: the popover stays a popover in compact width
@@ -186,6 +186,7 @@ struct AdaptationTests {
             "pc:P presentationTransitionWillBegin(animated: true)",
             "pc:P sizeForChild(P, parent: 320x568) -> 320x568",
             "pc:P containerViewWillLayoutSubviews",
+            "pc:P frameOfPresentedViewInContainerView -> 0,0 320x568",
             "pc:P containerViewDidLayoutSubviews",
             "P viewWillLayoutSubviews",
             "P viewDidLayoutSubviews",
@@ -196,7 +197,7 @@ struct AdaptationTests {
         ])
         #expect(await stage.pc("P")?.style == .fullScreen)
         #expect(await stage.pc("P")?.presentationStyle == .formSheet)
-        #expect(await stage.pc("P")?.presentedFrame == Size(320, 568))
+        #expect(await stage.pc("P")?.presentedViewFrame.size == Size(320, 568))
     }
 
     /// CONFORMANCE 19 (second half) — full-screen styles never ask, neither at presentation in

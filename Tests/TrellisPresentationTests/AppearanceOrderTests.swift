@@ -90,6 +90,7 @@ struct AppearanceOrderTests {
             "pc:P presentationTransitionWillBegin(animated: true)",
             "pc:P sizeForChild(P, parent: 320x568) -> 320x568",
             "pc:P containerViewWillLayoutSubviews",
+            "pc:P frameOfPresentedViewInContainerView -> 0,0 320x568",
             "pc:P containerViewDidLayoutSubviews",
             "P viewWillLayoutSubviews",
             "P viewDidLayoutSubviews",

@@ -168,7 +168,7 @@ struct PresentedChainForwardingTests {
             "A":  { "kind": "view", "children": ["A1"], "modalPresentationStyle": "fullScreen" },
             "A1": { "kind": "view" },
             "B":  { "kind": "view", "children": ["B1"], "modalPresentationStyle": "custom",
-                    "presentationController": { "sizeForChild": \(bSizing) } },
+                    "presentationController": { "sizeForChild": \(bSizing), "frame": { "align": "center" } } },
             "B1": { "kind": "view" },
             "C":  { "kind": "view", "modalPresentationStyle": "overFullScreen" } },
           "steps": [

@@ -78,7 +78,7 @@ struct PresentedTraitsAndPreferredSizeTests {
           "controllers": {
             "R":  { "kind": "view" },
             "P":  { "kind": "view", "children": ["P1"], "modalPresentationStyle": "custom",
-                    "presentationController": { "sizeForChild": { "fixed": [300, 400] }, "grant": \(grant) } },
+                    "presentationController": { "sizeForChild": { "fixed": [300, 400] }, "frame": { "align": "center" }, "grant": \(grant) } },
             "P1": { "kind": "view" } },
           "steps": [
             { "present": "P", "from": "R" },
@@ -105,7 +105,7 @@ struct PresentedTraitsAndPreferredSizeTests {
         let layout = position(of: "P viewWillLayoutSubviews", in: step)
         #expect(receipt != nil && layout != nil && receipt! < layout!)
         #expect(try await stage.controller("P").size == Size(300, 450))
-        #expect(await stage.pc("P")?.presentedFrame == Size(300, 450))
+        #expect(await stage.pc("P")?.presentedViewFrame.size == Size(300, 450))
         #expect(try await stage.controller("P").preferredContentSize == Size(300, 500))
         #expect(try await stage.controller("R").size == Size(320, 568))
     }

@@ -34,7 +34,7 @@ struct PresenterSelectionTests {
         #expect(await stage.node("C1")?.presented == nil)
         #expect(try await stage.controller("C1").size == Size(160, 284))
         #expect(try await stage.controller("P").size == Size(320, 568))
-        #expect(await stage.pc("P")?.presentedFrame == Size(320, 568))
+        #expect(await stage.pc("P")?.presentedViewFrame.size == Size(320, 568))
 
         try await stage.perform(step: 2)
         #expect(stage.lines(step: 2, kinds: sizeKinds) == [

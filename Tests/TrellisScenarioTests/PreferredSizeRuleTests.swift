@@ -145,7 +145,7 @@ struct PreferredSizeRuleTests {
         #expect(await p.size == Size(300, 450))
         let c = try await window.controller("C")
         let p1 = try await window.controller("P1")
-        #expect(await c.childFrames["P"] == Size(300, 450))
+        #expect(await c.childFrames["P"]?.size == Size(300, 450))
         #expect(await p1.size == Size(300, 450))
     }
 

@@ -41,7 +41,7 @@ private func inline(_ json: String) throws -> Scenario {
 private func screen(after step: Int, of scenario: Scenario, sourceLocation: SourceLocation = #_sourceLocation) async throws -> [String] {
     let frames = try await ScenarioRunner.screen(after: step, of: scenario).frames
     #expect(frames.map(\.depth) == Array(frames.indices), "depth is the drawing order", sourceLocation: sourceLocation)
-    return frames.map { "\($0.id) \($0.role) \($0.rect)" }
+    return frames.map { "\($0.id) \($0.role) (\($0.rect))" }
 }
 
 @Suite("ScreenPictureTests: the simulated screen's frames and their SVG (SPEC §6)")
@@ -136,7 +136,6 @@ struct ScreenPictureTests {
             "M child (0,0 320x768)",
             "D child (320,0 704x768)",
             "pc:P container popover (0,0 1024x768)",
-            "pc:P dimming (0,0 1024x768)",
             "P presented popover (290,140 300x400)",
         ])
         // Below Q's source (y 640) 400 points do not fit in 768: above it, at 600 - 400.
@@ -230,7 +229,7 @@ struct ScreenPictureTests {
         ])
     }
 
-    @Test("the one-third sidebar is a custom presentation at the left edge, over a dimming view; adapted to fullScreen it covers (Examples/one-third-sidebar.json)")
+    @Test("the one-third sidebar is a custom presentation at the right edge (R62, R64), over a dimming view; adapted to fullScreen it covers (Examples/one-third-sidebar.json)")
     func oneThirdSidebar() async throws {
         let scenario = try example("one-third-sidebar.json")
         #expect(try await screen(after: 1, of: scenario) == [
@@ -238,21 +237,21 @@ struct ScreenPictureTests {
             "Content child (0,0 1024x768)",
             "pc:S container custom (0,0 1024x768)",
             "pc:S dimming (0,0 1024x768)",
-            "S presented custom (0,0 341.333x768)",
+            "S presented custom (682.667,0 341.333x768)",
         ])
-        // Step 4 rotates to 768x1024: a third of 768.
-        #expect(try await screen(after: 4, of: scenario).suffix(3) == [
+        // Step 5 rotates to 768x1024: a third of 768.
+        #expect(try await screen(after: 5, of: scenario).suffix(3) == [
             "pc:S container custom (0,0 768x1024)",
             "pc:S dimming (0,0 768x1024)",
-            "S presented custom (0,0 256x1024)",
+            "S presented custom (512,0 256x1024)",
         ])
-        // Step 6: compact width, the delegate adapts it to fullScreen, which removes the presenter's views.
-        #expect(try await screen(after: 6, of: scenario) == [
+        // Step 8: compact width, the delegate adapts it to fullScreen, which removes the presenter's views.
+        #expect(try await screen(after: 8, of: scenario) == [
             "pc:S container fullScreen (0,0 320x1024)",
             "S presented fullScreen (0,0 320x1024)",
         ])
-        // Step 8: back to regular width and to the sidebar.
-        #expect(try await screen(after: 8, of: scenario).suffix(1) == ["S presented custom (0,0 256x1024)"])
+        // Step 11: back to regular width and to the sidebar.
+        #expect(try await screen(after: 11, of: scenario).suffix(1) == ["S presented custom (512,0 256x1024)"])
     }
 
     @Test("an adapted popover inside its navigation wrapper (Examples/popover-adaptation.json)")

@@ -11,12 +11,19 @@ struct OneThirdSidebar: PresentationControllerBehavior {
     func size(forPresented child: ControllerID, parentSize: Size, in pc: isolated any PresentationControllerContext) -> Size {
         Size(parentSize.width / 3, parentSize.height)
     }
+
+    /// "A third of the display and right-aligned": the size above, at the container's right edge.
+    func frameOfPresentedViewInContainerView(in pc: isolated any PresentationControllerContext) -> Rect {
+        let bounds = pc.containerViewBounds
+        let size = self.size(forPresented: pc.presentedID, parentSize: bounds.size, in: pc)
+        return Rect(origin: Point(x: bounds.size.width - size.width, y: 0), size: size)
+    }
 }
 
 /// A container that grants half of what a child asks for.
 struct HalfGrant: ViewControllerBehavior {
     func preferredContentSizeDidChange(forChild child: ControllerID, preferredSize: Size, in vc: isolated any ViewControllerContext) async {
-        guard let current = vc.frame(ofChild: child) else { return }
+        guard let current = vc.frame(ofChild: child)?.size else { return }
         let granted = Size(current.width + (preferredSize.width - current.width) / 2,
                            current.height + (preferredSize.height - current.height) / 2)
         await vc.resize(child: child, to: granted)
@@ -38,6 +45,7 @@ struct OneThirdSidebarTutorial {
             "pc:S sizeForChild(S, parent: 768x1024) -> 256x1024",
             "S viewWillTransition(to: 256x1024)",
             "pc:S containerViewWillLayoutSubviews",
+            "pc:S frameOfPresentedViewInContainerView -> 512,0 256x1024",
             "pc:S containerViewDidLayoutSubviews",
         ])
     }
@@ -55,6 +63,7 @@ struct OneThirdSidebarTutorial {
             "pc:S presentationTransitionWillBegin(animated: true)",
             "pc:S sizeForChild(S, parent: 1024x768) -> 341.333x768",
             "pc:S containerViewWillLayoutSubviews",
+            "pc:S frameOfPresentedViewInContainerView -> 682.667,0 341.333x768",
             "pc:S containerViewDidLayoutSubviews",
             "S viewWillLayoutSubviews",
             "S viewDidLayoutSubviews",
@@ -80,7 +89,7 @@ struct HalfGrantTutorial {
             "N", children: ["V"], behavior: HalfGrant(), size: Size(400, 400))
         let report = await vc.preferredContentSizeDidChange(forChild: "V", preferredSize: Size(400, 600))
         #expect(report.forwardedSizes == ["V": Size(400, 500)])  // the receipt (R25)
-        #expect(await vc.controller.frame(ofChild: "V") == Size(400, 500))
+        #expect(await vc.controller.frame(ofChild: "V")?.size == Size(400, 500))
     }
 
     @Test func aloneItAsksNothingOfItsOwnContainer() async {
