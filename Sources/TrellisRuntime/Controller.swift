@@ -460,10 +460,12 @@ public actor Controller: ManagedController, ViewControllerContext {
 
     public func applyPendingTraits(cause: EventRef?) async {
         var next = cause
+        var columnsChanged = false
         if let traits = pendingTraits {
             pendingTraits = nil
             let previous = traitCollection
             traitCollection = traits
+            columnsChanged = kind == .split && previous.horizontalSizeClass != traits.horizontalSizeClass
             next = record(.traitCollectionDidChange(previous: previous), cause: cause)
             behavior.traitCollectionDidChange(previous: previous, in: self)
         }
@@ -475,6 +477,33 @@ public actor Controller: ManagedController, ViewControllerContext {
             self.presentation?.slot.traitWalked = false
             await presentation.endpoint.applyPendingTraits(cause: next)
         }
+        if columnsChanged { await resizeColumns(cause: next) }
+    }
+
+    /// A split view that collapsed or expanded: the columns a size transition did not already
+    /// resize in this environment change (a trait-only change, or a split whose own size did not
+    /// change) get their new sizes as receipts and a layout pass, once their traits are applied.
+    private func resizeColumns(cause: EventRef?) async {
+        var resized: [(index: Int, size: Size)] = []
+        for index in defaultTargets where slots[index].announced == nil {
+            let answer = askSize(forChildAt: index, parentSize: size, cause: cause, transition: nil)
+            if answer != slots[index].size { resized.append((index, answer)) }
+        }
+        await resize(resized, cause: cause)
+    }
+
+    /// R25's receipt sequence, in a transition of its own: `viewWillTransition` to each child
+    /// whose size changes, then the layout pass that applies the sizes. Nothing when no size changes.
+    private func resize(_ children: [(index: Int, size: Size)], cause: EventRef?) async {
+        let changed = children.filter { $0.size != slots[$0.index].size }
+        guard !changed.isEmpty else { return }
+        let transition = environment.beginTransition(animated: true)
+        for child in changed {
+            slots[child.index].announced = child.size
+            await endpoints[child.index].deliverViewWillTransition(to: child.size, transition: transition, cause: cause)
+        }
+        await layout(frame: frame, cause: cause)
+        environment.finishTransition(transition, cause: cause)
     }
 
     /// `setOverrideTraitCollection(_:forChild:)`: changes the child's override (nil removes it)
@@ -523,14 +552,7 @@ public actor Controller: ManagedController, ViewControllerContext {
             misuse("resize: \(child) is not a child of \(id)")
             return
         }
-        // R25: no receipt when nothing changes.
-        guard newSize != slots[index].size else { return }
-        let cause = delivery?.cause
-        let transition = environment.beginTransition(animated: true)
-        slots[index].announced = newSize
-        await endpoints[index].deliverViewWillTransition(to: newSize, transition: transition, cause: cause)
-        await layout(frame: frame, cause: cause)
-        environment.finishTransition(transition, cause: cause)
+        await resize([(index, newSize)], cause: delivery?.cause)
     }
 
     public func deliverSystemLayoutFittingSizeDidChange(forChild child: ControllerID, cause: EventRef?) async {
