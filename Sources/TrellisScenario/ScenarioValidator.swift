@@ -58,6 +58,15 @@ struct ScenarioValidator {
                 throw fail("\(base).selected", "index \(spec.selected) is out of range for \(spec.children.count) children")
             }
         }
+        // R61: navigation, tab and split controllers place their children themselves.
+        if positions["\(base).layout"] != nil, spec.kind != .view {
+            throw fail("\(base).layout", "\"layout\" applies to view controllers only; a \(spec.kind.rawValue) controller places its children itself")
+        }
+        if case let .origins(points) = spec.layout {
+            for child in points.keys.sorted(by: { $0.name < $1.name }) where !spec.children.contains(child) {
+                throw fail("\(base).layout.origins.\(child.name)", "\"\(child)\" is not a child of \"\(spec.id)\"")
+            }
+        }
     }
 
     private func validateOverrides(_ overrides: OverrideSpec, of spec: ControllerSpec, at base: String) throws(ScenarioError) {

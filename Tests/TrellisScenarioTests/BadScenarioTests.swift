@@ -249,4 +249,34 @@ struct BadScenarioTests {
             { \(Env.phone), "root": "S", "controllers": { "S": { "kind": "split", "children": ["A", "B", "C"] }, "A": {}, "B": {}, "C": {} } }
             """, path: "$.controllers.S.children", mentions: ["split", "two"])
     }
+
+    @Test("R61: a layout on a container that places its children itself, origins for a stranger, an unknown layout")
+    func badLayouts() {
+        expectRejected("""
+            { "window": { "size": [320, 568] }, "root": "N",
+              "controllers": { "N": { "kind": "navigation", "children": ["V"], "layout": "row" }, "V": {} } }
+            """, path: "$.controllers.N.layout", mentions: ["view controllers only", "navigation"])
+        expectRejected("""
+            { "window": { "size": [320, 568] }, "root": "R",
+              "controllers": { "R": { "children": ["V"], "layout": { "origins": { "W": [0, 10] } } }, "V": {}, "W": {} } }
+            """, path: "$.controllers.R.layout.origins.W", mentions: ["not a child"])
+        expectRejected("""
+            { "window": { "size": [320, 568] }, "root": "R",
+              "controllers": { "R": { "children": ["V"], "layout": "grid" }, "V": {} } }
+            """, path: "$.controllers.R.layout", mentions: ["unknown layout", "row"])
+    }
+
+    @Test("R62: a frame rule with both forms, or an unknown alignment")
+    func badFrameRules() {
+        expectRejected("""
+            { "window": { "size": [320, 568] }, "root": "R",
+              "controllers": { "R": {}, "S": { "modalPresentationStyle": "custom",
+                "presentationController": { "frame": { "align": "right", "fixed": [0, 0, 10, 10] } } } } }
+            """, path: "$.controllers.S.presentationController.frame", mentions: ["exactly one"])
+        expectRejected("""
+            { "window": { "size": [320, 568] }, "root": "R",
+              "controllers": { "R": {}, "S": { "modalPresentationStyle": "custom",
+                "presentationController": { "frame": { "align": "middle" } } } } }
+            """, path: "$.controllers.S.presentationController.frame.align", mentions: ["middle"])
+    }
 }
