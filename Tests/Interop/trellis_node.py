@@ -22,7 +22,7 @@ HEADER = struct.Struct(">2sBBBBHQQII")  # §5
 HELLO, SETUP, READY, CALL, RETURN, HEARTBEAT = 0x01, 0x02, 0x03, 0x10, 0x11, 0x20
 GOODBYE, GOODBYE_ACK, ERROR, TRACE_REQUEST, TRACE_DATA, BATCH = 0x30, 0x31, 0x40, 0x50, 0x51, 0x60
 COMMANDS = {HELLO, SETUP, READY, CALL, RETURN, HEARTBEAT, GOODBYE, GOODBYE_ACK, ERROR, TRACE_REQUEST, TRACE_DATA, BATCH}
-CALL_CODES = set(range(0x01, 0x0A)) | set(range(0x20, 0x2C)) | set(range(0x40, 0x47)) | {0x60}
+CALL_CODES = set(range(0x01, 0x0A)) | set(range(0x20, 0x2C)) | set(range(0x40, 0x47)) | {0x60, 0x61}
 TRAITS = (("horizontalSizeClass", ("unspecified", "compact", "regular")),  # §6.3 and TSF/1 §4.3
           ("verticalSizeClass", ("unspecified", "compact", "regular")),
           ("userInterfaceIdiom", ("unspecified", "phone", "pad", "tv", "carPlay", "mac", "vision")),
@@ -32,15 +32,15 @@ TRAITS = (("horizontalSizeClass", ("unspecified", "compact", "regular")),  # §6
            "extraExtraLarge", "extraExtraExtraLarge", "accessibilityMedium", "accessibilityLarge",
            "accessibilityExtraLarge", "accessibilityExtraExtraLarge", "accessibilityExtraExtraExtraLarge")))
 TAGS = ("none", "bool", "int", "double", "string", "size", "traits", "address", "eventref", "transition",
-        "long string", "list")
-NONE, BOOL, STRING, SIZE, TRAIT, ADDRESS, REF, TRANSITION = 0, 1, 4, 5, 6, 7, 8, 9
+        "long string", "list", "rect")
+NONE, BOOL, STRING, SIZE, TRAIT, ADDRESS, REF, TRANSITION, RECT = 0, 1, 4, 5, 6, 7, 8, 9, 0x0C
 CAUSE = {REF, NONE}
 SIGNATURES = {  # §8, the call codes a leaf view controller serves: name, the tags each argument may have
     0x01: ("viewWillTransition", [{SIZE}, {TRANSITION}, CAUSE]),
     0x02: ("traitTransition", [{TRAIT}, {BOOL}, {TRANSITION}, CAUSE]),
-    0x03: ("applyPendingTraits", [CAUSE]), 0x04: ("layout", [CAUSE]),
-    0x07: ("initialLayout", [{SIZE, NONE}, {TRAIT}, CAUSE]), 0x08: ("appearance", [{STRING}, CAUSE]),
-    0x09: ("refresh", [{SIZE}, {TRAIT}, CAUSE]), 0x20: ("snapshot", []),
+    0x03: ("applyPendingTraits", [CAUSE]), 0x04: ("layout", [{RECT}, CAUSE]),
+    0x07: ("initialLayout", [{RECT, NONE}, {TRAIT}, CAUSE]), 0x08: ("appearance", [{STRING}, CAUSE]),
+    0x09: ("refresh", [{RECT}, {TRAIT}, CAUSE]), 0x20: ("snapshot", []),
     0x21: ("setPreferredContentSize", [{SIZE}, CAUSE]), 0x22: ("notifySystemLayoutFittingSizeDidChange", [CAUSE]),
     0x24: ("setContainer", [{ADDRESS, NONE}])}
 UNSPECIFIED = (0,) * 6 + (0.0,)
@@ -94,7 +94,8 @@ class Reader:
                 STRING: self.text, SIZE: lambda: self.unpack(">dd"), TRAIT: self.traits,
                 ADDRESS: lambda: (self.text(), self.text(), self.unpack(">I")), REF: lambda: (self.text(), self.unpack(">Q")),
                 TRANSITION: lambda: (self.unpack(">q"), self.flag(), self.unpack(">d"), self.traits(), self.unpack(">dd")),
-                0x0A: lambda: self.text(">I"), 0x0B: lambda: self.values(">H", level)}.get(tag)
+                0x0A: lambda: self.text(">I"), 0x0B: lambda: self.values(">H", level),
+                RECT: lambda: self.unpack(">dddd")}.get(tag)  # x, y, width, height (§6.2)
         if read is None:
             raise Malformed(4, "body: unknown tag 0x%02x at offset %d" % (tag, self.pos - 1))
         return tag, read()
@@ -136,7 +137,7 @@ class Peer:
 class Leaf:
     def __init__(self, ident, preferred, container):
         self.id, self.incarnation, self.preferred, self.container = ident, 1, preferred, container
-        self.size, self.traits, self.pending_size, self.pending_traits = (0.0, 0.0), UNSPECIFIED, None, None
+        self.origin, self.size, self.traits, self.pending_traits = (0.0, 0.0), (0.0, 0.0), UNSPECIFIED, None
 
 
 class Node:
@@ -173,7 +174,7 @@ class Node:
     def send(self, peer, command, body, correlation=0, step=None):
         if peer.gone:
             return
-        header = HEADER.pack(b"TR", 1, 0, command, 0, 0, correlation, self.clock, self.step if step is None else step, 0)
+        header = HEADER.pack(b"TR", 1, 1, command, 0, 0, correlation, self.clock, self.step if step is None else step, 0)
         try:
             peer.socket.send_multipart([header, body])
         except zmq.Again:  # §3 rule 6: never silently
@@ -362,8 +363,9 @@ class Node:
         def layout():
             record("layout", "viewWillLayoutSubviews", {})
             record("layout", "viewDidLayoutSubviews", {})
-        if code == 0x01:  # the size arrives now; the layout pass applies it
-            leaf.pending_size = values[0]
+        if code in (0x04, 0x07, 0x09) and values[0] is not None:  # a frame: x, y, width, height (§6.2)
+            leaf.origin, frame_size = values[0][:2], values[0][2:]
+        if code == 0x01:  # the size arrives now; the layout pass applies it (layout's frame carries it)
             record("delivery", "viewWillTransition", {"to": [number(v) for v in values[0]]}, values[1][0])
         elif code == 0x02:  # willTransition where the traits change, unless below a suppression
             if values[0] != leaf.traits and values[1]:
@@ -371,8 +373,8 @@ class Node:
             leaf.pending_traits = values[0]
         elif code == 0x07 or (code == 0x09 and leaf.traits == UNSPECIFIED):  # first layout: traits set silently
             leaf.traits = values[1]
-            if values[0] is not None:  # none: no size, no layout callbacks
-                leaf.size = values[0]
+            if values[0] is not None:  # none: no frame, no layout callbacks
+                leaf.size = frame_size
                 layout()
         elif code in (0x03, 0x09):  # applyPendingTraits; refresh: the container's traits, then its size
             new = values[1] if code == 0x09 else leaf.pending_traits
@@ -380,14 +382,13 @@ class Node:
                 record("delivery", "traitCollectionDidChange", {"previous": traits_json(leaf.traits)})
                 leaf.traits = new
             leaf.pending_traits = None
-            if code == 0x09 and values[0] != leaf.size:
-                leaf.size = values[0]
+            if code == 0x09 and frame_size != leaf.size:
+                leaf.size = frame_size
                 layout()
-        elif code == 0x04:  # layout callbacks only where the size changed
-            if leaf.pending_size is not None and leaf.pending_size != leaf.size:
-                leaf.size = leaf.pending_size
+        elif code == 0x04:  # the frame's size is the size this pass applies; callbacks only where it changed
+            if frame_size != leaf.size:
+                leaf.size = frame_size
                 layout()
-            leaf.pending_size = None
         elif code == 0x08:
             if values[0] not in APPEARANCE:
                 return "appearance: unknown callback %s" % values[0]

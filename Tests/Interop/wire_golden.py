@@ -17,7 +17,7 @@ HEADER = struct.Struct(">2sBBBBHQQII")  # TWP/1 §5: 32 bytes
 COMMANDS = {0x01: "HELLO", 0x02: "SETUP", 0x03: "READY", 0x10: "CALL", 0x11: "RETURN", 0x20: "HEARTBEAT",
             0x30: "GOODBYE", 0x31: "GOODBYE-ACK", 0x40: "ERROR", 0x50: "TRACE-REQUEST", 0x51: "TRACE-DATA",
             0x60: "BATCH"}
-CALL_CODES = set(range(0x01, 0x0A)) | set(range(0x20, 0x2C)) | set(range(0x40, 0x47)) | {0x60}
+CALL_CODES = set(range(0x01, 0x0A)) | set(range(0x20, 0x2C)) | set(range(0x40, 0x47)) | {0x60, 0x61}
 TRAIT_CASES = (3, 3, 7, 3, 3, 13)  # horizontal, vertical, idiom, direction, style, content size
 MAX_NESTING = 16
 
@@ -99,6 +99,8 @@ def read_value(r, level=1):
         if level > MAX_NESTING:
             raise Malformed("lists nested deeper than %d" % MAX_NESTING)
         return tag, [read_value(r, level + 1) for _ in range(r.unpack(">H"))]
+    if tag == 0x0C:  # rect: x, y, width, height
+        return tag, tuple(r.unpack(">d") for _ in range(4))
     raise Malformed("unknown tag 0x%02x at offset %d" % (tag, r.pos - 1))
 
 
@@ -128,6 +130,8 @@ def write_value(value):
         return out + ls(v)
     if tag == 0x0B:
         return out + struct.pack(">H", len(v)) + b"".join(write_value(item) for item in v)
+    if tag == 0x0C:
+        return out + struct.pack(">dddd", *v)
     return out  # 0x00: no payload
 
 

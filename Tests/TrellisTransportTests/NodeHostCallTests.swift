@@ -21,9 +21,10 @@ import TrellisWire
         return (host, recorder)
     }
 
-    static func layout(causedBy cause: WireEventRef) -> WireMessage {
+    /// A `layout` CALL (TWP/1.1 §8: rect frame, cause) to `C`.
+    static func layout(causedBy cause: WireEventRef, frame: Rect = Rect(x: 0, y: 0, width: 320, height: 568)) -> WireMessage {
         WireMessage(.call(target: WireAddress(node: "b", controller: "C", incarnation: 1), code: .layout,
-                          arguments: [.eventRef(cause)]), correlationID: 1)
+                          arguments: [.rect(frame), .eventRef(cause)]), correlationID: 1)
     }
 
     @Test("a cause naming a node of the run is taken; one naming no node of it is refused, and nothing is recorded")
@@ -34,5 +35,35 @@ import TrellisWire
         #expect(await host.handle(Self.layout(causedBy: WireEventRef(node: "stranger", sequence: 7)))
             == .fault("layout: cause stranger#7 names no node of this run"))
         #expect(recorder.events.count == recorded)
+    }
+
+    @Test("layout takes the frame's size: callbacks when it changes, none when it does not")
+    func layoutAppliesTheFramesSize() async {
+        let (host, recorder) = await Self.host()
+        let cause = WireEventRef(node: "a", sequence: 3)
+        #expect(await host.handle(Self.layout(causedBy: cause, frame: Rect(x: 10, y: 20, width: 320, height: 568))) == .ok([]))
+        let afterFirst = recorder.events.count
+        #expect(afterFirst == 2)  // viewWillLayoutSubviews, viewDidLayoutSubviews
+        // Only the origin moves: the size is the one applied, so no callbacks.
+        #expect(await host.handle(Self.layout(causedBy: cause, frame: Rect(x: 0, y: 64, width: 320, height: 568))) == .ok([]))
+        #expect(recorder.events.count == afterFirst)
+    }
+
+    @Test("the 1.0 forms of layout, initialLayout and refresh are refused, naming the rect they lack")
+    func olderFormsAreRefused() async {
+        let (host, recorder) = await Self.host()
+        let target = WireAddress(node: "b", controller: "C", incarnation: 1)
+        let cause = WireValue.eventRef(WireEventRef(node: "a", sequence: 3))
+        let traits = WireValue.traits(.unspecified)
+        let calls: [(WireCallCode, [WireValue], String)] = [
+            (.layout, [cause], "layout: argument 1 must be a rect, got eventref"),
+            (.initialLayout, [.size(Size(320, 568)), traits, cause], "initialLayout: argument 1 must be a rect or none, got size"),
+            (.refresh, [.size(Size(320, 568)), traits, cause], "refresh: argument 1 must be a rect, got size"),
+        ]
+        for (code, arguments, fault) in calls {
+            #expect(await host.handle(WireMessage(.call(target: target, code: code, arguments: arguments), correlationID: 1))
+                == .fault(fault))
+        }
+        #expect(recorder.events.isEmpty)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TrellisModel
 import TrellisTestSupport
 import TrellisWire
 
@@ -35,14 +36,14 @@ import TrellisWire
 
     @Test("the vectors use every command and every value tag")
     func vectorsCoverTheFormat() {
-        let commands = Set(GoldenVectors.all.map(\.message.header.command)).union(GoldenVectors.batches.isEmpty ? [] : [.batch])
+        let commands = Set(GoldenVectors.allMessages.map(\.header.command)).union(GoldenVectors.batches.isEmpty ? [] : [.batch])
         #expect(commands == Set(WireCommand.allCases))
         var tags = Set<WireValueTag>()
         func collect(_ value: WireValue) {
             tags.insert(value.tag)
             if case .list(let items) = value { items.forEach(collect) }
         }
-        for (_, message) in GoldenVectors.all {
+        for message in GoldenVectors.allMessages {
             switch message.body {
             case .call(_, _, let arguments): arguments.forEach(collect)
             case .return(.ok(let values)): values.forEach(collect)
@@ -117,5 +118,83 @@ import TrellisWire
             + "4081c00000000000" + "4074000000000000"  // window 568x320
             + "08" + "0001" + "61" + "000000000000000c"  // cause a#12
         #expect(body == expected)
+    }
+
+    // MARK: TWP/1.1: the rect value (§6.2, §6.4) and the calls that carry it (§8)
+
+    @Test("encoding a hand-written vector's message gives the bytes written out for it",
+          arguments: GoldenVectors.handWritten.map(\.name))
+    func encodesToTheHandWrittenBytes(name: String) throws {
+        let vector = try #require(GoldenVectors.handWritten.first { $0.name == name })
+        let encoded = vector.message.encode()
+        #expect(encoded.count == 2)
+        #expect(encoded.map(Hex.encode) == vector.frames, "\(name)")
+    }
+
+    @Test("decoding a hand-written vector's bytes gives its message", arguments: GoldenVectors.handWritten.map(\.name))
+    func decodesTheHandWrittenBytes(name: String) throws {
+        let vector = try #require(GoldenVectors.handWritten.first { $0.name == name })
+        let frames = try vector.frames.map { try #require(Hex.decode($0), "\(name): not lowercase hex") }
+        let decoded = try WireMessage.decode(frames)
+        #expect(decoded == vector.message)
+        try decoded.validateForEncoding()
+    }
+
+    @Test("every truncation of a hand-written vector's body is rejected", arguments: GoldenVectors.handWritten.map(\.name))
+    func handWrittenTruncationsAreRejected(name: String) throws {
+        let vector = try #require(GoldenVectors.handWritten.first { $0.name == name })
+        let header = try #require(Hex.decode(vector.frames[0]))
+        let body = try #require(Hex.decode(vector.frames[1]))
+        for length in 0..<body.count {
+            #expect(throws: WireError.self, "body cut to \(length) bytes") {
+                try WireMessage.decode([header, Array(body.prefix(length))])
+            }
+        }
+    }
+
+    @Test("a rect is tag 0x0c and four big-endian binary64 numbers: x, y, width, height")
+    func rectLayout() throws {
+        let vector = try #require(GoldenVectors.handWritten.first { $0.name == "call-layout" })
+        // The numbers' IEEE 754 bit patterns, as the hand-written hex spells them.
+        let fields = [320.0, 0, 704, 768].map { number -> String in
+            let digits = String(number.bitPattern, radix: 16)
+            return String(repeating: "0", count: 16 - digits.count) + digits
+        }
+        #expect(fields == ["4074000000000000", "0000000000000000", "4086000000000000", "4088000000000000"])
+        // After the target (11 bytes: b, C2, 1), the call code and the count: the rect at offset 13, 33 bytes.
+        let body = vector.frames[1]
+        let rect = body.dropFirst(2 * 13).prefix(2 * 33)
+        #expect(String(rect) == "0c" + fields.joined())
+        #expect(body.hasSuffix("08" + "0001" + "61" + "000000000000002a"))
+        // Negative zero, NaN and infinities are carried bit for bit (§6.1).
+        let odd = Rect(x: -0.0, y: .infinity, width: -.infinity, height: 0.5)
+        let message = WireMessage(.return(.ok([.rect(odd)])))
+        let encoded = message.encode()
+        #expect(Hex.encode(encoded[1]) == "00" + "01" + "0c" + "8000000000000000" + "7ff0000000000000" + "fff0000000000000"
+            + "3fe0000000000000")
+        let decoded = try WireMessage.decode(encoded)
+        guard case let .return(.ok(values)) = decoded.body, case let .rect(back)? = values.first else {
+            Issue.record("expected a RETURN with a rect, got \(decoded.body)")
+            return
+        }
+        #expect(back.origin.x.bitPattern == (-0.0).bitPattern)
+        #expect(back == odd)
+    }
+
+    @Test("the protocol document quotes every hand-written vector's frames")
+    func documentQuotesTheHandWrittenVectors() throws {
+        let document = try String(
+            contentsOf: packageRoot.appendingPathComponent("Protocols/wire-protocol.md"), encoding: .utf8)
+        let lines = Set(document.split(separator: "\n", omittingEmptySubsequences: false).map(String.init))
+        for (name, _, frames) in GoldenVectors.handWritten {
+            for frame in frames {
+                #expect(lines.contains(frame), "\(name): the line \(frame) is not in Protocols/wire-protocol.md §12.3")
+            }
+        }
+        // §6.4's example: the rect of `call-layout`, 33 bytes from body offset 13.
+        let layoutBody = try #require(GoldenVectors.handWritten.first { $0.name == "call-layout" }?.frames[1])
+        let rect = String(layoutBody.dropFirst(2 * 13).prefix(2 * 33))
+        #expect(rect.hasPrefix("0c") && rect.count == 66)
+        #expect(document.contains("`" + rect + "`"), "§6.4's rect example is not \(rect)")
     }
 }

@@ -95,6 +95,55 @@ enum GoldenVectors {
             correlationID: 16, lamport: 41, step: 4)),
     ]
 
+    /// The TWP/1.1 vectors (frames, SPEC §3.9): a `layout` CALL carrying a rect and the results of
+    /// `presentationState`, which carry two. Their bytes are written out here by hand, field by
+    /// field from the layouts of Protocols/wire-protocol.md §5, §6.2 and §6.4 (not copied from the
+    /// encoder), and the document quotes them in §12.3. They have no file in `Protocols/vectors/wire`
+    /// (yet): the tests compare the codec with these strings.
+    static let handWritten: [(name: String, message: WireMessage, frames: [String])] = [
+        ("call-layout", WireMessage(
+            .call(target: c2, code: .layout, arguments: [
+                .rect(Rect(x: 320, y: 0, width: 704, height: 768)),
+                .eventRef(WireEventRef(node: "a", sequence: 42)),
+            ]),
+            correlationID: 17, lamport: 44, step: 5),
+         [
+            hex("5452", "01", "00", "10", "00", "0000",  // "TR", major 1, minor 0, CALL, flags, reserved
+                "0000000000000011", "000000000000002c", "00000005", "00000000"),  // corr 17, clock 44, step 5, reserved
+            hex("0001", "62", "0002", "4332", "00000001",  // target b / C2 / 1
+                "04", "02",  // layout, 2 values
+                "0c", "4074000000000000", "0000000000000000",  // rect: x 320, y 0,
+                "4086000000000000", "4088000000000000",  // width 704, height 768
+                "08", "0001", "61", "000000000000002a"),  // cause: eventref a#42
+         ]),
+        ("return-ok-presentation-state", WireMessage(
+            .return(.ok([
+                .bool(false), .string("P"), .string("formSheet"), .bool(false),
+                .rect(Rect(x: 0, y: 0, width: 1024, height: 768)),
+                .rect(Rect(x: 242, y: 74, width: 540, height: 620)),
+            ])),
+            correlationID: 18, lamport: 47, step: 5),
+         [
+            hex("5452", "01", "00", "11", "00", "0000",  // "TR", major 1, minor 0, RETURN, flags, reserved
+                "0000000000000012", "000000000000002f", "00000005", "00000000"),  // corr 18, clock 47, step 5, reserved
+            hex("00", "06",  // ok, 6 values
+                "01", "00",  // removesPresenterViews false
+                "04", "0001", "50",  // displayedID "P"
+                "04", "0009", "666f726d5368656574",  // style "formSheet"
+                "01", "00",  // coversContext false
+                "0c", "0000000000000000", "0000000000000000",  // containerViewBounds: x 0, y 0,
+                "4090000000000000", "4088000000000000",  // width 1024, height 768
+                "0c", "406e400000000000", "4052800000000000",  // presentedViewFrame: x 242, y 74,
+                "4080e00000000000", "4083600000000000"),  // width 540, height 620
+         ]),
+    ]
+
+    /// Hex fields written one after the other.
+    static func hex(_ fields: String...) -> String { fields.joined() }
+
+    /// Every message the vectors describe: the files' and the hand-written ones.
+    static var allMessages: [WireMessage] { all.map(\.message) + handWritten.map(\.message) }
+
     /// File name → the messages a BATCH vector holds, in order (TWP/1 §7.9): each vector named
     /// here is also one of `all`, so the batch repeats their bytes as entries.
     static let batches: [(name: String, entries: [String])] = [
