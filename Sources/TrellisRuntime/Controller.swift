@@ -354,11 +354,11 @@ public actor Controller: ManagedController, ViewControllerContext {
     /// `viewWillLayoutSubviews` then `viewDidLayoutSubviews`; returns the first's event.
     private func layOutSubviews(cause: EventRef?) -> EventRef {
         if usesDefaultBehavior {
-            return recorder.recordLayoutPair(controller: traceName, cause: cause)
+            return recorder.recordLayoutPair(controller: traceName, frame: frame, cause: cause)
         }
-        let event = recorder.recordLayout(.viewWillLayoutSubviews, controller: traceName, cause: cause)
+        let event = recorder.recordLayout(.viewWillLayoutSubviews, controller: traceName, frame: frame, cause: cause)
         behavior.viewWillLayoutSubviews(in: self)
-        recorder.recordLayout(.viewDidLayoutSubviews, controller: traceName, cause: cause)
+        recorder.recordLayout(.viewDidLayoutSubviews, controller: traceName, frame: frame, cause: cause)
         behavior.viewDidLayoutSubviews(in: self)
         return event
     }
@@ -371,13 +371,13 @@ public actor Controller: ManagedController, ViewControllerContext {
         if let frame {
             size = frame.size
             origin = frame.origin
-            layoutEvent = recorder.recordLayout(.viewWillLayoutSubviews, controller: traceName, cause: cause)
+            layoutEvent = recorder.recordLayout(.viewWillLayoutSubviews, controller: traceName, frame: frame, cause: cause)
             behavior.viewWillLayoutSubviews(in: self)
             for index in slots.indices where visible.contains(index) {
                 slots[index].size = askSize(forChildAt: index, parentSize: frame.size, cause: layoutEvent, transition: nil)
             }
             placeChildren()
-            recorder.recordLayout(.viewDidLayoutSubviews, controller: traceName, cause: cause)
+            recorder.recordLayout(.viewDidLayoutSubviews, controller: traceName, frame: frame, cause: cause)
             behavior.viewDidLayoutSubviews(in: self)
         }
         for index in slots.indices {

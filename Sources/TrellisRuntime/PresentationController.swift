@@ -164,11 +164,13 @@ public actor PresentationController: ManagedPresentationController, Presentation
     private func layOutContainerView(cause: EventRef?) async -> EventRef {
         laidOutContainer = containerViewBounds
         popoverSourceRect = presentationStyle == .popover ? await popoverSource() : nil
-        let event = record(.layout(.containerViewWillLayoutSubviews), cause: cause)
+        // The container view covers its context (the window, or the context controller): its
+        // frame there is its bounds.
+        let event = record(.layout(.containerViewWillLayoutSubviews, frame: laidOutContainer), cause: cause)
         let outer = delivery
         delivery = Delivery(message: "containerViewWillLayoutSubviews", cause: event, transition: nil)
         description.behavior.containerViewWillLayoutSubviews(in: self)
-        record(.layout(.containerViewDidLayoutSubviews), cause: cause)
+        record(.layout(.containerViewDidLayoutSubviews, frame: laidOutContainer), cause: cause)
         description.behavior.containerViewDidLayoutSubviews(in: self)
         delivery = outer
         return event

@@ -145,12 +145,16 @@ final class CaptureLineEncoder {
             size(chunk.tables.sizes[Int(event.first)])
             put(",\"answer\":")
             size(chunk.tables.sizes[Int(event.second)])
-        case .viewWillLayoutSubviews:
-            head(event, sequence, names, kind: "layout", message: "viewWillLayoutSubviews")
+        case .viewWillLayoutSubviews, .viewDidLayoutSubviews:
+            head(event, sequence, names, kind: "layout", message: event.code == .viewWillLayoutSubviews ? "viewWillLayoutSubviews" : "viewDidLayoutSubviews")
             put("{")
-        case .viewDidLayoutSubviews:
-            head(event, sequence, names, kind: "layout", message: "viewDidLayoutSubviews")
-            put("{")
+            if event.detail == 1 {
+                put("\"frame\":[")
+                pair(chunk.tables.sizes[Int(event.first)])
+                put(",")
+                pair(chunk.tables.sizes[Int(event.second)])
+                put("]")
+            }
         }
         put("},\"time\":")
         decimal(time)
@@ -186,10 +190,15 @@ final class CaptureLineEncoder {
 
     private func size(_ size: Size) {
         put(0x5B)
+        pair(size)
+        put(0x5D)
+    }
+
+    /// The two numbers of a size (or of an origin kept as one), comma-separated.
+    private func pair(_ size: Size) {
         number(size.width)
         put(0x2C)
         number(size.height)
-        put(0x5D)
     }
 
     /// `CanonicalNumber.format`, without a string for whole numbers.

@@ -56,12 +56,14 @@ public struct CausalTree: Sendable {
     }
 
     /// The whole forest as indented canonical lines (two spaces a level).
-    public func indentedLines(including keep: (Int) -> Bool = { _ in true }) -> [String] {
+    public func indentedLines(
+        including keep: (Int) -> Bool = { _ in true }, text: (TraceEvent) -> String = { $0.canonicalLine }
+    ) -> [String] {
         var lines: [String] = []
         for root in roots {
-            if keep(root) { lines.append(events[root].canonicalLine) }
+            if keep(root) { lines.append(text(events[root])) }
             for (position, depth) in effects(of: root) where keep(position) {
-                lines.append(String(repeating: "  ", count: depth) + events[position].canonicalLine)
+                lines.append(String(repeating: "  ", count: depth) + text(events[position]))
             }
         }
         return lines

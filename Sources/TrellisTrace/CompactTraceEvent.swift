@@ -18,6 +18,8 @@ struct CompactTraceEvent: Sendable {
         case viewWillTransition
         /// `sizeForChild(controllers[detail], parent: sizes[first]) -> sizes[second]`.
         case sizeForChild
+        /// `viewWillLayoutSubviews` / `viewDidLayoutSubviews`; with `detail` 1, the frame is
+        /// origin `sizes[first]` (x as width, y as height) and size `sizes[second]`.
         case viewWillLayoutSubviews
         case viewDidLayoutSubviews
     }
@@ -40,6 +42,13 @@ struct CompactTraceEvent: Sendable {
     var second: UInt32
 
     var transition: Int? { hasTransition ? Int(transitionID) : nil }
+
+    /// A layout event's frame, if it carries one.
+    func frame(sizes: [Size]) -> Rect? {
+        guard detail == 1 else { return nil }
+        let origin = sizes[Int(first)]
+        return Rect(origin: Point(x: origin.width, y: origin.height), size: sizes[Int(second)])
+    }
 }
 
 /// What an `.other` event holds besides its compact fields.
@@ -251,8 +260,8 @@ struct CompactTraceLog: Sendable {
         case .sizeForChild:
             message = .sizeForChild(
                 child: tables.controllers[Int(compact.detail)], parent: tables.sizes[Int(compact.first)], answer: tables.sizes[Int(compact.second)])
-        case .viewWillLayoutSubviews: message = .layout(.viewWillLayoutSubviews)
-        case .viewDidLayoutSubviews: message = .layout(.viewDidLayoutSubviews)
+        case .viewWillLayoutSubviews: message = .layout(.viewWillLayoutSubviews, frame: compact.frame(sizes: tables.sizes))
+        case .viewDidLayoutSubviews: message = .layout(.viewDidLayoutSubviews, frame: compact.frame(sizes: tables.sizes))
         }
         let cause = compact.causeNode < 0 ? nil : EventRef(node: tables.nodes[Int(compact.causeNode)], sequence: compact.causeSequence)
         return TraceEvent(

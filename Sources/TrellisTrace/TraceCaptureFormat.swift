@@ -61,6 +61,10 @@ public enum TraceCaptureFormat {
         "[" + CanonicalNumber.format(size.width) + "," + CanonicalNumber.format(size.height) + "]"
     }
 
+    private static func rect(_ rect: Rect) -> String {
+        "[" + [rect.minX, rect.minY, rect.size.width, rect.size.height].map(CanonicalNumber.format).joined(separator: ",") + "]"
+    }
+
     private static func traits(_ traits: TraitCollection) -> String {
         "{\"horizontalSizeClass\":\"\(traits.horizontalSizeClass.rawValue)\""
             + ",\"verticalSizeClass\":\"\(traits.verticalSizeClass.rawValue)\""
@@ -79,14 +83,15 @@ public enum TraceCaptureFormat {
         case let .sizeForChild(child, parent, answer):
             return "{\"child\":" + JSONWriter.quoted(child.name) + ",\"parent\":" + size(parent) + ",\"answer\":" + size(answer) + "}"
         case let .frameOfPresentedView(frame):
-            return "{\"frame\":[" + [frame.minX, frame.minY, frame.size.width, frame.size.height].map(CanonicalNumber.format).joined(separator: ",") + "]}"
+            return "{\"frame\":" + rect(frame) + "}"
         case let .willTransition(to): return "{\"to\":" + traits(to) + "}"
         case let .traitCollectionDidChange(previous): return "{\"previous\":" + traits(previous) + "}"
         case let .preferredContentSizeDidChange(child), let .systemLayoutFittingSizeDidChange(child):
             return "{\"child\":" + JSONWriter.quoted(child.name) + "}"
         case let .suppressed(name, cut):
             return "{\"message\":" + JSONWriter.quoted(name) + ",\"cut\":[" + cut.map { JSONWriter.quoted($0.name) }.joined(separator: ",") + "]}"
-        case .layout: return "{}"
+        case let .layout(_, frame):
+            return frame.map { "{\"frame\":" + rect($0) + "}" } ?? "{}"
         case let .alongsideTransition(transition), let .transitionCompletion(transition):
             return "{\"transition\":\(transition)}"
         case let .warning(text), let .error(text), let .fault(text), let .note(text):
@@ -317,7 +322,9 @@ public enum TraceCaptureFormat {
         case "select":
             return .select(ControllerID(try string(payload, "child", in: "payload.")), index: try int(payload, "index", in: "payload."))
         default:
-            if let callback = LayoutCallback(rawValue: name) { return .layout(callback) }
+            if let callback = LayoutCallback(rawValue: name) {
+                return .layout(callback, frame: payload["frame"] == nil ? nil : try rect(payload, "frame"))
+            }
             if let callback = AppearanceCallback(rawValue: name) { return .appearance(callback) }
             if let callback = PresentationCallback(rawValue: name) {
                 let key = callback == .presentationTransitionWillBegin || callback == .dismissalTransitionWillBegin ? "animated" : "completed"

@@ -38,8 +38,9 @@ public enum TraceMessage: Sendable, Equatable {
     case systemLayoutFittingSizeDidChange(child: ControllerID)
     /// An override did not call super (SPEC R8): `message` was not forwarded to `cut`.
     case suppressed(message: String, cut: [ControllerID])
-    /// A layout callback (SPEC R10).
-    case layout(LayoutCallback)
+    /// A layout callback (SPEC R10); a view controller's carries the frame its container gave it
+    /// in this pass (R60), which the canonical line does not show.
+    case layout(LayoutCallback, frame: Rect? = nil)
     /// A transition coordinator's alongside block ran (at the transition's end).
     case alongsideTransition(transition: Int)
     /// A transition coordinator's completion block ran (at the transition's end).
@@ -110,7 +111,7 @@ public enum TraceMessage: Sendable, Equatable {
         case .preferredContentSizeDidChange: return "preferredContentSizeDidChange"
         case .systemLayoutFittingSizeDidChange: return "systemLayoutFittingSizeDidChange"
         case .suppressed: return "suppressed"
-        case let .layout(callback): return callback.rawValue
+        case let .layout(callback, _): return callback.rawValue
         case .alongsideTransition: return "alongsideTransition"
         case .transitionCompletion: return "transitionCompletion"
         case .warning: return "warning"
@@ -146,7 +147,7 @@ public enum TraceMessage: Sendable, Equatable {
         case let .suppressed(message, cut):
             let list = cut.isEmpty ? "none" : cut.map(\.name).joined(separator: ", ")
             return "suppressed \(message) (cut: \(list))"
-        case let .layout(callback): return callback.rawValue
+        case let .layout(callback, _): return callback.rawValue
         case .alongsideTransition: return "alongsideTransition"
         case .transitionCompletion: return "transitionCompletion"
         case let .warning(text): return "warning " + Self.oneLine(text)
@@ -170,6 +171,12 @@ public enum TraceMessage: Sendable, Equatable {
         case let .replaceDetail(child): return "replaceDetail(\(child))"
         case let .select(child, index): return "select(\(child), index: \(index))"
         }
+    }
+
+    /// The frame a layout event carries (R60), if any: `trellis trace show --frames` prints it.
+    public var frame: Rect? {
+        if case let .layout(_, frame) = self { return frame }
+        return nil
     }
 
     /// Free text on one canonical line: line breaks and backslashes escaped.

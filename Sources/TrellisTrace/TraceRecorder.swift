@@ -23,6 +23,11 @@ public final class TraceRecorder: Sendable {
         /// and written on the writer's own thread; nothing kept in memory. Call `flush()` before
         /// closing the writer.
         case file(TraceFileWriter)
+
+        var discards: Bool {
+            if case .discard = self { return true }
+            return false
+        }
     }
 
     public let storage: Storage
@@ -91,38 +96,47 @@ public final class TraceRecorder: Sendable {
         }
     }
 
-    /// Records a view controller's layout callback.
+    /// Records a layout callback; a view controller's carries the frame its container gave it (R60).
     @discardableResult
-    public func recordLayout(_ callback: LayoutCallback, controller: TraceName, cause: EventRef?) -> EventRef {
+    public func recordLayout(_ callback: LayoutCallback, controller: TraceName, frame: Rect? = nil, cause: EventRef?) -> EventRef {
         let time = elapsedNanoseconds()
         return state.withLock { state in
-            appendLayout(callback, controller.index, cause: cause, time: time, to: &state)
+            appendLayout(callback, controller.index, frame: frame, cause: cause, time: time, to: &state)
         }
     }
 
     /// Records `viewWillLayoutSubviews` and `viewDidLayoutSubviews` of one controller whose
     /// callbacks do nothing in between, under one lock; returns the first.
     @discardableResult
-    public func recordLayoutPair(controller: TraceName, cause: EventRef?) -> EventRef {
+    public func recordLayoutPair(controller: TraceName, frame: Rect, cause: EventRef?) -> EventRef {
         let time = elapsedNanoseconds()
         return state.withLock { state in
-            let will = appendLayout(.viewWillLayoutSubviews, controller.index, cause: cause, time: time, to: &state)
-            appendLayout(.viewDidLayoutSubviews, controller.index, cause: cause, time: time, to: &state)
+            let will = appendLayout(.viewWillLayoutSubviews, controller.index, frame: frame, cause: cause, time: time, to: &state)
+            appendLayout(.viewDidLayoutSubviews, controller.index, frame: frame, cause: cause, time: time, to: &state)
             return will
         }
     }
 
     @discardableResult
-    private func appendLayout(_ callback: LayoutCallback, _ controller: UInt32, cause: EventRef?, time: UInt64, to state: inout State) -> EventRef {
+    private func appendLayout(
+        _ callback: LayoutCallback, _ controller: UInt32, frame: Rect?, cause: EventRef?, time: UInt64, to state: inout State
+    ) -> EventRef {
         let code: CompactTraceEvent.Code
         switch callback {
         case .viewWillLayoutSubviews: code = .viewWillLayoutSubviews
         case .viewDidLayoutSubviews: code = .viewDidLayoutSubviews
         case .containerViewWillLayoutSubviews, .containerViewDidLayoutSubviews:
-            return appendOther(.layout(callback), controller, cause: cause, transition: nil, time: time, to: &state)
+            return appendOther(.layout(callback, frame: frame), controller, cause: cause, transition: nil, time: time, to: &state)
         }
-        return append(code, controller, detail: 0, cause: cause, transition: nil, 0, 0, time: time, to: &state)
-            ?? appendOther(.layout(callback), controller, cause: cause, transition: nil, time: time, to: &state)
+        // The frame's origin and size are interned as two sizes (`CompactTraceEvent.frame`);
+        // nothing is interned for a trace that keeps nothing.
+        var origin: UInt32 = 0, size: UInt32 = 0
+        if let frame, !storage.discards {
+            origin = state.tables.intern(Size(frame.origin.x, frame.origin.y))
+            size = state.tables.intern(frame.size)
+        }
+        return append(code, controller, detail: frame == nil ? 0 : 1, cause: cause, transition: nil, origin, size, time: time, to: &state)
+            ?? appendOther(.layout(callback, frame: frame), controller, cause: cause, transition: nil, time: time, to: &state)
     }
 
     /// Appends an event whose message the compact form does not hold: it goes to the side table.

@@ -91,11 +91,20 @@ struct TraceShowCommand: AsyncParsableCommand {
     @Flag(help: "Indent each event under the event that caused it.")
     var tree = false
 
+    @Flag(help: "After each view controller's layout callback, the frame its container gave it (R60): x,y WxH in the container's coordinates.")
+    var frames = false
+
     @OptionGroup var filterOptions: TraceFilterOptions
 
     func validate() throws {
         guard !files.isEmpty else { throw ValidationError("name at least one trace file") }
         _ = try filterOptions.filter()
+    }
+
+    /// The event's canonical line, with its frame when asked for and it has one.
+    private func text(_ event: TraceEvent) -> String {
+        guard frames, let frame = event.message.frame else { return event.canonicalLine }
+        return event.canonicalLine + "  frame " + frame.description
     }
 
     func run() async throws {
@@ -106,10 +115,10 @@ struct TraceShowCommand: AsyncParsableCommand {
         var output = OutputBuffer()
         if tree {
             let keepHeaders = Set(kept.map { causal.events[$0].step })
-            let lines = causal.indentedLines { position in
+            let lines = causal.indentedLines(including: { position in
                 if case .step = causal.events[position].message { return filter.isEmpty || keepHeaders.contains(causal.events[position].step) }
                 return kept.contains(position)
-            }
+            }, text: text)
             for line in lines { output.line(line) }
         } else {
             let stepsWithEvents = Set(kept.map { causal.events[$0].step })
@@ -117,7 +126,7 @@ struct TraceShowCommand: AsyncParsableCommand {
                 if case .step = event.message {
                     if filter.isEmpty || stepsWithEvents.contains(event.step) { output.line(event.canonicalLine) }
                 } else if kept.contains(position) {
-                    output.line(event.canonicalLine)
+                    output.line(text(event))
                 }
             }
         }

@@ -42,6 +42,29 @@ struct TraceCommandTests {
         #expect(diff.stdout.contains("  - A suppressed viewWillTransition (cut: A1)"))
     }
 
+    /// R60: layout events carry the frame their container gave; `show --frames` prints it.
+    @Test func showPrintsFramesWhenAsked() async throws {
+        let directory = try scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let trace = try await record("side-by-side-row.json", in: directory, name: "row.jsonl")
+        let shown = try await runTrellis(["trace", "show", trace, "--frames", "--step", "3", "--kind", "layout"])
+        #expect(shown.status == 0)
+        #expect(shown.stdoutLines == [
+            "== step 3: resizeWindow 768x1024",
+            "R viewWillLayoutSubviews  frame 0,0 768x1024",
+            "R viewDidLayoutSubviews  frame 0,0 768x1024",
+            "Left viewWillLayoutSubviews  frame 0,0 384x1024",
+            "Left viewDidLayoutSubviews  frame 0,0 384x1024",
+            "Right viewWillLayoutSubviews  frame 384,0 384x1024",
+            "Right viewDidLayoutSubviews  frame 384,0 384x1024",
+            "pc:P containerViewWillLayoutSubviews  frame 0,0 768x1024",
+            "pc:P containerViewDidLayoutSubviews  frame 0,0 768x1024",
+        ])
+        // Without the flag the lines are the canonical ones.
+        let plain = try await runTrellis(["trace", "show", trace, "--step", "3", "--kind", "layout", "--tree"])
+        #expect(plain.stdoutLines.allSatisfy { !$0.contains("frame") })
+    }
+
     @Test func corruptLinesAreReportedAndUnreadableFilesRejected() async throws {
         let directory = try scratchDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -24,6 +24,9 @@ struct CaptureFormatTests {
         .error("line one\nline two"),
         .fault("peer \"b\" gone"),
         .note("tab\there, backslash \\, unicode é 😀, control \u{01}"),
+        .frameOfPresentedView(Rect(x: 682.667, y: 0, width: 341.333, height: 768)),
+        .layout(.viewWillLayoutSubviews, frame: Rect(x: 512, y: -0.5, width: 512, height: 768)),
+        .layout(.containerViewDidLayoutSubviews, frame: Rect(x: 0, y: 0, width: 1024, height: 768)),
     ] + LayoutCallback.allCases.map { .layout($0) }
 
     static func event(_ message: TraceMessage, sequence: UInt64) -> TraceEvent {
