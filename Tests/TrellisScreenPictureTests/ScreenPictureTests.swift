@@ -338,6 +338,156 @@ struct ScreenPictureTests {
             windowSize: Size(1, 1), title: "t")
         #expect(try ParsedPicture(control).labels == ["bell\u{FFFD} 1x1"])
     }
+
+    // MARK: The SVG: popovers, dimming, heading, labels
+
+    @Test("a popover is drawn beside its source with an arrow from its nearest edge to the source, the source outlined, nothing dimmed",
+          arguments: [(1, "top"), (3, "bottom"), (5, "top")])
+    func svgPopoverArrow(step: Int, edge: String) async throws {
+        let scenario = try inline(popovers)
+        let frames = try await ScenarioRunner.screen(after: step, of: scenario).frames
+        let popover = try #require(frames.last)
+        let source = try #require(popover.popoverSource)
+        let picture = try ParsedPicture(ScreenPicture.svg(frames, windowSize: Size(1024, 768), title: "popover"))
+        let arrow = try #require(picture.paths.first { $0.classes.contains("popover-arrow") })
+        #expect(arrow.id == popover.id.name && arrow.attributes["data-edge"] == edge)
+        try expectArrow(arrow, from: popover.rect, edge: edge, to: source)
+        // The source, outlined as a path (every <rect> is a frame).
+        let outline = try #require(picture.paths.first { $0.classes.contains("popover-source") })
+        #expect(outline.id == popover.id.name)
+        #expect(outline.attributes["d"] == "M\(n(source.minX)) \(n(source.minY)) H\(n(source.maxX)) V\(n(source.maxY)) H\(n(source.minX)) Z")
+        // R64: popovers do not dim.
+        #expect(!frames.contains { $0.role == .dimming })
+        #expect(!picture.rects.contains { $0.classes.contains("dimming") })
+        #expect(picture.rects.count == frames.count)
+        // Drawn in order: the source outline under the popover, the arrow over it.
+        let order = picture.elements.map { "\($0.name) \($0.classes.last ?? "") \($0.id)" }
+        let at = { (entry: String) in try #require(order.firstIndex(of: entry)) }
+        let id = popover.id.name
+        #expect(try at("path popover-source \(id)") < at("rect presented \(id)"))
+        #expect(try at("rect presented \(id)") < at("path popover-arrow \(id)"))
+    }
+
+    @Test("a popover left of its source (nothing else fits) gets its arrow on its right edge; one moved over its source points at the source's centre")
+    func svgPopoverArrowSides() async throws {
+        let frames = try await ScenarioRunner.screen(after: 2, of: try inline(crowded)).frames
+        let popover = try #require(frames.last)
+        // F (540x620) is centred at 242,74; P's source is F's (500,300 30x30): 742,374 in the window.
+        #expect(popover.popoverSource == Rect(x: 742, y: 374, width: 30, height: 30))
+        #expect(popover.rect == Rect(x: 442, y: 189, width: 300, height: 400))
+        let picture = try ParsedPicture(ScreenPicture.svg(frames, windowSize: Size(1024, 768), title: "crowded"))
+        let arrow = try #require(picture.paths.first { $0.classes.contains("popover-arrow") })
+        #expect(arrow.attributes["data-edge"] == "right")
+        try expectArrow(arrow, from: popover.rect, edge: "right", to: Rect(x: 742, y: 374, width: 30, height: 30))
+
+        // Overlapping (as after R62's move into the window): the edge the source's centre is
+        // farthest outside, the tip at that centre.
+        let source = Rect(x: 0, y: 0, width: 100, height: 100)
+        let over = [
+            ScreenFrame(id: "R", rect: Rect(x: 0, y: 0, width: 400, height: 500), role: .root, depth: 0),
+            ScreenFrame(id: "P", rect: Rect(x: 50, y: 60, width: 300, height: 400), role: .presented(.popover), depth: 1, popoverSource: source),
+        ]
+        let overPicture = try ParsedPicture(ScreenPicture.svg(over, windowSize: Size(400, 500), title: "over"))
+        let overArrow = try #require(overPicture.paths.first { $0.classes.contains("popover-arrow") })
+        #expect(overArrow.attributes["data-edge"] == "top")
+        #expect(try overArrow.points()[1] == Point(x: 50, y: 50))
+        // A popover covering its source's centre has nowhere to point: the source alone.
+        var covering = over
+        covering[1].rect = Rect(x: 20, y: 20, width: 300, height: 400)
+        let coveringPicture = try ParsedPicture(ScreenPicture.svg(covering, windowSize: Size(400, 500), title: "covering"))
+        #expect(!coveringPicture.paths.contains { $0.classes.contains("popover-arrow") })
+        #expect(coveringPicture.paths.contains { $0.classes.contains("popover-source") })
+    }
+
+    @Test("dimming views (formSheet, pageSheet, custom) cover the container view and are drawn under the presented view")
+    func svgDimmingUnderPresented() async throws {
+        for (file, step, presented) in [("one-third-sidebar.json", 1, "S"), ("one-third-sidebar.json", 5, "S")] {
+            let frames = try await ScenarioRunner.screen(after: step, of: try example(file)).frames
+            let picture = try ParsedPicture(ScreenPicture.svg(frames, windowSize: sizeOfWindow(frames), title: file))
+            try expectDimmingUnder(presented, in: picture)
+        }
+        let sheets = try inline("""
+            { \(pad), "root": "R",
+              "controllers": { "R": {}, "F": { "modalPresentationStyle": "formSheet" }, "G": { "modalPresentationStyle": "pageSheet" } },
+              "steps": [ { "present": "F", "from": "R" }, { "dismiss": "F" }, { "present": "G", "from": "R" } ] }
+            """)
+        for (step, presented) in [(1, "F"), (3, "G")] {
+            let frames = try await ScenarioRunner.screen(after: step, of: sheets).frames
+            try expectDimmingUnder(presented, in: try ParsedPicture(ScreenPicture.svg(frames, windowSize: Size(1024, 768), title: "sheet")))
+        }
+    }
+
+    @Test("the heading is never clipped: wrapped at the picture's width, the picture at least as wide as its widest line",
+          arguments: [
+            ("iphone-rotation.json", 0), ("popover-adaptation.json", 1), ("current-context-in-navigation.json", 1),
+            ("one-third-sidebar.json", 8), ("manual-forwarding.json", 0),
+          ])
+    func svgHeadingFits(file: String, step: Int) async throws {
+        let scenario = try example(file)
+        let frames = try await ScenarioRunner.screen(after: step, of: scenario).frames
+        let size = frames.first { $0.role == .root }?.rect.size ?? sizeOfWindow(frames)
+        let title = "\(scenario.name) — after step \(step)"
+        let picture = try ParsedPicture(ScreenPicture.svg(frames, windowSize: size, title: title))
+        try expectHeadingFits(picture, heading: title + " — window " + size.description)
+        // The whole heading would not fit on one line of these pictures: it wraps.
+        #expect(picture.headingLines.count > 1)
+    }
+
+    @Test("a heading with a word wider than any line is broken inside the word and still fits; a short one stays on one line")
+    func svgHeadingLongWord() throws {
+        let frames = [ScreenFrame(id: "R", rect: Rect(x: 0, y: 0, width: 320, height: 568), role: .root, depth: 0)]
+        let word = String(repeating: "W", count: 120)
+        let long = try ParsedPicture(ScreenPicture.svg(frames, windowSize: Size(320, 568), title: word + " <&> " + word))
+        #expect(long.headingLines.count > 4)
+        for line in long.headingLines {
+            #expect(20 + ScreenPicture.textWidth(line, fontSize: ScreenPicture.headingFontSize, bold: true) <= long.width)
+        }
+        #expect(long.headingLines.joined().filter { $0 != " " } == (word + "<&>" + word + "—window320x568"))
+        let short = try ParsedPicture(ScreenPicture.svg(frames, windowSize: Size(320, 568), title: "phone"))
+        #expect(short.headingLines == ["phone — window 320x568"])
+        try expectHeadingFits(short, heading: "phone — window 320x568")
+    }
+
+    @Test("no two label boxes intersect, nor a label and a popover's arrow, in a crowded picture (split view, form sheet, popover)")
+    func svgLabelsDoNotOverlap() async throws {
+        let frames = try await ScenarioRunner.screen(after: 2, of: try inline(crowded)).frames
+        #expect(frames.count == 9)
+        let picture = try ParsedPicture(ScreenPicture.svg(frames, windowSize: Size(1024, 768), title: "crowded"))
+        #expect(picture.labels == frames.map(ScreenPicture.label))
+        let boxes = try expectLabelsApart(picture)
+        // Labels stay in their frame's top-left corner when it is free, a line lower when not.
+        #expect(picture.labelElements.first { $0.id == "D" }?.position == Point(x: 324, y: 14))
+        #expect(picture.labelElements.first { $0.id == "M" }?.position == Point(x: 4, y: 28))
+        #expect(picture.labelElements.first { $0.id == "P" }?.position == Point(x: 446, y: 203))
+        // The dimming view's label in its bottom-left corner.
+        #expect(picture.labelElements.first { $0.classes.contains("dimming") }?.position == Point(x: 4, y: 762))
+        // The arrow is kept clear.
+        let arrow = try #require(picture.paths.first { $0.classes.contains("popover-arrow") }).points()
+        let arrowBox = Rect(x: arrow.map(\.x).min()!, y: arrow.map(\.y).min()!,
+                            width: arrow.map(\.x).max()! - arrow.map(\.x).min()!, height: arrow.map(\.y).max()! - arrow.map(\.y).min()!)
+        #expect(!boxes.contains { intersects($0, arrowBox) })
+    }
+
+    @Test("labels of many frames crowding the same corners and edges never intersect, and the picture holds them all")
+    func svgLabelsCrowded() throws {
+        var frames = [ScreenFrame(id: "Root", rect: Rect(x: 0, y: 0, width: 320, height: 200), role: .root, depth: 0)]
+        for index in 1..<40 {
+            let x = Double((index * 37) % 280), y = Double((index * 13) % 190)
+            let role: ScreenFrame.Role = index % 7 == 0 ? .dimming : index % 5 == 0 ? .presented(.formSheet) : .child
+            frames.append(ScreenFrame(id: ControllerID("Controller\(index)"), rect: Rect(x: x, y: y, width: 40 + Double(index % 4) * 30, height: 12 + Double(index % 3) * 20),
+                                      role: role, depth: index))
+        }
+        let svg = ScreenPicture.svg(frames, windowSize: Size(320, 200), title: "crowded corners")
+        let picture = try ParsedPicture(svg)
+        #expect(picture.labels == frames.map(ScreenPicture.label))
+        let boxes = try expectLabelsApart(picture)
+        // Every label inside the picture: labels pushed past the window grow it.
+        let origin = try #require(picture.windowOrigin)
+        for box in boxes {
+            #expect(origin.x + box.minX >= 0 && origin.y + box.minY >= 0)
+            #expect(origin.x + box.maxX <= picture.width && origin.y + box.maxY <= picture.height)
+        }
+    }
 }
 
 private func isContainer(_ role: ScreenFrame.Role) -> Bool {
@@ -351,6 +501,101 @@ private func sizeOfWindow(_ frames: [ScreenFrame]) -> Size {
          frames.map { $0.rect.origin.y + $0.rect.size.height }.max() ?? 0)
 }
 
+/// Three popovers from a split view's secondary column: P below its source, Q above, E kept inside the window.
+private let popovers = """
+    { \(pad), "root": "S",
+      "controllers": { "S": { "kind": "split", "children": ["M", "D"] }, "M": {}, "D": {},
+                       "P": { "modalPresentationStyle": "popover", "preferredContentSize": [300, 400],
+                              "popoverSource": { "view": "D", "rect": [100, 100, 40, 40] } },
+                       "Q": { "modalPresentationStyle": "popover", "preferredContentSize": [300, 400],
+                              "popoverSource": { "view": "D", "rect": [100, 600, 40, 40] } },
+                       "E": { "modalPresentationStyle": "popover", "preferredContentSize": [300, 400],
+                              "popoverSource": { "view": "D", "rect": [680, 10, 20, 20] } } },
+      "steps": [ { "present": "P", "from": "M" }, { "dismiss": "P" },
+                 { "present": "Q", "from": "M" }, { "dismiss": "Q" },
+                 { "present": "E", "from": "M" } ] }
+    """
+
+/// A split view whose secondary navigation controller presents a form sheet, which presents a
+/// popover that fits only left of its source.
+private let crowded = """
+    { \(pad), "root": "S",
+      "controllers": { "S": { "kind": "split", "children": ["M", "D"] }, "M": {},
+                       "D": { "kind": "navigation", "children": ["V"] }, "V": {},
+                       "F": { "modalPresentationStyle": "formSheet" },
+                       "P": { "modalPresentationStyle": "popover", "preferredContentSize": [300, 400],
+                              "popoverSource": { "view": "F", "rect": [500, 300, 30, 30] } } },
+      "steps": [ { "present": "F", "from": "V" }, { "present": "P", "from": "F" } ] }
+    """
+
+private func n(_ value: Double) -> String { CanonicalNumber.format(value) }
+
+/// Whether two rects share interior points.
+private func intersects(_ a: Rect, _ b: Rect) -> Bool {
+    a.minX < b.maxX && b.minX < a.maxX && a.minY < b.maxY && b.minY < a.maxY
+}
+
+/// The arrow's base lies on `edge` of the popover, inside that edge, and its tip is on or inside
+/// the source, outside the popover.
+private func expectArrow(_ arrow: ParsedPicture.Element, from popover: Rect, edge: String, to source: Rect,
+                         sourceLocation: SourceLocation = #_sourceLocation) throws {
+    let points = try arrow.points()
+    try #require(points.count == 3, sourceLocation: sourceLocation)
+    let (base, tip) = ([points[0], points[2]], points[1])
+    for point in base {
+        switch edge {
+        case "top": #expect(point.y == popover.minY, sourceLocation: sourceLocation)
+        case "bottom": #expect(point.y == popover.maxY, sourceLocation: sourceLocation)
+        case "left": #expect(point.x == popover.minX, sourceLocation: sourceLocation)
+        default: #expect(point.x == popover.maxX, sourceLocation: sourceLocation)
+        }
+        #expect(point.x >= popover.minX && point.x <= popover.maxX && point.y >= popover.minY && point.y <= popover.maxY,
+                "the base is on the popover's edge", sourceLocation: sourceLocation)
+    }
+    #expect(tip.x >= source.minX && tip.x <= source.maxX && tip.y >= source.minY && tip.y <= source.maxY,
+            "the tip \(tip) is at the source \(source)", sourceLocation: sourceLocation)
+    #expect(!(tip.x > popover.minX && tip.x < popover.maxX && tip.y > popover.minY && tip.y < popover.maxY),
+            "the tip is outside the popover", sourceLocation: sourceLocation)
+    #expect(base[0] != base[1] && tip != base[0], "the arrow has an area", sourceLocation: sourceLocation)
+}
+
+/// `pc:presented`'s container, then its dimming view (as large as the container), then the presented frame.
+private func expectDimmingUnder(_ presented: String, in picture: ParsedPicture, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    let pc = "pc:" + presented
+    let container = try #require(picture.rects.firstIndex { $0.id == pc && $0.classes.contains("container") }, sourceLocation: sourceLocation)
+    let dimming = try #require(picture.rects.firstIndex { $0.id == pc && $0.classes.contains("dimming") }, sourceLocation: sourceLocation)
+    let frame = try #require(picture.rects.firstIndex { $0.id == presented }, sourceLocation: sourceLocation)
+    #expect(container < dimming && dimming < frame, sourceLocation: sourceLocation)
+    for key in ["x", "y", "width", "height"] {
+        #expect(picture.rects[dimming].attributes[key] == picture.rects[container].attributes[key], sourceLocation: sourceLocation)
+    }
+}
+
+/// Every heading line starts at the margin and ends inside the picture; the lines give the heading back.
+private func expectHeadingFits(_ picture: ParsedPicture, heading: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    #expect(!picture.headingLines.isEmpty, sourceLocation: sourceLocation)
+    #expect(picture.headingLines.joined(separator: " ") == heading, sourceLocation: sourceLocation)
+    let widest = picture.headingLines.map { ScreenPicture.textWidth($0, fontSize: ScreenPicture.headingFontSize, bold: true) }.max() ?? 0
+    #expect(picture.width >= widest + 2 * 20, "svg width \(picture.width) holds the heading (\(widest))", sourceLocation: sourceLocation)
+    // The window starts below the last heading line.
+    let origin = try #require(picture.windowOrigin, sourceLocation: sourceLocation)
+    #expect(origin.y >= 20 + Double(picture.headingLines.count) * 18, sourceLocation: sourceLocation)
+}
+
+/// The labels' boxes, none intersecting another.
+@discardableResult
+private func expectLabelsApart(_ picture: ParsedPicture, sourceLocation: SourceLocation = #_sourceLocation) throws -> [Rect] {
+    let boxes = picture.labelElements.map { ScreenPicture.labelBox($0.text, at: $0.position) }
+    for i in boxes.indices {
+        for j in boxes.indices where j > i {
+            #expect(!intersects(boxes[i], boxes[j]),
+                    "\(picture.labelElements[i].text) at \(boxes[i]) and \(picture.labelElements[j].text) at \(boxes[j])",
+                    sourceLocation: sourceLocation)
+        }
+    }
+    return boxes
+}
+
 /// What an SVG says, as Foundation's XML parser reads it.
 private struct ParsedPicture {
     struct RectElement {
@@ -360,9 +605,35 @@ private struct ParsedPicture {
         var classes: [String] { (attributes["class"] ?? "").split(separator: " ").map(String.init) }
     }
 
+    /// An element with its attributes (a `<rect>` or `<path>` in document order, or a label).
+    struct Element {
+        var name: String
+        var attributes: [String: String]
+        var text = ""
+        var id: String { attributes["data-id"] ?? "" }
+        var classes: [String] { (attributes["class"] ?? "").split(separator: " ").map(String.init) }
+        var position: Point { Point(x: Double(attributes["x"] ?? "") ?? .nan, y: Double(attributes["y"] ?? "") ?? .nan) }
+
+        /// A path's points (`M x y L x y …`).
+        func points() throws -> [Point] {
+            let numbers = (attributes["d"] ?? "").split { "MLZ ".contains($0) }.map { Double($0) }
+            guard numbers.count % 2 == 0, numbers.allSatisfy({ $0 != nil }) else { throw Malformed(description: "path \(attributes)") }
+            return stride(from: 0, to: numbers.count, by: 2).map { Point(x: numbers[$0]!, y: numbers[$0 + 1]!) }
+        }
+    }
+
     var title = ""
     var rects: [RectElement] = []
     var labels: [String] = []
+    /// The `<rect>` and `<path>` elements, in drawing order; the `<path>`s alone.
+    var elements: [Element] = []
+    var paths: [Element] { elements.filter { $0.name == "path" } }
+    var labelElements: [Element] = []
+    var headingLines: [String] = []
+    var width = 0.0
+    var height = 0.0
+    /// Where the window's group puts the window's origin.
+    var windowOrigin: Point?
 
     struct Malformed: Error, CustomStringConvertible {
         var description: String
@@ -378,6 +649,15 @@ private struct ParsedPicture {
         title = collector.documentTitle
         rects = collector.rects
         labels = collector.labels
+        elements = collector.elements
+        labelElements = collector.labelElements
+        headingLines = collector.headingLines
+        width = Double(collector.svgAttributes["width"] ?? "") ?? 0
+        height = Double(collector.svgAttributes["height"] ?? "") ?? 0
+        windowOrigin = collector.windowTransform.flatMap { transform in
+            let numbers = transform.split { "translate(,) ".contains($0) }.compactMap { Double($0) }
+            return numbers.count == 2 ? Point(x: numbers[0], y: numbers[1]) : nil
+        }
     }
 
     private final class Collector: NSObject, XMLParserDelegate {
@@ -386,12 +666,22 @@ private struct ParsedPicture {
         var documentTitle = ""
         var rects: [RectElement] = []
         var labels: [String] = []
+        var elements: [Element] = []
+        var labelElements: [Element] = []
+        var headingLines: [String] = []
+        var svgAttributes: [String: String] = [:]
+        var windowTransform: String?
+        var attributeStack: [[String: String]] = []
 
         func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
                     attributes: [String: String] = [:]) {
             stack.append(name)
+            attributeStack.append(attributes)
             text = ""
             if name == "rect" { rects.append(RectElement(attributes: attributes, title: "")) }
+            if name == "rect" || name == "path" { elements.append(Element(name: name, attributes: attributes)) }
+            if name == "svg" { svgAttributes = attributes }
+            if name == "g", attributes["class"] == "window" { windowTransform = attributes["transform"] }
         }
 
         func parser(_ parser: XMLParser, foundCharacters string: String) {
@@ -400,6 +690,7 @@ private struct ParsedPicture {
 
         func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
             stack.removeLast()
+            let attributes = attributeStack.removeLast()
             switch name {
             case "title" where stack.last == "rect":
                 rects[rects.count - 1].title = text
@@ -407,6 +698,9 @@ private struct ParsedPicture {
                 documentTitle = text
             case "text" where stack.last == "g":
                 labels.append(text)
+                labelElements.append(Element(name: name, attributes: attributes, text: text))
+            case "tspan" where stack.last == "text" && attributeStack.last?["class"] == "heading":
+                headingLines.append(text)
             default:
                 break
             }
