@@ -17,6 +17,11 @@ public struct ControllerID: Hashable, Sendable, Comparable, ExpressibleByStringL
         ControllerID("pc:" + presented.name)
     }
 
+    /// The identity of the navigation controller an adaptive delegate wraps `presented` in (R49).
+    public static func adaptiveWrapper(of presented: ControllerID) -> ControllerID {
+        ControllerID("wrap:" + presented.name)
+    }
+
     public var description: String { name }
 
     public static func < (lhs: ControllerID, rhs: ControllerID) -> Bool { lhs.name < rhs.name }

@@ -32,16 +32,3 @@ struct ChildSlot {
         }
     }
 }
-
-/// The message a controller or presentation controller is handling: its event (the cause of
-/// what it leads to), its transition, and what the behaviour did about super.
-struct Delivery {
-    var message: String
-    var cause: EventRef
-    var transition: TransitionInfo?
-    var superCalled = false
-    /// Slots forwarded to by manual forwarding; `presentationSlot` stands for the presentation edge.
-    var forwarded: Set<Int> = []
-
-    static let presentationSlot = -1
-}

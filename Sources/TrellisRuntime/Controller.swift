@@ -4,7 +4,7 @@ import TrellisTrace
 
 /// A view controller as an actor: its state, its behaviour, and the router's forwarding rules
 /// (SPEC §3.1–§3.4) applied to its children and its presented chain.
-public actor Controller: ManagedController, ViewControllerContext {
+public actor Controller: ManagedController, ViewControllerContext, BehaviorHost {
     /// The presentation this controller makes: the edge to the presentation controller (R6).
     struct PresentationSlot {
         var slot: ChildSlot
@@ -206,20 +206,12 @@ public actor Controller: ManagedController, ViewControllerContext {
         kind == .split ? transitioningTraits.horizontalSizeClass : .unspecified
     }
 
-    /// Runs `body` as the handling of one message and records a suppression when the behaviour
-    /// did not call super (R8), naming what super would have forwarded to and was not.
-    private func handle(_ message: String, event: EventRef, transition: TransitionInfo?, _ body: () async -> Void) async -> Delivery {
-        let outer = delivery
-        delivery = Delivery(message: message, cause: event, transition: transition)
-        await body()
-        let handled = delivery ?? Delivery(message: message, cause: event, transition: transition)
-        delivery = outer
-        if !handled.superCalled {
-            var cut = defaultTargets.filter { !handled.forwarded.contains($0) }.map { endpoints[$0].id }
-            if let presentation { cut.append(presentation.endpoint.id) }
-            record(.suppressed(message: message, cut: cut), cause: event, transition: transition?.id)
-        }
-        return handled
+    /// R8: what super would have forwarded to and did not — the default targets not reached by
+    /// manual forwarding, and the presentation controller.
+    func suppressedTargets(_ handled: Delivery) -> [ControllerID] {
+        var cut = defaultTargets.filter { !handled.forwarded.contains($0) }.map { endpoints[$0].id }
+        if let presentation { cut.append(presentation.endpoint.id) }
+        return cut
     }
 
     private func misuse(_ text: String) {
@@ -236,17 +228,13 @@ public actor Controller: ManagedController, ViewControllerContext {
             return
         }
         let coordinator = environment.coordinator(for: transition, owner: id)
-        _ = await handle("viewWillTransition", event: event, transition: transition) {
+        await handle(.viewWillTransition, event: event, transition: transition) {
             await behavior.viewWillTransition(to: size, with: coordinator, in: self)
         }
     }
 
     public func superViewWillTransition(to size: Size, with coordinator: TransitionCoordinator) async {
-        guard let current = delivery, current.message == "viewWillTransition" else {
-            misuse("superViewWillTransition called outside viewWillTransition")
-            return
-        }
-        delivery?.superCalled = true
+        guard let current = superStep(.viewWillTransition) else { return }
         await forwardSizeTransition(to: size, transition: coordinator.info, cause: current.cause)
     }
 
@@ -411,7 +399,7 @@ public actor Controller: ManagedController, ViewControllerContext {
         }
         let event = record(.willTransition(to: traits), cause: cause, transition: transition.id)
         let coordinator = environment.coordinator(for: transition, owner: id)
-        let handled = await handle("willTransition", event: event, transition: transition) {
+        let handled = await handle(.willTransition, event: event, transition: transition) {
             await behavior.willTransition(to: traits, with: coordinator, in: self)
         }
         if !handled.superCalled {
@@ -440,11 +428,7 @@ public actor Controller: ManagedController, ViewControllerContext {
     }
 
     public func superWillTransition(to traits: TraitCollection, with coordinator: TransitionCoordinator) async {
-        guard let current = delivery, current.message == "willTransition" else {
-            misuse("superWillTransition called outside willTransition")
-            return
-        }
-        delivery?.superCalled = true
+        guard let current = superStep(.willTransition) else { return }
         await walkTraits(to: traits, targets: defaultTargets, deliver: true, transition: coordinator.info, cause: current.cause)
         await walkPresentationTraits(deliver: true, transition: coordinator.info, cause: current.cause)
     }
@@ -532,10 +516,9 @@ public actor Controller: ManagedController, ViewControllerContext {
 
     public func deliverPreferredContentSizeDidChange(forChild child: ControllerID, preferredSize: Size, cause: EventRef?) async {
         let event = record(.preferredContentSizeDidChange(child: child), cause: cause)
-        let outer = delivery
-        delivery = Delivery(message: "preferredContentSizeDidChange", cause: event, transition: nil)
-        await behavior.preferredContentSizeDidChange(forChild: child, preferredSize: preferredSize, in: self)
-        delivery = outer
+        await handle(.preferredContentSizeDidChange, event: event, transition: nil, recordsSuppression: false) {
+            await behavior.preferredContentSizeDidChange(forChild: child, preferredSize: preferredSize, in: self)
+        }
     }
 
     public func superPreferredContentSizeDidChange(forChild child: ControllerID, preferredSize: Size) async {
@@ -557,10 +540,9 @@ public actor Controller: ManagedController, ViewControllerContext {
 
     public func deliverSystemLayoutFittingSizeDidChange(forChild child: ControllerID, cause: EventRef?) async {
         let event = record(.systemLayoutFittingSizeDidChange(child: child), cause: cause)
-        let outer = delivery
-        delivery = Delivery(message: "systemLayoutFittingSizeDidChange", cause: event, transition: nil)
-        await behavior.systemLayoutFittingSizeDidChange(forChild: child, in: self)
-        delivery = outer
+        await handle(.systemLayoutFittingSizeDidChange, event: event, transition: nil, recordsSuppression: false) {
+            await behavior.systemLayoutFittingSizeDidChange(forChild: child, in: self)
+        }
     }
 
     public func note(_ text: String) {

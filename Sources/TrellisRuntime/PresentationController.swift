@@ -4,7 +4,7 @@ import TrellisTrace
 /// A presentation controller as an actor (`pc:P`): it sits between a presenter and the
 /// controller it presents, sizes that controller for its style (R3, R7), adapts it to compact
 /// environments (R48–R52) and answers its preferred-size requests (R24).
-public actor PresentationController: ManagedPresentationController, PresentationControllerContext {
+public actor PresentationController: ManagedPresentationController, PresentationControllerContext, BehaviorHost {
     public nonisolated let id: ControllerID
     public nonisolated let presentedID: ControllerID
     public let presentationStyle: ModalPresentationStyle
@@ -97,7 +97,7 @@ public actor PresentationController: ManagedPresentationController, Presentation
     }
 
     @discardableResult
-    private func record(_ message: TraceMessage, cause: EventRef?, transition: Int? = nil) -> EventRef {
+    func record(_ message: TraceMessage, cause: EventRef?, transition: Int? = nil) -> EventRef {
         environment.recorder.record(message, controller: id, cause: cause, transition: transition)
     }
 
@@ -107,16 +107,9 @@ public actor PresentationController: ManagedPresentationController, Presentation
         environmentTraits.overlaid(with: description.overrideTraitCollection ?? .unspecified)
     }
 
-    private func handle(_ message: String, event: EventRef, transition: TransitionInfo?, _ body: () async -> Void) async -> Delivery {
-        let outer = delivery
-        delivery = Delivery(message: message, cause: event, transition: transition)
-        await body()
-        let handled = delivery ?? Delivery(message: message, cause: event, transition: transition)
-        delivery = outer
-        if !handled.superCalled {
-            record(.suppressed(message: message, cut: [displayedEndpoint.id]), cause: event, transition: transition?.id)
-        }
-        return handled
+    /// R8: a presentation controller forwards only to what it displays.
+    func suppressedTargets(_ handled: Delivery) -> [ControllerID] {
+        [displayedEndpoint.id]
     }
 
     public func note(_ text: String) {
@@ -127,16 +120,15 @@ public actor PresentationController: ManagedPresentationController, Presentation
 
     public func transitionCallback(_ callback: PresentationCallback, value: Bool, cause: EventRef?) {
         let event = record(.presentationTransition(callback, value: value), cause: cause)
-        let outer = delivery
-        delivery = Delivery(message: callback.rawValue, cause: event, transition: nil)
         let behavior = description.behavior
-        switch callback {
-        case .presentationTransitionWillBegin: behavior.presentationTransitionWillBegin(in: self)
-        case .presentationTransitionDidEnd: behavior.presentationTransitionDidEnd(completed: value, in: self)
-        case .dismissalTransitionWillBegin: behavior.dismissalTransitionWillBegin(in: self)
-        case .dismissalTransitionDidEnd: behavior.dismissalTransitionDidEnd(completed: value, in: self)
+        handleNow(.transitionCallback, event: event) {
+            switch callback {
+            case .presentationTransitionWillBegin: behavior.presentationTransitionWillBegin(in: self)
+            case .presentationTransitionDidEnd: behavior.presentationTransitionDidEnd(completed: value, in: self)
+            case .dismissalTransitionWillBegin: behavior.dismissalTransitionWillBegin(in: self)
+            case .dismissalTransitionDidEnd: behavior.dismissalTransitionDidEnd(completed: value, in: self)
+            }
         }
-        delivery = outer
     }
 
     /// R51: adaptation when presenting into an environment that is already compact.
@@ -167,12 +159,11 @@ public actor PresentationController: ManagedPresentationController, Presentation
         // The container view covers its context (the window, or the context controller): its
         // frame there is its bounds.
         let event = record(.layout(.containerViewWillLayoutSubviews, frame: laidOutContainer), cause: cause)
-        let outer = delivery
-        delivery = Delivery(message: "containerViewWillLayoutSubviews", cause: event, transition: nil)
-        description.behavior.containerViewWillLayoutSubviews(in: self)
-        record(.layout(.containerViewDidLayoutSubviews, frame: laidOutContainer), cause: cause)
-        description.behavior.containerViewDidLayoutSubviews(in: self)
-        delivery = outer
+        handleNow(.containerViewWillLayoutSubviews, event: event) {
+            description.behavior.containerViewWillLayoutSubviews(in: self)
+            record(.layout(.containerViewDidLayoutSubviews, frame: laidOutContainer), cause: cause)
+            description.behavior.containerViewDidLayoutSubviews(in: self)
+        }
         return event
     }
 
@@ -215,17 +206,13 @@ public actor PresentationController: ManagedPresentationController, Presentation
         windowSize = transition.windowSize
         lastSizeTransition = transition.id
         let coordinator = environment.coordinator(for: transition, owner: id)
-        _ = await handle("viewWillTransition", event: event, transition: transition) {
+        await handle(.viewWillTransition, event: event, transition: transition) {
             await description.behavior.viewWillTransition(to: size, with: coordinator, in: self)
         }
     }
 
     public func superViewWillTransition(to size: Size, with coordinator: TransitionCoordinator) async {
-        guard let current = delivery, current.message == "viewWillTransition" else {
-            record(.error("superViewWillTransition called outside viewWillTransition"), cause: delivery?.cause)
-            return
-        }
-        delivery?.superCalled = true
+        guard let current = superStep(.viewWillTransition) else { return }
         let answer = askSize(parentSize: size, cause: current.cause, transition: current.transition?.id)
         // R4 applies to this edge too: it is decided by SFC.
         guard answer != displayed.size else { return }
@@ -299,7 +286,7 @@ public actor PresentationController: ManagedPresentationController, Presentation
         }
         let event = record(.willTransition(to: traits), cause: cause, transition: transition.id)
         let coordinator = environment.coordinator(for: transition, owner: id)
-        let handled = await handle("willTransition", event: event, transition: transition) {
+        let handled = await handle(.willTransition, event: event, transition: transition) {
             await description.behavior.willTransition(to: traits, with: coordinator, in: self)
         }
         if !handled.superCalled {
@@ -309,11 +296,7 @@ public actor PresentationController: ManagedPresentationController, Presentation
     }
 
     public func superWillTransition(to traits: TraitCollection, with coordinator: TransitionCoordinator) async {
-        guard let current = delivery, current.message == "willTransition" else {
-            record(.error("superWillTransition called outside willTransition"), cause: delivery?.cause)
-            return
-        }
-        delivery?.superCalled = true
+        guard let current = superStep(.willTransition) else { return }
         // R48: a change of size class makes the presentation controller ask for its adaptive style.
         let widthChanged = traits.horizontalSizeClass != traitCollection.horizontalSizeClass
         let heightChanged = profile == .ios13 && traits.verticalSizeClass != traitCollection.verticalSizeClass
@@ -341,19 +324,19 @@ public actor PresentationController: ManagedPresentationController, Presentation
         let answer = PresentationRules.adaptiveStyle(
             for: presentationStyle, traits: traits, profile: profile, answer: delegate?.adaptivePresentationStyle(for: self, traitCollection: traits))
         let adapted = answer == presentationStyle ? .none : answer
-        record(.adaptivePresentationStyle(answer.rawValue), cause: cause)
+        record(.adaptivePresentationStyle(answer), cause: cause)
         let wantsWrapper = adapted != .none && delegate?.viewControllerForAdaptivePresentationStyle(adapted, in: self) == .navigationController
         if wantsWrapper, wrapper == nil {
             await installWrapper(cause: cause)
         } else if !wantsWrapper, wrapper != nil {
             await removeWrapper()
         }
-        record(.willPresentWithAdaptiveStyle(adapted.rawValue), cause: cause)
+        record(.willPresentWithAdaptiveStyle(adapted), cause: cause)
         adaptiveStyle = adapted
     }
 
     private func installWrapper(cause: EventRef?) async {
-        let wrapperID = ControllerID("wrap:" + presentedID.name)
+        let wrapperID = ControllerID.adaptiveWrapper(of: presentedID)
         let navigation = Controller(
             description: ControllerDescription(wrapperID, kind: .navigation, children: [presentedID]),
             children: [presented], environment: environment)
@@ -408,10 +391,9 @@ public actor PresentationController: ManagedPresentationController, Presentation
     public func deliverPreferredContentSizeDidChange(forChild child: ControllerID, preferredSize: Size, cause: EventRef?) async {
         let event = record(.preferredContentSizeDidChange(child: child), cause: cause)
         if child == presentedID { presentedPreferredSize = preferredSize }
-        let outer = delivery
-        delivery = Delivery(message: "preferredContentSizeDidChange", cause: event, transition: nil)
-        await description.behavior.preferredContentSizeDidChange(forChild: child, preferredSize: preferredSize, in: self)
-        delivery = outer
+        await handle(.preferredContentSizeDidChange, event: event, transition: nil, recordsSuppression: false) {
+            await description.behavior.preferredContentSizeDidChange(forChild: child, preferredSize: preferredSize, in: self)
+        }
     }
 
     public func superPreferredContentSizeDidChange(forChild child: ControllerID, preferredSize: Size) async {

@@ -249,7 +249,7 @@ public actor Window {
             transitionStyle = context.modalTransitionStyle
         }
         let presenter = try managed(presenterID)
-        let event = record(.present(presentedID, style: style.rawValue, transitionStyle: transitionStyle.rawValue), on: presenterID, cause: cause)
+        let event = record(.present(presentedID, style: style, transitionStyle: transitionStyle), on: presenterID, cause: cause)
         let presenterState = await presenter.snapshot()
         let presentationController = await presented.makePresentationController(
             style: style, containerSize: presenterState.size,
@@ -304,7 +304,7 @@ public actor Window {
     /// Keeps the structure and the controller table true when an adaptive wrapper comes or goes
     /// (called by presentation controllers, and by a transport for one on another node).
     public func wrapperChanged(_ wrapper: (any ManagedController)?, presenting presentedID: ControllerID) {
-        let wrapperID = ControllerID("wrap:" + presentedID.name)
+        let wrapperID = ControllerID.adaptiveWrapper(of: presentedID)
         if let wrapper {
             controllers[wrapperID] = wrapper
             structure.insert(HierarchyStructure.Node(id: wrapperID, kind: .navigation, children: [presentedID]))
@@ -358,7 +358,7 @@ public actor Window {
                 structure.update(linkPresenter) { $0.presented = nil }
                 coveredPresenters.remove(linkPresenter)
             }
-            let wrapperID = ControllerID("wrap:" + link.id.name)
+            let wrapperID = ControllerID.adaptiveWrapper(of: link.id)
             if controllers[wrapperID] != nil { wrapperChanged(nil, presenting: link.id) }
             try await managed(link.id).setContainer(nil)
             structure.update(link.id) { $0.presenting = nil }

@@ -101,11 +101,11 @@ public enum TraceCaptureFormat {
             let key = callback == .presentationTransitionWillBegin || callback == .dismissalTransitionWillBegin ? "animated" : "completed"
             return "{\"\(key)\":\(value)}"
         case let .present(presented, style, transitionStyle):
-            return "{\"presented\":" + JSONWriter.quoted(presented.name) + ",\"style\":" + JSONWriter.quoted(style)
-                + ",\"transitionStyle\":" + JSONWriter.quoted(transitionStyle) + "}"
+            return "{\"presented\":" + JSONWriter.quoted(presented.name) + ",\"style\":" + JSONWriter.quoted(style.rawValue)
+                + ",\"transitionStyle\":" + JSONWriter.quoted(transitionStyle.rawValue) + "}"
         case let .dismiss(presented): return "{\"presented\":" + JSONWriter.quoted(presented.name) + "}"
         case let .adaptivePresentationStyle(style), let .willPresentWithAdaptiveStyle(style):
-            return "{\"style\":" + JSONWriter.quoted(style) + "}"
+            return "{\"style\":" + JSONWriter.quoted(style.rawValue) + "}"
         case let .completion(action, target):
             return "{\"action\":" + JSONWriter.quoted(action) + ",\"target\":" + JSONWriter.quoted(target.name) + "}"
         case let .show(child, _), let .push(child), let .pop(child), let .replaceDetail(child):
@@ -206,6 +206,13 @@ public enum TraceCaptureFormat {
         return EventRef(node: String(text[..<hash]), sequence: sequence)
     }
 
+    /// A payload string that names a case of `T` (a presentation or transition style).
+    private static func named<T: RawRepresentable>(_ node: JSONNode, _ key: String, _: T.Type) throws(ReadError) -> T where T.RawValue == String {
+        let raw = try string(node, key, in: "payload.")
+        guard let value = T(rawValue: raw) else { throw ReadError("field \"payload.\(key)\": unknown value \"\(raw)\"") }
+        return value
+    }
+
     private static func string(_ node: JSONNode, _ key: String, in context: String = "") throws(ReadError) -> String {
         guard let member = node[key] else { throw ReadError("missing field \"\(context)\(key)\"") }
         guard case let .string(text) = member.value else {
@@ -304,11 +311,11 @@ public enum TraceCaptureFormat {
         case "note": return .note(try string(payload, "text", in: "payload."))
         case "present":
             return .present(
-                ControllerID(try string(payload, "presented", in: "payload.")), style: try string(payload, "style", in: "payload."),
-                transitionStyle: try string(payload, "transitionStyle", in: "payload."))
+                ControllerID(try string(payload, "presented", in: "payload.")), style: try named(payload, "style", ModalPresentationStyle.self),
+                transitionStyle: try named(payload, "transitionStyle", ModalTransitionStyle.self))
         case "dismiss": return .dismiss(ControllerID(try string(payload, "presented", in: "payload.")))
-        case "adaptivePresentationStyle": return .adaptivePresentationStyle(try string(payload, "style", in: "payload."))
-        case "willPresentWithAdaptiveStyle": return .willPresentWithAdaptiveStyle(try string(payload, "style", in: "payload."))
+        case "adaptivePresentationStyle": return .adaptivePresentationStyle(try named(payload, "style", ModalPresentationStyle.self))
+        case "willPresentWithAdaptiveStyle": return .willPresentWithAdaptiveStyle(try named(payload, "style", ModalPresentationStyle.self))
         case "presentCompletion", "dismissCompletion":
             let action = try string(payload, "action", in: "payload.")
             guard action + "Completion" == name else {

@@ -59,13 +59,13 @@ public enum TraceMessage: Sendable, Equatable {
     /// `WillBegin` callbacks and `completed` for the `DidEnd` ones.
     case presentationTransition(PresentationCallback, value: Bool)
     /// The receiver (the presenter, after rerouting) presents `presented` with `style`.
-    case present(ControllerID, style: String, transitionStyle: String)
+    case present(ControllerID, style: ModalPresentationStyle, transitionStyle: ModalTransitionStyle)
     /// The receiver (the presenter that keeps its place) dismisses `presented` and what is above it.
     case dismiss(ControllerID)
     /// A presentation controller asked for the adaptive style (R48): its answer, after validation.
-    case adaptivePresentationStyle(String)
+    case adaptivePresentationStyle(ModalPresentationStyle)
     /// R49: `presentationController(_:willPresentWithAdaptiveStyle:transitionCoordinator:)`.
-    case willPresentWithAdaptiveStyle(String)
+    case willPresentWithAdaptiveStyle(ModalPresentationStyle)
     /// A `present` or `dismiss` completion handler ran, on the controller it was called on.
     case completion(action: String, ControllerID)
     /// `show(_:sender:)` / `showDetailViewController(_:sender:)` called on the receiver.
@@ -160,10 +160,10 @@ public enum TraceMessage: Sendable, Equatable {
             case .presentationTransitionWillBegin, .dismissalTransitionWillBegin: return "\(callback.rawValue)(animated: \(value))"
             case .presentationTransitionDidEnd, .dismissalTransitionDidEnd: return "\(callback.rawValue)(completed: \(value))"
             }
-        case let .present(presented, style, _): return "present(\(presented), style: \(style))"
+        case let .present(presented, style, _): return "present(\(presented), style: \(style.rawValue))"
         case let .dismiss(presented): return "dismiss(\(presented))"
-        case let .adaptivePresentationStyle(style): return "adaptivePresentationStyle -> " + style
-        case let .willPresentWithAdaptiveStyle(style): return "willPresentWithAdaptiveStyle(\(style))"
+        case let .adaptivePresentationStyle(style): return "adaptivePresentationStyle -> " + style.rawValue
+        case let .willPresentWithAdaptiveStyle(style): return "willPresentWithAdaptiveStyle(\(style.rawValue))"
         case let .completion(action, target): return "\(action)Completion(\(target))"
         case let .show(shown, detail): return (detail ? "showDetail(" : "show(") + "\(shown))"
         case let .push(child): return "push(\(child))"

@@ -205,7 +205,7 @@ struct PresenterSelectionTests {
         """
     }
 
-    static func presentEvent(_ run: ScenarioRun) -> (presenter: ControllerID, style: String, transition: String)? {
+    static func presentEvent(_ run: ScenarioRun) -> (presenter: ControllerID, style: ModalPresentationStyle, transition: ModalTransitionStyle)? {
         for event in run.events where event.step == 1 {
             if case let .present(presented, style, transitionStyle) = event.message, presented == "P" {
                 return (event.controller, style, transitionStyle)
@@ -220,8 +220,8 @@ struct PresenterSelectionTests {
         let run = try await run(Self.contextTransitionStyle(provides: true))
         let present = try #require(Self.presentEvent(run))
         #expect(present.presenter == "D")
-        #expect(present.transition == "crossDissolve")
-        #expect(present.style == "currentContext")
+        #expect(present.transition == .crossDissolve)
+        #expect(present.style == .currentContext)
         #expect(lines(run, step: 1, kinds: ["present"]) == ["D present(P, style: currentContext)"])
     }
 
@@ -230,7 +230,7 @@ struct PresenterSelectionTests {
         let run = try await run(Self.contextTransitionStyle(provides: false))
         let present = try #require(Self.presentEvent(run))
         #expect(present.presenter == "D")
-        #expect(present.transition == "coverVertical")
+        #expect(present.transition == .coverVertical)
     }
 
     /// SPEC R32/R33 — a presented controller has no parent, and no controller's children
@@ -346,6 +346,6 @@ struct PresenterSelectionTests {
         """)
         let present = try #require(Self.presentEvent(run))
         #expect(present.presenter == "R")
-        #expect(present.transition == "flipHorizontal")
+        #expect(present.transition == .flipHorizontal)
     }
 }

@@ -1,0 +1,79 @@
+import TrellisModel
+import TrellisTrace
+
+/// The messages a behaviour handles whose `super` step the runtime tracks: the `super…` methods
+/// check they are called while their message is being handled, and a handler that did not call
+/// super is a suppression (R8).
+enum HandledMessage: String, Sendable {
+    case viewWillTransition, willTransition, preferredContentSizeDidChange, systemLayoutFittingSizeDidChange
+    case containerViewWillLayoutSubviews
+    /// A presentation or dismissal transition callback (R42).
+    case transitionCallback
+
+    /// The name of the `super` step, for the error a misplaced call records.
+    var superName: String {
+        "super" + rawValue.prefix(1).uppercased() + rawValue.dropFirst()
+    }
+}
+
+/// The message a controller or presentation controller is handling: its event (the cause of
+/// what it leads to), its transition, and what the behaviour did about super.
+struct Delivery {
+    var message: HandledMessage
+    var cause: EventRef
+    var transition: TransitionInfo?
+    var superCalled = false
+    /// Slots forwarded to by manual forwarding.
+    var forwarded: Set<Int> = []
+}
+
+/// An actor that hands messages to a behaviour — a view controller or a presentation
+/// controller — and keeps the one `Delivery` being handled. The suppression rule (R8) and the
+/// check of every `super` step live here, once for both.
+protocol BehaviorHost: Actor {
+    var delivery: Delivery? { get set }
+    /// What `super` would have forwarded `handled`'s message to and did not, for the suppression
+    /// event (R8).
+    func suppressedTargets(_ handled: Delivery) -> [ControllerID]
+    @discardableResult
+    func record(_ message: TraceMessage, cause: EventRef?, transition: Int?) -> EventRef
+}
+
+extension BehaviorHost {
+    /// Runs `body` as the handling of `message`; `nil` for `recordsSuppression` when not calling
+    /// super is not a suppression (the callback forwards nothing). Returns what the behaviour did.
+    @discardableResult
+    func handle(
+        _ message: HandledMessage, event: EventRef, transition: TransitionInfo?, recordsSuppression: Bool = true,
+        _ body: () async -> Void
+    ) async -> Delivery {
+        let outer = delivery
+        delivery = Delivery(message: message, cause: event, transition: transition)
+        await body()
+        let handled = delivery ?? Delivery(message: message, cause: event, transition: transition)
+        delivery = outer
+        if recordsSuppression, !handled.superCalled {
+            record(.suppressed(message: message.rawValue, cut: suppressedTargets(handled)), cause: event, transition: transition?.id)
+        }
+        return handled
+    }
+
+    /// The synchronous form of `handle`, for callbacks that forward nothing.
+    func handleNow(_ message: HandledMessage, event: EventRef, _ body: () -> Void) {
+        let outer = delivery
+        delivery = Delivery(message: message, cause: event, transition: nil)
+        body()
+        delivery = outer
+    }
+
+    /// A behaviour's `super` step for `message`: marks super called and returns the delivery
+    /// being handled, or records an error and returns nil when `message` is not being handled.
+    func superStep(_ message: HandledMessage) -> Delivery? {
+        guard let current = delivery, current.message == message else {
+            record(.error("\(message.superName) called outside \(message.rawValue)"), cause: delivery?.cause, transition: delivery?.transition?.id)
+            return nil
+        }
+        delivery?.superCalled = true
+        return current
+    }
+}
