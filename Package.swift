@@ -10,7 +10,7 @@ import PackageDescription
 //   TrellisScenario  scenario files: decoding, validation, running, `expect` steps
 //   TrellisTestKit   actor-level unit tests: hierarchy stores and single-controller probes
 //   TrellisBench     `trellis bench`: each figure beside its anchor, measured in the same run
-//   CZeroMQ          Debian's libzmq as a system library (pkg-config libzmq, apt libzmq3-dev)
+//   CZeroMQ          Debian's libzmq as a system library (headers in /usr/include, apt libzmq3-dev)
 //   ZeroMQ           the project's own thin Swift binding over it
 //   TrellisTransport the ZeroMQ node transport: I/O thread, peers, remote controllers
 //   TrellisWire      the wire protocol's messages and their codec: pure bytes, no sockets
@@ -31,7 +31,9 @@ let package = Package(
     ],
     targets: [
         .target(name: "TrellisModel"),
-        .systemLibrary(name: "CZeroMQ", pkgConfig: "libzmq", providers: [.apt(["libzmq3-dev"])]),
+        // No pkgConfig: Debian's libzmq.pc lists private -isystem flags that SwiftPM warns about in
+        // every dependent's build; the headers are in /usr/include and the module map links zmq.
+        .systemLibrary(name: "CZeroMQ", providers: [.apt(["libzmq3-dev"])]),
         .target(name: "ZeroMQ", dependencies: ["CZeroMQ"]),
         .target(name: "TrellisTransport", dependencies: ["ZeroMQ", "TrellisWire", "TrellisModel", "TrellisTrace", "TrellisRuntime", "TrellisScenario"]),
         .target(name: "TrellisWire", dependencies: ["TrellisModel"]),
