@@ -18,6 +18,7 @@ import PackageDescription
 let package = Package(
     name: "Trellis",
     products: [
+        .library(name: "TrellisModel", targets: ["TrellisModel"]),
         .library(name: "TrellisRuntime", targets: ["TrellisRuntime"]),
         .library(name: "TrellisScenario", targets: ["TrellisScenario"]),
         .library(name: "TrellisTestKit", targets: ["TrellisTestKit"]),
@@ -53,19 +54,22 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        // Test-only helpers shared by the suites that run processes (bounded waits, the binary).
-        .target(name: "TrellisTestSupport", path: "Tests/Support"),
+        // The project's own test fixtures, shared by every suite: device windows, line filters,
+        // bounded waits for child processes, the binary.
+        .target(name: "TrellisTestSupport", dependencies: ["TrellisModel", "TrellisScenario"], path: "Tests/Support"),
         .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ"]),
         .testTarget(name: "TrellisTraceExportTests", dependencies: ["TrellisTrace", "TrellisScenario", "TrellisModel", "TrellisTestSupport"], exclude: ["Golden"]),
         .testTarget(
             name: "TrellisTransportTests",
             dependencies: ["TrellisTransport", "TrellisWire", "TrellisScenario", "TrellisRuntime", "TrellisTrace", "TrellisModel", "ZeroMQ", "trellis", "TrellisTestSupport"]),
         .testTarget(name: "TrellisTestKitTests", dependencies: ["TrellisTestKit", "TrellisRuntime", "TrellisModel"]),
+        // docs/testing.md's code as written: its tests import only Testing and TrellisTestKit.
+        .testTarget(name: "TrellisTutorialTests", dependencies: ["TrellisTestKit", "TrellisRuntime", "TrellisModel"]),
         .testTarget(name: "TrellisWireTests", dependencies: ["TrellisWire", "TrellisModel", "TrellisTestSupport"]),
         .testTarget(name: "TrellisModelTests", dependencies: ["TrellisModel", "TrellisJSON", "TrellisTrace"]),
-        .testTarget(name: "TrellisRuntimeTests", dependencies: ["TrellisRuntime", "TrellisTrace", "TrellisModel"]),
+        .testTarget(name: "TrellisRuntimeTests", dependencies: ["TrellisRuntime", "TrellisTrace", "TrellisModel", "TrellisTestSupport"]),
         .testTarget(name: "TrellisScenarioTests", dependencies: ["TrellisScenario", "TrellisRuntime", "TrellisTrace", "TrellisModel", "TrellisTestSupport"]),
-        .testTarget(name: "TrellisPresentationTests", dependencies: ["TrellisScenario", "TrellisRuntime", "TrellisTrace", "TrellisModel"]),
+        .testTarget(name: "TrellisPresentationTests", dependencies: ["TrellisScenario", "TrellisRuntime", "TrellisTrace", "TrellisModel", "TrellisTestSupport"]),
         // The screen picture (SPEC §6): frames of scenarios after a step, and their SVG.
         .testTarget(name: "TrellisScreenPictureTests", dependencies: ["TrellisScenario", "TrellisRuntime", "TrellisTrace", "TrellisModel"]),
         .testTarget(name: "TrellisCLITests", dependencies: ["trellis", "TrellisTestSupport"]),
