@@ -94,6 +94,16 @@ struct CLITests {
         #expect(!outcome.stderr.isEmpty)
     }
 
+    @Test("run has no --seed: a run's order is fixed, so no seed could change it (docs/decisions.md)")
+    func noSeed() async throws {
+        let help = try await runTrellis(["run", "--help"])
+        #expect(help.status == 0)
+        #expect(!help.stdout.contains("--seed"))
+        let outcome = try await runTrellis(["run", "Examples/iphone-rotation.json", "--seed", "1"])
+        #expect(outcome.status == 2, "stdout: \(outcome.stdout) stderr: \(outcome.stderr)")
+        #expect(outcome.stderr.contains("--seed"))
+    }
+
     @Test("--help exits 0 and describes the commands", arguments: [["--help"], ["run", "--help"], ["validate", "--help"]])
     func help(_ arguments: [String]) async throws {
         let outcome = try await runTrellis(arguments)
