@@ -56,7 +56,7 @@ let package = Package(
         ),
         // The project's own test fixtures, shared by every suite: device windows, line filters,
         // bounded waits for child processes, the binary.
-        .target(name: "TrellisTestSupport", dependencies: ["TrellisModel", "TrellisScenario"], path: "Tests/Support"),
+        .target(name: "TrellisTestSupport", dependencies: ["TrellisModel", "TrellisRuntime", "TrellisScenario"], path: "Tests/Support"),
         .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ"]),
         .testTarget(name: "TrellisTraceExportTests", dependencies: ["TrellisTrace", "TrellisScenario", "TrellisModel", "TrellisTestSupport"], exclude: ["Golden"]),
         .testTarget(

@@ -2,6 +2,7 @@ import Testing
 import TrellisModel
 import TrellisRuntime
 import TrellisScenario
+import TrellisTestSupport
 import TrellisTrace
 
 // SPEC §3.7 (R48–R52), profile ios8. CONFORMANCE 16, 17, 18, 19.
@@ -13,7 +14,7 @@ struct AdaptationTests {
     static func popover(delegate: String? = nil) -> String {
         let delegateField = delegate.map { #", "adaptiveDelegate": \#($0)"# } ?? ""
         return """
-        { \(padWindow), "root": "R",
+        { \(Pad.window), "root": "R",
           "controllers": {
             "R": { "kind": "view" },
             "P": { "kind": "view", "modalPresentationStyle": "popover",
@@ -31,7 +32,7 @@ struct AdaptationTests {
         let stage = try await Stage(Self.popover())
         try await stage.perform(step: 1)
         // Regular width at presentation: nothing to adapt, nothing asked.
-        #expect(stage.lines(step: 1, kinds: adaptationKinds).isEmpty)
+        #expect(stage.lines(step: 1, kinds: Lines.adaptationKinds).isEmpty)
         #expect(stage.lines(step: 1, kinds: ["present", "sizeForChild"]) == [
             "R present(P, style: popover)",
             "pc:P sizeForChild(P, parent: 1024x768) -> 320x480",
@@ -39,7 +40,7 @@ struct AdaptationTests {
         #expect(await stage.pc("P")?.style == .popover)
 
         try await stage.perform(step: 2)
-        #expect(stage.lines(step: 2, kinds: adaptationKinds) == [
+        #expect(stage.lines(step: 2, kinds: Lines.adaptationKinds) == [
             "pc:P adaptivePresentationStyle -> overFullScreen",
             "pc:P willPresentWithAdaptiveStyle(overFullScreen)",
         ])
@@ -50,7 +51,7 @@ struct AdaptationTests {
         #expect(wtt != nil && asked != nil && wtt! < asked!)
         // R14: the trait pass (and its adaptation) precedes the size pass, which already sizes
         // P as overFullScreen: the window size being transitioned to.
-        #expect(stage.lines(step: 2, kinds: sizeKinds) == [
+        #expect(stage.lines(step: 2, kinds: Lines.sizeKinds) == [
             "R viewWillTransition(to: 320x768)",
             "pc:P viewWillTransition(to: 320x768)",
             "pc:P sizeForChild(P, parent: 320x768) -> 320x768",
@@ -62,11 +63,11 @@ struct AdaptationTests {
         #expect(try await stage.controller("P").size == Size(320, 768))
 
         try await stage.perform(step: 3)
-        #expect(stage.lines(step: 3, kinds: adaptationKinds) == [
+        #expect(stage.lines(step: 3, kinds: Lines.adaptationKinds) == [
             "pc:P adaptivePresentationStyle -> none",
             "pc:P willPresentWithAdaptiveStyle(none)",
         ])
-        #expect(stage.lines(step: 3, kinds: sizeKinds) == [
+        #expect(stage.lines(step: 3, kinds: Lines.sizeKinds) == [
             "R viewWillTransition(to: 1024x768)",
             "pc:P viewWillTransition(to: 1024x768)",
             "pc:P sizeForChild(P, parent: 1024x768) -> 320x480",
@@ -83,11 +84,11 @@ struct AdaptationTests {
         let stage = try await Stage(Self.popover(delegate: #"{ "wrapIn": "navigation" }"#))
         try await stage.perform(step: 1)
         try await stage.perform(step: 2)
-        #expect(stage.lines(step: 2, kinds: adaptationKinds) == [
+        #expect(stage.lines(step: 2, kinds: Lines.adaptationKinds) == [
             "pc:P adaptivePresentationStyle -> overFullScreen",
             "pc:P willPresentWithAdaptiveStyle(overFullScreen)",
         ])
-        #expect(stage.lines(step: 2, kinds: sizeKinds) == [
+        #expect(stage.lines(step: 2, kinds: Lines.sizeKinds) == [
             "R viewWillTransition(to: 320x768)",
             "pc:P viewWillTransition(to: 320x768)",
             "pc:P sizeForChild(wrap:P, parent: 320x768) -> 320x768",
@@ -109,11 +110,11 @@ struct AdaptationTests {
     @Test func backToRegularRestoresThePopoverAndDropsTheWrapper() async throws {
         let stage = try await Stage(Self.popover(delegate: #"{ "wrapIn": "navigation" }"#))
         try await stage.runAll()
-        #expect(stage.lines(step: 3, kinds: adaptationKinds) == [
+        #expect(stage.lines(step: 3, kinds: Lines.adaptationKinds) == [
             "pc:P adaptivePresentationStyle -> none",
             "pc:P willPresentWithAdaptiveStyle(none)",
         ])
-        #expect(stage.lines(step: 3, kinds: sizeKinds) == [
+        #expect(stage.lines(step: 3, kinds: Lines.sizeKinds) == [
             "R viewWillTransition(to: 1024x768)",
             "pc:P viewWillTransition(to: 1024x768)",
             "pc:P sizeForChild(P, parent: 1024x768) -> 320x480",
@@ -138,11 +139,11 @@ struct AdaptationTests {
         let stage = try await Stage(Self.popover(delegate: #"{ "style": "none" }"#))
         try await stage.perform(step: 1)
         try await stage.perform(step: 2)
-        #expect(stage.lines(step: 2, kinds: adaptationKinds) == [
+        #expect(stage.lines(step: 2, kinds: Lines.adaptationKinds) == [
             "pc:P adaptivePresentationStyle -> none",
             "pc:P willPresentWithAdaptiveStyle(none)",
         ])
-        #expect(stage.lines(step: 2, kinds: sizeKinds) == [
+        #expect(stage.lines(step: 2, kinds: Lines.sizeKinds) == [
             "R viewWillTransition(to: 320x768)",
             "pc:P viewWillTransition(to: 320x768)",
             "pc:P sizeForChild(P, parent: 320x768) -> 320x480",
@@ -158,7 +159,7 @@ struct AdaptationTests {
         let stage = try await Stage(Self.popover(delegate: #"{ "style": "\#(answer)" }"#))
         try await stage.perform(step: 1)
         try await stage.perform(step: 2)
-        let adaptation = stage.lines(step: 2, kinds: adaptationKinds)
+        let adaptation = stage.lines(step: 2, kinds: Lines.adaptationKinds)
         #expect(adaptation.count == 2)
         #expect(adaptation.first?.hasPrefix("pc:P adaptivePresentationStyle -> ") == true)
         #expect(adaptation.last == "pc:P willPresentWithAdaptiveStyle(overFullScreen)")
@@ -170,7 +171,7 @@ struct AdaptationTests {
     /// adapted to fullScreen, the presentation covers its presenter.
     @Test func formSheetPresentedInCompactWidthAppearsFullScreenAtOnce() async throws {
         let stage = try await Stage("""
-        { \(phoneWindow), "root": "R",
+        { \(Phone.window), "root": "R",
           "controllers": {
             "R": { "kind": "view" },
             "P": { "kind": "view", "modalPresentationStyle": "formSheet" } },
@@ -204,7 +205,7 @@ struct AdaptationTests {
     @Test(arguments: ["fullScreen", "overFullScreen"])
     func fullScreenStylesNeverAdapt(style: String) async throws {
         let run = try await run("""
-        { \(phoneWindow), "root": "R",
+        { \(Phone.window), "root": "R",
           "controllers": {
             "R": { "kind": "view" },
             "P": { "kind": "view", "modalPresentationStyle": "\(style)" } },
@@ -214,7 +215,7 @@ struct AdaptationTests {
             { "setTraits": { "horizontalSizeClass": "compact" } } ] }
         """)
         for step in 1...3 {
-            #expect(lines(run, step: step, kinds: adaptationKinds).isEmpty, "step \(step)")
+            #expect(lines(run, step: step, kinds: Lines.adaptationKinds).isEmpty, "step \(step)")
         }
         #expect(lines(run, step: 2, kinds: ["willTransition"]).contains(
             "pc:P willTransition(to: h=regular v=regular idiom=phone scale=2)"))
@@ -224,14 +225,14 @@ struct AdaptationTests {
     /// without a source is presented (and adapts, ios8: overFullScreen).
     @Test func popoverWithoutASourceInCompactWidthIsPresented() async throws {
         let stage = try await Stage("""
-        { \(phoneWindow), "root": "R",
+        { \(Phone.window), "root": "R",
           "controllers": {
             "R": { "kind": "view" },
             "P": { "kind": "view", "modalPresentationStyle": "popover" } },
           "steps": [ { "present": "P", "from": "R" } ] }
         """)
         try await stage.runAll()
-        #expect(stage.lines(step: 1, kinds: ["present", "error"] + adaptationKinds) == [
+        #expect(stage.lines(step: 1, kinds: ["present", "error"] + Lines.adaptationKinds) == [
             "R present(P, style: popover)",
             "pc:P adaptivePresentationStyle -> overFullScreen",
             "pc:P willPresentWithAdaptiveStyle(overFullScreen)",
@@ -243,7 +244,7 @@ struct AdaptationTests {
     /// ios8 asks only when the horizontal size class changes: a phone rotation (v only) asks nothing.
     @Test func ios8DoesNotAskOnAVerticalSizeClassChange() async throws {
         let run = try await run("""
-        { \(phoneWindow), "root": "R",
+        { \(Phone.window), "root": "R",
           "controllers": {
             "R": { "kind": "view" },
             "P": { "kind": "view", "modalPresentationStyle": "formSheet" } },
@@ -251,15 +252,15 @@ struct AdaptationTests {
             { "present": "P", "from": "R" },
             { "transition": { "size": [568, 320], "traits": { "verticalSizeClass": "compact" } } } ] }
         """)
-        #expect(lines(run, step: 1, kinds: adaptationKinds).count == 2)
-        #expect(lines(run, step: 2, kinds: adaptationKinds).isEmpty)
+        #expect(lines(run, step: 1, kinds: Lines.adaptationKinds).count == 2)
+        #expect(lines(run, step: 2, kinds: Lines.adaptationKinds).isEmpty)
     }
 
     /// §3.7 ios13 table: form sheets stay sheets in compact width and become fullScreen in
     /// compact height; ios13 also asks when the vertical size class changes.
     @Test func ios13FormSheetStaysASheetInCompactWidthAndGoesFullScreenInCompactHeight() async throws {
         let stage = try await Stage("""
-        { "profile": "ios13", \(phoneWindow), "root": "R",
+        { "profile": "ios13", \(Phone.window), "root": "R",
           "controllers": {
             "R": { "kind": "view" },
             "P": { "kind": "view", "modalPresentationStyle": "formSheet" } },
@@ -271,33 +272,33 @@ struct AdaptationTests {
         try await stage.perform(step: 1)
         #expect(await stage.pc("P")?.style == .formSheet)
         // A sheet keeps its presenter's views: no presenter callbacks.
-        #expect(stage.lines(step: 1, kinds: appearanceKinds) == [
+        #expect(stage.lines(step: 1, kinds: Lines.appearanceKinds) == [
             "P viewWillAppear", "P viewDidAppear", "R presentCompletion(P)",
         ])
         try await stage.perform(step: 2)
-        #expect(stage.lines(step: 2, kinds: adaptationKinds).last == "pc:P willPresentWithAdaptiveStyle(fullScreen)")
+        #expect(stage.lines(step: 2, kinds: Lines.adaptationKinds).last == "pc:P willPresentWithAdaptiveStyle(fullScreen)")
         #expect(await stage.pc("P")?.style == .fullScreen)
         try await stage.perform(step: 3)
-        #expect(stage.lines(step: 3, kinds: adaptationKinds).last == "pc:P willPresentWithAdaptiveStyle(none)")
+        #expect(stage.lines(step: 3, kinds: Lines.adaptationKinds).last == "pc:P willPresentWithAdaptiveStyle(none)")
         #expect(await stage.pc("P")?.style == .formSheet)
     }
 
     /// §3.7 ios13 table: a popover in compact width behaves as a form sheet.
     @Test func ios13PopoverInCompactWidthBecomesASheet() async throws {
         let stage = try await Stage("""
-        { "profile": "ios13", \(phoneWindow), "root": "R",
+        { "profile": "ios13", \(Phone.window), "root": "R",
           "controllers": {
             "R": { "kind": "view" },
             "P": { "kind": "view", "modalPresentationStyle": "popover" } },
           "steps": [ { "present": "P", "from": "R" } ] }
         """)
         try await stage.runAll()
-        #expect(stage.lines(step: 1, kinds: adaptationKinds) == [
+        #expect(stage.lines(step: 1, kinds: Lines.adaptationKinds) == [
             "pc:P adaptivePresentationStyle -> formSheet",
             "pc:P willPresentWithAdaptiveStyle(formSheet)",
         ])
         #expect(await stage.pc("P")?.style == .formSheet)
-        #expect(stage.lines(step: 1, kinds: appearanceKinds) == [
+        #expect(stage.lines(step: 1, kinds: Lines.appearanceKinds) == [
             "P viewWillAppear", "P viewDidAppear", "R presentCompletion(P)",
         ])
     }
@@ -305,7 +306,7 @@ struct AdaptationTests {
     /// §3.5: `automatic` means pageSheet in ios13, and a page sheet keeps its presenter visible.
     @Test func ios13AutomaticMeansPageSheet() async throws {
         let stage = try await Stage("""
-        { "profile": "ios13", \(padWindow), "root": "R",
+        { "profile": "ios13", \(Pad.window), "root": "R",
           "controllers": {
             "R": { "kind": "view" },
             "P": { "kind": "view" } },
@@ -314,7 +315,7 @@ struct AdaptationTests {
         try await stage.runAll()
         #expect(await stage.pc("P")?.style == .pageSheet)
         #expect(try await stage.controller("P").size == Size(768, 768))
-        #expect(stage.lines(step: 1, kinds: appearanceKinds) == [
+        #expect(stage.lines(step: 1, kinds: Lines.appearanceKinds) == [
             "P viewWillAppear", "P viewDidAppear", "R presentCompletion(P)",
         ])
     }
@@ -322,7 +323,7 @@ struct AdaptationTests {
     /// Dismissing while adapted with a wrapper removes the wrapper with the presentation.
     @Test func dismissingAWrappedPresentationRemovesTheWrapper() async throws {
         let stage = try await Stage("""
-        { \(padWindow), "root": "R",
+        { \(Pad.window), "root": "R",
           "controllers": {
             "R": { "kind": "view" },
             "P": { "kind": "view", "modalPresentationStyle": "popover",
@@ -349,7 +350,7 @@ struct AdaptationTests {
     /// before P appears and is what appears (then P, its visible child), at full screen size.
     @Test func wrapperInstalledAtPresentationInCompactWidth() async throws {
         let stage = try await Stage("""
-        { \(phoneWindow), "root": "R",
+        { \(Phone.window), "root": "R",
           "controllers": {
             "R": { "kind": "view" },
             "P": { "kind": "view", "modalPresentationStyle": "popover",
@@ -357,11 +358,11 @@ struct AdaptationTests {
           "steps": [ { "present": "P", "from": "R" } ] }
         """)
         try await stage.runAll()
-        #expect(stage.lines(step: 1, kinds: adaptationKinds) == [
+        #expect(stage.lines(step: 1, kinds: Lines.adaptationKinds) == [
             "pc:P adaptivePresentationStyle -> overFullScreen",
             "pc:P willPresentWithAdaptiveStyle(overFullScreen)",
         ])
-        #expect(stage.lines(step: 1, kinds: appearanceKinds) == [
+        #expect(stage.lines(step: 1, kinds: Lines.appearanceKinds) == [
             "wrap:P viewWillAppear", "P viewWillAppear", "wrap:P viewDidAppear", "P viewDidAppear",
             "R presentCompletion(P)",
         ])
@@ -375,7 +376,7 @@ struct AdaptationTests {
     @Test
     func delegateAnsweringNoneAtPresentationInCompactWidthIsAsked() async throws {
         let stage = try await Stage("""
-        { \(phoneWindow), "root": "R",
+        { \(Phone.window), "root": "R",
           "controllers": {
             "R": { "kind": "view" },
             "P": { "kind": "view", "modalPresentationStyle": "popover",
@@ -384,7 +385,7 @@ struct AdaptationTests {
           "steps": [ { "present": "P", "from": "R" } ] }
         """)
         try await stage.runAll()
-        #expect(stage.lines(step: 1, kinds: adaptationKinds) == [
+        #expect(stage.lines(step: 1, kinds: Lines.adaptationKinds) == [
             "pc:P adaptivePresentationStyle -> none",
             "pc:P willPresentWithAdaptiveStyle(none)",
         ])
@@ -396,14 +397,14 @@ struct AdaptationTests {
     @Test
     func ios13SheetAtPresentationInCompactWidthIsAskedAndStays() async throws {
         let stage = try await Stage("""
-        { "profile": "ios13", \(phoneWindow), "root": "R",
+        { "profile": "ios13", \(Phone.window), "root": "R",
           "controllers": {
             "R": { "kind": "view" },
             "P": { "kind": "view", "modalPresentationStyle": "formSheet" } },
           "steps": [ { "present": "P", "from": "R" } ] }
         """)
         try await stage.runAll()
-        let adaptation = stage.lines(step: 1, kinds: adaptationKinds)
+        let adaptation = stage.lines(step: 1, kinds: Lines.adaptationKinds)
         #expect(adaptation.count == 2, "\(adaptation)")
         #expect(adaptation.last == "pc:P willPresentWithAdaptiveStyle(none)")
         #expect(await stage.pc("P")?.style == .formSheet)

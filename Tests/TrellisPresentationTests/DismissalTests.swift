@@ -2,6 +2,7 @@ import Testing
 import TrellisModel
 import TrellisRuntime
 import TrellisScenario
+import TrellisTestSupport
 import TrellisTrace
 
 // SPEC §3.6 (R43–R46) and the dismissal order of R42. CONFORMANCE 25, 26.
@@ -11,7 +12,7 @@ struct DismissalTests {
     /// R → A → B → C, every link full screen, then `dismiss` on `receiver` (step 4).
     static func chain(dismissing receiver: String, then extra: String = "") -> String {
         """
-        { \(phoneWindow), "root": "R",
+        { \(Phone.window), "root": "R",
           "controllers": {
             "R": { "kind": "view" },
             "A": { "kind": "view", "modalPresentationStyle": "fullScreen" },
@@ -30,7 +31,7 @@ struct DismissalTests {
     @Test func dismissInTheMiddleRemovesOnlyWhatIsAbove() async throws {
         let stage = try await Stage(Self.chain(dismissing: "B"))
         try await stage.runAll()
-        #expect(stage.lines(step: 4, kinds: ["dismiss"] + appearanceKinds) == [
+        #expect(stage.lines(step: 4, kinds: ["dismiss"] + Lines.appearanceKinds) == [
             "B dismiss(C)",
             "C viewWillDisappear",
             "B viewWillAppear",
@@ -38,7 +39,7 @@ struct DismissalTests {
             "C viewDidDisappear",
             "B dismissCompletion(C)",
         ])
-        #expect(stage.lines(step: 4, kinds: presentationCallbackKinds) == [
+        #expect(stage.lines(step: 4, kinds: Lines.presentationCallbackKinds) == [
             "pc:C dismissalTransitionWillBegin(animated: true)",
             "pc:C dismissalTransitionDidEnd(completed: true)",
         ])
@@ -70,7 +71,7 @@ struct DismissalTests {
         let extra = #", { "present": "D", "from": "A" }"#
         let stage = try await Stage(Self.chain(dismissing: "A", then: extra))
         for step in 1...4 { try await stage.perform(step: step) }
-        #expect(stage.lines(step: 4, kinds: ["dismiss"] + appearanceKinds) == [
+        #expect(stage.lines(step: 4, kinds: ["dismiss"] + Lines.appearanceKinds) == [
             "A dismiss(B)",
             "C viewWillDisappear",
             "A viewWillAppear",
@@ -78,7 +79,7 @@ struct DismissalTests {
             "C viewDidDisappear",
             "A dismissCompletion(B)",
         ])
-        let callbacks = stage.lines(step: 4, kinds: presentationCallbackKinds)
+        let callbacks = stage.lines(step: 4, kinds: Lines.presentationCallbackKinds)
         #expect(callbacks.sorted() == [
             "pc:B dismissalTransitionDidEnd(completed: true)",
             "pc:B dismissalTransitionWillBegin(animated: false)",
@@ -113,7 +114,7 @@ struct DismissalTests {
     @Test func dismissOnTheRootRemovesTheWholeChain() async throws {
         let stage = try await Stage(Self.chain(dismissing: "R"))
         try await stage.runAll()
-        #expect(stage.lines(step: 4, kinds: ["dismiss"] + appearanceKinds) == [
+        #expect(stage.lines(step: 4, kinds: ["dismiss"] + Lines.appearanceKinds) == [
             "R dismiss(A)",
             "C viewWillDisappear",
             "R viewWillAppear",
@@ -136,7 +137,7 @@ struct DismissalTests {
     /// nothing presented: the whole of N goes.
     @Test func dismissFromInsideAPresentedContainerDismissesTheContainer() async throws {
         let stage = try await Stage("""
-        { \(phoneWindow), "root": "R",
+        { \(Phone.window), "root": "R",
           "controllers": {
             "R": { "kind": "view" },
             "N": { "kind": "navigation", "children": ["V"], "modalPresentationStyle": "fullScreen" },
@@ -146,7 +147,7 @@ struct DismissalTests {
             { "dismiss": "V" } ] }
         """)
         try await stage.runAll()
-        #expect(stage.lines(step: 1, kinds: ["present"] + appearanceKinds) == [
+        #expect(stage.lines(step: 1, kinds: ["present"] + Lines.appearanceKinds) == [
             "R present(N, style: fullScreen)",
             "R viewWillDisappear",
             "N viewWillAppear",
@@ -156,7 +157,7 @@ struct DismissalTests {
             "R viewDidDisappear",
             "R presentCompletion(N)",
         ])
-        #expect(stage.lines(step: 2, kinds: ["dismiss"] + appearanceKinds) == [
+        #expect(stage.lines(step: 2, kinds: ["dismiss"] + Lines.appearanceKinds) == [
             "R dismiss(N)",
             "N viewWillDisappear",
             "V viewWillDisappear",
@@ -175,7 +176,7 @@ struct DismissalTests {
     /// SPEC R46 — also from deeper inside the presented container.
     @Test func dismissFromAGrandchildOfAPresentedContainerDismissesTheContainer() async throws {
         let stage = try await Stage("""
-        { \(phoneWindow), "root": "R",
+        { \(Phone.window), "root": "R",
           "controllers": {
             "R":  { "kind": "view" },
             "N":  { "kind": "navigation", "children": ["V"], "modalPresentationStyle": "overFullScreen" },
@@ -198,7 +199,7 @@ struct DismissalTests {
     @Test
     func dismissRemovesContextPresentationsMadeInsideTheRemovedController() async throws {
         let stage = try await Stage("""
-        { \(padWindow), "root": "R",
+        { \(Pad.window), "root": "R",
           "controllers": {
             "R": { "kind": "view" },
             "A": { "kind": "view", "children": ["X"], "modalPresentationStyle": "fullScreen" },

@@ -2,6 +2,7 @@ import Testing
 import TrellisModel
 import TrellisRuntime
 import TrellisScenario
+import TrellisTestSupport
 import TrellisTrace
 
 // SPEC R1–R8 as they reach a presented chain: the presenter's PC edge (R6), the presentation
@@ -13,7 +14,7 @@ struct PresentedChainForwardingTests {
     /// CONFORMANCE 1 — the WWDC 2014 session 228 diagram.
     @Test func baselineDepthFirstOrderReachesThePresentationControllerAfterTheChildren() async throws {
         let run = try await run("""
-        { \(phoneWindow), "root": "R",
+        { \(Phone.window), "root": "R",
           "controllers": {
             "R":  { "kind": "view", "children": ["C1", "C2"] },
             "C1": { "kind": "view" },
@@ -24,7 +25,7 @@ struct PresentedChainForwardingTests {
             { "resizeWindow": [568, 320] } ] }
         """)
         // PC(P) receives R's own new size, not an SFC answer of R; then asks its own SFC.
-        #expect(lines(run, step: 2, kinds: sizeKinds) == [
+        #expect(lines(run, step: 2, kinds: Lines.sizeKinds) == [
             "R viewWillTransition(to: 568x320)",
             "R sizeForChild(C1, parent: 568x320) -> 568x320",
             "C1 viewWillTransition(to: 568x320)",
@@ -41,7 +42,7 @@ struct PresentedChainForwardingTests {
     /// SFC for its presented controller, even when its SFC would answer something else.
     @Test func presenterSendsItsOwnSizeToThePresentationControllerWithoutAskingSizeForChild() async throws {
         let run = try await run("""
-        { \(phoneWindow), "root": "R",
+        { \(Phone.window), "root": "R",
           "controllers": {
             "R":  { "kind": "view", "children": ["C1"],
                     "overrides": { "sizeForChild": { "fraction": [0.5, 0.5] } } },
@@ -51,7 +52,7 @@ struct PresentedChainForwardingTests {
             { "present": "P", "from": "R" },
             { "resizeWindow": [568, 320] } ] }
         """)
-        let rotation = lines(run, step: 2, kinds: sizeKinds)
+        let rotation = lines(run, step: 2, kinds: Lines.sizeKinds)
         #expect(rotation == [
             "R viewWillTransition(to: 568x320)",
             "R sizeForChild(C1, parent: 568x320) -> 284x160",
@@ -67,7 +68,7 @@ struct PresentedChainForwardingTests {
     /// A page sheet in regular width is 768 wide × full height (§3.5).
     @Test func presentationControllerSizesThePresentedControllerAndItForwardsToItsChildren() async throws {
         let run = try await run("""
-        { \(padWindow), "root": "R",
+        { \(Pad.window), "root": "R",
           "controllers": {
             "R":  { "kind": "view" },
             "P":  { "kind": "view", "children": ["P1"], "modalPresentationStyle": "pageSheet" },
@@ -80,7 +81,7 @@ struct PresentedChainForwardingTests {
             "pc:P sizeForChild(P, parent: 1024x768) -> 768x768",
             "P sizeForChild(P1, parent: 768x768) -> 768x768",
         ])
-        #expect(lines(run, step: 2, kinds: sizeKinds) == [
+        #expect(lines(run, step: 2, kinds: Lines.sizeKinds) == [
             "R viewWillTransition(to: 768x1024)",
             "pc:P viewWillTransition(to: 768x1024)",
             "pc:P sizeForChild(P, parent: 768x1024) -> 768x1024",
@@ -94,7 +95,7 @@ struct PresentedChainForwardingTests {
     /// its preferred size) leaves P and everything below it silent.
     @Test func unchangedPresentedSizeSkipsThePresentedController() async throws {
         let run = try await run("""
-        { \(padWindow), "root": "R",
+        { \(Pad.window), "root": "R",
           "controllers": {
             "R":  { "kind": "view" },
             "P":  { "kind": "view", "children": ["P1"], "modalPresentationStyle": "formSheet",
@@ -104,7 +105,7 @@ struct PresentedChainForwardingTests {
             { "present": "P", "from": "R" },
             { "resizeWindow": [768, 1024] } ] }
         """)
-        #expect(lines(run, step: 2, kinds: sizeKinds) == [
+        #expect(lines(run, step: 2, kinds: Lines.sizeKinds) == [
             "R viewWillTransition(to: 768x1024)",
             "pc:P viewWillTransition(to: 768x1024)",
             "pc:P sizeForChild(P, parent: 768x1024) -> 500x600",
@@ -114,7 +115,7 @@ struct PresentedChainForwardingTests {
     /// CONFORMANCE 4 — R8: the presenter skipping super cuts its children and its presented chain.
     @Test func suppressionAtThePresenterCutsThePresentedChain() async throws {
         let run = try await run("""
-        { \(phoneWindow), "root": "R",
+        { \(Phone.window), "root": "R",
           "controllers": {
             "R":  { "kind": "view", "children": ["C1", "C2"],
                     "overrides": { "viewWillTransition": "noSuper" } },
@@ -125,7 +126,7 @@ struct PresentedChainForwardingTests {
             { "present": "P", "from": "R" },
             { "resizeWindow": [568, 320] } ] }
         """)
-        #expect(lines(run, step: 2, kinds: sizeKinds) == ["R viewWillTransition(to: 568x320)"])
+        #expect(lines(run, step: 2, kinds: Lines.sizeKinds) == ["R viewWillTransition(to: 568x320)"])
         let suppressed = lines(run, step: 2, kinds: ["suppressed"])
         #expect(suppressed.count == 1)
         #expect(suppressed.first?.hasPrefix("R suppressed viewWillTransition (cut: C1, C2") == true)
@@ -135,7 +136,7 @@ struct PresentedChainForwardingTests {
     /// neither asks SFC nor messages P.
     @Test func suppressionInAPresentationControllerSilencesThePresented() async throws {
         let run = try await run("""
-        { \(phoneWindow), "root": "R",
+        { \(Phone.window), "root": "R",
           "controllers": {
             "R":  { "kind": "view", "children": ["C1", "C2"] },
             "C1": { "kind": "view" },
@@ -146,7 +147,7 @@ struct PresentedChainForwardingTests {
             { "present": "P", "from": "R" },
             { "resizeWindow": [568, 320] } ] }
         """)
-        #expect(lines(run, step: 2, kinds: sizeKinds) == [
+        #expect(lines(run, step: 2, kinds: Lines.sizeKinds) == [
             "R viewWillTransition(to: 568x320)",
             "R sizeForChild(C1, parent: 568x320) -> 568x320",
             "C1 viewWillTransition(to: 568x320)",
@@ -161,7 +162,7 @@ struct PresentedChainForwardingTests {
     /// B presents C (overFullScreen).
     static func chainScenario(bSizing: String) -> String {
         """
-        { \(phoneWindow), "root": "R",
+        { \(Phone.window), "root": "R",
           "controllers": {
             "R":  { "kind": "view", "children": ["R1"] },
             "R1": { "kind": "view" },
@@ -187,7 +188,7 @@ struct PresentedChainForwardingTests {
             "pc:B sizeForChild(B, parent: 320x568) -> 256x454.4",
             "B sizeForChild(B1, parent: 256x454.4) -> 256x454.4",
         ])
-        #expect(lines(run, step: 4, kinds: sizeKinds) == [
+        #expect(lines(run, step: 4, kinds: Lines.sizeKinds) == [
             "R viewWillTransition(to: 568x320)",
             "R sizeForChild(R1, parent: 568x320) -> 568x320",
             "R1 viewWillTransition(to: 568x320)",
@@ -212,7 +213,7 @@ struct PresentedChainForwardingTests {
     /// messaged and called super (R6).
     @Test func chainOfThreeWithUnchangedMiddleSizeStopsAtTheMiddle() async throws {
         let run = try await run(Self.chainScenario(bSizing: #"{ "fixed": [200, 200] }"#))
-        #expect(lines(run, step: 4, kinds: sizeKinds) == [
+        #expect(lines(run, step: 4, kinds: Lines.sizeKinds) == [
             "R viewWillTransition(to: 568x320)",
             "R sizeForChild(R1, parent: 568x320) -> 568x320",
             "R1 viewWillTransition(to: 568x320)",
@@ -230,7 +231,7 @@ struct PresentedChainForwardingTests {
     /// cuts C2 and its presented chain.
     @Test func manualForwardingAtThePresenterCutsThePresentedChain() async throws {
         let run = try await run("""
-        { \(phoneWindow), "root": "R",
+        { \(Phone.window), "root": "R",
           "controllers": {
             "R":  { "kind": "view", "children": ["C1", "C2"],
                     "overrides": { "viewWillTransition": { "forwardTo": ["C1"] } } },
@@ -241,7 +242,7 @@ struct PresentedChainForwardingTests {
             { "present": "P", "from": "R" },
             { "resizeWindow": [568, 320] } ] }
         """)
-        #expect(lines(run, step: 2, kinds: sizeKinds) == [
+        #expect(lines(run, step: 2, kinds: Lines.sizeKinds) == [
             "R viewWillTransition(to: 568x320)",
             "R sizeForChild(C1, parent: 568x320) -> 568x320",
             "C1 viewWillTransition(to: 568x320)",
@@ -277,7 +278,7 @@ struct PresentedChainForwardingTests {
     /// own new size on to the presentation it makes.
     @Test func receiptReachesThePresentationMadeByTheResizedChild() async throws {
         let stage = try await Stage("""
-        { \(padWindow), "root": "R",
+        { \(Pad.window), "root": "R",
           "controllers": {
             "R": { "kind": "view", "children": ["X"], "overrides": { "grant": "all" } },
             "X": { "kind": "view", "definesPresentationContext": true },
@@ -287,7 +288,7 @@ struct PresentedChainForwardingTests {
             { "setPreferredContentSize": { "controller": "X", "size": [600, 400] } } ] }
         """)
         try await stage.runAll()
-        #expect(stage.lines(step: 2, kinds: ["preferredContentSizeDidChange"] + sizeKinds) == [
+        #expect(stage.lines(step: 2, kinds: ["preferredContentSizeDidChange"] + Lines.sizeKinds) == [
             "R preferredContentSizeDidChange(forChild: X)",
             "X viewWillTransition(to: 600x400)",
             "pc:P viewWillTransition(to: 600x400)",
@@ -302,7 +303,7 @@ struct PresentedChainForwardingTests {
     /// P can be presented again.
     @Test func dismissedControllerIsNoLongerMessagedAndCanBePresentedAgain() async throws {
         let run = try await run("""
-        { \(padWindow), "root": "R",
+        { \(Pad.window), "root": "R",
           "controllers": {
             "R": { "kind": "view" },
             "P": { "kind": "view", "modalPresentationStyle": "formSheet" } },
@@ -312,8 +313,8 @@ struct PresentedChainForwardingTests {
             { "resizeWindow": [768, 1024] },
             { "present": "P", "from": "R" } ] }
         """)
-        #expect(lines(run, step: 3, kinds: sizeKinds) == ["R viewWillTransition(to: 768x1024)"])
-        #expect(lines(run, step: 4, kinds: ["present", "sizeForChild", "error", "warning"] + appearanceKinds) == [
+        #expect(lines(run, step: 3, kinds: Lines.sizeKinds) == ["R viewWillTransition(to: 768x1024)"])
+        #expect(lines(run, step: 4, kinds: ["present", "sizeForChild", "error", "warning"] + Lines.appearanceKinds) == [
             "R present(P, style: formSheet)",
             "P viewWillAppear",
             "pc:P sizeForChild(P, parent: 768x1024) -> 540x620",

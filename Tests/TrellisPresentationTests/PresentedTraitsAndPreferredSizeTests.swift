@@ -2,6 +2,7 @@ import Testing
 import TrellisModel
 import TrellisRuntime
 import TrellisScenario
+import TrellisTestSupport
 import TrellisTrace
 
 // SPEC R13–R18 and R22–R26 as they meet presentation controllers. CONFORMANCE 12, 13, 14.
@@ -9,7 +10,7 @@ import TrellisTrace
 @Suite("Traits and preferred sizes across presentation controllers")
 struct PresentedTraitsAndPreferredSizeTests {
     static let overriddenScale = """
-    { \(phoneWindow), "root": "R",
+    { \(Phone.window), "root": "R",
       "controllers": {
         "R":  { "kind": "view", "children": ["C1"] },
         "C1": { "kind": "view" },
@@ -25,7 +26,7 @@ struct PresentedTraitsAndPreferredSizeTests {
     /// 1.5 and hears nothing.
     @Test func presentationControllerTraitOverrideShieldsThePresentedOnly() async throws {
         let run = try await run(Self.overriddenScale)
-        #expect(lines(run, step: 2, kinds: traitKinds) == [
+        #expect(lines(run, step: 2, kinds: Lines.traitKinds) == [
             "R willTransition(to: h=compact v=regular idiom=phone scale=3)",
             "C1 willTransition(to: h=compact v=regular idiom=phone scale=3)",
             "pc:P willTransition(to: h=compact v=regular idiom=phone scale=3)",
@@ -53,7 +54,7 @@ struct PresentedTraitsAndPreferredSizeTests {
     /// full-screen one the window's, whoever calls `present`.
     @Test func currentContextInheritsTheContextsTraitsAndFullScreenTheWindows() async throws {
         let stage = try await Stage("""
-        { \(padWindow), "root": "R",
+        { \(Pad.window), "root": "R",
           "controllers": {
             "R": { "kind": "view", "children": ["X"], "traitOverrides": { "X": { "displayScale": 3 } } },
             "X": { "kind": "navigation", "children": ["V"] },
@@ -74,7 +75,7 @@ struct PresentedTraitsAndPreferredSizeTests {
 
     static func preferredSize(grant: String) -> String {
         """
-        { \(phoneWindow), "root": "R",
+        { \(Phone.window), "root": "R",
           "controllers": {
             "R":  { "kind": "view" },
             "P":  { "kind": "view", "children": ["P1"], "modalPresentationStyle": "custom",
@@ -93,7 +94,7 @@ struct PresentedTraitsAndPreferredSizeTests {
         try await stage.perform(step: 1)
         #expect(try await stage.controller("P").size == Size(300, 400))
         try await stage.perform(step: 2)
-        #expect(stage.lines(step: 2, kinds: ["preferredContentSizeDidChange"] + sizeKinds) == [
+        #expect(stage.lines(step: 2, kinds: ["preferredContentSizeDidChange"] + Lines.sizeKinds) == [
             "pc:P preferredContentSizeDidChange(forChild: P)",
             "P viewWillTransition(to: 300x450)",
             "P sizeForChild(P1, parent: 300x450) -> 300x450",
@@ -114,7 +115,7 @@ struct PresentedTraitsAndPreferredSizeTests {
     @Test func ignoredPreferredSizeSendsNoReceipt() async throws {
         let stage = try await Stage(Self.preferredSize(grant: #""none""#))
         try await stage.runAll()
-        #expect(stage.lines(step: 2, kinds: ["preferredContentSizeDidChange"] + sizeKinds) == [
+        #expect(stage.lines(step: 2, kinds: ["preferredContentSizeDidChange"] + Lines.sizeKinds) == [
             "pc:P preferredContentSizeDidChange(forChild: P)",
         ])
         #expect(try await stage.controller("P").size == Size(300, 400))
@@ -125,7 +126,7 @@ struct PresentedTraitsAndPreferredSizeTests {
     /// to the screen; the popover's size then follows its preferred size on rotation (R7).
     @Test func popoverGrantsPreferredSizeClampedToTheScreen() async throws {
         let stage = try await Stage("""
-        { \(padWindow), "root": "R",
+        { \(Pad.window), "root": "R",
           "controllers": {
             "R": { "kind": "view" },
             "P": { "kind": "view", "modalPresentationStyle": "popover",
@@ -139,18 +140,18 @@ struct PresentedTraitsAndPreferredSizeTests {
         try await stage.perform(step: 1)
         #expect(try await stage.controller("P").size == Size(320, 480))
         try await stage.perform(step: 2)
-        #expect(stage.lines(step: 2, kinds: ["preferredContentSizeDidChange"] + sizeKinds) == [
+        #expect(stage.lines(step: 2, kinds: ["preferredContentSizeDidChange"] + Lines.sizeKinds) == [
             "pc:P preferredContentSizeDidChange(forChild: P)",
             "P viewWillTransition(to: 400x500)",
         ])
         #expect(try await stage.controller("P").size == Size(400, 500))
         try await stage.perform(step: 3)
-        #expect(stage.lines(step: 3, kinds: ["preferredContentSizeDidChange"] + sizeKinds) == [
+        #expect(stage.lines(step: 3, kinds: ["preferredContentSizeDidChange"] + Lines.sizeKinds) == [
             "pc:P preferredContentSizeDidChange(forChild: P)",
             "P viewWillTransition(to: 1024x500)",
         ])
         try await stage.perform(step: 4)
-        #expect(stage.lines(step: 4, kinds: sizeKinds) == [
+        #expect(stage.lines(step: 4, kinds: Lines.sizeKinds) == [
             "R viewWillTransition(to: 768x1024)",
             "pc:P viewWillTransition(to: 768x1024)",
             "pc:P sizeForChild(P, parent: 768x1024) -> 768x500",
@@ -162,7 +163,7 @@ struct PresentedTraitsAndPreferredSizeTests {
     /// §3.4 default grants — a form sheet grants in regular width.
     @Test func formSheetGrantsPreferredSizeInRegularWidth() async throws {
         let stage = try await Stage("""
-        { \(padWindow), "root": "R",
+        { \(Pad.window), "root": "R",
           "controllers": {
             "R": { "kind": "view" },
             "P": { "kind": "view", "modalPresentationStyle": "formSheet" } },
@@ -173,7 +174,7 @@ struct PresentedTraitsAndPreferredSizeTests {
         try await stage.perform(step: 1)
         #expect(try await stage.controller("P").size == Size(540, 620))
         try await stage.perform(step: 2)
-        #expect(stage.lines(step: 2, kinds: ["preferredContentSizeDidChange"] + sizeKinds) == [
+        #expect(stage.lines(step: 2, kinds: ["preferredContentSizeDidChange"] + Lines.sizeKinds) == [
             "pc:P preferredContentSizeDidChange(forChild: P)",
             "P viewWillTransition(to: 600x700)",
         ])
@@ -184,7 +185,7 @@ struct PresentedTraitsAndPreferredSizeTests {
     @Test(arguments: ["fullScreen", "overFullScreen"])
     func fullScreenStylesIgnorePreferredSize(style: String) async throws {
         let stage = try await Stage("""
-        { \(padWindow), "root": "R",
+        { \(Pad.window), "root": "R",
           "controllers": {
             "R": { "kind": "view" },
             "P": { "kind": "view", "modalPresentationStyle": "\(style)" } },
@@ -193,7 +194,7 @@ struct PresentedTraitsAndPreferredSizeTests {
             { "setPreferredContentSize": { "controller": "P", "size": [300, 300] } } ] }
         """)
         try await stage.runAll()
-        #expect(stage.lines(step: 2, kinds: ["preferredContentSizeDidChange"] + sizeKinds) == [
+        #expect(stage.lines(step: 2, kinds: ["preferredContentSizeDidChange"] + Lines.sizeKinds) == [
             "pc:P preferredContentSizeDidChange(forChild: P)",
         ])
         #expect(try await stage.controller("P").size == Size(1024, 768))
@@ -203,7 +204,7 @@ struct PresentedTraitsAndPreferredSizeTests {
     /// not the presentation controller.
     @Test func preferredSizeOfAWrappedPresentedGoesToTheWrapper() async throws {
         let run = try await run("""
-        { \(padWindow), "root": "R",
+        { \(Pad.window), "root": "R",
           "controllers": {
             "R": { "kind": "view" },
             "P": { "kind": "view", "modalPresentationStyle": "popover",

@@ -2,6 +2,7 @@ import Testing
 import TrellisModel
 import TrellisRuntime
 import TrellisScenario
+import TrellisTestSupport
 import TrellisTrace
 
 // SPEC §3.5: who presents (R35, R37, R39), one presentation at a time (R28–R30), refusals
@@ -13,7 +14,7 @@ struct PresenterSelectionTests {
     /// made by R; only R's link is set; P is sized to the window; the completion runs on C1.
     @Test func fullScreenPresentationFromAChildIsReroutedToTheRoot() async throws {
         let stage = try await Stage("""
-        { \(phoneWindow), "root": "R",
+        { \(Phone.window), "root": "R",
           "controllers": {
             "R":  { "kind": "view", "children": ["C1"],
                     "overrides": { "sizeForChild": { "fraction": [0.5, 0.5] } } },
@@ -37,7 +38,7 @@ struct PresenterSelectionTests {
         #expect(await stage.pc("P")?.presentedFrame == Size(320, 568))
 
         try await stage.perform(step: 2)
-        #expect(stage.lines(step: 2, kinds: sizeKinds) == [
+        #expect(stage.lines(step: 2, kinds: Lines.sizeKinds) == [
             "R viewWillTransition(to: 568x320)",
             "R sizeForChild(C1, parent: 568x320) -> 284x160",
             "C1 viewWillTransition(to: 284x160)",
@@ -51,7 +52,7 @@ struct PresenterSelectionTests {
     /// nothing reaches C, no completion, state unchanged.
     @Test func presentingWhilePresentingIsRefusedWithAWarning() async throws {
         let stage = try await Stage("""
-        { \(phoneWindow), "root": "A",
+        { \(Phone.window), "root": "A",
           "controllers": {
             "A": { "kind": "view" },
             "B": { "kind": "view", "modalPresentationStyle": "fullScreen" },
@@ -74,7 +75,7 @@ struct PresenterSelectionTests {
     /// controller called.
     @Test func reroutedPresentingWhilePresentingNamesBothControllers() async throws {
         let stage = try await Stage("""
-        { \(phoneWindow), "root": "R",
+        { \(Phone.window), "root": "R",
           "controllers": {
             "R":  { "kind": "view", "children": ["C1"] },
             "C1": { "kind": "view" },
@@ -98,7 +99,7 @@ struct PresenterSelectionTests {
     /// works with the root's size (the context controller's size, §3.5).
     @Test func currentContextWithoutADefinerIsPresentedByTheRoot() async throws {
         let stage = try await Stage("""
-        { \(padWindow), "root": "R",
+        { \(Pad.window), "root": "R",
           "controllers": {
             "R": { "kind": "view", "children": ["X"],
                    "overrides": { "sizeForChild": { "fraction": [0.5, 1] } } },
@@ -123,7 +124,7 @@ struct PresenterSelectionTests {
     /// sibling Y and before R's own presented chain (R5, R6).
     @Test func currentContextInANavigationControllerIsVisitedInsideItsSubtree() async throws {
         let stage = try await Stage("""
-        { \(padWindow), "root": "R",
+        { \(Pad.window), "root": "R",
           "controllers": {
             "R": { "kind": "view", "children": ["X", "Y"],
                    "overrides": { "sizeForChild": { "fraction": [0.5, 1] } } },
@@ -149,7 +150,7 @@ struct PresenterSelectionTests {
         try await stage.perform(step: 2)
         #expect(await stage.node("R")?.presented == "Q")
         try await stage.perform(step: 3)
-        #expect(stage.lines(step: 3, kinds: sizeKinds) == [
+        #expect(stage.lines(step: 3, kinds: Lines.sizeKinds) == [
             "R viewWillTransition(to: 768x1024)",
             "R sizeForChild(X, parent: 768x1024) -> 384x1024",
             "X viewWillTransition(to: 384x1024)",
@@ -170,7 +171,7 @@ struct PresenterSelectionTests {
     /// overCurrentContext keeps V's views (R41), so no presenter appearance callbacks (R42).
     @Test func receiverThatDefinesTheContextPresentsOverItself() async throws {
         let stage = try await Stage("""
-        { \(padWindow), "root": "R",
+        { \(Pad.window), "root": "R",
           "controllers": {
             "R": { "kind": "view", "children": ["V"] },
             "V": { "kind": "view", "definesPresentationContext": true },
@@ -178,7 +179,7 @@ struct PresenterSelectionTests {
           "steps": [ { "present": "P", "from": "V" } ] }
         """)
         try await stage.runAll()
-        #expect(stage.lines(step: 1, kinds: ["present"] + appearanceKinds) == [
+        #expect(stage.lines(step: 1, kinds: ["present"] + Lines.appearanceKinds) == [
             "V present(P, style: overCurrentContext)",
             "P viewWillAppear",
             "P viewDidAppear",
@@ -192,7 +193,7 @@ struct PresenterSelectionTests {
 
     static func contextTransitionStyle(provides: Bool) -> String {
         """
-        { \(padWindow), "root": "R",
+        { \(Pad.window), "root": "R",
           "controllers": {
             "R": { "kind": "view", "children": ["D"] },
             "D": { "kind": "view", "children": ["V"], "definesPresentationContext": true,
@@ -237,7 +238,7 @@ struct PresenterSelectionTests {
     /// contain it (neither the presenter's nor the caller's).
     @Test func presentedControllerHasNoParentAndIsNoOnesChild() async throws {
         let stage = try await Stage("""
-        { \(phoneWindow), "root": "R",
+        { \(Phone.window), "root": "R",
           "controllers": {
             "R":  { "kind": "view", "children": ["C1"] },
             "C1": { "kind": "view" },
@@ -265,7 +266,7 @@ struct PresenterSelectionTests {
     /// `V.present(P)` (ios8 default: fullScreen) makes N the presenter.
     @Test func presentFromInsideTheRootNavigationControllerIsMadeByIt() async throws {
         let stage = try await Stage("""
-        { \(phoneWindow), "root": "N",
+        { \(Phone.window), "root": "N",
           "controllers": {
             "N": { "kind": "navigation", "children": ["V"] },
             "V": { "kind": "view" },
@@ -286,7 +287,7 @@ struct PresenterSelectionTests {
     /// child of the presented form sheet F asks, F presents.
     @Test func topOfThePresentationStackPresentsEvenAsAFormSheet() async throws {
         let stage = try await Stage("""
-        { \(padWindow), "root": "R",
+        { \(Pad.window), "root": "R",
           "controllers": {
             "R":  { "kind": "view" },
             "F":  { "kind": "view", "children": ["FC"], "modalPresentationStyle": "formSheet" },
@@ -311,7 +312,7 @@ struct PresenterSelectionTests {
     /// SPEC R30 after R37 rerouting: the context X is already presenting.
     @Test func currentContextPresentingWhileTheContextPresentsIsRefused() async throws {
         let stage = try await Stage("""
-        { \(padWindow), "root": "R",
+        { \(Pad.window), "root": "R",
           "controllers": {
             "R":  { "kind": "view", "children": ["X"] },
             "X":  { "kind": "navigation", "children": ["V"] },
@@ -333,7 +334,7 @@ struct PresenterSelectionTests {
     /// presentation from inside D keeps P's own transition style.
     @Test func contextTransitionStyleDoesNotApplyToFullScreenPresentations() async throws {
         let run = try await run("""
-        { \(padWindow), "root": "R",
+        { \(Pad.window), "root": "R",
           "controllers": {
             "R": { "kind": "view", "children": ["D"] },
             "D": { "kind": "view", "children": ["V"], "definesPresentationContext": true,

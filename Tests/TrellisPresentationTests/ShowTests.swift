@@ -2,6 +2,7 @@ import Testing
 import TrellisModel
 import TrellisRuntime
 import TrellisScenario
+import TrellisTestSupport
 import TrellisTrace
 
 // SPEC §3.2 and §3.8 (R55–R57). CONFORMANCE 28.
@@ -14,7 +15,7 @@ struct ShowTests {
     /// presentation, no presentation controller.
     @Test func showInsideANavigationControllerPushes() async throws {
         let stage = try await Stage("""
-        { \(phoneWindow), "root": "N",
+        { \(Phone.window), "root": "N",
           "controllers": {
             "N": { "kind": "navigation", "children": ["V"] },
             "V": { "kind": "view" },
@@ -38,7 +39,7 @@ struct ShowTests {
     /// modally (not V, not V's parent), in the profile's default style.
     @Test func showWithNoHandlerMakesTheWindowRootPresentModally() async throws {
         let stage = try await Stage("""
-        { \(phoneWindow), "root": "R",
+        { \(Phone.window), "root": "R",
           "controllers": {
             "R": { "kind": "view", "children": ["X"] },
             "X": { "kind": "view", "children": ["V"] },
@@ -74,7 +75,7 @@ struct ShowTests {
 
     /// CONFORMANCE 28 — R56: in regular width the split view controller replaces its detail.
     @Test func showDetailInRegularWidthReplacesTheDetail() async throws {
-        let stage = try await Stage(Self.split(padWindow))
+        let stage = try await Stage(Self.split(Pad.window))
         try await stage.runAll()
         #expect(stage.lines(step: 1, kinds: Self.showKinds) == [
             "MV showDetail(W)",
@@ -91,7 +92,7 @@ struct ShowTests {
     /// CONFORMANCE 28 — R57: collapsed in compact width, `showDetail` falls back to `show`,
     /// which pushes W onto the primary navigation controller.
     @Test func showDetailInCompactWidthPushesOntoThePrimaryNavigationController() async throws {
-        let stage = try await Stage(Self.split(phoneWindow))
+        let stage = try await Stage(Self.split(Phone.window))
         try await stage.runAll()
         let produced = stage.lines(step: 1, kinds: Self.showKinds)
         #expect(produced.first == "MV showDetail(W)")
@@ -107,7 +108,7 @@ struct ShowTests {
     /// inside P, presented by the navigation controller N, `show` pushes onto N.
     @Test func showFromInsideAPresentedControllerContinuesAtItsPresenter() async throws {
         let stage = try await Stage("""
-        { \(phoneWindow), "root": "N",
+        { \(Phone.window), "root": "N",
           "controllers": {
             "N":  { "kind": "navigation", "children": ["V"] },
             "V":  { "kind": "view" },
@@ -131,7 +132,7 @@ struct ShowTests {
     /// presents modally.
     @Test func showDetailWithNoHandlerMakesTheWindowRootPresentModally() async throws {
         let stage = try await Stage("""
-        { \(padWindow), "root": "R",
+        { \(Pad.window), "root": "R",
           "controllers": {
             "R": { "kind": "view", "children": ["V"] },
             "V": { "kind": "view" },

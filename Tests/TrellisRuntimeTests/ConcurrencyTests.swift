@@ -1,6 +1,7 @@
 import Testing
 import TrellisModel
 import TrellisRuntime
+import TrellisTestSupport
 import TrellisTrace
 
 /// SPEC §4: events for one window are processed one at a time, in order; different windows may
@@ -64,7 +65,7 @@ struct ConcurrencyTests {
             "A1 viewWillTransition(to: 568x320)",
             "R sizeForChild(B, parent: 568x320) -> 568x320",
             "B viewWillTransition(to: 568x320)",
-        ] + layoutLines("R", "A", "A1", "B")
+        ] + Lines.layout("R", "A", "A1", "B")
         let initialCount = phoneAlone.firstIndex(of: "R viewWillTransition(to: 568x320)") ?? 0
         #expect(Array(phoneAlone[initialCount..<(initialCount + firstRotation.count)]) == firstRotation)
         // The pad's collapsed split messages M (a navigation controller: its top M2 only), never D.
