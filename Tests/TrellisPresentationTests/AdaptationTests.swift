@@ -80,7 +80,8 @@ struct AdaptationTests {
 
     /// CONFORMANCE 16, wrapper variant — R49: the delegate wraps P in a navigation controller
     /// `wrap:P` while adapted; the wrapper is what the PC shows and sizes.
-    @Test func delegateWrapperIsDisplayedInCompactWidthWithThePresentedInside() async throws {
+    @Test("R49: delegate wrapper is displayed in compact width with the presented inside")
+    func delegateWrapperIsDisplayedInCompactWidthWithThePresentedInside() async throws {
         let stage = try await Stage(Self.popover(delegate: #"{ "wrapIn": "navigation" }"#))
         try await stage.perform(step: 1)
         try await stage.perform(step: 2)
@@ -107,7 +108,8 @@ struct AdaptationTests {
 
     /// CONFORMANCE 16 (back to regular) and SPEC R52: the original style and the original
     /// controller come back, and the wrapper is gone.
-    @Test func backToRegularRestoresThePopoverAndDropsTheWrapper() async throws {
+    @Test("R52: back to regular restores the popover and drops the wrapper")
+    func backToRegularRestoresThePopoverAndDropsTheWrapper() async throws {
         let stage = try await Stage(Self.popover(delegate: #"{ "wrapIn": "navigation" }"#))
         try await stage.runAll()
         #expect(stage.lines(step: 3, kinds: Lines.adaptationKinds) == [
@@ -135,7 +137,8 @@ struct AdaptationTests {
 
     /// CONFORMANCE 17 — the delegate answers none: the popover stays a popover in compact width
     /// (and keeps its size, so P is not messaged: R4).
-    @Test func delegateAnsweringNoneKeepsThePopover() async throws {
+    @Test("R48 + R4: delegate answering none keeps the popover")
+    func delegateAnsweringNoneKeepsThePopover() async throws {
         let stage = try await Stage(Self.popover(delegate: #"{ "style": "none" }"#))
         try await stage.perform(step: 1)
         try await stage.perform(step: 2)
@@ -169,7 +172,8 @@ struct AdaptationTests {
     /// CONFORMANCE 19 — R51: presenting a form sheet in an already compact environment adapts
     /// at once; P is never shown as a form sheet. The `present` line keeps the style asked for;
     /// adapted to fullScreen, the presentation covers its presenter.
-    @Test func formSheetPresentedInCompactWidthAppearsFullScreenAtOnce() async throws {
+    @Test("R51: form sheet presented in compact width appears full screen at once")
+    func formSheetPresentedInCompactWidthAppearsFullScreenAtOnce() async throws {
         let stage = try await Stage("""
         { \(Phone.window), "root": "R",
           "controllers": {
@@ -223,7 +227,8 @@ struct AdaptationTests {
 
     /// SPEC R31 limits the popover-source error to regular width: in compact width a popover
     /// without a source is presented (and adapts, ios8: overFullScreen).
-    @Test func popoverWithoutASourceInCompactWidthIsPresented() async throws {
+    @Test("R31: popover without a source in compact width is presented")
+    func popoverWithoutASourceInCompactWidthIsPresented() async throws {
         let stage = try await Stage("""
         { \(Phone.window), "root": "R",
           "controllers": {
@@ -348,7 +353,8 @@ struct AdaptationTests {
 
     /// R49 + R51 — adapting at presentation time with a wrapper: the wrapper is installed
     /// before P appears and is what appears (then P, its visible child), at full screen size.
-    @Test func wrapperInstalledAtPresentationInCompactWidth() async throws {
+    @Test("R49 + R51: wrapper installed at presentation in compact width")
+    func wrapperInstalledAtPresentationInCompactWidth() async throws {
         let stage = try await Stage("""
         { \(Phone.window), "root": "R",
           "controllers": {
@@ -373,7 +379,7 @@ struct AdaptationTests {
 
     /// R49/R51 and the contract: at presentation in a compact environment the question is
     /// asked; a delegate answering none is recorded as such and nothing adapts.
-    @Test
+    @Test("R49 + R51: delegate answering none at presentation in compact width is asked")
     func delegateAnsweringNoneAtPresentationInCompactWidthIsAsked() async throws {
         let stage = try await Stage("""
         { \(Phone.window), "root": "R",
@@ -394,7 +400,7 @@ struct AdaptationTests {
 
     /// The same for a style the ios13 profile does not adapt in compact width: asked, and
     /// `willPresentWithAdaptiveStyle(none)` because nothing adapts (R49).
-    @Test
+    @Test("R49: ios13 sheet at presentation in compact width is asked and stays")
     func ios13SheetAtPresentationInCompactWidthIsAskedAndStays() async throws {
         let stage = try await Stage("""
         { "profile": "ios13", \(Phone.window), "root": "R",

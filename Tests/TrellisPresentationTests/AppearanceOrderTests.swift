@@ -148,7 +148,8 @@ struct AppearanceOrderTests {
 
     /// R41/R42 — currentContext removes the context's views: the context X (then its visible
     /// child V) disappears and reappears; R and X's sibling Y see nothing.
-    @Test func currentContextCoversItsContextOnly() async throws {
+    @Test("R41 + R42: current context covers its context only")
+    func currentContextCoversItsContextOnly() async throws {
         let run = try await run("""
         { \(Pad.window), "root": "R",
           "controllers": {
@@ -235,7 +236,7 @@ struct AppearanceOrderTests {
     /// compact width adapts to fullScreen and covers R; back in regular width it is a sheet
     /// again. Whenever R comes back, it must come back: once P is dismissed R has seen
     /// willDisappear, didDisappear, willAppear, didAppear — each exactly once, in that order.
-    @Test
+    @Test("R42: presenter covered by an adapted sheet reappears once")
     func presenterCoveredByAnAdaptedSheetReappearsOnce() async throws {
         let run = try await run("""
         { "window": { "size": [320, 768],

@@ -28,7 +28,8 @@ struct DismissalTests {
     }
 
     /// CONFORMANCE 25 — R44: `B.dismiss()` removes only C; B, covered by C, reappears.
-    @Test func dismissInTheMiddleRemovesOnlyWhatIsAbove() async throws {
+    @Test("R44: dismiss in the middle removes only what is above")
+    func dismissInTheMiddleRemovesOnlyWhatIsAbove() async throws {
         let stage = try await Stage(Self.chain(dismissing: "B"))
         try await stage.runAll()
         #expect(stage.lines(step: 4, kinds: ["dismiss"] + Lines.appearanceKinds) == [
@@ -52,7 +53,8 @@ struct DismissalTests {
 
     /// CONFORMANCE 25 — R43: `C.dismiss()` with nothing presented forwards to B; the
     /// completion runs on C, the controller called.
-    @Test func dismissOnTheTopForwardsToItsPresenter() async throws {
+    @Test("R43: dismiss on the top forwards to its presenter")
+    func dismissOnTheTopForwardsToItsPresenter() async throws {
         let stage = try await Stage(Self.chain(dismissing: "C"))
         try await stage.runAll()
         #expect(stage.lines(step: 4, kinds: ["dismiss", "dismissCompletion"]) == [
@@ -67,7 +69,8 @@ struct DismissalTests {
     /// CONFORMANCE 25 — R44/R45: `A.dismiss()` removes B and C, only C animated, the
     /// completion after B's and C's disappearance; R untouched; A can present again. B, covered
     /// by C, disappeared when C was presented: appearance callbacks stay paired (decisions.md).
-    @Test func dismissLowInTheChainRemovesEverythingAboveAndOnlyAnimatesTheTop() async throws {
+    @Test("R44 + R45: dismiss low in the chain removes everything above and only animates the top")
+    func dismissLowInTheChainRemovesEverythingAboveAndOnlyAnimatesTheTop() async throws {
         let extra = #", { "present": "D", "from": "A" }"#
         let stage = try await Stage(Self.chain(dismissing: "A", then: extra))
         for step in 1...4 { try await stage.perform(step: step) }
@@ -111,7 +114,8 @@ struct DismissalTests {
     }
 
     /// SPEC R44/R45 — `R.dismiss()` removes A, B and C; only C, the one on screen, disappears.
-    @Test func dismissOnTheRootRemovesTheWholeChain() async throws {
+    @Test("R44 + R45: dismiss on the root removes the whole chain")
+    func dismissOnTheRootRemovesTheWholeChain() async throws {
         let stage = try await Stage(Self.chain(dismissing: "R"))
         try await stage.runAll()
         #expect(stage.lines(step: 4, kinds: ["dismiss"] + Lines.appearanceKinds) == [
@@ -135,7 +139,8 @@ struct DismissalTests {
 
     /// CONFORMANCE 26 — R46: V, root of the presented navigation controller N, dismisses with
     /// nothing presented: the whole of N goes.
-    @Test func dismissFromInsideAPresentedContainerDismissesTheContainer() async throws {
+    @Test("R46: dismiss from inside a presented container dismisses the container")
+    func dismissFromInsideAPresentedContainerDismissesTheContainer() async throws {
         let stage = try await Stage("""
         { \(Phone.window), "root": "R",
           "controllers": {
@@ -174,7 +179,8 @@ struct DismissalTests {
     }
 
     /// SPEC R46 — also from deeper inside the presented container.
-    @Test func dismissFromAGrandchildOfAPresentedContainerDismissesTheContainer() async throws {
+    @Test("R46: dismiss from a grandchild of a presented container dismisses the container")
+    func dismissFromAGrandchildOfAPresentedContainerDismissesTheContainer() async throws {
         let stage = try await Stage("""
         { \(Phone.window), "root": "R",
           "controllers": {
@@ -196,7 +202,7 @@ struct DismissalTests {
 
     /// SPEC R44 — "removes its presented controller and everything above it": P, presented
     /// over the context X inside A, is above A and goes with it when R dismisses A.
-    @Test
+    @Test("R44: dismiss removes context presentations made inside the removed controller")
     func dismissRemovesContextPresentationsMadeInsideTheRemovedController() async throws {
         let stage = try await Stage("""
         { \(Pad.window), "root": "R",

@@ -104,7 +104,8 @@ struct PresentationRefusalTests {
     }
 
     /// SPEC R31 — a popover without a source in regular width.
-    @Test func popoverWithoutASourceInRegularWidthIsAnError() async throws {
+    @Test("R31: popover without a source in regular width is an error")
+    func popoverWithoutASourceInRegularWidthIsAnError() async throws {
         let stage = try await Stage("""
         { \(Pad.window), "root": "R",
           "controllers": {

@@ -40,7 +40,8 @@ struct PresentedChainForwardingTests {
 
     /// SPEC R6: the PC edge carries the presenter's own new size; the presenter is never asked
     /// SFC for its presented controller, even when its SFC would answer something else.
-    @Test func presenterSendsItsOwnSizeToThePresentationControllerWithoutAskingSizeForChild() async throws {
+    @Test("R6: presenter sends its own size to the presentation controller without asking size for child")
+    func presenterSendsItsOwnSizeToThePresentationControllerWithoutAskingSizeForChild() async throws {
         let run = try await run("""
         { \(Phone.window), "root": "R",
           "controllers": {
@@ -66,7 +67,8 @@ struct PresentedChainForwardingTests {
 
     /// SPEC R7: PC(P) asks SFC(P, size it received) and P repeats R2–R7 with the answer.
     /// A page sheet in regular width is 768 wide × full height (§3.5).
-    @Test func presentationControllerSizesThePresentedControllerAndItForwardsToItsChildren() async throws {
+    @Test("R7 + R2: presentation controller sizes the presented controller and it forwards to its children")
+    func presentationControllerSizesThePresentedControllerAndItForwardsToItsChildren() async throws {
         let run = try await run("""
         { \(Pad.window), "root": "R",
           "controllers": {
@@ -93,7 +95,8 @@ struct PresentedChainForwardingTests {
 
     /// SPEC R4 + R7: the PC→P edge is decided by SFC, so an unchanged answer (a form sheet of
     /// its preferred size) leaves P and everything below it silent.
-    @Test func unchangedPresentedSizeSkipsThePresentedController() async throws {
+    @Test("R4 + R7: unchanged presented size skips the presented controller")
+    func unchangedPresentedSizeSkipsThePresentedController() async throws {
         let run = try await run("""
         { \(Pad.window), "root": "R",
           "controllers": {
@@ -113,7 +116,8 @@ struct PresentedChainForwardingTests {
     }
 
     /// CONFORMANCE 4 — R8: the presenter skipping super cuts its children and its presented chain.
-    @Test func suppressionAtThePresenterCutsThePresentedChain() async throws {
+    @Test("R8: suppression at the presenter cuts the presented chain")
+    func suppressionAtThePresenterCutsThePresentedChain() async throws {
         let run = try await run("""
         { \(Phone.window), "root": "R",
           "controllers": {
@@ -134,7 +138,8 @@ struct PresentedChainForwardingTests {
 
     /// CONFORMANCE 5 — R8 in a presentation controller: a custom PC whose VWT skips super
     /// neither asks SFC nor messages P.
-    @Test func suppressionInAPresentationControllerSilencesThePresented() async throws {
+    @Test("R8: suppression in a presentation controller silences the presented")
+    func suppressionInAPresentationControllerSilencesThePresented() async throws {
         let run = try await run("""
         { \(Phone.window), "root": "R",
           "controllers": {
@@ -182,7 +187,8 @@ struct PresentedChainForwardingTests {
 
     /// CONFORMANCE 8 — each PC gets its presenter's new size (R6), its presented controller
     /// gets the PC's answer (R7), whose children come before the next PC (R5).
-    @Test func chainOfThreeDuringRotation() async throws {
+    @Test("R6 + R7 + R5: chain of three during rotation")
+    func chainOfThreeDuringRotation() async throws {
         let run = try await run(Self.chainScenario(bSizing: #"{ "fraction": [0.8, 0.8] }"#))
         #expect(lines(run, step: 2, kinds: ["sizeForChild"]) == [
             "pc:B sizeForChild(B, parent: 320x568) -> 256x454.4",
@@ -211,7 +217,8 @@ struct PresentedChainForwardingTests {
     /// CONFORMANCE 8, variant — B's size does not change, so B is not messaged (R4), and with it
     /// nothing B would have forwarded to: the PC(C) edge fires only when its presenter was
     /// messaged and called super (R6).
-    @Test func chainOfThreeWithUnchangedMiddleSizeStopsAtTheMiddle() async throws {
+    @Test("R4 + R6: chain of three with unchanged middle size stops at the middle")
+    func chainOfThreeWithUnchangedMiddleSizeStopsAtTheMiddle() async throws {
         let run = try await run(Self.chainScenario(bSizing: #"{ "fixed": [200, 200] }"#))
         #expect(lines(run, step: 4, kinds: Lines.sizeKinds) == [
             "R viewWillTransition(to: 568x320)",
@@ -229,7 +236,8 @@ struct PresentedChainForwardingTests {
 
     /// SPEC R8/R9 — manual forwarding is not super: the presenter that forwards to C1 only
     /// cuts C2 and its presented chain.
-    @Test func manualForwardingAtThePresenterCutsThePresentedChain() async throws {
+    @Test("R8 + R9: manual forwarding at the presenter cuts the presented chain")
+    func manualForwardingAtThePresenterCutsThePresentedChain() async throws {
         let run = try await run("""
         { \(Phone.window), "root": "R",
           "controllers": {
@@ -276,7 +284,8 @@ struct PresentedChainForwardingTests {
 
     /// R25 + R6: a receipt VWT is forwarded like any other — the resized context X sends its
     /// own new size on to the presentation it makes.
-    @Test func receiptReachesThePresentationMadeByTheResizedChild() async throws {
+    @Test("R25 + R6: receipt reaches the presentation made by the resized child")
+    func receiptReachesThePresentationMadeByTheResizedChild() async throws {
         let stage = try await Stage("""
         { \(Pad.window), "root": "R",
           "controllers": {

@@ -47,7 +47,8 @@ struct PresentedSizeTests {
 
     /// R3: a custom presentation controller without a sizeForChild rule answers the size it
     /// received — the presenter's.
-    @Test func customPresentationWithoutARuleGivesTheParentSize() async throws {
+    @Test("R3: custom presentation without a rule gives the parent size")
+    func customPresentationWithoutARuleGivesTheParentSize() async throws {
         #expect(try await Self.presentedSize(Self.present("custom", window: Phone.window))
                 == "pc:P sizeForChild(P, parent: 320x568) -> 320x568")
     }
@@ -66,14 +67,16 @@ struct PresentedSizeTests {
     }
 
     /// R22: only a *different* value is reported.
-    @Test func settingTheSamePreferredSizeSendsNothing() async throws {
+    @Test("R22: setting the same preferred size sends nothing")
+    func settingTheSamePreferredSizeSendsNothing() async throws {
         let run = try await run(Self.present("formSheet", window: Pad.window, extra: #", "preferredContentSize": [400, 300]"#,
                                              steps: #", { "setPreferredContentSize": { "controller": "P", "size": [400, 300] } }"#))
         #expect(lines(run, step: 2).isEmpty)
     }
 
     /// R22: a child of the presented controller reports to P, its parent — not to PC(P).
-    @Test func childOfThePresentedReportsToThePresentedOnly() async throws {
+    @Test("R22: child of the presented reports to the presented only")
+    func childOfThePresentedReportsToThePresentedOnly() async throws {
         let run = try await run(Self.present("formSheet", window: Pad.window,
                                              steps: #", { "setPreferredContentSize": { "controller": "P1", "size": [100, 100] } }"#))
         #expect(lines(run, step: 2, kinds: ["preferredContentSizeDidChange"] + Lines.sizeKinds) == [
@@ -82,7 +85,8 @@ struct PresentedSizeTests {
     }
 
     /// R27: the fitting-size change of a presented controller goes one level up, to PC(P).
-    @Test func fittingSizeChangeOfThePresentedGoesToItsPresentationController() async throws {
+    @Test("R27: fitting size change of the presented goes to its presentation controller")
+    func fittingSizeChangeOfThePresentedGoesToItsPresentationController() async throws {
         let run = try await run(Self.present("formSheet", window: Pad.window,
                                              steps: #", { "systemLayoutFittingSizeDidChange": "P" }"#))
         #expect(lines(run, step: 2, kinds: ["systemLayoutFittingSizeDidChange"]) == [

@@ -12,7 +12,8 @@ import TrellisTrace
 struct PresentedTraitPassTests {
     /// R13/R14: a rotation (v: regular → compact) is three whole-tree passes — WTT, VWT,
     /// TCDC — each visiting the presented chain after the presenter's children.
-    @Test func rotationIsThreeDepthFirstPassesIncludingThePresentedChain() async throws {
+    @Test("R13 + R14: rotation is three depth first passes including the presented chain")
+    func rotationIsThreeDepthFirstPassesIncludingThePresentedChain() async throws {
         let run = try await run("""
         { \(Phone.window), "root": "R",
           "controllers": {
@@ -54,7 +55,8 @@ struct PresentedTraitPassTests {
     /// keeps regular width through an override, so when the window goes compact neither X, V,
     /// PC(P) nor P hears of it (and PC(P) does not adapt), while the full-screen Q, in the
     /// window's traits, does — after R's children, in R's presented chain.
-    @Test func currentContextPresentationFollowsItsContextNotTheWindow() async throws {
+    @Test("R16 + R18: current context presentation follows its context not the window")
+    func currentContextPresentationFollowsItsContextNotTheWindow() async throws {
         let stage = try await Stage("""
         { \(Pad.window), "root": "R",
           "controllers": {
@@ -90,7 +92,8 @@ struct PresentedTraitPassTests {
 
     /// R17 + R18: changing the context's override changes what the current-context
     /// presentation inherits: X's subtree first, then X's presented chain.
-    @Test func contextTraitOverrideReachesItsCurrentContextPresentation() async throws {
+    @Test("R17 + R18: context trait override reaches its current context presentation")
+    func contextTraitOverrideReachesItsCurrentContextPresentation() async throws {
         let run = try await run("""
         { \(Pad.window), "root": "R",
           "controllers": {
@@ -158,7 +161,8 @@ struct PresentedTraitPassTests {
     /// R18 — a full-screen presentation made by P, whose own traits come from its PC's
     /// override (scale 1.5), lives in the window's traits, not P's: a scale change reaches
     /// PC(P2) and P2, never P.
-    @Test func fullScreenPresentationFromAnOverriddenPresentedLivesInTheWindowsTraits() async throws {
+    @Test("R18: full screen presentation from an overridden presented lives in the windows traits")
+    func fullScreenPresentationFromAnOverriddenPresentedLivesInTheWindowsTraits() async throws {
         let stage = try await Stage("""
         { \(Phone.window), "root": "R",
           "controllers": {
@@ -195,7 +199,8 @@ struct PresentedTraitPassTests {
     /// R16: a controller whose traits do not change gets no trait messages, but its subtree is
     /// still visited: X (pinned to scale 3 by R's override) and P, presented over X's context,
     /// stay silent, while P2, which P presents full screen in the window's traits, changes.
-    @Test func unchangedContextIsStillWalkedToAPresentationInTheWindowsTraits() async throws {
+    @Test("R16: unchanged context is still walked to a presentation in the windows traits")
+    func unchangedContextIsStillWalkedToAPresentationInTheWindowsTraits() async throws {
         let run = try await run("""
         { \(Pad.window), "root": "R",
           "controllers": {
@@ -222,7 +227,8 @@ struct PresentedTraitPassTests {
 
     /// R48 + R18: a current-context presentation adapts when its *context's* width changes,
     /// here through the context's trait override (ios8: currentContext → fullScreen).
-    @Test func currentContextAdaptsWhenItsContextGoesCompact() async throws {
+    @Test("R48 + R18: current context adapts when its context goes compact")
+    func currentContextAdaptsWhenItsContextGoesCompact() async throws {
         let stage = try await Stage("""
         { \(Pad.window), "root": "R",
           "controllers": {

@@ -24,7 +24,8 @@ struct PresentedTraitsAndPreferredSizeTests {
     /// CONFORMANCE 12 — R18: the PC's override applies to P only. The screen scale goes 2 → 3:
     /// R, C1 and the presentation controller (whose environment is the window) change; P keeps
     /// 1.5 and hears nothing.
-    @Test func presentationControllerTraitOverrideShieldsThePresentedOnly() async throws {
+    @Test("R18: presentation controller trait override shields the presented only")
+    func presentationControllerTraitOverrideShieldsThePresentedOnly() async throws {
         let run = try await run(Self.overriddenScale)
         #expect(lines(run, step: 2, kinds: Lines.traitKinds) == [
             "R willTransition(to: h=compact v=regular idiom=phone scale=3)",
@@ -52,7 +53,8 @@ struct PresentedTraitsAndPreferredSizeTests {
 
     /// SPEC R18 — a current-context presentation inherits the context controller's traits, a
     /// full-screen one the window's, whoever calls `present`.
-    @Test func currentContextInheritsTheContextsTraitsAndFullScreenTheWindows() async throws {
+    @Test("R18: current context inherits the contexts traits and full screen the windows")
+    func currentContextInheritsTheContextsTraitsAndFullScreenTheWindows() async throws {
         let stage = try await Stage("""
         { \(Pad.window), "root": "R",
           "controllers": {
@@ -89,7 +91,8 @@ struct PresentedTraitsAndPreferredSizeTests {
 
     /// CONFORMANCE 13 — R22, R24–R26: PCS goes to PC(P), which grants half the change:
     /// a receipt VWT(300×450) that P forwards down, then the layout; P keeps asking 300×500.
-    @Test func partialGrantSendsAReceiptThenResizes() async throws {
+    @Test("R22 + R24 + R26: partial grant sends a receipt then resizes")
+    func partialGrantSendsAReceiptThenResizes() async throws {
         let stage = try await Stage(Self.preferredSize(grant: #"{ "fraction": 0.5 }"#))
         try await stage.perform(step: 1)
         #expect(try await stage.controller("P").size == Size(300, 400))
@@ -112,7 +115,8 @@ struct PresentedTraitsAndPreferredSizeTests {
     }
 
     /// CONFORMANCE 14 — R25: nothing granted, no receipt, no VWT anywhere.
-    @Test func ignoredPreferredSizeSendsNoReceipt() async throws {
+    @Test("R25: ignored preferred size sends no receipt")
+    func ignoredPreferredSizeSendsNoReceipt() async throws {
         let stage = try await Stage(Self.preferredSize(grant: #""none""#))
         try await stage.runAll()
         #expect(stage.lines(step: 2, kinds: ["preferredContentSizeDidChange"] + Lines.sizeKinds) == [
@@ -124,7 +128,8 @@ struct PresentedTraitsAndPreferredSizeTests {
 
     /// §3.4 default grants — a popover's presentation controller grants the request, clamped
     /// to the screen; the popover's size then follows its preferred size on rotation (R7).
-    @Test func popoverGrantsPreferredSizeClampedToTheScreen() async throws {
+    @Test("R24: popover grants preferred size clamped to the screen")
+    func popoverGrantsPreferredSizeClampedToTheScreen() async throws {
         let stage = try await Stage("""
         { \(Pad.window), "root": "R",
           "controllers": {
@@ -202,7 +207,8 @@ struct PresentedTraitsAndPreferredSizeTests {
 
     /// R22 — exactly one level up: inside its adaptive wrapper, P's container is the wrapper,
     /// not the presentation controller.
-    @Test func preferredSizeOfAWrappedPresentedGoesToTheWrapper() async throws {
+    @Test("R22: preferred size of a wrapped presented goes to the wrapper")
+    func preferredSizeOfAWrappedPresentedGoesToTheWrapper() async throws {
         let run = try await run("""
         { \(Pad.window), "root": "R",
           "controllers": {

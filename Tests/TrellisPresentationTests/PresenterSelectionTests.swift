@@ -12,7 +12,8 @@ import TrellisTrace
 struct PresenterSelectionTests {
     /// CONFORMANCE 20 — R35: C1 does not cover the screen, so its full-screen presentation is
     /// made by R; only R's link is set; P is sized to the window; the completion runs on C1.
-    @Test func fullScreenPresentationFromAChildIsReroutedToTheRoot() async throws {
+    @Test("R35: full screen presentation from a child is rerouted to the root")
+    func fullScreenPresentationFromAChildIsReroutedToTheRoot() async throws {
         let stage = try await Stage("""
         { \(Phone.window), "root": "R",
           "controllers": {
@@ -50,7 +51,8 @@ struct PresenterSelectionTests {
 
     /// CONFORMANCE 21 (direct) — R30: A presents B; `A.present(C)` is refused with a warning;
     /// nothing reaches C, no completion, state unchanged.
-    @Test func presentingWhilePresentingIsRefusedWithAWarning() async throws {
+    @Test("R30: presenting while presenting is refused with a warning")
+    func presentingWhilePresentingIsRefusedWithAWarning() async throws {
         let stage = try await Stage("""
         { \(Phone.window), "root": "A",
           "controllers": {
@@ -97,7 +99,8 @@ struct PresenterSelectionTests {
 
     /// CONFORMANCE 22 — R37 with no context definer: the window's root presents and PC(P)
     /// works with the root's size (the context controller's size, §3.5).
-    @Test func currentContextWithoutADefinerIsPresentedByTheRoot() async throws {
+    @Test("R37: current context without a definer is presented by the root")
+    func currentContextWithoutADefinerIsPresentedByTheRoot() async throws {
         let stage = try await Stage("""
         { \(Pad.window), "root": "R",
           "controllers": {
@@ -122,7 +125,8 @@ struct PresenterSelectionTests {
     /// CONFORMANCE 22, navigation variant — X defines the context by default: X presents, P
     /// covers only X, and on rotation PC(P) is visited inside X's subtree: before X's later
     /// sibling Y and before R's own presented chain (R5, R6).
-    @Test func currentContextInANavigationControllerIsVisitedInsideItsSubtree() async throws {
+    @Test("R5 + R6: current context in a navigation controller is visited inside its subtree")
+    func currentContextInANavigationControllerIsVisitedInsideItsSubtree() async throws {
         let stage = try await Stage("""
         { \(Pad.window), "root": "R",
           "controllers": {
@@ -169,7 +173,8 @@ struct PresenterSelectionTests {
 
     /// CONFORMANCE 23 — R37 starts at the receiver: V defines the context and presents itself;
     /// overCurrentContext keeps V's views (R41), so no presenter appearance callbacks (R42).
-    @Test func receiverThatDefinesTheContextPresentsOverItself() async throws {
+    @Test("R37 + R41 + R42: receiver that defines the context presents over itself")
+    func receiverThatDefinesTheContextPresentsOverItself() async throws {
         let stage = try await Stage("""
         { \(Pad.window), "root": "R",
           "controllers": {
@@ -217,7 +222,8 @@ struct PresenterSelectionTests {
 
     /// CONFORMANCE 24 — R39: the context's transition style replaces P's; the presentation
     /// style is not replaced.
-    @Test func contextProvidingItsTransitionStyleReplacesThePresentedOne() async throws {
+    @Test("R39: context providing its transition style replaces the presented one")
+    func contextProvidingItsTransitionStyleReplacesThePresentedOne() async throws {
         let run = try await run(Self.contextTransitionStyle(provides: true))
         let present = try #require(Self.presentEvent(run))
         #expect(present.presenter == "D")
@@ -236,7 +242,8 @@ struct PresenterSelectionTests {
 
     /// SPEC R32/R33 — a presented controller has no parent, and no controller's children
     /// contain it (neither the presenter's nor the caller's).
-    @Test func presentedControllerHasNoParentAndIsNoOnesChild() async throws {
+    @Test("R32 + R33: presented controller has no parent and is no ones child")
+    func presentedControllerHasNoParentAndIsNoOnesChild() async throws {
         let stage = try await Stage("""
         { \(Phone.window), "root": "R",
           "controllers": {
@@ -264,7 +271,8 @@ struct PresenterSelectionTests {
 
     /// SPEC R35, its example: V inside navigation controller N, N the window's root:
     /// `V.present(P)` (ios8 default: fullScreen) makes N the presenter.
-    @Test func presentFromInsideTheRootNavigationControllerIsMadeByIt() async throws {
+    @Test("R35: present from inside the root navigation controller is made by it")
+    func presentFromInsideTheRootNavigationControllerIsMadeByIt() async throws {
         let stage = try await Stage("""
         { \(Phone.window), "root": "N",
           "controllers": {
@@ -285,7 +293,8 @@ struct PresenterSelectionTests {
 
     /// SPEC R35 — the top of the presentation stack presents even when it is a form sheet: a
     /// child of the presented form sheet F asks, F presents.
-    @Test func topOfThePresentationStackPresentsEvenAsAFormSheet() async throws {
+    @Test("R35: top of the presentation stack presents even as a form sheet")
+    func topOfThePresentationStackPresentsEvenAsAFormSheet() async throws {
         let stage = try await Stage("""
         { \(Pad.window), "root": "R",
           "controllers": {
@@ -310,7 +319,8 @@ struct PresenterSelectionTests {
     }
 
     /// SPEC R30 after R37 rerouting: the context X is already presenting.
-    @Test func currentContextPresentingWhileTheContextPresentsIsRefused() async throws {
+    @Test("R30 + R37: current context presenting while the context presents is refused")
+    func currentContextPresentingWhileTheContextPresentsIsRefused() async throws {
         let stage = try await Stage("""
         { \(Pad.window), "root": "R",
           "controllers": {
@@ -332,7 +342,8 @@ struct PresenterSelectionTests {
 
     /// R39 concerns the context of a current-context presentation only: a full-screen
     /// presentation from inside D keeps P's own transition style.
-    @Test func contextTransitionStyleDoesNotApplyToFullScreenPresentations() async throws {
+    @Test("R39: context transition style does not apply to full screen presentations")
+    func contextTransitionStyleDoesNotApplyToFullScreenPresentations() async throws {
         let run = try await run("""
         { \(Pad.window), "root": "R",
           "controllers": {

@@ -37,7 +37,8 @@ struct ShowTests {
 
     /// CONFORMANCE 28 and SPEC R55 — nobody handles `show`: the window's root presents W
     /// modally (not V, not V's parent), in the profile's default style.
-    @Test func showWithNoHandlerMakesTheWindowRootPresentModally() async throws {
+    @Test("R55: show with no handler makes the window root present modally")
+    func showWithNoHandlerMakesTheWindowRootPresentModally() async throws {
         let stage = try await Stage("""
         { \(Phone.window), "root": "R",
           "controllers": {
@@ -74,7 +75,8 @@ struct ShowTests {
     }
 
     /// CONFORMANCE 28 — R56: in regular width the split view controller replaces its detail.
-    @Test func showDetailInRegularWidthReplacesTheDetail() async throws {
+    @Test("R56: show detail in regular width replaces the detail")
+    func showDetailInRegularWidthReplacesTheDetail() async throws {
         let stage = try await Stage(Self.split(Pad.window))
         try await stage.runAll()
         #expect(stage.lines(step: 1, kinds: Self.showKinds) == [
@@ -91,7 +93,8 @@ struct ShowTests {
 
     /// CONFORMANCE 28 — R57: collapsed in compact width, `showDetail` falls back to `show`,
     /// which pushes W onto the primary navigation controller.
-    @Test func showDetailInCompactWidthPushesOntoThePrimaryNavigationController() async throws {
+    @Test("R57: show detail in compact width pushes onto the primary navigation controller")
+    func showDetailInCompactWidthPushesOntoThePrimaryNavigationController() async throws {
         let stage = try await Stage(Self.split(Phone.window))
         try await stage.runAll()
         let produced = stage.lines(step: 1, kinds: Self.showKinds)
@@ -106,7 +109,8 @@ struct ShowTests {
 
     /// SPEC R55 — the lookup walks parents, then a presented controller's presenter: from
     /// inside P, presented by the navigation controller N, `show` pushes onto N.
-    @Test func showFromInsideAPresentedControllerContinuesAtItsPresenter() async throws {
+    @Test("R55: show from inside a presented controller continues at its presenter")
+    func showFromInsideAPresentedControllerContinuesAtItsPresenter() async throws {
         let stage = try await Stage("""
         { \(Phone.window), "root": "N",
           "controllers": {
@@ -130,7 +134,8 @@ struct ShowTests {
 
     /// SPEC R56/R57 — no split view controller handles `showDetail`: the window's root
     /// presents modally.
-    @Test func showDetailWithNoHandlerMakesTheWindowRootPresentModally() async throws {
+    @Test("R56 + R57: show detail with no handler makes the window root present modally")
+    func showDetailWithNoHandlerMakesTheWindowRootPresentModally() async throws {
         let stage = try await Stage("""
         { \(Pad.window), "root": "R",
           "controllers": {

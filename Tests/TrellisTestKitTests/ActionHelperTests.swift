@@ -50,7 +50,9 @@ import TrellisTestKit
         await store.finish()
     }
 
-    @Test("R55 + R56: show pushes onto the navigation controller, showDetail replaces the split's detail") func showAndShowDetail() async throws {
+    @Test("R55 + R56: show pushes onto the navigation controller, showDetail replaces the split's detail")
+
+    func showAndShowDetail() async throws {
         let store = try await TraceTestStore(HierarchyDescription(.iPadLandscape) {
             ViewController("S", kind: .split) {
                 ViewController("N", kind: .navigation) { ViewController("V") }
@@ -86,7 +88,9 @@ import TrellisTestKit
         await store.finish()
     }
 
-    @Test("R17: a trait override and its removal are trait transitions of that child only") func traitOverrideAndItsRemoval() async throws {
+    @Test("R17: a trait override and its removal are trait transitions of that child only")
+
+    func traitOverrideAndItsRemoval() async throws {
         let store = try await TraceTestStore(padHierarchy())
         await store.setTraitOverride(TraitCollection(horizontalSizeClass: .compact), forChild: "A", of: "R")
         store.expect([
@@ -101,7 +105,9 @@ import TrellisTestKit
         await store.finish()
     }
 
-    @Test("R27: a fitting-size change goes one level up, to the container") func fittingSizeChangeGoesToTheContainer() async throws {
+    @Test("R27: a fitting-size change goes one level up, to the container")
+
+    func fittingSizeChangeGoesToTheContainer() async throws {
         let store = try await TraceTestStore(padHierarchy())
         await store.systemLayoutFittingSizeDidChange(of: "A")
         store.expect([
@@ -110,7 +116,9 @@ import TrellisTestKit
         await store.finish()
     }
 
-    @Test("R14: size and traits in one transition: trait pass, size pass, traits applied, layout") func sizeAndTraitsInOneTransition() async throws {
+    @Test("R14: size and traits in one transition: trait pass, size pass, traits applied, layout")
+
+    func sizeAndTraitsInOneTransition() async throws {
         let store = try await TraceTestStore(HierarchyDescription(.iPhonePortrait) {
             ViewController("R") { ViewController("A") }
         })

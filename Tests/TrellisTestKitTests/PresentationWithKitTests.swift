@@ -6,7 +6,8 @@ import TrellisTestKit
 @Suite struct PresentationWithKitTests {
     /// CONFORMANCE 21 (rerouted) — R30: a child asking for a full-screen presentation while its
     /// root already presents is refused with UIKit's warning; nothing else happens.
-    @Test func presentingWhilePresentingIsRefusedWithTheWarning() async throws {
+    @Test("R30: presenting while presenting is refused with the warning")
+    func presentingWhilePresentingIsRefusedWithTheWarning() async throws {
         let store = try await TraceTestStore(HierarchyDescription(.iPhonePortrait) {
             ViewController("R") { ViewController("C1") }
             ViewController("Q", modalPresentationStyle: .overFullScreen)
@@ -20,7 +21,8 @@ import TrellisTestKit
     }
 
     /// CONFORMANCE 1 — R6/R7: after R's children, PC(P) gets R's own size, then sizes P.
-    @Test func rotationReachesThePresentationAfterTheChildren() async throws {
+    @Test("R6 + R7: rotation reaches the presentation after the children")
+    func rotationReachesThePresentationAfterTheChildren() async throws {
         let store = try await TraceTestStore(HierarchyDescription(.iPhonePortrait) {
             ViewController("R") { ViewController("C1"); ViewController("C2") }
             ViewController("P", modalPresentationStyle: .fullScreen)
@@ -41,7 +43,8 @@ import TrellisTestKit
     }
 
     /// CONFORMANCE 26 — R46: a child inside a presented navigation controller dismisses it all.
-    @Test func dismissFromInsideAPresentedContainer() async throws {
+    @Test("R46: dismiss from inside a presented container")
+    func dismissFromInsideAPresentedContainer() async throws {
         let store = try await TraceTestStore(HierarchyDescription(.iPhonePortrait) {
             ViewController("R")
             ViewController("N", kind: .navigation, modalPresentationStyle: .fullScreen) { ViewController("V") }
