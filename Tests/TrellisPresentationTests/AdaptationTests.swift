@@ -7,7 +7,7 @@ import TrellisTrace
 
 // SPEC §3.7 (R48–R52), profile ios8. CONFORMANCE 16, 17, 18, 19.
 
-@Suite("Adaptive presentation")
+@Suite("R48–R52: Adaptive presentation")
 struct AdaptationTests {
     /// An iPad popover (with a source) that goes to compact width — a slide-over of 320 points —
     /// and back, as rotations do: one environment change carrying size and traits.

@@ -7,7 +7,7 @@ import TrellisTrace
 
 // SPEC R41/R42 and the presentation-order decisions. CONFORMANCE 29.
 
-@Suite("Appearance order of presentation and dismissal")
+@Suite("R41 + R42: Appearance order of presentation and dismissal")
 struct AppearanceOrderTests {
     /// Whether a style, presented in this window, covers its presenter: fullScreen does; a form
     /// sheet does on the phone only, where it adapts to fullScreen (ios8); a popover never does

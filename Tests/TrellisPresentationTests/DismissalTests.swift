@@ -7,7 +7,7 @@ import TrellisTrace
 
 // SPEC §3.6 (R43–R46) and the dismissal order of R42. CONFORMANCE 25, 26.
 
-@Suite("Dismissal")
+@Suite("R42–R46: Dismissal")
 struct DismissalTests {
     /// R → A → B → C, every link full screen, then `dismiss` on `receiver` (step 4).
     static func chain(dismissing receiver: String, then extra: String = "") -> String {

@@ -8,7 +8,7 @@ import TrellisTrace
 // SPEC R31: refusals are `error` lines on the receiver, state unchanged, no completion.
 // CONFORMANCE 27.
 
-@Suite("Refused presentations")
+@Suite("R31: Refused presentations")
 struct PresentationRefusalTests {
     /// The lines of a refused step: exactly one error on the receiver.
     static func expectSingleError(_ lines: [String], on receiver: String) {

@@ -9,7 +9,7 @@ import TrellisTrace
 // controller's own SFC (R7), and suppression above and inside the chain (R8).
 // CONFORMANCE 1, 4, 5, 8.
 
-@Suite("Size transitions through presented chains")
+@Suite("R1–R8: Size transitions through presented chains")
 struct PresentedChainForwardingTests {
     /// CONFORMANCE 1 — the WWDC 2014 session 228 diagram.
     @Test func baselineDepthFirstOrderReachesThePresentationControllerAfterTheChildren() async throws {

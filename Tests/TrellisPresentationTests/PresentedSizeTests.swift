@@ -8,7 +8,7 @@ import TrellisTrace
 // SPEC §3.5 "Presented sizes", R3 for custom presentation controllers, and R22/R27 for
 // presented controllers (one level up: the presentation controller).
 
-@Suite("Presented sizes and one-level-up notifications")
+@Suite("R3 + R22 + R27: Presented sizes and one-level-up notifications")
 struct PresentedSizeTests {
     static func present(_ style: String, window: String, extra: String = "", steps: String = "") -> String {
         """

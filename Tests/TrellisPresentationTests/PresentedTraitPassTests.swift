@@ -8,7 +8,7 @@ import TrellisTrace
 // SPEC R13, R14, R16, R18 and the last line of §3.7 across presented chains: the trait passes
 // visit presentation controllers in the same depth-first order as VWT.
 
-@Suite("Trait passes through presented chains")
+@Suite("R13–R18: Trait passes through presented chains")
 struct PresentedTraitPassTests {
     /// R13/R14: a rotation (v: regular → compact) is three whole-tree passes — WTT, VWT,
     /// TCDC — each visiting the presented chain after the presenter's children.

@@ -7,7 +7,7 @@ import TrellisTrace
 
 // SPEC R13–R18 and R22–R26 as they meet presentation controllers. CONFORMANCE 12, 13, 14.
 
-@Suite("Traits and preferred sizes across presentation controllers")
+@Suite("R13–R18 + R22–R26: Traits and preferred sizes across presentation controllers")
 struct PresentedTraitsAndPreferredSizeTests {
     static let overriddenScale = """
     { \(Phone.window), "root": "R",

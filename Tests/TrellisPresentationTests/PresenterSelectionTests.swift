@@ -8,7 +8,7 @@ import TrellisTrace
 // SPEC §3.5: who presents (R35, R37, R39), one presentation at a time (R28–R30), refusals
 // (R31) and the shape of the hierarchy (R32, R33). CONFORMANCE 20–24, 27.
 
-@Suite("Choosing the presenter")
+@Suite("R28–R39: Choosing the presenter")
 struct PresenterSelectionTests {
     /// CONFORMANCE 20 — R35: C1 does not cover the screen, so its full-screen presentation is
     /// made by R; only R's link is set; P is sized to the window; the completion runs on C1.

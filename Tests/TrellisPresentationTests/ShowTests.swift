@@ -7,7 +7,7 @@ import TrellisTrace
 
 // SPEC §3.2 and §3.8 (R55–R57). CONFORMANCE 28.
 
-@Suite("show and showDetail")
+@Suite("R55–R57: show and showDetail")
 struct ShowTests {
     static let showKinds = ["show", "showDetail", "push", "replaceDetail", "present"]
 
