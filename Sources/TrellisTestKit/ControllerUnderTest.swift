@@ -123,8 +123,8 @@ public final class ControllerUnderTest: Sendable {
     }
 
     /// The controller's state now.
-    public var state: ControllerState {
-        get async { ControllerState(await controller.snapshot()) }
+    public var state: ControllerSnapshot {
+        get async { await controller.snapshot() }
     }
 
     /// The fields `expected` sets must hold of the controller's state; a mismatch is reported at

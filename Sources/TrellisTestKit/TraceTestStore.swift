@@ -212,14 +212,14 @@ public final class TraceTestStore {
     public func state(
         of id: ControllerID,
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
-    ) async -> ControllerState? {
+    ) async -> ControllerSnapshot? {
         guard let controller = await window.managedControllers[id] else {
             TestKitIssue.record(
                 "the window has no controller \(id)",
                 at: ExpectationSite(fileID: fileID, filePath: filePath, line: line, column: column))
             return nil
         }
-        return ControllerState(await controller.snapshot())
+        return await controller.snapshot()
     }
 
     /// The fields `expected` sets must hold of the controller's state; a mismatch is reported at

@@ -1,26 +1,9 @@
 import TrellisModel
 import TrellisRuntime
 
-/// One controller's state as a test reads it: what UIKit would show of it after an action.
-public struct ControllerState: Sendable, Equatable {
-    public var size: Size
-    public var traits: TraitCollection
-    public var preferredContentSize: Size
-
-    public init(size: Size, traits: TraitCollection, preferredContentSize: Size) {
-        self.size = size
-        self.traits = traits
-        self.preferredContentSize = preferredContentSize
-    }
-
-    init(_ snapshot: ControllerSnapshot) {
-        self.init(size: snapshot.size, traits: snapshot.traitCollection, preferredContentSize: snapshot.preferredContentSize)
-    }
-}
-
-/// What a test asserts of one controller's state: each field that is set is compared, a field
-/// left nil is not. A mismatch is reported field by field, with plain values (`320x634`, not
-/// `Optional(320x634)`).
+/// What a test asserts of one controller's state (its `ControllerSnapshot`): each field that is
+/// set is compared, a field left nil is not. A mismatch is reported field by field, with plain
+/// values (`320x634`, not `Optional(320x634)`).
 ///
 /// ```swift
 /// await store.expectState(of: "V", ExpectedState(size: Size(320, 634), preferredContentSize: Size(320, 700)))
@@ -38,17 +21,17 @@ public struct ExpectedState: Sendable, Equatable {
 
     /// One row per field: its name, what was expected (nil: not asserted) and what the
     /// controller has. A new field of the state is one more row here.
-    func fields(against actual: ControllerState) -> [(name: String, expected: String?, actual: String)] {
+    func fields(against actual: ControllerSnapshot) -> [(name: String, expected: String?, actual: String)] {
         [
             ("size", size?.description, actual.size.description),
-            ("traits", traits?.description, actual.traits.description),
+            ("traits", traits?.description, actual.traitCollection.description),
             ("preferredContentSize", preferredContentSize?.description, actual.preferredContentSize.description),
         ]
     }
 
     /// The readable diff when some asserted field differs, nil when all hold: each asserted
     /// field on its line, `-` the expected value and `+` the actual one where they differ.
-    public func mismatch(against actual: ControllerState, of controller: ControllerID) -> String? {
+    public func mismatch(against actual: ControllerSnapshot, of controller: ControllerID) -> String? {
         let asserted = fields(against: actual).compactMap { field in
             field.expected.map { (name: field.name, expected: $0, actual: field.actual) }
         }
