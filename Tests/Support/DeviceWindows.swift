@@ -28,8 +28,11 @@ public enum Phone {
 
 /// An iPad in landscape: 1024×768, regular in both directions, scale 2.
 public enum Pad {
+    public static let size = Size(1024, 768)
+    public static let traits = TraitCollection(
+        horizontalSizeClass: .regular, verticalSizeClass: .regular, userInterfaceIdiom: .pad, displayScale: 2)
     /// The traits as canonical lines print them, regular and with a compact width override.
-    public static let regular = "h=regular v=regular idiom=pad scale=2"
+    public static let regular = traits.description
     public static let compactWidth = "h=compact v=regular idiom=pad scale=2"
 
     /// The `"window"` member of an inline scenario (SPEC §5).

@@ -18,9 +18,7 @@ struct ConcurrencyTests {
 
     static func padWindow() async throws -> Window {
         try await Window(HierarchyDescription(
-            windowSize: Size(1024, 768),
-            windowTraits: TraitCollection(horizontalSizeClass: .regular, verticalSizeClass: .regular, userInterfaceIdiom: .pad, displayScale: 2),
-            root: "S",
+            windowSize: Pad.size, windowTraits: Pad.traits, root: "S",
             controllers: [
                 ControllerDescription("S", kind: .split, children: ["M", "D"]),
                 ControllerDescription("M", kind: .navigation, children: ["M1", "M2"]),
@@ -37,7 +35,7 @@ struct ConcurrencyTests {
     }
 
     static let phoneEvents = rotations(
-        24, portrait: Size(320, 568), landscape: Size(568, 320), compactAxis: TraitCollection(verticalSizeClass: .compact))
+        24, portrait: Phone.size, landscape: Phone.landscapeSize, compactAxis: TraitCollection(verticalSizeClass: .compact))
     static let padEvents: [WindowEvent] = (0..<24).map { index in
         index.isMultiple(of: 2)
             ? .environmentChange(size: Size(507, 768), traits: TraitCollection(horizontalSizeClass: .compact))
