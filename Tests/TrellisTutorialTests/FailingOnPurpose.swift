@@ -8,11 +8,7 @@ import Testing
 import TrellisTestKit
 
 func twoWrongExpectations() async throws {
-    let store = try await TraceTestStore(HierarchyDescription(.iPadLandscape) {
-        ViewController("R")
-        ViewController("S", modalPresentationStyle: .custom,
-                       presentationController: PresentationControllerDescription(behavior: OneThirdSidebar()))
-    })
+    let store = try await TraceTestStore(sidebarHierarchy())
     await store.present("S", from: "R")
     store.expect(["pc:S sizeForChild(S, parent: 1024x768) -> 512x768"], kinds: nil)   // wrong: a third is 341.333
     await store.resizeWindow(to: Size(768, 1024))
@@ -21,11 +17,7 @@ func twoWrongExpectations() async throws {
 }
 
 func forgottenAssertion() async throws {
-    let store = try await TraceTestStore(HierarchyDescription(.iPadLandscape) {
-        ViewController("R")
-        ViewController("S", modalPresentationStyle: .custom,
-                       presentationController: PresentationControllerDescription(behavior: OneThirdSidebar()))
-    })
+    let store = try await TraceTestStore(sidebarHierarchy())
     await store.present("S", from: "R")
     store.skipReceivedEvents()
     await store.resizeWindow(to: Size(768, 1024))

@@ -50,3 +50,12 @@ import TrellisTestKit
     await store.expectState(of: "S", ExpectedState(size: Size(256, 1024)))
     await store.finish()
 }
+
+/// The same window for the tests that follow: R, and S ready to be presented in the sidebar.
+func sidebarHierarchy() -> HierarchyDescription {
+    HierarchyDescription(.iPadLandscape) {
+        ViewController("R")
+        ViewController("S", modalPresentationStyle: .custom,
+                       presentationController: PresentationControllerDescription(behavior: OneThirdSidebar()))
+    }
+}

@@ -5,11 +5,7 @@ import XCTest
 
 final class SidebarXCTests: XCTestCase {
     func testItRotatesWithItsPresenter() async throws {
-        let store = try await TraceTestStore(HierarchyDescription(.iPadLandscape) {
-            ViewController("R")
-            ViewController("S", modalPresentationStyle: .custom,
-                           presentationController: PresentationControllerDescription(behavior: OneThirdSidebar()))
-        })
+        let store = try await TraceTestStore(sidebarHierarchy())
         await store.present("S", from: "R")
         store.skipReceivedEvents()
         await store.resizeWindow(to: Size(768, 1024))
