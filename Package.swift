@@ -10,7 +10,7 @@ import PackageDescription
 //   TrellisScenario  scenario files: decoding, validation, running, `expect` steps
 //   TrellisTestKit   actor-level unit tests: hierarchy stores and single-controller probes
 //   TrellisBench     `trellis bench`: each figure beside its anchor, measured in the same run
-//   CZeroMQ          Debian's libzmq as a system library (pkg-config libzmq, apt libzmq3-dev)
+//   CZeroMQ          Debian's libzmq as a system library (headers in /usr/include, apt libzmq3-dev)
 //   ZeroMQ           the project's own thin Swift binding over it
 //   TrellisTransport the ZeroMQ node transport: I/O thread, peers, remote controllers
 //   TrellisWire      the wire protocol's messages and their codec: pure bytes, no sockets
@@ -18,6 +18,7 @@ import PackageDescription
 let package = Package(
     name: "Trellis",
     products: [
+        .library(name: "TrellisModel", targets: ["TrellisModel"]),
         .library(name: "TrellisRuntime", targets: ["TrellisRuntime"]),
         .library(name: "TrellisScenario", targets: ["TrellisScenario"]),
         .library(name: "TrellisTestKit", targets: ["TrellisTestKit"]),
@@ -31,7 +32,9 @@ let package = Package(
     ],
     targets: [
         .target(name: "TrellisModel"),
-        .systemLibrary(name: "CZeroMQ", pkgConfig: "libzmq", providers: [.apt(["libzmq3-dev"])]),
+        // No pkgConfig: Debian's libzmq.pc lists private -isystem flags that SwiftPM warns about in
+        // every dependent's build; the headers are in /usr/include and the module map links zmq.
+        .systemLibrary(name: "CZeroMQ", providers: [.apt(["libzmq3-dev"])]),
         .target(name: "ZeroMQ", dependencies: ["CZeroMQ"]),
         .target(name: "TrellisTransport", dependencies: ["ZeroMQ", "TrellisWire", "TrellisModel", "TrellisTrace", "TrellisRuntime", "TrellisScenario"]),
         .target(name: "TrellisWire", dependencies: ["TrellisModel"]),
@@ -51,19 +54,22 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        // Test-only helpers shared by the suites that run processes (bounded waits, the binary).
-        .target(name: "TrellisTestSupport", path: "Tests/Support"),
-        .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ"]),
+        // The project's own test fixtures, shared by every suite: device windows, line filters,
+        // bounded waits for child processes, the binary.
+        .target(name: "TrellisTestSupport", dependencies: ["TrellisModel", "TrellisRuntime", "TrellisScenario"], path: "Tests/Support"),
+        .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ", "TrellisTestSupport"]),
         .testTarget(name: "TrellisTraceExportTests", dependencies: ["TrellisTrace", "TrellisScenario", "TrellisModel", "TrellisTestSupport"], exclude: ["Golden"]),
         .testTarget(
             name: "TrellisTransportTests",
             dependencies: ["TrellisTransport", "TrellisWire", "TrellisScenario", "TrellisRuntime", "TrellisTrace", "TrellisModel", "ZeroMQ", "trellis", "TrellisTestSupport"]),
         .testTarget(name: "TrellisTestKitTests", dependencies: ["TrellisTestKit", "TrellisRuntime", "TrellisModel"]),
+        // docs/testing.md's code as written: its tests import only Testing and TrellisTestKit.
+        .testTarget(name: "TrellisTutorialTests", dependencies: ["TrellisTestKit", "TrellisRuntime", "TrellisModel"]),
         .testTarget(name: "TrellisWireTests", dependencies: ["TrellisWire", "TrellisModel", "TrellisTestSupport"]),
         .testTarget(name: "TrellisModelTests", dependencies: ["TrellisModel", "TrellisJSON", "TrellisTrace"]),
-        .testTarget(name: "TrellisRuntimeTests", dependencies: ["TrellisRuntime", "TrellisTrace", "TrellisModel"]),
+        .testTarget(name: "TrellisRuntimeTests", dependencies: ["TrellisRuntime", "TrellisTrace", "TrellisModel", "TrellisTestSupport"]),
         .testTarget(name: "TrellisScenarioTests", dependencies: ["TrellisScenario", "TrellisRuntime", "TrellisTrace", "TrellisModel", "TrellisTestSupport"]),
-        .testTarget(name: "TrellisPresentationTests", dependencies: ["TrellisScenario", "TrellisRuntime", "TrellisTrace", "TrellisModel"]),
+        .testTarget(name: "TrellisPresentationTests", dependencies: ["TrellisScenario", "TrellisRuntime", "TrellisTrace", "TrellisModel", "TrellisTestSupport"]),
         // The screen picture (SPEC §6): frames of scenarios after a step, and their SVG.
         .testTarget(name: "TrellisScreenPictureTests", dependencies: ["TrellisScenario", "TrellisRuntime", "TrellisTrace", "TrellisModel"]),
         .testTarget(name: "TrellisCLITests", dependencies: ["trellis", "TrellisTestSupport"]),

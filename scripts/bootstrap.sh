@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Makes sure this machine can build and test Trellis: a Swift 6 toolchain on PATH and the
 # Debian packages the project uses. Safe to run again; installs only what is missing.
-# Sourced by the other scripts (it exports PATH and PKG_CONFIG_PATH); it leaves the caller's
+# Sourced by the other scripts (it exports PATH); it leaves the caller's
 # shell options as they were, and returns non-zero instead of exiting when something is missing.
 trellis_bootstrap_options=$(set +o)
 set -uo pipefail
@@ -11,9 +11,9 @@ trellis_bootstrap_fail() {
     eval "$trellis_bootstrap_options"
 }
 
-# Debian packages the build and tests need: libzmq for the ZeroMQ transport (through pkg-config),
+# Debian packages the build and tests need: libzmq for the ZeroMQ transport (headers and library),
 # pyzmq for the Python interoperability client. Extra ones can be given in TRELLIS_APT_PACKAGES.
-TRELLIS_APT_PACKAGES=(libzmq3-dev pkg-config python3-zmq ${TRELLIS_APT_PACKAGES:-})
+TRELLIS_APT_PACKAGES=(libzmq3-dev python3-zmq ${TRELLIS_APT_PACKAGES:-})
 
 if ! command -v swift >/dev/null 2>&1; then
     for candidate in /opt/swift/usr/bin /usr/share/swift/usr/bin; do
@@ -44,22 +44,6 @@ if [ ${#missing[@]} -gt 0 ]; then
     apt-get update -qq || { trellis_bootstrap_fail "apt-get update failed"; return 1 2>/dev/null || exit 1; }
     apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null \
         || { trellis_bootstrap_fail "could not install ${missing[*]}"; return 1 2>/dev/null || exit 1; }
-fi
-
-# Debian's libzmq.pc lists private dependencies whose flags (-isystem for krb5) SwiftPM refuses
-# with a warning on every build. Trellis links libzmq dynamically and needs none of them, so the
-# scripts point pkg-config at a minimal description of the same installed library.
-if pkg-config --exists libzmq 2>/dev/null; then
-    trellis_pc_dir="$(pwd)/.build-pkgconfig"
-    mkdir -p "$trellis_pc_dir"
-    cat > "$trellis_pc_dir/libzmq.pc" <<PC
-Name: libzmq
-Description: ZeroMQ as installed by Debian's libzmq3-dev, without its private dependencies
-Version: $(pkg-config --modversion libzmq)
-Libs: -lzmq
-Cflags:
-PC
-    export PKG_CONFIG_PATH="$trellis_pc_dir${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
 fi
 
 eval "$trellis_bootstrap_options"

@@ -66,10 +66,12 @@ public final class ControllerUnderTest: Sendable {
 
     private let callsAtStart: Int
 
-    private func run(_ body: (TransitionInfo) async -> Void) async -> ProbeReport {
+    private func run(
+        windowSize: Size? = nil, windowTraits: TraitCollection? = nil, _ body: (TransitionInfo) async -> Void
+    ) async -> ProbeReport {
         let eventsBefore = recorder.count
         let callsBefore = max(log.count, callsAtStart)
-        let transition = environment.beginTransition(animated: true)
+        let transition = environment.beginTransition(animated: true, windowSize: windowSize, windowTraits: windowTraits)
         await body(transition)
         environment.finishTransition(transition, cause: nil)
         let events = recorder.events(after: eventsBefore)
@@ -94,6 +96,18 @@ public final class ControllerUnderTest: Sendable {
         }
     }
 
+    /// One transition carrying a new size and new traits, as a rotation does (R14): the trait
+    /// pass (`willTransition(to:with:)`), then `viewWillTransition(to:)`, then the traits apply
+    /// (`traitCollectionDidChange`) and the layout pass applies the sizes.
+    public func transition(to size: Size, traits: TraitCollection) async -> ProbeReport {
+        await run(windowSize: size, windowTraits: traits) { transition in
+            await controller.deliverTraitTransition(to: traits, deliver: true, transition: transition, cause: nil)
+            await controller.deliverViewWillTransition(to: size, transition: transition, cause: nil)
+            await controller.applyPendingTraits(cause: nil)
+            await controller.layout(frame: Rect(origin: controller.origin, size), cause: nil)
+        }
+    }
+
     /// A child's preferred content size changed: what does this container grant?
     public func preferredContentSizeDidChange(forChild child: ControllerID, preferredSize: Size) async -> ProbeReport {
         await run { _ in
@@ -107,72 +121,20 @@ public final class ControllerUnderTest: Sendable {
             await controller.setPreferredContentSize(size, cause: nil)
         }
     }
-}
 
-/// What one message made the controller under test do.
-public struct ProbeReport: Sendable {
-    public let subject: ControllerID
-    /// Every trace event, the probes' receipts included.
-    public let events: [TraceEvent]
-    /// What reached each probe, in order.
-    public let calls: [(probe: ControllerID, call: ProbeCall)]
-
-    init(subject: ControllerID, events: [TraceEvent], calls: [(ControllerID, ProbeCall)]) {
-        self.subject = subject
-        self.events = events
-        self.calls = calls.map { (probe: $0.0, call: $0.1) }
+    /// The controller's state now.
+    public var state: ControllerSnapshot {
+        get async { await controller.snapshot() }
     }
 
-    /// Canonical lines of every event.
-    public var lines: [String] { events.map(\.canonicalLine) }
-
-    /// `viewWillTransition` sizes the children (and `pc:` probe) received, in order.
-    public var forwarded: [(to: ControllerID, size: Size)] {
-        calls.compactMap { entry in
-            if case let .viewWillTransition(size) = entry.call { return (entry.probe, size) }
-            return nil
-        }
-    }
-
-    /// The same as a dictionary (a child messaged twice keeps its last size).
-    public var forwardedSizes: [ControllerID: Size] {
-        Dictionary(forwarded.map { ($0.to, $0.size) }, uniquingKeysWith: { _, last in last })
-    }
-
-    /// Who received `willTransition` (traits delivered, not merely carried below a suppression).
-    public var traitsDelivered: [ControllerID: TraitCollection] {
-        Dictionary(calls.compactMap { entry -> (ControllerID, TraitCollection)? in
-            if case let .traitTransition(traits, true) = entry.call { return (entry.probe, traits) }
-            return nil
-        }, uniquingKeysWith: { _, last in last })
-    }
-
-    /// The `size(forChild:)` queries the controller asked itself, with their answers.
-    public var queries: [(child: ControllerID, parent: Size, answer: Size)] {
-        events.compactMap { event in
-            if case let .sizeForChild(child, parent, answer) = event.message { return (child, parent, answer) }
-            return nil
-        }
-    }
-
-    /// The targets cut off when the behaviour did not call super (nil: it called super).
-    public var suppressed: [ControllerID]? {
-        for event in events where event.controller == subject {
-            if case let .suppressed(_, cut) = event.message { return cut }
-        }
-        return nil
-    }
-
-    /// What the controller asked of its container (preferred-size and fitting-size changes).
-    public var askedOfContainer: [ProbeCall] {
-        calls.filter { $0.probe == ControllerUnderTest.containerID }.map(\.call)
-    }
-
-    /// The `note` lines the behaviour wrote.
-    public var notes: [String] {
-        events.compactMap { event in
-            if case let .note(text) = event.message { return text }
-            return nil
+    /// The fields `expected` sets must hold of the controller's state; a mismatch is reported at
+    /// this call, field by field.
+    public func expectState(
+        _ expected: ExpectedState,
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) async {
+        if let mismatch = expected.mismatch(against: await state, of: id) {
+            TestKitIssue.record(mismatch, at: ExpectationSite(fileID: fileID, filePath: filePath, line: line, column: column))
         }
     }
 }

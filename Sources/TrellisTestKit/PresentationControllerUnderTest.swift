@@ -83,6 +83,18 @@ public final class PresentationControllerUnderTest: Sendable {
         }
     }
 
+    /// One transition carrying the presenter's new size and new traits, as a rotation does
+    /// (R14): the trait pass and its adaptation, the size pass, then the traits apply and the
+    /// layout pass runs. `windowSize` is where the window goes (default: the same size).
+    public func transition(to size: Size, traits: TraitCollection, windowSize: Size? = nil) async -> ProbeReport {
+        await run(windowSize: windowSize ?? size, windowTraits: traits) { transition in
+            await presentationController.deliverTraitTransition(to: traits, deliver: true, transition: transition, cause: nil)
+            await presentationController.deliverViewWillTransition(to: size, transition: transition, cause: nil)
+            await presentationController.applyPendingTraits(cause: nil)
+            await presentationController.layout(frame: Rect(size), cause: nil)
+        }
+    }
+
     /// The presented controller asks for a new preferred content size (R22–R25).
     public func preferredContentSizeDidChange(_ preferredSize: Size) async -> ProbeReport {
         await run { _ in

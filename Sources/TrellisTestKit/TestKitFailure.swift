@@ -1,21 +1,33 @@
 import TrellisTrace
 
-/// A failed expectation of the test kit: what was expected, what happened, as a readable diff,
-/// followed by the whole trace. Thrown, so it fails a Swift Testing `@Test` or an XCTest method
-/// alike with this text.
-public struct TestKitFailure: Error, Sendable, CustomStringConvertible {
-    public var summary: String
-    public var expected: [String]
-    public var actual: [String]
+/// The text of a failed trace expectation: what was expected and what happened as a readable
+/// diff, the actual lines as Swift ready to paste into the test (record mode), and the whole
+/// trace for context. The kit reports it as an issue at the expectation's line.
+package struct TestKitFailure: Sendable, CustomStringConvertible {
+    package var summary: String
+    package var expected: [String]
+    package var actual: [String]
     /// Every line of the run so far, for context.
-    public var trace: [String]
+    package var trace: [String]
+    /// The call that would accept what happened, ready to paste (nil: none to offer).
+    package var paste: String?
 
-    public var description: String {
+    package init(summary: String, expected: [String], actual: [String], trace: [String], paste: String?) {
+        self.summary = summary
+        self.expected = expected
+        self.actual = actual
+        self.trace = trace
+        self.paste = paste
+    }
+
+    package var description: String {
         var text = summary + "\n" + LineDiff.render(expected: expected, actual: actual, numbered: true)
+        if let paste {
+            text += "\n\nWhat happened, ready to paste:\n" + paste
+        }
         if !trace.isEmpty {
             text += "\n\nWhole trace so far:\n" + trace.map { "    " + $0 }.joined(separator: "\n")
         }
         return text
     }
 }
-

@@ -36,9 +36,6 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: "What to print: text (canonical lines) or jsonl (the capture format).")
     var format: TraceFormat = .text
 
-    @Option(help: "Seed for any ordering the scenario leaves open (a one-window run has none).")
-    var seed: UInt64 = 0
-
     @Option(help: "With zmq: the endpoint kind of the nodes this command starts (ipc or tcp on loopback).")
     var endpoints: DistributedOptions.EndpointKind = .ipc
 

@@ -6,11 +6,6 @@ import TrellisTestSupport
 /// (0 success, 1 an `expect` step failed, 2 bad input).
 @Suite("the trellis command")
 struct CLITests {
-    static let phone = """
-        "window": { "size": [320, 568], "traits": { "horizontalSizeClass": "compact", "verticalSizeClass": "regular",
-                                                    "userInterfaceIdiom": "phone", "displayScale": 2 } }
-        """
-
     /// Writes `text` to a file in a fresh scratch directory and returns its path.
     func scenarioFile(_ text: String, name: String = "scenario.json") throws -> String {
         let url = try scratchDirectory().appendingPathComponent(name)
@@ -36,7 +31,7 @@ struct CLITests {
     @Test("run with a wrong expect step exits 1 and prints a diff with - and + lines on stderr")
     func runWrongExpect() async throws {
         let path = try scenarioFile("""
-            { \(Self.phone), "root": "R", "controllers": { "R": { "children": ["A"] }, "A": {} },
+            { \(Phone.window), "root": "R", "controllers": { "R": { "children": ["A"] }, "A": {} },
               "steps": [ { "resizeWindow": [568, 320] },
                          { "expect": ["R viewWillTransition(to: 568x320)", "A viewWillTransition(to: 999x999)"] } ] }
             """)
@@ -53,7 +48,7 @@ struct CLITests {
     @Test("run of a bad scenario exits 2 naming the file and the JSON path, and runs nothing")
     func runBadFile() async throws {
         let path = try scenarioFile("""
-            { \(Self.phone), "root": "R", "controllers": { "R": { "children": ["A", "Q"] }, "A": {} },
+            { \(Phone.window), "root": "R", "controllers": { "R": { "children": ["A", "Q"] }, "A": {} },
               "steps": [ { "resizeWindow": [568, 320] } ] }
             """)
         let outcome = try await runTrellis(["run", path])
@@ -94,6 +89,16 @@ struct CLITests {
         #expect(!outcome.stderr.isEmpty)
     }
 
+    @Test("run has no --seed: a run's order is fixed, so no seed could change it (docs/decisions.md)")
+    func noSeed() async throws {
+        let help = try await runTrellis(["run", "--help"])
+        #expect(help.status == 0)
+        #expect(!help.stdout.contains("--seed"))
+        let outcome = try await runTrellis(["run", "Examples/iphone-rotation.json", "--seed", "1"])
+        #expect(outcome.status == 2, "stdout: \(outcome.stdout) stderr: \(outcome.stderr)")
+        #expect(outcome.stderr.contains("--seed"))
+    }
+
     @Test("--help exits 0 and describes the commands", arguments: [["--help"], ["run", "--help"], ["validate", "--help"]])
     func help(_ arguments: [String]) async throws {
         let outcome = try await runTrellis(arguments)
@@ -120,7 +125,7 @@ struct CLITests {
     @Test("validate rejects a bad file with exit 2, the file and the JSON path")
     func validateBad() async throws {
         let path = try scenarioFile("""
-            { \(Self.phone), "root": "R", "controllers": { "R": { "kind": "view", "colour": "red" } } }
+            { \(Phone.window), "root": "R", "controllers": { "R": { "kind": "view", "colour": "red" } } }
             """)
         let outcome = try await runTrellis(["validate", path])
         #expect(outcome.status == 2)

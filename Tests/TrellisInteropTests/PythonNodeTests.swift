@@ -14,9 +14,7 @@ struct PythonNodeTests {
     static let scenario = """
         {
           "scenario": "interop-python-node",
-          "window": { "size": [320, 568],
-                      "traits": { "horizontalSizeClass": "compact", "verticalSizeClass": "regular",
-                                  "userInterfaceIdiom": "phone", "displayScale": 2 } },
+          \(Phone.window),
           "root": "R",
           "controllers": {
             "R":  { "kind": "view", "children": ["A", "B"], "overrides": { "grant": "all" } },
@@ -103,9 +101,7 @@ struct PythonNodeTests {
     static let navigationScenario = """
         {
           "scenario": "interop-python-navigation",
-          "window": { "size": [320, 568],
-                      "traits": { "horizontalSizeClass": "compact", "verticalSizeClass": "regular",
-                                  "userInterfaceIdiom": "phone", "displayScale": 2 } },
+          \(Phone.window),
           "root": "T",
           "controllers": {
             "T": { "kind": "tab", "children": ["N", "Z"] },

@@ -2,18 +2,19 @@ import Testing
 import TrellisModel
 import TrellisRuntime
 import TrellisScenario
+import TrellisTestSupport
 import TrellisTrace
 
 // SPEC §3.7 (R48–R52), profile ios8. CONFORMANCE 16, 17, 18, 19.
 
-@Suite("Adaptive presentation")
+@Suite("R48–R52: Adaptive presentation")
 struct AdaptationTests {
     /// An iPad popover (with a source) that goes to compact width — a slide-over of 320 points —
     /// and back, as rotations do: one environment change carrying size and traits.
     static func popover(delegate: String? = nil) -> String {
         let delegateField = delegate.map { #", "adaptiveDelegate": \#($0)"# } ?? ""
         return """
-        { \(padWindow), "root": "R",
+        { \(Pad.window), "root": "R",
           "controllers": {
             "R": { "kind": "view" },
             "P": { "kind": "view", "modalPresentationStyle": "popover",
@@ -31,7 +32,7 @@ struct AdaptationTests {
         let stage = try await Stage(Self.popover())
         try await stage.perform(step: 1)
         // Regular width at presentation: nothing to adapt, nothing asked.
-        #expect(stage.lines(step: 1, kinds: adaptationKinds).isEmpty)
+        #expect(stage.lines(step: 1, kinds: Lines.adaptationKinds).isEmpty)
         #expect(stage.lines(step: 1, kinds: ["present", "sizeForChild"]) == [
             "R present(P, style: popover)",
             "pc:P sizeForChild(P, parent: 1024x768) -> 320x480",
@@ -39,7 +40,7 @@ struct AdaptationTests {
         #expect(await stage.pc("P")?.style == .popover)
 
         try await stage.perform(step: 2)
-        #expect(stage.lines(step: 2, kinds: adaptationKinds) == [
+        #expect(stage.lines(step: 2, kinds: Lines.adaptationKinds) == [
             "pc:P adaptivePresentationStyle -> overFullScreen",
             "pc:P willPresentWithAdaptiveStyle(overFullScreen)",
         ])
@@ -50,7 +51,7 @@ struct AdaptationTests {
         #expect(wtt != nil && asked != nil && wtt! < asked!)
         // R14: the trait pass (and its adaptation) precedes the size pass, which already sizes
         // P as overFullScreen: the window size being transitioned to.
-        #expect(stage.lines(step: 2, kinds: sizeKinds) == [
+        #expect(stage.lines(step: 2, kinds: Lines.sizeKinds) == [
             "R viewWillTransition(to: 320x768)",
             "pc:P viewWillTransition(to: 320x768)",
             "pc:P sizeForChild(P, parent: 320x768) -> 320x768",
@@ -62,11 +63,11 @@ struct AdaptationTests {
         #expect(try await stage.controller("P").size == Size(320, 768))
 
         try await stage.perform(step: 3)
-        #expect(stage.lines(step: 3, kinds: adaptationKinds) == [
+        #expect(stage.lines(step: 3, kinds: Lines.adaptationKinds) == [
             "pc:P adaptivePresentationStyle -> none",
             "pc:P willPresentWithAdaptiveStyle(none)",
         ])
-        #expect(stage.lines(step: 3, kinds: sizeKinds) == [
+        #expect(stage.lines(step: 3, kinds: Lines.sizeKinds) == [
             "R viewWillTransition(to: 1024x768)",
             "pc:P viewWillTransition(to: 1024x768)",
             "pc:P sizeForChild(P, parent: 1024x768) -> 320x480",
@@ -79,15 +80,16 @@ struct AdaptationTests {
 
     /// CONFORMANCE 16, wrapper variant — R49: the delegate wraps P in a navigation controller
     /// `wrap:P` while adapted; the wrapper is what the PC shows and sizes.
-    @Test func delegateWrapperIsDisplayedInCompactWidthWithThePresentedInside() async throws {
+    @Test("R49: delegate wrapper is displayed in compact width with the presented inside")
+    func delegateWrapperIsDisplayedInCompactWidthWithThePresentedInside() async throws {
         let stage = try await Stage(Self.popover(delegate: #"{ "wrapIn": "navigation" }"#))
         try await stage.perform(step: 1)
         try await stage.perform(step: 2)
-        #expect(stage.lines(step: 2, kinds: adaptationKinds) == [
+        #expect(stage.lines(step: 2, kinds: Lines.adaptationKinds) == [
             "pc:P adaptivePresentationStyle -> overFullScreen",
             "pc:P willPresentWithAdaptiveStyle(overFullScreen)",
         ])
-        #expect(stage.lines(step: 2, kinds: sizeKinds) == [
+        #expect(stage.lines(step: 2, kinds: Lines.sizeKinds) == [
             "R viewWillTransition(to: 320x768)",
             "pc:P viewWillTransition(to: 320x768)",
             "pc:P sizeForChild(wrap:P, parent: 320x768) -> 320x768",
@@ -106,14 +108,15 @@ struct AdaptationTests {
 
     /// CONFORMANCE 16 (back to regular) and SPEC R52: the original style and the original
     /// controller come back, and the wrapper is gone.
-    @Test func backToRegularRestoresThePopoverAndDropsTheWrapper() async throws {
+    @Test("R52: back to regular restores the popover and drops the wrapper")
+    func backToRegularRestoresThePopoverAndDropsTheWrapper() async throws {
         let stage = try await Stage(Self.popover(delegate: #"{ "wrapIn": "navigation" }"#))
         try await stage.runAll()
-        #expect(stage.lines(step: 3, kinds: adaptationKinds) == [
+        #expect(stage.lines(step: 3, kinds: Lines.adaptationKinds) == [
             "pc:P adaptivePresentationStyle -> none",
             "pc:P willPresentWithAdaptiveStyle(none)",
         ])
-        #expect(stage.lines(step: 3, kinds: sizeKinds) == [
+        #expect(stage.lines(step: 3, kinds: Lines.sizeKinds) == [
             "R viewWillTransition(to: 1024x768)",
             "pc:P viewWillTransition(to: 1024x768)",
             "pc:P sizeForChild(P, parent: 1024x768) -> 320x480",
@@ -134,15 +137,16 @@ struct AdaptationTests {
 
     /// CONFORMANCE 17 — the delegate answers none: the popover stays a popover in compact width
     /// (and keeps its size, so P is not messaged: R4).
-    @Test func delegateAnsweringNoneKeepsThePopover() async throws {
+    @Test("R48 + R4: delegate answering none keeps the popover")
+    func delegateAnsweringNoneKeepsThePopover() async throws {
         let stage = try await Stage(Self.popover(delegate: #"{ "style": "none" }"#))
         try await stage.perform(step: 1)
         try await stage.perform(step: 2)
-        #expect(stage.lines(step: 2, kinds: adaptationKinds) == [
+        #expect(stage.lines(step: 2, kinds: Lines.adaptationKinds) == [
             "pc:P adaptivePresentationStyle -> none",
             "pc:P willPresentWithAdaptiveStyle(none)",
         ])
-        #expect(stage.lines(step: 2, kinds: sizeKinds) == [
+        #expect(stage.lines(step: 2, kinds: Lines.sizeKinds) == [
             "R viewWillTransition(to: 320x768)",
             "pc:P viewWillTransition(to: 320x768)",
             "pc:P sizeForChild(P, parent: 320x768) -> 320x480",
@@ -158,7 +162,7 @@ struct AdaptationTests {
         let stage = try await Stage(Self.popover(delegate: #"{ "style": "\#(answer)" }"#))
         try await stage.perform(step: 1)
         try await stage.perform(step: 2)
-        let adaptation = stage.lines(step: 2, kinds: adaptationKinds)
+        let adaptation = stage.lines(step: 2, kinds: Lines.adaptationKinds)
         #expect(adaptation.count == 2)
         #expect(adaptation.first?.hasPrefix("pc:P adaptivePresentationStyle -> ") == true)
         #expect(adaptation.last == "pc:P willPresentWithAdaptiveStyle(overFullScreen)")
@@ -168,9 +172,10 @@ struct AdaptationTests {
     /// CONFORMANCE 19 — R51: presenting a form sheet in an already compact environment adapts
     /// at once; P is never shown as a form sheet. The `present` line keeps the style asked for;
     /// adapted to fullScreen, the presentation covers its presenter.
-    @Test func formSheetPresentedInCompactWidthAppearsFullScreenAtOnce() async throws {
+    @Test("R51: form sheet presented in compact width appears full screen at once")
+    func formSheetPresentedInCompactWidthAppearsFullScreenAtOnce() async throws {
         let stage = try await Stage("""
-        { \(phoneWindow), "root": "R",
+        { \(Phone.window), "root": "R",
           "controllers": {
             "R": { "kind": "view" },
             "P": { "kind": "view", "modalPresentationStyle": "formSheet" } },
@@ -205,7 +210,7 @@ struct AdaptationTests {
     @Test(arguments: ["fullScreen", "overFullScreen"])
     func fullScreenStylesNeverAdapt(style: String) async throws {
         let run = try await run("""
-        { \(phoneWindow), "root": "R",
+        { \(Phone.window), "root": "R",
           "controllers": {
             "R": { "kind": "view" },
             "P": { "kind": "view", "modalPresentationStyle": "\(style)" } },
@@ -215,7 +220,7 @@ struct AdaptationTests {
             { "setTraits": { "horizontalSizeClass": "compact" } } ] }
         """)
         for step in 1...3 {
-            #expect(lines(run, step: step, kinds: adaptationKinds).isEmpty, "step \(step)")
+            #expect(lines(run, step: step, kinds: Lines.adaptationKinds).isEmpty, "step \(step)")
         }
         #expect(lines(run, step: 2, kinds: ["willTransition"]).contains(
             "pc:P willTransition(to: h=regular v=regular idiom=phone scale=2)"))
@@ -223,16 +228,17 @@ struct AdaptationTests {
 
     /// SPEC R31 limits the popover-source error to regular width: in compact width a popover
     /// without a source is presented (and adapts, ios8: overFullScreen).
-    @Test func popoverWithoutASourceInCompactWidthIsPresented() async throws {
+    @Test("R31: popover without a source in compact width is presented")
+    func popoverWithoutASourceInCompactWidthIsPresented() async throws {
         let stage = try await Stage("""
-        { \(phoneWindow), "root": "R",
+        { \(Phone.window), "root": "R",
           "controllers": {
             "R": { "kind": "view" },
             "P": { "kind": "view", "modalPresentationStyle": "popover" } },
           "steps": [ { "present": "P", "from": "R" } ] }
         """)
         try await stage.runAll()
-        #expect(stage.lines(step: 1, kinds: ["present", "error"] + adaptationKinds) == [
+        #expect(stage.lines(step: 1, kinds: ["present", "error"] + Lines.adaptationKinds) == [
             "R present(P, style: popover)",
             "pc:P adaptivePresentationStyle -> overFullScreen",
             "pc:P willPresentWithAdaptiveStyle(overFullScreen)",
@@ -244,7 +250,7 @@ struct AdaptationTests {
     /// ios8 asks only when the horizontal size class changes: a phone rotation (v only) asks nothing.
     @Test func ios8DoesNotAskOnAVerticalSizeClassChange() async throws {
         let run = try await run("""
-        { \(phoneWindow), "root": "R",
+        { \(Phone.window), "root": "R",
           "controllers": {
             "R": { "kind": "view" },
             "P": { "kind": "view", "modalPresentationStyle": "formSheet" } },
@@ -252,15 +258,15 @@ struct AdaptationTests {
             { "present": "P", "from": "R" },
             { "transition": { "size": [568, 320], "traits": { "verticalSizeClass": "compact" } } } ] }
         """)
-        #expect(lines(run, step: 1, kinds: adaptationKinds).count == 2)
-        #expect(lines(run, step: 2, kinds: adaptationKinds).isEmpty)
+        #expect(lines(run, step: 1, kinds: Lines.adaptationKinds).count == 2)
+        #expect(lines(run, step: 2, kinds: Lines.adaptationKinds).isEmpty)
     }
 
     /// §3.7 ios13 table: form sheets stay sheets in compact width and become fullScreen in
     /// compact height; ios13 also asks when the vertical size class changes.
     @Test func ios13FormSheetStaysASheetInCompactWidthAndGoesFullScreenInCompactHeight() async throws {
         let stage = try await Stage("""
-        { "profile": "ios13", \(phoneWindow), "root": "R",
+        { "profile": "ios13", \(Phone.window), "root": "R",
           "controllers": {
             "R": { "kind": "view" },
             "P": { "kind": "view", "modalPresentationStyle": "formSheet" } },
@@ -272,33 +278,33 @@ struct AdaptationTests {
         try await stage.perform(step: 1)
         #expect(await stage.pc("P")?.style == .formSheet)
         // A sheet keeps its presenter's views: no presenter callbacks.
-        #expect(stage.lines(step: 1, kinds: appearanceKinds) == [
+        #expect(stage.lines(step: 1, kinds: Lines.appearanceKinds) == [
             "P viewWillAppear", "P viewDidAppear", "R presentCompletion(P)",
         ])
         try await stage.perform(step: 2)
-        #expect(stage.lines(step: 2, kinds: adaptationKinds).last == "pc:P willPresentWithAdaptiveStyle(fullScreen)")
+        #expect(stage.lines(step: 2, kinds: Lines.adaptationKinds).last == "pc:P willPresentWithAdaptiveStyle(fullScreen)")
         #expect(await stage.pc("P")?.style == .fullScreen)
         try await stage.perform(step: 3)
-        #expect(stage.lines(step: 3, kinds: adaptationKinds).last == "pc:P willPresentWithAdaptiveStyle(none)")
+        #expect(stage.lines(step: 3, kinds: Lines.adaptationKinds).last == "pc:P willPresentWithAdaptiveStyle(none)")
         #expect(await stage.pc("P")?.style == .formSheet)
     }
 
     /// §3.7 ios13 table: a popover in compact width behaves as a form sheet.
     @Test func ios13PopoverInCompactWidthBecomesASheet() async throws {
         let stage = try await Stage("""
-        { "profile": "ios13", \(phoneWindow), "root": "R",
+        { "profile": "ios13", \(Phone.window), "root": "R",
           "controllers": {
             "R": { "kind": "view" },
             "P": { "kind": "view", "modalPresentationStyle": "popover" } },
           "steps": [ { "present": "P", "from": "R" } ] }
         """)
         try await stage.runAll()
-        #expect(stage.lines(step: 1, kinds: adaptationKinds) == [
+        #expect(stage.lines(step: 1, kinds: Lines.adaptationKinds) == [
             "pc:P adaptivePresentationStyle -> formSheet",
             "pc:P willPresentWithAdaptiveStyle(formSheet)",
         ])
         #expect(await stage.pc("P")?.style == .formSheet)
-        #expect(stage.lines(step: 1, kinds: appearanceKinds) == [
+        #expect(stage.lines(step: 1, kinds: Lines.appearanceKinds) == [
             "P viewWillAppear", "P viewDidAppear", "R presentCompletion(P)",
         ])
     }
@@ -306,7 +312,7 @@ struct AdaptationTests {
     /// §3.5: `automatic` means pageSheet in ios13, and a page sheet keeps its presenter visible.
     @Test func ios13AutomaticMeansPageSheet() async throws {
         let stage = try await Stage("""
-        { "profile": "ios13", \(padWindow), "root": "R",
+        { "profile": "ios13", \(Pad.window), "root": "R",
           "controllers": {
             "R": { "kind": "view" },
             "P": { "kind": "view" } },
@@ -315,7 +321,7 @@ struct AdaptationTests {
         try await stage.runAll()
         #expect(await stage.pc("P")?.style == .pageSheet)
         #expect(try await stage.controller("P").size == Size(768, 768))
-        #expect(stage.lines(step: 1, kinds: appearanceKinds) == [
+        #expect(stage.lines(step: 1, kinds: Lines.appearanceKinds) == [
             "P viewWillAppear", "P viewDidAppear", "R presentCompletion(P)",
         ])
     }
@@ -323,7 +329,7 @@ struct AdaptationTests {
     /// Dismissing while adapted with a wrapper removes the wrapper with the presentation.
     @Test func dismissingAWrappedPresentationRemovesTheWrapper() async throws {
         let stage = try await Stage("""
-        { \(padWindow), "root": "R",
+        { \(Pad.window), "root": "R",
           "controllers": {
             "R": { "kind": "view" },
             "P": { "kind": "view", "modalPresentationStyle": "popover",
@@ -348,9 +354,10 @@ struct AdaptationTests {
 
     /// R49 + R51 — adapting at presentation time with a wrapper: the wrapper is installed
     /// before P appears and is what appears (then P, its visible child), at full screen size.
-    @Test func wrapperInstalledAtPresentationInCompactWidth() async throws {
+    @Test("R49 + R51: wrapper installed at presentation in compact width")
+    func wrapperInstalledAtPresentationInCompactWidth() async throws {
         let stage = try await Stage("""
-        { \(phoneWindow), "root": "R",
+        { \(Phone.window), "root": "R",
           "controllers": {
             "R": { "kind": "view" },
             "P": { "kind": "view", "modalPresentationStyle": "popover",
@@ -358,11 +365,11 @@ struct AdaptationTests {
           "steps": [ { "present": "P", "from": "R" } ] }
         """)
         try await stage.runAll()
-        #expect(stage.lines(step: 1, kinds: adaptationKinds) == [
+        #expect(stage.lines(step: 1, kinds: Lines.adaptationKinds) == [
             "pc:P adaptivePresentationStyle -> overFullScreen",
             "pc:P willPresentWithAdaptiveStyle(overFullScreen)",
         ])
-        #expect(stage.lines(step: 1, kinds: appearanceKinds) == [
+        #expect(stage.lines(step: 1, kinds: Lines.appearanceKinds) == [
             "wrap:P viewWillAppear", "P viewWillAppear", "wrap:P viewDidAppear", "P viewDidAppear",
             "R presentCompletion(P)",
         ])
@@ -373,10 +380,10 @@ struct AdaptationTests {
 
     /// R49/R51 and the contract: at presentation in a compact environment the question is
     /// asked; a delegate answering none is recorded as such and nothing adapts.
-    @Test
+    @Test("R49 + R51: delegate answering none at presentation in compact width is asked")
     func delegateAnsweringNoneAtPresentationInCompactWidthIsAsked() async throws {
         let stage = try await Stage("""
-        { \(phoneWindow), "root": "R",
+        { \(Phone.window), "root": "R",
           "controllers": {
             "R": { "kind": "view" },
             "P": { "kind": "view", "modalPresentationStyle": "popover",
@@ -385,7 +392,7 @@ struct AdaptationTests {
           "steps": [ { "present": "P", "from": "R" } ] }
         """)
         try await stage.runAll()
-        #expect(stage.lines(step: 1, kinds: adaptationKinds) == [
+        #expect(stage.lines(step: 1, kinds: Lines.adaptationKinds) == [
             "pc:P adaptivePresentationStyle -> none",
             "pc:P willPresentWithAdaptiveStyle(none)",
         ])
@@ -394,17 +401,17 @@ struct AdaptationTests {
 
     /// The same for a style the ios13 profile does not adapt in compact width: asked, and
     /// `willPresentWithAdaptiveStyle(none)` because nothing adapts (R49).
-    @Test
+    @Test("R49: ios13 sheet at presentation in compact width is asked and stays")
     func ios13SheetAtPresentationInCompactWidthIsAskedAndStays() async throws {
         let stage = try await Stage("""
-        { "profile": "ios13", \(phoneWindow), "root": "R",
+        { "profile": "ios13", \(Phone.window), "root": "R",
           "controllers": {
             "R": { "kind": "view" },
             "P": { "kind": "view", "modalPresentationStyle": "formSheet" } },
           "steps": [ { "present": "P", "from": "R" } ] }
         """)
         try await stage.runAll()
-        let adaptation = stage.lines(step: 1, kinds: adaptationKinds)
+        let adaptation = stage.lines(step: 1, kinds: Lines.adaptationKinds)
         #expect(adaptation.count == 2, "\(adaptation)")
         #expect(adaptation.last == "pc:P willPresentWithAdaptiveStyle(none)")
         #expect(await stage.pc("P")?.style == .formSheet)

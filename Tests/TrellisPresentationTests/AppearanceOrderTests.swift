@@ -2,11 +2,12 @@ import Testing
 import TrellisModel
 import TrellisRuntime
 import TrellisScenario
+import TrellisTestSupport
 import TrellisTrace
 
 // SPEC R41/R42 and the presentation-order decisions. CONFORMANCE 29.
 
-@Suite("Appearance order of presentation and dismissal")
+@Suite("R41 + R42: Appearance order of presentation and dismissal")
 struct AppearanceOrderTests {
     /// Whether a style, presented in this window, covers its presenter: fullScreen does; a form
     /// sheet does on the phone only, where it adapts to fullScreen (ios8); a popover never does
@@ -26,7 +27,7 @@ struct AppearanceOrderTests {
     @Test(arguments: ["fullScreen", "formSheet", "popover"], ["phone", "pad"])
     func appearanceOrder(style: String, device: String) async throws {
         let run = try await run("""
-        { \(device == "phone" ? phoneWindow : padWindow), "root": "R",
+        { \(device == "phone" ? Phone.window : Pad.window), "root": "R",
           "controllers": {
             "R": { "kind": "view" },
             "P": { "kind": "view", "modalPresentationStyle": "\(style)",
@@ -36,14 +37,14 @@ struct AppearanceOrderTests {
             { "dismiss": "R" } ] }
         """)
         if Self.covers(style: style, device: device) {
-            #expect(lines(run, step: 1, kinds: appearanceKinds) == [
+            #expect(lines(run, step: 1, kinds: Lines.appearanceKinds) == [
                 "R viewWillDisappear",
                 "P viewWillAppear",
                 "P viewDidAppear",
                 "R viewDidDisappear",
                 "R presentCompletion(P)",
             ])
-            #expect(lines(run, step: 2, kinds: appearanceKinds) == [
+            #expect(lines(run, step: 2, kinds: Lines.appearanceKinds) == [
                 "P viewWillDisappear",
                 "R viewWillAppear",
                 "R viewDidAppear",
@@ -51,12 +52,12 @@ struct AppearanceOrderTests {
                 "R dismissCompletion(P)",
             ])
         } else {
-            #expect(lines(run, step: 1, kinds: appearanceKinds) == [
+            #expect(lines(run, step: 1, kinds: Lines.appearanceKinds) == [
                 "P viewWillAppear",
                 "P viewDidAppear",
                 "R presentCompletion(P)",
             ])
-            #expect(lines(run, step: 2, kinds: appearanceKinds) == [
+            #expect(lines(run, step: 2, kinds: Lines.appearanceKinds) == [
                 "P viewWillDisappear",
                 "P viewDidDisappear",
                 "R dismissCompletion(P)",
@@ -66,7 +67,7 @@ struct AppearanceOrderTests {
     }
 
     static let coveringFromAChild = """
-    { \(phoneWindow), "root": "R",
+    { \(Phone.window), "root": "R",
       "controllers": {
         "R":  { "kind": "view", "children": ["C1"] },
         "C1": { "kind": "view" },
@@ -107,7 +108,7 @@ struct AppearanceOrderTests {
     /// last, on the controller called.
     @Test func coveringDismissalStepOrder() async throws {
         let run = try await run(Self.coveringFromAChild)
-        #expect(lines(run, step: 2, kinds: ["dismiss"] + appearanceKinds) == [
+        #expect(lines(run, step: 2, kinds: ["dismiss"] + Lines.appearanceKinds) == [
             "R dismiss(P)",
             "P viewWillDisappear",
             "R viewWillAppear",
@@ -118,7 +119,7 @@ struct AppearanceOrderTests {
             "P dismissCompletion(P)",
         ])
         let step = lines(run, step: 2)
-        #expect(lines(run, step: 2, kinds: presentationCallbackKinds) == [
+        #expect(lines(run, step: 2, kinds: Lines.presentationCallbackKinds) == [
             "pc:P dismissalTransitionWillBegin(animated: true)",
             "pc:P dismissalTransitionDidEnd(completed: true)",
         ])
@@ -128,7 +129,7 @@ struct AppearanceOrderTests {
     /// An unanimated presentation says so to its presentation controller.
     @Test func unanimatedPresentationAndDismissal() async throws {
         let run = try await run("""
-        { \(padWindow), "root": "R",
+        { \(Pad.window), "root": "R",
           "controllers": {
             "R": { "kind": "view" },
             "P": { "kind": "view", "modalPresentationStyle": "formSheet" } },
@@ -136,11 +137,11 @@ struct AppearanceOrderTests {
             { "present": "P", "from": "R", "animated": false },
             { "dismiss": "P", "animated": false } ] }
         """)
-        #expect(lines(run, step: 1, kinds: presentationCallbackKinds) == [
+        #expect(lines(run, step: 1, kinds: Lines.presentationCallbackKinds) == [
             "pc:P presentationTransitionWillBegin(animated: false)",
             "pc:P presentationTransitionDidEnd(completed: true)",
         ])
-        #expect(lines(run, step: 2, kinds: presentationCallbackKinds) == [
+        #expect(lines(run, step: 2, kinds: Lines.presentationCallbackKinds) == [
             "pc:P dismissalTransitionWillBegin(animated: false)",
             "pc:P dismissalTransitionDidEnd(completed: true)",
         ])
@@ -148,9 +149,10 @@ struct AppearanceOrderTests {
 
     /// R41/R42 — currentContext removes the context's views: the context X (then its visible
     /// child V) disappears and reappears; R and X's sibling Y see nothing.
-    @Test func currentContextCoversItsContextOnly() async throws {
+    @Test("R41 + R42: current context covers its context only")
+    func currentContextCoversItsContextOnly() async throws {
         let run = try await run("""
-        { \(padWindow), "root": "R",
+        { \(Pad.window), "root": "R",
           "controllers": {
             "R": { "kind": "view", "children": ["X", "Y"] },
             "X": { "kind": "navigation", "children": ["V"] },
@@ -161,7 +163,7 @@ struct AppearanceOrderTests {
             { "present": "P", "from": "V" },
             { "dismiss": "P" } ] }
         """)
-        #expect(lines(run, step: 1, kinds: ["present"] + appearanceKinds) == [
+        #expect(lines(run, step: 1, kinds: ["present"] + Lines.appearanceKinds) == [
             "X present(P, style: currentContext)",
             "X viewWillDisappear",
             "V viewWillDisappear",
@@ -171,7 +173,7 @@ struct AppearanceOrderTests {
             "V viewDidDisappear",
             "V presentCompletion(P)",
         ])
-        #expect(lines(run, step: 2, kinds: ["dismiss"] + appearanceKinds) == [
+        #expect(lines(run, step: 2, kinds: ["dismiss"] + Lines.appearanceKinds) == [
             "X dismiss(P)",
             "P viewWillDisappear",
             "X viewWillAppear",
@@ -187,7 +189,7 @@ struct AppearanceOrderTests {
     @Test(arguments: [true, false])
     func customPresentationCoversIffItRemovesThePresentersView(removes: Bool) async throws {
         let run = try await run("""
-        { \(phoneWindow), "root": "R",
+        { \(Phone.window), "root": "R",
           "controllers": {
             "R": { "kind": "view" },
             "P": { "kind": "view", "modalPresentationStyle": "custom",
@@ -197,19 +199,19 @@ struct AppearanceOrderTests {
             { "dismiss": "P" } ] }
         """)
         if removes {
-            #expect(lines(run, step: 1, kinds: appearanceKinds) == [
+            #expect(lines(run, step: 1, kinds: Lines.appearanceKinds) == [
                 "R viewWillDisappear", "P viewWillAppear", "P viewDidAppear", "R viewDidDisappear",
                 "R presentCompletion(P)",
             ])
-            #expect(lines(run, step: 2, kinds: appearanceKinds) == [
+            #expect(lines(run, step: 2, kinds: Lines.appearanceKinds) == [
                 "P viewWillDisappear", "R viewWillAppear", "R viewDidAppear", "P viewDidDisappear",
                 "P dismissCompletion(P)",
             ])
         } else {
-            #expect(lines(run, step: 1, kinds: appearanceKinds) == [
+            #expect(lines(run, step: 1, kinds: Lines.appearanceKinds) == [
                 "P viewWillAppear", "P viewDidAppear", "R presentCompletion(P)",
             ])
-            #expect(lines(run, step: 2, kinds: appearanceKinds) == [
+            #expect(lines(run, step: 2, kinds: Lines.appearanceKinds) == [
                 "P viewWillDisappear", "P viewDidDisappear", "P dismissCompletion(P)",
             ])
         }
@@ -235,7 +237,7 @@ struct AppearanceOrderTests {
     /// compact width adapts to fullScreen and covers R; back in regular width it is a sheet
     /// again. Whenever R comes back, it must come back: once P is dismissed R has seen
     /// willDisappear, didDisappear, willAppear, didAppear — each exactly once, in that order.
-    @Test
+    @Test("R42: presenter covered by an adapted sheet reappears once")
     func presenterCoveredByAnAdaptedSheetReappearsOnce() async throws {
         let run = try await run("""
         { "window": { "size": [320, 768],
@@ -262,7 +264,7 @@ struct AppearanceOrderTests {
     @Test
     func presenterNeverCoveredDoesNotReappear() async throws {
         let run = try await run("""
-        { \(padWindow), "root": "R",
+        { \(Pad.window), "root": "R",
           "controllers": {
             "R": { "kind": "view" },
             "P": { "kind": "view", "modalPresentationStyle": "formSheet" } },
@@ -271,7 +273,7 @@ struct AppearanceOrderTests {
             { "transition": { "size": [320, 768], "traits": { "horizontalSizeClass": "compact" } } },
             { "dismiss": "P" } ] }
         """)
-        #expect(lines(run, step: 1, kinds: appearanceKinds) == [
+        #expect(lines(run, step: 1, kinds: Lines.appearanceKinds) == [
             "P viewWillAppear", "P viewDidAppear", "R presentCompletion(P)",
         ])
         let callbacks = Self.appearance(of: "R", in: run.events)
@@ -289,7 +291,7 @@ struct AppearanceOrderTests {
     ])
     func coveredPresenterForwardsAppearanceToItsVisibleChildren(root: String, visible: [String]) async throws {
         let run = try await run("""
-        { \(phoneWindow), "root": "R",
+        { \(Phone.window), "root": "R",
           "controllers": {
             "R":  { \(root) },
             "V1": { "kind": "view" },
@@ -297,11 +299,11 @@ struct AppearanceOrderTests {
             "P":  { "kind": "view", "modalPresentationStyle": "fullScreen" } },
           "steps": [ { "present": "P", "from": "R" }, { "dismiss": "P" } ] }
         """)
-        #expect(lines(run, step: 1, kinds: appearanceKinds) ==
+        #expect(lines(run, step: 1, kinds: Lines.appearanceKinds) ==
             ["R viewWillDisappear"] + visible.map { "\($0) viewWillDisappear" }
             + ["P viewWillAppear", "P viewDidAppear", "R viewDidDisappear"]
             + visible.map { "\($0) viewDidDisappear" } + ["R presentCompletion(P)"])
-        #expect(lines(run, step: 2, kinds: appearanceKinds) ==
+        #expect(lines(run, step: 2, kinds: Lines.appearanceKinds) ==
             ["P viewWillDisappear", "R viewWillAppear"] + visible.map { "\($0) viewWillAppear" }
             + ["R viewDidAppear"] + visible.map { "\($0) viewDidAppear" }
             + ["P viewDidDisappear", "P dismissCompletion(P)"])

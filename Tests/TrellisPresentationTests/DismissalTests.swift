@@ -2,16 +2,17 @@ import Testing
 import TrellisModel
 import TrellisRuntime
 import TrellisScenario
+import TrellisTestSupport
 import TrellisTrace
 
 // SPEC §3.6 (R43–R46) and the dismissal order of R42. CONFORMANCE 25, 26.
 
-@Suite("Dismissal")
+@Suite("R42–R46: Dismissal")
 struct DismissalTests {
     /// R → A → B → C, every link full screen, then `dismiss` on `receiver` (step 4).
     static func chain(dismissing receiver: String, then extra: String = "") -> String {
         """
-        { \(phoneWindow), "root": "R",
+        { \(Phone.window), "root": "R",
           "controllers": {
             "R": { "kind": "view" },
             "A": { "kind": "view", "modalPresentationStyle": "fullScreen" },
@@ -27,10 +28,11 @@ struct DismissalTests {
     }
 
     /// CONFORMANCE 25 — R44: `B.dismiss()` removes only C; B, covered by C, reappears.
-    @Test func dismissInTheMiddleRemovesOnlyWhatIsAbove() async throws {
+    @Test("R44: dismiss in the middle removes only what is above")
+    func dismissInTheMiddleRemovesOnlyWhatIsAbove() async throws {
         let stage = try await Stage(Self.chain(dismissing: "B"))
         try await stage.runAll()
-        #expect(stage.lines(step: 4, kinds: ["dismiss"] + appearanceKinds) == [
+        #expect(stage.lines(step: 4, kinds: ["dismiss"] + Lines.appearanceKinds) == [
             "B dismiss(C)",
             "C viewWillDisappear",
             "B viewWillAppear",
@@ -38,7 +40,7 @@ struct DismissalTests {
             "C viewDidDisappear",
             "B dismissCompletion(C)",
         ])
-        #expect(stage.lines(step: 4, kinds: presentationCallbackKinds) == [
+        #expect(stage.lines(step: 4, kinds: Lines.presentationCallbackKinds) == [
             "pc:C dismissalTransitionWillBegin(animated: true)",
             "pc:C dismissalTransitionDidEnd(completed: true)",
         ])
@@ -51,7 +53,8 @@ struct DismissalTests {
 
     /// CONFORMANCE 25 — R43: `C.dismiss()` with nothing presented forwards to B; the
     /// completion runs on C, the controller called.
-    @Test func dismissOnTheTopForwardsToItsPresenter() async throws {
+    @Test("R43: dismiss on the top forwards to its presenter")
+    func dismissOnTheTopForwardsToItsPresenter() async throws {
         let stage = try await Stage(Self.chain(dismissing: "C"))
         try await stage.runAll()
         #expect(stage.lines(step: 4, kinds: ["dismiss", "dismissCompletion"]) == [
@@ -66,11 +69,12 @@ struct DismissalTests {
     /// CONFORMANCE 25 — R44/R45: `A.dismiss()` removes B and C, only C animated, the
     /// completion after B's and C's disappearance; R untouched; A can present again. B, covered
     /// by C, disappeared when C was presented: appearance callbacks stay paired (decisions.md).
-    @Test func dismissLowInTheChainRemovesEverythingAboveAndOnlyAnimatesTheTop() async throws {
+    @Test("R44 + R45: dismiss low in the chain removes everything above and only animates the top")
+    func dismissLowInTheChainRemovesEverythingAboveAndOnlyAnimatesTheTop() async throws {
         let extra = #", { "present": "D", "from": "A" }"#
         let stage = try await Stage(Self.chain(dismissing: "A", then: extra))
         for step in 1...4 { try await stage.perform(step: step) }
-        #expect(stage.lines(step: 4, kinds: ["dismiss"] + appearanceKinds) == [
+        #expect(stage.lines(step: 4, kinds: ["dismiss"] + Lines.appearanceKinds) == [
             "A dismiss(B)",
             "C viewWillDisappear",
             "A viewWillAppear",
@@ -78,7 +82,7 @@ struct DismissalTests {
             "C viewDidDisappear",
             "A dismissCompletion(B)",
         ])
-        let callbacks = stage.lines(step: 4, kinds: presentationCallbackKinds)
+        let callbacks = stage.lines(step: 4, kinds: Lines.presentationCallbackKinds)
         #expect(callbacks.sorted() == [
             "pc:B dismissalTransitionDidEnd(completed: true)",
             "pc:B dismissalTransitionWillBegin(animated: false)",
@@ -110,10 +114,11 @@ struct DismissalTests {
     }
 
     /// SPEC R44/R45 — `R.dismiss()` removes A, B and C; only C, the one on screen, disappears.
-    @Test func dismissOnTheRootRemovesTheWholeChain() async throws {
+    @Test("R44 + R45: dismiss on the root removes the whole chain")
+    func dismissOnTheRootRemovesTheWholeChain() async throws {
         let stage = try await Stage(Self.chain(dismissing: "R"))
         try await stage.runAll()
-        #expect(stage.lines(step: 4, kinds: ["dismiss"] + appearanceKinds) == [
+        #expect(stage.lines(step: 4, kinds: ["dismiss"] + Lines.appearanceKinds) == [
             "R dismiss(A)",
             "C viewWillDisappear",
             "R viewWillAppear",
@@ -134,9 +139,10 @@ struct DismissalTests {
 
     /// CONFORMANCE 26 — R46: V, root of the presented navigation controller N, dismisses with
     /// nothing presented: the whole of N goes.
-    @Test func dismissFromInsideAPresentedContainerDismissesTheContainer() async throws {
+    @Test("R46: dismiss from inside a presented container dismisses the container")
+    func dismissFromInsideAPresentedContainerDismissesTheContainer() async throws {
         let stage = try await Stage("""
-        { \(phoneWindow), "root": "R",
+        { \(Phone.window), "root": "R",
           "controllers": {
             "R": { "kind": "view" },
             "N": { "kind": "navigation", "children": ["V"], "modalPresentationStyle": "fullScreen" },
@@ -146,7 +152,7 @@ struct DismissalTests {
             { "dismiss": "V" } ] }
         """)
         try await stage.runAll()
-        #expect(stage.lines(step: 1, kinds: ["present"] + appearanceKinds) == [
+        #expect(stage.lines(step: 1, kinds: ["present"] + Lines.appearanceKinds) == [
             "R present(N, style: fullScreen)",
             "R viewWillDisappear",
             "N viewWillAppear",
@@ -156,7 +162,7 @@ struct DismissalTests {
             "R viewDidDisappear",
             "R presentCompletion(N)",
         ])
-        #expect(stage.lines(step: 2, kinds: ["dismiss"] + appearanceKinds) == [
+        #expect(stage.lines(step: 2, kinds: ["dismiss"] + Lines.appearanceKinds) == [
             "R dismiss(N)",
             "N viewWillDisappear",
             "V viewWillDisappear",
@@ -173,9 +179,10 @@ struct DismissalTests {
     }
 
     /// SPEC R46 — also from deeper inside the presented container.
-    @Test func dismissFromAGrandchildOfAPresentedContainerDismissesTheContainer() async throws {
+    @Test("R46: dismiss from a grandchild of a presented container dismisses the container")
+    func dismissFromAGrandchildOfAPresentedContainerDismissesTheContainer() async throws {
         let stage = try await Stage("""
-        { \(phoneWindow), "root": "R",
+        { \(Phone.window), "root": "R",
           "controllers": {
             "R":  { "kind": "view" },
             "N":  { "kind": "navigation", "children": ["V"], "modalPresentationStyle": "overFullScreen" },
@@ -195,10 +202,10 @@ struct DismissalTests {
 
     /// SPEC R44 — "removes its presented controller and everything above it": P, presented
     /// over the context X inside A, is above A and goes with it when R dismisses A.
-    @Test
+    @Test("R44: dismiss removes context presentations made inside the removed controller")
     func dismissRemovesContextPresentationsMadeInsideTheRemovedController() async throws {
         let stage = try await Stage("""
-        { \(padWindow), "root": "R",
+        { \(Pad.window), "root": "R",
           "controllers": {
             "R": { "kind": "view" },
             "A": { "kind": "view", "children": ["X"], "modalPresentationStyle": "fullScreen" },

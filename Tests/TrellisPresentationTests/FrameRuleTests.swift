@@ -2,6 +2,7 @@ import Testing
 import TrellisModel
 import TrellisRuntime
 import TrellisScenario
+import TrellisTestSupport
 import TrellisTrace
 
 // SPEC §3.9 (R60–R64) and CONFORMANCE 30–33: every expected frame is worked out by hand from
@@ -15,7 +16,7 @@ struct ChildFrameTests {
     /// origins where named; the window coordinates add every container's origin (R60).
     @Test func r61RowColumnAndOriginsPlaceChildren() async throws {
         let stage = try await Stage("""
-            { \(padWindow), "root": "R",
+            { \(Pad.window), "root": "R",
               "controllers": {
                 "R": { "children": ["A", "B"], "layout": "row", "overrides": { "sizeForChild": { "fraction": [0.5, 1] } } },
                 "A": {},
@@ -43,7 +44,7 @@ struct ChildFrameTests {
     /// out (issue 14's fidelity bug: the primary had kept its 320 points).
     @Test func r61SplitColumnsAndATraitOnlyCollapse() async throws {
         let stage = try await Stage("""
-            { \(padWindow), "root": "S",
+            { \(Pad.window), "root": "S",
               "controllers": { "S": { "kind": "split", "children": ["M", "D"] }, "M": {}, "D": {} },
               "steps": [ { "setTraits": { "horizontalSizeClass": "compact" } },
                          { "setTraits": { "horizontalSizeClass": "regular" } } ] }
@@ -66,7 +67,7 @@ struct ChildFrameTests {
         #expect(try await stage.controller("M").size == Size(1024, 768))
         #expect(await stage.window.frame(of: "M") == Rect(x: 0, y: 0, width: 1024, height: 768))
         try await stage.perform(step: 2)
-        #expect(stage.lines(step: 2, kinds: sizeKinds) == [
+        #expect(stage.lines(step: 2, kinds: Lines.sizeKinds) == [
             "S sizeForChild(M, parent: 1024x768) -> 320x768",
             "S sizeForChild(D, parent: 1024x768) -> 704x768",
             "M viewWillTransition(to: 320x768)",
@@ -109,7 +110,7 @@ struct PresentedFrameTests {
     /// rotation, so R4 skips its VWT — yet its container is laid out and the frame re-centred.
     @Test func r62BuiltInStylesAndR31FormSheetRecentred() async throws {
         let run = try await run("""
-            { \(padWindow), "root": "R",
+            { \(Pad.window), "root": "R",
               "controllers": { "R": {}, "F": { "modalPresentationStyle": "formSheet" },
                                "G": { "modalPresentationStyle": "pageSheet" }, "O": { "modalPresentationStyle": "overFullScreen" } },
               "steps": [ { "present": "F", "from": "R" }, { "resizeWindow": [768, 1024] }, { "dismiss": "F" },
@@ -130,7 +131,7 @@ struct PresentedFrameTests {
     /// above when below does not fit; beside when neither does; moved again after a rotation.
     @Test func r62PopoverBesideItsSource() async throws {
         let run = try await run("""
-            { \(padWindow), "root": "R",
+            { \(Pad.window), "root": "R",
               "controllers": { "R": {},
                 "P": { "modalPresentationStyle": "popover", "preferredContentSize": [300, 200],
                        "popoverSource": { "view": "R", "rect": [980, 20, 40, 30] } },
@@ -156,7 +157,7 @@ struct PresentedFrameTests {
     /// R62: current-context styles are placed in a container view that covers the context.
     @Test func r62CurrentContextCoversTheContext() async throws {
         let stage = try await Stage("""
-            { \(padWindow), "root": "S",
+            { \(Pad.window), "root": "S",
               "controllers": { "S": { "kind": "split", "children": ["M", "D"] }, "M": {},
                                "D": { "definesPresentationContext": true }, "P": { "modalPresentationStyle": "overCurrentContext" } },
               "steps": [ { "present": "P", "from": "D" } ] }
@@ -169,13 +170,13 @@ struct PresentedFrameTests {
     /// R62 for an adapted presentation: the frame of the style it adapted to.
     @Test func r62AdaptedPopoverTakesTheFrameOfItsAdaptiveStyle() async throws {
         let run = try await run("""
-            { \(padWindow), "root": "R",
+            { \(Pad.window), "root": "R",
               "controllers": { "R": {}, "P": { "modalPresentationStyle": "popover", "preferredContentSize": [300, 200],
                                                "popoverSource": { "view": "R", "rect": [10, 10, 20, 20] } } },
               "steps": [ { "present": "P", "from": "R" },
                          { "transition": { "size": [320, 768], "traits": { "horizontalSizeClass": "compact" } } } ] }
             """)
-        #expect(lines(run, step: 2, kinds: adaptationKinds + frameKinds) == [
+        #expect(lines(run, step: 2, kinds: Lines.adaptationKinds + frameKinds) == [
             "pc:P adaptivePresentationStyle -> overFullScreen",
             "pc:P willPresentWithAdaptiveStyle(overFullScreen)",
             "pc:P frameOfPresentedViewInContainerView -> 0,0 320x768",
@@ -185,7 +186,7 @@ struct PresentedFrameTests {
     /// R62, CONFORMANCE 30: the seed's sidebar, a third of the width and right-aligned.
     @Test func r62RightAlignedSidebar() async throws {
         let run = try await run("""
-            { \(padWindow), "root": "R",
+            { \(Pad.window), "root": "R",
               "controllers": { "R": {}, "S": { "modalPresentationStyle": "custom",
                   "presentationController": { "sizeForChild": { "fraction": [0.3333333333333333, 1] }, "frame": { "align": "right" } } } },
               "steps": [ { "present": "S", "from": "R" }, { "resizeWindow": [768, 1024] }, { "resizeWindow": [1024, 768] } ] }
@@ -201,7 +202,7 @@ struct PresentedFrameTests {
     ])
     func r62FrameRuleAlignments(alignment: String, frame: String) async throws {
         let run = try await run("""
-            { \(padWindow), "root": "R",
+            { \(Pad.window), "root": "R",
               "controllers": { "R": {}, "S": { "modalPresentationStyle": "custom",
                   "presentationController": { "sizeForChild": { "fixed": [200, 200] }, "frame": { "align": "\(alignment)" } } } },
               "steps": [ { "present": "S", "from": "R" } ] }
@@ -213,7 +214,7 @@ struct PresentedFrameTests {
     /// bounds, the layout applies that size, and a warning names both sizes.
     @Test func r63DefaultCustomFrameWarnsOfTheSizeMismatch() async throws {
         let stage = try await Stage("""
-            { \(padWindow), "root": "R",
+            { \(Pad.window), "root": "R",
               "controllers": { "R": {}, "S": { "modalPresentationStyle": "custom",
                   "presentationController": { "sizeForChild": { "fixed": [300, 400] } } } },
               "steps": [ { "present": "S", "from": "R" } ] }
@@ -375,13 +376,13 @@ struct PresentationHookTests {
     /// presented controller's traits, which the override pins to regular.
     @Test func r48AdaptationFollowsTheEnvironmentNotTheOverride() async throws {
         let run = try await run("""
-            { \(padWindow), "root": "R",
+            { \(Pad.window), "root": "R",
               "controllers": { "R": {}, "S": { "modalPresentationStyle": "custom",
                   "presentationController": { "overrideTraits": { "horizontalSizeClass": "regular" } },
                   "adaptiveDelegate": { "style": "fullScreen" } } },
               "steps": [ { "present": "S", "from": "R" }, { "setTraits": { "horizontalSizeClass": "compact" } } ] }
             """)
-        #expect(lines(run, step: 2, kinds: adaptationKinds) == [
+        #expect(lines(run, step: 2, kinds: Lines.adaptationKinds) == [
             "pc:S adaptivePresentationStyle -> fullScreen",
             "pc:S willPresentWithAdaptiveStyle(fullScreen)",
         ])
@@ -393,7 +394,7 @@ struct PresentationHookTests {
     /// back in regular width at its current preferred size.
     @Test func aWrappedPopoverComesBackAtItsCurrentPreferredSize() async throws {
         let stage = try await Stage("""
-            { \(padWindow), "root": "R",
+            { \(Pad.window), "root": "R",
               "controllers": { "R": {}, "P": { "modalPresentationStyle": "popover", "preferredContentSize": [300, 200],
                                                "popoverSource": { "view": "R", "rect": [10, 10, 20, 20] },
                                                "adaptiveDelegate": { "wrapIn": "navigation" } } },

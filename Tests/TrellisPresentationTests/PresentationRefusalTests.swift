@@ -2,12 +2,13 @@ import Testing
 import TrellisModel
 import TrellisRuntime
 import TrellisScenario
+import TrellisTestSupport
 import TrellisTrace
 
 // SPEC R31: refusals are `error` lines on the receiver, state unchanged, no completion.
 // CONFORMANCE 27.
 
-@Suite("Refused presentations")
+@Suite("R31: Refused presentations")
 struct PresentationRefusalTests {
     /// The lines of a refused step: exactly one error on the receiver.
     static func expectSingleError(_ lines: [String], on receiver: String) {
@@ -19,7 +20,7 @@ struct PresentationRefusalTests {
     /// definers so that the second presenter is free: C1 presents P, then C2 tries to.
     @Test func presentingAnAlreadyPresentedControllerIsAnError() async throws {
         let stage = try await Stage("""
-        { \(padWindow), "root": "R",
+        { \(Pad.window), "root": "R",
           "controllers": {
             "R":  { "kind": "view", "children": ["C1", "C2"] },
             "C1": { "kind": "view", "definesPresentationContext": true },
@@ -42,7 +43,7 @@ struct PresentationRefusalTests {
     /// CONFORMANCE 27 — presenting a controller on itself.
     @Test func presentingAControllerOnItselfIsAnError() async throws {
         let stage = try await Stage("""
-        { \(phoneWindow), "root": "R",
+        { \(Phone.window), "root": "R",
           "controllers": {
             "R": { "kind": "view" },
             "P": { "kind": "view", "modalPresentationStyle": "fullScreen" } },
@@ -58,7 +59,7 @@ struct PresentationRefusalTests {
     }
 
     static let childElsewhere = """
-    { \(phoneWindow), "root": "R",
+    { \(Phone.window), "root": "R",
       "controllers": {
         "R":  { "kind": "view", "children": ["C1", "C2"] },
         "C1": { "kind": "view" },
@@ -83,7 +84,7 @@ struct PresentationRefusalTests {
     /// receiver, the structure unchanged, no completion, C2 still R's child.
     @Test func presentingAChildElsewhereIsRefusedByTheRuntime() async throws {
         let stage = try await Stage("""
-        { \(phoneWindow), "root": "R",
+        { \(Phone.window), "root": "R",
           "controllers": {
             "R":  { "kind": "view", "children": ["C1", "C2"] },
             "C1": { "kind": "view" },
@@ -103,9 +104,10 @@ struct PresentationRefusalTests {
     }
 
     /// SPEC R31 — a popover without a source in regular width.
-    @Test func popoverWithoutASourceInRegularWidthIsAnError() async throws {
+    @Test("R31: popover without a source in regular width is an error")
+    func popoverWithoutASourceInRegularWidthIsAnError() async throws {
         let stage = try await Stage("""
-        { \(padWindow), "root": "R",
+        { \(Pad.window), "root": "R",
           "controllers": {
             "R": { "kind": "view" },
             "P": { "kind": "view", "modalPresentationStyle": "popover" } },

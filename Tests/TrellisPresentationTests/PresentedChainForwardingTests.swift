@@ -2,18 +2,19 @@ import Testing
 import TrellisModel
 import TrellisRuntime
 import TrellisScenario
+import TrellisTestSupport
 import TrellisTrace
 
 // SPEC R1–R8 as they reach a presented chain: the presenter's PC edge (R6), the presentation
 // controller's own SFC (R7), and suppression above and inside the chain (R8).
 // CONFORMANCE 1, 4, 5, 8.
 
-@Suite("Size transitions through presented chains")
+@Suite("R1–R8: Size transitions through presented chains")
 struct PresentedChainForwardingTests {
     /// CONFORMANCE 1 — the WWDC 2014 session 228 diagram.
     @Test func baselineDepthFirstOrderReachesThePresentationControllerAfterTheChildren() async throws {
         let run = try await run("""
-        { \(phoneWindow), "root": "R",
+        { \(Phone.window), "root": "R",
           "controllers": {
             "R":  { "kind": "view", "children": ["C1", "C2"] },
             "C1": { "kind": "view" },
@@ -24,7 +25,7 @@ struct PresentedChainForwardingTests {
             { "resizeWindow": [568, 320] } ] }
         """)
         // PC(P) receives R's own new size, not an SFC answer of R; then asks its own SFC.
-        #expect(lines(run, step: 2, kinds: sizeKinds) == [
+        #expect(lines(run, step: 2, kinds: Lines.sizeKinds) == [
             "R viewWillTransition(to: 568x320)",
             "R sizeForChild(C1, parent: 568x320) -> 568x320",
             "C1 viewWillTransition(to: 568x320)",
@@ -39,9 +40,10 @@ struct PresentedChainForwardingTests {
 
     /// SPEC R6: the PC edge carries the presenter's own new size; the presenter is never asked
     /// SFC for its presented controller, even when its SFC would answer something else.
-    @Test func presenterSendsItsOwnSizeToThePresentationControllerWithoutAskingSizeForChild() async throws {
+    @Test("R6: presenter sends its own size to the presentation controller without asking size for child")
+    func presenterSendsItsOwnSizeToThePresentationControllerWithoutAskingSizeForChild() async throws {
         let run = try await run("""
-        { \(phoneWindow), "root": "R",
+        { \(Phone.window), "root": "R",
           "controllers": {
             "R":  { "kind": "view", "children": ["C1"],
                     "overrides": { "sizeForChild": { "fraction": [0.5, 0.5] } } },
@@ -51,7 +53,7 @@ struct PresentedChainForwardingTests {
             { "present": "P", "from": "R" },
             { "resizeWindow": [568, 320] } ] }
         """)
-        let rotation = lines(run, step: 2, kinds: sizeKinds)
+        let rotation = lines(run, step: 2, kinds: Lines.sizeKinds)
         #expect(rotation == [
             "R viewWillTransition(to: 568x320)",
             "R sizeForChild(C1, parent: 568x320) -> 284x160",
@@ -65,9 +67,10 @@ struct PresentedChainForwardingTests {
 
     /// SPEC R7: PC(P) asks SFC(P, size it received) and P repeats R2–R7 with the answer.
     /// A page sheet in regular width is 768 wide × full height (§3.5).
-    @Test func presentationControllerSizesThePresentedControllerAndItForwardsToItsChildren() async throws {
+    @Test("R7 + R2: presentation controller sizes the presented controller and it forwards to its children")
+    func presentationControllerSizesThePresentedControllerAndItForwardsToItsChildren() async throws {
         let run = try await run("""
-        { \(padWindow), "root": "R",
+        { \(Pad.window), "root": "R",
           "controllers": {
             "R":  { "kind": "view" },
             "P":  { "kind": "view", "children": ["P1"], "modalPresentationStyle": "pageSheet" },
@@ -80,7 +83,7 @@ struct PresentedChainForwardingTests {
             "pc:P sizeForChild(P, parent: 1024x768) -> 768x768",
             "P sizeForChild(P1, parent: 768x768) -> 768x768",
         ])
-        #expect(lines(run, step: 2, kinds: sizeKinds) == [
+        #expect(lines(run, step: 2, kinds: Lines.sizeKinds) == [
             "R viewWillTransition(to: 768x1024)",
             "pc:P viewWillTransition(to: 768x1024)",
             "pc:P sizeForChild(P, parent: 768x1024) -> 768x1024",
@@ -92,9 +95,10 @@ struct PresentedChainForwardingTests {
 
     /// SPEC R4 + R7: the PC→P edge is decided by SFC, so an unchanged answer (a form sheet of
     /// its preferred size) leaves P and everything below it silent.
-    @Test func unchangedPresentedSizeSkipsThePresentedController() async throws {
+    @Test("R4 + R7: unchanged presented size skips the presented controller")
+    func unchangedPresentedSizeSkipsThePresentedController() async throws {
         let run = try await run("""
-        { \(padWindow), "root": "R",
+        { \(Pad.window), "root": "R",
           "controllers": {
             "R":  { "kind": "view" },
             "P":  { "kind": "view", "children": ["P1"], "modalPresentationStyle": "formSheet",
@@ -104,7 +108,7 @@ struct PresentedChainForwardingTests {
             { "present": "P", "from": "R" },
             { "resizeWindow": [768, 1024] } ] }
         """)
-        #expect(lines(run, step: 2, kinds: sizeKinds) == [
+        #expect(lines(run, step: 2, kinds: Lines.sizeKinds) == [
             "R viewWillTransition(to: 768x1024)",
             "pc:P viewWillTransition(to: 768x1024)",
             "pc:P sizeForChild(P, parent: 768x1024) -> 500x600",
@@ -112,9 +116,10 @@ struct PresentedChainForwardingTests {
     }
 
     /// CONFORMANCE 4 — R8: the presenter skipping super cuts its children and its presented chain.
-    @Test func suppressionAtThePresenterCutsThePresentedChain() async throws {
+    @Test("R8: suppression at the presenter cuts the presented chain")
+    func suppressionAtThePresenterCutsThePresentedChain() async throws {
         let run = try await run("""
-        { \(phoneWindow), "root": "R",
+        { \(Phone.window), "root": "R",
           "controllers": {
             "R":  { "kind": "view", "children": ["C1", "C2"],
                     "overrides": { "viewWillTransition": "noSuper" } },
@@ -125,7 +130,7 @@ struct PresentedChainForwardingTests {
             { "present": "P", "from": "R" },
             { "resizeWindow": [568, 320] } ] }
         """)
-        #expect(lines(run, step: 2, kinds: sizeKinds) == ["R viewWillTransition(to: 568x320)"])
+        #expect(lines(run, step: 2, kinds: Lines.sizeKinds) == ["R viewWillTransition(to: 568x320)"])
         let suppressed = lines(run, step: 2, kinds: ["suppressed"])
         #expect(suppressed.count == 1)
         #expect(suppressed.first?.hasPrefix("R suppressed viewWillTransition (cut: C1, C2") == true)
@@ -133,9 +138,10 @@ struct PresentedChainForwardingTests {
 
     /// CONFORMANCE 5 — R8 in a presentation controller: a custom PC whose VWT skips super
     /// neither asks SFC nor messages P.
-    @Test func suppressionInAPresentationControllerSilencesThePresented() async throws {
+    @Test("R8: suppression in a presentation controller silences the presented")
+    func suppressionInAPresentationControllerSilencesThePresented() async throws {
         let run = try await run("""
-        { \(phoneWindow), "root": "R",
+        { \(Phone.window), "root": "R",
           "controllers": {
             "R":  { "kind": "view", "children": ["C1", "C2"] },
             "C1": { "kind": "view" },
@@ -146,7 +152,7 @@ struct PresentedChainForwardingTests {
             { "present": "P", "from": "R" },
             { "resizeWindow": [568, 320] } ] }
         """)
-        #expect(lines(run, step: 2, kinds: sizeKinds) == [
+        #expect(lines(run, step: 2, kinds: Lines.sizeKinds) == [
             "R viewWillTransition(to: 568x320)",
             "R sizeForChild(C1, parent: 568x320) -> 568x320",
             "C1 viewWillTransition(to: 568x320)",
@@ -161,7 +167,7 @@ struct PresentedChainForwardingTests {
     /// B presents C (overFullScreen).
     static func chainScenario(bSizing: String) -> String {
         """
-        { \(phoneWindow), "root": "R",
+        { \(Phone.window), "root": "R",
           "controllers": {
             "R":  { "kind": "view", "children": ["R1"] },
             "R1": { "kind": "view" },
@@ -181,13 +187,14 @@ struct PresentedChainForwardingTests {
 
     /// CONFORMANCE 8 — each PC gets its presenter's new size (R6), its presented controller
     /// gets the PC's answer (R7), whose children come before the next PC (R5).
-    @Test func chainOfThreeDuringRotation() async throws {
+    @Test("R6 + R7 + R5: chain of three during rotation")
+    func chainOfThreeDuringRotation() async throws {
         let run = try await run(Self.chainScenario(bSizing: #"{ "fraction": [0.8, 0.8] }"#))
         #expect(lines(run, step: 2, kinds: ["sizeForChild"]) == [
             "pc:B sizeForChild(B, parent: 320x568) -> 256x454.4",
             "B sizeForChild(B1, parent: 256x454.4) -> 256x454.4",
         ])
-        #expect(lines(run, step: 4, kinds: sizeKinds) == [
+        #expect(lines(run, step: 4, kinds: Lines.sizeKinds) == [
             "R viewWillTransition(to: 568x320)",
             "R sizeForChild(R1, parent: 568x320) -> 568x320",
             "R1 viewWillTransition(to: 568x320)",
@@ -210,9 +217,10 @@ struct PresentedChainForwardingTests {
     /// CONFORMANCE 8, variant — B's size does not change, so B is not messaged (R4), and with it
     /// nothing B would have forwarded to: the PC(C) edge fires only when its presenter was
     /// messaged and called super (R6).
-    @Test func chainOfThreeWithUnchangedMiddleSizeStopsAtTheMiddle() async throws {
+    @Test("R4 + R6: chain of three with unchanged middle size stops at the middle")
+    func chainOfThreeWithUnchangedMiddleSizeStopsAtTheMiddle() async throws {
         let run = try await run(Self.chainScenario(bSizing: #"{ "fixed": [200, 200] }"#))
-        #expect(lines(run, step: 4, kinds: sizeKinds) == [
+        #expect(lines(run, step: 4, kinds: Lines.sizeKinds) == [
             "R viewWillTransition(to: 568x320)",
             "R sizeForChild(R1, parent: 568x320) -> 568x320",
             "R1 viewWillTransition(to: 568x320)",
@@ -228,9 +236,10 @@ struct PresentedChainForwardingTests {
 
     /// SPEC R8/R9 — manual forwarding is not super: the presenter that forwards to C1 only
     /// cuts C2 and its presented chain.
-    @Test func manualForwardingAtThePresenterCutsThePresentedChain() async throws {
+    @Test("R8 + R9: manual forwarding at the presenter cuts the presented chain")
+    func manualForwardingAtThePresenterCutsThePresentedChain() async throws {
         let run = try await run("""
-        { \(phoneWindow), "root": "R",
+        { \(Phone.window), "root": "R",
           "controllers": {
             "R":  { "kind": "view", "children": ["C1", "C2"],
                     "overrides": { "viewWillTransition": { "forwardTo": ["C1"] } } },
@@ -241,7 +250,7 @@ struct PresentedChainForwardingTests {
             { "present": "P", "from": "R" },
             { "resizeWindow": [568, 320] } ] }
         """)
-        #expect(lines(run, step: 2, kinds: sizeKinds) == [
+        #expect(lines(run, step: 2, kinds: Lines.sizeKinds) == [
             "R viewWillTransition(to: 568x320)",
             "R sizeForChild(C1, parent: 568x320) -> 568x320",
             "C1 viewWillTransition(to: 568x320)",
@@ -275,9 +284,10 @@ struct PresentedChainForwardingTests {
 
     /// R25 + R6: a receipt VWT is forwarded like any other — the resized context X sends its
     /// own new size on to the presentation it makes.
-    @Test func receiptReachesThePresentationMadeByTheResizedChild() async throws {
+    @Test("R25 + R6: receipt reaches the presentation made by the resized child")
+    func receiptReachesThePresentationMadeByTheResizedChild() async throws {
         let stage = try await Stage("""
-        { \(padWindow), "root": "R",
+        { \(Pad.window), "root": "R",
           "controllers": {
             "R": { "kind": "view", "children": ["X"], "overrides": { "grant": "all" } },
             "X": { "kind": "view", "definesPresentationContext": true },
@@ -287,7 +297,7 @@ struct PresentedChainForwardingTests {
             { "setPreferredContentSize": { "controller": "X", "size": [600, 400] } } ] }
         """)
         try await stage.runAll()
-        #expect(stage.lines(step: 2, kinds: ["preferredContentSizeDidChange"] + sizeKinds) == [
+        #expect(stage.lines(step: 2, kinds: ["preferredContentSizeDidChange"] + Lines.sizeKinds) == [
             "R preferredContentSizeDidChange(forChild: X)",
             "X viewWillTransition(to: 600x400)",
             "pc:P viewWillTransition(to: 600x400)",
@@ -302,7 +312,7 @@ struct PresentedChainForwardingTests {
     /// P can be presented again.
     @Test func dismissedControllerIsNoLongerMessagedAndCanBePresentedAgain() async throws {
         let run = try await run("""
-        { \(padWindow), "root": "R",
+        { \(Pad.window), "root": "R",
           "controllers": {
             "R": { "kind": "view" },
             "P": { "kind": "view", "modalPresentationStyle": "formSheet" } },
@@ -312,8 +322,8 @@ struct PresentedChainForwardingTests {
             { "resizeWindow": [768, 1024] },
             { "present": "P", "from": "R" } ] }
         """)
-        #expect(lines(run, step: 3, kinds: sizeKinds) == ["R viewWillTransition(to: 768x1024)"])
-        #expect(lines(run, step: 4, kinds: ["present", "sizeForChild", "error", "warning"] + appearanceKinds) == [
+        #expect(lines(run, step: 3, kinds: Lines.sizeKinds) == ["R viewWillTransition(to: 768x1024)"])
+        #expect(lines(run, step: 4, kinds: ["present", "sizeForChild", "error", "warning"] + Lines.appearanceKinds) == [
             "R present(P, style: formSheet)",
             "P viewWillAppear",
             "pc:P sizeForChild(P, parent: 768x1024) -> 540x620",

@@ -2,12 +2,13 @@ import Testing
 import TrellisModel
 import TrellisRuntime
 import TrellisScenario
+import TrellisTestSupport
 import TrellisTrace
 
 // SPEC §3.5 "Presented sizes", R3 for custom presentation controllers, and R22/R27 for
 // presented controllers (one level up: the presentation controller).
 
-@Suite("Presented sizes and one-level-up notifications")
+@Suite("R3 + R22 + R27: Presented sizes and one-level-up notifications")
 struct PresentedSizeTests {
     static func present(_ style: String, window: String, extra: String = "", steps: String = "") -> String {
         """
@@ -36,25 +37,26 @@ struct PresentedSizeTests {
     }
 
     @Test func formSheetUsesItsPreferredSizeClampedToTheScreen() async throws {
-        #expect(try await Self.presentedSize(Self.present("formSheet", window: padWindow))
+        #expect(try await Self.presentedSize(Self.present("formSheet", window: Pad.window))
                 == "pc:P sizeForChild(P, parent: 1024x768) -> 540x620")
-        #expect(try await Self.presentedSize(Self.present("formSheet", window: padWindow, extra: #", "preferredContentSize": [400, 300]"#))
+        #expect(try await Self.presentedSize(Self.present("formSheet", window: Pad.window, extra: #", "preferredContentSize": [400, 300]"#))
                 == "pc:P sizeForChild(P, parent: 1024x768) -> 400x300")
-        #expect(try await Self.presentedSize(Self.present("formSheet", window: padWindow, extra: #", "preferredContentSize": [2000, 2000]"#))
+        #expect(try await Self.presentedSize(Self.present("formSheet", window: Pad.window, extra: #", "preferredContentSize": [2000, 2000]"#))
                 == "pc:P sizeForChild(P, parent: 1024x768) -> 1024x768")
     }
 
     /// R3: a custom presentation controller without a sizeForChild rule answers the size it
     /// received — the presenter's.
-    @Test func customPresentationWithoutARuleGivesTheParentSize() async throws {
-        #expect(try await Self.presentedSize(Self.present("custom", window: phoneWindow))
+    @Test("R3: custom presentation without a rule gives the parent size")
+    func customPresentationWithoutARuleGivesTheParentSize() async throws {
+        #expect(try await Self.presentedSize(Self.present("custom", window: Phone.window))
                 == "pc:P sizeForChild(P, parent: 320x568) -> 320x568")
     }
 
     /// A form sheet adapted to fullScreen is sized as fullScreen when the window rotates.
     @Test func adaptedFormSheetIsSizedAsFullScreenOnRotation() async throws {
-        let run = try await run(Self.present("formSheet", window: phoneWindow, steps: #", { "resizeWindow": [568, 320] }"#))
-        #expect(lines(run, step: 2, kinds: sizeKinds) == [
+        let run = try await run(Self.present("formSheet", window: Phone.window, steps: #", { "resizeWindow": [568, 320] }"#))
+        #expect(lines(run, step: 2, kinds: Lines.sizeKinds) == [
             "R viewWillTransition(to: 568x320)",
             "pc:P viewWillTransition(to: 568x320)",
             "pc:P sizeForChild(P, parent: 568x320) -> 568x320",
@@ -65,24 +67,27 @@ struct PresentedSizeTests {
     }
 
     /// R22: only a *different* value is reported.
-    @Test func settingTheSamePreferredSizeSendsNothing() async throws {
-        let run = try await run(Self.present("formSheet", window: padWindow, extra: #", "preferredContentSize": [400, 300]"#,
+    @Test("R22: setting the same preferred size sends nothing")
+    func settingTheSamePreferredSizeSendsNothing() async throws {
+        let run = try await run(Self.present("formSheet", window: Pad.window, extra: #", "preferredContentSize": [400, 300]"#,
                                              steps: #", { "setPreferredContentSize": { "controller": "P", "size": [400, 300] } }"#))
         #expect(lines(run, step: 2).isEmpty)
     }
 
     /// R22: a child of the presented controller reports to P, its parent — not to PC(P).
-    @Test func childOfThePresentedReportsToThePresentedOnly() async throws {
-        let run = try await run(Self.present("formSheet", window: padWindow,
+    @Test("R22: child of the presented reports to the presented only")
+    func childOfThePresentedReportsToThePresentedOnly() async throws {
+        let run = try await run(Self.present("formSheet", window: Pad.window,
                                              steps: #", { "setPreferredContentSize": { "controller": "P1", "size": [100, 100] } }"#))
-        #expect(lines(run, step: 2, kinds: ["preferredContentSizeDidChange"] + sizeKinds) == [
+        #expect(lines(run, step: 2, kinds: ["preferredContentSizeDidChange"] + Lines.sizeKinds) == [
             "P preferredContentSizeDidChange(forChild: P1)",
         ])
     }
 
     /// R27: the fitting-size change of a presented controller goes one level up, to PC(P).
-    @Test func fittingSizeChangeOfThePresentedGoesToItsPresentationController() async throws {
-        let run = try await run(Self.present("formSheet", window: padWindow,
+    @Test("R27: fitting size change of the presented goes to its presentation controller")
+    func fittingSizeChangeOfThePresentedGoesToItsPresentationController() async throws {
+        let run = try await run(Self.present("formSheet", window: Pad.window,
                                              steps: #", { "systemLayoutFittingSizeDidChange": "P" }"#))
         #expect(lines(run, step: 2, kinds: ["systemLayoutFittingSizeDidChange"]) == [
             "pc:P systemLayoutFittingSizeDidChange(forChild: P)",

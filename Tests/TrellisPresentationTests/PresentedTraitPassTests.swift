@@ -2,18 +2,20 @@ import Testing
 import TrellisModel
 import TrellisRuntime
 import TrellisScenario
+import TrellisTestSupport
 import TrellisTrace
 
 // SPEC R13, R14, R16, R18 and the last line of §3.7 across presented chains: the trait passes
 // visit presentation controllers in the same depth-first order as VWT.
 
-@Suite("Trait passes through presented chains")
+@Suite("R13–R18: Trait passes through presented chains")
 struct PresentedTraitPassTests {
     /// R13/R14: a rotation (v: regular → compact) is three whole-tree passes — WTT, VWT,
     /// TCDC — each visiting the presented chain after the presenter's children.
-    @Test func rotationIsThreeDepthFirstPassesIncludingThePresentedChain() async throws {
+    @Test("R13 + R14: rotation is three depth first passes including the presented chain")
+    func rotationIsThreeDepthFirstPassesIncludingThePresentedChain() async throws {
         let run = try await run("""
-        { \(phoneWindow), "root": "R",
+        { \(Phone.window), "root": "R",
           "controllers": {
             "R":  { "kind": "view", "children": ["C1"] },
             "C1": { "kind": "view" },
@@ -25,7 +27,7 @@ struct PresentedTraitPassTests {
         """)
         let to = "h=compact v=compact idiom=phone scale=2"
         let previous = "h=compact v=regular idiom=phone scale=2"
-        #expect(lines(run, step: 2, kinds: traitKinds + sizeKinds) == [
+        #expect(lines(run, step: 2, kinds: Lines.traitKinds + Lines.sizeKinds) == [
             "R willTransition(to: \(to))",
             "C1 willTransition(to: \(to))",
             "pc:P willTransition(to: \(to))",
@@ -46,16 +48,17 @@ struct PresentedTraitPassTests {
             "P1 traitCollectionDidChange(previous: \(previous))",
         ])
         // fullScreen never adapts (§3.7).
-        #expect(lines(run, step: 2, kinds: adaptationKinds).isEmpty)
+        #expect(lines(run, step: 2, kinds: Lines.adaptationKinds).isEmpty)
     }
 
     /// R16 + R18: a current-context presentation lives in its context's traits. The context X
     /// keeps regular width through an override, so when the window goes compact neither X, V,
     /// PC(P) nor P hears of it (and PC(P) does not adapt), while the full-screen Q, in the
     /// window's traits, does — after R's children, in R's presented chain.
-    @Test func currentContextPresentationFollowsItsContextNotTheWindow() async throws {
+    @Test("R16 + R18: current context presentation follows its context not the window")
+    func currentContextPresentationFollowsItsContextNotTheWindow() async throws {
         let stage = try await Stage("""
-        { \(padWindow), "root": "R",
+        { \(Pad.window), "root": "R",
           "controllers": {
             "R": { "kind": "view", "children": ["X"],
                    "traitOverrides": { "X": { "horizontalSizeClass": "regular" } } },
@@ -73,7 +76,7 @@ struct PresentedTraitPassTests {
         #expect(await stage.node("Q")?.presenting == "R")
         let to = "h=compact v=regular idiom=pad scale=2"
         let previous = "h=regular v=regular idiom=pad scale=2"
-        #expect(stage.lines(step: 3, kinds: traitKinds) == [
+        #expect(stage.lines(step: 3, kinds: Lines.traitKinds) == [
             "R willTransition(to: \(to))",
             "pc:Q willTransition(to: \(to))",
             "Q willTransition(to: \(to))",
@@ -81,7 +84,7 @@ struct PresentedTraitPassTests {
             "pc:Q traitCollectionDidChange(previous: \(previous))",
             "Q traitCollectionDidChange(previous: \(previous))",
         ])
-        #expect(stage.lines(step: 3, kinds: adaptationKinds).isEmpty)
+        #expect(stage.lines(step: 3, kinds: Lines.adaptationKinds).isEmpty)
         #expect(await stage.pc("P")?.style == .currentContext)
         #expect(try await stage.controller("P").traitCollection.horizontalSizeClass == .regular)
         #expect(try await stage.controller("Q").traitCollection.horizontalSizeClass == .compact)
@@ -89,9 +92,10 @@ struct PresentedTraitPassTests {
 
     /// R17 + R18: changing the context's override changes what the current-context
     /// presentation inherits: X's subtree first, then X's presented chain.
-    @Test func contextTraitOverrideReachesItsCurrentContextPresentation() async throws {
+    @Test("R17 + R18: context trait override reaches its current context presentation")
+    func contextTraitOverrideReachesItsCurrentContextPresentation() async throws {
         let run = try await run("""
-        { \(padWindow), "root": "R",
+        { \(Pad.window), "root": "R",
           "controllers": {
             "R": { "kind": "view", "children": ["X"] },
             "X": { "kind": "navigation", "children": ["V"] },
@@ -103,7 +107,7 @@ struct PresentedTraitPassTests {
         """)
         let to = "h=regular v=regular idiom=pad scale=3"
         let previous = "h=regular v=regular idiom=pad scale=2"
-        #expect(lines(run, step: 2, kinds: traitKinds) == [
+        #expect(lines(run, step: 2, kinds: Lines.traitKinds) == [
             "X willTransition(to: \(to))",
             "V willTransition(to: \(to))",
             "pc:P willTransition(to: \(to))",
@@ -117,7 +121,7 @@ struct PresentedTraitPassTests {
 
     static func customWithDelegate(pcOverride: String) -> String {
         """
-        { \(padWindow), "root": "R",
+        { \(Pad.window), "root": "R",
           "controllers": {
             "R": { "kind": "view" },
             "P": { "kind": "view", "modalPresentationStyle": "custom",
@@ -133,7 +137,7 @@ struct PresentedTraitPassTests {
     @Test func customPresentationAdaptsWhenTheDelegateSaysSo() async throws {
         let stage = try await Stage(Self.customWithDelegate(pcOverride: "super"))
         try await stage.runAll()
-        #expect(stage.lines(step: 2, kinds: adaptationKinds) == [
+        #expect(stage.lines(step: 2, kinds: Lines.adaptationKinds) == [
             "pc:P adaptivePresentationStyle -> overFullScreen",
             "pc:P willPresentWithAdaptiveStyle(overFullScreen)",
         ])
@@ -150,16 +154,17 @@ struct PresentedTraitPassTests {
             "pc:P willTransition(to: h=compact v=regular idiom=pad scale=2)",
         ])
         #expect(stage.lines(step: 2, kinds: ["suppressed"]) == ["pc:P suppressed willTransition (cut: P)"])
-        #expect(stage.lines(step: 2, kinds: adaptationKinds).isEmpty)
+        #expect(stage.lines(step: 2, kinds: Lines.adaptationKinds).isEmpty)
         #expect(await stage.pc("P")?.style == .custom)
     }
 
     /// R18 — a full-screen presentation made by P, whose own traits come from its PC's
     /// override (scale 1.5), lives in the window's traits, not P's: a scale change reaches
     /// PC(P2) and P2, never P.
-    @Test func fullScreenPresentationFromAnOverriddenPresentedLivesInTheWindowsTraits() async throws {
+    @Test("R18: full screen presentation from an overridden presented lives in the windows traits")
+    func fullScreenPresentationFromAnOverriddenPresentedLivesInTheWindowsTraits() async throws {
         let stage = try await Stage("""
-        { \(phoneWindow), "root": "R",
+        { \(Phone.window), "root": "R",
           "controllers": {
             "R":  { "kind": "view" },
             "P":  { "kind": "view", "modalPresentationStyle": "custom",
@@ -177,7 +182,7 @@ struct PresentedTraitPassTests {
         try await stage.perform(step: 3)
         let to = "h=compact v=regular idiom=phone scale=3"
         let previous = "h=compact v=regular idiom=phone scale=2"
-        #expect(stage.lines(step: 3, kinds: traitKinds) == [
+        #expect(stage.lines(step: 3, kinds: Lines.traitKinds) == [
             "R willTransition(to: \(to))",
             "pc:P willTransition(to: \(to))",
             "pc:P2 willTransition(to: \(to))",
@@ -194,9 +199,10 @@ struct PresentedTraitPassTests {
     /// R16: a controller whose traits do not change gets no trait messages, but its subtree is
     /// still visited: X (pinned to scale 3 by R's override) and P, presented over X's context,
     /// stay silent, while P2, which P presents full screen in the window's traits, changes.
-    @Test func unchangedContextIsStillWalkedToAPresentationInTheWindowsTraits() async throws {
+    @Test("R16: unchanged context is still walked to a presentation in the windows traits")
+    func unchangedContextIsStillWalkedToAPresentationInTheWindowsTraits() async throws {
         let run = try await run("""
-        { \(padWindow), "root": "R",
+        { \(Pad.window), "root": "R",
           "controllers": {
             "R":  { "kind": "view", "children": ["X"], "traitOverrides": { "X": { "displayScale": 3 } } },
             "X":  { "kind": "view", "definesPresentationContext": true },
@@ -209,7 +215,7 @@ struct PresentedTraitPassTests {
         """)
         let to = "h=regular v=regular idiom=pad scale=4"
         let previous = "h=regular v=regular idiom=pad scale=2"
-        #expect(lines(run, step: 3, kinds: traitKinds) == [
+        #expect(lines(run, step: 3, kinds: Lines.traitKinds) == [
             "R willTransition(to: \(to))",
             "pc:P2 willTransition(to: \(to))",
             "P2 willTransition(to: \(to))",
@@ -221,9 +227,10 @@ struct PresentedTraitPassTests {
 
     /// R48 + R18: a current-context presentation adapts when its *context's* width changes,
     /// here through the context's trait override (ios8: currentContext → fullScreen).
-    @Test func currentContextAdaptsWhenItsContextGoesCompact() async throws {
+    @Test("R48 + R18: current context adapts when its context goes compact")
+    func currentContextAdaptsWhenItsContextGoesCompact() async throws {
         let stage = try await Stage("""
-        { \(padWindow), "root": "R",
+        { \(Pad.window), "root": "R",
           "controllers": {
             "R": { "kind": "view", "children": ["X"] },
             "X": { "kind": "view", "definesPresentationContext": true },
@@ -233,8 +240,8 @@ struct PresentedTraitPassTests {
             { "setTraitOverride": { "container": "R", "child": "X", "traits": { "horizontalSizeClass": "compact" } } } ] }
         """)
         try await stage.runAll()
-        #expect(stage.lines(step: 1, kinds: adaptationKinds).isEmpty)
-        #expect(stage.lines(step: 2, kinds: ["willTransition"] + adaptationKinds) == [
+        #expect(stage.lines(step: 1, kinds: Lines.adaptationKinds).isEmpty)
+        #expect(stage.lines(step: 2, kinds: ["willTransition"] + Lines.adaptationKinds) == [
             "X willTransition(to: h=compact v=regular idiom=pad scale=2)",
             "pc:P willTransition(to: h=compact v=regular idiom=pad scale=2)",
             "pc:P adaptivePresentationStyle -> fullScreen",

@@ -2,14 +2,15 @@ import Testing
 import TrellisModel
 import TrellisRuntime
 import TrellisScenario
+import TrellisTestSupport
 import TrellisTrace
 
 // SPEC R13–R18 and R22–R26 as they meet presentation controllers. CONFORMANCE 12, 13, 14.
 
-@Suite("Traits and preferred sizes across presentation controllers")
+@Suite("R13–R18 + R22–R26: Traits and preferred sizes across presentation controllers")
 struct PresentedTraitsAndPreferredSizeTests {
     static let overriddenScale = """
-    { \(phoneWindow), "root": "R",
+    { \(Phone.window), "root": "R",
       "controllers": {
         "R":  { "kind": "view", "children": ["C1"] },
         "C1": { "kind": "view" },
@@ -23,9 +24,10 @@ struct PresentedTraitsAndPreferredSizeTests {
     /// CONFORMANCE 12 — R18: the PC's override applies to P only. The screen scale goes 2 → 3:
     /// R, C1 and the presentation controller (whose environment is the window) change; P keeps
     /// 1.5 and hears nothing.
-    @Test func presentationControllerTraitOverrideShieldsThePresentedOnly() async throws {
+    @Test("R18: presentation controller trait override shields the presented only")
+    func presentationControllerTraitOverrideShieldsThePresentedOnly() async throws {
         let run = try await run(Self.overriddenScale)
-        #expect(lines(run, step: 2, kinds: traitKinds) == [
+        #expect(lines(run, step: 2, kinds: Lines.traitKinds) == [
             "R willTransition(to: h=compact v=regular idiom=phone scale=3)",
             "C1 willTransition(to: h=compact v=regular idiom=phone scale=3)",
             "pc:P willTransition(to: h=compact v=regular idiom=phone scale=3)",
@@ -51,9 +53,10 @@ struct PresentedTraitsAndPreferredSizeTests {
 
     /// SPEC R18 — a current-context presentation inherits the context controller's traits, a
     /// full-screen one the window's, whoever calls `present`.
-    @Test func currentContextInheritsTheContextsTraitsAndFullScreenTheWindows() async throws {
+    @Test("R18: current context inherits the contexts traits and full screen the windows")
+    func currentContextInheritsTheContextsTraitsAndFullScreenTheWindows() async throws {
         let stage = try await Stage("""
-        { \(padWindow), "root": "R",
+        { \(Pad.window), "root": "R",
           "controllers": {
             "R": { "kind": "view", "children": ["X"], "traitOverrides": { "X": { "displayScale": 3 } } },
             "X": { "kind": "navigation", "children": ["V"] },
@@ -74,7 +77,7 @@ struct PresentedTraitsAndPreferredSizeTests {
 
     static func preferredSize(grant: String) -> String {
         """
-        { \(phoneWindow), "root": "R",
+        { \(Phone.window), "root": "R",
           "controllers": {
             "R":  { "kind": "view" },
             "P":  { "kind": "view", "children": ["P1"], "modalPresentationStyle": "custom",
@@ -88,12 +91,13 @@ struct PresentedTraitsAndPreferredSizeTests {
 
     /// CONFORMANCE 13 — R22, R24–R26: PCS goes to PC(P), which grants half the change:
     /// a receipt VWT(300×450) that P forwards down, then the layout; P keeps asking 300×500.
-    @Test func partialGrantSendsAReceiptThenResizes() async throws {
+    @Test("R22 + R24 + R26: partial grant sends a receipt then resizes")
+    func partialGrantSendsAReceiptThenResizes() async throws {
         let stage = try await Stage(Self.preferredSize(grant: #"{ "fraction": 0.5 }"#))
         try await stage.perform(step: 1)
         #expect(try await stage.controller("P").size == Size(300, 400))
         try await stage.perform(step: 2)
-        #expect(stage.lines(step: 2, kinds: ["preferredContentSizeDidChange"] + sizeKinds) == [
+        #expect(stage.lines(step: 2, kinds: ["preferredContentSizeDidChange"] + Lines.sizeKinds) == [
             "pc:P preferredContentSizeDidChange(forChild: P)",
             "P viewWillTransition(to: 300x450)",
             "P sizeForChild(P1, parent: 300x450) -> 300x450",
@@ -111,10 +115,11 @@ struct PresentedTraitsAndPreferredSizeTests {
     }
 
     /// CONFORMANCE 14 — R25: nothing granted, no receipt, no VWT anywhere.
-    @Test func ignoredPreferredSizeSendsNoReceipt() async throws {
+    @Test("R25: ignored preferred size sends no receipt")
+    func ignoredPreferredSizeSendsNoReceipt() async throws {
         let stage = try await Stage(Self.preferredSize(grant: #""none""#))
         try await stage.runAll()
-        #expect(stage.lines(step: 2, kinds: ["preferredContentSizeDidChange"] + sizeKinds) == [
+        #expect(stage.lines(step: 2, kinds: ["preferredContentSizeDidChange"] + Lines.sizeKinds) == [
             "pc:P preferredContentSizeDidChange(forChild: P)",
         ])
         #expect(try await stage.controller("P").size == Size(300, 400))
@@ -123,9 +128,10 @@ struct PresentedTraitsAndPreferredSizeTests {
 
     /// §3.4 default grants — a popover's presentation controller grants the request, clamped
     /// to the screen; the popover's size then follows its preferred size on rotation (R7).
-    @Test func popoverGrantsPreferredSizeClampedToTheScreen() async throws {
+    @Test("R24: popover grants preferred size clamped to the screen")
+    func popoverGrantsPreferredSizeClampedToTheScreen() async throws {
         let stage = try await Stage("""
-        { \(padWindow), "root": "R",
+        { \(Pad.window), "root": "R",
           "controllers": {
             "R": { "kind": "view" },
             "P": { "kind": "view", "modalPresentationStyle": "popover",
@@ -139,18 +145,18 @@ struct PresentedTraitsAndPreferredSizeTests {
         try await stage.perform(step: 1)
         #expect(try await stage.controller("P").size == Size(320, 480))
         try await stage.perform(step: 2)
-        #expect(stage.lines(step: 2, kinds: ["preferredContentSizeDidChange"] + sizeKinds) == [
+        #expect(stage.lines(step: 2, kinds: ["preferredContentSizeDidChange"] + Lines.sizeKinds) == [
             "pc:P preferredContentSizeDidChange(forChild: P)",
             "P viewWillTransition(to: 400x500)",
         ])
         #expect(try await stage.controller("P").size == Size(400, 500))
         try await stage.perform(step: 3)
-        #expect(stage.lines(step: 3, kinds: ["preferredContentSizeDidChange"] + sizeKinds) == [
+        #expect(stage.lines(step: 3, kinds: ["preferredContentSizeDidChange"] + Lines.sizeKinds) == [
             "pc:P preferredContentSizeDidChange(forChild: P)",
             "P viewWillTransition(to: 1024x500)",
         ])
         try await stage.perform(step: 4)
-        #expect(stage.lines(step: 4, kinds: sizeKinds) == [
+        #expect(stage.lines(step: 4, kinds: Lines.sizeKinds) == [
             "R viewWillTransition(to: 768x1024)",
             "pc:P viewWillTransition(to: 768x1024)",
             "pc:P sizeForChild(P, parent: 768x1024) -> 768x500",
@@ -162,7 +168,7 @@ struct PresentedTraitsAndPreferredSizeTests {
     /// §3.4 default grants — a form sheet grants in regular width.
     @Test func formSheetGrantsPreferredSizeInRegularWidth() async throws {
         let stage = try await Stage("""
-        { \(padWindow), "root": "R",
+        { \(Pad.window), "root": "R",
           "controllers": {
             "R": { "kind": "view" },
             "P": { "kind": "view", "modalPresentationStyle": "formSheet" } },
@@ -173,7 +179,7 @@ struct PresentedTraitsAndPreferredSizeTests {
         try await stage.perform(step: 1)
         #expect(try await stage.controller("P").size == Size(540, 620))
         try await stage.perform(step: 2)
-        #expect(stage.lines(step: 2, kinds: ["preferredContentSizeDidChange"] + sizeKinds) == [
+        #expect(stage.lines(step: 2, kinds: ["preferredContentSizeDidChange"] + Lines.sizeKinds) == [
             "pc:P preferredContentSizeDidChange(forChild: P)",
             "P viewWillTransition(to: 600x700)",
         ])
@@ -184,7 +190,7 @@ struct PresentedTraitsAndPreferredSizeTests {
     @Test(arguments: ["fullScreen", "overFullScreen"])
     func fullScreenStylesIgnorePreferredSize(style: String) async throws {
         let stage = try await Stage("""
-        { \(padWindow), "root": "R",
+        { \(Pad.window), "root": "R",
           "controllers": {
             "R": { "kind": "view" },
             "P": { "kind": "view", "modalPresentationStyle": "\(style)" } },
@@ -193,7 +199,7 @@ struct PresentedTraitsAndPreferredSizeTests {
             { "setPreferredContentSize": { "controller": "P", "size": [300, 300] } } ] }
         """)
         try await stage.runAll()
-        #expect(stage.lines(step: 2, kinds: ["preferredContentSizeDidChange"] + sizeKinds) == [
+        #expect(stage.lines(step: 2, kinds: ["preferredContentSizeDidChange"] + Lines.sizeKinds) == [
             "pc:P preferredContentSizeDidChange(forChild: P)",
         ])
         #expect(try await stage.controller("P").size == Size(1024, 768))
@@ -201,9 +207,10 @@ struct PresentedTraitsAndPreferredSizeTests {
 
     /// R22 — exactly one level up: inside its adaptive wrapper, P's container is the wrapper,
     /// not the presentation controller.
-    @Test func preferredSizeOfAWrappedPresentedGoesToTheWrapper() async throws {
+    @Test("R22: preferred size of a wrapped presented goes to the wrapper")
+    func preferredSizeOfAWrappedPresentedGoesToTheWrapper() async throws {
         let run = try await run("""
-        { \(padWindow), "root": "R",
+        { \(Pad.window), "root": "R",
           "controllers": {
             "R": { "kind": "view" },
             "P": { "kind": "view", "modalPresentationStyle": "popover",

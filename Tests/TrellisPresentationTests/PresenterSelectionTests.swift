@@ -2,18 +2,20 @@ import Testing
 import TrellisModel
 import TrellisRuntime
 import TrellisScenario
+import TrellisTestSupport
 import TrellisTrace
 
 // SPEC §3.5: who presents (R35, R37, R39), one presentation at a time (R28–R30), refusals
 // (R31) and the shape of the hierarchy (R32, R33). CONFORMANCE 20–24, 27.
 
-@Suite("Choosing the presenter")
+@Suite("R28–R39: Choosing the presenter")
 struct PresenterSelectionTests {
     /// CONFORMANCE 20 — R35: C1 does not cover the screen, so its full-screen presentation is
     /// made by R; only R's link is set; P is sized to the window; the completion runs on C1.
-    @Test func fullScreenPresentationFromAChildIsReroutedToTheRoot() async throws {
+    @Test("R35: full screen presentation from a child is rerouted to the root")
+    func fullScreenPresentationFromAChildIsReroutedToTheRoot() async throws {
         let stage = try await Stage("""
-        { \(phoneWindow), "root": "R",
+        { \(Phone.window), "root": "R",
           "controllers": {
             "R":  { "kind": "view", "children": ["C1"],
                     "overrides": { "sizeForChild": { "fraction": [0.5, 0.5] } } },
@@ -37,7 +39,7 @@ struct PresenterSelectionTests {
         #expect(await stage.pc("P")?.presentedViewFrame.size == Size(320, 568))
 
         try await stage.perform(step: 2)
-        #expect(stage.lines(step: 2, kinds: sizeKinds) == [
+        #expect(stage.lines(step: 2, kinds: Lines.sizeKinds) == [
             "R viewWillTransition(to: 568x320)",
             "R sizeForChild(C1, parent: 568x320) -> 284x160",
             "C1 viewWillTransition(to: 284x160)",
@@ -49,9 +51,10 @@ struct PresenterSelectionTests {
 
     /// CONFORMANCE 21 (direct) — R30: A presents B; `A.present(C)` is refused with a warning;
     /// nothing reaches C, no completion, state unchanged.
-    @Test func presentingWhilePresentingIsRefusedWithAWarning() async throws {
+    @Test("R30: presenting while presenting is refused with a warning")
+    func presentingWhilePresentingIsRefusedWithAWarning() async throws {
         let stage = try await Stage("""
-        { \(phoneWindow), "root": "A",
+        { \(Phone.window), "root": "A",
           "controllers": {
             "A": { "kind": "view" },
             "B": { "kind": "view", "modalPresentationStyle": "fullScreen" },
@@ -74,7 +77,7 @@ struct PresenterSelectionTests {
     /// controller called.
     @Test func reroutedPresentingWhilePresentingNamesBothControllers() async throws {
         let stage = try await Stage("""
-        { \(phoneWindow), "root": "R",
+        { \(Phone.window), "root": "R",
           "controllers": {
             "R":  { "kind": "view", "children": ["C1"] },
             "C1": { "kind": "view" },
@@ -96,9 +99,10 @@ struct PresenterSelectionTests {
 
     /// CONFORMANCE 22 — R37 with no context definer: the window's root presents and PC(P)
     /// works with the root's size (the context controller's size, §3.5).
-    @Test func currentContextWithoutADefinerIsPresentedByTheRoot() async throws {
+    @Test("R37: current context without a definer is presented by the root")
+    func currentContextWithoutADefinerIsPresentedByTheRoot() async throws {
         let stage = try await Stage("""
-        { \(padWindow), "root": "R",
+        { \(Pad.window), "root": "R",
           "controllers": {
             "R": { "kind": "view", "children": ["X"],
                    "overrides": { "sizeForChild": { "fraction": [0.5, 1] } } },
@@ -121,9 +125,10 @@ struct PresenterSelectionTests {
     /// CONFORMANCE 22, navigation variant — X defines the context by default: X presents, P
     /// covers only X, and on rotation PC(P) is visited inside X's subtree: before X's later
     /// sibling Y and before R's own presented chain (R5, R6).
-    @Test func currentContextInANavigationControllerIsVisitedInsideItsSubtree() async throws {
+    @Test("R5 + R6: current context in a navigation controller is visited inside its subtree")
+    func currentContextInANavigationControllerIsVisitedInsideItsSubtree() async throws {
         let stage = try await Stage("""
-        { \(padWindow), "root": "R",
+        { \(Pad.window), "root": "R",
           "controllers": {
             "R": { "kind": "view", "children": ["X", "Y"],
                    "overrides": { "sizeForChild": { "fraction": [0.5, 1] } } },
@@ -149,7 +154,7 @@ struct PresenterSelectionTests {
         try await stage.perform(step: 2)
         #expect(await stage.node("R")?.presented == "Q")
         try await stage.perform(step: 3)
-        #expect(stage.lines(step: 3, kinds: sizeKinds) == [
+        #expect(stage.lines(step: 3, kinds: Lines.sizeKinds) == [
             "R viewWillTransition(to: 768x1024)",
             "R sizeForChild(X, parent: 768x1024) -> 384x1024",
             "X viewWillTransition(to: 384x1024)",
@@ -168,9 +173,10 @@ struct PresenterSelectionTests {
 
     /// CONFORMANCE 23 — R37 starts at the receiver: V defines the context and presents itself;
     /// overCurrentContext keeps V's views (R41), so no presenter appearance callbacks (R42).
-    @Test func receiverThatDefinesTheContextPresentsOverItself() async throws {
+    @Test("R37 + R41 + R42: receiver that defines the context presents over itself")
+    func receiverThatDefinesTheContextPresentsOverItself() async throws {
         let stage = try await Stage("""
-        { \(padWindow), "root": "R",
+        { \(Pad.window), "root": "R",
           "controllers": {
             "R": { "kind": "view", "children": ["V"] },
             "V": { "kind": "view", "definesPresentationContext": true },
@@ -178,7 +184,7 @@ struct PresenterSelectionTests {
           "steps": [ { "present": "P", "from": "V" } ] }
         """)
         try await stage.runAll()
-        #expect(stage.lines(step: 1, kinds: ["present"] + appearanceKinds) == [
+        #expect(stage.lines(step: 1, kinds: ["present"] + Lines.appearanceKinds) == [
             "V present(P, style: overCurrentContext)",
             "P viewWillAppear",
             "P viewDidAppear",
@@ -192,7 +198,7 @@ struct PresenterSelectionTests {
 
     static func contextTransitionStyle(provides: Bool) -> String {
         """
-        { \(padWindow), "root": "R",
+        { \(Pad.window), "root": "R",
           "controllers": {
             "R": { "kind": "view", "children": ["D"] },
             "D": { "kind": "view", "children": ["V"], "definesPresentationContext": true,
@@ -216,7 +222,8 @@ struct PresenterSelectionTests {
 
     /// CONFORMANCE 24 — R39: the context's transition style replaces P's; the presentation
     /// style is not replaced.
-    @Test func contextProvidingItsTransitionStyleReplacesThePresentedOne() async throws {
+    @Test("R39: context providing its transition style replaces the presented one")
+    func contextProvidingItsTransitionStyleReplacesThePresentedOne() async throws {
         let run = try await run(Self.contextTransitionStyle(provides: true))
         let present = try #require(Self.presentEvent(run))
         #expect(present.presenter == "D")
@@ -235,9 +242,10 @@ struct PresenterSelectionTests {
 
     /// SPEC R32/R33 — a presented controller has no parent, and no controller's children
     /// contain it (neither the presenter's nor the caller's).
-    @Test func presentedControllerHasNoParentAndIsNoOnesChild() async throws {
+    @Test("R32 + R33: presented controller has no parent and is no ones child")
+    func presentedControllerHasNoParentAndIsNoOnesChild() async throws {
         let stage = try await Stage("""
-        { \(phoneWindow), "root": "R",
+        { \(Phone.window), "root": "R",
           "controllers": {
             "R":  { "kind": "view", "children": ["C1"] },
             "C1": { "kind": "view" },
@@ -263,9 +271,10 @@ struct PresenterSelectionTests {
 
     /// SPEC R35, its example: V inside navigation controller N, N the window's root:
     /// `V.present(P)` (ios8 default: fullScreen) makes N the presenter.
-    @Test func presentFromInsideTheRootNavigationControllerIsMadeByIt() async throws {
+    @Test("R35: present from inside the root navigation controller is made by it")
+    func presentFromInsideTheRootNavigationControllerIsMadeByIt() async throws {
         let stage = try await Stage("""
-        { \(phoneWindow), "root": "N",
+        { \(Phone.window), "root": "N",
           "controllers": {
             "N": { "kind": "navigation", "children": ["V"] },
             "V": { "kind": "view" },
@@ -284,9 +293,10 @@ struct PresenterSelectionTests {
 
     /// SPEC R35 — the top of the presentation stack presents even when it is a form sheet: a
     /// child of the presented form sheet F asks, F presents.
-    @Test func topOfThePresentationStackPresentsEvenAsAFormSheet() async throws {
+    @Test("R35: top of the presentation stack presents even as a form sheet")
+    func topOfThePresentationStackPresentsEvenAsAFormSheet() async throws {
         let stage = try await Stage("""
-        { \(padWindow), "root": "R",
+        { \(Pad.window), "root": "R",
           "controllers": {
             "R":  { "kind": "view" },
             "F":  { "kind": "view", "children": ["FC"], "modalPresentationStyle": "formSheet" },
@@ -309,9 +319,10 @@ struct PresenterSelectionTests {
     }
 
     /// SPEC R30 after R37 rerouting: the context X is already presenting.
-    @Test func currentContextPresentingWhileTheContextPresentsIsRefused() async throws {
+    @Test("R30 + R37: current context presenting while the context presents is refused")
+    func currentContextPresentingWhileTheContextPresentsIsRefused() async throws {
         let stage = try await Stage("""
-        { \(padWindow), "root": "R",
+        { \(Pad.window), "root": "R",
           "controllers": {
             "R":  { "kind": "view", "children": ["X"] },
             "X":  { "kind": "navigation", "children": ["V"] },
@@ -331,9 +342,10 @@ struct PresenterSelectionTests {
 
     /// R39 concerns the context of a current-context presentation only: a full-screen
     /// presentation from inside D keeps P's own transition style.
-    @Test func contextTransitionStyleDoesNotApplyToFullScreenPresentations() async throws {
+    @Test("R39: context transition style does not apply to full screen presentations")
+    func contextTransitionStyleDoesNotApplyToFullScreenPresentations() async throws {
         let run = try await run("""
-        { \(padWindow), "root": "R",
+        { \(Pad.window), "root": "R",
           "controllers": {
             "R": { "kind": "view", "children": ["D"] },
             "D": { "kind": "view", "children": ["V"], "definesPresentationContext": true,

@@ -2,11 +2,12 @@ import Testing
 import TrellisModel
 import TrellisRuntime
 import TrellisScenario
+import TrellisTestSupport
 import TrellisTrace
 
 // SPEC §3.2 and §3.8 (R55–R57). CONFORMANCE 28.
 
-@Suite("show and showDetail")
+@Suite("R55–R57: show and showDetail")
 struct ShowTests {
     static let showKinds = ["show", "showDetail", "push", "replaceDetail", "present"]
 
@@ -14,7 +15,7 @@ struct ShowTests {
     /// presentation, no presentation controller.
     @Test func showInsideANavigationControllerPushes() async throws {
         let stage = try await Stage("""
-        { \(phoneWindow), "root": "N",
+        { \(Phone.window), "root": "N",
           "controllers": {
             "N": { "kind": "navigation", "children": ["V"] },
             "V": { "kind": "view" },
@@ -36,9 +37,10 @@ struct ShowTests {
 
     /// CONFORMANCE 28 and SPEC R55 — nobody handles `show`: the window's root presents W
     /// modally (not V, not V's parent), in the profile's default style.
-    @Test func showWithNoHandlerMakesTheWindowRootPresentModally() async throws {
+    @Test("R55: show with no handler makes the window root present modally")
+    func showWithNoHandlerMakesTheWindowRootPresentModally() async throws {
         let stage = try await Stage("""
-        { \(phoneWindow), "root": "R",
+        { \(Phone.window), "root": "R",
           "controllers": {
             "R": { "kind": "view", "children": ["X"] },
             "X": { "kind": "view", "children": ["V"] },
@@ -73,8 +75,9 @@ struct ShowTests {
     }
 
     /// CONFORMANCE 28 — R56: in regular width the split view controller replaces its detail.
-    @Test func showDetailInRegularWidthReplacesTheDetail() async throws {
-        let stage = try await Stage(Self.split(padWindow))
+    @Test("R56: show detail in regular width replaces the detail")
+    func showDetailInRegularWidthReplacesTheDetail() async throws {
+        let stage = try await Stage(Self.split(Pad.window))
         try await stage.runAll()
         #expect(stage.lines(step: 1, kinds: Self.showKinds) == [
             "MV showDetail(W)",
@@ -90,8 +93,9 @@ struct ShowTests {
 
     /// CONFORMANCE 28 — R57: collapsed in compact width, `showDetail` falls back to `show`,
     /// which pushes W onto the primary navigation controller.
-    @Test func showDetailInCompactWidthPushesOntoThePrimaryNavigationController() async throws {
-        let stage = try await Stage(Self.split(phoneWindow))
+    @Test("R57: show detail in compact width pushes onto the primary navigation controller")
+    func showDetailInCompactWidthPushesOntoThePrimaryNavigationController() async throws {
+        let stage = try await Stage(Self.split(Phone.window))
         try await stage.runAll()
         let produced = stage.lines(step: 1, kinds: Self.showKinds)
         #expect(produced.first == "MV showDetail(W)")
@@ -105,9 +109,10 @@ struct ShowTests {
 
     /// SPEC R55 — the lookup walks parents, then a presented controller's presenter: from
     /// inside P, presented by the navigation controller N, `show` pushes onto N.
-    @Test func showFromInsideAPresentedControllerContinuesAtItsPresenter() async throws {
+    @Test("R55: show from inside a presented controller continues at its presenter")
+    func showFromInsideAPresentedControllerContinuesAtItsPresenter() async throws {
         let stage = try await Stage("""
-        { \(phoneWindow), "root": "N",
+        { \(Phone.window), "root": "N",
           "controllers": {
             "N":  { "kind": "navigation", "children": ["V"] },
             "V":  { "kind": "view" },
@@ -129,9 +134,10 @@ struct ShowTests {
 
     /// SPEC R56/R57 — no split view controller handles `showDetail`: the window's root
     /// presents modally.
-    @Test func showDetailWithNoHandlerMakesTheWindowRootPresentModally() async throws {
+    @Test("R56 + R57: show detail with no handler makes the window root present modally")
+    func showDetailWithNoHandlerMakesTheWindowRootPresentModally() async throws {
         let stage = try await Stage("""
-        { \(padWindow), "root": "R",
+        { \(Pad.window), "root": "R",
           "controllers": {
             "R": { "kind": "view", "children": ["V"] },
             "V": { "kind": "view" },

@@ -8,29 +8,6 @@ import TrellisTrace
 // hand from SPEC.md, CONFORMANCE.md and the presentation contract decisions; none is copied
 // from the program's output.
 
-/// The phone of SPEC §5: 320×568, compact width, regular height, scale 2.
-let phoneWindow = """
-    "window": { "size": [320, 568],
-                "traits": { "horizontalSizeClass": "compact", "verticalSizeClass": "regular",
-                            "userInterfaceIdiom": "phone", "displayScale": 2 } }
-    """
-
-/// An iPad in landscape: 1024×768, regular in both directions, scale 2.
-let padWindow = """
-    "window": { "size": [1024, 768],
-                "traits": { "horizontalSizeClass": "regular", "verticalSizeClass": "regular",
-                            "userInterfaceIdiom": "pad", "displayScale": 2 } }
-    """
-
-/// The appearance callbacks and completions: what R42 orders.
-let appearanceKinds = ["viewWillAppear", "viewDidAppear", "viewWillDisappear", "viewDidDisappear",
-                       "presentCompletion", "dismissCompletion"]
-let sizeKinds = ["viewWillTransition", "sizeForChild"]
-let traitKinds = ["willTransition", "traitCollectionDidChange"]
-let adaptationKinds = ["adaptivePresentationStyle", "willPresentWithAdaptiveStyle"]
-let presentationCallbackKinds = ["presentationTransitionWillBegin", "presentationTransitionDidEnd",
-                                 "dismissalTransitionWillBegin", "dismissalTransitionDidEnd"]
-
 /// Decodes an inline scenario (SPEC §5).
 func scenario(_ json: String) throws -> Scenario {
     try ScenarioDecoder.decode(json, file: "inline")
@@ -46,7 +23,7 @@ func run(_ json: String) async throws -> ScenarioRun {
 func lines(_ events: [TraceEvent], step: Int, kinds: [String]? = nil) -> [String] {
     events
         .filter { $0.step == step && $0.message.name != "step" }
-        .filter { kinds == nil || kinds!.contains($0.message.name) }
+        .filter { kinds?.contains($0.message.name) ?? true }
         .map(\.canonicalLine)
 }
 

@@ -1,6 +1,7 @@
 import Testing
 import TrellisModel
 import TrellisRuntime
+import TrellisTestSupport
 import TrellisTrace
 
 /// Rules that need Swift behaviours: code after super (R11), what a controller sees during a
@@ -37,7 +38,7 @@ struct BehaviorRuleTests {
             "A note after super",
             "R sizeForChild(B, parent: 568x320) -> 568x320",
             "B viewWillTransition(to: 568x320)",
-        ] + layoutLines("R", "A", "A1", "A2", "B"))
+        ] + Lines.layout("R", "A", "A1", "A2", "B"))
     }
 
     /// Skips super, leaving a note.
@@ -159,7 +160,7 @@ struct BehaviorRuleTests {
             "A1 viewWillTransition(to: 568x320)",
             "R sizeForChild(B, parent: 568x320) -> 568x320",
             "B viewWillTransition(to: 568x320)",
-        ] + layoutLines("R", "A", "A1", "B") + [
+        ] + Lines.layout("R", "A", "A1", "B") + [
             "A alongsideTransition",
             "B alongsideTransition",
             "A transitionCompletion",
@@ -203,7 +204,7 @@ struct BehaviorRuleTests {
         await window.start()
         let lines = try await window.lines(of: .environmentChange(
             size: Phone.landscapeSize, traits: TraitCollection(verticalSizeClass: .compact)))
-        #expect(Array(lines.suffix(6)) == layoutLines("R", "A") + ["A alongsideTransition", "A transitionCompletion"])
+        #expect(Array(lines.suffix(6)) == Lines.layout("R", "A") + ["A alongsideTransition", "A transitionCompletion"])
         #expect(log.all == ["traits block, transition true", "size block, transition true"])
         // A second change is a new transition: the first one's blocks do not run again.
         _ = try await window.lines(of: .environmentChange(size: Phone.size, traits: nil))
@@ -223,7 +224,7 @@ struct BehaviorRuleTests {
         #expect(lines == [
             "N preferredContentSizeDidChange(forChild: V)",
             "V viewWillTransition(to: 200x300)",
-        ] + layoutLines("N", "V") + [
+        ] + Lines.layout("N", "V") + [
             "V alongsideTransition",
             "V transitionCompletion",
         ])

@@ -1,6 +1,7 @@
 import Testing
 import TrellisModel
 import TrellisRuntime
+import TrellisTestSupport
 import TrellisTrace
 
 /// SPEC §4: events for one window are processed one at a time, in order; different windows may
@@ -17,9 +18,7 @@ struct ConcurrencyTests {
 
     static func padWindow() async throws -> Window {
         try await Window(HierarchyDescription(
-            windowSize: Size(1024, 768),
-            windowTraits: TraitCollection(horizontalSizeClass: .regular, verticalSizeClass: .regular, userInterfaceIdiom: .pad, displayScale: 2),
-            root: "S",
+            windowSize: Pad.size, windowTraits: Pad.traits, root: "S",
             controllers: [
                 ControllerDescription("S", kind: .split, children: ["M", "D"]),
                 ControllerDescription("M", kind: .navigation, children: ["M1", "M2"]),
@@ -36,7 +35,7 @@ struct ConcurrencyTests {
     }
 
     static let phoneEvents = rotations(
-        24, portrait: Size(320, 568), landscape: Size(568, 320), compactAxis: TraitCollection(verticalSizeClass: .compact))
+        24, portrait: Phone.size, landscape: Phone.landscapeSize, compactAxis: TraitCollection(verticalSizeClass: .compact))
     static let padEvents: [WindowEvent] = (0..<24).map { index in
         index.isMultiple(of: 2)
             ? .environmentChange(size: Size(507, 768), traits: TraitCollection(horizontalSizeClass: .compact))
@@ -64,7 +63,7 @@ struct ConcurrencyTests {
             "A1 viewWillTransition(to: 568x320)",
             "R sizeForChild(B, parent: 568x320) -> 568x320",
             "B viewWillTransition(to: 568x320)",
-        ] + layoutLines("R", "A", "A1", "B")
+        ] + Lines.layout("R", "A", "A1", "B")
         let initialCount = phoneAlone.firstIndex(of: "R viewWillTransition(to: 568x320)") ?? 0
         #expect(Array(phoneAlone[initialCount..<(initialCount + firstRotation.count)]) == firstRotation)
         // The pad's collapsed split messages M (a navigation controller: its top M2 only), never D.

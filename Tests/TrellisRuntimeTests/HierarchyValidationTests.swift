@@ -1,6 +1,7 @@
 import Testing
 import TrellisModel
 import TrellisRuntime
+import TrellisTestSupport
 
 /// A hierarchy built in Swift is checked as a scenario file is: every id known and used once,
 /// one parent each, no cycle — with the offending controllers named, and never a hang.

@@ -1,5 +1,6 @@
 import Testing
 import TrellisScenario
+import TrellisTestSupport
 
 /// SPEC §5: bad scenario files are rejected before anything runs, naming the file, the JSON path
 /// and what is wrong.
@@ -41,14 +42,14 @@ struct BadScenarioTests {
     @Test("not JSON: a duplicate key")
     func duplicateKey() {
         expectRejected("""
-            { \(Env.phone), "root": "R", "root": "S", "controllers": { "R": {} } }
+            { \(Phone.window), "root": "R", "root": "S", "controllers": { "R": {} } }
             """, path: "", mentions: ["not valid JSON", "duplicate key", "root"])
     }
 
     @Test("an unknown field in a controller")
     func unknownControllerField() {
         expectRejected("""
-            { \(Env.phone),
+            { \(Phone.window),
               "root": "R",
               "controllers": { "R": { "kind": "view", "colour": "red" } } }
             """, path: "$.controllers.R.colour", mentions: ["unknown field", "colour"], line: 4)
@@ -57,7 +58,7 @@ struct BadScenarioTests {
     @Test("an unknown top-level field (there are no comments: \"description\" is not a field)")
     func unknownTopLevelField() {
         expectRejected("""
-            { \(Env.phone), "description": "a comment", "root": "R", "controllers": { "R": {} } }
+            { \(Phone.window), "description": "a comment", "root": "R", "controllers": { "R": {} } }
             """, path: "$.description", mentions: ["unknown field", "description"])
     }
 
@@ -71,7 +72,7 @@ struct BadScenarioTests {
     @Test("a wrong type: a number where a string is expected")
     func wrongTypeKind() {
         expectRejected("""
-            { \(Env.phone), "root": "R", "controllers": { "R": { "kind": 3 } } }
+            { \(Phone.window), "root": "R", "controllers": { "R": { "kind": 3 } } }
             """, path: "$.controllers.R.kind", mentions: ["expected a string", "number"])
     }
 
@@ -85,14 +86,14 @@ struct BadScenarioTests {
     @Test("an unknown controller kind")
     func unknownKind() {
         expectRejected("""
-            { \(Env.phone), "root": "R", "controllers": { "R": { "kind": "stack" } } }
+            { \(Phone.window), "root": "R", "controllers": { "R": { "kind": "stack" } } }
             """, path: "$.controllers.R.kind", mentions: ["stack", "navigation"])
     }
 
     @Test("an unknown id in children")
     func unknownChild() {
         expectRejected("""
-            { \(Env.phone),
+            { \(Phone.window),
               "root": "R",
               "controllers": {
                 "R": { "children": ["A",
@@ -104,21 +105,21 @@ struct BadScenarioTests {
     @Test("a duplicate child")
     func duplicateChild() {
         expectRejected("""
-            { \(Env.phone), "root": "R", "controllers": { "R": { "children": ["A", "A"] }, "A": {} } }
+            { \(Phone.window), "root": "R", "controllers": { "R": { "children": ["A", "A"] }, "A": {} } }
             """, path: "$.controllers.R.children[1]", mentions: ["duplicate child", "A"])
     }
 
     @Test("a cycle that is not reachable from the root")
     func cycle() {
         expectRejected("""
-            { \(Env.phone), "root": "R", "controllers": { "R": {}, "X": { "children": ["Y"] }, "Y": { "children": ["X"] } } }
+            { \(Phone.window), "root": "R", "controllers": { "R": {}, "X": { "children": ["Y"] }, "Y": { "children": ["X"] } } }
             """, path: "$.controllers.X.children", mentions: ["cycle", "X", "Y"])
     }
 
     @Test("a cycle entered from a controller listed before it is named from its own first controller")
     func cycleBelowAController() {
         guard let error = Scenarios.rejection("""
-            { \(Env.phone), "root": "R",
+            { \(Phone.window), "root": "R",
               "controllers": { "R": {}, "A": {}, "B": { "children": ["A", "C"] }, "C": { "children": ["B"] } } }
             """) else {
             Issue.record("a cycle was accepted")
@@ -135,14 +136,14 @@ struct BadScenarioTests {
             "\"c\(index)\": {" + (index + 1 < depth ? "\"children\": [\"c\(index + 1)\"]" : "") + "}"
         }
         let scenario = try ScenarioDecoder.decode(
-            "{ \(Env.phone), \"root\": \"c0\", \"controllers\": { \(controllers.joined(separator: ", ")) } }", file: "deep.json")
+            "{ \(Phone.window), \"root\": \"c0\", \"controllers\": { \(controllers.joined(separator: ", ")) } }", file: "deep.json")
         #expect(scenario.controllers.count == depth)
     }
 
     @Test("a controller that is its own child")
     func selfCycle() {
         guard let error = Scenarios.rejection("""
-            { \(Env.phone), "root": "R", "controllers": { "R": {}, "X": { "children": ["X"] } } }
+            { \(Phone.window), "root": "R", "controllers": { "R": {}, "X": { "children": ["X"] } } }
             """) else {
             Issue.record("a controller that is its own child was accepted")
             return
@@ -154,7 +155,7 @@ struct BadScenarioTests {
     @Test("a controller that is a child of two parents")
     func childOfTwoParents() {
         expectRejected("""
-            { \(Env.phone), "root": "R",
+            { \(Phone.window), "root": "R",
               "controllers": { "R": { "children": ["A", "B"] }, "A": { "children": ["C"] }, "B": { "children": ["C"] }, "C": {} } }
             """, path: "$.controllers.B.children[0]", mentions: ["C", "already a child of", "A"])
     }
@@ -162,28 +163,28 @@ struct BadScenarioTests {
     @Test("the root listed as somebody's child")
     func rootAsChild() {
         expectRejected("""
-            { \(Env.phone), "root": "R", "controllers": { "R": { "children": ["A"] }, "A": { "children": ["R"] } } }
+            { \(Phone.window), "root": "R", "controllers": { "R": { "children": ["A"] }, "A": { "children": ["R"] } } }
             """, path: "$.controllers.A.children[0]", mentions: ["root", "R"])
     }
 
     @Test("an unknown root")
     func unknownRoot() {
         expectRejected("""
-            { \(Env.phone), "root": "Z", "controllers": { "R": {} } }
+            { \(Phone.window), "root": "Z", "controllers": { "R": {} } }
             """, path: "$.root", mentions: ["unknown controller", "Z"])
     }
 
     @Test("a missing required field")
     func missingRoot() {
         expectRejected("""
-            { \(Env.phone), "controllers": { "R": {} } }
+            { \(Phone.window), "controllers": { "R": {} } }
             """, path: "$", mentions: ["missing", "root"])
     }
 
     @Test("a present step that presents a controller which is a child in the hierarchy")
     func presentingAChild() {
         expectRejected("""
-            { \(Env.phone), "root": "R",
+            { \(Phone.window), "root": "R",
               "controllers": { "R": { "children": ["A"] }, "A": { "children": ["A1"] }, "A1": {} },
               "steps": [ { "resizeWindow": [568, 320] },
                          { "present": "A1", "from": "R" } ] }
@@ -193,21 +194,21 @@ struct BadScenarioTests {
     @Test("an unknown step")
     func unknownStep() {
         expectRejected("""
-            { \(Env.phone), "root": "R", "controllers": { "R": {} }, "steps": [ { "rotate": 90 } ] }
+            { \(Phone.window), "root": "R", "controllers": { "R": {} }, "steps": [ { "rotate": 90 } ] }
             """, path: "$.steps[0]", mentions: ["unknown step"])
     }
 
     @Test("an expect line that is not a canonical trace line")
     func badExpectLine() {
         expectRejected("""
-            { \(Env.phone), "root": "R", "controllers": { "R": {} }, "steps": [ { "expect": ["R viewWillTransition", "garbage"] } ] }
+            { \(Phone.window), "root": "R", "controllers": { "R": {} }, "steps": [ { "expect": ["R viewWillTransition", "garbage"] } ] }
             """, path: "$.steps[0].expect[1]", mentions: ["canonical"])
     }
 
     @Test("a step naming an unknown controller")
     func stepUnknownController() {
         expectRejected("""
-            { \(Env.phone), "root": "R", "controllers": { "R": {} },
+            { \(Phone.window), "root": "R", "controllers": { "R": {} },
               "steps": [ { "setPreferredContentSize": { "controller": "Q", "size": [1, 1] } } ] }
             """, path: "$.steps[0]", mentions: ["unknown controller", "Q"])
     }
@@ -215,7 +216,7 @@ struct BadScenarioTests {
     @Test("a trait override for a controller that is not a child")
     func overrideForNonChild() {
         expectRejected("""
-            { \(Env.phone), "root": "R",
+            { \(Phone.window), "root": "R",
               "controllers": { "R": { "children": ["A"], "traitOverrides": { "B": { "displayScale": 3 } } }, "A": {}, "B": {} } }
             """, path: "$.controllers.R.traitOverrides.B", mentions: ["B", "not a child"])
     }
@@ -223,7 +224,7 @@ struct BadScenarioTests {
     @Test("manual forwarding to a controller that is not a child")
     func forwardToNonChild() {
         expectRejected("""
-            { \(Env.phone), "root": "R",
+            { \(Phone.window), "root": "R",
               "controllers": { "R": { "children": ["A"], "overrides": { "viewWillTransition": { "forwardTo": ["B"] } } },
                                "A": {}, "B": {} } }
             """, path: "$.controllers.R.overrides.viewWillTransition.forwardTo[0]", mentions: ["B", "not a child"])
@@ -232,21 +233,21 @@ struct BadScenarioTests {
     @Test("a grant fraction outside 0...1")
     func grantOutOfRange() {
         expectRejected("""
-            { \(Env.phone), "root": "R", "controllers": { "R": { "overrides": { "grant": { "fraction": 1.5 } } } } }
+            { \(Phone.window), "root": "R", "controllers": { "R": { "overrides": { "grant": { "fraction": 1.5 } } } } }
             """, path: "$.controllers.R.overrides.grant.fraction", mentions: ["fraction"])
     }
 
     @Test("a tab selection out of range")
     func tabSelectionOutOfRange() {
         expectRejected("""
-            { \(Env.phone), "root": "T", "controllers": { "T": { "kind": "tab", "children": ["A"], "selected": 2 }, "A": {} } }
+            { \(Phone.window), "root": "T", "controllers": { "T": { "kind": "tab", "children": ["A"], "selected": 2 }, "A": {} } }
             """, path: "$.controllers.T.selected", mentions: ["2", "out of range"])
     }
 
     @Test("a split controller with more than two children")
     func splitWithThreeChildren() {
         expectRejected("""
-            { \(Env.phone), "root": "S", "controllers": { "S": { "kind": "split", "children": ["A", "B", "C"] }, "A": {}, "B": {}, "C": {} } }
+            { \(Phone.window), "root": "S", "controllers": { "S": { "kind": "split", "children": ["A", "B", "C"] }, "A": {}, "B": {}, "C": {} } }
             """, path: "$.controllers.S.children", mentions: ["split", "two"])
     }
 

@@ -1,5 +1,6 @@
 import Testing
 import TrellisScenario
+import TrellisTestSupport
 
 /// SPEC §3.2: the built-in containers' forwarding and default sizes.
 @Suite("SPEC 3.2 built-in containers")
@@ -7,7 +8,7 @@ struct ContainerRuleTests {
     @Test("view: forwards to all its children")
     func viewForwardsToAll() async throws {
         let trace = try await Scenarios.run("""
-            { \(Env.phone), "root": "R",
+            { \(Phone.window), "root": "R",
               "controllers": { "R": { "kind": "view", "children": ["A", "B", "C"] }, "A": {}, "B": {}, "C": {} },
               "steps": [ { "resizeWindow": [568, 320] } ] }
             """)
@@ -22,49 +23,49 @@ struct ContainerRuleTests {
     @Test("navigation: the children are the stack and transitions (size and traits) go to the top controller only")
     func navigationTopOnly() async throws {
         let trace = try await Scenarios.run("""
-            { \(Env.phone), "root": "N",
+            { \(Phone.window), "root": "N",
               "controllers": { "N": { "kind": "navigation", "children": ["V1", "V2", "V3"] }, "V1": {}, "V2": {}, "V3": {} },
               "steps": [ { "transition": { "size": [568, 320], "traits": { "verticalSizeClass": "compact" } } } ] }
             """)
         #expect(trace.lines(step: 0, kinds: ["sizeForChild"]) == ["N sizeForChild(V3, parent: 320x568) -> 320x568"])
         #expect(trace[step: 1] == [
-            "N willTransition(to: \(Env.landscape))",
-            "V3 willTransition(to: \(Env.landscape))",
+            "N willTransition(to: \(Phone.landscape))",
+            "V3 willTransition(to: \(Phone.landscape))",
             "N viewWillTransition(to: 568x320)",
             "N sizeForChild(V3, parent: 568x320) -> 568x320",
             "V3 viewWillTransition(to: 568x320)",
-            "N traitCollectionDidChange(previous: \(Env.portrait))",
-            "V3 traitCollectionDidChange(previous: \(Env.portrait))",
+            "N traitCollectionDidChange(previous: \(Phone.portrait))",
+            "V3 traitCollectionDidChange(previous: \(Phone.portrait))",
         ] + Lines.layout("N", "V3"))
     }
 
     @Test("tab: transitions go to the selected child only")
     func tabSelectedOnly() async throws {
         let trace = try await Scenarios.run("""
-            { \(Env.phone), "root": "T",
+            { \(Phone.window), "root": "T",
               "controllers": { "T": { "kind": "tab", "children": ["A", "B", "C"], "selected": 1 },
                                "A": {}, "B": { "children": ["B1"] }, "B1": {}, "C": {} },
               "steps": [ { "transition": { "size": [568, 320], "traits": { "verticalSizeClass": "compact" } } } ] }
             """)
         #expect(trace[step: 1] == [
-            "T willTransition(to: \(Env.landscape))",
-            "B willTransition(to: \(Env.landscape))",
-            "B1 willTransition(to: \(Env.landscape))",
+            "T willTransition(to: \(Phone.landscape))",
+            "B willTransition(to: \(Phone.landscape))",
+            "B1 willTransition(to: \(Phone.landscape))",
             "T viewWillTransition(to: 568x320)",
             "T sizeForChild(B, parent: 568x320) -> 568x320",
             "B viewWillTransition(to: 568x320)",
             "B sizeForChild(B1, parent: 568x320) -> 568x320",
             "B1 viewWillTransition(to: 568x320)",
-            "T traitCollectionDidChange(previous: \(Env.portrait))",
-            "B traitCollectionDidChange(previous: \(Env.portrait))",
-            "B1 traitCollectionDidChange(previous: \(Env.portrait))",
+            "T traitCollectionDidChange(previous: \(Phone.portrait))",
+            "B traitCollectionDidChange(previous: \(Phone.portrait))",
+            "B1 traitCollectionDidChange(previous: \(Phone.portrait))",
         ] + Lines.layout("T", "B", "B1"))
     }
 
     @Test("tab: without \"selected\" the first child is the selected one")
     func tabDefaultSelection() async throws {
         let trace = try await Scenarios.run("""
-            { \(Env.phone), "root": "T",
+            { \(Phone.window), "root": "T",
               "controllers": { "T": { "kind": "tab", "children": ["A", "B"] }, "A": {}, "B": {} },
               "steps": [ { "resizeWindow": [568, 320] } ] }
             """)
@@ -77,7 +78,7 @@ struct ContainerRuleTests {
     @Test("split, regular width: the primary gets 320 points wide, the secondary the rest")
     func splitRegular() async throws {
         let trace = try await Scenarios.run("""
-            { \(Env.pad), "root": "S",
+            { \(Pad.window), "root": "S",
               "controllers": { "S": { "kind": "split", "children": ["M", "D"] }, "M": {}, "D": {} },
               "steps": [ { "resizeWindow": [768, 1024] } ] }
             """)
@@ -97,22 +98,22 @@ struct ContainerRuleTests {
     @Test("split: a transition to compact width collapses it: the primary gets the full size, the secondary is not messaged")
     func splitCollapses() async throws {
         let trace = try await Scenarios.run("""
-            { \(Env.pad), "root": "S",
+            { \(Pad.window), "root": "S",
               "controllers": { "S": { "kind": "split", "children": ["M", "D"] }, "M": { "children": ["M1"] }, "M1": {}, "D": {} },
               "steps": [ { "transition": { "size": [507, 768], "traits": { "horizontalSizeClass": "compact" } } } ] }
             """)
         #expect(trace[step: 1] == [
-            "S willTransition(to: \(Env.padCompactWidth))",
-            "M willTransition(to: \(Env.padCompactWidth))",
-            "M1 willTransition(to: \(Env.padCompactWidth))",
+            "S willTransition(to: \(Pad.compactWidth))",
+            "M willTransition(to: \(Pad.compactWidth))",
+            "M1 willTransition(to: \(Pad.compactWidth))",
             "S viewWillTransition(to: 507x768)",
             "S sizeForChild(M, parent: 507x768) -> 507x768",
             "M viewWillTransition(to: 507x768)",
             "M sizeForChild(M1, parent: 507x768) -> 507x768",
             "M1 viewWillTransition(to: 507x768)",
-            "S traitCollectionDidChange(previous: \(Env.padRegular))",
-            "M traitCollectionDidChange(previous: \(Env.padRegular))",
-            "M1 traitCollectionDidChange(previous: \(Env.padRegular))",
+            "S traitCollectionDidChange(previous: \(Pad.regular))",
+            "M traitCollectionDidChange(previous: \(Pad.regular))",
+            "M1 traitCollectionDidChange(previous: \(Pad.regular))",
         ] + Lines.layout("S", "M", "M1"))
     }
 

@@ -2,6 +2,7 @@ import Testing
 import TrellisModel
 import TrellisRuntime
 import TrellisScenario
+import TrellisTestSupport
 
 /// SPEC §3.4, R22–R27, with plain containers (presentation controllers are separate work).
 @Suite("SPEC 3.4 preferred content size")
@@ -10,7 +11,7 @@ struct PreferredSizeRuleTests {
     static func tree(grant: String?) -> String {
         let overrides = grant.map { #", "overrides": { "grant": \#($0) }"# } ?? ""
         return """
-            \(Env.phone), "root": "R",
+            \(Phone.window), "root": "R",
             "controllers": { "R": { "children": ["N"] }, "N": { "children": ["V"]\(overrides) },
                              "V": { "children": ["V1"] }, "V1": {} }
             """
@@ -108,7 +109,7 @@ struct PreferredSizeRuleTests {
     @Test("R25 + R8: the receipt is an ordinary viewWillTransition: a child that skips super keeps it from its own children")
     func r25ReceiptCanBeSuppressed() async throws {
         let trace = try await Scenarios.run("""
-            { \(Env.phone), "root": "R",
+            { \(Phone.window), "root": "R",
               "controllers": { "R": { "children": ["N"] }, "N": { "children": ["V"], "overrides": { "grant": "all" } },
                                "V": { "children": ["V1"], "overrides": { "viewWillTransition": "noSuper" } }, "V1": {} },
               "steps": [ { "setPreferredContentSize": { "controller": "V", "size": [200, 300] } } ] }
@@ -123,7 +124,7 @@ struct PreferredSizeRuleTests {
     @Test("R25 + R26: after a partial grant the child has the granted size and still prefers the requested one (CONFORMANCE 13)")
     func r26PreferredSizeKeepsTheRequest() async throws {
         let scenario = try ScenarioDecoder.decode("""
-            { \(Env.phone), "root": "R",
+            { \(Phone.window), "root": "R",
               "controllers": { "R": { "children": ["C"] },
                                "C": { "children": ["P"],
                                       "overrides": { "sizeForChild": { "perChild": { "P": [300, 400] } }, "grant": { "fraction": 0.5 } } },

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TrellisScenario
+import TrellisTestSupport
 
 /// The package root, found from this file's path: Tests/TrellisScenarioTests/<this file>.
 let packageRoot = URL(fileURLWithPath: #filePath)
@@ -43,7 +44,7 @@ struct ScenarioFileTests {
     @Test("step headers number steps by their position in the file; expect steps count but print no header")
     func headersNumberStepsByPosition() async throws {
         let trace = try await Scenarios.run("""
-            { \(Env.phone), "root": "R", "controllers": { "R": {} },
+            { \(Phone.window), "root": "R", "controllers": { "R": {} },
               "steps": [ { "expect": ["R viewWillLayoutSubviews"] },
                          { "resizeWindow": [568, 320] },
                          { "expect": ["R viewWillTransition(to: 568x320)"] },
@@ -56,7 +57,7 @@ struct ScenarioFileTests {
     @Test("an expect step compares only the message kinds its lines use, and two expect steps in a row check the same step")
     func expectFiltersByKind() async throws {
         let trace = try await Scenarios.run("""
-            { \(Env.phone), "root": "R", "controllers": { "R": { "children": ["A"] }, "A": {} },
+            { \(Phone.window), "root": "R", "controllers": { "R": { "children": ["A"] }, "A": {} },
               "steps": [ { "resizeWindow": [568, 320] },
                          { "expect": ["R viewWillTransition(to: 568x320)", "A viewWillTransition(to: 568x320)"] },
                          { "expect": ["R sizeForChild(A, parent: 568x320) -> 568x320"] } ] }
@@ -67,7 +68,7 @@ struct ScenarioFileTests {
     @Test("a wrong expect step is reported with its position, the step it checked, and both sets of lines")
     func wrongExpectIsReported() async throws {
         let scenario = try ScenarioDecoder.decode("""
-            { \(Env.phone), "root": "R", "controllers": { "R": { "children": ["A"] }, "A": {} },
+            { \(Phone.window), "root": "R", "controllers": { "R": { "children": ["A"] }, "A": {} },
               "steps": [ { "resizeWindow": [568, 320] },
                          { "expect": ["A viewWillTransition(to: 1x1)"] } ] }
             """, file: "wrong.json")
@@ -85,7 +86,7 @@ struct ScenarioFileTests {
     @Test("an expect step before any other step checks the initial layout")
     func expectBeforeAnyStepChecksInitialLayout() async throws {
         let scenario = try ScenarioDecoder.decode("""
-            { \(Env.phone), "root": "R", "controllers": { "R": {} },
+            { \(Phone.window), "root": "R", "controllers": { "R": {} },
               "steps": [ { "expect": ["R viewWillTransition(to: 320x568)"] } ] }
             """, file: "initial.json")
         let run = try await ScenarioRunner.run(scenario)

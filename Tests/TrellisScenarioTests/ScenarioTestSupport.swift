@@ -3,6 +3,7 @@ import Testing
 import TrellisModel
 import TrellisRuntime
 import TrellisScenario
+import TrellisTestSupport
 import TrellisTrace
 
 /// A scenario run with its canonical trace cut at the step headers.
@@ -25,39 +26,6 @@ struct SteppedTrace {
     func lines(step number: Int, kinds: Set<String>) -> [String] {
         self[step: number].filter { kinds.contains(Lines.kind($0)) }
     }
-}
-
-enum Lines {
-    static let layoutKinds: Set<String> = [
-        "viewWillLayoutSubviews", "viewDidLayoutSubviews", "containerViewWillLayoutSubviews", "containerViewDidLayoutSubviews",
-    ]
-
-    static func kind(_ line: String) -> String { ExpectedLine.kind(of: line) ?? "" }
-
-    /// `X viewWillLayoutSubviews`, `X viewDidLayoutSubviews` for each controller, in that order.
-    static func layout(_ controllers: String...) -> [String] {
-        controllers.flatMap { ["\($0) viewWillLayoutSubviews", "\($0) viewDidLayoutSubviews"] }
-    }
-}
-
-/// Window fragments and trait texts shared by the inline scenarios.
-enum Env {
-    /// iPhone portrait, 320x568, compact width, regular height.
-    static let phone = """
-        "window": { "size": [320, 568], "traits": { "horizontalSizeClass": "compact", "verticalSizeClass": "regular",
-                                                    "userInterfaceIdiom": "phone", "displayScale": 2 } }
-        """
-    /// iPad landscape, 1024x768, regular both ways.
-    static let pad = """
-        "window": { "size": [1024, 768], "traits": { "horizontalSizeClass": "regular", "verticalSizeClass": "regular",
-                                                     "userInterfaceIdiom": "pad", "displayScale": 2 } }
-        """
-    /// The phone's traits in portrait and in landscape, as canonical lines print them.
-    static let portrait = "h=compact v=regular idiom=phone scale=2"
-    static let landscape = "h=compact v=compact idiom=phone scale=2"
-    /// The iPad's traits.
-    static let padRegular = "h=regular v=regular idiom=pad scale=2"
-    static let padCompactWidth = "h=compact v=regular idiom=pad scale=2"
 }
 
 struct ScenarioTestError: Error, CustomStringConvertible {

@@ -1,5 +1,6 @@
 import Testing
 import TrellisScenario
+import TrellisTestSupport
 
 /// SPEC §3.1, R1–R10, each as an inline scenario and the canonical lines SPEC implies.
 /// (R11, code after super, needs a Swift behaviour: see TrellisRuntimeTests.)
@@ -8,7 +9,7 @@ struct SizeTransitionRuleTests {
     @Test("R1: a window size change enters at the window's root with the window's new size")
     func r1WindowResizeEntersAtRoot() async throws {
         let trace = try await Scenarios.run("""
-            { \(Env.phone), "root": "R",
+            { \(Phone.window), "root": "R",
               "controllers": { "R": { "children": ["A"] }, "A": {} },
               "steps": [ { "resizeWindow": [568, 320] } ] }
             """)
@@ -22,7 +23,7 @@ struct SizeTransitionRuleTests {
     @Test("R1: the root gets the window's size whatever the root's own sizeForChild answers")
     func r1RootIgnoresItsOwnSizeRule() async throws {
         let trace = try await Scenarios.run("""
-            { \(Env.phone), "root": "R",
+            { \(Phone.window), "root": "R",
               "controllers": { "R": { "children": ["A"], "overrides": { "sizeForChild": { "fixed": [10, 10] } } }, "A": {} },
               "steps": [ { "resizeWindow": [400, 300] } ] }
             """)
@@ -35,7 +36,7 @@ struct SizeTransitionRuleTests {
     @Test("R1: resizing the window to its current size is no transition at all")
     func r1SameSizeIsNoTransition() async throws {
         let trace = try await Scenarios.run("""
-            { \(Env.phone), "root": "R",
+            { \(Phone.window), "root": "R",
               "controllers": { "R": { "children": ["A"] }, "A": {} },
               "steps": [ { "resizeWindow": [320, 568] } ] }
             """)
@@ -46,7 +47,7 @@ struct SizeTransitionRuleTests {
     @Test("R2: each child's sizeForChild is asked right before it is messaged, and its whole subtree runs before the next child")
     func r2OneChildAtATime() async throws {
         let trace = try await Scenarios.run("""
-            { \(Env.phone), "root": "R",
+            { \(Phone.window), "root": "R",
               "controllers": { "R": { "children": ["A", "B"] }, "A": { "children": ["A1", "A2"] },
                                "A1": {}, "A2": {}, "B": {} },
               "steps": [ { "resizeWindow": [568, 320] } ] }
@@ -67,7 +68,7 @@ struct SizeTransitionRuleTests {
     @Test("R3: the child gets what sizeForChild answers; a plain child's default answer is the size it received")
     func r3SizeForChildDecidesTheChildSize() async throws {
         let trace = try await Scenarios.run("""
-            { \(Env.phone), "root": "R",
+            { \(Phone.window), "root": "R",
               "controllers": { "R": { "children": ["A"], "overrides": { "sizeForChild": { "fraction": [0.3, 0.5] } } },
                                "A": { "children": ["A1"] }, "A1": {} },
               "steps": [ { "resizeWindow": [568, 320] } ] }
@@ -88,7 +89,7 @@ struct SizeTransitionRuleTests {
     @Test("R4: a child whose sizeForChild answer equals its current size is not messaged, nor anything below it; siblings are")
     func r4UnchangedChildSizePerChild() async throws {
         let trace = try await Scenarios.run("""
-            { \(Env.phone), "root": "R",
+            { \(Phone.window), "root": "R",
               "controllers": { "R": { "children": ["K", "S"], "overrides": { "sizeForChild": { "perChild": { "K": [200, 200] } } } },
                                "K": { "children": ["K1"] }, "K1": {}, "S": {} },
               "steps": [ { "resizeWindow": [568, 320] } ] }
@@ -104,7 +105,7 @@ struct SizeTransitionRuleTests {
     @Test("R4: a fixed sizeForChild keeps every child's size, so no child is messaged")
     func r4UnchangedChildSizeFixed() async throws {
         let trace = try await Scenarios.run("""
-            { \(Env.phone), "root": "R",
+            { \(Phone.window), "root": "R",
               "controllers": { "R": { "children": ["S"] },
                                "S": { "children": ["S1", "S2"], "overrides": { "sizeForChild": { "fixed": [100, 100] } } },
                                "S1": {}, "S2": {} },
@@ -122,31 +123,31 @@ struct SizeTransitionRuleTests {
     @Test("R4 is about sizes only: a child whose size is unchanged still gets the trait messages of a rotation")
     func r4UnchangedSizeStillGetsTraits() async throws {
         let trace = try await Scenarios.run("""
-            { \(Env.phone), "root": "R",
+            { \(Phone.window), "root": "R",
               "controllers": { "R": { "children": ["K", "S"], "overrides": { "sizeForChild": { "perChild": { "K": [200, 200] } } } },
                                "K": { "children": ["K1"] }, "K1": {}, "S": {} },
               "steps": [ { "transition": { "size": [568, 320], "traits": { "verticalSizeClass": "compact" } } } ] }
             """)
         #expect(trace[step: 1] == [
-            "R willTransition(to: \(Env.landscape))",
-            "K willTransition(to: \(Env.landscape))",
-            "K1 willTransition(to: \(Env.landscape))",
-            "S willTransition(to: \(Env.landscape))",
+            "R willTransition(to: \(Phone.landscape))",
+            "K willTransition(to: \(Phone.landscape))",
+            "K1 willTransition(to: \(Phone.landscape))",
+            "S willTransition(to: \(Phone.landscape))",
             "R viewWillTransition(to: 568x320)",
             "R sizeForChild(K, parent: 568x320) -> 200x200",
             "R sizeForChild(S, parent: 568x320) -> 568x320",
             "S viewWillTransition(to: 568x320)",
-            "R traitCollectionDidChange(previous: \(Env.portrait))",
-            "K traitCollectionDidChange(previous: \(Env.portrait))",
-            "K1 traitCollectionDidChange(previous: \(Env.portrait))",
-            "S traitCollectionDidChange(previous: \(Env.portrait))",
+            "R traitCollectionDidChange(previous: \(Phone.portrait))",
+            "K traitCollectionDidChange(previous: \(Phone.portrait))",
+            "K1 traitCollectionDidChange(previous: \(Phone.portrait))",
+            "S traitCollectionDidChange(previous: \(Phone.portrait))",
         ] + Lines.layout("R", "S"))
     }
 
     @Test("R5: depth first in children order: child 1's whole subtree before child 2")
     func r5DepthFirst() async throws {
         let trace = try await Scenarios.run("""
-            { \(Env.phone), "root": "R",
+            { \(Phone.window), "root": "R",
               "controllers": { "R": { "children": ["A", "B"] }, "A": { "children": ["A1"] }, "A1": { "children": ["A1a"] },
                                "A1a": {}, "B": { "children": ["B1"] }, "B1": {} },
               "steps": [ { "resizeWindow": [568, 320] } ] }
@@ -169,7 +170,7 @@ struct SizeTransitionRuleTests {
     @Test("R8: suppression in the middle cuts that controller's subtree only; the sibling and its subtree are notified")
     func r8SuppressionInTheMiddle() async throws {
         let trace = try await Scenarios.run("""
-            { \(Env.phone), "root": "R",
+            { \(Phone.window), "root": "R",
               "controllers": { "R": { "children": ["A", "B"] },
                                "A": { "children": ["A1"], "overrides": { "viewWillTransition": "noSuper" } },
                                "A1": {}, "B": { "children": ["B1"] }, "B1": {} },
@@ -190,7 +191,7 @@ struct SizeTransitionRuleTests {
     @Test("R8: suppression at the root cuts everything: no sizeForChild is asked and no child is messaged")
     func r8SuppressionAtTheRoot() async throws {
         let trace = try await Scenarios.run("""
-            { \(Env.phone), "root": "R",
+            { \(Phone.window), "root": "R",
               "controllers": { "R": { "children": ["A", "B"], "overrides": { "viewWillTransition": "noSuper" } },
                                "A": { "children": ["A1"] }, "A1": {}, "B": {} },
               "steps": [ { "resizeWindow": [568, 320] } ] }
@@ -204,7 +205,7 @@ struct SizeTransitionRuleTests {
     @Test("R8: a leaf that skips super cuts nothing off")
     func r8SuppressionAtALeaf() async throws {
         let trace = try await Scenarios.run("""
-            { \(Env.phone), "root": "R",
+            { \(Phone.window), "root": "R",
               "controllers": { "R": { "children": ["A", "B"] }, "A": {},
                                "B": { "overrides": { "viewWillTransition": "noSuper" } } },
               "steps": [ { "resizeWindow": [568, 320] } ] }
@@ -222,7 +223,7 @@ struct SizeTransitionRuleTests {
     @Test("R8: the suppression lists what that controller would have forwarded to (a navigation controller: its top only)")
     func r8SuppressionListsTheDefaultTargets() async throws {
         let trace = try await Scenarios.run("""
-            { \(Env.phone), "root": "N",
+            { \(Phone.window), "root": "N",
               "controllers": { "N": { "kind": "navigation", "children": ["V1", "V2"],
                                       "overrides": { "viewWillTransition": "noSuper" } },
                                "V1": {}, "V2": {} },
@@ -237,7 +238,7 @@ struct SizeTransitionRuleTests {
     @Test("R9: manual forwarding: A skips super and sends A2 a size of its choosing; A1 is silent, no sizeForChild is asked for A2")
     func r9ManualForwardingWithChosenSize() async throws {
         let trace = try await Scenarios.run("""
-            { \(Env.phone), "root": "R",
+            { \(Phone.window), "root": "R",
               "controllers": { "R": { "children": ["A", "B"] },
                                "A": { "children": ["A1", "A2"],
                                       "overrides": { "viewWillTransition": { "forwardTo": [ { "child": "A2", "size": [200, 100] } ] } } },
@@ -260,7 +261,7 @@ struct SizeTransitionRuleTests {
     @Test("R9 with R4: a manually forwarded edge is not decided by sizeForChild, so it fires even when the size is unchanged")
     func r9ManualEdgeIgnoresUnchangedSize() async throws {
         let trace = try await Scenarios.run("""
-            { \(Env.phone), "root": "R",
+            { \(Phone.window), "root": "R",
               "controllers": { "R": { "children": ["A"] },
                                "A": { "children": ["A1", "A2"],
                                       "overrides": { "viewWillTransition": { "forwardTo": [ { "child": "A2", "size": [200, 100] } ] } } },
@@ -279,7 +280,7 @@ struct SizeTransitionRuleTests {
     @Test("R9: an override that forwards without a size asks its own sizeForChild (a traced query) for that child")
     func r9ManualForwardingAsksSizeForChild() async throws {
         let trace = try await Scenarios.run("""
-            { \(Env.phone), "root": "R",
+            { \(Phone.window), "root": "R",
               "controllers": { "R": { "children": ["A1", "A2"],
                                       "overrides": { "viewWillTransition": { "forwardTo": ["A2"] },
                                                      "sizeForChild": { "fraction": [0.5, 0.5] } } },
@@ -297,7 +298,7 @@ struct SizeTransitionRuleTests {
     @Test("R9: manual forwarding may reach a child the default would not (a navigation controller's non-top child)")
     func r9ManualForwardingBeyondTheDefault() async throws {
         let trace = try await Scenarios.run("""
-            { \(Env.phone), "root": "N",
+            { \(Phone.window), "root": "N",
               "controllers": { "N": { "kind": "navigation", "children": ["V1", "V2"],
                                       "overrides": { "viewWillTransition": { "forwardTo": [ { "child": "V1", "size": [100, 100] } ] } } },
                                "V1": {}, "V2": {} },
@@ -313,7 +314,7 @@ struct SizeTransitionRuleTests {
     @Test("R10: sizes change at layout, after the message: the next transition compares against the laid-out sizes")
     func r10SizesApplyAtLayout() async throws {
         let trace = try await Scenarios.run("""
-            { \(Env.phone), "root": "R",
+            { \(Phone.window), "root": "R",
               "controllers": { "R": { "children": ["A"] }, "A": {} },
               "steps": [ { "resizeWindow": [568, 320] }, { "resizeWindow": [320, 568] } ] }
             """)
@@ -328,7 +329,7 @@ struct SizeTransitionRuleTests {
     @Test("R10: the layout pass runs after every viewWillTransition of the change, parent before children")
     func r10LayoutAfterTheWholePass() async throws {
         let trace = try await Scenarios.run("""
-            { \(Env.phone), "root": "R",
+            { \(Phone.window), "root": "R",
               "controllers": { "R": { "children": ["A", "B"] }, "A": { "children": ["A1"] }, "A1": {}, "B": {} },
               "steps": [ { "resizeWindow": [568, 320] } ] }
             """)

@@ -1,0 +1,20 @@
+// docs/testing.md, "Under XCTest".
+
+import TrellisTestKit
+import XCTest
+
+final class SidebarXCTests: XCTestCase {
+    func testItRotatesWithItsPresenter() async throws {
+        let store = try await TraceTestStore(sidebarHierarchy())
+        await store.present("S", from: "R")
+        store.skipReceivedEvents()
+        await store.resizeWindow(to: Size(768, 1024))
+        store.expect([
+            "R viewWillTransition(to: 768x1024)",
+            "pc:S viewWillTransition(to: 768x1024)",
+            "S viewWillTransition(to: 256x1024)",
+        ], kinds: nil)
+        await store.expectState(of: "S", ExpectedState(size: Size(256, 1024)))
+        await store.finish()
+    }
+}
