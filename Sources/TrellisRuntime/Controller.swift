@@ -101,7 +101,7 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
     }
 
     public func snapshot() -> ControllerSnapshot {
-        ControllerSnapshot(size: size, traitCollection: traitCollection, preferredContentSize: preferredContentSize)
+        ControllerSnapshot(size: size, traitCollection: traitCollection, preferredContentSize: preferredContentSize, frame: frame)
     }
 
     public func makePresentationController(

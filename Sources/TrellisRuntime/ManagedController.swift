@@ -6,11 +6,15 @@ public struct ControllerSnapshot: Sendable, Equatable {
     public var size: Size
     public var traitCollection: TraitCollection
     public var preferredContentSize: Size
+    /// Its frame as its container last laid it out (R60): origin in the container's coordinates.
+    public var frame: Rect
 
-    public init(size: Size, traitCollection: TraitCollection, preferredContentSize: Size) {
+    /// `frame` defaults to `size` at (0,0).
+    public init(size: Size, traitCollection: TraitCollection, preferredContentSize: Size, frame: Rect? = nil) {
         self.size = size
         self.traitCollection = traitCollection
         self.preferredContentSize = preferredContentSize
+        self.frame = frame ?? Rect(size)
     }
 }
 

@@ -29,6 +29,30 @@ public enum WindowEvent: Sendable, Equatable {
     case select(tab: ControllerID, index: Int)
 }
 
+extension WindowEvent: CustomStringConvertible {
+    /// As a scenario step's header names it (`resizeWindow 568x320`, `present P from R animated`).
+    public var description: String {
+        switch self {
+        case let .environmentChange(size?, nil): return "resizeWindow \(size)"
+        case let .environmentChange(nil, traits?): return "setTraits \(traits.specifiedDescription)"
+        case let .environmentChange(size, traits):
+            return "transition" + (size.map { " \($0)" } ?? "") + (traits.map { " \($0.specifiedDescription)" } ?? "")
+        case let .present(presented, from, animated, style):
+            return "present \(presented) from \(from)" + (style.map { " style: \($0.rawValue)" } ?? "") + (animated ? " animated" : "")
+        case let .dismiss(id, animated): return "dismiss \(id)" + (animated ? " animated" : "")
+        case let .show(id, from): return "show \(id) from \(from)"
+        case let .showDetail(id, from): return "showDetail \(id) from \(from)"
+        case let .push(id, onto): return "push \(id) onto \(onto)"
+        case let .pop(id): return "pop \(id)"
+        case let .select(tab, index): return "select \(tab) index \(index)"
+        case let .setPreferredContentSize(id, size): return "setPreferredContentSize \(id) \(size)"
+        case let .setTraitOverride(container, child, traits):
+            return "setTraitOverride \(container) child \(child) " + (traits.map(\.specifiedDescription) ?? "removed")
+        case let .systemLayoutFittingSizeDidChange(id): return "systemLayoutFittingSizeDidChange \(id)"
+        }
+    }
+}
+
 /// A window and its controller hierarchy: the entry point of every environment change and the
 /// serial queue of its events. Different windows run concurrently.
 public actor Window {

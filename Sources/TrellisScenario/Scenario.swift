@@ -137,26 +137,14 @@ public enum ScenarioStep: Sendable, Equatable {
     /// How the step's header names it: `== step N: <this>`.
     public var headerDescription: String {
         switch self {
-        case let .resizeWindow(size): return "resizeWindow \(size)"
-        case let .setTraits(traits): return "setTraits \(traits.specifiedDescription)"
         case let .transition(size, traits):
+            // A transition step keeps its name whatever it carries.
             var text = "transition"
             if let size { text += " \(size)" }
             if let traits { text += " \(traits.specifiedDescription)" }
             return text
-        case let .present(presented, from, animated, style):
-            return "present \(presented) from \(from)" + (style.map { " style: \($0.rawValue)" } ?? "") + (animated ? " animated" : "")
-        case let .dismiss(id, animated): return "dismiss \(id)" + (animated ? " animated" : "")
-        case let .show(id, from): return "show \(id) from \(from)"
-        case let .showDetail(id, from): return "showDetail \(id) from \(from)"
-        case let .push(id, onto): return "push \(id) onto \(onto)"
-        case let .pop(id): return "pop \(id)"
-        case let .select(tab, index): return "select \(tab) index \(index)"
-        case let .setPreferredContentSize(id, size): return "setPreferredContentSize \(id) \(size)"
-        case let .setTraitOverride(container, child, traits):
-            return "setTraitOverride \(container) child \(child) " + (traits.map(\.specifiedDescription) ?? "removed")
-        case let .systemLayoutFittingSizeDidChange(id): return "systemLayoutFittingSizeDidChange \(id)"
-        case .expect: return "expect"
+        default:
+            return windowEvent?.description ?? "expect"
         }
     }
 }

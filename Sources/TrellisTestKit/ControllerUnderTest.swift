@@ -76,7 +76,7 @@ public final class ControllerUnderTest: Sendable {
         environment.finishTransition(transition, cause: nil)
         let events = recorder.events(after: eventsBefore)
         let calls = log.entries(from: callsBefore)
-        return ProbeReport(subject: id, events: events, calls: calls)
+        return ProbeReport(subject: id, events: events, calls: calls, frames: await controller.childFrames)
     }
 
     /// Sends `viewWillTransition(to:)` and then the layout pass that applies the sizes.

@@ -12,11 +12,14 @@ public struct ExpectedState: Sendable, Equatable {
     public var size: Size?
     public var traits: TraitCollection?
     public var preferredContentSize: Size?
+    /// The frame its container gave it (R60), in the container's coordinates.
+    public var frame: Rect?
 
-    public init(size: Size? = nil, traits: TraitCollection? = nil, preferredContentSize: Size? = nil) {
+    public init(size: Size? = nil, traits: TraitCollection? = nil, preferredContentSize: Size? = nil, frame: Rect? = nil) {
         self.size = size
         self.traits = traits
         self.preferredContentSize = preferredContentSize
+        self.frame = frame
     }
 
     /// One row per field: its name, what was expected (nil: not asserted) and what the
@@ -26,6 +29,7 @@ public struct ExpectedState: Sendable, Equatable {
             ("size", size?.description, actual.size.description),
             ("traits", traits?.description, actual.traitCollection.description),
             ("preferredContentSize", preferredContentSize?.description, actual.preferredContentSize.description),
+            ("frame", frame?.description, actual.frame.description),
         ]
     }
 

@@ -64,7 +64,8 @@ public final class PresentationControllerUnderTest: Sendable {
         await body(transition)
         environment.finishTransition(transition, cause: nil)
         return ProbeReport(
-            subject: presentationController.id, events: recorder.events(after: eventsBefore), calls: log.entries(from: callsBefore))
+            subject: presentationController.id, events: recorder.events(after: eventsBefore), calls: log.entries(from: callsBefore),
+            frames: [await presentationController.displayedID: await presentationController.presentedViewFrame])
     }
 
     /// The presenter's new size arrives (R6); `windowSize` is where the window goes (default: the same size).

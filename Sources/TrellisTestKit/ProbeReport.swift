@@ -9,11 +9,15 @@ public struct ProbeReport: Sendable {
     public let events: [TraceEvent]
     /// What reached each probe, in order.
     public let calls: [(probe: ControllerID, call: ProbeCall)]
+    /// The frames the controller under test gives after the message (R60–R63): its children's,
+    /// in its coordinates, or the presented view's, in the container view's.
+    public let frames: [ControllerID: Rect]
 
-    init(subject: ControllerID, events: [TraceEvent], calls: [(ControllerID, ProbeCall)]) {
+    init(subject: ControllerID, events: [TraceEvent], calls: [(ControllerID, ProbeCall)], frames: [ControllerID: Rect]) {
         self.subject = subject
         self.events = events
         self.calls = calls.map { (probe: $0.0, call: $0.1) }
+        self.frames = frames
     }
 
     /// Canonical lines of every event.

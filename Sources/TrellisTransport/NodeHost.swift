@@ -231,7 +231,7 @@ public actor NodeHost {
             await endpoint.setContainer(container)
         case .snapshot:
             let state = try await managed(endpoint, code).snapshot()
-            return .ok([.size(state.size), .traits(state.traitCollection), .size(state.preferredContentSize)])
+            return .ok([.size(state.size), .traits(state.traitCollection), .size(state.preferredContentSize), .rect(state.frame)])
         case .setPreferredContentSize:
             let (size, cause) = (try a.size(), try a.cause())
             try await managed(endpoint, code).setPreferredContentSize(size, cause: cause)

@@ -81,7 +81,9 @@ public actor RemoteController: ManagedController, ManagedPresentationController 
               case let .size(size) = values[0], case let .traits(traits) = values[1], case let .size(preferred) = values[2] else {
             return ControllerSnapshot(size: .zero, traitCollection: .unspecified, preferredContentSize: .zero)
         }
-        return ControllerSnapshot(size: size, traitCollection: traits, preferredContentSize: preferred)
+        var frame: Rect?
+        if values.count >= 4, case let .rect(rect) = values[3] { frame = rect }
+        return ControllerSnapshot(size: size, traitCollection: traits, preferredContentSize: preferred, frame: frame)
     }
 
     public func setPreferredContentSize(_ newSize: Size, cause: EventRef?) async {

@@ -26,3 +26,33 @@ struct HalfGrant: ViewControllerBehavior {
         await vc.resize(child: child, to: granted)   // receipt, then layout (R25)
     }
 }
+
+/// The seed's sidebar, a third of the width and right-aligned in regular width, the whole width
+/// in compact width — decided from the traits `willTransition` announced, kept in the
+/// presentation controller's state: its own `traitCollection` is still the old one until the
+/// transition's third pass (R14).
+struct TraitAwareSidebar: PresentationControllerBehavior {
+    enum IncomingTraits: BehaviorStateKey {
+        static let initialValue: TraitCollection? = nil
+    }
+
+    func willTransition(to traits: TraitCollection, with coordinator: TransitionCoordinator,
+                        in pc: isolated any PresentationControllerContext) async {
+        pc.state[IncomingTraits.self] = traits
+        await pc.superWillTransition(to: traits, with: coordinator)
+    }
+
+    func size(forPresented child: ControllerID, parentSize: Size,
+              in pc: isolated any PresentationControllerContext) -> Size {
+        let traits = pc.state[IncomingTraits.self] ?? pc.traitCollection
+        return traits.horizontalSizeClass == .compact
+            ? parentSize
+            : Size(parentSize.width / 3, parentSize.height)
+    }
+
+    func frameOfPresentedViewInContainerView(in pc: isolated any PresentationControllerContext) -> Rect {
+        let bounds = pc.containerViewBounds
+        let size = pc.presentedViewSize
+        return Rect(origin: Point(x: bounds.size.width - size.width, y: 0), size: size)
+    }
+}
