@@ -24,6 +24,9 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
     @exclusivity(unchecked) var slots: [ChildSlot]
     /// The children themselves, in the order of `slots`.
     @exclusivity(unchecked) var endpoints: [any ControllerEndpoint]
+    /// Where it put each child (R61), by slot; empty while every child is at (0,0), as in most
+    /// containers: the empty array is shared, so the layout pass reads nothing more for them.
+    @exclusivity(unchecked) var childOrigins: [Point] = []
     public let kind: ContainerKind
     /// UIKit's behaviour unchanged: the router does what super does without asking the behaviour,
     /// which is most controllers of a large hierarchy.
@@ -32,6 +35,9 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
     let placesChildren: Bool
     /// Whether `presentation` is set: the hot path tests this instead of the larger slot.
     @exclusivity(unchecked) var presents = false
+    /// Whether `origin` is not (0,0): most controllers sit at their container's origin, and the
+    /// layout pass tests this instead of touching `origin`, which is kept with the rarely used state.
+    @exclusivity(unchecked) var isOffset = false
     /// This controller's name in the trace recorder.
     let traceName: TraceName
     public private(set) var selectedIndex: Int
@@ -46,7 +52,7 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
     // Rarely touched on a transition.
     public nonisolated let id: ControllerID
     /// Where its container put it, in the container's coordinates, at its last layout (R60).
-    public private(set) var origin: Point = .zero
+    @exclusivity(unchecked) public private(set) var origin: Point = .zero
     /// Its frame as its container last laid it out (R60).
     public var frame: Rect { Rect(origin: origin, size: size) }
     var traitOverrides: [ControllerID: TraitCollection]
@@ -128,13 +134,20 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
 
     /// The frame this controller gave each child, for inspection and tests.
     public var childFrames: [ControllerID: Rect] {
-        Dictionary(zip(endpoints.map(\.id), slots.map(\.frame)), uniquingKeysWith: { first, _ in first })
+        Dictionary(zip(endpoints.map(\.id), slots.indices.map(childFrame(at:))), uniquingKeysWith: { first, _ in first })
     }
 
     public var traitOverridesByChild: [ControllerID: TraitCollection] { traitOverrides }
 
     public func frame(ofChild child: ControllerID) -> Rect? {
-        index(of: child).map { slots[$0].frame }
+        index(of: child).map(childFrame(at:))
+    }
+
+    /// The frame of the child in slot `index`: the origin this controller put it at, the size
+    /// its layout applied.
+    @inline(__always)
+    private func childFrame(at index: Int) -> Rect {
+        Rect(origin: index < childOrigins.count ? childOrigins[index] : .zero, size: slots[index].size)
     }
 
     public func setOrigin(ofChild child: ControllerID, to origin: Point) {
@@ -142,7 +155,18 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
             misuse("setOrigin: \(child) is not a child of \(id)")
             return
         }
-        slots[index].origin = origin
+        if childOrigins.count < slots.count {
+            childOrigins.append(contentsOf: repeatElement(.zero, count: slots.count - childOrigins.count))
+        }
+        childOrigins[index] = origin
+    }
+
+    /// Keeps the origin its container gave it (R60) without touching `origin` for the usual (0,0).
+    @inline(__always)
+    private func place(at newOrigin: Point) {
+        guard newOrigin != .zero || isOffset else { return }
+        origin = newOrigin
+        isOffset = newOrigin != .zero
     }
 
     /// R61: the built-in placement of the children, from the sizes the layout pass applied.
@@ -150,7 +174,7 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
         guard placesChildren else { return }
         let origins = LayoutRules.origins(
             kind: kind, layout: settings.layout, children: endpoints.map(\.id), sizes: slots.map(\.size), visible: defaultTargets)
-        for index in slots.indices { slots[index].origin = origins[index] }
+        childOrigins = origins
     }
 
     /// The presentation controller of what this controller presents, if any (R28).
@@ -297,7 +321,7 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
     public func layout(frame: Rect, cause: EventRef?) async {
         let newSize = frame.size
         pendingSize = nil
-        origin = frame.origin
+        place(at: frame.origin)
         // First the frames this controller gives (the announced sizes become current), then its
         // callbacks, then the children it announced sizes to — without allocating on this path.
         var childFramesChanged = false
@@ -321,16 +345,16 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
         if newSize != size || childFramesChanged {
             size = newSize
             placeChildren()
-            layoutEvent = layOutSubviews(cause: cause)
+            layoutEvent = layOutSubviews(frame: frame, cause: cause)
         }
         if first <= last {
             for index in first...last where slots.indices.contains(index) && slots[index].announced != nil {
                 slots[index].announced = nil
                 prefetchChild(at: index + 1)
                 if let child = localController(at: index) {
-                    await child.layout(frame: slots[index].frame, cause: layoutEvent)
+                    await child.layout(frame: childFrame(at: index), cause: layoutEvent)
                 } else {
-                    await endpoints[index].layout(frame: slots[index].frame, cause: layoutEvent)
+                    await endpoints[index].layout(frame: childFrame(at: index), cause: layoutEvent)
                 }
             }
         }
@@ -340,7 +364,8 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
     }
 
     /// `viewWillLayoutSubviews` then `viewDidLayoutSubviews`; returns the first's event.
-    private func layOutSubviews(cause: EventRef?) -> EventRef {
+    /// `frame` is the pass's (the parameter, not `self.frame`, which reads the rarely used `origin`).
+    private func layOutSubviews(frame: Rect, cause: EventRef?) -> EventRef {
         if usesDefaultBehavior {
             return recorder.recordLayoutPair(controller: traceName, frame: frame, cause: cause)
         }
@@ -358,7 +383,7 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
         var layoutEvent = cause
         if let frame {
             size = frame.size
-            origin = frame.origin
+            place(at: frame.origin)
             layoutEvent = recorder.recordLayout(.viewWillLayoutSubviews, controller: traceName, frame: frame, cause: cause)
             behavior.viewWillLayoutSubviews(in: self)
             for index in slots.indices where visible.contains(index) {
@@ -369,7 +394,7 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
             behavior.viewDidLayoutSubviews(in: self)
         }
         for index in slots.indices {
-            let childFrame: Rect? = frame != nil && visible.contains(index) ? slots[index].frame : nil
+            let childFrame: Rect? = frame != nil && visible.contains(index) ? childFrame(at: index) : nil
             await endpoints[index].initialLayout(
                 frame: childFrame, traits: effectiveTraits(forChildAt: index, parentTraits: traits), cause: layoutEvent)
         }
@@ -569,7 +594,7 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
 
     public func attachPresentation(_ presentationController: any ControllerEndpoint, inheritsPresenterTraits: Bool) {
         presentation = PresentationSlot(
-            slot: ChildSlot(presentationController, recorder: recorder, frame: Rect(size)), endpoint: presentationController,
+            slot: ChildSlot(presentationController, recorder: recorder, size: size), endpoint: presentationController,
             inheritsPresenterTraits: inheritsPresenterTraits)
     }
 
@@ -577,9 +602,9 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
     /// traits, the wrapped controller filling it.
     func adoptAsWrapper(of frame: Rect, traits: TraitCollection) {
         size = frame.size
-        origin = frame.origin
+        place(at: frame.origin)
         traitCollection = traits
-        for index in slots.indices { slots[index].frame = Rect(frame.size) }
+        for index in slots.indices { slots[index].size = frame.size }
     }
 
     public func detachPresentation() {
@@ -598,6 +623,7 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
         guard slots.count > 1 else { return }
         slots.removeLast()
         endpoints.removeLast()
+        if childOrigins.count > slots.count { childOrigins.removeLast(childOrigins.count - slots.count) }
     }
 
     /// Replaces the child at `index` (a split view's secondary column).
@@ -605,6 +631,7 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
         guard slots.indices.contains(index) else { return }
         slots[index] = ChildSlot(child, recorder: recorder)
         endpoints[index] = child
+        if index < childOrigins.count { childOrigins[index] = .zero }
     }
 
     public func select(index: Int, cause: EventRef?) async {
@@ -620,14 +647,14 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
         let answer = askSize(forChildAt: index, parentSize: size, cause: cause, transition: nil)
         slots[index].size = answer
         placeChildren()
-        await endpoints[index].refresh(frame: slots[index].frame, traits: effectiveTraits(forChildAt: index, parentTraits: traitCollection), cause: cause)
+        await endpoints[index].refresh(frame: childFrame(at: index), traits: effectiveTraits(forChildAt: index, parentTraits: traitCollection), cause: cause)
     }
 
     /// Brings a controller that becomes visible to its container's size and traits: traits that
     /// changed while it was away arrive with `traitCollectionDidChange` (here and below), a new
     /// size with a layout. A controller appearing for the first time is laid out as at start.
     public func refresh(frame newFrame: Rect, traits: TraitCollection, cause: EventRef?) async {
-        origin = newFrame.origin
+        place(at: newFrame.origin)
         guard traitCollection != .unspecified else {
             await initialLayout(frame: newFrame, traits: traits, cause: cause)
             return
@@ -639,7 +666,7 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
             behavior.traitCollectionDidChange(previous: previous, in: self)
             for index in defaultTargets {
                 await endpoints[index].refresh(
-                    frame: slots[index].frame, traits: effectiveTraits(forChildAt: index, parentTraits: traits), cause: event)
+                    frame: childFrame(at: index), traits: effectiveTraits(forChildAt: index, parentTraits: traits), cause: event)
             }
         }
         guard newFrame.size != size else { return }

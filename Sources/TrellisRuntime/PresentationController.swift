@@ -18,6 +18,8 @@ public actor PresentationController: ManagedPresentationController, Presentation
     let presented: any ControllerEndpoint
     /// What the container shows: the presented controller, or its wrapper while adapted.
     var displayed: ChildSlot
+    /// Where its frame puts what it shows, in the container view's coordinates (R63).
+    var displayedOrigin: Point = .zero
     /// The controller `displayed` stands for.
     var displayedEndpoint: any ControllerEndpoint
     /// The navigation controller wrapping the presented controller while adapted (R49).
@@ -77,7 +79,7 @@ public actor PresentationController: ManagedPresentationController, Presentation
     public var displayedID: ControllerID { displayedEndpoint.id }
     public var style: ModalPresentationStyle { adaptiveStyle == .none ? presentationStyle : adaptiveStyle }
     /// The presented view's (or wrapper's) frame in the container view's coordinates (R60, R63).
-    public var presentedViewFrame: Rect { displayed.frame }
+    public var presentedViewFrame: Rect { Rect(origin: displayedOrigin, size: displayed.size) }
 
     public var containerViewBounds: Rect {
         PresentationRules.containerBounds(
@@ -147,7 +149,7 @@ public actor PresentationController: ManagedPresentationController, Presentation
         presentedViewSize = answer
         displayed.size = answer
         let event = await layOutContainerView(cause: cause)
-        await displayedEndpoint.initialLayout(frame: displayed.frame, traits: presentedTraits(traitCollection), cause: event)
+        await displayedEndpoint.initialLayout(frame: presentedViewFrame, traits: presentedTraits(traitCollection), cause: event)
     }
 
     /// The container view's layout callbacks (R63): `containerViewWillLayoutSubviews`, whose
@@ -175,7 +177,8 @@ public actor PresentationController: ManagedPresentationController, Presentation
         if style == .custom, frame.size != presentedViewSize {
             record(.warning("frameOfPresentedViewInContainerView gives \(displayedEndpoint.id) \(frame.size), but sizeForChild gave \(presentedViewSize)"), cause: cause)
         }
-        displayed.frame = frame
+        displayedOrigin = frame.origin
+        displayed.size = frame.size
     }
 
     public func frameOfPresentedViewInContainerView() -> Rect {
@@ -191,7 +194,7 @@ public actor PresentationController: ManagedPresentationController, Presentation
         PresentationState(
             removesPresenterViews: removesPresenterViews, displayedID: displayedEndpoint.id, style: style,
             coversContext: PresentationRules.isContextStyle(style, customPresentsInFullscreen: description.shouldPresentInFullscreen),
-            containerViewBounds: containerViewBounds, presentedViewFrame: displayed.frame)
+            containerViewBounds: containerViewBounds, presentedViewFrame: presentedViewFrame)
     }
 
     public func deliverDisplayedAppearance(_ callback: AppearanceCallback, cause: EventRef?) async {
@@ -246,13 +249,13 @@ public actor PresentationController: ManagedPresentationController, Presentation
         let sizeBefore = displayed.size
         if let announced { presentedViewSize = announced }
         guard announced.map({ $0 != sizeBefore }) ?? false || laidOutContainer != containerViewBounds else {
-            if announced != nil { await displayedEndpoint.layout(frame: displayed.frame, cause: cause) }
+            if announced != nil { await displayedEndpoint.layout(frame: presentedViewFrame, cause: cause) }
             return
         }
         displayed.size = presentedViewSize
         let event = await layOutContainerView(cause: cause)
         if announced != nil || displayed.size != sizeBefore {
-            await displayedEndpoint.layout(frame: displayed.frame, cause: event)
+            await displayedEndpoint.layout(frame: presentedViewFrame, cause: event)
         }
     }
 
@@ -340,11 +343,11 @@ public actor PresentationController: ManagedPresentationController, Presentation
         let navigation = Controller(
             description: ControllerDescription(wrapperID, kind: .navigation, children: [presentedID]),
             children: [presented], environment: environment)
-        await navigation.adoptAsWrapper(of: displayed.frame, traits: traitCollection)
+        await navigation.adoptAsWrapper(of: presentedViewFrame, traits: traitCollection)
         await presented.setContainer(navigation)
         await navigation.setContainer(self)
         wrapper = navigation
-        displayed = ChildSlot(navigation, recorder: environment.recorder, frame: displayed.frame)
+        displayed = ChildSlot(navigation, recorder: environment.recorder, size: displayed.size)
         displayedEndpoint = navigation
         await wrapperChanged(navigation, presentedID)
     }
@@ -354,7 +357,7 @@ public actor PresentationController: ManagedPresentationController, Presentation
         let size = await navigation.childFrames[presentedID]?.size ?? displayed.size
         await presented.setContainer(self)
         wrapper = nil
-        displayed = ChildSlot(presented, recorder: environment.recorder, frame: Rect(origin: displayed.origin, size))
+        displayed = ChildSlot(presented, recorder: environment.recorder, size: size)
         // While wrapped, the presented controller's preferred-size changes went to the wrapper:
         // back in its own presentation, its current preferred size counts again.
         if let managed = presented as? any ManagedController {

@@ -148,10 +148,12 @@ final class CaptureLineEncoder {
         case .viewWillLayoutSubviews, .viewDidLayoutSubviews:
             head(event, sequence, names, kind: "layout", message: event.code == .viewWillLayoutSubviews ? "viewWillLayoutSubviews" : "viewDidLayoutSubviews")
             put("{")
-            if event.detail == 1 {
-                put("\"frame\":[")
-                pair(chunk.tables.sizes[Int(event.first)])
-                put(",")
+            if event.detail == CompactTraceEvent.frameAtZero || event.detail == CompactTraceEvent.frameWithOrigin {
+                put(event.detail == CompactTraceEvent.frameAtZero ? "\"frame\":[0,0," : "\"frame\":[")
+                if event.detail == CompactTraceEvent.frameWithOrigin {
+                    pair(chunk.tables.sizes[Int(event.first)])
+                    put(",")
+                }
                 pair(chunk.tables.sizes[Int(event.second)])
                 put("]")
             }

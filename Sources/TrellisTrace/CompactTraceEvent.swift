@@ -18,8 +18,9 @@ struct CompactTraceEvent: Sendable {
         case viewWillTransition
         /// `sizeForChild(controllers[detail], parent: sizes[first]) -> sizes[second]`.
         case sizeForChild
-        /// `viewWillLayoutSubviews` / `viewDidLayoutSubviews`; with `detail` 1, the frame is
-        /// origin `sizes[first]` (x as width, y as height) and size `sizes[second]`.
+        /// `viewWillLayoutSubviews` / `viewDidLayoutSubviews`; `detail` says whether they carry a
+        /// frame (`frameAtZero`, `frameWithOrigin`), whose size is `sizes[second]` and origin
+        /// (0,0) or `sizes[first]` (x as width, y as height).
         case viewWillLayoutSubviews
         case viewDidLayoutSubviews
     }
@@ -43,11 +44,19 @@ struct CompactTraceEvent: Sendable {
 
     var transition: Int? { hasTransition ? Int(transitionID) : nil }
 
+    /// A layout event's `detail`: a frame at (0,0), or a frame whose origin is `first`.
+    static let frameAtZero: UInt32 = 1
+    static let frameWithOrigin: UInt32 = 2
+
     /// A layout event's frame, if it carries one.
     func frame(sizes: [Size]) -> Rect? {
-        guard detail == 1 else { return nil }
-        let origin = sizes[Int(first)]
-        return Rect(origin: Point(x: origin.width, y: origin.height), size: sizes[Int(second)])
+        switch detail {
+        case Self.frameAtZero: return Rect(sizes[Int(second)])
+        case Self.frameWithOrigin:
+            let origin = sizes[Int(first)]
+            return Rect(origin: Point(x: origin.width, y: origin.height), size: sizes[Int(second)])
+        default: return nil
+        }
     }
 }
 

@@ -101,25 +101,38 @@ public final class TraceRecorder: Sendable {
     public func recordLayout(_ callback: LayoutCallback, controller: TraceName, frame: Rect? = nil, cause: EventRef?) -> EventRef {
         let time = elapsedNanoseconds()
         return state.withLock { state in
-            appendLayout(callback, controller.index, frame: frame, cause: cause, time: time, to: &state)
+            let interned = intern(frame, &state)
+            return appendLayout(callback, controller.index, frame: frame, interned: interned, cause: cause, time: time, to: &state)
         }
     }
 
     /// Records `viewWillLayoutSubviews` and `viewDidLayoutSubviews` of one controller whose
-    /// callbacks do nothing in between, under one lock; returns the first.
+    /// callbacks do nothing in between, under one lock, the frame interned once; returns the first.
     @discardableResult
     public func recordLayoutPair(controller: TraceName, frame: Rect, cause: EventRef?) -> EventRef {
         let time = elapsedNanoseconds()
         return state.withLock { state in
-            let will = appendLayout(.viewWillLayoutSubviews, controller.index, frame: frame, cause: cause, time: time, to: &state)
-            appendLayout(.viewDidLayoutSubviews, controller.index, frame: frame, cause: cause, time: time, to: &state)
+            let interned = intern(frame, &state)
+            let will = appendLayout(.viewWillLayoutSubviews, controller.index, frame: frame, interned: interned, cause: cause, time: time, to: &state)
+            appendLayout(.viewDidLayoutSubviews, controller.index, frame: frame, interned: interned, cause: cause, time: time, to: &state)
             return will
         }
     }
 
+    /// A frame as the compact form keeps it (`CompactTraceEvent.frame`): its size interned and,
+    /// unless it is the usual (0,0), its origin interned as a size. Nothing is interned for a
+    /// trace that keeps nothing.
+    private func intern(_ frame: Rect?, _ state: inout State) -> (detail: UInt32, origin: UInt32, size: UInt32)? {
+        guard let frame, !storage.discards else { return nil }
+        let size = state.tables.intern(frame.size)
+        guard frame.origin != .zero else { return (CompactTraceEvent.frameAtZero, 0, size) }
+        return (CompactTraceEvent.frameWithOrigin, state.tables.intern(Size(frame.origin.x, frame.origin.y)), size)
+    }
+
     @discardableResult
     private func appendLayout(
-        _ callback: LayoutCallback, _ controller: UInt32, frame: Rect?, cause: EventRef?, time: UInt64, to state: inout State
+        _ callback: LayoutCallback, _ controller: UInt32, frame: Rect?, interned: (detail: UInt32, origin: UInt32, size: UInt32)?,
+        cause: EventRef?, time: UInt64, to state: inout State
     ) -> EventRef {
         let code: CompactTraceEvent.Code
         switch callback {
@@ -128,14 +141,9 @@ public final class TraceRecorder: Sendable {
         case .containerViewWillLayoutSubviews, .containerViewDidLayoutSubviews:
             return appendOther(.layout(callback, frame: frame), controller, cause: cause, transition: nil, time: time, to: &state)
         }
-        // The frame's origin and size are interned as two sizes (`CompactTraceEvent.frame`);
-        // nothing is interned for a trace that keeps nothing.
-        var origin: UInt32 = 0, size: UInt32 = 0
-        if let frame, !storage.discards {
-            origin = state.tables.intern(Size(frame.origin.x, frame.origin.y))
-            size = state.tables.intern(frame.size)
-        }
-        return append(code, controller, detail: frame == nil ? 0 : 1, cause: cause, transition: nil, origin, size, time: time, to: &state)
+        return append(
+            code, controller, detail: interned?.detail ?? 0, cause: cause, transition: nil,
+            interned?.origin ?? 0, interned?.size ?? 0, time: time, to: &state)
             ?? appendOther(.layout(callback, frame: frame), controller, cause: cause, transition: nil, time: time, to: &state)
     }
 
