@@ -1,4 +1,3 @@
-import CTrellisPrefetch
 import TrellisModel
 import TrellisTrace
 
@@ -23,7 +22,7 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
     // a suspension (it copies what it needs, then awaits), so those checks are turned off here.
     @exclusivity(unchecked) var slots: [ChildSlot]
     /// The children themselves, in the order of `slots`.
-    @exclusivity(unchecked) var endpoints: [any ControllerEndpoint]
+    @exclusivity(unchecked) var endpoints: ChildEndpoints
     /// Where it put each child (R61), by slot; empty while every child is at (0,0), as in most
     /// containers: the empty array is shared, so the layout pass reads nothing more for them.
     @exclusivity(unchecked) var childOrigins: [Point] = []
@@ -99,7 +98,7 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
         self.environment = environment
         self.recorder = environment.recorder
         self.slots = children.map { ChildSlot($0, recorder: environment.recorder) }
-        self.endpoints = children
+        self.endpoints = ChildEndpoints(children)
         self.selectedIndex = description.selectedIndex
         self.traitOverrides = description.traitOverrides
         self.preferredContentSize = description.preferredContentSize
@@ -110,7 +109,7 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
         ControllerSnapshot(size: size, traitCollection: traitCollection, preferredContentSize: preferredContentSize, frame: frame)
     }
 
-    public func makePresentationController(
+    package func makePresentationController(
         style: ModalPresentationStyle, containerSize: Size, traits: TraitCollection, windowSize: Size,
         profile: AdaptationProfile, popoverSource: @escaping @Sendable () async -> Rect?,
         wrapperChanged: @escaping @Sendable (_ wrapper: (any ManagedController)?, _ presented: ControllerID) async -> Void
@@ -126,15 +125,15 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
             wrapperChanged: wrapperChanged)
     }
 
-    public func setContainer(_ container: (any ControllerEndpoint)?) {
+    package func setContainer(_ container: (any ControllerEndpoint)?) {
         environment.setContainer(container, of: traceName)
     }
 
-    public var children: [ControllerID] { endpoints.map(\.id) }
+    public var children: [ControllerID] { endpoints.ids }
 
     /// The frame this controller gave each child, for inspection and tests.
     public var childFrames: [ControllerID: Rect] {
-        Dictionary(zip(endpoints.map(\.id), slots.indices.map(childFrame(at:))), uniquingKeysWith: { first, _ in first })
+        Dictionary(zip(endpoints.ids, slots.indices.map(childFrame(at:))), uniquingKeysWith: { first, _ in first })
     }
 
     public var traitOverridesByChild: [ControllerID: TraitCollection] { traitOverrides }
@@ -173,7 +172,7 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
     private func placeChildren() {
         guard placesChildren else { return }
         let origins = LayoutRules.origins(
-            kind: kind, layout: settings.layout, children: endpoints.map(\.id), sizes: slots.map(\.size), visible: defaultTargets)
+            kind: kind, layout: settings.layout, children: endpoints.ids, sizes: slots.map(\.size), visible: defaultTargets)
         childOrigins = origins
     }
 
@@ -187,33 +186,8 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
         recorder.record(message, controller: id, cause: cause, transition: transition)
     }
 
-    /// The child at `index` as the local `Controller` it usually is, for the two walks of a size
-    /// transition: an async call through the `ControllerEndpoint` existential allocates a second
-    /// async frame (the witness thunk's) on every hop — uprobes count two `swift_task_alloc` a hop
-    /// through the existential, one through the concrete type, about 12% of a bare actor walk.
-    /// Nil for any other endpoint (a presentation controller, a remote controller).
-    @inline(__always)
-    private func localController(at index: Int) -> Controller? {
-        let endpoint = endpoints[index]
-        guard type(of: endpoint) == Controller.self else { return nil }
-        // Safe: the dynamic type was just checked to be exactly `Controller`, and an actor has
-        // no subclasses.
-        return unsafeDowncast(endpoint, to: Controller.self)
-    }
-
-    /// Starts loading the child at `index` (if any) into the cache while the walk is busy with
-    /// the one before it. A large hierarchy does not fit in the caches, and a walk's first touch
-    /// of each child — reading its type in `localController(at:)` — was half of the samples of
-    /// `forwardSizeTransition`'s loop at 100k controllers; the next sibling is known a whole
-    /// subtree ahead.
-    @inline(__always)
-    private func prefetchChild(at index: Int) {
-        guard index < endpoints.count else { return }
-        trellis_prefetch_object(UnsafeRawPointer(Unmanaged.passUnretained(endpoints[index] as AnyObject).toOpaque()))
-    }
-
     private func index(of child: ControllerID) -> Int? {
-        endpoints.firstIndex { $0.id == child }
+        endpoints.firstIndex(of: child)
     }
 
     /// The traits the current transition moves to: a split view decides its columns with them.
@@ -244,7 +218,7 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
 
     // MARK: Size transitions (R1–R11)
 
-    public func deliverViewWillTransition(to size: Size, transition: TransitionInfo, cause: EventRef?) async {
+    package func deliverViewWillTransition(to size: Size, transition: TransitionInfo, cause: EventRef?) async {
         let event = recorder.recordViewWillTransition(to: size, controller: traceName, cause: cause, transition: transition.id)
         pendingSize = size
         if usesDefaultBehavior {
@@ -271,8 +245,8 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
             // R4: an edge decided by SFC is skipped when the size does not change.
             guard answer != slots[index].size else { continue }
             slots[index].announced = answer
-            prefetchChild(at: index + 1)
-            if let child = localController(at: index) {
+            endpoints.prefetch(at: index + 1)
+            if let child = endpoints.local(at: index) {
                 await child.deliverViewWillTransition(to: answer, transition: transition, cause: cause)
             } else {
                 await endpoints[index].deliverViewWillTransition(to: answer, transition: transition, cause: cause)
@@ -318,7 +292,7 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
 
     // MARK: Layout (R10)
 
-    public func layout(frame: Rect, cause: EventRef?) async {
+    package func layout(frame: Rect, cause: EventRef?) async {
         let newSize = frame.size
         pendingSize = nil
         place(at: frame.origin)
@@ -350,8 +324,8 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
         if first <= last {
             for index in first...last where slots.indices.contains(index) && slots[index].announced != nil {
                 slots[index].announced = nil
-                prefetchChild(at: index + 1)
-                if let child = localController(at: index) {
+                endpoints.prefetch(at: index + 1)
+                if let child = endpoints.local(at: index) {
                     await child.layout(frame: childFrame(at: index), cause: layoutEvent)
                 } else {
                     await endpoints[index].layout(frame: childFrame(at: index), cause: layoutEvent)
@@ -376,7 +350,7 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
         return event
     }
 
-    public func initialLayout(frame: Rect?, traits: TraitCollection, cause: EventRef?) async {
+    package func initialLayout(frame: Rect?, traits: TraitCollection, cause: EventRef?) async {
         traitCollection = traits
         pendingTraits = nil
         let visible = defaultTargets
@@ -406,7 +380,7 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
         parentTraits.overlaid(with: traitOverrides[endpoints[index].id] ?? .unspecified)
     }
 
-    public func deliverTraitTransition(to traits: TraitCollection, deliver: Bool, transition: TransitionInfo, cause: EventRef?) async {
+    package func deliverTraitTransition(to traits: TraitCollection, deliver: Bool, transition: TransitionInfo, cause: EventRef?) async {
         for index in slots.indices { slots[index].traitWalked = false }
         presentation?.slot.traitWalked = false
         // R16: unchanged traits get no message, and the children, inheriting from this
@@ -467,7 +441,7 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
         await walkTraits(to: transitioningTraits, targets: [index], deliver: true, transition: coordinator.info, cause: delivery?.cause)
     }
 
-    public func applyPendingTraits(cause: EventRef?) async {
+    package func applyPendingTraits(cause: EventRef?) async {
         var next = cause
         var columnsChanged = false
         if let traits = pendingTraits {
@@ -517,7 +491,7 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
 
     /// `setOverrideTraitCollection(_:forChild:)`: changes the child's override (nil removes it)
     /// and, when that changes the child's effective traits, runs a trait transition on its subtree.
-    public func setOverrideTraitCollection(_ traits: TraitCollection?, forChild child: ControllerID, transition: TransitionInfo, cause: EventRef?) async throws(RuntimeError) {
+    package func setOverrideTraitCollection(_ traits: TraitCollection?, forChild child: ControllerID, transition: TransitionInfo, cause: EventRef?) async throws(RuntimeError) {
         guard let index = index(of: child) else { throw .notAChild(child, of: id) }
         traitOverrides[child] = traits
         let childTraits = effectiveTraits(forChildAt: index, parentTraits: traitCollection)
@@ -528,18 +502,18 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
     // MARK: Preferred content size (R22–R27)
 
     /// Sets `preferredContentSize`; a different value goes to the container, one level up (R22).
-    public func setPreferredContentSize(_ newSize: Size, cause: EventRef?) async {
+    package func setPreferredContentSize(_ newSize: Size, cause: EventRef?) async {
         guard newSize != preferredContentSize else { return }
         preferredContentSize = newSize
         await container?.deliverPreferredContentSizeDidChange(forChild: id, preferredSize: newSize, cause: cause)
     }
 
     /// Tells the container that this controller's fitting size changed (R27).
-    public func notifySystemLayoutFittingSizeDidChange(cause: EventRef?) async {
+    package func notifySystemLayoutFittingSizeDidChange(cause: EventRef?) async {
         await container?.deliverSystemLayoutFittingSizeDidChange(forChild: id, cause: cause)
     }
 
-    public func deliverPreferredContentSizeDidChange(forChild child: ControllerID, preferredSize: Size, cause: EventRef?) async {
+    package func deliverPreferredContentSizeDidChange(forChild child: ControllerID, preferredSize: Size, cause: EventRef?) async {
         let event = record(.preferredContentSizeDidChange(child: child), cause: cause)
         await handle(.preferredContentSizeDidChange, event: event, transition: nil, recordsSuppression: false) {
             await behavior.preferredContentSizeDidChange(forChild: child, preferredSize: preferredSize, in: self)
@@ -563,7 +537,7 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
         await resize([(index, newSize)], cause: delivery?.cause)
     }
 
-    public func deliverSystemLayoutFittingSizeDidChange(forChild child: ControllerID, cause: EventRef?) async {
+    package func deliverSystemLayoutFittingSizeDidChange(forChild child: ControllerID, cause: EventRef?) async {
         let event = record(.systemLayoutFittingSizeDidChange(child: child), cause: cause)
         await handle(.systemLayoutFittingSizeDidChange, event: event, transition: nil, recordsSuppression: false) {
             await behavior.systemLayoutFittingSizeDidChange(forChild: child, in: self)
@@ -577,7 +551,7 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
     // MARK: Appearance (R42)
 
     /// An appearance callback, forwarded to the visible children as UIKit's containers do.
-    public func deliverAppearance(_ callback: AppearanceCallback, cause: EventRef?) async {
+    package func deliverAppearance(_ callback: AppearanceCallback, cause: EventRef?) async {
         let event = record(.appearance(callback), cause: cause)
         switch callback {
         case .viewWillAppear: behavior.viewWillAppear(in: self)
@@ -592,7 +566,7 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
 
     // MARK: Structure changes (present, push, pop, select, showDetail)
 
-    public func attachPresentation(_ presentationController: any ControllerEndpoint, inheritsPresenterTraits: Bool) {
+    package func attachPresentation(_ presentationController: any ControllerEndpoint, inheritsPresenterTraits: Bool) {
         presentation = PresentationSlot(
             slot: ChildSlot(presentationController, recorder: recorder, size: size), endpoint: presentationController,
             inheritsPresenterTraits: inheritsPresenterTraits)
@@ -607,19 +581,19 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
         for index in slots.indices { slots[index].size = frame.size }
     }
 
-    public func detachPresentation() {
+    package func detachPresentation() {
         presentation = nil
     }
 
     /// Adds `child` at the end (a push onto a navigation stack, a split view's first detail);
     /// `showChild(at:cause:)` sizes it once it is about to appear.
-    public func appendChild(_ child: any ControllerEndpoint) {
+    package func appendChild(_ child: any ControllerEndpoint) {
         slots.append(ChildSlot(child, recorder: recorder))
         endpoints.append(child)
     }
 
     /// Removes the last child (a pop); the root of a navigation stack stays.
-    public func removeLastChild() {
+    package func removeLastChild() {
         guard slots.count > 1 else { return }
         slots.removeLast()
         endpoints.removeLast()
@@ -627,14 +601,14 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
     }
 
     /// Replaces the child at `index` (a split view's secondary column).
-    public func replaceChild(at index: Int, with child: any ControllerEndpoint) {
+    package func replaceChild(at index: Int, with child: any ControllerEndpoint) {
         guard slots.indices.contains(index) else { return }
         slots[index] = ChildSlot(child, recorder: recorder)
         endpoints[index] = child
         if index < childOrigins.count { childOrigins[index] = .zero }
     }
 
-    public func select(index: Int, cause: EventRef?) async {
+    package func select(index: Int, cause: EventRef?) async {
         guard slots.indices.contains(index) else { return }
         selectedIndex = index
         await showChild(at: index, cause: cause)
@@ -642,7 +616,7 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
 
     /// A child becomes visible: sized by this container's SFC and laid out, its traits brought
     /// up to date (with `traitCollectionDidChange` when they changed while it was away).
-    public func showChild(at index: Int, cause: EventRef?) async {
+    package func showChild(at index: Int, cause: EventRef?) async {
         guard slots.indices.contains(index) else { return }
         let answer = askSize(forChildAt: index, parentSize: size, cause: cause, transition: nil)
         slots[index].size = answer
@@ -653,7 +627,7 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
     /// Brings a controller that becomes visible to its container's size and traits: traits that
     /// changed while it was away arrive with `traitCollectionDidChange` (here and below), a new
     /// size with a layout. A controller appearing for the first time is laid out as at start.
-    public func refresh(frame newFrame: Rect, traits: TraitCollection, cause: EventRef?) async {
+    package func refresh(frame newFrame: Rect, traits: TraitCollection, cause: EventRef?) async {
         place(at: newFrame.origin)
         guard traitCollection != .unspecified else {
             await initialLayout(frame: newFrame, traits: traits, cause: cause)
@@ -678,8 +652,7 @@ extension Controller {
     /// A controller on its own, whose children and presentation controller are whatever
     /// endpoints the caller gives — the test kit's probes. Not for building hierarchies: a
     /// `Window` does that.
-    @_spi(Testing)
-    public static func standalone(
+    package static func standalone(
         _ description: ControllerDescription, children: [any ControllerEndpoint], presentationController: (any ControllerEndpoint)?,
         presentationInheritsTraits: Bool = false, environment: RuntimeEnvironment
     ) async -> Controller {

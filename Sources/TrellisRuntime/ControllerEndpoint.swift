@@ -4,7 +4,7 @@ import TrellisTrace
 /// The messages the router sends to a controller. A parent holds its children as endpoints, so
 /// a child may be a local `Controller` or, with a transport, a stand-in for one on another node:
 /// the router code is the same either way.
-public protocol ControllerEndpoint: Actor {
+package protocol ControllerEndpoint: Actor {
     nonisolated var id: ControllerID { get }
 
     /// `viewWillTransition(to:with:)` arrives (R2, R7, R25).

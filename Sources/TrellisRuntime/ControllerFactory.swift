@@ -6,7 +6,7 @@ public enum ControllerFactory {
     /// endpoints), iteratively so that a deep hierarchy cannot exhaust the stack. A controller
     /// for which `remote` gives a stand-in is not built here: the stand-in takes its place, and
     /// its own children are built by the node that hosts it.
-    public static func build(
+    package static func build(
         _ byID: [ControllerID: ControllerDescription], order: [ControllerID], environment: RuntimeEnvironment,
         remote: @Sendable (ControllerID) -> (any ManagedController)? = { _ in nil }
     ) async -> [ControllerID: any ManagedController] {

@@ -22,7 +22,7 @@ public struct ControllerSnapshot: Sendable, Equatable {
 /// messages (`ControllerEndpoint`) plus the structural operations of presentation, navigation and
 /// preferred sizes. A local `Controller` implements it directly; a transport implements it with a
 /// stand-in that forwards each call to the node hosting the controller.
-public protocol ManagedController: ControllerEndpoint {
+package protocol ManagedController: ControllerEndpoint {
     func snapshot() async -> ControllerSnapshot
     /// Sets `preferredContentSize`; a different value goes to the container (R22).
     func setPreferredContentSize(_ newSize: Size, cause: EventRef?) async
@@ -54,7 +54,7 @@ public protocol ManagedController: ControllerEndpoint {
 }
 
 /// Everything a window asks of a presentation controller, wherever it lives.
-public protocol ManagedPresentationController: ControllerEndpoint {
+package protocol ManagedPresentationController: ControllerEndpoint {
     /// R51: adapts when presenting into a compact environment.
     func adaptForPresentation(cause: EventRef?) async
     /// Gives what it displays its traits, silently, before it appears.

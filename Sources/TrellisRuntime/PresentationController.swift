@@ -50,8 +50,7 @@ public actor PresentationController: ManagedPresentationController, Presentation
     /// The window's executor (`WindowExecutor`), shared with its controllers.
     public nonisolated var unownedExecutor: UnownedSerialExecutor { environment.executor.unownedExecutor }
 
-    @_spi(Testing)
-    public init(
+    package init(
         presented: any ControllerEndpoint, style: ModalPresentationStyle, description: PresentationControllerDescription,
         delegate: (any AdaptivePresentationDelegate)?, profile: AdaptationProfile, containerSize: Size, traits: TraitCollection,
         windowSize: Size, preferredContentSize: Size, environment: RuntimeEnvironment,
@@ -120,7 +119,7 @@ public actor PresentationController: ManagedPresentationController, Presentation
 
     // MARK: Presentation and dismissal callbacks
 
-    public func transitionCallback(_ callback: PresentationCallback, value: Bool, cause: EventRef?) {
+    package func transitionCallback(_ callback: PresentationCallback, value: Bool, cause: EventRef?) {
         let event = record(.presentationTransition(callback, value: value), cause: cause)
         let behavior = description.behavior
         handleNow(.transitionCallback, event: event) {
@@ -134,17 +133,17 @@ public actor PresentationController: ManagedPresentationController, Presentation
     }
 
     /// R51: adaptation when presenting into an environment that is already compact.
-    public func adaptForPresentation(cause: EventRef?) async {
+    package func adaptForPresentation(cause: EventRef?) async {
         await adapt(to: traitCollection, cause: cause, atPresentation: true)
     }
 
     /// Gives what it displays its traits, silently, before it appears.
-    public func prepareDisplayed() async {
+    package func prepareDisplayed() async {
         await displayedEndpoint.initialLayout(frame: nil, traits: presentedTraits(traitCollection), cause: nil)
     }
 
     /// Sizes and lays out what it displays, the first time.
-    public func initialPresentationLayout(cause: EventRef?) async {
+    package func initialPresentationLayout(cause: EventRef?) async {
         let answer = askSize(parentSize: size, cause: cause, transition: nil)
         presentedViewSize = answer
         displayed.size = answer
@@ -190,20 +189,20 @@ public actor PresentationController: ManagedPresentationController, Presentation
             style: style, container: containerViewBounds, presentedSize: presentedViewSize, popoverSource: popoverSourceRect)
     }
 
-    public func presentationState() -> PresentationState {
+    package func presentationState() -> PresentationState {
         PresentationState(
             removesPresenterViews: removesPresenterViews, displayedID: displayedEndpoint.id, style: style,
             coversContext: PresentationRules.isContextStyle(style, customPresentsInFullscreen: description.shouldPresentInFullscreen),
             containerViewBounds: containerViewBounds, presentedViewFrame: presentedViewFrame)
     }
 
-    public func deliverDisplayedAppearance(_ callback: AppearanceCallback, cause: EventRef?) async {
+    package func deliverDisplayedAppearance(_ callback: AppearanceCallback, cause: EventRef?) async {
         await displayedEndpoint.deliverAppearance(callback, cause: cause)
     }
 
     // MARK: Size transitions (R6, R7)
 
-    public func deliverViewWillTransition(to size: Size, transition: TransitionInfo, cause: EventRef?) async {
+    package func deliverViewWillTransition(to size: Size, transition: TransitionInfo, cause: EventRef?) async {
         let event = record(.viewWillTransition(to: size), cause: cause, transition: transition.id)
         pendingSize = size
         windowSize = transition.windowSize
@@ -241,7 +240,7 @@ public actor PresentationController: ManagedPresentationController, Presentation
     /// out when its bounds or the presented size changed — a form sheet that keeps its size is
     /// still re-centred on rotation — and what it displays is laid out when it was announced a
     /// size or its frame's size changed.
-    public func layout(frame: Rect, cause: EventRef?) async {
+    package func layout(frame: Rect, cause: EventRef?) async {
         size = frame.size
         pendingSize = nil
         let announced = displayed.announced
@@ -259,21 +258,21 @@ public actor PresentationController: ManagedPresentationController, Presentation
         }
     }
 
-    public func initialLayout(frame: Rect?, traits: TraitCollection, cause: EventRef?) async {
+    package func initialLayout(frame: Rect?, traits: TraitCollection, cause: EventRef?) async {
         traitCollection = traits
         if let frame { self.size = frame.size }
     }
 
-    public func refresh(frame: Rect, traits: TraitCollection, cause: EventRef?) async {}
+    package func refresh(frame: Rect, traits: TraitCollection, cause: EventRef?) async {}
 
-    public func deliverAppearance(_ callback: AppearanceCallback, cause: EventRef?) async {}
+    package func deliverAppearance(_ callback: AppearanceCallback, cause: EventRef?) async {}
 
     /// A presentation controller's place is fixed by its presenter; nothing to change.
-    public func setContainer(_ container: (any ControllerEndpoint)?) async {}
+    package func setContainer(_ container: (any ControllerEndpoint)?) async {}
 
     // MARK: Trait transitions (R13, R18, R48–R52)
 
-    public func deliverTraitTransition(to traits: TraitCollection, deliver: Bool, transition: TransitionInfo, cause: EventRef?) async {
+    package func deliverTraitTransition(to traits: TraitCollection, deliver: Bool, transition: TransitionInfo, cause: EventRef?) async {
         displayed.traitWalked = false
         windowSize = transition.windowSize
         guard traits != traitCollection else {
@@ -367,7 +366,7 @@ public actor PresentationController: ManagedPresentationController, Presentation
         await wrapperChanged(nil, presentedID)
     }
 
-    public func applyPendingTraits(cause: EventRef?) async {
+    package func applyPendingTraits(cause: EventRef?) async {
         var next = cause
         if let traits = pendingTraits {
             pendingTraits = nil
@@ -391,7 +390,7 @@ public actor PresentationController: ManagedPresentationController, Presentation
 
     // MARK: Preferred content size (R22–R26)
 
-    public func deliverPreferredContentSizeDidChange(forChild child: ControllerID, preferredSize: Size, cause: EventRef?) async {
+    package func deliverPreferredContentSizeDidChange(forChild child: ControllerID, preferredSize: Size, cause: EventRef?) async {
         let event = record(.preferredContentSizeDidChange(child: child), cause: cause)
         if child == presentedID { presentedPreferredSize = preferredSize }
         await handle(.preferredContentSizeDidChange, event: event, transition: nil, recordsSuppression: false) {
@@ -417,7 +416,7 @@ public actor PresentationController: ManagedPresentationController, Presentation
         environment.finishTransition(transition, cause: cause)
     }
 
-    public func deliverSystemLayoutFittingSizeDidChange(forChild child: ControllerID, cause: EventRef?) async {
+    package func deliverSystemLayoutFittingSizeDidChange(forChild child: ControllerID, cause: EventRef?) async {
         record(.systemLayoutFittingSizeDidChange(child: child), cause: cause)
     }
 }

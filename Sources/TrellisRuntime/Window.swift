@@ -86,10 +86,15 @@ public actor Window {
     public nonisolated var unownedExecutor: UnownedSerialExecutor { environment.executor.unownedExecutor }
 
     /// Builds every controller of `hierarchy` as an actor and wires them; nothing runs yet.
-    /// `remote` gives a stand-in for each controller that lives on another node (nil: here).
-    public init(
-        _ hierarchy: HierarchyDescription, environment: RuntimeEnvironment = RuntimeEnvironment(),
-        remote: @Sendable (ControllerID) -> (any ManagedController)? = { _ in nil }
+    public init(_ hierarchy: HierarchyDescription, environment: RuntimeEnvironment = RuntimeEnvironment()) async throws(RuntimeError) {
+        try await self.init(hierarchy, environment: environment, remote: { _ in nil })
+    }
+
+    /// The same, with a transport: `remote` gives a stand-in for each controller that lives on
+    /// another node (nil: here).
+    package init(
+        _ hierarchy: HierarchyDescription, environment: RuntimeEnvironment,
+        remote: @Sendable (ControllerID) -> (any ManagedController)?
     ) async throws(RuntimeError) {
         let byID = try hierarchy.validate()
         self.environment = environment
@@ -118,7 +123,7 @@ public actor Window {
 
     /// Every controller of the window as the window drives it (stand-ins included), for a
     /// transport that serves them to other nodes.
-    public var managedControllers: [ControllerID: any ManagedController] { controllers }
+    package var managedControllers: [ControllerID: any ManagedController] { controllers }
 
     private func managed(_ id: ControllerID) throws(RuntimeError) -> any ManagedController {
         guard let controller = controllers[id] else { throw .unknownController(id) }
@@ -327,7 +332,7 @@ public actor Window {
 
     /// Keeps the structure and the controller table true when an adaptive wrapper comes or goes
     /// (called by presentation controllers, and by a transport for one on another node).
-    public func wrapperChanged(_ wrapper: (any ManagedController)?, presenting presentedID: ControllerID) {
+    package func wrapperChanged(_ wrapper: (any ManagedController)?, presenting presentedID: ControllerID) {
         let wrapperID = ControllerID.adaptiveWrapper(of: presentedID)
         if let wrapper {
             controllers[wrapperID] = wrapper

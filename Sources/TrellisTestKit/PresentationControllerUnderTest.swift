@@ -1,4 +1,4 @@
-@_spi(Testing) import TrellisRuntime
+import TrellisRuntime
 import TrellisModel
 import TrellisTrace
 

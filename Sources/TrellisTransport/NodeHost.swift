@@ -47,7 +47,7 @@ public actor NodeHost {
     // MARK: Directory
 
     /// The stand-in for a controller hosted elsewhere (created once, then shared).
-    public func proxy(for address: WireAddress) -> RemoteController {
+    package func proxy(for address: WireAddress) -> RemoteController {
         let id = ControllerID(address.controller)
         if let existing = proxies[id], existing.address == address { return existing }
         let proxy = RemoteController(address: address, host: self)
@@ -56,12 +56,12 @@ public actor NodeHost {
     }
 
     /// The stand-in for a controller the placement puts on another node; nil when it is here.
-    public func proxy(forPlaced id: ControllerID) -> RemoteController? {
+    package func proxy(forPlaced id: ControllerID) -> RemoteController? {
         guard let node = placement[id], node != nodeName else { return nil }
         return proxy(for: WireAddress(node: node, controller: id.name, incarnation: 1))
     }
 
-    public func register(_ endpoints: [ControllerID: any ManagedController]) {
+    package func register(_ endpoints: [ControllerID: any ManagedController]) {
         for (id, endpoint) in endpoints where !(endpoint is RemoteController) {
             local[id] = endpoint
         }

@@ -6,9 +6,9 @@ import TrellisWire
 /// Stands in for a controller (or presentation controller) that another node hosts: each
 /// message becomes one CALL to that node, which handles the controller's whole subtree there and
 /// RETURNs when done — crossing a node boundary costs one exchange, not one per controller.
-public actor RemoteController: ManagedController, ManagedPresentationController {
-    public nonisolated let id: ControllerID
-    public nonisolated let address: WireAddress
+package actor RemoteController: ManagedController, ManagedPresentationController {
+    package nonisolated let id: ControllerID
+    package nonisolated let address: WireAddress
     let host: NodeHost
 
     init(address: WireAddress, host: NodeHost) {
@@ -34,49 +34,49 @@ public actor RemoteController: ManagedController, ManagedPresentationController 
 
     // MARK: ControllerEndpoint
 
-    public func deliverViewWillTransition(to size: Size, transition: TransitionInfo, cause: EventRef?) async {
+    package func deliverViewWillTransition(to size: Size, transition: TransitionInfo, cause: EventRef?) async {
         await send(.viewWillTransition, .size(size), WireMarshalling.value(transition), WireMarshalling.value(cause))
     }
 
-    public func deliverTraitTransition(to traits: TraitCollection, deliver: Bool, transition: TransitionInfo, cause: EventRef?) async {
+    package func deliverTraitTransition(to traits: TraitCollection, deliver: Bool, transition: TransitionInfo, cause: EventRef?) async {
         await send(.traitTransition, .traits(traits), .bool(deliver), WireMarshalling.value(transition), WireMarshalling.value(cause))
     }
 
-    public func applyPendingTraits(cause: EventRef?) async {
+    package func applyPendingTraits(cause: EventRef?) async {
         await send(.applyPendingTraits, WireMarshalling.value(cause))
     }
 
-    public func layout(frame: Rect, cause: EventRef?) async {
+    package func layout(frame: Rect, cause: EventRef?) async {
         await send(.layout, .rect(frame), WireMarshalling.value(cause))
     }
 
-    public func deliverPreferredContentSizeDidChange(forChild child: ControllerID, preferredSize: Size, cause: EventRef?) async {
+    package func deliverPreferredContentSizeDidChange(forChild child: ControllerID, preferredSize: Size, cause: EventRef?) async {
         await send(.preferredContentSizeDidChange, .string(child.name), .size(preferredSize), WireMarshalling.value(cause))
     }
 
-    public func deliverSystemLayoutFittingSizeDidChange(forChild child: ControllerID, cause: EventRef?) async {
+    package func deliverSystemLayoutFittingSizeDidChange(forChild child: ControllerID, cause: EventRef?) async {
         await send(.systemLayoutFittingSizeDidChange, .string(child.name), WireMarshalling.value(cause))
     }
 
-    public func initialLayout(frame: Rect?, traits: TraitCollection, cause: EventRef?) async {
+    package func initialLayout(frame: Rect?, traits: TraitCollection, cause: EventRef?) async {
         await send(.initialLayout, frame.map(WireValue.rect) ?? .none, .traits(traits), WireMarshalling.value(cause))
     }
 
-    public func deliverAppearance(_ callback: AppearanceCallback, cause: EventRef?) async {
+    package func deliverAppearance(_ callback: AppearanceCallback, cause: EventRef?) async {
         await send(.appearance, .string(callback.rawValue), WireMarshalling.value(cause))
     }
 
-    public func refresh(frame: Rect, traits: TraitCollection, cause: EventRef?) async {
+    package func refresh(frame: Rect, traits: TraitCollection, cause: EventRef?) async {
         await send(.refresh, .rect(frame), .traits(traits), WireMarshalling.value(cause))
     }
 
-    public func setContainer(_ container: (any ControllerEndpoint)?) async {
+    package func setContainer(_ container: (any ControllerEndpoint)?) async {
         await call(.setContainer, [await value(of: container)])
     }
 
     // MARK: ManagedController
 
-    public func snapshot() async -> ControllerSnapshot {
+    package func snapshot() async -> ControllerSnapshot {
         guard let values = await call(.snapshot), values.count >= 3,
               case let .size(size) = values[0], case let .traits(traits) = values[1], case let .size(preferred) = values[2] else {
             return ControllerSnapshot(size: .zero, traitCollection: .unspecified, preferredContentSize: .zero)
@@ -86,50 +86,50 @@ public actor RemoteController: ManagedController, ManagedPresentationController 
         return ControllerSnapshot(size: size, traitCollection: traits, preferredContentSize: preferred, frame: frame)
     }
 
-    public func setPreferredContentSize(_ newSize: Size, cause: EventRef?) async {
+    package func setPreferredContentSize(_ newSize: Size, cause: EventRef?) async {
         await send(.setPreferredContentSize, .size(newSize), WireMarshalling.value(cause))
     }
 
-    public func notifySystemLayoutFittingSizeDidChange(cause: EventRef?) async {
+    package func notifySystemLayoutFittingSizeDidChange(cause: EventRef?) async {
         await send(.notifySystemLayoutFittingSizeDidChange, WireMarshalling.value(cause))
     }
 
-    public func setOverrideTraitCollection(_ traits: TraitCollection?, forChild child: ControllerID, transition: TransitionInfo, cause: EventRef?) async throws(RuntimeError) {
+    package func setOverrideTraitCollection(_ traits: TraitCollection?, forChild child: ControllerID, transition: TransitionInfo, cause: EventRef?) async throws(RuntimeError) {
         await send(.setOverrideTraits, traits.map(WireValue.traits) ?? .none, .string(child.name),
                    WireMarshalling.value(transition), WireMarshalling.value(cause))
     }
 
-    public func attachPresentation(_ presentationController: any ControllerEndpoint, inheritsPresenterTraits: Bool) async {
+    package func attachPresentation(_ presentationController: any ControllerEndpoint, inheritsPresenterTraits: Bool) async {
         await call(.attachPresentation, [await value(of: presentationController), .bool(inheritsPresenterTraits)])
     }
 
-    public func detachPresentation() async {
+    package func detachPresentation() async {
         await call(.detachPresentation)
     }
 
-    public func appendChild(_ child: any ControllerEndpoint) async {
+    package func appendChild(_ child: any ControllerEndpoint) async {
         await call(.appendChild, [await value(of: child)])
     }
 
-    public func removeLastChild() async {
+    package func removeLastChild() async {
         await call(.removeLastChild)
     }
 
-    public func replaceChild(at index: Int, with child: any ControllerEndpoint) async {
+    package func replaceChild(at index: Int, with child: any ControllerEndpoint) async {
         await call(.replaceChild, [.int(Int64(index)), await value(of: child)])
     }
 
-    public func select(index: Int, cause: EventRef?) async {
+    package func select(index: Int, cause: EventRef?) async {
         await send(.select, .int(Int64(index)), WireMarshalling.value(cause))
     }
 
-    public func showChild(at index: Int, cause: EventRef?) async {
+    package func showChild(at index: Int, cause: EventRef?) async {
         await send(.showChild, .int(Int64(index)), WireMarshalling.value(cause))
     }
 
     /// The presentation controller is created on the node hosting this controller; the
     /// `wrapperChanged` closure stays here: that node tells the conductor's window itself.
-    public func makePresentationController(
+    package func makePresentationController(
         style: ModalPresentationStyle, containerSize: Size, traits: TraitCollection, windowSize: Size,
         profile: AdaptationProfile, popoverSource: @escaping @Sendable () async -> Rect?,
         wrapperChanged: @escaping @Sendable (_ wrapper: (any ManagedController)?, _ presented: ControllerID) async -> Void
@@ -144,23 +144,23 @@ public actor RemoteController: ManagedController, ManagedPresentationController 
 
     // MARK: ManagedPresentationController
 
-    public func adaptForPresentation(cause: EventRef?) async {
+    package func adaptForPresentation(cause: EventRef?) async {
         await send(.adaptForPresentation, WireMarshalling.value(cause))
     }
 
-    public func prepareDisplayed() async {
+    package func prepareDisplayed() async {
         await call(.prepareDisplayed)
     }
 
-    public func transitionCallback(_ callback: PresentationCallback, value: Bool, cause: EventRef?) async {
+    package func transitionCallback(_ callback: PresentationCallback, value: Bool, cause: EventRef?) async {
         await send(.presentationCallback, .string(callback.rawValue), .bool(value), WireMarshalling.value(cause))
     }
 
-    public func initialPresentationLayout(cause: EventRef?) async {
+    package func initialPresentationLayout(cause: EventRef?) async {
         await send(.initialPresentationLayout, WireMarshalling.value(cause))
     }
 
-    public func presentationState() async -> PresentationState {
+    package func presentationState() async -> PresentationState {
         guard let values = await call(.presentationState), values.count >= 2,
               case let .bool(removes) = values[0], case let .string(displayed) = values[1] else {
             return PresentationState(
@@ -178,7 +178,7 @@ public actor RemoteController: ManagedController, ManagedPresentationController 
             containerViewBounds: container, presentedViewFrame: frame)
     }
 
-    public func deliverDisplayedAppearance(_ callback: AppearanceCallback, cause: EventRef?) async {
+    package func deliverDisplayedAppearance(_ callback: AppearanceCallback, cause: EventRef?) async {
         await send(.displayedAppearance, .string(callback.rawValue), WireMarshalling.value(cause))
     }
 }
