@@ -345,7 +345,7 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
         }
         let event = recorder.recordLayout(.viewWillLayoutSubviews, controller: traceName, frame: frame, cause: cause)
         behavior.viewWillLayoutSubviews(in: self)
-        recorder.recordLayout(.viewDidLayoutSubviews, controller: traceName, frame: frame, cause: cause)
+        recorder.recordLayout(.viewDidLayoutSubviews, controller: traceName, cause: cause)
         behavior.viewDidLayoutSubviews(in: self)
         return event
     }
@@ -364,7 +364,7 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
                 slots[index].size = askSize(forChildAt: index, parentSize: frame.size, cause: layoutEvent, transition: nil)
             }
             placeChildren()
-            recorder.recordLayout(.viewDidLayoutSubviews, controller: traceName, frame: frame, cause: cause)
+            recorder.recordLayout(.viewDidLayoutSubviews, controller: traceName, cause: cause)
             behavior.viewDidLayoutSubviews(in: self)
         }
         for index in slots.indices {

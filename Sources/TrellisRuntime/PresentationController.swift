@@ -162,7 +162,7 @@ public actor PresentationController: ManagedPresentationController, Presentation
         let event = record(.layout(.containerViewWillLayoutSubviews, frame: laidOutContainer), cause: cause)
         handleNow(.containerViewWillLayoutSubviews, event: event) {
             description.behavior.containerViewWillLayoutSubviews(in: self)
-            record(.layout(.containerViewDidLayoutSubviews, frame: laidOutContainer), cause: cause)
+            record(.layout(.containerViewDidLayoutSubviews), cause: cause)
             description.behavior.containerViewDidLayoutSubviews(in: self)
         }
         return event

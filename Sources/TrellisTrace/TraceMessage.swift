@@ -38,8 +38,9 @@ public enum TraceMessage: Sendable, Equatable {
     case systemLayoutFittingSizeDidChange(child: ControllerID)
     /// An override did not call super (SPEC R8): `message` was not forwarded to `cut`.
     case suppressed(message: String, cut: [ControllerID])
-    /// A layout callback (SPEC R10); a view controller's carries the frame its container gave it
-    /// in this pass (R60), which the canonical line does not show.
+    /// A layout callback (SPEC R10); `viewWillLayoutSubviews` carries the frame the controller's
+    /// container gave it in this pass (R60), `containerViewWillLayoutSubviews` the container
+    /// view's bounds; the canonical line does not show them.
     case layout(LayoutCallback, frame: Rect? = nil)
     /// A transition coordinator's alongside block ran (at the transition's end).
     case alongsideTransition(transition: Int)

@@ -106,15 +106,15 @@ public final class TraceRecorder: Sendable {
         }
     }
 
-    /// Records `viewWillLayoutSubviews` and `viewDidLayoutSubviews` of one controller whose
-    /// callbacks do nothing in between, under one lock, the frame interned once; returns the first.
+    /// Records `viewWillLayoutSubviews` (with the pass's frame) and `viewDidLayoutSubviews` of one
+    /// controller whose callbacks do nothing in between, under one lock; returns the first.
     @discardableResult
     public func recordLayoutPair(controller: TraceName, frame: Rect, cause: EventRef?) -> EventRef {
         let time = elapsedNanoseconds()
         return state.withLock { state in
             let interned = intern(frame, &state)
             let will = appendLayout(.viewWillLayoutSubviews, controller.index, frame: frame, interned: interned, cause: cause, time: time, to: &state)
-            appendLayout(.viewDidLayoutSubviews, controller.index, frame: frame, interned: interned, cause: cause, time: time, to: &state)
+            appendLayout(.viewDidLayoutSubviews, controller.index, frame: nil, interned: nil, cause: cause, time: time, to: &state)
             return will
         }
     }

@@ -52,17 +52,19 @@ struct TraceCommandTests {
         #expect(shown.stdoutLines == [
             "== step 3: resizeWindow 768x1024",
             "R viewWillLayoutSubviews  frame 0,0 768x1024",
-            "R viewDidLayoutSubviews  frame 0,0 768x1024",
+            "R viewDidLayoutSubviews",
             "Left viewWillLayoutSubviews  frame 0,0 384x1024",
-            "Left viewDidLayoutSubviews  frame 0,0 384x1024",
+            "Left viewDidLayoutSubviews",
             "Right viewWillLayoutSubviews  frame 384,0 384x1024",
-            "Right viewDidLayoutSubviews  frame 384,0 384x1024",
+            "Right viewDidLayoutSubviews",
             "pc:P containerViewWillLayoutSubviews  frame 0,0 768x1024",
-            "pc:P containerViewDidLayoutSubviews  frame 0,0 768x1024",
+            "pc:P containerViewDidLayoutSubviews",
         ])
         // Without the flag the lines are the canonical ones.
         let plain = try await runTrellis(["trace", "show", trace, "--step", "3", "--kind", "layout", "--tree"])
         #expect(plain.stdoutLines.allSatisfy { !$0.contains("frame") })
+        let tree = try await runTrellis(["trace", "show", trace, "--step", "3", "--kind", "layout", "--tree", "--frames"])
+        #expect(tree.stdoutLines.contains { $0.hasSuffix("Right viewWillLayoutSubviews  frame 384,0 384x1024") })
     }
 
     @Test func corruptLinesAreReportedAndUnreadableFilesRejected() async throws {
