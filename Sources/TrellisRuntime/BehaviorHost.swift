@@ -31,6 +31,7 @@ struct Delivery {
 /// controller — and keeps the one `Delivery` being handled. The suppression rule (R8) and the
 /// check of every `super` step live here, once for both.
 protocol BehaviorHost: Actor {
+    var environment: RuntimeEnvironment { get }
     var delivery: Delivery? { get set }
     /// What `super` would have forwarded `handled`'s message to and did not, for the suppression
     /// event (R8).
@@ -64,6 +65,18 @@ extension BehaviorHost {
         delivery = Delivery(message: message, cause: event, transition: nil)
         body()
         delivery = outer
+    }
+
+    /// R25's receipt sequence, in a transition of its own: `announce` sends `viewWillTransition`
+    /// with the new sizes (the receipt, which the receivers forward down by R2–R9), then `layOut`
+    /// runs the layout pass that applies them. A container resizing a child after a
+    /// preferred-size request, a split view whose columns changed, a presentation controller whose
+    /// style changed in a trait-only transition: each calls this, only when some size changes.
+    func receipt(cause: EventRef?, announce: (TransitionInfo) async -> Void, layOut: () async -> Void) async {
+        let transition = environment.beginTransition(animated: true)
+        await announce(transition)
+        await layOut()
+        environment.finishTransition(transition, cause: cause)
     }
 
     /// A behaviour's `super` step for `message`: marks super called and returns the delivery

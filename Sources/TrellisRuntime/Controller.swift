@@ -480,13 +480,12 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
     private func resize(_ children: [(index: Int, size: Size)], cause: EventRef?) async {
         let changed = children.filter { $0.size != slots[$0.index].size }
         guard !changed.isEmpty else { return }
-        let transition = environment.beginTransition(animated: true)
-        for child in changed {
-            slots[child.index].announced = child.size
-            await endpoints[child.index].deliverViewWillTransition(to: child.size, transition: transition, cause: cause)
-        }
-        await layout(frame: frame, cause: cause)
-        environment.finishTransition(transition, cause: cause)
+        await receipt(cause: cause, announce: { transition in
+            for child in changed {
+                slots[child.index].announced = child.size
+                await endpoints[child.index].deliverViewWillTransition(to: child.size, transition: transition, cause: cause)
+            }
+        }, layOut: { await layout(frame: frame, cause: cause) })
     }
 
     /// `setOverrideTraitCollection(_:forChild:)`: changes the child's override (nil removes it)

@@ -409,11 +409,10 @@ public actor PresentationController: ManagedPresentationController, Presentation
     /// when the size does not change.
     private func resizeDisplayed(to newSize: Size, cause: EventRef?) async {
         guard newSize != displayed.size else { return }
-        let transition = environment.beginTransition(animated: true)
-        displayed.announced = newSize
-        await displayedEndpoint.deliverViewWillTransition(to: newSize, transition: transition, cause: cause)
-        await layout(frame: Rect(size), cause: cause)
-        environment.finishTransition(transition, cause: cause)
+        await receipt(cause: cause, announce: { transition in
+            displayed.announced = newSize
+            await displayedEndpoint.deliverViewWillTransition(to: newSize, transition: transition, cause: cause)
+        }, layOut: { await layout(frame: Rect(size), cause: cause) })
     }
 
     package func deliverSystemLayoutFittingSizeDidChange(forChild child: ControllerID, cause: EventRef?) async {
