@@ -42,6 +42,7 @@ struct ScenarioValidator {
             }
         }
         try validateAcyclic(parentOf)
+        try validateDepth(parentOf)
         for id in scenario.placement.keys.sorted() where byID[id] == nil {
             throw fail("$.placement.\(id)", "unknown controller \"\(id)\"")
         }
@@ -80,6 +81,30 @@ struct ScenarioValidator {
     private func validateAcyclic(_ parentOf: [ControllerID: ControllerID]) throws(ScenarioError) {
         guard let cycle = HierarchyCycle.first(in: scenario.controllers.map(\.id), parentOf: parentOf), let first = cycle.first else { return }
         throw fail("$.controllers.\(first).children", "cycle in the hierarchy: \(cycle.map(\.name).joined(separator: " -> "))")
+    }
+
+    /// SPEC §10: no input may crash the tool. The levels a run can chain — the root's tree, and
+    /// below it the tree of every controller a step presents, shows or pushes (each counted at
+    /// every such step, so that the bound holds whatever the runtime does) — are at most
+    /// `HierarchyDepth.maximum` (`docs/decisions.md`, *Hierarchy depth*).
+    private func validateDepth(_ parentOf: [ControllerID: ControllerID]) throws(ScenarioError) {
+        let limit = HierarchyDepth.maximum
+        let heights = HierarchyDepth.heights(of: scenario.controllers.map(\.id), parentOf: parentOf)
+        var levels = heights[scenario.root] ?? 1
+        guard levels <= limit else {
+            throw fail("$.root", "the hierarchy under \"\(scenario.root)\" is \(levels) levels deep; at most \(limit) are supported")
+        }
+        for (index, step) in scenario.steps.enumerated() {
+            let added: ControllerID
+            switch step {
+            case let .present(id, _, _, _), let .show(id, _), let .showDetail(id, _), let .push(id, _): added = id
+            default: continue
+            }
+            levels += heights[added] ?? 1
+            guard levels <= limit else {
+                throw fail("$.steps[\(index)]", "with \"\(added)\" the hierarchy could be \(levels) levels deep (children and presentations chained); at most \(limit) are supported")
+            }
+        }
     }
 
     private func validateSteps(_ byID: [ControllerID: ControllerSpec], parentOf: [ControllerID: ControllerID]) throws(ScenarioError) {

@@ -55,15 +55,26 @@ public struct CausalTree: Sendable {
         return result
     }
 
-    /// The whole forest as indented canonical lines (two spaces a level).
+    /// The whole forest as indented canonical lines (`indentation(depth:)`).
     public func indentedLines(including keep: (Int) -> Bool = { _ in true }) -> [String] {
         var lines: [String] = []
         for root in roots {
             if keep(root) { lines.append(events[root].canonicalLine) }
             for (position, depth) in effects(of: root) where keep(position) {
-                lines.append(String(repeating: "  ", count: depth) + events[position].canonicalLine)
+                lines.append(Self.indentation(depth: depth) + events[position].canonicalLine)
             }
         }
         return lines
+    }
+
+    /// Levels indented with spaces; deeper ones say their depth instead, so that printing a
+    /// chain of N causes takes space in proportion to N, not N².
+    public static let maximumIndentation = 64
+
+    /// What precedes a line `depth` levels down a tree: two spaces a level, and below
+    /// `maximumIndentation` levels that many and then `[depth N] `.
+    public static func indentation(depth: Int) -> String {
+        guard depth > maximumIndentation else { return String(repeating: "  ", count: max(depth, 0)) }
+        return String(repeating: "  ", count: maximumIndentation) + "[depth \(depth)] "
     }
 }

@@ -154,13 +154,13 @@ struct TraceFollowCommand: AsyncParsableCommand {
         var output = OutputBuffer()
         output.line("causes:")
         for (depth, cause) in causal.causes(of: position).enumerated() {
-            output.line(String(repeating: "  ", count: depth + 1) + "\(causal.events[cause].id)  " + causal.events[cause].canonicalLine)
+            output.line(CausalTree.indentation(depth: depth + 1) + "\(causal.events[cause].id)  " + causal.events[cause].canonicalLine)
         }
         output.line("event:")
         output.line("  \(reference)  " + causal.events[position].canonicalLine)
         output.line("effects:")
         for effect in causal.effects(of: position) {
-            output.line(String(repeating: "  ", count: effect.depth) + "\(causal.events[effect.position].id)  " + causal.events[effect.position].canonicalLine)
+            output.line(CausalTree.indentation(depth: effect.depth) + "\(causal.events[effect.position].id)  " + causal.events[effect.position].canonicalLine)
         }
         output.flush()
     }
