@@ -33,13 +33,17 @@ public enum ScenarioDecoder {
 
     /// Decodes the file at `path`.
     public static func load(path: String) throws(ScenarioError) -> Scenario {
-        let text: String
+        try decode(try text(path: path), file: path)
+    }
+
+    /// The text of the file at `path`, read once and streamed, so that a pipe or process
+    /// substitution can be both decoded and sent on (`jsonText`).
+    public static func text(path: String) throws(ScenarioError) -> String {
         do {
-            text = try FileText.read(path)
+            return try FileText.read(path)
         } catch {
             throw ScenarioError(file: path, path: "", line: 0, column: 0, message: error.description)
         }
-        return try decode(text, file: path)
     }
 }
 
