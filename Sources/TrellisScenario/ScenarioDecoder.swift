@@ -520,6 +520,7 @@ struct Reader {
             guard case let .array(items) = value.value else { throw fail(value, at, "expected an array of canonical trace lines") }
             var lines: [String] = []
             for (index, item) in items.enumerated() {
+                positions["\(at)[\(index)]"] = (item.line, item.column)
                 let line = try string(item, "\(at)[\(index)]")
                 guard ExpectedLine.kind(of: line) != nil else {
                     throw fail(item, "\(at)[\(index)]", "not a canonical trace line (expected \"<receiver> <message>\")")
