@@ -78,7 +78,8 @@ status=0
 for target in "${targets[@]}"; do
     corpus=$(seed "$target")
     echo "fuzz: $target for ${seconds}s" >&2
-    if ! "$out/$target" "$corpus" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
+    # Swift's own backtracer would catch a trap before libFuzzer could save the input.
+    if ! SWIFT_BACKTRACE=enable=no "$out/$target" "$corpus" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
         -artifact_prefix="$build/artifacts/$target-" -print_final_stats=1 > "$build/$target.log" 2>&1; then
         echo "fuzz: $target FAILED — last lines of $build/$target.log:" >&2
         tail -n 40 "$build/$target.log" >&2
