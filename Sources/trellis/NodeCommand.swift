@@ -15,7 +15,7 @@ struct NodeCommand: AsyncParsableCommand {
             conductor is gone — silent for the peer-gone timeout (3).
 
             EXAMPLES:
-              trellis node --name b --bind tcp://0.0.0.0:5556 --peer main=tcp://10.0.0.1:5555
+              trellis node --name b --bind tcp://*:5556 --peer main=tcp://10.0.0.1:5555
               trellis run scenario.json --transport zmq --node b=tcp://10.0.0.2:5556
             """
     )

@@ -26,7 +26,7 @@ struct RunCommand: AsyncParsableCommand {
               trellis run Examples/iphone-rotation.json
               trellis run Examples/suppression-middle.yaml --trace run.jsonl
               trellis run Examples/popover-adaptation.json --format jsonl > run.jsonl
-              trellis run Examples/chain-dismiss-middle.json --transport zmq --trace-dir traces
+              trellis run Examples/iphone-rotation.json --transport zmq --trace-dir out
             """
     )
 

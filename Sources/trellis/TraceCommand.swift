@@ -229,7 +229,7 @@ struct TraceDiffCommand: AsyncParsableCommand {
             EXAMPLES:
               trellis trace diff before.jsonl after.jsonl
               trellis trace diff run.jsonl <(trellis run other.json --format jsonl)
-              trellis trace diff --left traces/main.jsonl --left traces/b.jsonl --right inproc.jsonl
+              trellis trace diff --left main.jsonl --left b.jsonl --right inproc.jsonl
             """)
 
     @Argument(help: "The two traces (one file each).")

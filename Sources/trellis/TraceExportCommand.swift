@@ -18,8 +18,8 @@ struct TraceExportCommand: AsyncParsableCommand {
 
             EXAMPLES:
               trellis trace export run.jsonl --format perfetto -o run.perfetto.json
-              trellis trace export run.jsonl --format mermaid --step 1 --controller R --controller A
-              trellis trace export --format svg --scenario Examples/iphone-rotation.json --step 1 -o screen.svg
+              trellis trace export run.jsonl --format mermaid --step 1 --controller R
+              trellis trace export --format svg --scenario s.json --step 1 -o screen.svg
             """)
 
     enum Format: String, ExpressibleByArgument, CaseIterable {

@@ -24,6 +24,12 @@ struct CLIConventionTests {
         #expect(outcome.status == 0)
         #expect(outcome.stdout.contains("EXAMPLES:"))
         #expect(!outcome.stdout.contains("\\"))
+        // Each example is one command line: none wrapped by the help's 80 columns.
+        let lines = outcome.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+        let start = try #require(lines.firstIndex(of: "EXAMPLES:"))
+        for line in lines[(start + 1)...].prefix(while: { !$0.isEmpty }) {
+            #expect(line.hasPrefix("  trellis ") || line.hasPrefix("  swift "), "wrapped example line: \(line)")
+        }
     }
 
     /// `bash -c` with the built binary, for process substitution and pipes.
