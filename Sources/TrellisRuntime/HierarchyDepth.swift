@@ -29,12 +29,20 @@ package enum HierarchyDepth {
                 depth[node] = level
             }
         }
-        // Deepest first: each child's height is final before its parent reads it.
+        // Deepest level first: each child's height is final before its parent reads it.
+        var levels: [[ControllerID]] = []
+        for (node, level) in depth {
+            while levels.count <= level { levels.append([]) }
+            levels[level].append(node)
+        }
         var height: [ControllerID: Int] = [:]
+        height.reserveCapacity(depth.count)
         for node in order { height[node] = 1 }
-        for node in depth.keys.sorted(by: { (depth[$0] ?? 0) > (depth[$1] ?? 0) }) {
-            guard let parent = parentOf[node], let below = height[node] else { continue }
-            height[parent] = max(height[parent] ?? 1, below + 1)
+        for level in levels.reversed() {
+            for node in level {
+                guard let parent = parentOf[node], let below = height[node] else { continue }
+                height[parent] = max(height[parent] ?? 1, below + 1)
+            }
         }
         return height
     }
