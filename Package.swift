@@ -27,7 +27,8 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        // Scenario files may be YAML (SPEC §5); Yams is Swift's standard YAML reader.
+        // Scenario files may be YAML (SPEC §5): Yams brings libyaml (its CYaml module), whose
+        // events TrellisScenario composes itself (YAML 1.2 core schema, one-line errors).
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
     ],
     targets: [

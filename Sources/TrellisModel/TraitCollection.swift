@@ -79,9 +79,15 @@ public struct TraitCollection: Hashable, Sendable, CustomStringConvertible {
         return merged
     }
 
-    /// Canonical trace form: the four core axes in order, `h=… v=… idiom=… scale=…`.
+    /// Canonical trace form (SPEC §6): the four core axes in order, `h=… v=… idiom=… scale=…`,
+    /// then `style=…`, `direction=…` and `category=…` for each of those axes that is specified,
+    /// so that a dark-mode change is visible and traces without them are unchanged.
     public var description: String {
-        "h=\(horizontalSizeClass.rawValue) v=\(verticalSizeClass.rawValue) idiom=\(userInterfaceIdiom.rawValue) scale=\(CanonicalNumber.format(displayScale))"
+        var text = "h=\(horizontalSizeClass.rawValue) v=\(verticalSizeClass.rawValue) idiom=\(userInterfaceIdiom.rawValue) scale=\(CanonicalNumber.format(displayScale))"
+        if userInterfaceStyle != .unspecified { text += " style=\(userInterfaceStyle.rawValue)" }
+        if layoutDirection != .unspecified { text += " direction=\(layoutDirection.rawValue)" }
+        if preferredContentSizeCategory != .unspecified { text += " category=\(preferredContentSizeCategory.rawValue)" }
+        return text
     }
 
     /// Only the traits this collection specifies, `name=value` separated by spaces

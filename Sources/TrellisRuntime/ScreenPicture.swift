@@ -155,6 +155,10 @@ public enum ScreenPicture {
     /// small enough to be hidden, moves it right instead, past the arrow or source, when it still
     /// fits in its frame there. It goes past its frame only when its frame is full.
     static func labelPositions(_ frames: [ScreenFrame]) -> [Point] {
+        // Each label is checked against every label placed before it, which is quadratic or
+        // worse: a picture of thousands of frames (a generated hierarchy 10,000 deep) stacks its
+        // labels at their corners instead, which is linear.
+        guard frames.count <= maxArrangedLabels else { return stackedLabelPositions(frames) }
         // Popover arrows, and sources small enough to be hidden by a label, are kept clear too.
         let keepClear: [Rect] = frames.flatMap { frame -> [Rect] in
             var rects: [Rect] = []
@@ -188,7 +192,8 @@ public enum ScreenPicture {
                 while true {
                     let attempt = fit(y)
                     if let position = attempt.position { return position }
-                    y = max(y + 1, attempt.inTheWay.map(\.maxY).max()! + labelAscent)
+                    // `fit` returns no position only with what is in the way.
+                    y = max(y + 1, (attempt.inTheWay.map(\.maxY).max() ?? y) + labelAscent)
                 }
             }
             let top = frame.rect.minY + lineHeight
@@ -208,8 +213,26 @@ public enum ScreenPicture {
             } else {
                 position = down(from: top)
             }
-            placed.append(labelBox(text, at: position!))
-            return position!
+            let point = position ?? down(from: top)
+            placed.append(labelBox(text, at: point))
+            return point
+        }
+    }
+
+    /// Past this many frames, labels are stacked at their corners (`stackedLabelPositions`).
+    static let maxArrangedLabels = 400
+
+    /// Each label inside its frame's top-left corner (a dimming view's bottom-left), one line
+    /// lower (higher) for each earlier label at the same corner: linear in the frames.
+    static func stackedLabelPositions(_ frames: [ScreenFrame]) -> [Point] {
+        var used: [Point: Int] = [:]
+        return frames.map { frame in
+            let atBottom = frame.role == .dimming
+            let corner = Point(x: frame.rect.minX, y: atBottom ? frame.rect.maxY : frame.rect.minY)
+            let line = used[corner, default: 0]
+            used[corner] = line + 1
+            let y = atBottom ? corner.y - 6 - Double(line) * lineHeight : corner.y + lineHeight + Double(line) * lineHeight
+            return Point(x: corner.x + labelInset, y: y)
         }
     }
 
@@ -227,8 +250,10 @@ public enum ScreenPicture {
         var tip: Point
         var points: [Point] { [base.0, tip, base.1] }
         var bounds: Rect {
-            let xs = points.map(\.x), ys = points.map(\.y)
-            return Rect(x: xs.min()! - 1, y: ys.min()! - 1, width: xs.max()! - xs.min()! + 2, height: ys.max()! - ys.min()! + 2)
+            let xs = [base.0.x, tip.x, base.1.x], ys = [base.0.y, tip.y, base.1.y]
+            let minX = min(xs[0], xs[1], xs[2]), maxX = max(xs[0], xs[1], xs[2])
+            let minY = min(ys[0], ys[1], ys[2]), maxY = max(ys[0], ys[1], ys[2])
+            return Rect(x: minX - 1, y: minY - 1, width: maxX - minX + 2, height: maxY - minY + 2)
         }
     }
 
@@ -245,8 +270,8 @@ public enum ScreenPicture {
         ]
         // The edge the source is beside (R62's order: below, above, right, left); when the
         // popover was moved over its source, the edge the source's centre is farthest outside.
-        let side = sides.first { $0.gap >= -epsilon } ?? sides.max { $0.centre < $1.centre }!
-        guard side.centre > epsilon else { return nil }
+        guard let side = sides.first(where: { $0.gap >= -epsilon }) ?? sides.max(by: { $0.centre < $1.centre }),
+              side.centre > epsilon else { return nil }
         let depth = side.gap >= -epsilon ? max(side.gap, min(arrowDepth, side.centre)) : side.centre
         func along(_ low: Double, _ high: Double, _ target: Double) -> Double {
             let inset = arrowHalfBase + 4

@@ -1,19 +1,20 @@
-import Foundation
+import TrellisJSON
 
-/// Reading a whole text file with an error that says which file and why.
+/// Reading a whole text file with an error that says which file and why. Streamed
+/// (`FileBytes`), so a pipe or process substitution reads like a file.
 enum FileText {
     struct ReadError: Error, CustomStringConvertible {
         var description: String
     }
 
     static func read(_ path: String) throws(ReadError) -> String {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw ReadError(description: "no such file")
+        let bytes: [UInt8]
+        do {
+            bytes = try FileBytes.read(path)
+        } catch {
+            throw ReadError(description: error.description)
         }
-        guard !isDirectory.boolValue else { throw ReadError(description: "is a directory, not a file") }
-        guard let data = FileManager.default.contents(atPath: path) else { throw ReadError(description: "cannot be read") }
-        guard let text = String(data: data, encoding: .utf8) else { throw ReadError(description: "is not UTF-8 text") }
+        guard let text = String(validating: bytes, as: UTF8.self) else { throw ReadError(description: "is not UTF-8 text") }
         return text
     }
 }

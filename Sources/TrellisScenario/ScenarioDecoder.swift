@@ -33,13 +33,17 @@ public enum ScenarioDecoder {
 
     /// Decodes the file at `path`.
     public static func load(path: String) throws(ScenarioError) -> Scenario {
-        let text: String
+        try decode(try text(path: path), file: path)
+    }
+
+    /// The text of the file at `path`, read once and streamed, so that a pipe or process
+    /// substitution can be both decoded and sent on (`jsonText`).
+    public static func text(path: String) throws(ScenarioError) -> String {
         do {
-            text = try FileText.read(path)
+            return try FileText.read(path)
         } catch {
             throw ScenarioError(file: path, path: "", line: 0, column: 0, message: error.description)
         }
-        return try decode(text, file: path)
     }
 }
 
@@ -551,6 +555,7 @@ struct Reader {
             guard case let .array(items) = value.value else { throw fail(value, at, "expected an array of canonical trace lines") }
             var lines: [String] = []
             for (index, item) in items.enumerated() {
+                positions["\(at)[\(index)]"] = (item.line, item.column)
                 let line = try string(item, "\(at)[\(index)]")
                 guard ExpectedLine.kind(of: line) != nil else {
                     throw fail(item, "\(at)[\(index)]", "not a canonical trace line (expected \"<receiver> <message>\")")

@@ -1,5 +1,6 @@
 import TrellisModel
 import TrellisRuntime
+import TrellisTrace
 
 /// The checks of a decoded scenario that need the whole file: ids, the shape of the tree, and
 /// what each step refers to.
@@ -42,6 +43,7 @@ struct ScenarioValidator {
             }
         }
         try validateAcyclic(parentOf)
+        try validateDepth(parentOf)
         for id in scenario.placement.keys.sorted() where byID[id] == nil {
             throw fail("$.placement.\(id)", "unknown controller \"\(id)\"")
         }
@@ -91,6 +93,55 @@ struct ScenarioValidator {
         throw fail("$.controllers.\(first).children", "cycle in the hierarchy: \(cycle.map(\.name).joined(separator: " -> "))")
     }
 
+    /// An `expect` line's receiver must be able to receive something in this scenario (a
+    /// controller, its presentation controller `pc:X`, its navigation wrapper `wrap:X`, or a node
+    /// `node:N` of the run) and its kind must be a message events carry: a typo would otherwise
+    /// only show when the expectation fails at run time.
+    private func validateExpected(_ lines: [String], at base: String, _ byID: [ControllerID: ControllerSpec]) throws(ScenarioError) {
+        let nodes = Set(scenario.placement.values).union(["main"])
+        for (index, line) in lines.enumerated() {
+            let at = "\(base)[\(index)]"
+            guard let kind = ExpectedLine.kind(of: line), let space = line.firstIndex(of: " ") else { continue }
+            let receiver = String(line[..<space])
+            let known: Bool
+            if let node = receiver.dropPrefix("node:") {
+                known = nodes.contains(node)
+            } else {
+                let id = receiver.dropPrefix("pc:") ?? receiver.dropPrefix("wrap:") ?? receiver
+                known = byID[ControllerID(id)] != nil
+            }
+            guard known else { throw fail(at, "unknown receiver \"\(receiver)\" (not a controller of $.controllers, pc:ID, wrap:ID or node:NAME)") }
+            guard TraceMessage.eventNames.contains(kind) else {
+                let hint = NearestName.of(kind, among: TraceMessage.eventNames).map { " (did you mean \"\($0)\"?)" } ?? ""
+                throw fail(at, "unknown message \"\(kind)\"\(hint)")
+            }
+        }
+    }
+
+    /// SPEC §10: no input may crash the tool. The levels a run can chain — the root's tree, and
+    /// below it the tree of every controller a step presents, shows or pushes (each counted at
+    /// every such step, so that the bound holds whatever the runtime does) — are at most
+    /// `HierarchyDepth.maximum` (`docs/decisions.md`, *Hierarchy depth*).
+    private func validateDepth(_ parentOf: [ControllerID: ControllerID]) throws(ScenarioError) {
+        let limit = HierarchyDepth.maximum
+        let heights = HierarchyDepth.heights(of: scenario.controllers.map(\.id), parentOf: parentOf)
+        var levels = heights[scenario.root] ?? 1
+        guard levels <= limit else {
+            throw fail("$.root", "the hierarchy under \"\(scenario.root)\" is \(levels) levels deep; at most \(limit) are supported")
+        }
+        for (index, step) in scenario.steps.enumerated() {
+            let added: ControllerID
+            switch step {
+            case let .present(id, _, _, _), let .show(id, _), let .showDetail(id, _), let .push(id, _): added = id
+            default: continue
+            }
+            levels += heights[added] ?? 1
+            guard levels <= limit else {
+                throw fail("$.steps[\(index)]", "with \"\(added)\" the hierarchy could be \(levels) levels deep (children and presentations chained); at most \(limit) are supported")
+            }
+        }
+    }
+
     private func validateSteps(_ byID: [ControllerID: ControllerSpec], parentOf: [ControllerID: ControllerID]) throws(ScenarioError) {
         for (index, step) in scenario.steps.enumerated() {
             let at = "$.steps[\(index)]"
@@ -129,9 +180,19 @@ struct ScenarioValidator {
                 guard byID[container]?.children.contains(child) == true else {
                     throw fail(at, "\"\(child)\" is not a child of \"\(container)\"")
                 }
-            case .resizeWindow, .setTraits, .transition, .expect:
+            case let .expect(lines):
+                try validateExpected(lines, at: "\(at).expect", byID)
+            case .resizeWindow, .setTraits, .transition:
                 break
             }
         }
+    }
+}
+
+private extension String {
+    /// The rest after `prefix`, or nil when the string does not start with it or is only it.
+    func dropPrefix(_ prefix: String) -> String? {
+        guard hasPrefix(prefix), count > prefix.count else { return nil }
+        return String(dropFirst(prefix.count))
     }
 }

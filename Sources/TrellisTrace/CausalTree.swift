@@ -55,7 +55,8 @@ public struct CausalTree: Sendable {
         return result
     }
 
-    /// The whole forest as indented canonical lines (two spaces a level).
+    /// The whole forest as indented lines (`indentation(depth:)`), each event rendered by `text`
+    /// (its canonical line by default).
     public func indentedLines(
         including keep: (Int) -> Bool = { _ in true }, text: (TraceEvent) -> String = { $0.canonicalLine }
     ) -> [String] {
@@ -63,9 +64,20 @@ public struct CausalTree: Sendable {
         for root in roots {
             if keep(root) { lines.append(text(events[root])) }
             for (position, depth) in effects(of: root) where keep(position) {
-                lines.append(String(repeating: "  ", count: depth) + text(events[position]))
+                lines.append(Self.indentation(depth: depth) + text(events[position]))
             }
         }
         return lines
+    }
+
+    /// Levels indented with spaces; deeper ones say their depth instead, so that printing a
+    /// chain of N causes takes space in proportion to N, not N².
+    public static let maximumIndentation = 64
+
+    /// What precedes a line `depth` levels down a tree: two spaces a level, and below
+    /// `maximumIndentation` levels that many and then `[depth N] `.
+    public static func indentation(depth: Int) -> String {
+        guard depth > maximumIndentation else { return String(repeating: "  ", count: max(depth, 0)) }
+        return String(repeating: "  ", count: maximumIndentation) + "[depth \(depth)] "
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TrellisJSON
 
 /// A line of a capture file that could not be read: the file, the line number (from 1) and why.
 public struct TraceFileProblem: Sendable, Equatable, CustomStringConvertible {
@@ -42,11 +43,15 @@ public enum TraceFileReader {
     }
 
     /// Reads one file.
+    /// Reads one file, streamed (`FileBytes`): a pipe or process substitution reads like a file.
     public static func read(path: String) throws(UnreadableFile) -> TraceFile {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw UnreadableFile(description: "\(path): no such file, or it cannot be read")
+        let bytes: [UInt8]
+        do {
+            bytes = try FileBytes.read(path)
+        } catch {
+            throw UnreadableFile(description: "\(path): \(error.description)")
         }
-        guard let text = String(data: data, encoding: .utf8) else {
+        guard let text = String(validating: bytes, as: UTF8.self) else {
             throw UnreadableFile(description: "\(path): not UTF-8 text")
         }
         return read(text: text, file: path)

@@ -8,7 +8,13 @@ struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Measure Trellis beside its anchors (build with -c release for meaningful figures).",
-        discussion: "Prints one line per figure: bench <name>: ours=… anchor=… ratio=… target=… pass|miss")
+        discussion: """
+            Prints one line per figure: bench <name>: ours=… anchor=… ratio=… target=… pass|miss
+
+            EXAMPLES:
+              swift build -c release && .build/release/trellis bench
+              trellis bench --quick
+            """)
 
     @Flag(help: "Smaller hierarchies and fewer rounds: finishes within a minute.")
     var quick = false

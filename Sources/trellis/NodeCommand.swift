@@ -12,8 +12,11 @@ struct NodeCommand: AsyncParsableCommand {
             The node listens at --bind, greets every --peer (the conductor among them: it then \
             sends the scenario and the list of nodes), hosts the controllers the scenario's \
             placement puts on it, and exits after the conductor's goodbye (0) or when the \
-            conductor is gone — silent for the peer-gone timeout (3). Example: trellis node --name b --bind tcp://0.0.0.0:5556 \
-            --peer main=tcp://10.0.0.1:5555
+            conductor is gone — silent for the peer-gone timeout (3).
+
+            EXAMPLES:
+              trellis node --name b --bind tcp://*:5556 --peer main=tcp://10.0.0.1:5555
+              trellis run scenario.json --transport zmq --node b=tcp://10.0.0.2:5556
             """
     )
 

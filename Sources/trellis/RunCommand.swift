@@ -18,10 +18,19 @@ struct RunCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
         abstract: "Run a scenario and print its trace.",
-        discussion: "Prints the canonical trace (SPEC §6). Exits 1 when an `expect` step fails, 2 for bad input."
+        discussion: """
+            Prints the canonical trace (SPEC §6). Exits 1 when an `expect` step fails, 2 for bad \
+            input (the file, JSON path and reason on standard error).
+
+            EXAMPLES:
+              trellis run Examples/iphone-rotation.json
+              trellis run Examples/suppression-middle.yaml --trace run.jsonl
+              trellis run Examples/popover-adaptation.json --format jsonl > run.jsonl
+              trellis run Examples/iphone-rotation.json --transport zmq --trace-dir out
+            """
     )
 
-    @Argument(help: "The scenario file (JSON).")
+    @Argument(help: "The scenario file (JSON, or YAML when named *.yaml or *.yml).")
     var scenario: String
 
     @Option(help: "Where the controllers run: inproc (one process) or zmq (one process per placement node).")
@@ -61,8 +70,10 @@ struct RunCommand: AsyncParsableCommand {
         let loaded: Scenario
         let text: String
         do {
-            loaded = try ScenarioDecoder.load(path: scenario)
-            text = try ScenarioDecoder.jsonText(try String(contentsOfFile: scenario, encoding: .utf8), file: scenario)
+            // Read once: the file may be a pipe.
+            let fileText = try ScenarioDecoder.text(path: scenario)
+            loaded = try ScenarioDecoder.decode(fileText, file: scenario)
+            text = try ScenarioDecoder.jsonText(fileText, file: scenario)
         } catch {
             StandardError.write("error: \(error)")
             throw ExitCode(2)
@@ -165,10 +176,18 @@ struct ValidateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "validate",
         abstract: "Check a scenario file without running it.",
-        discussion: "Exits 0 when the file is valid, 2 with the file, JSON path and reason when it is not."
+        discussion: """
+            Exits 0 when the file is valid, 2 with FILE:LINE:COLUMN: PATH: reason when it is not \
+            (Protocols/scenario-format.md §8). `expect` lines are checked too: their receivers \
+            and message names must exist.
+
+            EXAMPLES:
+              trellis validate Examples/iphone-rotation.json
+              trellis validate my-scenario.yaml
+            """
     )
 
-    @Argument(help: "The scenario file (JSON).")
+    @Argument(help: "The scenario file (JSON, or YAML when named *.yaml or *.yml).")
     var scenario: String
 
     func run() async throws {

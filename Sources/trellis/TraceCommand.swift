@@ -9,9 +9,16 @@ struct TraceCommand: AsyncParsableCommand {
         commandName: "trace",
         abstract: "Inspect traces recorded with `trellis run --trace FILE` (JSON Lines).",
         discussion: """
-            Several files (one per process of a distributed run) are merged by causality. A \\
-            corrupt line is reported with its file and line number on standard error and the \\
-            rest is still read.
+            Several files (one per process of a distributed run) are merged by causality. A \
+            corrupt line is reported with its file and line number on standard error and the \
+            rest is still read. Files may be pipes (<(...), /dev/stdin).
+
+            EXAMPLES:
+              trellis run Examples/suppression-middle.json --trace run.jsonl
+              trellis trace show run.jsonl --tree --step 1 --subtree A
+              trellis trace follow run.jsonl main#20
+              trellis trace diff run.jsonl <(trellis run other.json --format jsonl)
+              trellis trace export run.jsonl --format perfetto -o run.perfetto.json
             """,
         subcommands: [TraceShowCommand.self, TraceFollowCommand.self, TraceMergeCommand.self, TraceDiffCommand.self, TraceExportCommand.self]
     )
@@ -83,7 +90,13 @@ enum StepRange {
 
 struct TraceShowCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "show", abstract: "Print a trace as canonical lines, or as an indented causal tree.")
+        commandName: "show", abstract: "Print a trace as canonical lines, or as an indented causal tree.",
+        discussion: """
+            EXAMPLES:
+              trellis trace show run.jsonl
+              trellis trace show run.jsonl --tree --step 1 --subtree A
+              trellis trace show node-a.jsonl node-b.jsonl --kind suppressed --step 2-3
+            """)
 
     @Argument(help: "Capture files (JSON Lines).")
     var files: [String]
@@ -138,7 +151,13 @@ struct TraceFollowCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "follow",
         abstract: "Show one event's causes (up to its step) and everything it caused.",
-        discussion: "EVENT is node#sequence (main#12), or a sequence number when the trace has one node.")
+        discussion: """
+            EVENT is node#sequence (main#12), or a sequence number when the trace has one node.
+
+            EXAMPLES:
+              trellis trace follow run.jsonl main#12
+              trellis trace follow run.jsonl 12
+            """)
 
     @Argument(help: "Capture files, then the event.")
     var arguments: [String]
@@ -163,13 +182,13 @@ struct TraceFollowCommand: AsyncParsableCommand {
         var output = OutputBuffer()
         output.line("causes:")
         for (depth, cause) in causal.causes(of: position).enumerated() {
-            output.line(String(repeating: "  ", count: depth + 1) + "\(causal.events[cause].id)  " + causal.events[cause].canonicalLine)
+            output.line(CausalTree.indentation(depth: depth + 1) + "\(causal.events[cause].id)  " + causal.events[cause].canonicalLine)
         }
         output.line("event:")
         output.line("  \(reference)  " + causal.events[position].canonicalLine)
         output.line("effects:")
         for effect in causal.effects(of: position) {
-            output.line(String(repeating: "  ", count: effect.depth) + "\(causal.events[effect.position].id)  " + causal.events[effect.position].canonicalLine)
+            output.line(CausalTree.indentation(depth: effect.depth) + "\(causal.events[effect.position].id)  " + causal.events[effect.position].canonicalLine)
         }
         output.flush()
     }
@@ -177,7 +196,11 @@ struct TraceFollowCommand: AsyncParsableCommand {
 
 struct TraceMergeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "merge", abstract: "Merge per-process capture files into one, ordered by causality.")
+        commandName: "merge", abstract: "Merge per-process capture files into one, ordered by causality.",
+        discussion: """
+            EXAMPLES:
+              trellis trace merge traces/main.jsonl traces/b.jsonl -o merged.jsonl
+            """)
 
     @Argument(help: "Capture files to merge.")
     var files: [String]
@@ -208,7 +231,15 @@ struct TraceDiffCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "diff",
         abstract: "Compare two traces step by step, aligned by causal order, not by time.",
-        discussion: "Exit status 0 when they are the same, 1 when they differ. Use --left/--right to give several files per side.")
+        discussion: """
+            Exit status 0 when they are the same, 1 when they differ. Use --left/--right to give \
+            several files per side.
+
+            EXAMPLES:
+              trellis trace diff before.jsonl after.jsonl
+              trellis trace diff run.jsonl <(trellis run other.json --format jsonl)
+              trellis trace diff --left main.jsonl --left b.jsonl --right inproc.jsonl
+            """)
 
     @Argument(help: "The two traces (one file each).")
     var files: [String] = []

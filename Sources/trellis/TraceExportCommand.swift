@@ -11,10 +11,15 @@ struct TraceExportCommand: AsyncParsableCommand {
         commandName: "export",
         abstract: "Export a trace (Perfetto/Chrome JSON, Mermaid, PlantUML) or draw the simulated screen (SVG).",
         discussion: """
-            perfetto: open the file in ui.perfetto.dev (one track per controller, grouped by node, \\
-            flow arrows for causality, instants for suppressions and warnings). mermaid, plantuml: \\
-            sequence diagrams, optionally limited with --step and --controller. svg: the frames on \\
+            perfetto: open the file in ui.perfetto.dev (one track per controller, grouped by node, \
+            flow arrows for causality, instants for suppressions and warnings). mermaid, plantuml: \
+            sequence diagrams, optionally limited with --step and --controller. svg: the frames on \
             screen after --step of --scenario, which is run in this process to get there.
+
+            EXAMPLES:
+              trellis trace export run.jsonl --format perfetto -o run.perfetto.json
+              trellis trace export run.jsonl --format mermaid --step 1 --controller R
+              trellis trace export --format svg --scenario s.json --step 1 -o screen.svg
             """)
 
     enum Format: String, ExpressibleByArgument, CaseIterable {

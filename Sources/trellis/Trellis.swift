@@ -10,8 +10,15 @@ struct Trellis: AsyncParsableCommand {
         discussion: """
             Exit status: 0 success, 1 an `expect` step failed (with a diff on standard error), \
             2 bad input (scenario file, arguments), 3 a distributed run failed (a node could not \
-            start, or was lost: the trace shows the faults).
+            start, or was lost: the trace shows the faults). Scenario files are JSON, or YAML \
+            when named *.yaml or *.yml; any file argument may be a pipe (<(...) or /dev/stdin).
+
+            EXAMPLES:
+              trellis validate Examples/iphone-rotation.json
+              trellis run Examples/iphone-rotation.json --trace run.jsonl
+              trellis trace show run.jsonl --tree --step 1
             """,
+        version: TrellisVersion.current,
         subcommands: [RunCommand.self, ValidateCommand.self, NodeCommand.self, TraceCommand.self, BenchCommand.self]
     )
 

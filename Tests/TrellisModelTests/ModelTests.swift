@@ -65,10 +65,15 @@ struct TraitCollectionTests {
         }
     }
 
-    @Test("canonical text prints the four core axes in order; a partial change prints only what it specifies")
+    @Test("canonical text prints the four core axes in order, then style, direction and category when specified; a partial change prints only what it specifies")
     func descriptions() {
         #expect(Self.phone.description == "h=compact v=regular idiom=phone scale=2")
-        #expect(TraitCollection(displayScale: 1.5, userInterfaceStyle: .dark).description == "h=unspecified v=unspecified idiom=unspecified scale=1.5")
+        #expect(TraitCollection(displayScale: 1.5, userInterfaceStyle: .dark).description == "h=unspecified v=unspecified idiom=unspecified scale=1.5 style=dark")
+        #expect(TraitCollection(
+            horizontalSizeClass: .regular, verticalSizeClass: .regular, userInterfaceIdiom: .pad, displayScale: 2,
+            layoutDirection: .rightToLeft, userInterfaceStyle: .light, preferredContentSizeCategory: .accessibilityLarge).description
+            == "h=regular v=regular idiom=pad scale=2 style=light direction=rightToLeft category=accessibilityLarge")
+        #expect(TraitCollection(preferredContentSizeCategory: .small).description == "h=unspecified v=unspecified idiom=unspecified scale=0 category=small")
         #expect(TraitCollection(verticalSizeClass: .compact).specifiedDescription == "v=compact")
         #expect(TraitCollection.unspecified.specifiedDescription == "none")
     }

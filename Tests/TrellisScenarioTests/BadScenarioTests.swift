@@ -129,15 +129,16 @@ struct BadScenarioTests {
         #expect(error.message == "cycle in the hierarchy: B -> C -> B")
     }
 
-    @Test("a chain 20,000 controllers deep is accepted")
+    @Test("a chain 20,000 controllers deep is measured without recursion and refused past the depth limit")
     func deepChain() throws {
         let depth = 20_000
         let controllers = (0..<depth).map { index in
             "\"c\(index)\": {" + (index + 1 < depth ? "\"children\": [\"c\(index + 1)\"]" : "") + "}"
         }
-        let scenario = try ScenarioDecoder.decode(
-            "{ \(Phone.window), \"root\": \"c0\", \"controllers\": { \(controllers.joined(separator: ", ")) } }", file: "deep.json")
-        #expect(scenario.controllers.count == depth)
+        let error = try #require(Scenarios.rejection(
+            "{ \(Phone.window), \"root\": \"c0\", \"controllers\": { \(controllers.joined(separator: ", ")) } }"))
+        #expect(error.path == "$.root")
+        #expect(error.message == "the hierarchy under \"c0\" is 20000 levels deep; at most 10000 are supported")
     }
 
     @Test("a controller that is its own child")

@@ -152,8 +152,8 @@ import TrellisTestKit
         ])
         await store.setTraits(TraitCollection(userInterfaceStyle: .dark))
         store.expect([
-            "R willTransition(to: h=compact v=regular idiom=phone scale=2)",
-            "A willTransition(to: h=compact v=regular idiom=phone scale=2)",
+            "R willTransition(to: h=compact v=regular idiom=phone scale=2 style=dark)",
+            "A willTransition(to: h=compact v=regular idiom=phone scale=2 style=dark)",
             "R traitCollectionDidChange(previous: h=compact v=regular idiom=phone scale=2)",
             "A traitCollectionDidChange(previous: h=compact v=regular idiom=phone scale=2)",
         ])

@@ -1,0 +1,55 @@
+import Glibc
+
+/// Reads a whole file by streaming it — `read(2)` until the end — rather than asking its size
+/// first, so that pipes, FIFOs and process substitutions (`<(…)`, `/dev/fd/63`, `/dev/stdin`)
+/// read like regular files. Shared by scenario files and trace files.
+public enum FileBytes {
+    /// Why a file could not be read, worded to follow `<path>: `.
+    public struct ReadError: Error, Sendable, Equatable, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// More than this is refused rather than read: a pipe may never end.
+    public static let maximumSize = 1 << 31
+
+    /// The file's bytes.
+    public static func read(_ path: String) throws(ReadError) -> [UInt8] {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            switch errno {
+            case ENOENT, ENOTDIR: throw ReadError(description: "no such file")
+            case EISDIR: throw ReadError(description: "is a directory, not a file")
+            default: throw ReadError(description: "cannot be read")
+            }
+        }
+        defer { close(descriptor) }
+        var status = stat()
+        if fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR {
+            throw ReadError(description: "is a directory, not a file")
+        }
+        var bytes: [UInt8] = []
+        let chunk = 1 << 16
+        while true {
+            let before = bytes.count
+            bytes.reserveCapacity(before + chunk)
+            var failed = false
+            var count = 0
+            bytes.append(contentsOf: repeatElement(0, count: chunk))
+            bytes.withUnsafeMutableBytes { buffer in
+                guard let base = buffer.baseAddress else { failed = true; return }
+                repeat {
+                    count = Glibc.read(descriptor, base + before, chunk)
+                } while count < 0 && errno == EINTR
+                failed = count < 0
+            }
+            bytes.removeLast(chunk - max(count, 0))
+            if failed {
+                throw ReadError(description: errno == EISDIR ? "is a directory, not a file" : "cannot be read")
+            }
+            if count == 0 { return bytes }
+            guard bytes.count <= maximumSize else {
+                throw ReadError(description: "is larger than \(maximumSize >> 20) MiB")
+            }
+        }
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+import TrellisTestSupport
+
+/// What a new user meets first: `--version`, `--help` with examples and no stray characters,
+/// and file arguments that may be pipes or process substitutions.
+@Suite("CLI conventions")
+struct CLIConventionTests {
+    static let commands: [[String]] = [
+        [], ["run"], ["validate"], ["node"], ["bench"],
+        ["trace"], ["trace", "show"], ["trace", "follow"], ["trace", "merge"], ["trace", "diff"], ["trace", "export"],
+    ]
+
+    @Test func versionPrintsTheVersion() async throws {
+        let outcome = try await runTrellis(["--version"])
+        #expect(outcome.status == 0)
+        #expect(outcome.stdoutLines.count == 1)
+        #expect(outcome.stdout.first?.isNumber == true)
+    }
+
+    @Test(arguments: commands)
+    func helpHasExamplesAndNoStrayBackslashes(_ command: [String]) async throws {
+        let outcome = try await runTrellis(command + ["--help"])
+        #expect(outcome.status == 0)
+        #expect(outcome.stdout.contains("EXAMPLES:"))
+        #expect(!outcome.stdout.contains("\\"))
+        // Each example is one command line: none wrapped by the help's 80 columns.
+        let lines = outcome.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+        let start = try #require(lines.firstIndex(of: "EXAMPLES:"))
+        for line in lines[(start + 1)...].prefix(while: { !$0.isEmpty }) {
+            #expect(line.hasPrefix("  trellis ") || line.hasPrefix("  swift "), "wrapped example line: \(line)")
+        }
+    }
+
+    /// `bash -c` with the built binary, for process substitution and pipes.
+    func shell(_ script: String) async throws -> ProcessOutcome {
+        let binary = try #require(TrellisBinary.url, Comment(rawValue: TrellisBinary.missingMessage))
+        return try await runProcess(URL(fileURLWithPath: "/bin/bash"), ["-c", script, "bash", binary.path], timeout: .seconds(60))
+    }
+
+    @Test func filesMayBePipesAndProcessSubstitutions() async throws {
+        let directory = try scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let trace = directory.appendingPathComponent("a.jsonl").path
+        #expect(try await runTrellis(["run", "Examples/iphone-rotation.json", "--trace", trace]).status == 0)
+
+        let diff = try await shell("\"$1\" trace diff '\(trace)' <(cat '\(trace)')")
+        #expect(diff.status == 0, "\(diff.stderr)")
+        let show = try await shell("cat '\(trace)' | \"$1\" trace show /dev/stdin")
+        #expect(show.status == 0, "\(show.stderr)")
+        #expect(show.stdoutLines.first == "R viewWillLayoutSubviews")
+        let validate = try await shell("\"$1\" validate <(cat Examples/iphone-rotation.json)")
+        #expect(validate.status == 0, "\(validate.stderr)")
+        #expect(validate.stdout.hasPrefix("ok: /dev/fd/"))
+        let run = try await shell("cat Examples/iphone-rotation.json | \"$1\" run /dev/stdin")
+        #expect(run.status == 0, "\(run.stderr)")
+        let plain = try await runTrellis(["run", "Examples/iphone-rotation.json"])
+        #expect(run.stdout == plain.stdout)
+    }
+
+    @Test func aDirectoryOrAMissingFileIsRefusedByName() async throws {
+        for arguments in [["validate", "Examples"], ["trace", "show", "Examples"]] {
+            let outcome = try await runTrellis(arguments)
+            #expect(outcome.status == 2)
+            #expect(outcome.stderr.contains("Examples: is a directory, not a file"), "\(arguments): \(outcome.stderr)")
+        }
+        let missing = try await runTrellis(["trace", "show", "no-such.jsonl"])
+        #expect(missing.status == 2)
+        #expect(missing.stderr.contains("no-such.jsonl: no such file"))
+    }
+}
