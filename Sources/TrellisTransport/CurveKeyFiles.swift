@@ -29,6 +29,18 @@ public enum CurveKeyFiles {
         return CurveConfiguration(publicKey: publicKey, secretKey: secret, allowedPeerKeys: allowed)
     }
 
+    /// Writes a secret key readable and writable by its owner only (0600), created so from the
+    /// start: never, even for a moment, readable by everyone.
+    public static func writeSecret(_ key: String, to file: URL) throws(KeyFileError) {
+        try? FileManager.default.removeItem(at: file)
+        let descriptor = open(file.path, O_WRONLY | O_CREAT | O_EXCL, 0o600)
+        guard descriptor >= 0 else { throw KeyFileError(description: "\(file.path): cannot create the secret key file (errno \(errno))") }
+        defer { close(descriptor) }
+        let bytes = Array(key.utf8)
+        let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        guard written == bytes.count else { throw KeyFileError(description: "\(file.path): cannot write the secret key file") }
+    }
+
     private static func read(_ path: String) throws(KeyFileError) -> String {
         guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
             throw KeyFileError(description: "\(path): cannot be read")

@@ -105,11 +105,14 @@ public actor DistributedRun {
     public func start() async throws(DistributedRunError) {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
         do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            // Private: it holds the ipc sockets and the nodes' CURVE secret keys.
+            try FileManager.default.createDirectory(
+                at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
             throw .setup("cannot create \(directory.path): \(error)")
         }
         workDirectory = directory
+        SpawnedProcesses.shared.add(folder: directory)
         func endpoint(for node: String) -> String {
             options.endpointKind == .ipc ? "ipc://\(directory.path)/\(node).sock" : "tcp://127.0.0.1:*"
         }
@@ -158,13 +161,14 @@ public actor DistributedRun {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: options.nodeExecutable)
             process.arguments = ["node", "--name", node, "--bind", endpoint(for: node),
-                                 "--peer", "\(placement.conductor)=\(conductorEndpoint)", "--setup-timeout", "60"]
+                                 "--peer", "\(placement.conductor)=\(conductorEndpoint)", "--conductor", placement.conductor,
+                                 "--setup-timeout", "60"]
             if let keys = nodeKeys[node], let conductorKey = conductorCurve?.publicKey {
                 let secretFile = directory.appendingPathComponent("\(node).secret")
                 let allowFile = directory.appendingPathComponent("\(node).allow")
                 let allowed = [conductorKey] + nodeKeys.filter { $0.key != node }.map(\.value.publicKey) + options.startedNodeKeys.values
                 do {
-                    try keys.secretKey.write(to: secretFile, atomically: true, encoding: .utf8)
+                    try CurveKeyFiles.writeSecret(keys.secretKey, to: secretFile)
                     try allowed.joined(separator: "\n").write(to: allowFile, atomically: true, encoding: .utf8)
                 } catch {
                     throw .setup("cannot write the CURVE keys of node \(node): \(error)")
@@ -290,7 +294,14 @@ public actor DistributedRun {
 
     private func control(_ message: WireMessage, from peer: String) async {
         switch message.body {
-        case .hello:
+        case let .hello(node, _, _, _):
+            // A HELLO speaks for the node whose routing id it came from, nobody else (SPEC §7).
+            guard node == peer else {
+                await transport.send(
+                    .error(code: WireErrorCode.unexpectedCommand.rawValue, text: "HELLO names \(node) but came from \(peer): refused"),
+                    to: peer, correlationID: message.header.correlationID)
+                return
+            }
             await control.deliver(message, for: "hello:\(peer)")
         case .ready, .traceData, .goodbyeAck, .error:
             await control.deliver(message, for: "reply:\(message.header.correlationID)")
@@ -318,7 +329,10 @@ public actor DistributedRun {
             await Self.waitForExit(process, within: .seconds(5))
             SpawnedProcesses.shared.remove(process.processIdentifier)
         }
-        if let workDirectory { try? FileManager.default.removeItem(at: workDirectory) }
+        if let workDirectory {
+            try? FileManager.default.removeItem(at: workDirectory)
+            SpawnedProcesses.shared.remove(folder: workDirectory)
+        }
     }
 
     /// Waits for a process to exit, then kills it if it has not.
@@ -348,17 +362,23 @@ public actor DistributedRun {
     }
 }
 
-/// The nodes this process spawned, so that an interrupted conductor can take them down with it.
+/// The nodes this process spawned and the work folders it made (ipc sockets, CURVE secret
+/// keys), so that an interrupted conductor takes the nodes down with it and leaves nothing behind.
 public final class SpawnedProcesses: Sendable {
     public static let shared = SpawnedProcesses()
     private let ids = Mutex(Set<Int32>())
+    private let folders = Mutex(Set<URL>())
 
     func add(_ id: Int32) { ids.withLock { _ = $0.insert(id) } }
     func remove(_ id: Int32) { ids.withLock { _ = $0.remove(id) } }
+    func add(folder: URL) { folders.withLock { _ = $0.insert(folder) } }
+    func remove(folder: URL) { folders.withLock { _ = $0.remove(folder) } }
 
-    /// Sends SIGKILL to every node still running (from a signal handler's queue).
+    /// Sends SIGKILL to every node still running and removes every work folder (from a signal
+    /// handler's queue).
     public func killAll() {
         for id in ids.withLock({ $0 }) { kill(id, SIGKILL) }
+        for folder in folders.withLock({ $0 }) { try? FileManager.default.removeItem(at: folder) }
     }
 }
 

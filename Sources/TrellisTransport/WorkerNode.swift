@@ -14,7 +14,14 @@ public actor WorkerNode {
     let recorder: TraceRecorder
     let transport: NodeTransport
     private var host: NodeHost?
+    /// Who set this node up; nil until then.
     private var conductor: String?
+    /// Who may set it up (SPEC §7, authority): the conductor its command line names, else the
+    /// first peer whose SETUP it accepts. Nobody else can set it up, set it up again, or end it.
+    private var expectedConductor: String?
+    /// The peers it greeted at start: before a SETUP, one of them going silent ends the node
+    /// (its conductor may be that one); a stranger going silent does not.
+    private var greeted = Set<String>()
     private var sentEvents = 0
     private var finished: CheckedContinuation<Int32, Never>?
     private var exitCode: Int32?
@@ -32,8 +39,10 @@ public actor WorkerNode {
     /// to greet first (the conductor among them).
     public func run(
         bind: String, peers: [(name: String, endpoint: String, serverKey: String?)], curve: CurveConfiguration?,
-        setupTimeout: Duration = .seconds(60)
+        conductor: String? = nil, setupTimeout: Duration = .seconds(60)
     ) async -> Int32 {
+        expectedConductor = conductor
+        greeted = Set(peers.map(\.name))
         var configuration = NodeIOConfiguration(nodeName: name, bindEndpoint: bind)
         configuration.curve = curve
         do {
@@ -85,8 +94,8 @@ public actor WorkerNode {
         let correlation = message.header.correlationID
         switch message.body {
         case let .setup(runID, node, scenarioJSON, _, _, peers):
-            guard node == name else {
-                await transport.send(.error(code: WireErrorCode.unexpectedCommand.rawValue, text: "SETUP for node \(node) reached node \(name)"), to: peer, correlationID: correlation)
+            if let refusal = setupRefusal(from: peer, for: node) {
+                await transport.send(.error(code: WireErrorCode.unexpectedCommand.rawValue, text: refusal), to: peer, correlationID: correlation)
                 return
             }
             do {
@@ -117,6 +126,17 @@ public actor WorkerNode {
         case .hello, .goodbyeAck, .ready, .traceData, .error, .heartbeat, .call, .return:
             break
         }
+    }
+
+    /// Why a SETUP from `peer` is refused (ERROR 6, nothing changes), or nil: the node is set up
+    /// once, by its conductor, for itself.
+    private func setupRefusal(from peer: String, for node: String) -> String? {
+        if node != name { return "SETUP for node \(node) reached node \(name)" }
+        if let conductor { return "node \(name) is already set up by \(conductor); SETUP from \(peer) refused" }
+        if let expectedConductor, peer != expectedConductor {
+            return "node \(name) takes its SETUP from \(expectedConductor) only; SETUP from \(peer) refused"
+        }
+        return nil
     }
 
     private func setUp(runID: String, scenarioJSON: String, peers: [WirePeer], conductor: String) async throws {
@@ -154,7 +174,10 @@ public actor WorkerNode {
     }
 
     private func peerGone(_ peer: String, reason: String) async {
-        if peer == conductor || conductor == nil {
+        // After a SETUP only its conductor matters; before one, the conductor named on the
+        // command line, or (none named) any peer it greeted.
+        let ends = conductor.map { peer == $0 } ?? expectedConductor.map { peer == $0 } ?? greeted.contains(peer)
+        if ends {
             FileHandle.standardError.write(Data("trellis node \(name): peer \(peer) is gone (\(reason))\n".utf8))
             finish(3)
         }

@@ -12,7 +12,9 @@ struct NodeCommand: AsyncParsableCommand {
             The node listens at --bind, greets every --peer (the conductor among them: it then \
             sends the scenario and the list of nodes), hosts the controllers the scenario's \
             placement puts on it, and exits after the conductor's goodbye (0) or when the \
-            conductor is gone — silent for the peer-gone timeout (3).
+            conductor is gone — silent for the peer-gone timeout (3). It is set up once, by \
+            its conductor (--conductor, else the first peer whose setup it accepts): a second \
+            setup, or one from any other peer, is refused with ERROR 6 and changes nothing.
 
             EXAMPLES:
               trellis node --name b --bind tcp://*:5556 --peer main=tcp://10.0.0.1:5555
@@ -28,6 +30,9 @@ struct NodeCommand: AsyncParsableCommand {
 
     @Option(help: "A node to greet, NAME=ENDPOINT (repeatable; the conductor must be one).")
     var peer: [String] = []
+
+    @Option(help: "The only peer that may set this node up (default: the first whose setup it accepts).")
+    var conductor: String?
 
     @Option(help: "Seconds to wait for a conductor's setup before giving up (exit 3).")
     var setupTimeout: Int = 600
@@ -79,7 +84,7 @@ struct NodeCommand: AsyncParsableCommand {
         }
         let node = WorkerNode(name: name)
         let peers = peer.compactMap(Self.split).map { (name: $0.name, endpoint: $0.endpoint, serverKey: keys[$0.name]) }
-        let code = await node.run(bind: bind, peers: peers, curve: curve, setupTimeout: .seconds(max(1, setupTimeout)))
+        let code = await node.run(bind: bind, peers: peers, curve: curve, conductor: conductor, setupTimeout: .seconds(max(1, setupTimeout)))
         if code != 0 { throw ExitCode(code) }
     }
 }

@@ -70,4 +70,20 @@ struct CurveTests {
         try "short".write(to: allow, atomically: true, encoding: .utf8)
         #expect(throws: CurveKeyFiles.KeyFileError.self) { try CurveKeyFiles.configuration(secretKeyFile: secret.path, allowFile: allow.path) }
     }
+
+    /// SPEC §7 (issue 16): a secret key file is its owner's alone (0600), and reads back.
+    @Test func secretKeysAreWrittenForTheirOwnerOnly() throws {
+        let pair = try ZMQContext.curveKeyPair()
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-secret-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let secret = directory.appendingPathComponent("b.secret"), allow = directory.appendingPathComponent("allow")
+        try "stale".write(to: secret, atomically: true, encoding: .utf8)
+        try CurveKeyFiles.writeSecret(pair.secretKey, to: secret)
+        let permissions = try FileManager.default.attributesOfItem(atPath: secret.path)[.posixPermissions] as? Int
+        #expect(permissions == 0o600)
+        try pair.publicKey.write(to: allow, atomically: true, encoding: .utf8)
+        let configuration = try #require(try CurveKeyFiles.configuration(secretKeyFile: secret.path, allowFile: allow.path))
+        #expect(configuration.publicKey == pair.publicKey)
+    }
 }

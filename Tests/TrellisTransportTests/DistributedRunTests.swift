@@ -171,4 +171,44 @@ struct DistributedRunTests {
             """, file: "inline")
         #expect(Placement(scenario).conductor == "a")
     }
+
+    /// SPEC §7, authority: a HELLO speaks for the node whose routing id it came from. Peer "b"
+    /// (started by hand) greeting as "c" is refused, so the conductor is still waiting for b's
+    /// greeting when its start-up time runs out (accepted, it would have gone on to SETUP and
+    /// failed waiting for READY instead).
+    @Test func aHelloNamingAnotherNodeIsRefused() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-hello-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let text = #"{ "window": { "size": [320, 568] }, "root": "R", "controllers": { "R": { "children": ["A"] }, "A": {} }, "placement": { "A": "b" } }"#
+        let scenario = try ScenarioDecoder.decode(text, file: "hello.json")
+        var options = try options()
+        options.conductorEndpoint = "ipc://\(directory.path)/main.sock"
+        options.startedNodes = ["b": "ipc://\(directory.path)/b.sock"]
+        options.startupTimeout = .seconds(3)
+        let context = try ZMQContext()
+        defer { context.terminate() }
+        let listener = try context.socket(.router)
+        defer { listener.close() }
+        try listener.set(ZMQOption.linger, 0)
+        try listener.bind("ipc://\(directory.path)/b.sock")
+        let impostor = try context.socket(.dealer)
+        defer { impostor.close() }
+        try impostor.set(ZMQOption.linger, 0)
+        try impostor.set(ZMQOption.routingID, text: "b")
+        let run = DistributedRun(scenario: scenario, scenarioText: text, options: options)
+        let started = Task { () -> String? in
+            do {
+                try await run.start()
+                return nil
+            } catch {
+                return "\(error)"
+            }
+        }
+        try impostor.connect("ipc://\(directory.path)/main.sock")
+        _ = try impostor.send(WireMessage(.hello(node: "c", runID: "", capabilities: 0, endpoint: "ipc://\(directory.path)/b.sock")).encode(), dontWait: false)
+        let failure = await started.value
+        await run.shutdown()
+        #expect(failure?.contains("node b did not greet the conductor") == true, "\(failure ?? "started")")
+    }
 }

@@ -101,4 +101,81 @@ struct NodeProcessTests {
         node.waitUntilExit()
         #expect(node.terminationStatus == 3)
     }
+
+    /// SPEC §7, authority (CONFORMANCE 37): a node started with `--conductor main` takes one
+    /// SETUP, from main only. A stranger's SETUP changes nothing (main's is still accepted), a
+    /// second SETUP from main is refused with ERROR 6, and the node keeps serving until main's
+    /// goodbye.
+    @Test func aNodeIsSetUpOnceByItsConductorOnly() throws {
+        let executable = try #require(trellisExecutable)
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-authority-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let context = try ZMQContext()
+        defer { context.terminate() }
+        let router = try context.socket(.router)
+        defer { router.close() }
+        try router.set(ZMQOption.linger, 0)
+        let conductorEndpoint = "ipc://\(directory.path)/main.sock"
+        try router.bind(conductorEndpoint)
+
+        let node = Process()
+        node.executableURL = URL(fileURLWithPath: executable)
+        node.arguments = ["node", "--name", "b", "--bind", "ipc://\(directory.path)/b.sock",
+                          "--peer", "main=\(conductorEndpoint)", "--conductor", "main"]
+        node.standardError = FileHandle.nullDevice
+        try node.run()
+        defer { if node.isRunning { kill(node.processIdentifier, SIGKILL) } }
+
+        /// The next message the stand-in conductor receives, within 30 s.
+        func nextMessage() throws -> WireMessage? {
+            var items = [ZMQPollItem(.socket(router))]
+            guard try ZMQPoll.poll(&items, timeoutMilliseconds: 30_000) == 1, let frames = try router.receive() else { return nil }
+            return try WireMessage.decode(Array(frames.dropFirst()))
+        }
+        guard case let .hello(_, _, _, endpoint)? = try nextMessage()?.body else {
+            Issue.record("the node did not greet its conductor")
+            return
+        }
+        func dealer(_ name: String) throws -> ZMQSocket {
+            let socket = try context.socket(.dealer)
+            try socket.set(ZMQOption.linger, 0)
+            try socket.set(ZMQOption.routingID, text: name)
+            try socket.connect(endpoint)
+            return socket
+        }
+        let scenario = #"{ "window": { "size": [320, 568] }, "root": "R", "controllers": { "R": { "children": ["A"] }, "A": {} }, "placement": { "A": "b" } }"#
+        func setup(_ correlation: UInt64) -> [[UInt8]] {
+            WireMessage(.setup(runID: "authority", node: "b", scenarioJSON: scenario, heartbeatIntervalMilliseconds: 250,
+                               peerGoneTimeoutMilliseconds: 2_000, peers: [WirePeer(node: "main", endpoint: conductorEndpoint)]),
+                        correlationID: correlation).encode()
+        }
+        let stranger = try dealer("x")
+        defer { stranger.close() }
+        _ = try stranger.send(setup(1), dontWait: false)
+        let conductor = try dealer("main")
+        defer { conductor.close() }
+        _ = try conductor.send(WireMessage(.hello(node: "main", runID: "authority", capabilities: 0)).encode(), dontWait: false)
+        _ = try conductor.send(setup(2), dontWait: false)
+        var reply = try nextMessage()
+        while case .heartbeat? = reply?.body { reply = try nextMessage() }
+        guard case .ready(node: "b")? = reply?.body else {
+            Issue.record("the conductor's SETUP after a stranger's got \(String(describing: reply?.body)), not READY")
+            return
+        }
+        #expect(reply?.header.correlationID == 2)
+        _ = try conductor.send(setup(3), dontWait: false)
+        reply = try nextMessage()
+        while case .heartbeat? = reply?.body { reply = try nextMessage() }
+        guard case let .error(code, text)? = reply?.body else {
+            Issue.record("a second SETUP got \(String(describing: reply?.body)), not ERROR")
+            return
+        }
+        #expect(code == WireErrorCode.unexpectedCommand.rawValue)
+        #expect(text.contains("already set up by main"))
+        #expect(node.isRunning)
+        _ = try conductor.send(WireMessage(.goodbye, correlationID: 4).encode(), dontWait: false)
+        node.waitUntilExit()
+        #expect(node.terminationStatus == 0)
+    }
 }
