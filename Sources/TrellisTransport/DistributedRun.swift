@@ -207,11 +207,13 @@ public actor DistributedRun {
         }
         for node in workers {
             let correlation = takeCorrelation()
-            await transport.send(
+            if let refused = await transport.send(
                 .setup(runID: scenario.name, node: node, scenarioJSON: scenarioText,
                        heartbeatIntervalMilliseconds: UInt32(options.heartbeatIntervalMilliseconds),
                        peerGoneTimeoutMilliseconds: UInt32(options.peerTimeoutMilliseconds), peers: peers),
-                to: node, correlationID: correlation)
+                to: node, correlationID: correlation) {
+                throw .setup("cannot send SETUP to node \(node): \(refused)")
+            }
             guard let reply = await control.wait(for: "reply:\(correlation)", timeout: options.startupTimeout) else {
                 throw .setup("node \(node) did not get ready within \(options.startupTimeout)")
             }

@@ -18,7 +18,7 @@ public struct NodeIOConfiguration: Sendable {
     /// Bounded linger: sockets never block shutdown for longer than this.
     public var lingerMilliseconds: Int32 = 1_000
     /// Larger messages are refused by libzmq before they reach Trellis.
-    public var maximumMessageSize: Int64 = 64 << 20
+    public var maximumMessageSize = Int64(WireLimits.maxMessageBytes)
     /// CURVE security; nil for none.
     public var curve: CurveConfiguration?
     /// Several messages pending for one peer leave as one BATCH (TWP/1 §7.9). Only what is

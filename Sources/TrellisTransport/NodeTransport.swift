@@ -86,10 +86,20 @@ public actor NodeTransport {
         outbound.connect(peer)?.connect(peer: peer, endpoint: endpoint, serverKey: serverKey)
     }
 
-    /// Sends a message that expects no reply.
-    public func send(_ body: WireBody, to peer: String, correlationID: UInt64 = 0) {
+    /// Sends a message that expects no reply. One that cannot be sent — larger than the
+    /// protocol's largest message, which no receiver would take — is not sent: the refusal is
+    /// returned and recorded as a fault, never dropped silently.
+    @discardableResult
+    public func send(_ body: WireBody, to peer: String, correlationID: UInt64 = 0) -> WireError? {
         let message = WireMessage(body, correlationID: correlationID, lamport: recorder.lamport, step: UInt32(clamping: recorder.step))
+        do {
+            try message.validateForEncoding()
+        } catch {
+            recorder.record(.fault("cannot send \(body.command) to \(peer): \(error)"), controller: ControllerIDs.node(nodeName), cause: nil)
+            return error
+        }
         io?.send(to: peer, message)
+        return nil
     }
 
     /// One CALL, waiting for its RETURN; a fault if the peer is or becomes gone. Made on the

@@ -10,4 +10,11 @@ public enum WireLimits {
     public static let maxValueCount = Int(UInt8.max)
     /// The deepest nesting of lists: a list directly in a body is at level 1.
     public static let maxListNesting = 16
+    /// The largest message, all its frames together: receivers' sockets refuse anything larger
+    /// (`ZMQ_MAXMSGSIZE`, which drops the connection, so nothing larger may be sent). Senders
+    /// split larger content — TRACE-DATA in parts — and refuse what cannot be split.
+    public static let maxMessageBytes = 64 << 20
+    /// An upper bound of the header, of a body's fixed fields, and of any one value's fixed part
+    /// (a transition, the largest, is 42 bytes): the size check counts this much for each.
+    static let fixedPartBound = 64
 }

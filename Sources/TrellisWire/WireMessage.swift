@@ -54,17 +54,23 @@ public struct WireMessage: Hashable, Sendable {
 
     /// Throws when the message cannot be written faithfully: a string or long string longer than
     /// its length prefix allows, more than 255 values in a CALL or RETURN, a list of more than
-    /// 65 535 items or lists nested deeper than 16.
+    /// 65 535 items or lists nested deeper than 16 — or when it would be larger than the
+    /// protocol's largest message (`WireLimits.maxMessageBytes`), which no receiver takes.
     public func validateForEncoding() throws(WireError) {
         var path: [String] = []
+        // An upper bound of the encoded size: the header, and each value at most its fixed part
+        // plus what its strings hold.
+        var bytes = WireLimits.fixedPartBound
         func check(string: String, _ field: String, limit: Int = WireLimits.maxStringBytes) throws(WireError) {
             let count = string.utf8.count
+            bytes += 4 + count
             guard count <= limit else {
                 throw WireError(part: .body, path: path, reason: .limitExceeded(
                     "\(field) of \(count) bytes exceeds the limit of \(limit)"))
             }
         }
         func check(_ value: WireValue, level: Int) throws(WireError) {
+            bytes += WireLimits.fixedPartBound
             switch value {
             case .none, .bool, .int, .double, .size, .rect, .traits, .transition:
                 break
@@ -131,6 +137,10 @@ public struct WireMessage: Hashable, Sendable {
             try check(string: text, "text")
         case .traceData(_, let lines):
             try check(string: lines, "trace", limit: WireLimits.maxLongStringBytes)
+        }
+        guard bytes <= WireLimits.maxMessageBytes else {
+            throw WireError(part: .body, path: [], reason: .limitExceeded(
+                "a message of about \(bytes) bytes exceeds the largest message, \(WireLimits.maxMessageBytes) bytes"))
         }
     }
 }

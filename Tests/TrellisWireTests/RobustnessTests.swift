@@ -285,6 +285,29 @@ struct SeededGenerator: RandomNumberGenerator {
         try WireMessage(.return(.ok([.longString(longName)]))).validateForEncoding()
     }
 
+    /// SPEC §7, size limit (issue 16): the protocol's largest message is 64 MiB; anything larger
+    /// is refused before it is sent, naming the limit (a receiver's socket would drop it, and
+    /// the caller would wait for ever).
+    @Test("a message larger than the largest message is refused before encoding, one just under it is not")
+    func largestMessage() throws {
+        let limit = WireLimits.maxMessageBytes
+        let tooLarge = WireMessage(.call(
+            target: WireAddress(node: "b", controller: "A", incarnation: 1), code: .setPreferredContentSize,
+            arguments: [.longString(String(repeating: "x", count: limit))]))
+        do {
+            try tooLarge.validateForEncoding()
+            Issue.record("a message of more than \(limit) bytes was accepted")
+        } catch {
+            #expect(error.description.contains("exceeds the largest message, \(limit) bytes"), "\(error)")
+        }
+        let trace = WireMessage(.traceData(last: true, jsonLines: String(repeating: "x", count: limit / 2)))
+        try trace.validateForEncoding()
+        #expect(throws: WireError.self) {
+            try WireMessage(.setup(runID: "r", node: "b", scenarioJSON: String(repeating: " ", count: limit),
+                                   heartbeatIntervalMilliseconds: 250, peerGoneTimeoutMilliseconds: 2_000)).validateForEncoding()
+        }
+    }
+
     @Test("setting the body keeps the header's command in step")
     func headerCommandFollowsTheBody() {
         var message = WireMessage(header: WireHeader(command: .hello, correlationID: 5), body: .goodbye)
