@@ -158,9 +158,24 @@ public actor NodeTransport {
     }
 
     /// SPEC §7: a malformed frame becomes a trace event and a counter; the node goes on.
+    /// How many rejected messages are traced one by one; after them only a count, at 2^k.
+    package static let tracedRejections = 16
+
+    /// A message that cannot be read is answered with an ERROR, counted, and — the first
+    /// `tracedRejections`, then once each time the count doubles — traced: a node fed garbage
+    /// keeps a bounded trace (SPEC §7). A RETURN that cannot be read still ends the call it
+    /// answers, with a fault, rather than leaving it waiting.
     private func reject(_ error: WireError, from peer: String) {
         malformedCount += 1
-        recorder.record(.fault("malformed message from \(peer): \(error)"), controller: ControllerIDs.node(nodeName), cause: nil)
+        let node = ControllerIDs.node(nodeName)
+        if malformedCount <= Self.tracedRejections {
+            recorder.record(.fault("malformed message from \(peer): \(error)"), controller: node, cause: nil)
+        } else if malformedCount & (malformedCount - 1) == 0 {
+            recorder.record(.fault("\(malformedCount) malformed messages so far; the last from \(peer): \(error)"), controller: node, cause: nil)
+        }
+        if error.command == .return, let correlation = error.correlationID, let entry = outbound.remove(correlation, answeredBy: peer) {
+            entry.done.resume(returning: .fault("the answer from \(peer) could not be read: \(error)"))
+        }
         let reply = WireMessage(.error(code: error.code.rawValue, text: error.description),
                                 correlationID: error.correlationID ?? 0, lamport: recorder.lamport)
         if outbound.isConnected(peer) {

@@ -70,6 +70,15 @@ final class OutboundCalls: Sendable {
         state.withLock { $0.calls.removeValue(forKey: correlation) }
     }
 
+    /// The call to `peer` waiting on this correlation id, taken out; nil when there is none or
+    /// it waits on another peer (correlation ids are each sender's own).
+    func remove(_ correlation: UInt64, answeredBy peer: String) -> Waiter? {
+        state.withLock { state in
+            guard state.calls[correlation]?.peer == peer else { return nil }
+            return state.calls.removeValue(forKey: correlation)
+        }
+    }
+
     /// Declares `peer` gone and takes out every call waiting on it; nil when it already was.
     func declareGone(_ peer: String, reason: String) -> [Waiter]? {
         state.withLock { state in

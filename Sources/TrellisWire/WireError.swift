@@ -59,6 +59,9 @@ public struct WireError: Error, Hashable, Sendable, CustomStringConvertible {
     public var reason: Reason
     /// The correlation id of the rejected message when its header could be read, for the ERROR reply.
     public var correlationID: UInt64?
+    /// The command of the rejected message when its header could be read: a RETURN that cannot
+    /// be read still ends the call it answers.
+    public var command: WireCommand?
 
     /// An error in `part` at `offset`, reached through `path`.
     public init(part: Part, path: [String] = [], offset: Int? = nil, reason: Reason) {
@@ -67,6 +70,7 @@ public struct WireError: Error, Hashable, Sendable, CustomStringConvertible {
         self.offset = offset
         self.reason = reason
         self.correlationID = nil
+        self.command = nil
     }
 
     /// The code an ERROR reply to the rejected message carries.

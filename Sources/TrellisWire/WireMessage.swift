@@ -48,6 +48,7 @@ public struct WireMessage: Hashable, Sendable {
         } catch {
             var located = error
             located.correlationID = header.correlationID
+            located.command = header.command
             throw located
         }
     }
