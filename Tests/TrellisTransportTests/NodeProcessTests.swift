@@ -60,46 +60,75 @@ struct NodeProcessTests {
         #expect(try trellis(["node", "--name", "b", "--bind", "ipc:///tmp/x.sock", "--peer", "main"]).status == 2)
     }
 
+    /// A `trellis node` named b started with `arguments`, greeting a stand-in conductor "main":
+    /// a ROUTER the test reads, in a folder of its own.
+    final class StandInConductor {
+        let directory: URL
+        let context: ZMQContext
+        let router: ZMQSocket
+        let node: Process
+        let conductorEndpoint: String
+
+        init(nodeArguments: [String]) throws {
+            let executable = try #require(trellisExecutable)
+            directory = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-node-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            context = try ZMQContext()
+            router = try context.socket(.router)
+            try router.set(ZMQOption.linger, 0)
+            conductorEndpoint = "ipc://\(directory.path)/main.sock"
+            try router.bind(conductorEndpoint)
+            node = Process()
+            node.executableURL = URL(fileURLWithPath: executable)
+            node.arguments = ["node", "--name", "b", "--bind", "ipc://\(directory.path)/b.sock", "--peer", "main=\(conductorEndpoint)"] + nodeArguments
+            node.standardError = FileHandle.nullDevice
+            try node.run()
+        }
+
+        deinit {
+            if node.isRunning { kill(node.processIdentifier, SIGKILL) }
+            router.close()
+            context.terminate()
+            try? FileManager.default.removeItem(at: directory)
+        }
+
+        /// The next message the node sends the conductor that is not a heartbeat, with the routing
+        /// id it came from, within 30 s.
+        func next() throws -> (from: String, message: WireMessage)? {
+            while true {
+                var items = [ZMQPollItem(.socket(router))]
+                guard try ZMQPoll.poll(&items, timeoutMilliseconds: 30_000) == 1, let frames = try router.receive() else { return nil }
+                let message = try WireMessage.decode(Array(frames.dropFirst()))
+                if message.body != .heartbeat { return (String(decoding: frames[0], as: UTF8.self), message) }
+            }
+        }
+
+        /// A DEALER into the node's inbox, as peer `name`.
+        func dealer(_ name: String, to endpoint: String) throws -> ZMQSocket {
+            let socket = try context.socket(.dealer)
+            try socket.set(ZMQOption.linger, 0)
+            try socket.set(ZMQOption.routingID, text: name)
+            try socket.connect(endpoint)
+            return socket
+        }
+    }
+
     @Test func aNodeWhoseConductorFallsSilentExits() throws {
-        let executable = try #require(trellisExecutable)
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-orphan-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
         // A stand-in conductor: it listens, hears the node's HELLO, answers once, then goes silent.
-        let context = try ZMQContext()
-        defer { context.terminate() }
-        let router = try context.socket(.router)
-        defer { router.close() }
-        try router.set(ZMQOption.linger, 0)
-        let conductorEndpoint = "ipc://\(directory.path)/main.sock"
-        try router.bind(conductorEndpoint)
-
-        let node = Process()
-        node.executableURL = URL(fileURLWithPath: executable)
-        node.arguments = ["node", "--name", "b", "--bind", "ipc://\(directory.path)/b.sock", "--peer", "main=\(conductorEndpoint)"]
-        node.standardError = FileHandle.nullDevice
-        try node.run()
-        defer { if node.isRunning { kill(node.processIdentifier, SIGKILL) } }
-
-        var items = [ZMQPollItem(.socket(router))]
-        try #require(try ZMQPoll.poll(&items, timeoutMilliseconds: 30_000) == 1)
-        let greeting = try #require(try router.receive())
-        #expect(String(decoding: greeting[0], as: UTF8.self) == "b")
-        let hello = try WireMessage.decode(Array(greeting.dropFirst()))
-        guard case let .hello(name, _, _, endpoint) = hello.body else {
-            Issue.record("expected HELLO, got \(hello.body)")
+        let stage = try StandInConductor(nodeArguments: [])
+        let greeting = try #require(try stage.next())
+        #expect(greeting.from == "b")
+        guard case let .hello(name, _, _, endpoint) = greeting.message.body else {
+            Issue.record("expected HELLO, got \(greeting.message.body)")
             return
         }
         #expect(name == "b")
-        let dealer = try context.socket(.dealer)
+        let dealer = try stage.dealer("main", to: endpoint)
         defer { dealer.close() }
-        try dealer.set(ZMQOption.linger, 0)
-        try dealer.set(ZMQOption.routingID, text: "main")
-        try dealer.connect(endpoint)
         try dealer.send(WireMessage(.hello(node: "main", runID: "orphan", capabilities: 0)).encode(), dontWait: false)
         // Now silence: the node must declare its conductor gone (2 s by default) and exit 3.
-        node.waitUntilExit()
-        #expect(node.terminationStatus == 3)
+        stage.node.waitUntilExit()
+        #expect(stage.node.terminationStatus == 3)
     }
 
     /// SPEC §7, authority (CONFORMANCE 37): a node started with `--conductor main` takes one
@@ -107,75 +136,40 @@ struct NodeProcessTests {
     /// second SETUP from main is refused with ERROR 6, and the node keeps serving until main's
     /// goodbye.
     @Test func aNodeIsSetUpOnceByItsConductorOnly() throws {
-        let executable = try #require(trellisExecutable)
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-authority-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let context = try ZMQContext()
-        defer { context.terminate() }
-        let router = try context.socket(.router)
-        defer { router.close() }
-        try router.set(ZMQOption.linger, 0)
-        let conductorEndpoint = "ipc://\(directory.path)/main.sock"
-        try router.bind(conductorEndpoint)
-
-        let node = Process()
-        node.executableURL = URL(fileURLWithPath: executable)
-        node.arguments = ["node", "--name", "b", "--bind", "ipc://\(directory.path)/b.sock",
-                          "--peer", "main=\(conductorEndpoint)", "--conductor", "main"]
-        node.standardError = FileHandle.nullDevice
-        try node.run()
-        defer { if node.isRunning { kill(node.processIdentifier, SIGKILL) } }
-
-        /// The next message the stand-in conductor receives, within 30 s.
-        func nextMessage() throws -> WireMessage? {
-            var items = [ZMQPollItem(.socket(router))]
-            guard try ZMQPoll.poll(&items, timeoutMilliseconds: 30_000) == 1, let frames = try router.receive() else { return nil }
-            return try WireMessage.decode(Array(frames.dropFirst()))
-        }
-        guard case let .hello(_, _, _, endpoint)? = try nextMessage()?.body else {
+        let stage = try StandInConductor(nodeArguments: ["--conductor", "main"])
+        guard case let .hello(_, _, _, endpoint)? = try stage.next()?.message.body else {
             Issue.record("the node did not greet its conductor")
             return
-        }
-        func dealer(_ name: String) throws -> ZMQSocket {
-            let socket = try context.socket(.dealer)
-            try socket.set(ZMQOption.linger, 0)
-            try socket.set(ZMQOption.routingID, text: name)
-            try socket.connect(endpoint)
-            return socket
         }
         let scenario = #"{ "window": { "size": [320, 568] }, "root": "R", "controllers": { "R": { "children": ["A"] }, "A": {} }, "placement": { "A": "b" } }"#
         func setup(_ correlation: UInt64) -> [[UInt8]] {
             WireMessage(.setup(runID: "authority", node: "b", scenarioJSON: scenario, heartbeatIntervalMilliseconds: 250,
-                               peerGoneTimeoutMilliseconds: 2_000, peers: [WirePeer(node: "main", endpoint: conductorEndpoint)]),
+                               peerGoneTimeoutMilliseconds: 2_000, peers: [WirePeer(node: "main", endpoint: stage.conductorEndpoint)]),
                         correlationID: correlation).encode()
         }
-        let stranger = try dealer("x")
+        let stranger = try stage.dealer("x", to: endpoint)
         defer { stranger.close() }
         _ = try stranger.send(setup(1), dontWait: false)
-        let conductor = try dealer("main")
+        let conductor = try stage.dealer("main", to: endpoint)
         defer { conductor.close() }
         _ = try conductor.send(WireMessage(.hello(node: "main", runID: "authority", capabilities: 0)).encode(), dontWait: false)
         _ = try conductor.send(setup(2), dontWait: false)
-        var reply = try nextMessage()
-        while case .heartbeat? = reply?.body { reply = try nextMessage() }
-        guard case .ready(node: "b")? = reply?.body else {
-            Issue.record("the conductor's SETUP after a stranger's got \(String(describing: reply?.body)), not READY")
+        let ready = try stage.next()?.message
+        guard case .ready(node: "b")? = ready?.body else {
+            Issue.record("the conductor's SETUP after a stranger's got \(String(describing: ready?.body)), not READY")
             return
         }
-        #expect(reply?.header.correlationID == 2)
+        #expect(ready?.header.correlationID == 2)
         _ = try conductor.send(setup(3), dontWait: false)
-        reply = try nextMessage()
-        while case .heartbeat? = reply?.body { reply = try nextMessage() }
-        guard case let .error(code, text)? = reply?.body else {
-            Issue.record("a second SETUP got \(String(describing: reply?.body)), not ERROR")
+        guard case let .error(code, text)? = try stage.next()?.message.body else {
+            Issue.record("a second SETUP was not refused with an ERROR")
             return
         }
         #expect(code == WireErrorCode.unexpectedCommand.rawValue)
         #expect(text.contains("already set up by main"))
-        #expect(node.isRunning)
+        #expect(stage.node.isRunning)
         _ = try conductor.send(WireMessage(.goodbye, correlationID: 4).encode(), dontWait: false)
-        node.waitUntilExit()
-        #expect(node.terminationStatus == 0)
+        stage.node.waitUntilExit()
+        #expect(stage.node.terminationStatus == 0)
     }
 }
