@@ -56,8 +56,8 @@ let package = Package(
             ]
         ),
         // The project's own test fixtures, shared by every suite: device windows, line filters,
-        // bounded waits for child processes, the binary.
-        .target(name: "TrellisTestSupport", dependencies: ["TrellisModel", "TrellisRuntime", "TrellisScenario"], path: "Tests/Support"),
+        // bounded waits for child processes, the binary, the random scenarios of the differential tester.
+        .target(name: "TrellisTestSupport", dependencies: ["TrellisModel", "TrellisJSON", "TrellisRuntime", "TrellisScenario"], path: "Tests/Support"),
         .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ", "TrellisTestSupport"]),
         .testTarget(name: "TrellisTraceExportTests", dependencies: ["TrellisTrace", "TrellisScenario", "TrellisModel", "TrellisTestSupport"], exclude: ["Golden"]),
         .testTarget(

@@ -73,7 +73,7 @@ extension BehaviorHost {
     /// preferred-size request, a split view whose columns changed, a presentation controller whose
     /// style changed in a trait-only transition: each calls this, only when some size changes.
     func receipt(cause: EventRef?, announce: (TransitionInfo) async -> Void, layOut: () async -> Void) async {
-        let transition = environment.beginTransition(animated: true)
+        let transition = await environment.beginOwnTransition(animated: true)
         await announce(transition)
         await layOut()
         environment.finishTransition(transition, cause: cause)

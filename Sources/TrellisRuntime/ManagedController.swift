@@ -24,6 +24,9 @@ public struct ControllerSnapshot: Sendable, Equatable {
 /// stand-in that forwards each call to the node hosting the controller.
 package protocol ManagedController: ControllerEndpoint {
     func snapshot() async -> ControllerSnapshot
+    /// The frame this container gives `child` (R60): the origin it put it at, the size its
+    /// layout applied; nil when `child` is not its child.
+    func frame(ofChild child: ControllerID) async -> Rect?
     /// Sets `preferredContentSize`; a different value goes to the container (R22).
     func setPreferredContentSize(_ newSize: Size, cause: EventRef?) async
     /// Tells the container that the fitting size changed (R27).

@@ -18,6 +18,9 @@ public final class RuntimeEnvironment: Sendable {
     }
 
     private let clock = Mutex(Clock())
+    /// Where the transitions this node's controllers start come from when the window lives on
+    /// another node (nil: the window is here).
+    private let windowElsewhere = Mutex<(@Sendable (_ animated: Bool) async -> TransitionInfo?)?>(nil)
 
     /// Each controller's container (R22). Kept here rather than in the controllers: an object
     /// that is referenced weakly gets a side table, through which every retain and release of it
@@ -40,7 +43,7 @@ public final class RuntimeEnvironment: Sendable {
         clock.withLock { ($0.windowSize, $0.windowTraits) }
     }
 
-    /// Where the window is now; a transport node learns it from the transitions it serves.
+    /// Where the window is now: set by the window itself (and by tests of one controller).
     public func setWindow(size: Size, traits: TraitCollection) {
         clock.withLock {
             $0.windowSize = size
@@ -58,6 +61,22 @@ public final class RuntimeEnvironment: Sendable {
         return TransitionInfo(
             id: id, isAnimated: animated, duration: animated ? Self.defaultTransitionDuration : 0,
             windowTraits: traits, windowSize: size)
+    }
+
+    /// The window lives on another node (a transport's worker): the transitions that controllers
+    /// here start by themselves come from `window`, which numbers them and knows where the window
+    /// is now — this node keeps no copy of either that could go stale.
+    public func takeTransitions(from window: @escaping @Sendable (_ animated: Bool) async -> TransitionInfo?) {
+        windowElsewhere.withLock { $0 = window }
+    }
+
+    /// A transition a controller starts by itself, without a step's (a receipt, R25): the
+    /// window's next number, towards the window's size and traits as they are now.
+    public func beginOwnTransition(animated: Bool) async -> TransitionInfo {
+        if let window = windowElsewhere.withLock({ $0 }), let transition = await window(animated) {
+            return transition
+        }
+        return beginTransition(animated: animated)
     }
 
     /// Ends a transition: advances the simulated clock and runs the coordinator blocks.

@@ -49,14 +49,11 @@ extension Window {
         return Placement(frame: state.presentedViewFrame, container: state.coversContext ? presenter : nil)
     }
 
-    /// The frame `parent` gave `child`: a local container's slot, or for one on another node the
-    /// child's own frame.
+    /// The frame `parent` gave `child`, from the parent, which owns it — wherever it lives (the
+    /// child's own frame is what the parent gave it at the child's last layout, which a sibling's
+    /// new size can have moved since).
     private func childFrame(_ child: ControllerID, of parent: ControllerID) async -> Rect? {
-        if let container = controllers[parent] as? Controller {
-            return await container.frame(ofChild: child)
-        }
-        guard let snapshot = await controllers[child]?.snapshot() else { return nil }
-        return Rect(snapshot.size)
+        await controllers[parent]?.frame(ofChild: child)
     }
 
     /// R62: a popover's source rect in window coordinates: `sourceRect` in `sourceView`'s

@@ -337,11 +337,16 @@ public actor DistributedRun {
         }
     }
 
-    /// Waits for a process to exit, then kills it if it has not.
+    /// Waits for a process to exit, then kills it if it has not — at once when the waiting task
+    /// is cancelled (a swallowed cancellation would spin until the deadline).
     static func waitForExit(_ process: Process, within limit: Duration) async {
         let deadline = ContinuousClock.now.advanced(by: limit)
         while process.isRunning, ContinuousClock.now < deadline {
-            try? await Task.sleep(for: .milliseconds(20))
+            do {
+                try await Task.sleep(for: .milliseconds(20))
+            } catch {
+                break
+            }
         }
         if process.isRunning {
             kill(process.processIdentifier, SIGKILL)

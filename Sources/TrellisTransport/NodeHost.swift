@@ -42,6 +42,11 @@ public actor NodeHost {
         self.placement = placement
         self.runNodes = Set(placement.values).union([nodeName, conductorNode])
         self.incarnation = incarnation
+        // The window, and so the transitions' numbers and the window's size and traits, live with
+        // the conductor: a node elsewhere asks it for the transitions its controllers start.
+        if nodeName != conductorNode {
+            environment.takeTransitions { [weak self] animated in await self?.windowTransition(animated: animated) }
+        }
     }
 
     // MARK: Directory
@@ -71,11 +76,13 @@ public actor NodeHost {
         self.window = window
     }
 
-    /// The address under which other nodes reach `endpoint`. A local endpoint handed to
-    /// another node for the first time (a presentation controller, a wrapper) joins the directory.
+    /// The address under which other nodes reach `endpoint`. A local endpoint handed to another
+    /// node (a presentation controller, a wrapper) joins the directory, replacing whatever had its
+    /// id before: a controller presented again gets a new presentation controller, and calls to
+    /// `pc:P` must reach that one, not the one its dismissal left behind.
     func address(of endpoint: any ControllerEndpoint) -> WireAddress {
         if let remote = endpoint as? RemoteController { return remote.address }
-        if local[endpoint.id] == nil { local[endpoint.id] = endpoint }
+        local[endpoint.id] = endpoint
         return WireAddress(node: nodeName, controller: endpoint.id.name, incarnation: incarnation)
     }
 
@@ -127,6 +134,20 @@ public actor NodeHost {
         return rect
     }
 
+    /// A transition from the conductor's window (TWP/1 `windowTransition`): its next number, its
+    /// size and traits now. Nil when the call failed (the fault is recorded).
+    func windowTransition(animated: Bool) async -> TransitionInfo? {
+        let target = WireAddress(node: conductorNode, controller: Self.windowTarget, incarnation: 0)
+        guard let values = await call(target, .windowTransition, [.bool(animated)]) else { return nil }
+        var results = CallArguments(code: .windowTransition, values: values, runNodes: runNodes)
+        do {
+            return try results.transition()
+        } catch {
+            noteFault("windowTransition from node \(conductorNode): \(error.description)")
+            return nil
+        }
+    }
+
     // MARK: Calls in
 
     /// Where a CALL is served: one that reads or rewires a controller on the I/O thread that
@@ -134,14 +155,14 @@ public actor NodeHost {
     /// callback, anything that may forward) on the shared pool (`CallPlacement`).
     static func placement(for code: WireCallCode) -> CallPlacement {
         switch code {
-        case .snapshot, .setContainer, .attachPresentation, .detachPresentation, .appendChild, .removeLastChild,
+        case .snapshot, .childFrame, .setContainer, .attachPresentation, .detachPresentation, .appendChild, .removeLastChild,
              .replaceChild, .makePresentationController, .presentationState:
             .ioThread
         case .viewWillTransition, .traitTransition, .applyPendingTraits, .layout, .preferredContentSizeDidChange,
              .systemLayoutFittingSizeDidChange, .initialLayout, .appearance, .refresh, .setPreferredContentSize,
              .notifySystemLayoutFittingSizeDidChange, .setOverrideTraits, .select, .showChild, .adaptForPresentation,
              .prepareDisplayed, .presentationCallback, .initialPresentationLayout, .displayedAppearance, .wrapperChanged,
-             .popoverSourceRect:
+             .popoverSourceRect, .windowTransition:
             .sharedPool
         }
     }
@@ -176,6 +197,10 @@ public actor NodeHost {
             let presented = ControllerID(try arguments.string())
             return .ok([await window.popoverSourceRect(of: presented).map(WireValue.rect) ?? .none])
         }
+        if code == .windowTransition {
+            // The window's environment numbers its transitions and knows where the window is.
+            return .ok([WireMarshalling.value(environment.beginTransition(animated: try arguments.bool()))])
+        }
         guard code == .wrapperChanged else { return .fault("undeliverable: \(code) does not go to the window") }
         let presented = ControllerID(try arguments.string())
         let wrapper = try arguments.optionalAddress().map { proxy(for: $0) }
@@ -201,7 +226,6 @@ public actor NodeHost {
         switch code {
         case .viewWillTransition:
             let (size, transition, cause) = (try a.size(), try a.transition(), try a.cause())
-            environment.setWindow(size: transition.windowSize, traits: transition.windowTraits)
             await endpoint.deliverViewWillTransition(to: size, transition: transition, cause: cause)
         case .traitTransition:
             let (traits, deliver, transition, cause) = (try a.traits(), try a.bool(), try a.transition(), try a.cause())
@@ -229,6 +253,9 @@ public actor NodeHost {
         case .setContainer:
             let container = try a.optionalAddress().map { self.endpoint(for: $0) }
             await endpoint.setContainer(container)
+        case .childFrame:
+            let child = ControllerID(try a.string())
+            return .ok([try await managed(endpoint, code).frame(ofChild: child).map(WireValue.rect) ?? .none])
         case .snapshot:
             let state = try await managed(endpoint, code).snapshot()
             return .ok([.size(state.size), .traits(state.traitCollection), .size(state.preferredContentSize), .rect(state.frame)])
@@ -290,7 +317,7 @@ public actor NodeHost {
         case .displayedAppearance:
             let (callback, cause) = (try a.appearance(), try a.cause())
             try await presentation(endpoint, code).deliverDisplayedAppearance(callback, cause: cause)
-        case .wrapperChanged, .popoverSourceRect:
+        case .wrapperChanged, .popoverSourceRect, .windowTransition:
             return .fault("\(code) goes to the window, not to \(endpoint.id)")
         }
         return .ok([])

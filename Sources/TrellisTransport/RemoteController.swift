@@ -86,6 +86,11 @@ package actor RemoteController: ManagedController, ManagedPresentationController
         return ControllerSnapshot(size: size, traitCollection: traits, preferredContentSize: preferred, frame: frame)
     }
 
+    package func frame(ofChild child: ControllerID) async -> Rect? {
+        guard case let .rect(frame)? = await call(.childFrame, [.string(child.name)])?.first else { return nil }
+        return frame
+    }
+
     package func setPreferredContentSize(_ newSize: Size, cause: EventRef?) async {
         await send(.setPreferredContentSize, .size(newSize), WireMarshalling.value(cause))
     }

@@ -46,6 +46,8 @@ public enum WireCallCode: UInt8, CaseIterable, Hashable, Sendable, CustomStringC
     case select = 0x2A
     /// A child becomes visible, sized and laid out: int index, cause.
     case showChild = 0x2B
+    /// Reads the frame the target container gives a child (R60): string child; returns rect or none.
+    case childFrame = 0x2C
     /// Creates a presentation controller for the target (the presented controller): string style,
     /// size containerSize, traits, size windowSize, cause; returns address pc.
     case makePresentationController = 0x40
@@ -68,6 +70,10 @@ public enum WireCallCode: UInt8, CaseIterable, Hashable, Sendable, CustomStringC
     /// Asks the conductor's window where a popover's source is now, in window coordinates
     /// (R62): string presented id; returns rect or none.
     case popoverSourceRect = 0x61
+    /// Asks the conductor's window for a transition that a controller starts by itself (a
+    /// receipt, R25): bool animated; returns the transition, numbered by the window, towards the
+    /// window's size and traits as they are now.
+    case windowTransition = 0x62
 
     /// The Swift case name, as the protocol document spells it.
     public var description: String {
@@ -93,6 +99,7 @@ public enum WireCallCode: UInt8, CaseIterable, Hashable, Sendable, CustomStringC
         case .replaceChild: "replaceChild"
         case .select: "select"
         case .showChild: "showChild"
+        case .childFrame: "childFrame"
         case .makePresentationController: "makePresentationController"
         case .adaptForPresentation: "adaptForPresentation"
         case .prepareDisplayed: "prepareDisplayed"
@@ -102,6 +109,7 @@ public enum WireCallCode: UInt8, CaseIterable, Hashable, Sendable, CustomStringC
         case .displayedAppearance: "displayedAppearance"
         case .wrapperChanged: "wrapperChanged"
         case .popoverSourceRect: "popoverSourceRect"
+        case .windowTransition: "windowTransition"
         }
     }
 }

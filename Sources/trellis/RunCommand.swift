@@ -97,6 +97,7 @@ struct RunCommand: AsyncParsableCommand {
     }
 
     private func runDistributed(_ loaded: Scenario, text: String) async throws {
+        if let notice = Self.oneNodeNotice(loaded, file: scenario) { StandardError.write(notice) }
         let interruptions = InterruptHandling.install()
         defer { interruptions.forEach { $0.cancel() } }
         var options = DistributedOptions(nodeExecutable: Self.ownExecutable)
@@ -117,6 +118,15 @@ struct RunCommand: AsyncParsableCommand {
             StandardError.write("error: \(scenario): \(error)")
             throw ExitCode(3)
         }
+    }
+
+    /// One line for stderr when `--transport zmq` would run every controller in the conductor's
+    /// node (no `placement`, or one that names no other node): nothing would cross a process.
+    static func oneNodeNotice(_ scenario: Scenario, file: String) -> String? {
+        let placement = Placement(scenario)
+        guard placement.nodes.count == 1 else { return nil }
+        let reason = scenario.placement.isEmpty ? "has no \"placement\"" : "places every controller in node \(placement.conductor)"
+        return "notice: \(file) \(reason): every controller runs in one node (\(placement.conductor)), in this process"
     }
 
     /// Prints and writes a finished run's trace, reports failed expectations (exit 1).

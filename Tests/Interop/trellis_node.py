@@ -22,7 +22,7 @@ HEADER = struct.Struct(">2sBBBBHQQII")  # §5
 HELLO, SETUP, READY, CALL, RETURN, HEARTBEAT = 0x01, 0x02, 0x03, 0x10, 0x11, 0x20
 GOODBYE, GOODBYE_ACK, ERROR, TRACE_REQUEST, TRACE_DATA, BATCH = 0x30, 0x31, 0x40, 0x50, 0x51, 0x60
 COMMANDS = {HELLO, SETUP, READY, CALL, RETURN, HEARTBEAT, GOODBYE, GOODBYE_ACK, ERROR, TRACE_REQUEST, TRACE_DATA, BATCH}
-CALL_CODES = set(range(0x01, 0x0A)) | set(range(0x20, 0x2C)) | set(range(0x40, 0x47)) | {0x60, 0x61}
+CALL_CODES = set(range(0x01, 0x0A)) | set(range(0x20, 0x2D)) | set(range(0x40, 0x47)) | {0x60, 0x61, 0x62}
 TRAITS = (("horizontalSizeClass", ("unspecified", "compact", "regular")),  # §6.3 and TSF/1 §4.3
           ("verticalSizeClass", ("unspecified", "compact", "regular")),
           ("userInterfaceIdiom", ("unspecified", "phone", "pad", "tv", "carPlay", "mac", "vision")),
@@ -42,7 +42,7 @@ SIGNATURES = {  # §8, the call codes a leaf view controller serves: name, the t
     0x07: ("initialLayout", [{RECT, NONE}, {TRAIT}, CAUSE]), 0x08: ("appearance", [{STRING}, CAUSE]),
     0x09: ("refresh", [{RECT}, {TRAIT}, CAUSE]), 0x20: ("snapshot", []),
     0x21: ("setPreferredContentSize", [{SIZE}, CAUSE]), 0x22: ("notifySystemLayoutFittingSizeDidChange", [CAUSE]),
-    0x24: ("setContainer", [{ADDRESS, NONE}])}
+    0x24: ("setContainer", [{ADDRESS, NONE}]), 0x2C: ("childFrame", [{STRING}])}
 UNSPECIFIED = (0,) * 6 + (0.0,)
 APPEARANCE = ("viewWillAppear", "viewDidAppear", "viewWillDisappear", "viewDidDisappear")
 
@@ -398,6 +398,8 @@ class Node:
                     struct.pack(">Bdd", SIZE, *leaf.preferred)]
         elif code == 0x24:
             leaf.container = values[0]
+        elif code == 0x2C:  # a leaf gives no child a frame
+            return [struct.pack(">B", NONE)]
         elif code in (0x21, 0x22):  # the container hears of it (R22, R27): a CALL back, served re-entrantly
             if code == 0x21 and values[0] == leaf.preferred:  # an unchanged preferred size tells nobody
                 return []

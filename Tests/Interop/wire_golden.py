@@ -17,7 +17,7 @@ HEADER = struct.Struct(">2sBBBBHQQII")  # TWP/1 §5: 32 bytes
 COMMANDS = {0x01: "HELLO", 0x02: "SETUP", 0x03: "READY", 0x10: "CALL", 0x11: "RETURN", 0x20: "HEARTBEAT",
             0x30: "GOODBYE", 0x31: "GOODBYE-ACK", 0x40: "ERROR", 0x50: "TRACE-REQUEST", 0x51: "TRACE-DATA",
             0x60: "BATCH"}
-CALL_CODES = set(range(0x01, 0x0A)) | set(range(0x20, 0x2C)) | set(range(0x40, 0x47)) | {0x60, 0x61}
+CALL_CODES = set(range(0x01, 0x0A)) | set(range(0x20, 0x2D)) | set(range(0x40, 0x47)) | {0x60, 0x61, 0x62}
 TRAIT_CASES = (3, 3, 7, 3, 3, 13)  # horizontal, vertical, idiom, direction, style, content size
 MAX_NESTING = 16
 

@@ -28,6 +28,24 @@ struct CLITests {
         #expect(outcome.stderr.isEmpty)
     }
 
+    @Test("run --transport zmq of a scenario without placement says on one line that everything runs in one node")
+    func zmqWithoutPlacementSaysSo() async throws {
+        let path = try scenarioFile("""
+            { \(Phone.window), "root": "R", "controllers": { "R": { "children": ["A"] }, "A": {} },
+              "steps": [ { "resizeWindow": [568, 320] } ] }
+            """)
+        let outcome = try await runTrellis(["run", path, "--transport", "zmq"])
+        #expect(outcome.status == 0, "stderr: \(outcome.stderr)")
+        let notices = outcome.stderr.split(separator: "\n").filter { $0.hasPrefix("notice: ") }
+        #expect(notices == ["notice: \(path) has no \"placement\": every controller runs in one node (main), in this process"])
+        let inProcess = try await runTrellis(["run", path])
+        #expect(outcome.stdout == inProcess.stdout)
+        // A scenario with a placement over several nodes gets no notice.
+        let placed = try await runTrellis(["run", "Examples/iphone-rotation.json", "--transport", "zmq"])
+        #expect(placed.status == 0, "stderr: \(placed.stderr)")
+        #expect(!placed.stderr.contains("notice:"))
+    }
+
     @Test("run with a wrong expect step exits 1 and prints a diff with - and + lines on stderr")
     func runWrongExpect() async throws {
         let path = try scenarioFile("""

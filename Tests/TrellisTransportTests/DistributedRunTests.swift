@@ -24,6 +24,21 @@ struct DistributedRunTests {
         #expect(Set(distributed.events.map(\.id.node)) == ["main", "b", "c"])
     }
 
+    @Test("an example's own placement gives the in-process trace", arguments: exampleFiles().filter(hasPlacement))
+    func examplePlacementMatchesInProcess(_ file: URL) async throws {
+        let text = try String(contentsOf: file, encoding: .utf8)
+        let scenario = try ScenarioDecoder.decode(text, file: file.lastPathComponent)
+        #expect(Placement(scenario).nodes.count == 3)
+        let inProcess = try await ScenarioRunner.run(scenario)
+        let distributed = try await DistributedRun.run(scenario, scenarioText: text, options: try options())
+        #expect(distributed.canonicalLines == inProcess.canonicalLines)
+        #expect(distributed.failures.isEmpty)
+    }
+
+    @Test func severalExamplesComeWithAPlacement() {
+        #expect(exampleFiles().filter(hasPlacement).count >= 5)
+    }
+
     @Test func aKilledNodeIsDeclaredGoneAndTheRunEndsWithAFault() async throws {
         let (text, scenario) = try spreadOverThreeNodes(packageRoot.appendingPathComponent("Examples/iphone-rotation.json"))
         let run = DistributedRun(scenario: scenario, scenarioText: text, options: try options(peerTimeoutMilliseconds: 500))

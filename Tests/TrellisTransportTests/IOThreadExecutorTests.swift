@@ -125,7 +125,7 @@ struct IOThreadExecutorTests {
     @Test("a node serves calls that only read or rewire a controller on its I/O thread, the rest on the pool")
     func hostPlacement() {
         let onIOThread = WireCallCode.allCases.filter { NodeHost.placement(for: $0) == .ioThread }
-        #expect(Set(onIOThread) == [.snapshot, .setContainer, .attachPresentation, .detachPresentation, .appendChild,
+        #expect(Set(onIOThread) == [.snapshot, .childFrame, .setContainer, .attachPresentation, .detachPresentation, .appendChild,
                                     .removeLastChild, .replaceChild, .makePresentationController, .presentationState])
     }
 }

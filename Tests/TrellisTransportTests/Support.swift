@@ -33,6 +33,13 @@ func exampleFiles() -> [URL] {
     return names.filter { $0.hasSuffix(".json") }.sorted().map { directory.appendingPathComponent($0) }
 }
 
+/// Whether an example file gives a `placement` of its own.
+@Sendable func hasPlacement(_ file: URL) -> Bool {
+    guard let data = try? Data(contentsOf: file),
+          let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return false }
+    return object["placement"] != nil
+}
+
 func options(peerTimeoutMilliseconds: Int = 2_000) throws -> DistributedOptions {
     let executable = try #require(trellisExecutable, "build the trellis executable first (swift build --build-tests)")
     var options = DistributedOptions(nodeExecutable: executable)

@@ -1,0 +1,102 @@
+import Foundation
+import Testing
+import TrellisScenario
+import TrellisTestSupport
+
+/// The differential tester (SPEC §7 "every scenario and every placement", CONFORMANCE 36):
+/// random scenarios over random placements give the in-process trace, line for line. CI runs
+/// the fixed seeds below; `scripts/soak.sh N` runs N more (`TRELLIS_SOAK_SEEDS`, from
+/// `TRELLIS_SOAK_FIRST`), and `TRELLIS_SEED=S` runs seed S alone.
+@Suite(.timeLimit(.minutes(5)))
+struct DifferentialTests {
+    /// A fixed set, so that CI is repeatable; each seed costs one distributed run (about a second).
+    static let ciSeeds: [UInt64] = Array(1...32)
+
+    @Test("a random scenario over a random placement gives the in-process trace", arguments: ciSeeds)
+    func randomScenarioMatchesInProcess(_ seed: UInt64) async throws {
+        if let mismatch = await DifferentialCheck.check(seed: seed, options: try options()) {
+            Issue.record("\(mismatch)")
+        }
+    }
+
+    @Test func theGeneratorIsDeterministicAndStaysSmall() throws {
+        for seed: UInt64 in 0..<200 {
+            let first = ScenarioGenerator.scenario(seed: seed), second = ScenarioGenerator.scenario(seed: seed)
+            #expect(first.text == second.text)
+            let scenario = try ScenarioDecoder.decode(first.text, file: "seed-\(seed).json")
+            #expect(scenario.controllers.count <= ScenarioGenerator.maxControllers)
+            #expect(scenario.steps.count <= ScenarioGenerator.maxSteps)
+            let nodes = Set(scenario.placement.values).union(["main"])
+            #expect((2...4).contains(nodes.count))
+        }
+    }
+
+    /// Over many seeds the generator reaches every container kind, presentation style and step.
+    @Test func theGeneratorCoversTheFormat() throws {
+        var seen = Set<String>()
+        for seed: UInt64 in 0..<500 {
+            let text = ScenarioGenerator.scenario(seed: seed).text
+            for word in Self.coverage where text.contains(word) { seen.insert(word) }
+        }
+        #expect(Set(Self.coverage).subtracting(seen).isEmpty, "never generated: \(Set(Self.coverage).subtracting(seen).sorted())")
+    }
+
+    static let coverage = [
+        "\"navigation\"", "\"split\"", "\"tab\"", "\"row\"", "\"column\"", "\"origins\"",
+        "\"fullScreen\"", "\"pageSheet\"", "\"formSheet\"", "\"currentContext\"", "\"custom\"", "\"overFullScreen\"",
+        "\"overCurrentContext\"", "\"popover\"", "\"automatic\"", "\"popoverSource\"", "\"sizeForChild\"", "\"frame\"",
+        "\"definesPresentationContext\"", "\"noSuper\"", "\"forwardTo\"", "\"perChild\"", "\"traitOverrides\"",
+        "\"overrideTraits\"", "\"grant\"", "\"adaptiveDelegate\"", "\"wrapIn\"",
+        "\"resizeWindow\"", "\"setTraits\"", "\"transition\"", "\"present\"", "\"dismiss\"", "\"show\"", "\"showDetail\"",
+        "\"push\"", "\"pop\"", "\"select\"", "\"setPreferredContentSize\"", "\"setTraitOverride\"",
+        "\"systemLayoutFittingSizeDidChange\"",
+    ]
+
+    /// The soak: many seeds on demand (`scripts/soak.sh`), two runs at a time, every mismatch
+    /// reported. Off unless `TRELLIS_SOAK_SEEDS` or `TRELLIS_SEED` is set.
+    @Test(.enabled(if: SoakSettings.current != nil), .timeLimit(.minutes(600)))
+    func soak() async throws {
+        let settings = try #require(SoakSettings.current)
+        let options = try options()
+        var mismatches = 0
+        var checked = 0
+        try await withThrowingTaskGroup(of: DifferentialCheck.Mismatch?.self) { group in
+            var seeds = settings.seeds.makeIterator()
+            for _ in 0..<settings.parallel {
+                guard let seed = seeds.next() else { break }
+                group.addTask { await DifferentialCheck.check(seed: seed, options: options, verbose: settings.verbose) }
+            }
+            while let outcome = try await group.next() {
+                checked += 1
+                if let mismatch = outcome {
+                    mismatches += 1
+                    Issue.record("\(mismatch)")
+                }
+                if checked % 50 == 0 { print("soak: \(checked) of \(settings.seeds.count) seeds, \(mismatches) mismatches") }
+                if let seed = seeds.next() {
+                    group.addTask { await DifferentialCheck.check(seed: seed, options: options, verbose: settings.verbose) }
+                }
+            }
+        }
+        print("soak: \(checked) seeds (\(settings.seeds.lowerBound)...\(settings.seeds.upperBound)), \(mismatches) mismatches")
+    }
+}
+
+/// Which seeds the soak runs, from the environment.
+struct SoakSettings {
+    var seeds: ClosedRange<UInt64>
+    var parallel: Int
+    /// One seed alone: its scenario and line counts are printed even when the runs agree.
+    var verbose = false
+
+    static let current: SoakSettings? = {
+        let environment = ProcessInfo.processInfo.environment
+        let parallel = environment["TRELLIS_SOAK_PARALLEL"].flatMap(Int.init).map { max(1, $0) } ?? 2
+        if let seed = environment["TRELLIS_SEED"].flatMap(UInt64.init) {
+            return SoakSettings(seeds: seed...seed, parallel: 1, verbose: true)
+        }
+        guard let count = environment["TRELLIS_SOAK_SEEDS"].flatMap(UInt64.init), count > 0 else { return nil }
+        let first = environment["TRELLIS_SOAK_FIRST"].flatMap(UInt64.init) ?? 1_000
+        return SoakSettings(seeds: first...(first + count - 1), parallel: parallel)
+    }()
+}
