@@ -11,10 +11,11 @@ struct TraceChunk: Sendable {
     var buffers: TraceChunkPool?
 }
 
-/// Writes capture lines (`Protocols/trace-format.md`) of compact events straight into bytes:
-/// the quoted names are made once per name, numbers are written two digits at a time, and only
-/// the rare events outside the compact form go through `TraceCaptureFormat.line(for:runID:)`.
-/// The bytes are the same as that function's.
+/// Writes capture lines (`Protocols/trace-format.md`, version 1.1) of compact events straight
+/// into bytes: a header line when the run id changes, then event lines; the quoted names are made
+/// once per name, numbers are written two digits at a time, and only the rare events outside the
+/// compact form go through `TraceCaptureFormat.eventLine(for:headerNode:)`. The bytes are the
+/// same as that function's.
 ///
 /// A class that owns a plain growable buffer: a file trace formats hundreds of bytes per event,
 /// and `Array.append(contentsOf:)` costs more per call than the copy it makes. Room for a whole
@@ -32,9 +33,11 @@ final class CaptureLineEncoder {
     private var longestName = 0
     /// `"node#` of each node, for causes.
     private var causePrefixes: [[UInt8]] = []
-    /// `{"v":"1.0","run":…,"node":…,"seq":` for the current run and node.
+    /// `{"seq":`, or `{"node":…,"seq":` for a recorder whose node is not the header's.
     private var linePrefix: [UInt8] = []
-    private var prefixKey: (runID: String, node: String)?
+    private var prefixNode: String?
+    /// The last header line written.
+    private var header: TraceCaptureFormat.Header?
     /// The recorder whose tables the caches above follow (its chunk pool stands for it).
     private var tablesOwner: ObjectIdentifier?
     /// The most bytes a compact line can take: the prefix, a cause prefix, two names, and less
@@ -83,14 +86,17 @@ final class CaptureLineEncoder {
             quotedRanges.removeAll()
             longestName = 0
             causePrefixes.removeAll()
-            prefixKey = nil
+            prefixNode = nil
         }
         let node = chunk.tables.nodes.first ?? ""
-        if prefixKey?.runID != chunk.runID || prefixKey?.node != node {
-            prefixKey = (chunk.runID, node)
-            linePrefix = Array(("{\"v\":\"\(TraceCaptureFormat.majorVersion).\(TraceCaptureFormat.minorVersion)\",\"run\":"
-                + JSONWriter.quoted(chunk.runID) + ",\"node\":" + JSONWriter.quoted(node) + ",\"seq\":").utf8)
-            causePrefixes.removeAll()
+        if header?.runID != chunk.runID {
+            header = TraceCaptureFormat.Header(runID: chunk.runID, node: node)
+            append(TraceCaptureFormat.headerLine(runID: chunk.runID, node: node))
+            prefixNode = nil
+        }
+        if prefixNode != node {
+            prefixNode = node
+            linePrefix = Array((node == header?.node ? "{\"seq\":" : "{\"node\":" + JSONWriter.quoted(node) + ",\"seq\":").utf8)
         }
         while causePrefixes.count < chunk.tables.nodes.count {
             let quoted = JSONWriter.quoted(chunk.tables.nodes[causePrefixes.count])
@@ -126,7 +132,7 @@ final class CaptureLineEncoder {
     private func encode(_ event: CompactTraceEvent, sequence: UInt64, time: UInt64, _ chunk: TraceChunk, names: UnsafeRawBufferPointer) {
         if event.code == .other {
             let full = chunk.log.event(event, sequence: sequence, time: time, tables: chunk.tables)
-            append(TraceCaptureFormat.line(for: full, runID: chunk.runID))
+            append(TraceCaptureFormat.eventLine(for: full, headerNode: header?.node ?? ""))
             return
         }
         reserve(lineBound)

@@ -27,7 +27,7 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: "Where the controllers run: inproc (one process) or zmq (one process per placement node).")
     var transport: TransportKind = .inproc
 
-    @Option(help: "Also write the JSON Lines capture to this file.")
+    @Option(help: "Also write the capture to this file: JSON Lines for a name ending in .jsonl, the compact capture for any other (.trellis, say).")
     var trace: String?
 
     @Option(help: "Also write one capture file per node (process) into this folder: NODE.jsonl.")
@@ -141,23 +141,20 @@ struct RunCommand: AsyncParsableCommand {
             }
         }
         for (path, content) in files {
-            let text = content.map { TraceCaptureFormat.line(for: $0, runID: runID) + "\n" }.joined()
-            guard FileManager.default.createFile(atPath: path, contents: Data(text.utf8)) else {
-                StandardError.write("error: cannot write the trace file \(path)")
-                throw ExitCode(2)
-            }
+            try TraceOutput.write(
+                CaptureFileEncoding.bytes(of: content, runs: [], defaultRunID: runID, format: CaptureFileFormat.forPath(path)), to: path)
         }
     }
 
     private func print(events: [TraceEvent], runID: String) {
-        var output = OutputBuffer()
-        for event in events {
-            switch format {
-            case .text: output.line(event.canonicalLine)
-            case .jsonl: output.line(TraceCaptureFormat.line(for: event, runID: runID))
-            }
+        switch format {
+        case .text:
+            var output = OutputBuffer()
+            for event in events { output.line(event.canonicalLine) }
+            output.flush()
+        case .jsonl:
+            FileHandle.standardOutput.write(Data(CaptureFileEncoding.bytes(of: events, runs: [], defaultRunID: runID, format: .jsonLines)))
         }
-        output.flush()
     }
 }
 
