@@ -203,6 +203,7 @@ final class CompactCaptureEncoder {
 
     /// Appends the events of a recorder's chunk.
     func encode(_ chunk: TraceChunk) {
+        startFile()
         let owner = chunk.buffers.map(ObjectIdentifier.init)
         if owner != tablesOwner || owner == nil {
             tablesOwner = owner
@@ -217,16 +218,20 @@ final class CompactCaptureEncoder {
         if sizeMap.count < tables.sizes.count {
             sizeMap.append(contentsOf: repeatElement(UInt32.max, count: tables.sizes.count - sizeMap.count))
         }
-        while nodeMap.count < tables.nodes.count { nodeMap.append(name(tables.nodes[nodeMap.count])) }
-        let ownNode = nodeMap.first ?? 0
+        if nodeMap.count < tables.nodes.count {
+            nodeMap.append(contentsOf: repeatElement(UInt32.max, count: tables.nodes.count - nodeMap.count))
+        }
         begin(runID: chunk.runID, node: tables.nodes.first ?? "")
+        let ownNode = mapNode(0, tables)
         chunk.log.forEach { event, sequence, time in
             if event.code == .other {
                 append(chunk.log.event(event, sequence: sequence, time: time, tables: tables), runID: chunk.runID)
                 return
             }
-            // What the event names is defined before the event starts.
+            // What the event names is defined before the event starts, in the order
+            // `append(_:runID:)` defines it: controller, cause node, then the payload's.
             let controller = mapController(event.controller, tables)
+            let causeNode = event.causeNode < 0 ? nil : mapNode(Int(event.causeNode), tables)
             var first: UInt32 = 0, second: UInt32 = 0, child: UInt32 = 0
             let code: Code
             switch event.code {
@@ -247,7 +252,7 @@ final class CompactCaptureEncoder {
                 }
             }
             head(code, node: ownNode, sequence: sequence, lamport: sequence &+ UInt64(event.lamportOffset),
-                 causeNode: event.causeNode < 0 ? nil : nodeMap[Int(event.causeNode)], causeSequence: event.causeSequence,
+                 causeNode: causeNode, causeSequence: event.causeSequence,
                  transition: event.transition, step: Int(event.step), time: time, controller: controller)
             switch code {
             case .viewWillTransition:
@@ -282,6 +287,15 @@ final class CompactCaptureEncoder {
     }
 
     @inline(__always)
+    private func mapNode(_ index: Int, _ tables: TraceTables.Snapshot) -> UInt32 {
+        let mapped = nodeMap[index]
+        if mapped != UInt32.max { return mapped }
+        let defined = name(tables.nodes[index])
+        nodeMap[index] = defined
+        return defined
+    }
+
+    @inline(__always)
     private func mapSize(_ index: UInt32, _ tables: TraceTables.Snapshot) -> UInt32 {
         let mapped = sizeMap[Int(index)]
         if mapped != UInt32.max { return mapped }
@@ -294,10 +308,7 @@ final class CompactCaptureEncoder {
 
     /// Writes the file header once, and a RUN record when the run id changes.
     private func begin(runID: String, node: String) {
-        if !wroteFileHeader {
-            bytes.append(contentsOf: Format.fileHeader)
-            wroteFileHeader = true
-        }
+        startFile()
         guard run != runID else { return }
         let nodeIndex = name(node)
         var body: [UInt8] = []
@@ -306,6 +317,13 @@ final class CompactCaptureEncoder {
         record(.run, body)
         run = runID
         previous.node = nodeIndex
+    }
+
+    /// The file header, before anything else.
+    private func startFile() {
+        guard !wroteFileHeader else { return }
+        bytes.append(contentsOf: Format.fileHeader)
+        wroteFileHeader = true
     }
 
     /// The name table index of `text`, defined by a NAME record the first time.

@@ -231,7 +231,9 @@ public enum TraceCaptureFormat {
             }
             runID = try string(node, "run")
             nodeName = try string(node, "node")
-            if node["seq"] == nil { return .header(Header(runID: runID, node: nodeName)) }
+            // A header has neither a sequence number nor a message (a line with one is an event
+            // missing the other).
+            if node["seq"] == nil, node["message"] == nil { return .header(Header(runID: runID, node: nodeName)) }
         } else {
             guard let header else { throw ReadError("an event line without \"v\" before any header line") }
             runID = header.runID

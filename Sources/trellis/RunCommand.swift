@@ -147,14 +147,16 @@ struct RunCommand: AsyncParsableCommand {
     }
 
     private func print(events: [TraceEvent], runID: String) {
-        switch format {
-        case .text:
-            var output = OutputBuffer()
-            for event in events { output.line(event.canonicalLine) }
-            output.flush()
-        case .jsonl:
-            FileHandle.standardOutput.write(Data(CaptureFileEncoding.bytes(of: events, runs: [], defaultRunID: runID, format: .jsonLines)))
+        // Printed JSON lines are self-contained (each names its run and node): a stream that
+        // line-oriented tools cut and filter, not a file.
+        var output = OutputBuffer()
+        for event in events {
+            switch format {
+            case .text: output.line(event.canonicalLine)
+            case .jsonl: output.line(TraceCaptureFormat.line(for: event, runID: runID))
+            }
         }
+        output.flush()
     }
 }
 
