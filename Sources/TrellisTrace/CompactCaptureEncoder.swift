@@ -9,25 +9,32 @@ final class CompactCaptureEncoder {
     private typealias Format = CompactCaptureFormat
     private typealias Code = CompactCaptureFormat.Code
 
-    /// The bytes written since the last `removeAll()`.
-    private(set) var bytes: [UInt8] = []
+    // The fields below are touched for every event; only one thread uses an encoder, one call
+    // at a time (a file writer's queue), so the run-time exclusivity checks would prove nothing.
+
+    /// The buffer: `count` bytes written at `base` since the last `removeAll()`, room for
+    /// `capacity`. A plain growable buffer: an event is a dozen bytes, and `Array.append` checks
+    /// uniqueness and capacity for every one of them.
+    @exclusivity(unchecked) private var base: UnsafeMutablePointer<UInt8>
+    @exclusivity(unchecked) private var capacity: Int
+    @exclusivity(unchecked) private(set) var count = 0
     private var wroteFileHeader = false
     private var names: [String: UInt32] = [:]
     private var sizes: [SizeKey: UInt32] = [:]
     private var run: String?
     /// The fields of the event before, which the next one's flags refer to.
-    private var previous = Previous()
+    @exclusivity(unchecked) private var previous = Previous()
     /// Events written so far.
-    private(set) var events = 0
+    @exclusivity(unchecked) private(set) var events = 0
     /// A definition record's or a payload's bytes before they are placed.
     private var scratch: [UInt8] = []
 
     /// For chunks: the name and size table positions of the recorder whose chunks came last,
     /// mapped to this file's (`UInt32.max` for not yet defined).
     private var tablesOwner: ObjectIdentifier?
-    private var controllerMap: [UInt32] = []
-    private var nodeMap: [UInt32] = []
-    private var sizeMap: [UInt32] = []
+    @exclusivity(unchecked) private var controllerMap: [UInt32] = []
+    @exclusivity(unchecked) private var nodeMap: [UInt32] = []
+    @exclusivity(unchecked) private var sizeMap: [UInt32] = []
 
     private struct Previous {
         var node: UInt32 = 0
@@ -44,19 +51,65 @@ final class CompactCaptureEncoder {
         var height: UInt64
     }
 
-    init() {
-        bytes.reserveCapacity(1 << 20)
+    init(capacity: Int = 2 << 20) {
+        self.capacity = max(capacity, 64)
+        base = .allocate(capacity: self.capacity)
     }
 
-    var count: Int { bytes.count }
+    deinit {
+        base.deallocate()
+    }
+
+    /// The bytes written since the last `removeAll()`.
+    var bytes: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
 
     func withBytes<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result {
-        bytes.withUnsafeBytes(body)
+        body(UnsafeRawBufferPointer(start: base, count: count))
     }
 
     func removeAll() {
-        bytes.removeAll(keepingCapacity: true)
+        count = 0
     }
+
+    /// Makes room for `extra` more bytes; the `put`s after it do not check.
+    private func reserve(_ extra: Int) {
+        guard count + extra > capacity else { return }
+        let newCapacity = max(capacity * 2, count + extra)
+        let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        grown.update(from: base, count: count)
+        base.deallocate()
+        base = grown
+        capacity = newCapacity
+    }
+
+    @inline(__always)
+    private func put(_ byte: UInt8) {
+        base[count] = byte
+        count &+= 1
+    }
+
+    @inline(__always)
+    private func put(_ bytes: [UInt8]) {
+        reserve(bytes.count)
+        bytes.withUnsafeBufferPointer { source in
+            if let address = source.baseAddress { (base + count).update(from: address, count: source.count) }
+        }
+        count &+= bytes.count
+    }
+
+    @inline(__always)
+    private func putVarint(_ value: UInt64) {
+        Self.varint(value) { put($0) }
+    }
+
+    @inline(__always)
+    private func putVarint(_ value: UInt32) {
+        putVarint(UInt64(value))
+    }
+
+    /// The most bytes an event's head and a frequent event's payload take: tag, flags, seven
+    /// varints of at most ten bytes and a transition marker, then a marker and three varints.
+    private static let eventBound = 2 + 7 * 10 + 1 + 1 + 3 * 10
 
     // MARK: Full events
 
@@ -72,7 +125,7 @@ final class CompactCaptureEncoder {
         head(code, node: node, sequence: event.id.sequence, lamport: event.lamport, causeNode: causeNode,
              causeSequence: event.cause?.sequence ?? 0, transition: event.transition, step: event.step, time: event.time,
              controller: controller)
-        bytes.append(contentsOf: scratch)
+        put(scratch)
     }
 
     /// Writes the message's payload into `scratch` (defining what it names first) and returns its code.
@@ -256,22 +309,22 @@ final class CompactCaptureEncoder {
                  transition: event.transition, step: Int(event.step), time: time, controller: controller)
             switch code {
             case .viewWillTransition:
-                Self.varint(first, into: &bytes)
+                putVarint(first)
             case .sizeForChild:
-                Self.varint(child, into: &bytes)
-                Self.varint(first, into: &bytes)
-                Self.varint(second, into: &bytes)
+                putVarint(child)
+                putVarint(first)
+                putVarint(second)
             default:
                 switch event.detail {
                 case CompactTraceEvent.frameAtZero:
-                    bytes.append(Format.FrameMarker.atZero.rawValue)
-                    Self.varint(second, into: &bytes)
+                    put(Format.FrameMarker.atZero.rawValue)
+                    putVarint(second)
                 case CompactTraceEvent.frameWithOrigin:
-                    bytes.append(Format.FrameMarker.withOrigin.rawValue)
-                    Self.varint(first, into: &bytes)
-                    Self.varint(second, into: &bytes)
+                    put(Format.FrameMarker.withOrigin.rawValue)
+                    putVarint(first)
+                    putVarint(second)
                 default:
-                    bytes.append(Format.FrameMarker.none.rawValue)
+                    put(Format.FrameMarker.none.rawValue)
                 }
             }
         }
@@ -322,7 +375,7 @@ final class CompactCaptureEncoder {
     /// The file header, before anything else.
     private func startFile() {
         guard !wroteFileHeader else { return }
-        bytes.append(contentsOf: Format.fileHeader)
+        put(Format.fileHeader)
         wroteFileHeader = true
     }
 
@@ -349,9 +402,10 @@ final class CompactCaptureEncoder {
     }
 
     private func record(_ tag: Format.Record, _ body: [UInt8]) {
-        bytes.append(tag.rawValue)
-        Self.varint(UInt64(body.count), into: &bytes)
-        bytes.append(contentsOf: body)
+        reserve(11)
+        put(tag.rawValue)
+        putVarint(UInt64(body.count))
+        put(body)
     }
 
     /// The event's tag, flags and the fields that differ from the event before.
@@ -370,27 +424,28 @@ final class CompactCaptureEncoder {
         if transition != previous.transition { flags |= Flag.transition }
         if step != previous.step { flags |= Flag.step }
         if time != previous.time { flags |= Flag.time }
-        bytes.append(Format.eventTagBase + code.rawValue)
-        bytes.append(flags)
-        if flags & Flag.node != 0 { Self.varint(node, into: &bytes) }
-        if flags & Flag.sequence != 0 { Self.varint(sequence, into: &bytes) }
-        if flags & Flag.lamport != 0 { Self.varint(Format.zigzag(Int64(bitPattern: lamportOffset)), into: &bytes) }
+        reserve(Self.eventBound)
+        put(Format.eventTagBase + code.rawValue)
+        put(flags)
+        if flags & Flag.node != 0 { putVarint(node) }
+        if flags & Flag.sequence != 0 { putVarint(sequence) }
+        if flags & Flag.lamport != 0 { putVarint(Format.zigzag(Int64(bitPattern: lamportOffset))) }
         if let causeNode {
-            Self.varint(causeNode, into: &bytes)
-            Self.varint(Format.zigzag(Int64(bitPattern: causeSequence &- previous.causeSequence)), into: &bytes)
+            putVarint(causeNode)
+            putVarint(Format.zigzag(Int64(bitPattern: causeSequence &- previous.causeSequence)))
             previous.causeSequence = causeSequence
         }
         if flags & Flag.transition != 0 {
             if let transition {
-                bytes.append(1)
-                Self.signed(transition, into: &bytes)
+                put(1)
+                putVarint(Format.zigzag(Int64(transition)))
             } else {
-                bytes.append(0)
+                put(0)
             }
         }
-        if flags & Flag.step != 0 { Self.signed(step, into: &bytes) }
-        if flags & Flag.time != 0 { Self.varint(Format.zigzag(Int64(bitPattern: time &- previous.time)), into: &bytes) }
-        Self.varint(controller, into: &bytes)
+        if flags & Flag.step != 0 { putVarint(Format.zigzag(Int64(step))) }
+        if flags & Flag.time != 0 { putVarint(Format.zigzag(Int64(bitPattern: time &- previous.time))) }
+        putVarint(controller)
         previous.node = node
         previous.sequence = sequence
         previous.lamportOffset = lamportOffset
@@ -402,14 +457,20 @@ final class CompactCaptureEncoder {
 
     // MARK: Numbers and text
 
+    /// LEB128: seven bits a byte, least significant first, the high bit set on all but the last.
     @inline(__always)
-    static func varint(_ value: UInt64, into bytes: inout [UInt8]) {
+    static func varint(_ value: UInt64, _ emit: (UInt8) -> Void) {
         var rest = value
         while rest >= 0x80 {
-            bytes.append(UInt8(truncatingIfNeeded: rest) | 0x80)
+            emit(UInt8(truncatingIfNeeded: rest) | 0x80)
             rest >>= 7
         }
-        bytes.append(UInt8(truncatingIfNeeded: rest))
+        emit(UInt8(truncatingIfNeeded: rest))
+    }
+
+    @inline(__always)
+    static func varint(_ value: UInt64, into bytes: inout [UInt8]) {
+        varint(value) { bytes.append($0) }
     }
 
     @inline(__always)
