@@ -127,9 +127,14 @@ struct CompactCaptureTests {
         bytes.map { String(format: "%02x", $0) }.joined(separator: " ")
     }
 
-    @Test("the golden bytes of the document are what the writer writes and what the reader reads")
-    func goldenBytes() {
+    @Test("the golden bytes of the document and of Protocols/vectors/compact are what the writer writes and what the reader reads")
+    func goldenBytes() throws {
         let expected = Self.goldenHex.split(whereSeparator: \.isWhitespace).compactMap { UInt8($0, radix: 16) }
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let vector = try String(contentsOf: root.appendingPathComponent("Protocols/vectors/compact/three-events.hex"), encoding: .utf8)
+        #expect(vector.split(whereSeparator: \.isWhitespace).compactMap { UInt8($0, radix: 16) } == expected)
+        let document = try String(contentsOf: root.appendingPathComponent("Protocols/compact-trace-format.md"), encoding: .utf8)
+        #expect(document.contains(vector.trimmingCharacters(in: .whitespacesAndNewlines)), "TCF/1 §8 quotes the vector")
         let written = CaptureFileEncoding.bytes(of: Self.goldenEvents, runs: [TraceRunSpan(position: 0, runID: "r")], format: .compact)
         #expect(Self.hex(written) == Self.hex(expected))
         let file = Self.read(compact: expected)
