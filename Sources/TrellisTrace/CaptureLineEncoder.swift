@@ -17,15 +17,9 @@ struct TraceChunk: Sendable {
 /// compact form go through `TraceCaptureFormat.eventLine(for:headerNode:)`. The bytes are the
 /// same as that function's.
 ///
-/// A class that owns a plain growable buffer: a file trace formats hundreds of bytes per event,
-/// and `Array.append(contentsOf:)` costs more per call than the copy it makes. Room for a whole
-/// compact line is made once per line (`lineBound`), then its pieces are copied unchecked.
-final class CaptureLineEncoder {
-    // Touched for every byte written; only the writer's queue uses an encoder, one call at a time,
-    // so the run-time exclusivity checks would prove nothing.
-    @exclusivity(unchecked) private var base: UnsafeMutablePointer<UInt8>
-    @exclusivity(unchecked) private var capacity: Int
-    @exclusivity(unchecked) private(set) var count = 0
+/// Room for a whole compact line is made once per line (`lineBound`), then its pieces are copied
+/// unchecked into the buffer.
+final class CaptureLineEncoder: CaptureByteBuffer {
     /// `"name"` of each interned controller, one after the other in `quotedNames`, made when
     /// first needed: controller `i`'s bytes are `quotedNames[quotedRanges[i]]`.
     private var quotedNames: [UInt8] = []
@@ -47,24 +41,6 @@ final class CaptureLineEncoder {
     /// "00" to "99".
     private static let digitPairs: StaticString =
         "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
-
-    init(capacity: Int = 2 << 20) {
-        self.capacity = max(capacity, 64)
-        base = .allocate(capacity: self.capacity)
-    }
-
-    deinit {
-        base.deallocate()
-    }
-
-    /// The bytes written since the last `removeAll()`.
-    func withBytes<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result {
-        body(UnsafeRawBufferPointer(start: base, count: count))
-    }
-
-    func removeAll() {
-        count = 0
-    }
 
     /// Appends one line and a newline.
     func append(_ line: String) {
@@ -250,42 +226,5 @@ final class CaptureLineEncoder {
             base[position &- 1] = 0x30 &+ UInt8(truncatingIfNeeded: rest)
         }
         count &+= digits
-    }
-
-    // MARK: The buffer
-
-    /// Makes room for `extra` more bytes; the `put`s after it do not check.
-    private func reserve(_ extra: Int) {
-        guard count + extra > capacity else { return }
-        let newCapacity = max(capacity * 2, count + extra)
-        let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
-        grown.update(from: base, count: count)
-        base.deallocate()
-        base = grown
-        capacity = newCapacity
-    }
-
-    @inline(__always)
-    private func put(_ byte: UInt8) {
-        base[count] = byte
-        count &+= 1
-    }
-
-    @inline(__always)
-    private func put(_ bytes: UnsafeRawBufferPointer) {
-        if let source = bytes.baseAddress {
-            UnsafeMutableRawPointer(base + count).copyMemory(from: source, byteCount: bytes.count)
-        }
-        count &+= bytes.count
-    }
-
-    @inline(__always)
-    private func put(_ text: StaticString) {
-        put(UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
-    }
-
-    @inline(__always)
-    private func put(_ bytes: [UInt8]) {
-        bytes.withUnsafeBytes { put($0) }
     }
 }

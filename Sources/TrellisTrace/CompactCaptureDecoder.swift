@@ -30,16 +30,6 @@ package enum CompactCaptureDecoder {
         try reader.readRecords(body)
     }
 
-    private struct Previous {
-        var node = ""
-        var sequence: UInt64 = 0
-        var lamportOffset: UInt64 = 0
-        var causeSequence: UInt64 = 0
-        var transition: Int?
-        var step = 0
-        var time: UInt64 = 0
-    }
-
     private struct Reader {
         let bytes: UnsafeRawBufferPointer
         var position = 0
@@ -49,7 +39,7 @@ package enum CompactCaptureDecoder {
         var controllers: [ControllerID] = []
         var sizes: [Size] = []
         var run: String?
-        var previous = Previous()
+        var previous = Format.PreviousEvent<String>(node: "")
         /// Where the event or record being read starts, for messages.
         var start = 0
         /// The tag of the record or event being read; nil in the file header.

@@ -5,25 +5,19 @@ import TrellisModel
 /// straight from a recorder's chunks of compact events (`encode(_:)`, for file traces), the
 /// bytes the same either way. Names and sizes are defined once, the first time an event needs
 /// them; an event carries only the fields that differ from the event before it.
-final class CompactCaptureEncoder {
+final class CompactCaptureEncoder: CaptureByteBuffer {
     private typealias Format = CompactCaptureFormat
     private typealias Code = CompactCaptureFormat.Code
 
     // The fields below are touched for every event; only one thread uses an encoder, one call
     // at a time (a file writer's queue), so the run-time exclusivity checks would prove nothing.
 
-    /// The buffer: `count` bytes written at `base` since the last `removeAll()`, room for
-    /// `capacity`. A plain growable buffer: an event is a dozen bytes, and `Array.append` checks
-    /// uniqueness and capacity for every one of them.
-    @exclusivity(unchecked) private var base: UnsafeMutablePointer<UInt8>
-    @exclusivity(unchecked) private var capacity: Int
-    @exclusivity(unchecked) private(set) var count = 0
     private var wroteFileHeader = false
     private var names: [String: UInt32] = [:]
     private var sizes: [SizeKey: UInt32] = [:]
     private var run: String?
     /// The fields of the event before, which the next one's flags refer to.
-    @exclusivity(unchecked) private var previous = Previous()
+    @exclusivity(unchecked) private var previous = CompactCaptureFormat.PreviousEvent<UInt32>(node: 0)
     /// Events written so far.
     @exclusivity(unchecked) private(set) var events = 0
     /// A definition record's or a payload's bytes before they are placed.
@@ -36,65 +30,18 @@ final class CompactCaptureEncoder {
     @exclusivity(unchecked) private var nodeMap: [UInt32] = []
     @exclusivity(unchecked) private var sizeMap: [UInt32] = []
 
-    private struct Previous {
-        var node: UInt32 = 0
-        var sequence: UInt64 = 0
-        var lamportOffset: UInt64 = 0
-        var causeSequence: UInt64 = 0
-        var transition: Int?
-        var step = 0
-        var time: UInt64 = 0
-    }
-
     private struct SizeKey: Hashable {
         var width: UInt64
         var height: UInt64
     }
 
-    init(capacity: Int = 2 << 20) {
-        self.capacity = max(capacity, 64)
-        base = .allocate(capacity: self.capacity)
-    }
-
-    deinit {
-        base.deallocate()
-    }
-
     /// The bytes written since the last `removeAll()`.
     var bytes: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
 
-    func withBytes<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result {
-        body(UnsafeRawBufferPointer(start: base, count: count))
-    }
-
-    func removeAll() {
-        count = 0
-    }
-
-    /// Makes room for `extra` more bytes; the `put`s after it do not check.
-    private func reserve(_ extra: Int) {
-        guard count + extra > capacity else { return }
-        let newCapacity = max(capacity * 2, count + extra)
-        let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
-        grown.update(from: base, count: count)
-        base.deallocate()
-        base = grown
-        capacity = newCapacity
-    }
-
-    @inline(__always)
-    private func put(_ byte: UInt8) {
-        base[count] = byte
-        count &+= 1
-    }
-
-    @inline(__always)
-    private func put(_ bytes: [UInt8]) {
+    /// Appends `bytes`, making room for them first.
+    private func append(bytes: [UInt8]) {
         reserve(bytes.count)
-        bytes.withUnsafeBufferPointer { source in
-            if let address = source.baseAddress { (base + count).update(from: address, count: source.count) }
-        }
-        count &+= bytes.count
+        put(bytes)
     }
 
     @inline(__always)
@@ -125,7 +72,7 @@ final class CompactCaptureEncoder {
         head(code, node: node, sequence: event.id.sequence, lamport: event.lamport, causeNode: causeNode,
              causeSequence: event.cause?.sequence ?? 0, transition: event.transition, step: event.step, time: event.time,
              controller: controller)
-        put(scratch)
+        append(bytes: scratch)
     }
 
     /// Writes the message's payload into `scratch` (defining what it names first) and returns its code.
@@ -375,7 +322,7 @@ final class CompactCaptureEncoder {
     /// The file header, before anything else.
     private func startFile() {
         guard !wroteFileHeader else { return }
-        put(Format.fileHeader)
+        append(bytes: Format.fileHeader)
         wroteFileHeader = true
     }
 
@@ -405,7 +352,7 @@ final class CompactCaptureEncoder {
         reserve(11)
         put(tag.rawValue)
         putVarint(UInt64(body.count))
-        put(body)
+        append(bytes: body)
     }
 
     /// The event's tag, flags and the fields that differ from the event before.

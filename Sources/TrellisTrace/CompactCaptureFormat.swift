@@ -89,6 +89,22 @@ package enum CompactCaptureFormat {
         case withOrigin = 2
     }
 
+    /// The fields of the event before, which the next event's clear flags stand for (TCF/1
+    /// §3.2); a writer keeps the node as its name index, a reader as its name.
+    package struct PreviousEvent<Node> {
+        package var node: Node
+        package var sequence: UInt64 = 0
+        package var lamportOffset: UInt64 = 0
+        package var causeSequence: UInt64 = 0
+        package var transition: Int?
+        package var step = 0
+        package var time: UInt64 = 0
+
+        package init(node: Node) {
+            self.node = node
+        }
+    }
+
     /// ZigZag: small negative and positive numbers both become small unsigned ones.
     @inline(__always)
     package static func zigzag(_ value: Int64) -> UInt64 {
