@@ -146,12 +146,7 @@ package enum CompactCaptureDecoder {
             let time = flags & Flag.time != 0 ? previous.time &+ UInt64(bitPattern: Format.unzigzag(try varint("time"))) : previous.time
             let controller = try controller("controller")
             let message = try message(code)
-            previous.node = node
-            previous.sequence = sequence
-            previous.lamportOffset = lamportOffset
-            previous.transition = transition
-            previous.step = step
-            previous.time = time
+            previous.become(node: node, sequence: sequence, lamportOffset: lamportOffset, transition: transition, step: step, time: time)
             return TraceEvent(
                 id: EventRef(node: node, sequence: sequence), lamport: sequence &+ lamportOffset, cause: cause, controller: controller,
                 transition: transition, step: step, message: message, time: time)

@@ -393,12 +393,7 @@ final class CompactCaptureEncoder: CaptureByteBuffer {
         if flags & Flag.step != 0 { putVarint(Format.zigzag(Int64(step))) }
         if flags & Flag.time != 0 { putVarint(Format.zigzag(Int64(bitPattern: time &- previous.time))) }
         putVarint(controller)
-        previous.node = node
-        previous.sequence = sequence
-        previous.lamportOffset = lamportOffset
-        previous.transition = transition
-        previous.step = step
-        previous.time = time
+        previous.become(node: node, sequence: sequence, lamportOffset: lamportOffset, transition: transition, step: step, time: time)
         events += 1
     }
 

@@ -103,6 +103,17 @@ package enum CompactCaptureFormat {
         package init(node: Node) {
             self.node = node
         }
+
+        /// Becomes the event just written or read (its cause sequence is kept when it has one).
+        @inline(__always)
+        package mutating func become(node: Node, sequence: UInt64, lamportOffset: UInt64, transition: Int?, step: Int, time: UInt64) {
+            self.node = node
+            self.sequence = sequence
+            self.lamportOffset = lamportOffset
+            self.transition = transition
+            self.step = step
+            self.time = time
+        }
     }
 
     /// ZigZag: small negative and positive numbers both become small unsigned ones.
