@@ -9,10 +9,10 @@ struct TraceCommand: AsyncParsableCommand {
         commandName: "trace",
         abstract: "Inspect traces recorded with `trellis run --trace FILE` (JSON Lines or the compact capture).",
         discussion: """
-            Every command reads both forms, told apart by their first bytes, and files of both \\
-            forms together. Several files (one per process of a distributed run) are merged by \\
-            causality. A corrupt JSON line is reported with its file and line number on standard \\
-            error and the rest is still read; damage in a compact capture is reported with its \\
+            Every command reads both forms, told apart by their first bytes, and files of both \
+            forms together. Several files (one per process of a distributed run) are merged by \
+            causality. A corrupt JSON line is reported with its file and line number on standard \
+            error and the rest is still read; damage in a compact capture is reported with its \
             byte offset, and what came before it is read.
             """,
         subcommands: [
@@ -254,8 +254,8 @@ struct TraceConvertCommand: AsyncParsableCommand {
         commandName: "convert",
         abstract: "Convert a capture file between JSON Lines and the compact capture.",
         discussion: """
-            IN may be of either form (told apart by its first bytes); OUT is written as JSON Lines \\
-            when its name ends in .jsonl, as the compact capture otherwise, unless --to says. \\
+            IN may be of either form (told apart by its first bytes); OUT is written as JSON Lines \
+            when its name ends in .jsonl, as the compact capture otherwise, unless --to says. \
             Nothing is lost: converting a file one way and back gives it byte for byte.
             """)
 
