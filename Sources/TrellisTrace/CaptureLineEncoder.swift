@@ -11,20 +11,15 @@ struct TraceChunk: Sendable {
     var buffers: TraceChunkPool?
 }
 
-/// Writes capture lines (`Protocols/trace-format.md`) of compact events straight into bytes:
-/// the quoted names are made once per name, numbers are written two digits at a time, and only
-/// the rare events outside the compact form go through `TraceCaptureFormat.line(for:runID:)`.
-/// The bytes are the same as that function's.
+/// Writes capture lines (`Protocols/trace-format.md`, version 1.1) of compact events straight
+/// into bytes: a header line when the run id changes, then event lines; the quoted names are made
+/// once per name, numbers are written two digits at a time, and only the rare events outside the
+/// compact form go through `TraceCaptureFormat.eventLine(for:headerNode:)`. The bytes are the
+/// same as that function's.
 ///
-/// A class that owns a plain growable buffer: a file trace formats hundreds of bytes per event,
-/// and `Array.append(contentsOf:)` costs more per call than the copy it makes. Room for a whole
-/// compact line is made once per line (`lineBound`), then its pieces are copied unchecked.
-final class CaptureLineEncoder {
-    // Touched for every byte written; only the writer's queue uses an encoder, one call at a time,
-    // so the run-time exclusivity checks would prove nothing.
-    @exclusivity(unchecked) private var base: UnsafeMutablePointer<UInt8>
-    @exclusivity(unchecked) private var capacity: Int
-    @exclusivity(unchecked) private(set) var count = 0
+/// Room for a whole compact line is made once per line (`lineBound`), then its pieces are copied
+/// unchecked into the buffer.
+final class CaptureLineEncoder: CaptureByteBuffer {
     /// `"name"` of each interned controller, one after the other in `quotedNames`, made when
     /// first needed: controller `i`'s bytes are `quotedNames[quotedRanges[i]]`.
     private var quotedNames: [UInt8] = []
@@ -32,9 +27,11 @@ final class CaptureLineEncoder {
     private var longestName = 0
     /// `"node#` of each node, for causes.
     private var causePrefixes: [[UInt8]] = []
-    /// `{"v":"1.0","run":…,"node":…,"seq":` for the current run and node.
+    /// `{"seq":`, or `{"node":…,"seq":` for a recorder whose node is not the header's.
     private var linePrefix: [UInt8] = []
-    private var prefixKey: (runID: String, node: String)?
+    private var prefixNode: String?
+    /// The last header line written.
+    private var header: TraceCaptureFormat.Header?
     /// The recorder whose tables the caches above follow (its chunk pool stands for it).
     private var tablesOwner: ObjectIdentifier?
     /// The most bytes a compact line can take: the prefix, a cause prefix, two names, and less
@@ -44,24 +41,6 @@ final class CaptureLineEncoder {
     /// "00" to "99".
     private static let digitPairs: StaticString =
         "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
-
-    init(capacity: Int = 2 << 20) {
-        self.capacity = max(capacity, 64)
-        base = .allocate(capacity: self.capacity)
-    }
-
-    deinit {
-        base.deallocate()
-    }
-
-    /// The bytes written since the last `removeAll()`.
-    func withBytes<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result {
-        body(UnsafeRawBufferPointer(start: base, count: count))
-    }
-
-    func removeAll() {
-        count = 0
-    }
 
     /// Appends one line and a newline.
     func append(_ line: String) {
@@ -83,14 +62,17 @@ final class CaptureLineEncoder {
             quotedRanges.removeAll()
             longestName = 0
             causePrefixes.removeAll()
-            prefixKey = nil
+            prefixNode = nil
         }
         let node = chunk.tables.nodes.first ?? ""
-        if prefixKey?.runID != chunk.runID || prefixKey?.node != node {
-            prefixKey = (chunk.runID, node)
-            linePrefix = Array(("{\"v\":\"\(TraceCaptureFormat.majorVersion).\(TraceCaptureFormat.minorVersion)\",\"run\":"
-                + JSONWriter.quoted(chunk.runID) + ",\"node\":" + JSONWriter.quoted(node) + ",\"seq\":").utf8)
-            causePrefixes.removeAll()
+        if header?.runID != chunk.runID {
+            header = TraceCaptureFormat.Header(runID: chunk.runID, node: node)
+            append(TraceCaptureFormat.headerLine(runID: chunk.runID, node: node))
+            prefixNode = nil
+        }
+        if prefixNode != node {
+            prefixNode = node
+            linePrefix = Array((node == header?.node ? "{\"seq\":" : "{\"node\":" + JSONWriter.quoted(node) + ",\"seq\":").utf8)
         }
         while causePrefixes.count < chunk.tables.nodes.count {
             let quoted = JSONWriter.quoted(chunk.tables.nodes[causePrefixes.count])
@@ -126,7 +108,7 @@ final class CaptureLineEncoder {
     private func encode(_ event: CompactTraceEvent, sequence: UInt64, time: UInt64, _ chunk: TraceChunk, names: UnsafeRawBufferPointer) {
         if event.code == .other {
             let full = chunk.log.event(event, sequence: sequence, time: time, tables: chunk.tables)
-            append(TraceCaptureFormat.line(for: full, runID: chunk.runID))
+            append(TraceCaptureFormat.eventLine(for: full, headerNode: header?.node ?? ""))
             return
         }
         reserve(lineBound)
@@ -244,42 +226,5 @@ final class CaptureLineEncoder {
             base[position &- 1] = 0x30 &+ UInt8(truncatingIfNeeded: rest)
         }
         count &+= digits
-    }
-
-    // MARK: The buffer
-
-    /// Makes room for `extra` more bytes; the `put`s after it do not check.
-    private func reserve(_ extra: Int) {
-        guard count + extra > capacity else { return }
-        let newCapacity = max(capacity * 2, count + extra)
-        let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
-        grown.update(from: base, count: count)
-        base.deallocate()
-        base = grown
-        capacity = newCapacity
-    }
-
-    @inline(__always)
-    private func put(_ byte: UInt8) {
-        base[count] = byte
-        count &+= 1
-    }
-
-    @inline(__always)
-    private func put(_ bytes: UnsafeRawBufferPointer) {
-        if let source = bytes.baseAddress {
-            UnsafeMutableRawPointer(base + count).copyMemory(from: source, byteCount: bytes.count)
-        }
-        count &+= bytes.count
-    }
-
-    @inline(__always)
-    private func put(_ text: StaticString) {
-        put(UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
-    }
-
-    @inline(__always)
-    private func put(_ bytes: [UInt8]) {
-        bytes.withUnsafeBytes { put($0) }
     }
 }

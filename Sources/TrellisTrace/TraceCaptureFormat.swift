@@ -5,7 +5,7 @@ import TrellisModel
 public enum TraceCaptureFormat {
     public static let formatName = "trellis-trace"
     public static let majorVersion = 1
-    public static let minorVersion = 0
+    public static let minorVersion = 1
 
     /// Why a capture line could not be read.
     public struct ReadError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -16,18 +16,45 @@ public enum TraceCaptureFormat {
 
     // MARK: Writing
 
-    /// One event as one line of JSON (no trailing newline).
+    /// One event as one self-contained line of JSON (no trailing newline): every field on the
+    /// line, version 1.0's form (TRACE-DATA parts carry these).
     public static func line(for event: TraceEvent, runID: String) -> String {
         // Appended in place into one reserved string: a file trace writes one line per event.
         var out = ""
         out.reserveCapacity(320)
-        out.append("{\"v\":\"")
-        out.append(versionText)
-        out.append("\",\"run\":")
+        out.append("{\"v\":\"1.0\",\"run\":")
         out.append(JSONWriter.quoted(runID))
         out.append(",\"node\":")
         out.append(JSONWriter.quoted(event.id.node))
-        out.append(",\"seq\":")
+        out.append(",")
+        appendFields(of: event, to: &out)
+        return out
+    }
+
+    /// The header line of version 1.1 (no trailing newline): what the event lines after it
+    /// have in common, the run id and the node (an event line names its node only when it is
+    /// another).
+    public static func headerLine(runID: String, node: String) -> String {
+        "{\"v\":\"" + versionText + "\",\"run\":" + JSONWriter.quoted(runID) + ",\"node\":" + JSONWriter.quoted(node) + "}"
+    }
+
+    /// One event as an event line of version 1.1 (no trailing newline), after a header line
+    /// whose node is `headerNode`.
+    public static func eventLine(for event: TraceEvent, headerNode: String) -> String {
+        var out = "{"
+        out.reserveCapacity(256)
+        if event.id.node != headerNode {
+            out.append("\"node\":")
+            out.append(JSONWriter.quoted(event.id.node))
+            out.append(",")
+        }
+        appendFields(of: event, to: &out)
+        return out
+    }
+
+    /// The fields every event line has, from `"seq"` to the closing brace.
+    private static func appendFields(of event: TraceEvent, to out: inout String) {
+        out.append("\"seq\":")
         out.append(String(event.id.sequence))
         out.append(",\"lamport\":")
         out.append(String(event.lamport))
@@ -52,10 +79,9 @@ public enum TraceCaptureFormat {
         out.append(",\"time\":")
         out.append(String(event.time))
         out.append("}")
-        return out
     }
 
-    private static let versionText = "\(majorVersion).\(minorVersion)"
+    static let versionText = "\(majorVersion).\(minorVersion)"
 
     private static func size(_ size: Size) -> String {
         "[" + CanonicalNumber.format(size.width) + "," + CanonicalNumber.format(size.height) + "]"
@@ -116,23 +142,41 @@ public enum TraceCaptureFormat {
 
     // MARK: Reading
 
-    /// Reads one capture line. Unknown fields are ignored; a newer minor version is accepted.
+    /// What version 1.1's header line says the event lines after it have in common.
+    public struct Header: Sendable, Equatable {
+        public var runID: String
+        public var node: String
+    }
+
+    /// One line of a capture: a header line, or an event with its run id.
+    public enum Line: Sendable, Equatable {
+        case header(Header)
+        case event(TraceEvent, runID: String)
+    }
+
+    /// Reads one self-contained capture line (every field on it). Unknown fields are ignored; a
+    /// newer minor version is accepted.
     public static func event(fromLine line: String) throws(ReadError) -> (event: TraceEvent, runID: String) {
         try event(fromLine: Array(line.utf8))
     }
 
     /// Reads every line of `text`, a capture file's or a TRACE-DATA part's, in order: `body` gets
-    /// each line's number (from 1) and its event or why it could not be read. Blank lines are
-    /// skipped. Lines are found and handed to the parser as bytes: splitting the text into
-    /// `Character`s was a third of the time of reading a large trace.
+    /// each event line's number (from 1) and its event or why it could not be read. Blank lines
+    /// are skipped; a header line (1.1) gives the lines after it their run id and node. Lines are
+    /// found and handed to the parser as bytes: splitting the text into `Character`s was a third
+    /// of the time of reading a large trace.
     public static func readLines(_ text: String, _ body: (_ lineNumber: Int, _ read: Result<(event: TraceEvent, runID: String), ReadError>) -> Void) {
         var text = text
+        var header: Header?
         text.withUTF8 { bytes in
             for (index, line) in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
                 let trimmed = line.last == UInt8(ascii: "\r") ? line.dropLast() : line
                 if isBlank(trimmed) { continue }
                 do throws(ReadError) {
-                    body(index + 1, .success(try event(fromLine: Array(trimmed))))
+                    switch try self.line(Array(trimmed), after: header) {
+                    case let .header(next): header = next
+                    case let .event(event, runID): body(index + 1, .success((event, runID)))
+                    }
                 } catch {
                     body(index + 1, .failure(error))
                 }
@@ -154,8 +198,18 @@ public enum TraceCaptureFormat {
         return asciiOnly || String(decoding: line, as: UTF8.self).allSatisfy(\.isWhitespace)
     }
 
-    /// Reads one capture line given as UTF-8 bytes.
+    /// Reads one self-contained capture line given as UTF-8 bytes.
     public static func event(fromLine line: [UInt8]) throws(ReadError) -> (event: TraceEvent, runID: String) {
+        guard case let .event(event, runID) = try self.line(line, after: nil) else {
+            throw ReadError("a header line, not an event")
+        }
+        return (event, runID)
+    }
+
+    /// Reads one line given as UTF-8 bytes: a header, a self-contained event line, or (after
+    /// `header`) an event line of 1.1 that takes its run id, and unless it names one its node,
+    /// from the header.
+    public static func line(_ line: [UInt8], after header: Header?) throws(ReadError) -> Line {
         let node: JSONNode
         do {
             node = try JSONParser.parse(bytes: line)
@@ -163,17 +217,28 @@ public enum TraceCaptureFormat {
             throw ReadError("not JSON: \(error)")
         }
         guard case .object = node.value else { throw ReadError("a capture line must be a JSON object") }
-        let version = try string(node, "v")
-        let parts = version.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 2, parts.allSatisfy({ !$0.isEmpty && $0.count < 10 && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
-              let major = Int(parts[0]) else {
-            throw ReadError("field \"v\": expected \"MAJOR.MINOR\", got \"\(version)\"")
+        let runID: String
+        let nodeName: String
+        if node["v"] != nil {
+            let version = try string(node, "v")
+            let parts = version.split(separator: ".", omittingEmptySubsequences: false)
+            guard parts.count == 2, parts.allSatisfy({ !$0.isEmpty && $0.count < 10 && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
+                  let major = Int(parts[0]) else {
+                throw ReadError("field \"v\": expected \"MAJOR.MINOR\", got \"\(version)\"")
+            }
+            guard major == majorVersion else {
+                throw ReadError("field \"v\": major version \(major) is not supported (this reader reads \(majorVersion).x)")
+            }
+            runID = try string(node, "run")
+            nodeName = try string(node, "node")
+            // A header has neither a sequence number nor a message (a line with one is an event
+            // missing the other).
+            if node["seq"] == nil, node["message"] == nil { return .header(Header(runID: runID, node: nodeName)) }
+        } else {
+            guard let header else { throw ReadError("an event line without \"v\" before any header line") }
+            runID = header.runID
+            nodeName = node["node"] == nil ? header.node : try string(node, "node")
         }
-        guard major == majorVersion else {
-            throw ReadError("field \"v\": major version \(major) is not supported (this reader reads \(majorVersion).x)")
-        }
-        let runID = try string(node, "run")
-        let nodeName = try string(node, "node")
         let sequence = try unsigned(node, "seq")
         let lamport = try unsigned(node, "lamport")
         var cause: EventRef?
@@ -195,9 +260,9 @@ public enum TraceCaptureFormat {
         }
         let message = try decodeMessage(name: name, payload: payload)
         let time = try unsigned(node, "time")
-        return (TraceEvent(
+        return .event(TraceEvent(
             id: EventRef(node: nodeName, sequence: sequence), lamport: lamport, cause: cause,
-            controller: controller, transition: transition, step: step, message: message, time: time), runID)
+            controller: controller, transition: transition, step: step, message: message, time: time), runID: runID)
     }
 
     /// Parses `node#sequence`.

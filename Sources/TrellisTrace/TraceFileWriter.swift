@@ -2,8 +2,8 @@ import Dispatch
 import Glibc
 import Synchronization
 
-/// Writes a capture file (JSON Lines) on a thread of its own: a recorder hands it chunks of
-/// compact events, which it turns into lines and writes while the router goes on — so a file
+/// Writes a capture file (JSON Lines or the compact capture) on a thread of its own: a recorder
+/// hands it chunks of compact events, which it encodes and writes while the router goes on — so a file
 /// trace costs the router about what a trace in memory costs, as long as the other core keeps up.
 /// At most a few chunks wait at a time; past that the recorder waits (backpressure, nothing dropped).
 public final class TraceFileWriter: Sendable {
@@ -15,15 +15,24 @@ public final class TraceFileWriter: Sendable {
     }
 
     public let path: String
+    public let format: CaptureFileFormat
     private let descriptor: Int32
     private let queue: DispatchQueue
     private let inFlight = DispatchSemaphore(value: 4)
     /// Touched only by work on `queue`; the lock makes that hand-over provable to the compiler.
-    private let encoder = Mutex(CaptureLineEncoder())
+    private let encoder: Mutex<any CaptureStreamEncoder>
     private let state = Mutex<(failure: WriteError?, closed: Bool)>((nil, false))
+    private let written = Mutex(0)
 
-    /// Creates (or truncates) the file at `path`.
-    public init(path: String) throws(WriteError) {
+    /// Creates (or truncates) the file at `path`, in `format` (by default the one its name
+    /// asks for: JSON Lines for `.jsonl`, the compact capture otherwise).
+    public init(path: String, format: CaptureFileFormat? = nil) throws(WriteError) {
+        let format = format ?? CaptureFileFormat.forPath(path)
+        self.format = format
+        switch format {
+        case .jsonLines: encoder = Mutex(CaptureLineEncoder())
+        case .compact: encoder = Mutex(CompactCaptureEncoder())
+        }
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw WriteError(path: path, reason: String(cString: strerror(errno))) }
         self.path = path
@@ -40,12 +49,24 @@ public final class TraceFileWriter: Sendable {
     /// The first write that failed (a full disk, say); later writes are skipped.
     public var failure: WriteError? { state.withLock { $0.failure } }
 
-    /// Appends one line (a newline is added), after everything handed over before it.
+    /// Events handed over so far (in chunks).
+    public var eventsWritten: Int { written.withLock { $0 } }
+
+    /// Appends one line (a newline is added), after everything handed over before it: for a
+    /// JSON Lines file only; on a compact one it is a failure.
     public func write(_ line: String) {
+        guard format == .jsonLines else {
+            state.withLock { state in
+                if state.failure == nil { state.failure = WriteError(path: path, reason: "a plain line cannot go into a compact capture") }
+            }
+            return
+        }
         submit { $0.append(line) }
     }
 
     func write(_ chunk: consuming TraceChunk) {
+        let events = chunk.log.count
+        written.withLock { $0 += events }
         // Moved into a box so that, once encoded, its buffers have no other owner and can be
         // handed back to the recorder's pool as they are.
         let box = Mutex<TraceChunk?>(chunk)
@@ -58,7 +79,7 @@ public final class TraceFileWriter: Sendable {
         }
     }
 
-    private func submit(_ fill: @escaping @Sendable (CaptureLineEncoder) -> Void) {
+    private func submit(_ fill: @escaping @Sendable (any CaptureStreamEncoder) -> Void) {
         inFlight.wait()
         queue.async { [self] in
             // What is handed over after `close()` (a recorder not flushed first) is not written:
@@ -100,7 +121,7 @@ public final class TraceFileWriter: Sendable {
         }
     }
 
-    private func writeOut(_ encoder: CaptureLineEncoder) {
+    private func writeOut(_ encoder: any CaptureStreamEncoder) {
         defer { encoder.removeAll() }
         guard state.withLock({ $0.failure == nil && !$0.closed }) else { return }
         let failed: Int32? = encoder.withBytes { buffer in
@@ -119,4 +140,20 @@ public final class TraceFileWriter: Sendable {
             state.withLock { $0.failure = WriteError(path: path, reason: String(cString: strerror(failed))) }
         }
     }
+}
+
+/// What a file writer needs of an encoder: chunks in, bytes out.
+protocol CaptureStreamEncoder: AnyObject {
+    var count: Int { get }
+    func withBytes<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result
+    func removeAll()
+    func encode(_ chunk: TraceChunk)
+    /// Appends one line of text and a newline (JSON Lines only).
+    func append(_ line: String)
+}
+
+extension CaptureLineEncoder: CaptureStreamEncoder {}
+
+extension CompactCaptureEncoder: CaptureStreamEncoder {
+    func append(_ line: String) {}
 }

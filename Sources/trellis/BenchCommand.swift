@@ -88,7 +88,7 @@ struct BenchCommand: AsyncParsableCommand {
 
     func run() async throws {
         if profileTransitions > 0 {
-            let path = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-profile-\(getpid()).jsonl").path
+            let path = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-profile-\(getpid()).trellis").path
             defer { try? FileManager.default.removeItem(atPath: path) }
             let storage: TraceRecorder.Storage
             switch profileTrace {
@@ -127,22 +127,17 @@ struct BenchCommand: AsyncParsableCommand {
         // the fewer the rounds the likelier one side has no clean one (a 100k round takes about
         // 0.1 s, a 1M round about half a second with its anchor).
         let rounds = quick ? 6 : 8
-        // The file figure's anchor is the in-memory figure of the largest size.
-        for count in sizes where wants("inproc-hops") || (count == sizes.last && wants("inproc-hops-file-trace")) {
+        // The file figures (from 100k controllers on) are measured against the in-memory figure of
+        // the same size.
+        for count in sizes where wants("inproc-hops") || (count >= 100_000 && wants("inproc-hops-file-trace")) {
             let shape = HierarchyShape(count: count)
             // A 10k transition takes a few milliseconds: more rounds, so that its best is as
             // settled as a larger hierarchy's.
             let (ours, bare) = try await InProcessBench.interleavedHopsPerSecond(shape, rounds: rounds * min(10, max(1, 100_000 / count)))
             print(BenchLine(name: "inproc-hops-\(count)", ours: ours, anchor: bare, unit: "hops/s", target: .atLeast(0.5),
                             note: "a hop: a message delivered to a controller's actor, viewWillTransition then layout (2 per controller); anchor: the same two walks over bare actors; measured in turns, best round of each"))
-            if count == sizes.last && wants("inproc-hops-file-trace") {
-                let path = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-bench-\(getpid()).jsonl").path
-                defer { try? FileManager.default.removeItem(atPath: path) }
-                // Each round appends a transition's lines to the same file: about 900 MB a round at
-                // one million controllers, so the full mode takes the best of two.
-                let toFile = try await InProcessBench.trellisHopsPerSecond(
-                    shape, rounds: quick ? 3 : 2, storage: .file(try TraceFileWriter(path: path)))
-                print(BenchLine(name: "inproc-hops-file-trace-\(count)", ours: toFile, anchor: ours, unit: "hops/s", target: .atLeast(0.75)))
+            if count >= 100_000 && wants("inproc-hops-file-trace") {
+                try await fileTraceFigures(shape, inMemory: ours, readBack: count == sizes.last)
             }
         }
         guard wants("memory-per-controller") else { return }
@@ -153,6 +148,65 @@ struct BenchCommand: AsyncParsableCommand {
         let bare = try Self.probe("bare", count: count)
         print(BenchLine(name: "memory-per-controller", ours: trellis, anchor: bare, unit: "resident bytes per controller",
                         target: .valueAtMost(1024), note: "\(count) controllers, idle after the initial layout, trace discarded; anchor: a bare actor per node"))
+    }
+
+    /// Recording to a file in each form beside recording to memory, the bytes per event of
+    /// each form, and (`readBack`) how fast `trellis trace show` reads a file beside `cat`.
+    private func fileTraceFigures(_ shape: HierarchyShape, inMemory: Double, readBack: Bool) async throws {
+        let count = shape.count
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-bench-\(getpid())").path
+        var bytesPerEvent: [CaptureFileFormat: Double] = [:]
+        for format in [CaptureFileFormat.compact, .jsonLines] {
+            let path = base + (format == .compact ? "." + CaptureFileFormat.compactExtension : ".jsonl")
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            // Each round appends a transition to the same file (about 900 MB of JSON Lines a round
+            // at one million controllers), so the full mode takes the best of two.
+            // The anchor is measured again just before (the better of the two counts): on a
+            // shared machine the in-memory figure of a minute ago may have had a slower minute.
+            let memory = max(inMemory, try await InProcessBench.trellisHopsPerSecond(shape, rounds: quick ? 3 : 2, storage: .memory))
+            let writer = try TraceFileWriter(path: path, format: format)
+            let toFile = try await InProcessBench.trellisHopsPerSecond(shape, rounds: quick ? 3 : 2, storage: .file(writer))
+            bytesPerEvent[format] = Double(Self.fileSize(path)) / Double(max(1, writer.eventsWritten))
+            let name = format == .compact ? "inproc-hops-file-trace-\(count)" : "inproc-hops-file-trace-jsonl-\(count)"
+            print(BenchLine(name: name, ours: toFile, anchor: memory, unit: "hops/s", target: .atLeast(0.75),
+                            note: (format == .compact ? "the compact capture" : "JSON Lines 1.1")
+                                + "; anchor: the same transitions traced to memory, the better of inproc-hops-\(count) and a run just before"))
+        }
+        print(BenchLine(name: "trace-bytes-per-event-\(count)", ours: bytesPerEvent[.compact] ?? 0, anchor: bytesPerEvent[.jsonLines] ?? 0,
+                        unit: "bytes per event", target: .atMost(1.0 / 6), note: "ours: the compact capture; anchor: JSON Lines 1.1 of the same transitions"))
+        guard readBack else { return }
+        // A file of the initial layout and one transition, read back by `trellis trace show`;
+        // the anchor is `cat` reading the same bytes, as events per second.
+        for format in count <= 100_000 ? [CaptureFileFormat.compact, .jsonLines] : [.compact] {
+            let path = base + "-read" + (format == .compact ? "." + CaptureFileFormat.compactExtension : ".jsonl")
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            let writer = try TraceFileWriter(path: path, format: format)
+            _ = try await InProcessBench.trellisHopsPerSecond(shape, rounds: 1, storage: .file(writer))
+            let events = Double(writer.eventsWritten)
+            let show = try Self.secondsToRun(RunCommand.ownExecutable, ["trace", "show", path])
+            let cat = try Self.secondsToRun("/bin/cat", [path])
+            let name = format == .compact ? "trace-show-\(count)" : "trace-show-jsonl-\(count)"
+            print(BenchLine(name: name, ours: events / show, anchor: events / cat, unit: "events/s", target: .atLeast(0),
+                            note: "\(Int(events)) events, \(Self.fileSize(path)) bytes (\(format == .compact ? "compact" : "JSON Lines")): trellis trace show to /dev/null \(BenchLine.format(show)) s, cat \(BenchLine.format(cat)) s; no target, reported"))
+        }
+    }
+
+    private static func fileSize(_ path: String) -> Int {
+        ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? 0
+    }
+
+    /// Seconds `executable` takes with `arguments`, its output thrown away.
+    private static func secondsToRun(_ executable: String, _ arguments: [String]) throws -> Double {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        let start = ContinuousClock.now
+        try process.run()
+        process.waitUntilExit()
+        let elapsed = ContinuousClock.now - start
+        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     }
 
     private func transportFigures() async throws {

@@ -36,7 +36,7 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: "Where the controllers run: inproc (one process) or zmq (one process per placement node).")
     var transport: TransportKind = .inproc
 
-    @Option(help: "Also write the JSON Lines capture to this file.")
+    @Option(help: "Also write the capture to this file: JSON Lines for a name ending in .jsonl, the compact capture for any other (.trellis, say).")
     var trace: String?
 
     @Option(help: "Also write one capture file per node (process) into this folder: NODE.jsonl.")
@@ -162,15 +162,14 @@ struct RunCommand: AsyncParsableCommand {
             }
         }
         for (path, content) in files {
-            let text = content.map { TraceCaptureFormat.line(for: $0, runID: runID) + "\n" }.joined()
-            guard FileManager.default.createFile(atPath: path, contents: Data(text.utf8)) else {
-                StandardError.write("error: cannot write the trace file \(path)")
-                throw ExitCode(2)
-            }
+            try TraceOutput.write(
+                CaptureFileEncoding.bytes(of: content, runs: [], defaultRunID: runID, format: CaptureFileFormat.forPath(path)), to: path)
         }
     }
 
     private func print(events: [TraceEvent], runID: String) {
+        // Printed JSON lines are self-contained (each names its run and node): a stream that
+        // line-oriented tools cut and filter, not a file.
         var output = OutputBuffer()
         for event in events {
             switch format {

@@ -7,11 +7,13 @@ import TrellisTrace
 struct TraceCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "trace",
-        abstract: "Inspect traces recorded with `trellis run --trace FILE` (JSON Lines).",
+        abstract: "Inspect traces recorded with `trellis run --trace FILE` (JSON Lines or the compact capture).",
         discussion: """
-            Several files (one per process of a distributed run) are merged by causality. A \
-            corrupt line is reported with its file and line number on standard error and the \
-            rest is still read. Files may be pipes (<(...), /dev/stdin).
+            Every command reads both forms, told apart by their first bytes, and files of both \
+            forms together. Several files (one per process of a distributed run) are merged by \
+            causality. A corrupt JSON line is reported with its file and line number on standard \
+            error and the rest is still read; damage in a compact capture is reported with its \
+            byte offset, and what came before it is read. Files may be pipes (<(...), /dev/stdin).
 
             EXAMPLES:
               trellis run Examples/suppression-middle.json --trace run.jsonl
@@ -19,8 +21,12 @@ struct TraceCommand: AsyncParsableCommand {
               trellis trace follow run.jsonl main#20
               trellis trace diff run.jsonl <(trellis run other.json --format jsonl)
               trellis trace export run.jsonl --format perfetto -o run.perfetto.json
+              trellis trace convert run.trellis run.jsonl
             """,
-        subcommands: [TraceShowCommand.self, TraceFollowCommand.self, TraceMergeCommand.self, TraceDiffCommand.self, TraceExportCommand.self]
+        subcommands: [
+            TraceShowCommand.self, TraceFollowCommand.self, TraceMergeCommand.self, TraceDiffCommand.self, TraceExportCommand.self,
+            TraceConvertCommand.self,
+        ]
     )
 }
 
@@ -35,9 +41,19 @@ enum TraceInput {
             throw ExitCode(2)
         }
         for problem in file.problems {
-            StandardError.write("warning: \(problem) (line skipped)")
+            StandardError.write("warning: \(problem)" + (problem.byteOffset == nil ? " (line skipped)" : ""))
         }
         return file
+    }
+}
+
+/// Writing capture files for the commands: a file that cannot be written exits 2.
+enum TraceOutput {
+    static func write(_ bytes: [UInt8], to path: String) throws {
+        guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else {
+            StandardError.write("error: cannot write the trace file \(path)")
+            throw ExitCode(2)
+        }
     }
 }
 
@@ -98,7 +114,7 @@ struct TraceShowCommand: AsyncParsableCommand {
               trellis trace show node-a.jsonl node-b.jsonl --kind suppressed --step 2-3
             """)
 
-    @Argument(help: "Capture files (JSON Lines).")
+    @Argument(help: "Capture files (JSON Lines or compact).")
     var files: [String]
 
     @Flag(help: "Indent each event under the event that caused it.")
@@ -205,7 +221,7 @@ struct TraceMergeCommand: AsyncParsableCommand {
     @Argument(help: "Capture files to merge.")
     var files: [String]
 
-    @Option(name: .shortAndLong, help: "Write the merged trace here instead of standard output.")
+    @Option(name: .shortAndLong, help: "Write the merged trace here instead of standard output (JSON Lines for a name ending in .jsonl, else compact).")
     var output: String?
 
     func validate() throws {
@@ -215,14 +231,12 @@ struct TraceMergeCommand: AsyncParsableCommand {
     func run() async throws {
         let file = try TraceInput.read(files)
         let runID = file.runIDs.first ?? "merged"
-        let text = file.events.map { TraceCaptureFormat.line(for: $0, runID: runID) + "\n" }.joined()
+        let format = output.map(CaptureFileFormat.forPath) ?? .jsonLines
+        let bytes = CaptureFileEncoding.bytes(of: file.events, runs: [], defaultRunID: runID, format: format)
         if let output {
-            guard FileManager.default.createFile(atPath: output, contents: Data(text.utf8)) else {
-                StandardError.write("error: cannot write \(output)")
-                throw ExitCode(2)
-            }
+            try TraceOutput.write(bytes, to: output)
         } else {
-            FileHandle.standardOutput.write(Data(text.utf8))
+            FileHandle.standardOutput.write(Data(bytes))
         }
     }
 }
@@ -264,5 +278,56 @@ struct TraceDiffCommand: AsyncParsableCommand {
         guard !differences.isEmpty else { return }
         print(TraceDiff.render(differences))
         throw ExitCode(1)
+    }
+}
+
+struct TraceConvertCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "convert",
+        abstract: "Convert a capture file between JSON Lines and the compact capture.",
+        discussion: """
+            IN may be of either form (told apart by its first bytes); OUT is written as JSON Lines \
+            when its name ends in .jsonl, as the compact capture otherwise, unless --to says. \
+            Nothing is lost: converting a file one way and back gives it byte for byte.
+
+            EXAMPLES:
+              trellis trace convert run.trellis run.jsonl
+              trellis trace convert run.jsonl run.trellis
+              trellis trace convert run.jsonl copy --to compact
+            """)
+
+    @Argument(help: "The capture file to read.")
+    var input: String
+
+    @Argument(help: "The file to write.")
+    var output: String
+
+    @Option(help: "The form to write: jsonl or compact (by default, from OUT's name).")
+    var to: ConvertFormat?
+
+    enum ConvertFormat: String, ExpressibleByArgument, CaseIterable {
+        case jsonl, compact
+    }
+
+    func run() async throws {
+        let file: TraceFile
+        do {
+            file = try TraceFileReader.read(path: input)
+        } catch {
+            StandardError.write("error: \(error)")
+            throw ExitCode(2)
+        }
+        for problem in file.problems {
+            StandardError.write("error: \(problem)")
+        }
+        // A conversion that would lose what could not be read is refused.
+        guard file.problems.isEmpty else { throw ExitCode(2) }
+        let format: CaptureFileFormat
+        switch to {
+        case .jsonl: format = .jsonLines
+        case .compact: format = .compact
+        case nil: format = CaptureFileFormat.forPath(output)
+        }
+        try TraceOutput.write(CaptureFileEncoding.bytes(of: file, format: format), to: output)
     }
 }

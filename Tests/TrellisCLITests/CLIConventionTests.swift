@@ -8,7 +8,7 @@ import TrellisTestSupport
 struct CLIConventionTests {
     static let commands: [[String]] = [
         [], ["run"], ["validate"], ["node"], ["bench"],
-        ["trace"], ["trace", "show"], ["trace", "follow"], ["trace", "merge"], ["trace", "diff"], ["trace", "export"],
+        ["trace"], ["trace", "show"], ["trace", "follow"], ["trace", "merge"], ["trace", "diff"], ["trace", "export"], ["trace", "convert"],
     ]
 
     @Test func versionPrintsTheVersion() async throws {

@@ -175,7 +175,8 @@ struct CLITests {
         #expect(outcome.status == 0, "stderr: \(outcome.stderr)")
         let capture = try String(contentsOfFile: tracePath, encoding: .utf8)
         let lines = capture.split(separator: "\n")
-        #expect(lines.count == outcome.stdoutLines.count)
+        // A header line (1.1), then a line per event.
+        #expect(lines.count == outcome.stdoutLines.count + 1)
         #expect(lines.allSatisfy { $0.hasPrefix("{") && $0.hasSuffix("}") })
     }
 

@@ -81,8 +81,10 @@ struct TraceRecorderStorageTests {
         #expect(toFile.events.isEmpty && toFile.count == 0 && toFile.recordedCount == count)
 
         let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
-        #expect(lines.count == count + 1 && lines.last == "")
-        let expected = inMemory.events.map { TraceCaptureFormat.line(for: $0, runID: "run \\ 2") }
+        // A header line, a line per event, and the last newline.
+        #expect(lines.count == count + 2 && lines.last == "")
+        let expected = String(decoding: CaptureFileEncoding.bytes(of: inMemory.events, runs: [], defaultRunID: "run \\ 2", format: .jsonLines), as: UTF8.self)
+            .split(separator: "\n", omittingEmptySubsequences: false)
         // The two recorders read the clock at different moments: compare everything but the time.
         func timeless(_ line: some StringProtocol) -> Substring {
             let text = Substring(line)
@@ -91,8 +93,11 @@ struct TraceRecorderStorageTests {
         let mismatch = zip(lines, expected).enumerated().first { timeless($0.element.0) != timeless($0.element.1) }
         #expect(mismatch == nil, "line \((mismatch?.offset ?? 0) + 1):\n\(mismatch?.element.0 ?? "")\nexpected\n\(mismatch?.element.1 ?? "")")
         // And every line reads back as the event it was written from.
-        let reread = try TraceCaptureFormat.event(fromLine: String(lines[1])).event
-        #expect(reread.message == inMemory.events[1].message && reread.cause == inMemory.events[1].cause)
+        // (JSON has no NaN or infinity: lines with them are reported, not read.)
+        let reread = try TraceFileReader.read(path: path)
+        #expect(reread.runIDs == ["run \\ 2"])
+        let second = try #require(reread.events.first { $0.id.sequence == 2 })
+        #expect(second.message == inMemory.events[1].message && second.cause == inMemory.events[1].cause)
     }
 
     /// Events whose numbers do not fit the compact form (a step or transition beyond 32 bits, a
@@ -145,8 +150,7 @@ struct TraceRecorderStorageTests {
         Self.recordWide(into: toFile)
         toFile.flush()
         writer.close()
-        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
-        let reread = try lines.map { try TraceCaptureFormat.event(fromLine: String($0)).event }
+        let reread = try TraceFileReader.read(path: path).events
         #expect(reread.map(\.id) == events.map(\.id) && reread.map(\.lamport) == events.map(\.lamport))
         #expect(reread.map(\.step) == events.map(\.step) && reread.map(\.transition) == events.map(\.transition))
         #expect(Array(reread.map(\.message).suffix(300)) == Array(events.map(\.message).suffix(300)))
@@ -164,8 +168,9 @@ struct TraceRecorderStorageTests {
         writer.write("last")
         writer.close()
         let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
-        #expect(lines.count == 4 && lines.first == "first" && lines.last == "last")
-        #expect(lines[1].contains("\"message\":\"viewWillLayoutSubviews\""))
+        // The recorder's chunk starts with its header line.
+        #expect(lines.count == 5 && lines.first == "first" && lines.last == "last")
+        #expect(lines[1].hasPrefix("{\"v\":\"1.1\"") && lines[2].contains("\"message\":\"viewWillLayoutSubviews\""))
     }
 
     @Test("a capture file that cannot be created is an error naming it")
@@ -253,8 +258,8 @@ struct TraceRecorderStorageTests {
         first.flush()
         writer.close()
         #expect(writer.failure == nil)
-        let controllers = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
-            .map { try TraceCaptureFormat.event(fromLine: String($0)).event.controller.name }
-        #expect(controllers == ["A1", "A1", "B1", "B1", "A1", "A1"])
+        let file = try TraceFileReader.read(path: path)
+        #expect(file.events.map(\.controller.name) == ["A1", "A1", "B1", "B1", "A1", "A1"])
+        #expect(file.events.map(\.id.node) == ["a", "a", "b", "b", "a", "a"])
     }
 }

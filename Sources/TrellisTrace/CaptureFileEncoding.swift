@@ -1,0 +1,49 @@
+/// A whole trace as the bytes of a capture file, in either form: what `trellis run --trace`,
+/// `trellis trace convert` and `trellis trace merge` write. Both forms start a new header (a
+/// JSON Lines header line, a compact RUN record) where the run id changes, naming the node of the
+/// run's first event, so converting a file one way and back gives it byte for byte.
+public enum CaptureFileEncoding {
+    /// The bytes of a file holding `events`, each of the run its span in `runs` names (events
+    /// before the first span, or all of them without spans, belong to `defaultRunID`).
+    public static func bytes(
+        of events: [TraceEvent], runs: [TraceRunSpan], defaultRunID: String = "run", format: CaptureFileFormat
+    ) -> [UInt8] {
+        var out: [UInt8] = []
+        var header: TraceCaptureFormat.Header?
+        let compact = format == .compact ? CompactCaptureEncoder() : nil
+        if compact != nil, events.isEmpty { return CompactCaptureFormat.fileHeader }
+        forEach(events, runs: runs, defaultRunID: defaultRunID) { event, runID in
+            if let compact {
+                compact.append(event, runID: runID)
+                return
+            }
+            if header?.runID != runID {
+                header = TraceCaptureFormat.Header(runID: runID, node: event.id.node)
+                out.append(contentsOf: TraceCaptureFormat.headerLine(runID: runID, node: event.id.node).utf8)
+                out.append(0x0A)
+            }
+            out.append(contentsOf: TraceCaptureFormat.eventLine(for: event, headerNode: header?.node ?? "").utf8)
+            out.append(0x0A)
+        }
+        return compact?.bytes ?? out
+    }
+
+    /// The bytes of a file holding what `file` read (its events and their runs).
+    public static func bytes(of file: TraceFile, format: CaptureFileFormat) -> [UInt8] {
+        bytes(of: file.events, runs: file.runSpans, defaultRunID: file.runIDs.first ?? "run", format: format)
+    }
+
+    private static func forEach(
+        _ events: [TraceEvent], runs: [TraceRunSpan], defaultRunID: String, _ body: (TraceEvent, String) -> Void
+    ) {
+        var span = 0
+        var runID = defaultRunID
+        for (position, event) in events.enumerated() {
+            while span < runs.count, runs[span].position <= position {
+                runID = runs[span].runID
+                span += 1
+            }
+            body(event, runID)
+        }
+    }
+}

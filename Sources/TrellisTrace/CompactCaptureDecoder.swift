@@ -1,0 +1,330 @@
+import TrellisModel
+
+/// Why a compact capture could not be read on: where (the byte offset from the start of the
+/// file) and what is wrong there.
+public struct CompactCaptureError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var offset: Int
+    public var message: String
+
+    public init(offset: Int, message: String) {
+        self.offset = offset
+        self.message = message
+    }
+
+    public var description: String { "byte \(offset): \(message)" }
+}
+
+/// Reads the compact binary capture (`Protocols/compact-trace-format.md`). Every count and
+/// length is checked against the bytes that remain before anything is allocated for it, so a
+/// damaged or truncated file ends the reading with a `CompactCaptureError`, never a trap.
+package enum CompactCaptureDecoder {
+    private typealias Format = CompactCaptureFormat
+
+    /// Reads `bytes`, handing `body` each event in order with its run id. Throws at the first
+    /// damage; the events before it have been handed over.
+    package static func decode(
+        _ bytes: UnsafeRawBufferPointer, _ body: (TraceEvent, String) -> Void
+    ) throws(CompactCaptureError) {
+        var reader = Reader(bytes: bytes)
+        try reader.readFileHeader()
+        try reader.readRecords(body)
+    }
+
+    private struct Reader {
+        let bytes: UnsafeRawBufferPointer
+        var position = 0
+        /// The end of the record being read (the file's end for events).
+        var end: Int
+        var names: [String] = []
+        var controllers: [ControllerID] = []
+        var sizes: [Size] = []
+        var run: String?
+        var previous = Format.PreviousEvent<String>(node: "")
+        /// Where the event or record being read starts, for messages.
+        var start = 0
+        /// The tag of the record or event being read; nil in the file header.
+        var tag: UInt8?
+
+        /// The record or event being read, for messages (made only when one is needed).
+        var what: String {
+            guard let tag else { return "the file header" }
+            guard tag >= Format.eventTagBase else { return "the record at byte \(start) (tag 0x\(String(tag, radix: 16)))" }
+            let code = Format.Code(rawValue: tag - Format.eventTagBase).map { "\($0)" } ?? "unknown"
+            return "the event at byte \(start) (\(code))"
+        }
+
+        init(bytes: UnsafeRawBufferPointer) {
+            self.bytes = bytes
+            end = bytes.count
+        }
+
+        func failure(_ message: String, at offset: Int? = nil) -> CompactCaptureError {
+            CompactCaptureError(offset: offset ?? position, message: message)
+        }
+
+        mutating func readFileHeader() throws(CompactCaptureError) {
+            guard bytes.count >= Format.magic.count, Format.magic.indices.allSatisfy({ bytes[$0] == Format.magic[$0] }) else {
+                throw failure("not a compact trellis capture (the first bytes are not 89 54 52 4C 0D 0A 1A 0A)", at: 0)
+            }
+            position = Format.magic.count
+            let major = try byte()
+            _ = try byte()
+            guard major == Format.majorVersion else {
+                throw failure("major version \(major) is not supported (this reader reads \(Format.majorVersion).x)", at: Format.magic.count)
+            }
+        }
+
+        mutating func readRecords(_ body: (TraceEvent, String) -> Void) throws(CompactCaptureError) {
+            while position < bytes.count {
+                start = position
+                end = bytes.count
+                let tag = bytes[position]
+                self.tag = tag
+                position += 1
+                if tag < Format.eventTagBase {
+                    try readDefinition(tag)
+                } else {
+                    body(try readEvent(tag), run ?? "")
+                }
+            }
+        }
+
+        mutating func readDefinition(_ tag: UInt8) throws(CompactCaptureError) {
+            let length = try count("length")
+            let recordEnd = position + length
+            end = recordEnd
+            switch Format.Record(rawValue: tag) {
+            case .run:
+                let runID = try text("run id")
+                let node = try name("node")
+                run = runID
+                previous.node = node
+            case .name:
+                let text = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[position..<recordEnd]), as: UTF8.self)
+                names.append(text)
+                controllers.append(ControllerID(text))
+            case .size:
+                let width = try double(), height = try double()
+                sizes.append(Size(width, height))
+            case nil:
+                break
+            }
+            // What a known record holds past what this version reads, and unknown records, are skipped.
+            position = recordEnd
+            end = bytes.count
+        }
+
+        mutating func readEvent(_ tag: UInt8) throws(CompactCaptureError) -> TraceEvent {
+            typealias Flag = Format.Flag
+            guard let code = Format.Code(rawValue: tag - Format.eventTagBase) else {
+                throw failure("unknown event code \(tag - Format.eventTagBase) (tag 0x\(String(tag, radix: 16)))", at: start)
+            }
+            guard let run else { throw failure("an event before any RUN record", at: start) }
+            _ = run
+            let flags = try byte()
+            guard flags & Flag.reserved == 0 else { throw failure("reserved flag bits set in \(what)", at: position - 1) }
+            let node = flags & Flag.node != 0 ? try name("node") : previous.node
+            let sequence = flags & Flag.sequence != 0 ? try varint("sequence") : previous.sequence &+ 1
+            let lamportOffset = flags & Flag.lamport != 0
+                ? UInt64(bitPattern: Format.unzigzag(try varint("Lamport clock"))) : previous.lamportOffset
+            var cause: EventRef?
+            if flags & Flag.cause != 0 {
+                let causeNode = try name("cause node")
+                let causeSequence = previous.causeSequence &+ UInt64(bitPattern: Format.unzigzag(try varint("cause")))
+                cause = EventRef(node: causeNode, sequence: causeSequence)
+                previous.causeSequence = causeSequence
+            }
+            var transition = previous.transition
+            if flags & Flag.transition != 0 {
+                switch try byte() {
+                case 0: transition = nil
+                case 1: transition = try signed("transition")
+                case let other: throw failure("transition marker \(other) in \(what) (expected 0 or 1)", at: position - 1)
+                }
+            }
+            let step = flags & Flag.step != 0 ? try signed("step") : previous.step
+            let time = flags & Flag.time != 0 ? previous.time &+ UInt64(bitPattern: Format.unzigzag(try varint("time"))) : previous.time
+            let controller = try controller("controller")
+            let message = try message(code)
+            previous.become(node: node, sequence: sequence, lamportOffset: lamportOffset, transition: transition, step: step, time: time)
+            return TraceEvent(
+                id: EventRef(node: node, sequence: sequence), lamport: sequence &+ lamportOffset, cause: cause, controller: controller,
+                transition: transition, step: step, message: message, time: time)
+        }
+
+        mutating func message(_ code: Format.Code) throws(CompactCaptureError) -> TraceMessage {
+            switch code {
+            case .step: return .step(number: try signed("step number"), description: try text("step description"))
+            case .viewWillTransition: return .viewWillTransition(to: try size("size"))
+            case .sizeForChild:
+                return .sizeForChild(child: try controller("child"), parent: try size("parent size"), answer: try size("answer"))
+            case .frameOfPresentedView:
+                let origin = try size("origin"), size = try size("size")
+                return .frameOfPresentedView(Rect(origin: Point(x: origin.width, y: origin.height), size: size))
+            case .willTransition: return .willTransition(to: try traits())
+            case .traitCollectionDidChange: return .traitCollectionDidChange(previous: try traits())
+            case .preferredContentSizeDidChange: return .preferredContentSizeDidChange(child: try controller("child"))
+            case .systemLayoutFittingSizeDidChange: return .systemLayoutFittingSizeDidChange(child: try controller("child"))
+            case .suppressed:
+                let message = try name("suppressed message")
+                let cutCount = try count("cut count")
+                var cut: [ControllerID] = []
+                cut.reserveCapacity(cutCount)
+                for _ in 0..<cutCount { cut.append(try controller("cut controller")) }
+                return .suppressed(message: message, cut: cut)
+            case .viewWillLayoutSubviews: return .layout(.viewWillLayoutSubviews, frame: try frame())
+            case .viewDidLayoutSubviews: return .layout(.viewDidLayoutSubviews, frame: try frame())
+            case .containerViewWillLayoutSubviews: return .layout(.containerViewWillLayoutSubviews, frame: try frame())
+            case .containerViewDidLayoutSubviews: return .layout(.containerViewDidLayoutSubviews, frame: try frame())
+            case .alongsideTransition: return .alongsideTransition(transition: try signed("transition"))
+            case .transitionCompletion: return .transitionCompletion(transition: try signed("transition"))
+            case .warning: return .warning(try text("text"))
+            case .error: return .error(try text("text"))
+            case .fault: return .fault(try text("text"))
+            case .note: return .note(try text("text"))
+            case .appearance: return .appearance(try choice(AppearanceCallback.allCases, "appearance callback"))
+            case .presentationTransition:
+                let callback = try choice(PresentationCallback.allCases, "presentation callback")
+                return .presentationTransition(callback, value: try flag("value"))
+            case .present:
+                return .present(
+                    try controller("presented"), style: try named(ModalPresentationStyle.self, "style"),
+                    transitionStyle: try named(ModalTransitionStyle.self, "transition style"))
+            case .dismiss: return .dismiss(try controller("presented"))
+            case .adaptivePresentationStyle: return .adaptivePresentationStyle(try named(ModalPresentationStyle.self, "style"))
+            case .willPresentWithAdaptiveStyle: return .willPresentWithAdaptiveStyle(try named(ModalPresentationStyle.self, "style"))
+            case .completion: return .completion(action: try name("action"), try controller("target"))
+            case .show: return .show(try controller("child"), detail: try flag("detail"))
+            case .push: return .push(try controller("child"))
+            case .pop: return .pop(try controller("child"))
+            case .replaceDetail: return .replaceDetail(try controller("child"))
+            case .select: return .select(try controller("child"), index: try signed("index"))
+            }
+        }
+
+        mutating func frame() throws(CompactCaptureError) -> Rect? {
+            let at = position
+            switch try byte() {
+            case Format.FrameMarker.none.rawValue: return nil
+            case Format.FrameMarker.atZero.rawValue: return Rect(try size("frame size"))
+            case Format.FrameMarker.withOrigin.rawValue:
+                let origin = try size("frame origin"), size = try size("frame size")
+                return Rect(origin: Point(x: origin.width, y: origin.height), size: size)
+            case let other: throw failure("frame marker \(other) in \(what) (expected 0, 1 or 2)", at: at)
+            }
+        }
+
+        mutating func traits() throws(CompactCaptureError) -> TraitCollection {
+            let horizontal = try named(SizeClass.self, "horizontal size class")
+            let vertical = try named(SizeClass.self, "vertical size class")
+            let idiom = try named(UserInterfaceIdiom.self, "idiom")
+            let scale = try double()
+            return TraitCollection(
+                horizontalSizeClass: horizontal, verticalSizeClass: vertical, userInterfaceIdiom: idiom, displayScale: scale,
+                layoutDirection: try named(LayoutDirection.self, "layout direction"),
+                userInterfaceStyle: try named(UserInterfaceStyle.self, "interface style"),
+                preferredContentSizeCategory: try named(ContentSizeCategory.self, "content size category"))
+        }
+
+        // MARK: Fields
+
+        mutating func byte() throws(CompactCaptureError) -> UInt8 {
+            guard position < end else { throw truncated() }
+            defer { position += 1 }
+            return bytes[position]
+        }
+
+        func truncated() -> CompactCaptureError {
+            end == bytes.count
+                ? failure("the file ends inside \(what)", at: bytes.count)
+                : failure("\(what) ends before its fields do", at: end)
+        }
+
+        mutating func varint(_ field: String) throws(CompactCaptureError) -> UInt64 {
+            let at = position
+            var value: UInt64 = 0
+            var shift: UInt64 = 0
+            while true {
+                let next = try byte()
+                guard shift < 63 || (shift == 63 && next <= 1) else {
+                    throw failure("the \(field) of \(what) is longer than 64 bits", at: at)
+                }
+                value |= UInt64(next & 0x7F) << shift
+                if next & 0x80 == 0 { return value }
+                shift += 7
+            }
+        }
+
+        mutating func signed(_ field: String) throws(CompactCaptureError) -> Int {
+            Int(Format.unzigzag(try varint(field)))
+        }
+
+        /// A count or length: at most the bytes left (each counted thing takes at least one).
+        mutating func count(_ field: String) throws(CompactCaptureError) -> Int {
+            let at = position
+            let value = try varint(field)
+            guard value <= UInt64(end - position) else {
+                throw failure("the \(field) of \(what) is \(value), more than the \(end - position) bytes left", at: at)
+            }
+            return Int(value)
+        }
+
+        mutating func text(_ field: String) throws(CompactCaptureError) -> String {
+            let length = try count("\(field) length")
+            defer { position += length }
+            return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[position..<position + length]), as: UTF8.self)
+        }
+
+        mutating func double() throws(CompactCaptureError) -> Double {
+            guard end - position >= 8 else { throw truncated() }
+            var bits: UInt64 = 0
+            for index in 0..<8 { bits |= UInt64(bytes[position + index]) << UInt64(8 * index) }
+            position += 8
+            return Double(bitPattern: bits)
+        }
+
+        mutating func index(_ field: String, below limit: Int, table: String) throws(CompactCaptureError) -> Int {
+            let at = position
+            let value = try varint(field)
+            guard value < UInt64(limit) else {
+                throw failure("the \(field) of \(what) is \(table) entry \(value), but only \(limit) are defined", at: at)
+            }
+            return Int(value)
+        }
+
+        mutating func name(_ field: String) throws(CompactCaptureError) -> String {
+            names[try index(field, below: names.count, table: "name")]
+        }
+
+        mutating func controller(_ field: String) throws(CompactCaptureError) -> ControllerID {
+            controllers[try index(field, below: controllers.count, table: "name")]
+        }
+
+        mutating func size(_ field: String) throws(CompactCaptureError) -> Size {
+            sizes[try index(field, below: sizes.count, table: "size")]
+        }
+
+        mutating func named<T: RawRepresentable>(_: T.Type, _ field: String) throws(CompactCaptureError) -> T where T.RawValue == String {
+            let at = position
+            let raw = try name(field)
+            guard let value = T(rawValue: raw) else { throw failure("unknown \(field) \"\(raw)\" in \(what)", at: at) }
+            return value
+        }
+
+        mutating func choice<T>(_ cases: [T], _ field: String) throws(CompactCaptureError) -> T {
+            let at = position
+            let value = Int(try byte())
+            guard value < cases.count else { throw failure("unknown \(field) \(value) in \(what)", at: at) }
+            return cases[value]
+        }
+
+        mutating func flag(_ field: String) throws(CompactCaptureError) -> Bool {
+            let at = position
+            switch try byte() {
+            case 0: return false
+            case 1: return true
+            case let other: throw failure("the \(field) of \(what) is \(other) (expected 0 or 1)", at: at)
+            }
+        }
+    }
+}

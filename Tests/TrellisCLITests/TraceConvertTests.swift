@@ -1,0 +1,85 @@
+import Foundation
+import Testing
+import TrellisTestSupport
+
+/// `trellis trace convert` and the two capture forms through every `trellis trace` command.
+@Suite("trellis trace convert and the compact capture")
+struct TraceConvertTests {
+    static let examples = (try? FileManager.default.contentsOfDirectory(atPath: "Examples"))?
+        .filter { $0.hasSuffix(".json") }.sorted() ?? []
+
+    @Test("every example's trace converts JSON Lines → compact → JSON Lines byte for byte, and --trace writes both forms")
+    func roundTrips() async throws {
+        #expect(Self.examples.count >= 10)
+        let directory = try scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for example in Self.examples {
+            let jsonLines = directory.appendingPathComponent("\(example).jsonl").path
+            let compact = directory.appendingPathComponent("\(example).trellis").path
+            let back = directory.appendingPathComponent("\(example).back.jsonl").path
+            let compactAgain = directory.appendingPathComponent("\(example).again.trellis").path
+            #expect(try await runTrellis(["run", "Examples/\(example)", "--trace", jsonLines]).status == 0)
+            let toCompact = try await runTrellis(["trace", "convert", jsonLines, compact])
+            #expect(toCompact.status == 0, "\(toCompact.stderr)")
+            #expect(try await runTrellis(["trace", "convert", compact, back]).status == 0)
+            #expect(try await runTrellis(["trace", "convert", back, compactAgain]).status == 0)
+            let original = try Data(contentsOf: URL(fileURLWithPath: jsonLines))
+            let converted = try Data(contentsOf: URL(fileURLWithPath: back))
+            #expect(original == converted, "\(example): JSON Lines → compact → JSON Lines changed the file")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: compact)) == Data(contentsOf: URL(fileURLWithPath: compactAgain)))
+            let compactData = try Data(contentsOf: URL(fileURLWithPath: compact))
+            #expect(compactData.starts(with: [0x89, 0x54, 0x52, 0x4C]), "\(example): not a compact capture")
+            #expect(compactData.count * 6 <= original.count, "\(example): \(compactData.count) bytes compact, \(original.count) as JSON Lines")
+        }
+        // A name not ending in .jsonl gets the compact form from `run` too; --to overrides the name.
+        let recorded = directory.appendingPathComponent("recorded.trellis").path
+        #expect(try await runTrellis(["run", "Examples/split-view.json", "--trace", recorded]).status == 0)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: recorded)).starts(with: [0x89, 0x54, 0x52, 0x4C]))
+        let forced = directory.appendingPathComponent("forced.txt").path
+        #expect(try await runTrellis(["trace", "convert", recorded, forced, "--to", "jsonl"]).status == 0)
+        #expect(try String(contentsOfFile: forced, encoding: .utf8).hasPrefix("{\"v\":\"1.1\""))
+    }
+
+    @Test("every trace command prints the same from the compact form as from JSON Lines, and files of both forms merge")
+    func sameOutput() async throws {
+        let directory = try scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for example in ["popover-adaptation.json", "split-view.json", "chain-dismiss-middle.json", "one-third-sidebar.json"] {
+            let jsonLines = directory.appendingPathComponent("\(example).jsonl").path
+            let compact = directory.appendingPathComponent("\(example).trellis").path
+            #expect(try await runTrellis(["run", "Examples/\(example)", "--trace", jsonLines]).status == 0)
+            #expect(try await runTrellis(["trace", "convert", jsonLines, compact]).status == 0)
+            let commands: [[String]] = [
+                ["show"], ["show", "--tree", "--frames"], ["show", "--kind", "layout", "--step", "1-2"], ["follow", "main#2"],
+                ["export", "--format", "perfetto"], ["export", "--format", "mermaid"], ["export", "--format", "plantuml"], ["merge"],
+            ]
+            for command in commands {
+                let fromJSON = try await runTrellis(["trace"] + [command[0], jsonLines] + command.dropFirst())
+                let fromCompact = try await runTrellis(["trace"] + [command[0], compact] + command.dropFirst())
+                #expect(fromJSON.status == 0 && fromCompact.status == fromJSON.status, "\(example) \(command): \(fromCompact.stderr)")
+                #expect(fromJSON.stdout == fromCompact.stdout, "\(example) \(command): the two forms print differently")
+            }
+            #expect(try await runTrellis(["trace", "diff", jsonLines, compact]).status == 0)
+            let mixed = try await runTrellis(["trace", "merge", jsonLines, compact])
+            let twice = try await runTrellis(["trace", "merge", jsonLines, jsonLines])
+            #expect(mixed.status == 0 && mixed.stdout == twice.stdout)
+        }
+    }
+
+    @Test("a truncated or damaged compact capture is reported with its byte offset; what came before is read")
+    func damagedCompactFile() async throws {
+        let directory = try scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let compact = directory.appendingPathComponent("t.trellis").path
+        #expect(try await runTrellis(["run", "Examples/split-view.json", "--trace", compact]).status == 0)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: compact))
+        let truncated = directory.appendingPathComponent("cut.trellis").path
+        try bytes.prefix(bytes.count - 3).write(to: URL(fileURLWithPath: truncated))
+        let shown = try await runTrellis(["trace", "show", truncated])
+        #expect(shown.status == 0)
+        #expect(shown.stderr.contains("cut.trellis: byte \(bytes.count - 3): the file ends inside the event at byte"), "\(shown.stderr)")
+        #expect(!shown.stdoutLines.isEmpty)
+        // A conversion does not silently drop what it could not read.
+        #expect(try await runTrellis(["trace", "convert", truncated, directory.appendingPathComponent("x.jsonl").path]).status == 2)
+    }
+}
