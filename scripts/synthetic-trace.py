@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Writes a synthetic JSON Lines trace (SPEC §6) for measuring `trellis trace` at scale.
 
-    synthetic-trace.py deep N  FILE   one step whose events form a single cause chain N deep
+    synthetic-trace.py deep N  FILE [K]   one step whose events form a single cause chain N deep
+                                      (over K controllers taken in turn: every one by default)
     synthetic-trace.py wide N  FILE   one step delivering to N controllers, each asking one query
     synthetic-trace.py cycle N FILE   a damaged trace: N events whose causes form one cycle
 
@@ -27,14 +28,15 @@ def header(seq, description):
 
 
 def main():
-    if len(sys.argv) != 4 or sys.argv[1] not in ("deep", "wide", "cycle"):
+    if len(sys.argv) not in (4, 5) or sys.argv[1] not in ("deep", "wide", "cycle"):
         sys.exit(__doc__)
     shape, count, path = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+    controllers = int(sys.argv[4]) if len(sys.argv) == 5 else count
     with open(path, "w") as out:
         if shape == "deep":
             out.write(header(1, "resizeWindow 568x320") + "\n")
             for i in range(count):
-                out.write(line(i + 2, i + 1, f"C{i}", 1, "delivery", "viewWillTransition", {"to": [568, 320]}) + "\n")
+                out.write(line(i + 2, i + 1, f"C{i % controllers}", 1, "delivery", "viewWillTransition", {"to": [568, 320]}) + "\n")
         elif shape == "wide":
             out.write(header(1, "resizeWindow 568x320") + "\n")
             seq = 1
