@@ -29,6 +29,13 @@ public enum LineDiff {
     /// size, with memory linear in the two sides. Between two common lines, what is missing comes
     /// before what is extra.
     public static func operations(expected: [String], actual: [String]) -> [Operation] {
+        operations(expected: expected, actual: actual, budget: .max).operations
+    }
+
+    /// The same within a search budget (see `MyersDiff.matches(_:_:within:)`); past it, the
+    /// common head and tail stay and everything between is listed as missing then extra, and
+    /// `minimal` is false so that the caller says so.
+    public static func operations(expected: [String], actual: [String], budget: Int) -> (operations: [Operation], minimal: Bool) {
         var numbers: [String: Int] = [:]
         numbers.reserveCapacity(expected.count)
         func number(_ line: String) -> Int {
@@ -37,10 +44,20 @@ public enum LineDiff {
             return numbers.count - 1
         }
         let left = expected.map(number), right = actual.map(number)
+        let found = MyersDiff.matches(left, right, within: budget)
+        var matches = found ?? []
+        if found == nil {
+            // Only the common head and tail: a diff, not the shortest one.
+            var head = 0
+            while head < left.count, head < right.count, left[head] == right[head] { head += 1 }
+            var tail = 0
+            while tail < left.count - head, tail < right.count - head, left[left.count - 1 - tail] == right[right.count - 1 - tail] { tail += 1 }
+            matches = (0..<head).map { ($0, $0) } + (0..<tail).map { (left.count - tail + $0, right.count - tail + $0) }
+        }
         var result: [Operation] = []
         result.reserveCapacity(max(expected.count, actual.count))
         var i = 0, j = 0
-        for match in MyersDiff.matches(left, right) + [(left: expected.count, right: actual.count)] {
+        for match in matches + [(left: expected.count, right: actual.count)] {
             while i < match.left { result.append(.missing(expected[i])); i += 1 }
             while j < match.right { result.append(.extra(actual[j])); j += 1 }
             if i < expected.count, j < actual.count {
@@ -49,6 +66,6 @@ public enum LineDiff {
                 j += 1
             }
         }
-        return result
+        return (result, found != nil)
     }
 }

@@ -9,6 +9,14 @@
 public enum MyersDiff {
     /// The matched index pairs `(left, right)` of a longest common subsequence, ascending.
     public static func matches(_ left: [Int], _ right: [Int]) -> [(left: Int, right: Int)] {
+        matches(left, right, within: .max) ?? []
+    }
+
+    /// The same, or nil when finding it would take more than `budget` steps of the search (one
+    /// per diagonal tried, about D² in all for D differences): the caller then says that it shows
+    /// a diff that is not minimal, rather than searching for hours.
+    public static func matches(_ left: [Int], _ right: [Int], within budget: Int) -> [(left: Int, right: Int)]? {
+        var remaining = budget
         var result: [(left: Int, right: Int)] = []
         var forward: [Int] = []
         var backward: [Int] = []
@@ -24,7 +32,10 @@ public enum MyersDiff {
             guard aStart < aEnd, bStart < bEnd else { continue }
             // Unreachable for non-empty sides (some path of at most n + m edits always meets one
             // from the other end); without a snake the range is left unmatched, never looped on.
-            guard let snake = middleSnake(left, aStart, aEnd, right, bStart, bEnd, &forward, &backward) else { continue }
+            guard let snake = middleSnake(left, aStart, aEnd, right, bStart, bEnd, &forward, &backward, &remaining) else {
+                if remaining < 0 { return nil }
+                continue
+            }
             if snake.length > 0 { ordered.append((snake.x, snake.y, snake.length)) }
             pending.append((aStart, snake.x, bStart, snake.y))
             pending.append((snake.x + snake.length, aEnd, snake.y + snake.length, bEnd))
@@ -41,7 +52,7 @@ public enum MyersDiff {
     /// absolute indices. With at least two edits, both halves around it have fewer edits.
     private static func middleSnake(
         _ left: [Int], _ aLow: Int, _ aHigh: Int, _ right: [Int], _ bLow: Int, _ bHigh: Int,
-        _ forward: inout [Int], _ backward: inout [Int]
+        _ forward: inout [Int], _ backward: inout [Int], _ remaining: inout Int
     ) -> (x: Int, y: Int, length: Int)? {
         let n = aHigh - aLow, m = bHigh - bLow
         let delta = n - m
@@ -54,6 +65,8 @@ public enum MyersDiff {
         forward[offset + 1] = 0
         backward[offset + 1] = 0
         for d in 0...limit {
+            remaining -= 2 * (d + 1)
+            if remaining < 0 { return nil }
             // Forward paths of d edits, on diagonals k = x - y.
             for k in stride(from: -d, through: d, by: 2) {
                 var x = (k == -d || (k != d && forward[offset + k - 1] < forward[offset + k + 1]))

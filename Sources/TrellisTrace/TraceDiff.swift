@@ -10,7 +10,14 @@ public enum TraceDiff {
         public var step: Int
         public var header: String
         public var operations: [LineDiff.Operation]
+        /// False when the step had too many differences for a shortest diff within the search
+        /// budget: its lines are then the common head and tail, and all between as - then +.
+        public var minimal = true
     }
+
+    /// Steps of the search for a shortest diff of one step's lines (about D² for D differing
+    /// lines): a few seconds; past it the step's diff says it is not minimal.
+    public static let searchBudget = 400_000_000
 
     /// One step of a trace: its header (if recorded), what it is, and its lines.
     private struct Step {
@@ -41,8 +48,9 @@ public enum TraceDiff {
         return byNumber.keys.sorted().compactMap { byNumber[$0] }
     }
 
-    /// The steps whose lines differ (none: the traces are the same).
-    public static func compare(_ left: [TraceEvent], _ right: [TraceEvent]) -> [StepDifference] {
+    /// The steps whose lines differ (none: the traces are the same); `budget` bounds the search
+    /// for a shortest diff of each step (see `searchBudget`).
+    public static func compare(_ left: [TraceEvent], _ right: [TraceEvent], budget: Int = searchBudget) -> [StepDifference] {
         let a = steps(left), b = steps(right)
         var identities: [String: Int] = [:]
         func number(_ step: Step) -> Int {
@@ -66,8 +74,8 @@ public enum TraceDiff {
             i += 1
             j += 1
             guard old.lines != new.lines else { continue }
-            differences.append(StepDifference(
-                step: new.number, header: new.title, operations: LineDiff.operations(expected: old.lines, actual: new.lines)))
+            let diff = LineDiff.operations(expected: old.lines, actual: new.lines, budget: budget)
+            differences.append(StepDifference(step: new.number, header: new.title, operations: diff.operations, minimal: diff.minimal))
         }
         return differences
     }
@@ -78,6 +86,9 @@ public enum TraceDiff {
         var out: [String] = []
         for difference in differences {
             out.append(difference.header)
+            if !difference.minimal {
+                out.append("  (not a shortest diff: too many differences in this step to search; the lines between the first and last difference are listed as removed, then added)")
+            }
             let operations = difference.operations
             let changed = operations.indices.filter { if case .same = operations[$0] { return false }; return true }
             var shown = Set<Int>()

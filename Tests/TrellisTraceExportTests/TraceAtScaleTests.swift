@@ -68,6 +68,28 @@ import TrellisTrace
         #expect(operations.count == 1_000_002)
     }
 
+    @Test func pastItsBudgetTheDiffSaysItIsNotMinimal() {
+        // Two unrelated sides: thousands of differences. Within the budget the diff is shortest…
+        let left = (0..<2_000).map { "a\($0)" }, right = ["same"] + (0..<2_000).map { "b\($0)" } + ["end"]
+        let full = LineDiff.operations(expected: ["same"] + left + ["end"], actual: right, budget: .max)
+        #expect(full.minimal)
+        #expect(full.operations.filter { if case .same = $0 { return true }; return false }.count == 2)
+        // …past it, the head and tail stay, all between is - then +, and the result says so.
+        let capped = LineDiff.operations(expected: ["same"] + left + ["end"], actual: right, budget: 1_000)
+        #expect(!capped.minimal)
+        #expect(capped.operations == [.same("same")] + left.map { .missing($0) } + right.dropFirst().dropLast().map { .extra($0) } + [.same("end")])
+        #expect(MyersDiff.matches([1, 2, 3], [3, 2, 1], within: 1) == nil)
+        let before = Self.chain(3), after = Self.chain(3).map { event in
+            var changed = event
+            if case .viewWillTransition = event.message { changed.message = .viewWillTransition(to: Size(1, 1)) }
+            return changed
+        }
+        #expect(TraceDiff.compare(before, after).map(\.minimal) == [true])
+        let differences = TraceDiff.compare(before, after, budget: 1)
+        #expect(differences.map(\.minimal) == [false])
+        #expect(TraceDiff.render(differences).contains("not a shortest diff"))
+    }
+
     @Test func anInsertedStepIsTheOnlyDifference() {
         func trace(_ steps: [(String, [String])]) -> [TraceEvent] {
             var events: [TraceEvent] = []
@@ -95,8 +117,7 @@ import TrellisTrace
         let events = (1...4).map { Self.event(UInt64($0), cause: UInt64($0 == 1 ? 4 : $0 - 1), "C\($0)", .viewWillTransition(to: Size(1, 1))) }
         let tree = CausalTree(events)
         #expect(tree.roots.isEmpty)
-        let member = try? #require(tree.cycle)
-        #expect(member.map { (0..<4).contains($0) } == true)
+        #expect(tree.cycle.map { (0..<4).contains($0) } == true)
         // A cycle below a sound root, and a sound trace.
         let below = Self.chain(3) + [Self.event(10, cause: 11, "X", .note("x")), Self.event(11, cause: 10, "Y", .note("y"))]
         #expect(CausalTree(below).cycle.map { below[$0].controller.name } != nil)
