@@ -59,7 +59,9 @@ public enum TraceDiff {
             identities[key] = identities.count
             return identities.count - 1
         }
-        let pairs = MyersDiff.matches(a.map(number), b.map(number))
+        // Steps are few; thousands of unrelated ones past the budget pair up by position instead.
+        let pairs = MyersDiff.matches(a.map(number), b.map(number), within: budget)
+            ?? (0..<min(a.count, b.count)).map { (left: $0, right: $0) }
         var differences: [StepDifference] = []
         var i = 0, j = 0
         func only(_ step: Step, as operation: (String) -> LineDiff.Operation) -> StepDifference {
