@@ -96,8 +96,8 @@ struct TraceShowCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "show", abstract: "Print a trace as canonical lines, or as an indented causal tree.",
         discussion: """
-            --tree indents two spaces a level; past 32 levels the indent stays at 32 levels and \\
-            the depth is printed as a number ("[40] A viewDidLayoutSubviews"), so the output of a \\
+            --tree indents two spaces a level; past 32 levels the indent stays at 32 levels and \
+            the depth is printed as a number ("[40] A viewDidLayoutSubviews"), so the output of a \
             deep cause chain grows with its length only.
             """)
 
