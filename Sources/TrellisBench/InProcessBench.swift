@@ -52,21 +52,27 @@ public enum InProcessBench {
         return root
     }
 
-    /// Both in-process figures of `shape` measured turn about — a bare round, then a Trellis
-    /// round, and so on — so that both sample the same moments of a shared, noisy machine; each
-    /// side's best round counts. Trellis's trace goes to memory.
-    public static func interleavedHopsPerSecond(_ shape: HierarchyShape, rounds: Int) async throws -> (ours: Double, bare: Double) {
+    /// The in-process figures of `shape` measured turn about — a bare-actor round, a plain-call
+    /// round (`PlainNode`, the floor), then a Trellis round, and so on — so that all sample the
+    /// same moments of a shared, noisy machine; each side's best round counts. Trellis's trace
+    /// goes to memory.
+    public static func interleavedHopsPerSecond(_ shape: HierarchyShape, rounds: Int) async throws -> (ours: Double, bare: Double, plain: Double) {
         let root = await bareTree(shape)
+        let plainRoot = PlainNode.tree(shape)
         let recorder = TraceRecorder(storage: .memory)
         let window = try await Window(shape.hierarchy(windowSize: Size(320, 568)), environment: RuntimeEnvironment(recorder: recorder))
         await window.start()
-        var best = (ours: 0.0, bare: 0.0)
+        var best = (ours: 0.0, bare: 0.0, plain: 0.0)
         for round in 0..<rounds {
             let size = round % 2 == 0 ? Size(568, 320) : Size(320, 568)
             var start = ContinuousClock.now
             var hops = await root.announce(size)
             hops += await root.layout()
             best.bare = max(best.bare, Double(hops) / seconds(since: start))
+            start = ContinuousClock.now
+            hops = plainRoot.announce(size)
+            hops += plainRoot.layout()
+            best.plain = max(best.plain, Double(hops) / seconds(since: start))
             start = ContinuousClock.now
             try await window.perform(.environmentChange(size: size, traits: nil))
             best.ours = max(best.ours, Double(2 * shape.count) / seconds(since: start))

@@ -1,10 +1,19 @@
 /// The events of a trace as a forest by causality: each event under the event that caused it
 /// (its `cause`), roots being step headers and whatever has no cause in the trace.
+///
+/// Everything here is linear in the trace's size, however deep its cause chains: building the
+/// tree, walking it, the subtree of any set of events and each event's last effect. A damaged
+/// trace whose causes form a cycle is not a forest; `cycle` names an event of the cycle, and
+/// the events of a cycle (and whatever they caused) are reached from no root.
 public struct CausalTree: Sendable {
     public let events: [TraceEvent]
     private let index: [EventRef: Int]
-    private let children: [Int: [Int]]
+    /// The children of event `p` are `childList[childStart[p]..<childStart[p + 1]]`, in trace order.
+    private let childStart: [Int]
+    private let childList: [Int]
     public let roots: [Int]
+    /// An event on a cycle of causes (damaged input), or nil when the causes form a forest.
+    public let cycle: Int?
 
     public init(_ events: [TraceEvent]) {
         self.events = events
@@ -12,23 +21,52 @@ public struct CausalTree: Sendable {
         // Sized once: growing it step by step rehashed the events again at every doubling.
         index.reserveCapacity(events.count)
         for (position, event) in events.enumerated() { index[event.id] = position }
-        var children: [Int: [Int]] = [:]
+        var parents = [Int](repeating: -1, count: events.count)
+        var counts = [Int](repeating: 0, count: events.count + 1)
         var roots: [Int] = []
         for (position, event) in events.enumerated() {
             if let cause = event.cause, let parent = index[cause], parent != position {
-                children[parent, default: []].append(position)
+                parents[position] = parent
+                counts[parent + 1] += 1
             } else {
                 roots.append(position)
             }
         }
+        for position in events.indices { counts[position + 1] += counts[position] }
+        var next = counts
+        var childList = [Int](repeating: 0, count: counts[events.count])
+        for (position, parent) in parents.enumerated() where parent >= 0 {
+            childList[next[parent]] = position
+            next[parent] += 1
+        }
         self.index = index
-        self.children = children
+        self.childStart = counts
+        self.childList = childList
         self.roots = roots
+        self.cycle = Self.cycleMember(parents: parents, roots: roots, childStart: counts, childList: childList)
+    }
+
+    /// An event on a cycle of causes: every event reached from no root has a parent, so walking
+    /// up from one of them must come back to an event already walked.
+    private static func cycleMember(parents: [Int], roots: [Int], childStart: [Int], childList: [Int]) -> Int? {
+        var reached = [Bool](repeating: false, count: parents.count)
+        var stack = roots
+        var count = 0
+        while let position = stack.popLast() {
+            reached[position] = true
+            count += 1
+            stack.append(contentsOf: childList[childStart[position]..<childStart[position + 1]])
+        }
+        guard count < parents.count, let start = reached.firstIndex(of: false) else { return nil }
+        var walked = Set<Int>()
+        var current = start
+        while walked.insert(current).inserted, parents[current] >= 0 { current = parents[current] }
+        return current
     }
 
     public func position(of id: EventRef) -> Int? { index[id] }
 
-    public func children(of position: Int) -> [Int] { children[position] ?? [] }
+    public func children(of position: Int) -> [Int] { Array(childList[childStart[position]..<childStart[position + 1]]) }
 
     /// The causes of an event, from its root down to its direct cause.
     public func causes(of position: Int) -> [Int] {
@@ -44,19 +82,60 @@ public struct CausalTree: Sendable {
 
     /// Everything an event caused, depth-first in trace order, with depths below it (from 1).
     public func effects(of position: Int) -> [(position: Int, depth: Int)] {
-        var result: [(Int, Int)] = []
-        var stack: [(Int, Int)] = children(of: position).reversed().map { ($0, 1) }
+        var result: [(position: Int, depth: Int)] = []
+        var stack: [(Int, Int)] = [(position, 0)]
         var seen = Set([position])
         while let (current, depth) = stack.popLast() {
-            guard seen.insert(current).inserted else { continue }
-            result.append((current, depth))
-            stack.append(contentsOf: children(of: current).reversed().map { ($0, depth + 1) })
+            if depth > 0 { result.append((current, depth)) }
+            for child in childList[childStart[current]..<childStart[current + 1]].reversed() where seen.insert(child).inserted {
+                stack.append((child, depth + 1))
+            }
         }
         return result
     }
 
-    /// The whole forest as indented lines (`indentation(depth:)`), each event rendered by `text`
-    /// (its canonical line by default).
+    /// The events at `positions` and everything they caused, each once.
+    public func subtrees(of positions: some Sequence<Int>) -> Set<Int> {
+        var reached = Set<Int>()
+        var stack = Array(positions)
+        while let current = stack.popLast() {
+            guard reached.insert(current).inserted else { continue }
+            stack.append(contentsOf: childList[childStart[current]..<childStart[current + 1]])
+        }
+        return reached
+    }
+
+    /// For each event, the largest Lamport clock among it and everything it caused.
+    public func lastEffectClocks() -> [UInt64] {
+        var last = events.map(\.lamport)
+        var order: [Int] = []
+        order.reserveCapacity(events.count)
+        var stack = roots
+        while let current = stack.popLast() {
+            order.append(current)
+            stack.append(contentsOf: childList[childStart[current]..<childStart[current + 1]])
+        }
+        // Children come after their parent in `order`: backwards, each is final before its parent.
+        for current in order.reversed() {
+            for child in childList[childStart[current]..<childStart[current + 1]] where last[child] > last[current] {
+                last[current] = last[child]
+            }
+        }
+        return last
+    }
+
+    /// Levels of indentation written out in full; deeper events print their depth as a number.
+    public static let indentLimit = 32
+
+    /// The indentation of an event `depth` levels down: two spaces a level up to `indentLimit`,
+    /// then the full indent of the limit followed by `[depth] `, so a deep chain's output stays
+    /// linear in its length.
+    public static func indent(_ depth: Int) -> String {
+        guard depth > indentLimit else { return String(repeating: "  ", count: max(0, depth)) }
+        return String(repeating: "  ", count: indentLimit) + "[\(depth)] "
+    }
+
+    /// The whole forest as indented canonical lines (two spaces a level, see `indent`).
     public func indentedLines(
         including keep: (Int) -> Bool = { _ in true }, text: (TraceEvent) -> String = { $0.canonicalLine }
     ) -> [String] {
@@ -64,20 +143,9 @@ public struct CausalTree: Sendable {
         for root in roots {
             if keep(root) { lines.append(text(events[root])) }
             for (position, depth) in effects(of: root) where keep(position) {
-                lines.append(Self.indentation(depth: depth) + text(events[position]))
+                lines.append(Self.indent(depth) + text(events[position]))
             }
         }
         return lines
-    }
-
-    /// Levels indented with spaces; deeper ones say their depth instead, so that printing a
-    /// chain of N causes takes space in proportion to N, not N².
-    public static let maximumIndentation = 64
-
-    /// What precedes a line `depth` levels down a tree: two spaces a level, and below
-    /// `maximumIndentation` levels that many and then `[depth N] `.
-    public static func indentation(depth: Int) -> String {
-        guard depth > maximumIndentation else { return String(repeating: "  ", count: max(depth, 0)) }
-        return String(repeating: "  ", count: maximumIndentation) + "[depth \(depth)] "
     }
 }

@@ -25,49 +25,47 @@ public enum LineDiff {
         case same(String), missing(String), extra(String)
     }
 
-    /// Above this many table cells the diff keeps the common head and tail and lists the
-    /// middle as missing then extra, so a huge step cannot exhaust memory.
-    static let tableLimit = 4_000_000
-
-    /// A shortest edit script by longest common subsequence.
+    /// A shortest edit script (a longest common subsequence, by `MyersDiff`): minimal at any
+    /// size, with memory linear in the two sides. Between two common lines, what is missing comes
+    /// before what is extra.
     public static func operations(expected: [String], actual: [String]) -> [Operation] {
-        if (expected.count + 1) * (actual.count + 1) > tableLimit {
-            return headAndTail(expected: expected, actual: actual)
+        operations(expected: expected, actual: actual, budget: .max).operations
+    }
+
+    /// The same within a search budget (see `MyersDiff.matches(_:_:within:)`); past it, the
+    /// common head and tail stay and everything between is listed as missing then extra, and
+    /// `minimal` is false so that the caller says so.
+    public static func operations(expected: [String], actual: [String], budget: Int) -> (operations: [Operation], minimal: Bool) {
+        var numbers: [String: Int] = [:]
+        numbers.reserveCapacity(expected.count)
+        func number(_ line: String) -> Int {
+            if let known = numbers[line] { return known }
+            numbers[line] = numbers.count
+            return numbers.count - 1
         }
-        let n = expected.count, m = actual.count
-        var table = Array(repeating: Array(repeating: 0, count: m + 1), count: n + 1)
-        for i in stride(from: n - 1, through: 0, by: -1) {
-            for j in stride(from: m - 1, through: 0, by: -1) {
-                table[i][j] = expected[i] == actual[j] ? table[i + 1][j + 1] + 1 : max(table[i + 1][j], table[i][j + 1])
-            }
+        let left = expected.map(number), right = actual.map(number)
+        let found = MyersDiff.matches(left, right, within: budget)
+        var matches = found ?? []
+        if found == nil {
+            // Only the common head and tail: a diff, not the shortest one.
+            var head = 0
+            while head < left.count, head < right.count, left[head] == right[head] { head += 1 }
+            var tail = 0
+            while tail < left.count - head, tail < right.count - head, left[left.count - 1 - tail] == right[right.count - 1 - tail] { tail += 1 }
+            matches = (0..<head).map { ($0, $0) } + (0..<tail).map { (left.count - tail + $0, right.count - tail + $0) }
         }
         var result: [Operation] = []
+        result.reserveCapacity(max(expected.count, actual.count))
         var i = 0, j = 0
-        while i < n || j < m {
-            if i < n, j < m, expected[i] == actual[j] {
+        for match in matches + [(left: expected.count, right: actual.count)] {
+            while i < match.left { result.append(.missing(expected[i])); i += 1 }
+            while j < match.right { result.append(.extra(actual[j])); j += 1 }
+            if i < expected.count, j < actual.count {
                 result.append(.same(expected[i]))
                 i += 1
                 j += 1
-            } else if i < n, j == m || table[i + 1][j] >= table[i][j + 1] {
-                result.append(.missing(expected[i]))
-                i += 1
-            } else {
-                result.append(.extra(actual[j]))
-                j += 1
             }
         }
-        return result
-    }
-
-    private static func headAndTail(expected: [String], actual: [String]) -> [Operation] {
-        var head = 0
-        while head < expected.count, head < actual.count, expected[head] == actual[head] { head += 1 }
-        var tail = 0
-        while tail < expected.count - head, tail < actual.count - head,
-              expected[expected.count - 1 - tail] == actual[actual.count - 1 - tail] { tail += 1 }
-        return expected[..<head].map { .same($0) }
-            + expected[head..<(expected.count - tail)].map { .missing($0) }
-            + actual[head..<(actual.count - tail)].map { .extra($0) }
-            + expected[(expected.count - tail)...].map { .same($0) }
+        return (result, found != nil)
     }
 }

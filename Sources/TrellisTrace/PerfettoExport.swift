@@ -12,15 +12,31 @@ import TrellisModel
 /// visibly spans the subtree it reached.
 public enum PerfettoExport {
     public static func json(_ events: [TraceEvent]) -> String {
-        let tree = CausalTree(events)
+        json(CausalTree(events))
+    }
+
+    /// The export of a trace already read as a tree: linear in its size, however deep or wide.
+    public static func json(_ tree: CausalTree) -> String {
+        let events = tree.events
+        // Process and track numbers by dictionary: a wide trace has many controllers per node.
+        var pids: [String: Int] = [:]
         var nodes: [String] = []
+        var tids: [String: [ControllerID: Int]] = [:]
         var tracks: [String: [ControllerID]] = [:]
         for event in events where !isStep(event) {
-            if !nodes.contains(event.id.node) { nodes.append(event.id.node) }
-            if !(tracks[event.id.node] ?? []).contains(event.controller) { tracks[event.id.node, default: []].append(event.controller) }
+            let node = event.id.node
+            if pids[node] == nil {
+                nodes.append(node)
+                pids[node] = nodes.count
+            }
+            if tids[node, default: [:]][event.controller] == nil {
+                tracks[node, default: []].append(event.controller)
+                tids[node, default: [:]][event.controller] = tracks[node, default: []].count
+            }
         }
-        func pid(_ node: String) -> Int { (nodes.firstIndex(of: node) ?? 0) + 1 }
-        func tid(_ event: TraceEvent) -> Int { ((tracks[event.id.node] ?? []).firstIndex(of: event.controller) ?? 0) + 1 }
+        func pid(_ node: String) -> Int { pids[node] ?? 1 }
+        func tid(_ event: TraceEvent) -> Int { tids[event.id.node]?[event.controller] ?? 1 }
+        let lastClocks = tree.lastEffectClocks()
 
         var out: [String] = []
         for node in nodes {
@@ -53,7 +69,7 @@ public enum PerfettoExport {
                 fields["ph"] = .string("i")
                 fields["s"] = .string("t")
             } else {
-                let end = tree.effects(of: position).map { Double(events[$0.position].lamport) }.max() ?? ts
+                let end = Double(lastClocks[position])
                 fields["ph"] = .string("X")
                 fields["dur"] = .number(max(1, end - ts + 1))
             }

@@ -15,14 +15,14 @@ enum SequenceDiagram {
         case note(on: ControllerID, text: String)
     }
 
-    static func items(_ events: [TraceEvent], steps: ClosedRange<Int>?, controllers: Set<ControllerID>?) -> (participants: [ControllerID], items: [Item]) {
-        let tree = CausalTree(events)
+    static func items(_ tree: CausalTree, steps: ClosedRange<Int>?, controllers: Set<ControllerID>?) -> (participants: [ControllerID], items: [Item]) {
         var participants: [ControllerID] = []
+        var joined = Set<ControllerID>()
         var items: [Item] = []
         func join(_ id: ControllerID) {
-            if !participants.contains(id) { participants.append(id) }
+            if joined.insert(id).inserted { participants.append(id) }
         }
-        for event in events {
+        for event in tree.events {
             if let steps, !steps.contains(event.step) { continue }
             if case .step = event.message {
                 items.append(.divider(event.canonicalLine))
@@ -55,7 +55,12 @@ enum SequenceDiagram {
 /// Mermaid `sequenceDiagram` text of a trace.
 public enum MermaidExport {
     public static func sequenceDiagram(_ events: [TraceEvent], steps: ClosedRange<Int>? = nil, controllers: Set<ControllerID>? = nil) -> String {
-        let (participants, items) = SequenceDiagram.items(events, steps: steps, controllers: controllers)
+        sequenceDiagram(CausalTree(events), steps: steps, controllers: controllers)
+    }
+
+    /// The diagram of a trace already read as a tree.
+    public static func sequenceDiagram(_ tree: CausalTree, steps: ClosedRange<Int>? = nil, controllers: Set<ControllerID>? = nil) -> String {
+        let (participants, items) = SequenceDiagram.items(tree, steps: steps, controllers: controllers)
         var lines = ["sequenceDiagram"]
         for participant in participants {
             lines.append("    participant \(alias(participant)) as \(escape(participant.name))")
@@ -95,7 +100,12 @@ public enum MermaidExport {
 /// PlantUML `@startuml` sequence diagram text of a trace.
 public enum PlantUMLExport {
     public static func sequenceDiagram(_ events: [TraceEvent], steps: ClosedRange<Int>? = nil, controllers: Set<ControllerID>? = nil) -> String {
-        let (participants, items) = SequenceDiagram.items(events, steps: steps, controllers: controllers)
+        sequenceDiagram(CausalTree(events), steps: steps, controllers: controllers)
+    }
+
+    /// The diagram of a trace already read as a tree.
+    public static func sequenceDiagram(_ tree: CausalTree, steps: ClosedRange<Int>? = nil, controllers: Set<ControllerID>? = nil) -> String {
+        let (participants, items) = SequenceDiagram.items(tree, steps: steps, controllers: controllers)
         var lines = ["@startuml"]
         for participant in participants {
             lines.append("participant \"\(participant.name)\" as \(MermaidExport.alias(participant))")

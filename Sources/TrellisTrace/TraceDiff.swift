@@ -1,40 +1,83 @@
-/// A structural diff of two traces (`trellis trace diff`): step by step, each step's canonical
-/// lines in causal order compared by longest common subsequence — so an extra, missing or
-/// changed line shows where it is in the run, whatever the clocks or timestamps say.
+/// A structural diff of two traces (`trellis trace diff`). Steps are aligned first by what they
+/// are — a longest common subsequence of their descriptions, in order, so a step inserted or
+/// removed on one side shows as that step alone and the steps after it still pair up — then each
+/// pair's canonical lines, in causal order, are compared by a minimal line diff (`LineDiff`,
+/// Myers' algorithm: no N×M table, never a non-minimal fallback). An extra, missing or changed
+/// line shows where it is in the run, whatever the clocks, timestamps or step numbers say.
 public enum TraceDiff {
     public struct StepDifference: Sendable, Equatable {
+        /// The step's number in the second trace (in the first, for a step only it has).
         public var step: Int
         public var header: String
         public var operations: [LineDiff.Operation]
+        /// False when the step had too many differences for a shortest diff within the search
+        /// budget: its lines are then the common head and tail, and all between as - then +.
+        public var minimal = true
     }
 
-    /// The steps whose lines differ (none: the traces are the same).
-    public static func compare(_ left: [TraceEvent], _ right: [TraceEvent]) -> [StepDifference] {
-        func byStep(_ events: [TraceEvent]) -> (lines: [Int: [String]], headers: [Int: String]) {
-            var lines: [Int: [String]] = [:]
-            var headers: [Int: String] = [:]
-            for event in events {
-                if case .step = event.message {
-                    headers[event.step] = event.canonicalLine
-                } else {
-                    lines[event.step, default: []].append(event.canonicalLine)
-                }
-            }
-            return (lines, headers)
+    /// Steps of the search for a shortest diff of one step's lines (about D² for D differing
+    /// lines): a few seconds; past it the step's diff says it is not minimal.
+    public static let searchBudget = 400_000_000
+
+    /// One step of a trace: its header (if recorded), what it is, and its lines.
+    private struct Step {
+        var number: Int
+        var header: String?
+        var lines: [String] = []
+
+        /// What the step is, without its number: the header's description.
+        var identity: String {
+            guard let header else { return number == 0 ? "(initial layout)" : "(step without header)" }
+            guard let colon = header.firstIndex(of: ":") else { return header }
+            return String(header[header.index(after: colon)...])
         }
-        let a = byStep(left), b = byStep(right)
-        let steps = Set(a.lines.keys).union(b.lines.keys).union(a.headers.keys).union(b.headers.keys).sorted()
-        var differences: [StepDifference] = []
-        for step in steps {
-            let old = a.lines[step] ?? [], new = b.lines[step] ?? []
-            let headerA = a.headers[step], headerB = b.headers[step]
-            guard old != new || headerA != headerB else { continue }
-            var operations = LineDiff.operations(expected: old, actual: new)
-            if headerA != headerB {
-                operations.insert(contentsOf: [headerA.map { .missing($0) }, headerB.map { .extra($0) }].compactMap { $0 }, at: 0)
+
+        /// The header shown for it.
+        var title: String { number == 0 ? "(initial layout)" : header ?? "== step \(number)" }
+    }
+
+    private static func steps(_ events: [TraceEvent]) -> [Step] {
+        var byNumber: [Int: Step] = [:]
+        for event in events {
+            if case .step = event.message {
+                byNumber[event.step, default: Step(number: event.step)].header = event.canonicalLine
+            } else {
+                byNumber[event.step, default: Step(number: event.step)].lines.append(event.canonicalLine)
             }
-            let header = headerB ?? headerA ?? (step == 0 ? "(initial layout)" : "== step \(step)")
-            differences.append(StepDifference(step: step, header: step == 0 ? "(initial layout)" : header, operations: operations))
+        }
+        return byNumber.keys.sorted().compactMap { byNumber[$0] }
+    }
+
+    /// The steps whose lines differ (none: the traces are the same); `budget` bounds the search
+    /// for a shortest diff of each step (see `searchBudget`).
+    public static func compare(_ left: [TraceEvent], _ right: [TraceEvent], budget: Int = searchBudget) -> [StepDifference] {
+        let a = steps(left), b = steps(right)
+        var identities: [String: Int] = [:]
+        func number(_ step: Step) -> Int {
+            let key = step.identity
+            if let known = identities[key] { return known }
+            identities[key] = identities.count
+            return identities.count - 1
+        }
+        // Steps are few; thousands of unrelated ones past the budget pair up by position instead.
+        let pairs = MyersDiff.matches(a.map(number), b.map(number), within: budget)
+            ?? (0..<min(a.count, b.count)).map { (left: $0, right: $0) }
+        var differences: [StepDifference] = []
+        var i = 0, j = 0
+        func only(_ step: Step, as operation: (String) -> LineDiff.Operation) -> StepDifference {
+            StepDifference(step: step.number, header: step.title,
+                           operations: (step.header.map { [operation($0)] } ?? []) + step.lines.map(operation))
+        }
+        for pair in pairs + [(left: a.count, right: b.count)] {
+            while i < pair.left { differences.append(only(a[i], as: LineDiff.Operation.missing)); i += 1 }
+            while j < pair.right { differences.append(only(b[j], as: LineDiff.Operation.extra)); j += 1 }
+            guard i < a.count, j < b.count else { break }
+            let old = a[i], new = b[j]
+            i += 1
+            j += 1
+            guard old.lines != new.lines else { continue }
+            let diff = LineDiff.operations(expected: old.lines, actual: new.lines, budget: budget)
+            differences.append(StepDifference(step: new.number, header: new.title, operations: diff.operations, minimal: diff.minimal))
         }
         return differences
     }
@@ -45,6 +88,9 @@ public enum TraceDiff {
         var out: [String] = []
         for difference in differences {
             out.append(difference.header)
+            if !difference.minimal {
+                out.append("  (not a shortest diff: too many differences in this step to search; the lines between the first and last difference are listed as removed, then added)")
+            }
             let operations = difference.operations
             let changed = operations.indices.filter { if case .same = operations[$0] { return false }; return true }
             var shown = Set<Int>()

@@ -20,13 +20,8 @@ public struct TraceFilter: Sendable {
 
     /// The positions (in `tree.events`) of the events kept.
     public func keep(in tree: CausalTree) -> Set<Int> {
-        var inSubtrees = Set<Int>()
-        if !subtrees.isEmpty {
-            for (position, event) in tree.events.enumerated() where subtrees.contains(event.controller) {
-                inSubtrees.insert(position)
-                for effect in tree.effects(of: position) { inSubtrees.insert(effect.position) }
-            }
-        }
+        // Each event walked once, however many of the chosen controller's events a chain holds.
+        let inSubtrees = subtrees.isEmpty ? [] : tree.subtrees(of: tree.events.indices.filter { subtrees.contains(tree.events[$0].controller) })
         var kept = Set<Int>()
         for (position, event) in tree.events.enumerated() {
             if case .step = event.message { continue }

@@ -45,6 +45,17 @@ enum TraceInput {
         }
         return file
     }
+
+    /// The trace as a causal tree; a damaged trace whose causes form a cycle exits 2 naming an
+    /// event of the cycle (its events would otherwise be under no root, printed as nothing).
+    static func tree(_ events: [TraceEvent]) throws -> CausalTree {
+        let tree = CausalTree(events)
+        if let cycle = tree.cycle {
+            StandardError.write("error: the trace is damaged: the causes of \(events[cycle].id) lead back to it (a cycle of causes)")
+            throw ExitCode(2)
+        }
+        return tree
+    }
 }
 
 /// Writing capture files for the commands: a file that cannot be written exits 2.
@@ -108,9 +119,14 @@ struct TraceShowCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "show", abstract: "Print a trace as canonical lines, or as an indented causal tree.",
         discussion: """
+            --tree indents two spaces a level; past 32 levels the indent stays at 32 levels and \
+            the depth is printed as a number ("[40] A viewDidLayoutSubviews"), so the output of a \
+            deep cause chain grows with its length only.
+
             EXAMPLES:
               trellis trace show run.jsonl
               trellis trace show run.jsonl --tree --step 1 --subtree A
+              trellis trace show run.trellis --ids --frames --kind layout
               trellis trace show node-a.jsonl node-b.jsonl --kind suppressed --step 2-3
             """)
 
@@ -119,6 +135,9 @@ struct TraceShowCommand: AsyncParsableCommand {
 
     @Flag(help: "Indent each event under the event that caused it.")
     var tree = false
+
+    @Flag(help: "Print each event's id (main#42) before its line, to give to `trellis trace follow`.")
+    var ids = false
 
     @Flag(help: "After each view controller's layout callback, the frame its container gave it (R60): x,y WxH in the container's coordinates.")
     var frames = false
@@ -132,14 +151,15 @@ struct TraceShowCommand: AsyncParsableCommand {
 
     /// The event's canonical line, with its frame when asked for and it has one.
     private func text(_ event: TraceEvent) -> String {
-        guard frames, let frame = event.message.frame else { return event.canonicalLine }
-        return event.canonicalLine + "  frame " + frame.description
+        let line = ids ? "\(event.id)  " + event.canonicalLine : event.canonicalLine
+        guard frames, let frame = event.message.frame else { return line }
+        return line + "  frame " + frame.description
     }
 
     func run() async throws {
         let file = try TraceInput.read(files)
         let filter = try filterOptions.filter()
-        let causal = CausalTree(file.events)
+        let causal = try TraceInput.tree(file.events)
         let kept = filter.keep(in: causal)
         var output = OutputBuffer()
         if tree {
@@ -153,7 +173,7 @@ struct TraceShowCommand: AsyncParsableCommand {
             let stepsWithEvents = Set(kept.map { causal.events[$0].step })
             for (position, event) in causal.events.enumerated() {
                 if case .step = event.message {
-                    if filter.isEmpty || stepsWithEvents.contains(event.step) { output.line(event.canonicalLine) }
+                    if filter.isEmpty || stepsWithEvents.contains(event.step) { output.line(text(event)) }
                 } else if kept.contains(position) {
                     output.line(text(event))
                 }
@@ -185,7 +205,7 @@ struct TraceFollowCommand: AsyncParsableCommand {
     func run() async throws {
         let file = try TraceInput.read(Array(arguments.dropLast()))
         let name = arguments[arguments.count - 1]
-        let causal = CausalTree(file.events)
+        let causal = try TraceInput.tree(file.events)
         let nodes = Set(file.events.map(\.id.node))
         var reference = TraceCaptureFormat.eventRef(name)
         if reference == nil, let sequence = UInt64(name.hasPrefix("#") ? String(name.dropFirst()) : name), nodes.count == 1, let node = nodes.first {
@@ -198,13 +218,13 @@ struct TraceFollowCommand: AsyncParsableCommand {
         var output = OutputBuffer()
         output.line("causes:")
         for (depth, cause) in causal.causes(of: position).enumerated() {
-            output.line(CausalTree.indentation(depth: depth + 1) + "\(causal.events[cause].id)  " + causal.events[cause].canonicalLine)
+            output.line(CausalTree.indent(depth + 1) + "\(causal.events[cause].id)  " + causal.events[cause].canonicalLine)
         }
         output.line("event:")
         output.line("  \(reference)  " + causal.events[position].canonicalLine)
         output.line("effects:")
         for effect in causal.effects(of: position) {
-            output.line(CausalTree.indentation(depth: effect.depth) + "\(causal.events[effect.position].id)  " + causal.events[effect.position].canonicalLine)
+            output.line(CausalTree.indent(effect.depth) + "\(causal.events[effect.position].id)  " + causal.events[effect.position].canonicalLine)
         }
         output.flush()
     }

@@ -67,21 +67,20 @@ struct TraceExportCommand: AsyncParsableCommand {
         case .svg:
             text = try await screenPicture()
         case .perfetto, .mermaid, .plantuml:
-            let events = try TraceInput.read(files).events
+            let tree = try TraceInput.tree(TraceInput.read(files).events)
             let limit = try steps()
             var chosen = Set(controller.map { ControllerID($0) })
             if !subtree.isEmpty {
                 // The controllers that the subtree roots' events reached, through causality.
                 var filter = TraceFilter()
                 filter.subtrees = Set(subtree.map { ControllerID($0) })
-                let tree = CausalTree(events)
                 chosen.formUnion(filter.keep(in: tree).map { tree.events[$0].controller })
             }
             let controllers = chosen.isEmpty ? nil : chosen
             switch format {
-            case .perfetto: text = PerfettoExport.json(events)
-            case .mermaid: text = MermaidExport.sequenceDiagram(events, steps: limit, controllers: controllers)
-            default: text = PlantUMLExport.sequenceDiagram(events, steps: limit, controllers: controllers)
+            case .perfetto: text = PerfettoExport.json(tree)
+            case .mermaid: text = MermaidExport.sequenceDiagram(tree, steps: limit, controllers: controllers)
+            default: text = PlantUMLExport.sequenceDiagram(tree, steps: limit, controllers: controllers)
             }
         }
         if let output {

@@ -64,7 +64,7 @@ struct DeepInputTests {
         let tree = try await runTrellis(["trace", "show", "--tree", trace], timeout: .seconds(120))
         #expect(tree.status == 0)
         #expect(tree.stdoutLines.count == depth)
-        #expect(tree.stdoutLines.last == String(repeating: "  ", count: 64) + "[depth \(depth - 1)] C note n\(depth)")
+        #expect(tree.stdoutLines.last == String(repeating: "  ", count: 32) + "[\(depth - 1)] C note n\(depth)")  // CausalTree.indentLimit
         #expect(tree.stdout.utf8.count < depth * 200)
 
         let follow = try await runTrellis(["trace", "follow", trace, "main#\(depth / 2)"], timeout: .seconds(120))

@@ -84,6 +84,45 @@ struct TraceCommandTests {
         #expect(try await runTrellis(["trace", "follow", trace, "nowhere#9"]).status == 2)
         #expect(try await runTrellis(["trace", "show", trace, "--step", "3-1"]).status == 2)
     }
+
+    /// `show --ids` names each event as `follow` takes it.
+    @Test func showPrintsIDsForFollow() async throws {
+        let directory = try scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let trace = try await record("suppression-middle.json", in: directory, name: "ids.jsonl")
+        let plain = try await runTrellis(["trace", "show", trace])
+        let shown = try await runTrellis(["trace", "show", trace, "--ids"])
+        #expect(shown.status == 0)
+        #expect(shown.stdoutLines.count == plain.stdoutLines.count)
+        #expect(shown.stdoutLines.first == "main#1  R viewWillLayoutSubviews")
+        #expect(zip(shown.stdoutLines, plain.stdoutLines).allSatisfy { $0.hasSuffix("  " + $1) })
+        let suppressed = try #require(shown.stdoutLines.first { $0.hasSuffix("A suppressed viewWillTransition (cut: A1)") })
+        let id = String(suppressed.prefix { $0 != " " })
+        let follow = try await runTrellis(["trace", "follow", trace, id])
+        #expect(follow.stdoutLines.contains("  \(id)  A suppressed viewWillTransition (cut: A1)"))
+        let tree = try await runTrellis(["trace", "show", trace, "--tree", "--ids"])
+        #expect(tree.stdoutLines.contains("      \(id)  A suppressed viewWillTransition (cut: A1)"))
+    }
+
+    /// A damaged file whose causes go round in a cycle is an error naming an event of it.
+    @Test func aCycleOfCausesIsReported() async throws {
+        let directory = try scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let trace = try await record("suppression-middle.json", in: directory, name: "cycle.jsonl")
+        var lines = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n").map(String.init)
+        // The first event caused by the second, which it caused: a cycle of two (the first
+        // line with a cause is the first event's; a JSON Lines 1.1 file starts with its header).
+        let first = try #require(lines.firstIndex { $0.contains("\"cause\":null") })
+        lines[first] = lines[first].replacingOccurrences(of: "\"cause\":null", with: "\"cause\":\"main#2\"")
+        try lines.joined(separator: "\n").write(toFile: trace, atomically: true, encoding: .utf8)
+        for arguments in [["show", trace, "--tree"], ["show", trace], ["follow", trace, "main#3"], ["export", trace, "--format", "perfetto"],
+                          ["export", trace, "--format", "mermaid"]] {
+            let outcome = try await runTrellis(["trace"] + arguments)
+            #expect(outcome.status == 2, "\(arguments)")
+            #expect(outcome.stderr.contains("cycle of causes"), "\(arguments)")
+            #expect(outcome.stderr.contains("main#1") || outcome.stderr.contains("main#2"), "\(arguments)")
+        }
+    }
 }
 
 @Suite("trellis trace export")
