@@ -279,15 +279,22 @@ public actor DistributedRun {
                 more = !last
                 var events: [TraceEvent] = []
                 var unreadable = 0
+                var otherRuns = Set<String>()
                 TraceCaptureFormat.readLines(lines) { _, read in
                     switch read {
-                    case let .success((event, _)): events.append(event)
+                    case let .success((event, runID)):
+                        events.append(event)
+                        if runID != scenario.name { otherRuns.insert(runID) }
                     case .failure: unreadable += 1
                     }
                 }
                 workerEvents[node, default: []].append(contentsOf: events)
                 for _ in 0..<unreadable {
                     await host.noteFault("node \(node) sent an unreadable trace line")
+                }
+                // TWP §7.2: SETUP's run id is the run of every trace line a worker sends.
+                for other in otherRuns.sorted() {
+                    await host.noteFault("node \(node) sent trace lines of run \"\(other)\", not \"\(scenario.name)\"")
                 }
             }
         }

@@ -23,6 +23,8 @@ public actor WorkerNode {
     /// (its conductor may be that one); a stranger going silent does not.
     private var greeted = Set<String>()
     private var sentEvents = 0
+    /// The run this node was set up for (SETUP's run id): the `run` of every trace line it sends.
+    private var runID = ""
     private var finished: CheckedContinuation<Int32, Never>?
     private var exitCode: Int32?
     private var endpoint = ""
@@ -111,7 +113,7 @@ public actor WorkerNode {
             // however large the run.
             var part = ""
             for event in events {
-                part += TraceCaptureFormat.line(for: event, runID: recorder.runID)
+                part += TraceCaptureFormat.line(for: event, runID: runID)
                 part += "\n"
                 if part.utf8.count >= Self.traceDataPartBytes {
                     await transport.send(.traceData(last: false, jsonLines: part), to: peer, correlationID: correlation)
@@ -171,6 +173,7 @@ public actor WorkerNode {
         }
         self.host = host
         self.conductor = conductor
+        self.runID = runID
     }
 
     private func peerGone(_ peer: String, reason: String) async {
