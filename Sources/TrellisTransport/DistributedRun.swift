@@ -64,6 +64,8 @@ public actor DistributedRun {
     let scenarioText: String
     let options: DistributedOptions
     let placement: Placement
+    /// The losses of worker traces already reported (`traceMissing`).
+    private var reportedLosses = Set<String>()
     let recorder: TraceRecorder
     let transport: NodeTransport
     let host: NodeHost
@@ -266,14 +268,21 @@ public actor DistributedRun {
 
     /// Every node's events so far, merged by causality.
     public func mergedEvents() async -> [TraceEvent] {
-        for node in workers where !transport.isGone(node) {
+        for node in workers {
+            // Nothing is lost silently: a node that cannot send its trace is a fault of the run
+            // and a fault line in the merged trace, saying how much of it arrived.
+            guard !transport.isGone(node) else {
+                await traceMissing("node \(node) is gone: its trace is missing from the merged trace")
+                continue
+            }
             let correlation = takeCorrelation()
             await transport.send(.traceRequest, to: node, correlationID: correlation)
             var more = true
             while more {
                 guard let reply = await control.wait(for: "reply:\(correlation)", timeout: .seconds(10)),
                       case let .traceData(last, lines) = reply.body else {
-                    await host.noteFault("node \(node) did not send its trace")
+                    let received = workerEvents[node]?.count ?? 0
+                    await traceMissing("node \(node) did not send its trace: the merged trace has \(received) of its events, and lacks the rest")
                     break
                 }
                 more = !last
@@ -299,6 +308,15 @@ public actor DistributedRun {
             }
         }
         return TraceMerge.merge([recorder.events] + workers.map { workerEvents[$0] ?? [] })
+    }
+
+    /// A worker's trace that did not arrive (in full): a fault of the run, and a fault line of
+    /// the conductor's in the merged trace.
+    private func traceMissing(_ text: String) async {
+        // The trace is collected at each `expect` step and at the end: each loss is said once.
+        guard reportedLosses.insert(text).inserted else { return }
+        await host.noteFault(text)
+        recorder.record(.fault(text), controller: ControllerIDs.node(placement.conductor), cause: nil)
     }
 
     private func control(_ message: WireMessage, from peer: String) async {

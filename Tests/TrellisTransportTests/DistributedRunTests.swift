@@ -62,6 +62,9 @@ struct DistributedRunTests {
                 if case let .fault(text) = event.message { return text.contains("node b") }
                 return false
             })
+            // And the merged trace says that b's part of it is missing (issue 16: never silently).
+            #expect(faults.contains("node b is gone: its trace is missing from the merged trace"))
+            #expect(partial.canonicalLines.contains("node:main fault node b is gone: its trace is missing from the merged trace"))
         case let .failure(error):
             Issue.record("unexpected error: \(error)")
         }
