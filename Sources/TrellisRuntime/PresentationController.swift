@@ -156,7 +156,7 @@ public actor PresentationController: ManagedPresentationController, Presentation
     /// the first's event.
     private func layOutContainerView(cause: EventRef?) async -> EventRef {
         laidOutContainer = containerViewBounds
-        popoverSourceRect = presentationStyle == .popover ? await popoverSource() : nil
+        popoverSourceRect = style == .popover ? await popoverSource() : nil  // only a popover in effect is placed by its source
         // The container view covers its context (the window, or the context controller): its
         // frame there is its bounds.
         let event = record(.layout(.containerViewWillLayoutSubviews, frame: laidOutContainer), cause: cause)
