@@ -77,13 +77,24 @@ package actor RemoteController: ManagedController, ManagedPresentationController
     // MARK: ManagedController
 
     package func snapshot() async -> ControllerSnapshot {
-        guard let values = await call(.snapshot), values.count >= 3,
-              case let .size(size) = values[0], case let .traits(traits) = values[1], case let .size(preferred) = values[2] else {
+        guard let values = await call(.snapshot) else {
             return ControllerSnapshot(size: .zero, traitCollection: .unspecified, preferredContentSize: .zero)
         }
+        guard values.count >= 3, case let .size(size) = values[0], case let .traits(traits) = values[1],
+              case let .size(preferred) = values[2] else {
+            await unreadableResults(.snapshot, values)
+            return ControllerSnapshot(size: .zero, traitCollection: .unspecified, preferredContentSize: .zero)
+        }
+        // Without the frame (a node that does not track origins), its size at (0,0) (TWP §8).
         var frame: Rect?
         if values.count >= 4, case let .rect(rect) = values[3] { frame = rect }
         return ControllerSnapshot(size: size, traitCollection: traits, preferredContentSize: preferred, frame: frame)
+    }
+
+    /// TWP §8: a caller checks the count and types of the results; results that do not match
+    /// are a fault of the run, not quietly replaced.
+    private func unreadableResults(_ code: WireCallCode, _ values: [WireValue]) async {
+        await host.noteFault("\(code) from \(address.node) returned \(values.count) values that do not match TWP/1.1 §8")
     }
 
     package func frame(ofChild child: ControllerID) async -> Rect? {
@@ -166,17 +177,15 @@ package actor RemoteController: ManagedController, ManagedPresentationController
     }
 
     package func presentationState() async -> PresentationState {
-        guard let values = await call(.presentationState), values.count >= 2,
-              case let .bool(removes) = values[0], case let .string(displayed) = values[1] else {
-            return PresentationState(
-                removesPresenterViews: false, displayedID: id, style: .fullScreen, coversContext: false,
-                containerViewBounds: .zero, presentedViewFrame: .zero)
-        }
-        guard values.count >= 6, case let .string(styleName) = values[2], let style = ModalPresentationStyle(rawValue: styleName),
+        let unknown = PresentationState(
+            removesPresenterViews: false, displayedID: id, style: .fullScreen, coversContext: false,
+            containerViewBounds: .zero, presentedViewFrame: .zero)
+        guard let values = await call(.presentationState) else { return unknown }
+        guard values.count >= 6, case let .bool(removes) = values[0], case let .string(displayed) = values[1],
+              case let .string(styleName) = values[2], let style = ModalPresentationStyle(rawValue: styleName),
               case let .bool(coversContext) = values[3], case let .rect(container) = values[4], case let .rect(frame) = values[5] else {
-            return PresentationState(
-                removesPresenterViews: removes, displayedID: ControllerID(displayed), style: .fullScreen, coversContext: false,
-                containerViewBounds: .zero, presentedViewFrame: .zero)
+            await unreadableResults(.presentationState, values)
+            return unknown
         }
         return PresentationState(
             removesPresenterViews: removes, displayedID: ControllerID(displayed), style: style, coversContext: coversContext,
