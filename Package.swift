@@ -12,7 +12,9 @@ import PackageDescription
 //   TrellisBench     `trellis bench`: each figure beside its anchor, measured in the same run
 //   CZeroMQ          Debian's libzmq as a system library (headers in /usr/include, apt libzmq3-dev)
 //   ZeroMQ           the project's own thin Swift binding over it
-//   TrellisTransport the ZeroMQ node transport: I/O thread, peers, remote controllers
+//   TrellisTransport the ZeroMQ node transport: I/O thread, peers, calls, remote stand-ins, hosted
+//                    controllers; knows nothing of scenario files
+//   TrellisDistributed distributed runs on top of it: conductor, worker, placement, rendezvous, keys
 //   TrellisWire      the wire protocol's messages and their codec: pure bytes, no sockets
 //   trellis          the command-line tool
 let package = Package(
@@ -37,7 +39,8 @@ let package = Package(
         // every dependent's build; the headers are in /usr/include and the module map links zmq.
         .systemLibrary(name: "CZeroMQ", providers: [.apt(["libzmq3-dev"])]),
         .target(name: "ZeroMQ", dependencies: ["CZeroMQ"]),
-        .target(name: "TrellisTransport", dependencies: ["ZeroMQ", "TrellisWire", "TrellisModel", "TrellisTrace", "TrellisRuntime", "TrellisScenario"]),
+        .target(name: "TrellisTransport", dependencies: ["ZeroMQ", "TrellisWire", "TrellisModel", "TrellisTrace", "TrellisRuntime"]),
+        .target(name: "TrellisDistributed", dependencies: ["TrellisTransport", "ZeroMQ", "TrellisWire", "TrellisModel", "TrellisTrace", "TrellisRuntime", "TrellisScenario"]),
         .target(name: "TrellisWire", dependencies: ["TrellisModel"]),
         .target(name: "TrellisJSON"),
         .target(name: "TrellisTrace", dependencies: ["TrellisModel", "TrellisJSON"]),
@@ -46,12 +49,12 @@ let package = Package(
         .target(name: "TrellisScenario", dependencies: [
             "TrellisModel", "TrellisJSON", "TrellisTrace", "TrellisRuntime", .product(name: "Yams", package: "Yams"),
         ]),
-        .target(name: "TrellisBench", dependencies: ["TrellisModel", "TrellisTrace", "TrellisRuntime", "TrellisTransport", "TrellisWire", "ZeroMQ", "TrellisScenario"]),
+        .target(name: "TrellisBench", dependencies: ["TrellisModel", "TrellisTrace", "TrellisRuntime", "TrellisTransport", "TrellisDistributed", "TrellisWire", "ZeroMQ", "TrellisScenario"]),
         .target(name: "TrellisTestKit", dependencies: ["TrellisModel", "TrellisTrace", "TrellisRuntime", "TrellisScenario"]),
         .executableTarget(
             name: "trellis",
             dependencies: [
-                "TrellisScenario", "TrellisTrace", "TrellisTransport", "TrellisBench",
+                "TrellisScenario", "TrellisTrace", "TrellisTransport", "TrellisDistributed", "TrellisBench",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -62,7 +65,7 @@ let package = Package(
         .testTarget(name: "TrellisTraceExportTests", dependencies: ["TrellisTrace", "TrellisScenario", "TrellisModel", "TrellisTestSupport"], exclude: ["Golden"]),
         .testTarget(
             name: "TrellisTransportTests",
-            dependencies: ["TrellisTransport", "TrellisWire", "TrellisScenario", "TrellisRuntime", "TrellisTrace", "TrellisModel", "ZeroMQ", "trellis", "TrellisTestSupport"]),
+            dependencies: ["TrellisTransport", "TrellisDistributed", "TrellisWire", "TrellisScenario", "TrellisRuntime", "TrellisTrace", "TrellisModel", "ZeroMQ", "trellis", "TrellisTestSupport"]),
         .testTarget(name: "TrellisTestKitTests", dependencies: ["TrellisTestKit", "TrellisRuntime", "TrellisModel"]),
         // docs/testing.md's code as written: its tests import only Testing and TrellisTestKit.
         .testTarget(name: "TrellisTutorialTests", dependencies: ["TrellisTestKit", "TrellisRuntime", "TrellisModel"]),

@@ -1,6 +1,7 @@
 import Foundation
 import TrellisModel
 import TrellisScenario
+import TrellisDistributed
 import TrellisTransport
 
 /// The distributed-traversal figure: one size transition through `count` controllers placed

@@ -9,11 +9,11 @@ import TrellisWire
 public actor NodeHost {
     public nonisolated let nodeName: String
     public nonisolated let conductorNode: String
-    let environment: RuntimeEnvironment
+    package let environment: RuntimeEnvironment
     let transport: NodeTransport
     let profile: AdaptationProfile
     /// Every controller's node, from the scenario's placement.
-    let placement: [ControllerID: String]
+    package let placement: [ControllerID: String]
     /// The nodes of the run (the placement's, this one and the conductor): the only nodes a
     /// CALL's cause may name.
     let runNodes: Set<String>
@@ -108,7 +108,7 @@ public actor NodeHost {
         }
     }
 
-    func noteFault(_ text: String) {
+    package func noteFault(_ text: String) {
         faults.append(text)
     }
 
@@ -153,7 +153,7 @@ public actor NodeHost {
     /// Where a CALL is served: one that reads or rewires a controller on the I/O thread that
     /// received it, one that may walk a subtree (a transition, a layout pass, an appearance
     /// callback, anything that may forward) on the shared pool (`CallPlacement`).
-    static func placement(for code: WireCallCode) -> CallPlacement {
+    package static func placement(for code: WireCallCode) -> CallPlacement {
         switch code {
         case .snapshot, .childFrame, .setContainer, .attachPresentation, .detachPresentation, .appendChild, .removeLastChild,
              .replaceChild, .makePresentationController, .presentationState:
@@ -168,7 +168,7 @@ public actor NodeHost {
     }
 
     /// Serves one CALL addressed to this node.
-    func handle(_ message: WireMessage) async -> WireResult {
+    package func handle(_ message: WireMessage) async -> WireResult {
         guard case let .call(target, code, values) = message.body else { return .fault("not a CALL") }
         environment.recorder.enter(step: Int(message.header.step))
         guard target.node == nodeName else {

@@ -271,8 +271,8 @@ public actor NodeTransport {
 }
 
 /// Names under which node-level events are traced.
-enum ControllerIDs {
-    static func node(_ name: String) -> TrellisModel.ControllerID { TrellisModel.ControllerID("node:" + name) }
+package enum ControllerIDs {
+    package static func node(_ name: String) -> TrellisModel.ControllerID { TrellisModel.ControllerID("node:" + name) }
 }
 
 import TrellisModel

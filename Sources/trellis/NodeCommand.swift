@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TrellisDistributed
 import TrellisTransport
 
 /// `trellis node`: one node of a distributed run, started by hand (on any host) or by

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import TrellisScenario
 import TrellisTrace
+import TrellisDistributed
 import TrellisTransport
 
 enum TraceFormat: String, ExpressibleByArgument, CaseIterable {

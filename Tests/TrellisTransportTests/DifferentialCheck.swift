@@ -2,6 +2,7 @@ import Foundation
 import TrellisScenario
 import TrellisTestSupport
 import TrellisTrace
+import TrellisDistributed
 import TrellisTransport
 
 /// One seed of the differential tester (SPEC §7, CONFORMANCE 36): the seed's random scenario is

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TrellisTestSupport
 import TrellisTrace
+import TrellisDistributed
 import TrellisTransport
 import TrellisWire
 import ZeroMQ

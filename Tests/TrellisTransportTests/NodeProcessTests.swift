@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TrellisTestSupport
+import TrellisDistributed
 import TrellisTransport
 import TrellisWire
 import ZeroMQ

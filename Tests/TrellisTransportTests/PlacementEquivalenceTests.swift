@@ -1,6 +1,7 @@
 import Testing
 import TrellisScenario
 import TrellisTestSupport
+import TrellisDistributed
 import TrellisTransport
 
 /// SPEC §7: a node answers each call from state it owns or from what the call (or the step)

@@ -1,6 +1,6 @@
 import Synchronization
 import Testing
-@testable import TrellisTransport
+@testable import TrellisDistributed
 
 /// The waits of the conductor and workers (issue 16: pinned to one CPU, "node b did not send its
 /// trace"). The deadlines here are fired by the test (`HandFiredDeadlines`), so each test decides

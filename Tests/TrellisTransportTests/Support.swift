@@ -3,6 +3,7 @@ import Testing
 import TrellisModel
 import TrellisScenario
 import TrellisTrace
+import TrellisDistributed
 import TrellisTransport
 import TrellisTestSupport
 import ZeroMQ

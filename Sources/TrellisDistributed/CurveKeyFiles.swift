@@ -1,3 +1,4 @@
+import TrellisTransport
 import Foundation
 import ZeroMQ
 

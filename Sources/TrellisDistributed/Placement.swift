@@ -1,3 +1,4 @@
+import TrellisTransport
 import TrellisModel
 import TrellisScenario
 
