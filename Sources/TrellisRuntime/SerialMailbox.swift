@@ -49,8 +49,9 @@ public final class SerialMailbox<Message: Sendable>: Sendable {
         return true
     }
 
-    /// Drains from now on run on `executor` (a node's I/O thread, say) instead of the global pool.
-    public func prefer(_ executor: any TaskExecutor) {
+    /// Drains from now on run on `executor` (a node's I/O thread, say) instead of the global pool;
+    /// nil goes back to the pool (and lets go of the executor, which may hold this mailbox).
+    public func prefer(_ executor: (any TaskExecutor)?) {
         state.withLock { $0.executor = executor }
     }
 

@@ -24,6 +24,9 @@ public actor NodeTransport {
     private var io: NodeIO? { outbound.io }
     private let inbound = InboundCalls()
     private var peerGoneHandler: (@Sendable (String, String) async -> Void)?
+    /// Inbound messages the I/O thread could not handle itself, in arrival order. Its drains
+    /// prefer the I/O thread, whose callback holds it: `stop()` breaks that cycle.
+    private var inboundQueue: SerialMailbox<(String, [[UInt8]])>?
     /// Control messages in arrival order, off the inbound queue (TRACE-DATA parts must stay in order).
     private var controlQueue: SerialMailbox<(WireMessage, String)>?
     /// Frames rejected as malformed, from any sender.
@@ -61,6 +64,7 @@ public actor NodeTransport {
         // Inbound messages and the CALLs they carry are handled on the I/O thread: a CALL's
         // RETURN then goes out without waking it again, nor another thread before it.
         mailbox.prefer(io)
+        inboundQueue = mailbox
         return io.boundEndpoint
     }
 
@@ -137,8 +141,10 @@ public actor NodeTransport {
     public func stop() async {
         let (io, waiting) = outbound.stop()
         guard let io else { return }
-        // The I/O's own callback holds `inbound`: it would keep the I/O alive.
+        // The I/O's own callback holds `inbound` and the inbound queue, which hold the I/O: either
+        // would keep it alive, and with it its thread's eventfd (one file descriptor per run).
         inbound.attach(nil)
+        inboundQueue?.prefer(nil)
         await io.stop()
         for entry in waiting { entry.done.resume(returning: .fault("the transport stopped")) }
     }

@@ -122,6 +122,40 @@ struct IOThreadExecutorTests {
         await server.stop()
     }
 
+    @Test("a stopped transport lets go of its I/O, and with it the thread's eventfd (no descriptor per run)")
+    func stoppedTransportReleasesItsIO() async throws {
+        let directory = try BatchingTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        weak var callerIO: NodeIO?
+        weak var serverIO: NodeIO?
+        do {
+            let caller = NodeTransport(nodeName: "a", recorder: TraceRecorder(node: "a", storage: .discard))
+            let server = NodeTransport(nodeName: "b", recorder: TraceRecorder(node: "b", storage: .discard))
+            let callerEndpoint = try await caller.start(Self.configuration("a", in: directory))
+            let serverEndpoint = try await server.start(Self.configuration("b", in: directory))
+            callerIO = await caller.executor as? NodeIO
+            serverIO = await server.executor as? NodeIO
+            #expect(callerIO != nil && serverIO != nil)
+            // Served on the pool: the CALL goes through the server's inbound queue, whose drains
+            // prefer the I/O thread.
+            await server.setHandlers(call: { _, _ in .ok([]) }, control: { _, _ in }, peerGone: { _, _ in })
+            await caller.setHandlers(call: { _, _ in .ok([]) }, control: { _, _ in }, peerGone: { _, _ in })
+            await caller.connect(peer: "b", endpoint: serverEndpoint)
+            await server.connect(peer: "a", endpoint: callerEndpoint)
+            let target = WireAddress(node: "b", controller: "C", incarnation: 1)
+            #expect(await caller.call(peer: "b", target: target, code: .layout, arguments: [.none]) == .ok([]))
+            await caller.stop()
+            await server.stop()
+        }
+        // The threads end right after `stop()` returns and drop their own references then: a
+        // bounded wait for that, not for any message.
+        let clock = ContinuousClock()
+        let deadline = clock.now + .seconds(10)
+        while (callerIO != nil || serverIO != nil) && clock.now < deadline { await Task.yield() }
+        #expect(callerIO == nil, "the caller's NodeIO outlived its transport")
+        #expect(serverIO == nil, "the server's NodeIO outlived its transport")
+    }
+
     @Test("a node serves calls that only read or rewire a controller on its I/O thread, the rest on the pool")
     func hostPlacement() {
         let onIOThread = WireCallCode.allCases.filter { NodeHost.placement(for: $0) == .ioThread }
