@@ -105,7 +105,7 @@ package enum TraceDataCodec {
             part.events = events
             if let damage {
                 // The events before the damage are kept, as a file reader keeps them (TCF/1 §4).
-                part.faults.append("node \(node) sent an unreadable compact trace part: \(damage) (\(events.count) events before it were read)")
+                part.faults.append("node \(node) sent an unreadable compact trace part: \(damage) (events kept from before it: \(events.count))")
             }
             for other in otherRuns.sorted() {
                 part.faults.append("node \(node) sent trace events of run \"\(other)\", not \"\(runID)\"")

@@ -108,7 +108,7 @@ import TrellisWire
         let garbage = WireBody.compactTraceData(last: true, capture: Array("{\"v\":\"1.0\"}\n".utf8))
         let read = try #require(TraceDataCodec.read(garbage, from: "b", runID: "r"))
         #expect(read.events.isEmpty)
-        #expect(read.faults == ["node b sent an unreadable compact trace part: byte 0: not a compact trellis capture (the first bytes are not 89 54 52 4C 0D 0A 1A 0A) (0 events before it were read)"])
+        #expect(read.faults == ["node b sent an unreadable compact trace part: byte 0: not a compact trellis capture (the first bytes are not 89 54 52 4C 0D 0A 1A 0A) (events kept from before it: 0)"])
 
         let events = try await exampleEvents()
         let capture = try #require(TraceDataCodec.parts(of: events, runID: "r", compact: true).first.flatMap(compactCapture))
@@ -135,6 +135,29 @@ import TrellisWire
         #expect(read.events.isEmpty)
         #expect(read.faults == ["node b sent a compact trace part of 4194305 bytes, more than the 4194304 a part may hold: not read"])
         #expect(!read.last)
+    }
+
+    /// The body frame of a golden wire vector (TWP/1 §12).
+    func vectorBody(_ name: String) throws -> WireBody {
+        let text = try String(contentsOf: packageRoot.appendingPathComponent("Protocols/vectors/wire/\(name).hex"), encoding: .utf8)
+        let frames = text.split(separator: "\n", omittingEmptySubsequences: false).prefix(2).map { line in
+            stride(from: 0, to: line.count, by: 2).compactMap { offset -> UInt8? in
+                let start = line.index(line.startIndex, offsetBy: offset)
+                return UInt8(line[start..<line.index(start, offsetBy: 2)], radix: 16)
+            }
+        }
+        return try WireMessage.decode(Array(frames)).body
+    }
+
+    @Test("the golden compact TRACE-DATA holds the events of the JSON Lines one, as the reference writes them (§12)")
+    func goldenVector() throws {
+        let lines = try #require(TraceDataCodec.read(try vectorBody("trace-data"), from: "b", runID: "golden-run"))
+        #expect(lines.faults.isEmpty && lines.events.count == 2)
+        let compactBody = try vectorBody("trace-data-compact")
+        #expect(TraceDataCodec.parts(of: lines.events, runID: "golden-run", compact: true) == [compactBody])
+        let compact = try #require(TraceDataCodec.read(compactBody, from: "b", runID: "golden-run"))
+        #expect(compact.events == lines.events && compact.last && compact.faults.isEmpty)
+        #expect(compact.traceBytes == 74)
     }
 
     @Test("a part may not be anything but TRACE-DATA")
