@@ -29,13 +29,26 @@ public enum DistributedBench {
     /// Seconds of the fastest of `resizes` resize steps: (over four processes, in one process).
     /// One transition of a few tens of milliseconds is at the mercy of a shared machine; the
     /// best of several, on each side, is not.
-    public static func measure(_ shape: HierarchyShape, resizes: Int = 1, nodeExecutable: String) async throws -> (distributed: Double, inProcess: Double) {
+    /// `traceData`: what the workers' TRACE-DATA brought the conductor (TWP/1 §9.7), to say
+    /// how many bytes an event costs on the wire.
+    public static func measure(
+        _ shape: HierarchyShape, resizes: Int = 1, nodeExecutable: String
+    ) async throws -> (distributed: Double, inProcess: Double, traceData: TraceDataStatistics) {
         let text = scenarioText(shape, resizes: resizes)
         let scenario = try ScenarioDecoder.decode(text, file: "distributed-traversal")
         let local = try await ScenarioRunner.run(scenario)
         var options = DistributedOptions(nodeExecutable: nodeExecutable)
         options.startupTimeout = .seconds(120)
-        let remote = try await DistributedRun.run(scenario, scenarioText: text, options: options)
+        let run = DistributedRun(scenario: scenario, scenarioText: text, options: options)
+        let remote: ScenarioRun
+        do {
+            try await run.start()
+            remote = try await run.run()
+            await run.shutdown()
+        } catch {
+            await run.shutdown()
+            throw error
+        }
         func seconds(_ run: ScenarioRun) -> Double {
             let steps = (1...max(1, resizes)).map { step -> Double in
                 let parts = (run.stepDurations[step] ?? .zero).components
@@ -43,6 +56,6 @@ public enum DistributedBench {
             }
             return steps.min() ?? 0
         }
-        return (seconds(remote), seconds(local))
+        return (seconds(remote), seconds(local), await run.traceData)
     }
 }

@@ -33,6 +33,9 @@ public struct DistributedOptions: Sendable {
     public var secureSpawnedNodes = false
     /// The public keys of nodes started by hand, by name (with CURVE).
     public var startedNodeKeys: [String: String] = [:]
+    /// What the conductor's HELLO announces (§7.1): by default that it reads TRACE-DATA in the
+    /// compact form; without `.compactTrace` its workers send JSON Lines, as to a 1.1 conductor.
+    public var capabilities: WireCapabilities = [.compactTrace]
 
     public init(nodeExecutable: String) {
         self.nodeExecutable = nodeExecutable
@@ -82,6 +85,8 @@ public actor DistributedRun {
     private var greeted = Set<String>()
     /// Where each node listens, once started (for tests and diagnostics).
     public private(set) var endpoints: [String: String] = [:]
+    /// What the workers' TRACE-DATA parts brought so far (for measurements).
+    public private(set) var traceData = TraceDataStatistics()
 
     public init(scenario: Scenario, scenarioText: String, options: DistributedOptions) {
         self.scenario = scenario
@@ -206,7 +211,8 @@ public actor DistributedRun {
             endpoints[node] = endpoint
             greeted.insert(node)
             await transport.connect(peer: node, endpoint: endpoint, serverKey: publicKeys[node])
-            await transport.send(.hello(node: placement.conductor, runID: scenario.name, capabilities: 0), to: node)
+            await transport.send(
+                .hello(node: placement.conductor, runID: scenario.name, capabilities: options.capabilities.rawValue), to: node)
         }
         for node in workers {
             let correlation = takeCorrelation()
@@ -281,30 +287,16 @@ public actor DistributedRun {
             var more = true
             while more {
                 guard let reply = await control.wait(for: "reply:\(correlation)", timeout: .seconds(10)),
-                      case let .traceData(last, lines) = reply.body else {
+                      let part = TraceDataCodec.read(reply.body, from: node, runID: scenario.name) else {
                     let received = workerEvents[node]?.count ?? 0
                     await traceMissing("node \(node) did not send its trace: the merged trace has \(received) of its events, and lacks the rest")
                     break
                 }
-                more = !last
-                var events: [TraceEvent] = []
-                var unreadable = 0
-                var otherRuns = Set<String>()
-                TraceCaptureFormat.readLines(lines) { _, read in
-                    switch read {
-                    case let .success((event, runID)):
-                        events.append(event)
-                        if runID != scenario.name { otherRuns.insert(runID) }
-                    case .failure: unreadable += 1
-                    }
-                }
-                workerEvents[node, default: []].append(contentsOf: events)
-                for _ in 0..<unreadable {
-                    await host.noteFault("node \(node) sent an unreadable trace line")
-                }
-                // TWP §7.2: SETUP's run id is the run of every trace line a worker sends.
-                for other in otherRuns.sorted() {
-                    await host.noteFault("node \(node) sent trace lines of run \"\(other)\", not \"\(scenario.name)\"")
+                more = !part.last
+                workerEvents[node, default: []].append(contentsOf: part.events)
+                traceData.add(part)
+                for fault in part.faults {
+                    await host.noteFault(fault)
                 }
             }
         }
@@ -331,7 +323,7 @@ public actor DistributedRun {
                 return
             }
             await control.deliver(message, for: "hello:\(peer)")
-        case .ready, .traceData, .goodbyeAck, .error:
+        case .ready, .traceData, .compactTraceData, .goodbyeAck, .error:
             await control.deliver(message, for: "reply:\(message.header.correlationID)")
         case .goodbye:
             await transport.send(.goodbyeAck, to: peer, correlationID: message.header.correlationID)

@@ -29,8 +29,9 @@ public actor WorkerNode {
     private var finished: CheckedContinuation<Int32, Never>?
     private var exitCode: Int32?
     private var endpoint = ""
-    /// The size of one TRACE-DATA part.
-    static let traceDataPartBytes = 4 << 20
+    /// The capability bits of each peer's HELLO (§7.1): TRACE-DATA goes in the compact form
+    /// only to a peer that announced it.
+    private var peerCapabilities: [String: WireCapabilities] = [:]
 
     public init(name: String) {
         self.name = name
@@ -110,23 +111,18 @@ public actor WorkerNode {
         case .traceRequest:
             let events = recorder.events(after: sentEvents)
             sentEvents += events.count
-            // In parts of at most a few megabytes: far below the sockets' message size limit,
-            // however large the run.
-            var part = ""
-            for event in events {
-                part += TraceCaptureFormat.line(for: event, runID: runID)
-                part += "\n"
-                if part.utf8.count >= Self.traceDataPartBytes {
-                    await transport.send(.traceData(last: false, jsonLines: part), to: peer, correlationID: correlation)
-                    part = ""
-                }
+            // In parts far below the sockets' message size limit, however large the run.
+            let compact = peerCapabilities[peer]?.contains(.compactTrace) ?? false
+            for part in TraceDataCodec.parts(of: events, runID: runID, compact: compact) {
+                await transport.send(part, to: peer, correlationID: correlation)
             }
-            await transport.send(.traceData(last: true, jsonLines: part), to: peer, correlationID: correlation)
         case .goodbye:
             await transport.waitUntilIdle()
             await transport.send(.goodbyeAck, to: peer, correlationID: correlation)
             if peer == conductor { finish(0) }
-        case .hello, .goodbyeAck, .ready, .traceData, .error, .heartbeat, .call, .return:
+        case let .hello(node, _, capabilities, _) where node == peer:
+            peerCapabilities[peer] = WireCapabilities(rawValue: capabilities)
+        case .hello, .goodbyeAck, .ready, .traceData, .compactTraceData, .error, .heartbeat, .call, .return:
             break
         }
     }

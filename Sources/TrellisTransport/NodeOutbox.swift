@@ -68,7 +68,7 @@ struct NodeOutbox {
     /// first one, into frames of its own).
     mutating func append(_ message: WireMessage) {
         switch message.body {
-        case .setup, .traceData:
+        case .setup, .traceData, .compactTraceData:
             // The bodies that can be megabytes: they leave alone, whatever their size (§7.9).
             chunks.append(Chunk(single: message.encode()))
             return

@@ -27,6 +27,9 @@ public enum WireBody: Hashable, Sendable {
     case traceRequest
     /// TRACE-DATA: whether this is the last part, and JSON Lines (whole lines, each ending in LF).
     case traceData(last: Bool, jsonLines: String)
+    /// TRACE-DATA in the compact form (since 1.2, §7.8): whether this is the last part, and a
+    /// whole TCF/1 capture (`Protocols/compact-trace-format.md`), readable without the parts before.
+    case compactTraceData(last: Bool, capture: [UInt8])
 
     /// The command whose body this is.
     public var command: WireCommand {
@@ -41,7 +44,7 @@ public enum WireBody: Hashable, Sendable {
         case .goodbyeAck: .goodbyeAck
         case .error: .error
         case .traceRequest: .traceRequest
-        case .traceData: .traceData
+        case .traceData, .compactTraceData: .traceData
         }
     }
 }

@@ -50,6 +50,9 @@ extension WireBody {
         case .traceData(let last, let jsonLines):
             writer.bool(last)
             writer.longString(jsonLines)
+        case .compactTraceData(let last, let capture):
+            writer.u8(WireTraceDataForm.compact | (last ? WireTraceDataForm.last : 0))
+            writer.octets(capture)
         }
     }
 
@@ -131,7 +134,17 @@ extension WireBody {
             let text = try reader.within("text") { reader throws(WireError) in try reader.string() }
             return .error(code: code, text: text)
         case .traceData:
-            let last = try reader.zeroOrOne("last flag")
+            // 1.0: a bool (last); 1.2 sets bit 1 for the compact form (§7.8).
+            let formOffset = reader.offset
+            let form = try reader.u8("form")
+            guard form & ~(WireTraceDataForm.last | WireTraceDataForm.compact) == 0 else {
+                throw reader.failure(.unknownOctet(field: "form", value: form, expected: "0x00 to 0x03"), at: formOffset)
+            }
+            let last = form & WireTraceDataForm.last != 0
+            if form & WireTraceDataForm.compact != 0 {
+                let capture = try reader.within("capture") { reader throws(WireError) in try reader.octets() }
+                return .compactTraceData(last: last, capture: capture)
+            }
             let lines = try reader.within("trace") { reader throws(WireError) in try reader.longString() }
             return .traceData(last: last, jsonLines: lines)
         }

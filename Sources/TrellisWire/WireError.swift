@@ -36,6 +36,8 @@ public struct WireError: Error, Hashable, Sendable, CustomStringConvertible {
         case unknownCallCode(UInt8)
         /// An octet that must be 0 or 1 (a bool, RETURN's status, TRACE-DATA's last flag) is not.
         case notZeroOrOne(field: String, value: UInt8)
+        /// An octet with a value its field does not define (TRACE-DATA's form octet).
+        case unknownOctet(field: String, value: UInt8, expected: String)
         /// A trait octet that is not the index of one of the trait's cases.
         case unknownTraitIndex(trait: String, index: UInt8, caseCount: Int)
         /// A count of values larger than the bytes left could hold (each value takes a byte at least).
@@ -80,7 +82,7 @@ public struct WireError: Error, Hashable, Sendable, CustomStringConvertible {
         case .unsupportedMajorVersion: .unsupportedVersion
         case .unknownCommand: .unknownCommand
         case .unknownCallCode: .unknownCallCode
-        case .pastEnd, .stringPastEnd, .invalidUTF8, .unknownTag, .notZeroOrOne, .unknownTraitIndex,
+        case .pastEnd, .stringPastEnd, .invalidUTF8, .unknownTag, .notZeroOrOne, .unknownOctet, .unknownTraitIndex,
              .countPastEnd, .nestingTooDeep, .limitExceeded, .nestedBatch:
             .malformedBody
         }
@@ -119,6 +121,8 @@ public struct WireError: Error, Hashable, Sendable, CustomStringConvertible {
             return "unknown call code \(hex(code))\(at)"
         case .notZeroOrOne(let field, let value):
             return "\(field)\(at) is \(hex(value)), expected 0x00 or 0x01"
+        case .unknownOctet(let field, let value, let expected):
+            return "\(field)\(at) is \(hex(value)), expected \(expected)"
         case .unknownTraitIndex(let trait, let index, let caseCount):
             return "unknown \(trait) index \(index)\(at) (\(caseCount) cases: 0–\(caseCount - 1))"
         case .countPastEnd(let count, let left):

@@ -138,6 +138,8 @@ public struct WireMessage: Hashable, Sendable {
             try check(string: text, "text")
         case .traceData(_, let lines):
             try check(string: lines, "trace", limit: WireLimits.maxLongStringBytes)
+        case .compactTraceData(_, let capture):
+            bytes += 4 + capture.count
         }
         guard bytes <= WireLimits.maxMessageBytes else {
             throw WireError(part: .body, path: [], reason: .limitExceeded(

@@ -135,6 +135,19 @@ struct WireReader {
         return try utf8(length: length, kind: "long string", start: start)
     }
 
+    /// Octets with a u32 length prefix (`bytes`, since 1.2): any content, checked against the
+    /// bytes left before anything is copied.
+    mutating func octets() throws(WireError) -> [UInt8] {
+        let start = offset
+        let length = Int(try u32("bytes length"))
+        guard length <= remaining else {
+            throw failure(.stringPastEnd(kind: "bytes", length: length, left: remaining), at: start)
+        }
+        let first = base + offset
+        offset += length
+        return Array(UnsafeRawBufferPointer(rebasing: self.bytes[first..<(first + length)]))
+    }
+
     private mutating func utf8(length: Int, kind: String, start: Int) throws(WireError) -> String {
         guard length <= remaining else {
             throw failure(.stringPastEnd(kind: kind, length: length, left: remaining), at: start)

@@ -79,6 +79,13 @@ struct WireWriter {
         bytes += utf8
     }
 
+    /// Octets with a u32 length prefix (TWP/1 §6.1 `bytes`, since 1.2), copied as they are.
+    /// The caller keeps them within `WireLimits.maxMessageBytes` (`validateForEncoding`).
+    mutating func octets(_ value: [UInt8]) {
+        u32(UInt32(truncatingIfNeeded: value.count))
+        bytes += value
+    }
+
     /// The UTF-8 bytes of `value`, cut to at most `limit` bytes without splitting a character.
     static func utf8(_ value: String, limit: Int) -> ArraySlice<UInt8> {
         let all = Array(value.utf8)

@@ -249,7 +249,9 @@ struct BenchCommand: AsyncParsableCommand {
         let resizes = 3
         let traversal = try await DistributedBench.measure(shape, resizes: resizes, nodeExecutable: RunCommand.ownExecutable)
         print(BenchLine(name: "distributed-traversal", ours: traversal.distributed, anchor: traversal.inProcess, unit: "seconds per transition",
-                        target: .atMost(2), note: "\(shape.count) controllers over 4 processes (8 boundary edges) vs one process; best of \(resizes) resizes each"))
+                        target: .atMost(2), note: "\(shape.count) controllers over 4 processes (8 boundary edges) vs one process; best of \(resizes) resizes each; "
+                            + String(format: "trace data: %.1f bytes an event (%d events, %d parts)",
+                                     traversal.traceData.bytesPerEvent, traversal.traceData.events, traversal.traceData.parts)))
     }
 
     private func roundTripFigures(launcher: PeerLauncher, endpoint: @escaping (String, String) -> String) async throws {

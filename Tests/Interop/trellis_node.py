@@ -265,6 +265,8 @@ class Node:
                 if reader.text() != peer.name or peer.greeted:
                     return self.reject(peer, 6, 0, "HELLO: wrong node name, or a second HELLO")
                 peer.greeted = True
+                reader.text()
+                peer.capabilities = reader.unpack(">I")  # bit 0: it reads compact TRACE-DATA (§7.1)
             elif not (peer.greeted or peer.listed):  # §9.1 rule 3
                 self.reject(peer, 6, correlation, "no HELLO from %s yet" % peer.name)
             elif command == SETUP:
@@ -426,7 +428,15 @@ class Node:
         return self.replies.pop(key) or "node %s gone" % peer.name
 
     def send_trace(self, peer, correlation):
-        """TRACE-DATA: the events recorded since the last one, whole lines, parts of at most 1 MiB (§9.7)."""
+        """TRACE-DATA: the events recorded since the last one, in parts of about 1 MiB (§7.8, §9.7):
+        whole TCF/1 captures when the conductor's HELLO announced the compact form, else JSON Lines."""
+        if getattr(peer, "capabilities", 0) & COMPACT_TRACE:
+            parts = compact_captures([json.loads(line) for line in self.events], 1 << 20)
+            self.events = []
+            for index, capture in enumerate(parts):
+                last = 1 if index == len(parts) - 1 else 0
+                self.send(peer, TRACE_DATA, bytes([2 | last]) + struct.pack(">I", len(capture)) + capture, correlation)
+            return
         parts, size = [[]], 0
         for line in self.events:
             if parts[-1] and size + len(line) + 1 > 1 << 20:
@@ -451,6 +461,161 @@ class Node:
         self.inbox.close()
         self.context.term()
         return 0
+
+
+COMPACT_TRACE = 1  # HELLO capability bit 0 (§7.1): the sender reads TRACE-DATA in the compact form
+TCF_HEADER = b"\x89TRL\r\n\x1a\n\x01\x00"  # TCF/1 §3: magic, major 1, minor 0
+TCF_CODES = {"step": 0, "viewWillTransition": 1, "sizeForChild": 2, "frameOfPresentedViewInContainerView": 3,
+             "willTransition": 4, "traitCollectionDidChange": 5, "preferredContentSizeDidChange": 6,
+             "systemLayoutFittingSizeDidChange": 7, "suppressed": 8, "viewWillLayoutSubviews": 9,
+             "viewDidLayoutSubviews": 10, "containerViewWillLayoutSubviews": 11, "containerViewDidLayoutSubviews": 12,
+             "alongsideTransition": 13, "transitionCompletion": 14, "warning": 15, "error": 16, "fault": 17, "note": 18,
+             "presentCompletion": 25, "dismissCompletion": 25, "show": 26, "showDetail": 26, "push": 27, "pop": 28,
+             "replaceDetail": 29, "select": 30, "present": 21, "dismiss": 22, "adaptivePresentationStyle": 23,
+             "willPresentWithAdaptiveStyle": 24}
+TCF_CODES.update({name: 19 for name in APPEARANCE})
+TCF_PRESENTATION = ("presentationTransitionWillBegin", "presentationTransitionDidEnd",
+                    "dismissalTransitionWillBegin", "dismissalTransitionDidEnd")
+TCF_CODES.update({name: 20 for name in TCF_PRESENTATION})
+MASK64 = (1 << 64) - 1
+
+
+def varint(value):  # TCF/1 §3: unsigned LEB128
+    out = bytearray()
+    while value >= 0x80:
+        out.append(value & 0x7F | 0x80)
+        value >>= 7
+    return bytes(out + bytes([value]))
+
+
+def zigzag(value):  # of a 64-bit two's complement number (wrapping differences are taken mod 2^64)
+    value &= MASK64
+    signed = value - (1 << 64) if value >> 63 else value
+    return ((signed << 1) ^ (signed >> 63)) & MASK64
+
+
+class CompactCapture:
+    """One whole TCF/1 capture (Protocols/compact-trace-format.md) of TTF/1 §4.2 events (dicts)."""
+
+    def __init__(self):
+        self.out, self.names, self.sizes, self.run = bytearray(TCF_HEADER), {}, {}, None
+        self.node = self.seq = self.offset = self.cause = self.step = self.time = 0
+        self.transition = None
+
+    def record(self, tag, body):  # §3.1: tag, varint length, body
+        self.out += bytes([tag]) + varint(len(body)) + body
+
+    def name(self, text):
+        if text not in self.names:
+            self.names[text] = len(self.names)
+            self.record(0x02, text.encode("utf-8"))
+        return self.names[text]
+
+    def size(self, width, height):
+        key = struct.pack("<dd", float(width), float(height))
+        if key not in self.sizes:
+            self.sizes[key] = len(self.sizes)
+            self.record(0x03, key)
+        return self.sizes[key]
+
+    def text(self, value):
+        data = value.encode("utf-8")
+        return varint(len(data)) + data
+
+    def traits(self, traits):  # §3.2: three names, the scale (double), three names
+        names = [self.name(traits[name]) for name, _ in TRAITS]
+        return b"".join(map(varint, names[:3])) + struct.pack("<d", float(traits["displayScale"])) + b"".join(map(varint, names[3:]))
+
+    def frame(self, payload):  # layout events: marker 0 none, 1 at +0,+0 then size, 2 origin then size
+        if "frame" not in payload:
+            return b"\x00"
+        x, y, width, height = (float(v) for v in payload["frame"])
+        if struct.pack("<dd", x, y) == bytes(16):
+            return b"\x01" + varint(self.size(width, height))
+        return b"\x02" + varint(self.size(x, y)) + varint(self.size(width, height))
+
+    def payload(self, message, p):  # §3.2's table, defining what it names in its order
+        code = TCF_CODES[message]
+        if code == 0:
+            return varint(zigzag(p["number"])) + self.text(p["description"])
+        if code == 1:
+            return varint(self.size(*p["to"]))
+        if code == 2:
+            return b"".join(map(varint, (self.name(p["child"]), self.size(*p["parent"]), self.size(*p["answer"]))))
+        if code == 3:
+            x, y, width, height = p["frame"]
+            return varint(self.size(x, y)) + varint(self.size(width, height))
+        if code in (4, 5):
+            return self.traits(p["to" if code == 4 else "previous"])
+        if code in (6, 7, 26, 27, 28, 29):
+            head = varint(self.name(p["child"]))
+            return head + (bytes([message == "showDetail"]) if code == 26 else b"")
+        if code == 8:
+            return varint(self.name(p["message"])) + varint(len(p["cut"])) + b"".join(varint(self.name(c)) for c in p["cut"])
+        if 9 <= code <= 12:
+            return self.frame(p)
+        if code in (13, 14):
+            return varint(zigzag(p["transition"]))
+        if 15 <= code <= 18:
+            return self.text(p["text"])
+        if code == 19:
+            return bytes([APPEARANCE.index(message)])
+        if code == 20:
+            return bytes([TCF_PRESENTATION.index(message), bool(p.get("animated", p.get("completed")))])
+        if code == 21:
+            return b"".join(varint(self.name(p[key])) for key in ("presented", "style", "transitionStyle"))
+        if code == 22:
+            return varint(self.name(p["presented"]))
+        if code in (23, 24):
+            return varint(self.name(p["style"]))
+        if code == 25:
+            return varint(self.name(p["action"])) + varint(self.name(p["target"]))
+        return varint(self.name(p["child"])) + varint(zigzag(p["index"]))  # 30: select
+
+    def add(self, event):
+        """Appends one event: a RUN record first when the run changes, then tag, flags, the fields
+        that differ from the event before (§3.2), the controller and the payload."""
+        if event["run"] != self.run:
+            node = self.name(event["node"])
+            self.record(0x01, self.text(event["run"]) + varint(node))
+            self.run, self.node = event["run"], node
+        node, controller = self.name(event["node"]), self.name(event["controller"])
+        cause = event.get("cause")
+        cause_node, cause_seq = (cause.rsplit("#", 1) if cause else (None, None))
+        cause_node = None if cause is None else self.name(cause_node)
+        payload = self.payload(event["message"], event["payload"])
+        seq, offset = event["seq"], (event["lamport"] - event["seq"]) & MASK64
+        transition, step, moment = event.get("transition"), event["step"], event["time"]
+        flags, fields = 0, b""
+        if node != self.node:
+            flags, fields = flags | 0x01, fields + varint(node)
+        if seq != (self.seq + 1) & MASK64:
+            flags, fields = flags | 0x02, fields + varint(seq)
+        if offset != self.offset:
+            flags, fields = flags | 0x04, fields + varint(zigzag(offset))
+        if cause_node is not None:
+            flags, fields = flags | 0x08, fields + varint(cause_node) + varint(zigzag(int(cause_seq) - self.cause))
+            self.cause = int(cause_seq)
+        if transition != self.transition:
+            flags, fields = flags | 0x10, fields + (b"\x00" if transition is None else b"\x01" + varint(zigzag(transition)))
+        if step != self.step:
+            flags, fields = flags | 0x20, fields + varint(zigzag(step))
+        if moment != self.time:
+            flags, fields = flags | 0x40, fields + varint(zigzag(moment - self.time))
+        self.out += bytes([0x40 + TCF_CODES[event["message"]], flags]) + fields + varint(controller) + payload
+        self.node, self.seq, self.offset, self.transition, self.step, self.time = node, seq, offset, transition, step, moment
+
+
+def compact_captures(events, part_bytes):
+    """TRACE-DATA's compact form (§7.8): whole captures, each cut once it holds `part_bytes`;
+    at least one (just the header when there are no events)."""
+    parts, capture = [], CompactCapture()
+    for event in events:
+        capture.add(event)
+        if len(capture.out) >= part_bytes:
+            parts, capture = parts + [bytes(capture.out)], CompactCapture()
+    return parts + [bytes(capture.out)] if capture.names or not parts else parts
+
 
 
 def main(argv):

@@ -168,8 +168,11 @@ def decode(header, body, in_batch=False):
         fields = (status, r.text(">H") if status else read_values(r))
     elif command == 0x40:  # ERROR
         fields = (r.unpack(">H"), r.text(">H"))
-    elif command == 0x51:  # TRACE-DATA
-        fields = (r.flag(), r.text(">I"))
+    elif command == 0x51:  # TRACE-DATA: form octet (bit 0 last, bit 1 compact since 1.2), then the trace
+        form = r.unpack(">B")
+        if form > 3:
+            raise Malformed("TRACE-DATA form octet %d is not 0 to 3" % form)
+        fields = (form, r.take(r.unpack(">I")) if form & 2 else r.text(">I"))
     elif command == 0x60:  # BATCH: u32 count, then per entry u32 length + header, u32 length + body
         if in_batch:
             raise Malformed("BATCH inside a BATCH")
@@ -199,7 +202,7 @@ def encode(message):
     elif command == 0x40:
         body = struct.pack(">H", f[0]) + s(f[1])
     elif command == 0x51:
-        body = struct.pack(">B", f[0]) + ls(f[1])
+        body = struct.pack(">B", f[0]) + (struct.pack(">I", len(f[1])) + f[1] if f[0] & 2 else ls(f[1]))
     elif command == 0x60:
         body = struct.pack(">I", len(f))
         for entry in f:

@@ -138,7 +138,36 @@ struct DistributedRunTests {
         await run.shutdown()  // twice is harmless
     }
 
-    /// A node's trace larger than one TRACE-DATA part (4 MB) arrives in parts, in order.
+    /// TWP/1 §7.8, §11.2: a worker sends its trace as compact captures to a conductor whose
+    /// HELLO announces that it reads them, and as JSON Lines (1.1's form) to one that does not;
+    /// the merged trace is the same either way, and the compact form is a fraction of the bytes.
+    @Test func workersSendTheFormTheConductorAnnounced() async throws {
+        let (text, scenario) = try spreadOverThreeNodes(packageRoot.appendingPathComponent("Examples/split-view.json"))
+        let inProcess = try await ScenarioRunner.run(scenario)
+        var figures: [TraceDataStatistics] = []
+        for capabilities in [WireCapabilities.compactTrace, []] {
+            var options = try options()
+            options.capabilities = capabilities
+            let run = DistributedRun(scenario: scenario, scenarioText: text, options: options)
+            do {
+                try await run.start()
+                let distributed = try await run.run()
+                #expect(distributed.canonicalLines == inProcess.canonicalLines)
+                #expect(TraceDiff.compare(inProcess.events, distributed.events).isEmpty)
+            } catch {
+                Issue.record("\(error)")
+            }
+            figures.append(await run.traceData)
+            await run.shutdown()
+        }
+        let (compact, json) = (figures[0], figures[1])
+        #expect(compact.events == json.events)
+        #expect(compact.events > 0)
+        #expect(compact.messageBytes * 3 < json.messageBytes, "compact \(compact), JSON Lines \(json)")
+    }
+
+    /// A node's large trace arrives whole and in order (in JSON Lines it took several parts of
+    /// 4 MB; compact, TraceDataCodecTests cut parts small).
     @Test func aLargeTraceArrivesInParts() async throws {
         var controllers: [String] = []
         let count = 12_000

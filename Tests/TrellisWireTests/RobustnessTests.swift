@@ -218,17 +218,29 @@ struct SeededGenerator: RandomNumberGenerator {
         #expect(error?.description == "body: value 2: traits: unknown verticalSizeClass index 3 at offset 21 (3 cases: 0–2)")
     }
 
-    @Test("bools, RETURN's status and TRACE-DATA's flag must be 0 or 1")
+    @Test("bools and RETURN's status must be 0 or 1, TRACE-DATA's form octet 0 to 3")
     func zeroOrOneOctets() throws {
         var frames = try GoldenVectors.frames(named: "return-fault")
         frames[1][0] = 2
         #expect(decodeError(frames)?.description == "body: status at offset 0 is 0x02, expected 0x00 or 0x01")
         frames = try GoldenVectors.frames(named: "trace-data")
         frames[1][0] = 0x10
-        #expect(decodeError(frames)?.description == "body: last flag at offset 0 is 0x10, expected 0x00 or 0x01")
+        #expect(decodeError(frames)?.description == "body: form at offset 0 is 0x10, expected 0x00 to 0x03")
         let header = WireHeader(command: .return).encode()
         #expect(decodeError([header, [0x00, 0x01, 0x01, 0x05]])?.description
             == "body: value 1: bool at offset 3 is 0x05, expected 0x00 or 0x01")
+    }
+
+    @Test("a compact TRACE-DATA capture is read as it is, and refused when its length runs past the end (§7.8)")
+    func compactTraceDataCapture() throws {
+        let header = WireHeader(command: .traceData).encode()
+        let capture: [UInt8] = [0x89, 0x54, 0x52, 0x4C, 0x0D, 0x0A, 0x1A, 0x0A, 0x01, 0x00]
+        let message = try WireMessage.decode([header, [0x03, 0x00, 0x00, 0x00, 0x0A] + capture])
+        #expect(message.body == .compactTraceData(last: true, capture: capture))
+        #expect(try WireMessage.decode([header, [0x02, 0x00, 0x00, 0x00, 0x00]]).body == .compactTraceData(last: false, capture: []))
+        let error = decodeError([header, [0x02, 0xFF, 0xFF, 0xFF, 0xFF, 0x00]])
+        #expect(error?.description == "body: capture: bytes at offset 1 runs past the end (length 4294967295, 1 byte left)")
+        #expect(decodeError([header, [0x03, 0x00, 0x00]])?.description == "body: capture: bytes length at offset 1 runs past the end (4 bytes needed, 2 left)")
     }
 
     @Test("a list count larger than the bytes left is refused before anything is read")

@@ -1,0 +1,117 @@
+import Foundation
+import Testing
+import TrellisModel
+import TrellisScenario
+import TrellisTestSupport
+import TrellisTrace
+import TrellisTransport
+import TrellisWire
+import ZeroMQ
+
+/// TWP/1 §7.8 rule 6: what a hostile worker sends as its trace is a fault of the run naming the
+/// worker and what is wrong — events of another run, a capture that is not one — never a crash
+/// or a hang of the conductor, which still collects, merges and shuts down.
+@Suite(.timeLimit(.minutes(2)))
+struct HostileTraceDataTests {
+    /// A worker "b" on raw sockets: it greets, gets ready, answers every call with an empty
+    /// RETURN, and answers the TRACE-REQUEST with `parts`, until the conductor's GOODBYE (or 40 s).
+    static func rawWorker(directory: URL, parts: [WireBody]) {
+        guard let context = try? ZMQContext(), let inbox = try? context.socket(.router),
+              let outbox = try? context.socket(.dealer) else { return }
+        defer {
+            inbox.close()
+            outbox.close()
+            context.terminate()
+        }
+        do {
+            try inbox.set(ZMQOption.linger, 0)
+            try inbox.bind("ipc://\(directory.path)/b.sock")
+            try outbox.set(ZMQOption.linger, 0)
+            try outbox.set(ZMQOption.routingID, text: "b")
+            try outbox.connect("ipc://\(directory.path)/main.sock")
+            _ = try outbox.send(WireMessage(.hello(node: "b", runID: "", capabilities: 0, endpoint: "ipc://\(directory.path)/b.sock")).encode(), dontWait: false)
+            let deadline = ContinuousClock.now.advanced(by: .seconds(40))
+            var lastHeartbeat = ContinuousClock.now
+            var finished = false
+            while !finished, ContinuousClock.now < deadline {
+                var items = [ZMQPollItem(.socket(inbox))]
+                if try ZMQPoll.poll(&items, timeoutMilliseconds: 20) == 1, var frames = try inbox.receive() {
+                    frames.removeFirst()
+                    var replies: [WireMessage] = []
+                    WireBatch.decodeEach(frames) { result in
+                        guard case let .success(message) = result else { return }
+                        let correlation = message.header.correlationID
+                        switch message.body {
+                        case .setup: replies.append(WireMessage(.ready(node: "b"), correlationID: correlation))
+                        case .call: replies.append(WireMessage(.return(.ok([])), correlationID: correlation))
+                        case .traceRequest: replies += parts.map { WireMessage($0, correlationID: correlation) }
+                        case .goodbye:
+                            replies.append(WireMessage(.goodbyeAck, correlationID: correlation))
+                            finished = true
+                        default: break
+                        }
+                    }
+                    for reply in replies { _ = try outbox.send(reply.encode(), dontWait: false) }
+                }
+                if lastHeartbeat.duration(to: .now) > .milliseconds(100) {
+                    _ = try outbox.send(WireMessage(.heartbeat).encode(), dontWait: false)
+                    lastHeartbeat = .now
+                }
+            }
+        } catch {
+            Issue.record("the raw worker failed: \(error)")
+        }
+    }
+
+    @Test func aWorkersForeignAndGarbageTraceAreFaultsNamingIt() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-hostile-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let text = #"{ "scenario": "hostile", "window": { "size": [320, 568] }, "root": "R", "controllers": { "R": { "children": ["A"] }, "A": {} }, "placement": { "A": "b" } }"#
+        let scenario = try ScenarioDecoder.decode(text, file: "hostile.json")
+        // The raw worker's heartbeats come from a thread that a loaded machine (or `taskset -c 0`)
+        // may starve for a while: the default 2 s would declare it gone before its trace is asked.
+        var options = try options(peerTimeoutMilliseconds: 30_000)
+        options.conductorEndpoint = "ipc://\(directory.path)/main.sock"
+        options.startedNodes = ["b": "ipc://\(directory.path)/b.sock"]
+        options.startupTimeout = .seconds(20)
+
+        let foreign = TraceEvent(
+            id: EventRef(node: "b", sequence: 1), lamport: 1, cause: nil, controller: "A", transition: nil, step: 0,
+            message: .note("from an old run"), time: 0)
+        let parts: [WireBody] = [
+            .compactTraceData(last: false, capture: CaptureFileEncoding.bytes(of: [foreign], runs: [], defaultRunID: "old", format: .compact)),
+            .compactTraceData(last: true, capture: Array("{\"v\":\"1.0\"}\n".utf8)),
+        ]
+        // The raw worker blocks in its polls: a thread of its own, not one of the pool's.
+        let worker = Task {
+            await withCheckedContinuation { (finished: CheckedContinuation<Void, Never>) in
+                Thread {
+                    Self.rawWorker(directory: directory, parts: parts)
+                    finished.resume()
+                }.start()
+            }
+        }
+
+        var faults: [String] = []
+        var merged: [String] = []
+        do {
+            _ = try await DistributedRun.run(scenario, scenarioText: text, options: options)
+            Issue.record("a run whose worker sent a foreign and a garbage trace succeeded")
+        } catch {
+            if case let .faults(list, partial) = error {
+                faults = list
+                merged = partial.canonicalLines
+            } else {
+                Issue.record("expected faults of the run, got \(error)")
+            }
+        }
+        #expect(faults.contains("node b sent trace events of run \"old\", not \"hostile\""), "\(faults)")
+        #expect(faults.contains(
+            "node b sent an unreadable compact trace part: byte 0: not a compact trellis capture (the first bytes are not 89 54 52 4C 0D 0A 1A 0A) (events kept from before it: 0)"),
+            "\(faults)")
+        #expect(merged.contains("A note from an old run"), "the foreign event is kept for the merge to show: \(merged)")
+        // The conductor said goodbye, which ends the raw worker's loop.
+        await worker.value
+    }
+}
