@@ -60,11 +60,13 @@ public func runBounded(_ executable: URL, _ arguments: [String], timeout: Durati
     process.standardOutput = outHandle
     process.standardError = errHandle
     let killer = ProcessKiller()
-    // Cancelled, and so returning at once, as soon as the process has exited.
-    let watchdog = Task {
-        do { try await Task.sleep(for: timeout) } catch { return }
-        killer.kill()
-    }
+    // Cancelled as soon as the process has exited. On a Dispatch queue, not the cooperative pool:
+    // tests that keep the pool's threads busy (a long synchronous test on each of two cores)
+    // delayed a `Task.sleep` watchdog by a minute on a loaded machine.
+    let watchdog = DispatchWorkItem { killer.kill() }
+    let (seconds, attoseconds) = timeout.components
+    let nanoseconds = max(0, seconds) * 1_000_000_000 + max(0, attoseconds) / 1_000_000_000
+    DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(clamping: nanoseconds)), execute: watchdog)
     let status: Int32? = await withCheckedContinuation { continuation in
         process.terminationHandler = { finished in
             killer.exited()
