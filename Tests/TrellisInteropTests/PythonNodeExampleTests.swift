@@ -1,0 +1,138 @@
+import Foundation
+import Testing
+import TrellisTestSupport
+
+/// Every example with a placement, run with the Python node (`Tests/Interop/trellis_node.py`,
+/// written from TWP/1 §8.2–§8.5) in the place of each node of the placement other than the
+/// conductor's, in turn; the other nodes are spawned by `trellis` as usual. The merged trace
+/// must equal the in-process trace line for line — the canonical lines, and in the capture every
+/// event's controller, message, payload (frames included), transition, step and cause — and
+/// must hold the Python node's events. The cases run one after the other: each is three or four
+/// processes whose peers are declared gone after 2 s of silence, and a pinned run
+/// (`taskset -c 0`) puts all of them on one core.
+@Suite("Interop: the Python node takes the place of every node of every example", .serialized)
+struct PythonNodeExampleTests {
+    /// One example, one node of its placement played by the Python node.
+    struct Case: CustomTestStringConvertible, Sendable {
+        let example: String
+        let node: String
+        let conductor: String
+
+        var testDescription: String { "\(example), node \(node) in Python" }
+    }
+
+    static let examples = packageRoot.appendingPathComponent("Examples")
+
+    /// The examples' placements, read from the files: every node but the conductor's (the root's
+    /// node, `main` when the root is not placed), for every example that has a placement.
+    static let cases: [Case] = {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: examples.path)) ?? []
+        return names.filter { $0.hasSuffix(".json") }.sorted().flatMap { name -> [Case] in
+            guard let data = try? Data(contentsOf: examples.appendingPathComponent(name)),
+                  let scenario = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+                  let placement = scenario["placement"] as? [String: String], !placement.isEmpty else { return [] }
+            let conductor = (scenario["root"] as? String).flatMap { placement[$0] } ?? "main"
+            return Set(placement.values).subtracting([conductor]).sorted().map {
+                Case(example: name, node: $0, conductor: conductor)
+            }
+        }
+    }()
+
+    @Test("the examples with a placement are found")
+    func examplesAreFound() {
+        // Ten examples place controllers on two workers each: a lost folder must not pass by testing nothing.
+        #expect(Set(Self.cases.map(\.example)).count >= 10, "examples with a placement: \(Self.cases.map(\.example))")
+        #expect(Self.cases.count >= 20)
+    }
+
+    @Test("the merged trace equals the in-process trace", .enabled(if: PythonZMQ.available, PythonZMQ.skipMessage),
+          arguments: cases)
+    func pythonNodeTakesANodesPlace(_ testCase: Case) async throws {
+        let binary = try #require(TrellisBinary.url, Comment(rawValue: TrellisBinary.missingMessage))
+        let directory = try InteropDirectory()
+        defer { directory.remove() }
+        let example = Self.examples.appendingPathComponent(testCase.example).path
+
+        let text = try await ChildProcess.run(binary, ["run", example], in: directory, name: "inproc-text")
+        let capture = try await ChildProcess.run(binary, ["run", example, "--format", "jsonl"], in: directory, name: "inproc-jsonl")
+        try #require(text.status == 0 && capture.status == 0, "in-process run: \(text.stderr)\(capture.stderr)")
+
+        let merged = try await distributedRun(binary, example, testCase, in: directory)
+        let mergedFile = directory.url.appendingPathComponent("merged.jsonl")
+        try merged.stdout.write(to: mergedFile, atomically: true, encoding: .utf8)
+        let shown = try await ChildProcess.run(binary, ["trace", "show", mergedFile.path], in: directory, name: "show")
+        #expect(shown.status == 0, "trellis trace show: \(shown.stderr)")
+
+        // The canonical lines, line for line.
+        #expect(shown.lines.count == text.lines.count, "the merged trace has \(shown.lines.count) lines, the in-process one \(text.lines.count)")
+        if let index = zip(shown.lines, text.lines).enumerated().first(where: { $0.element.0 != $0.element.1 })?.offset {
+            Issue.record("the merged trace differs at line \(index + 1): got \(shown.lines[index]), expected \(text.lines[index])")
+        }
+        // The captures, event for event: what the canonical lines leave out (frames, causes, transitions).
+        let expected = try Self.events(capture.lines), got = try Self.events(merged.lines)
+        #expect(got.count == expected.count)
+        if let index = zip(got, expected).enumerated().first(where: { $0.element.0 != $0.element.1 })?.offset {
+            Issue.record("the merged capture differs at event \(index + 1): got \(got[index]), expected \(expected[index])")
+        }
+        // The Python node took part.
+        let fromPython = merged.lines.filter { $0.contains("\"node\":\"\(testCase.node)\"") }
+        #expect(!fromPython.isEmpty, "no event of node \(testCase.node) in the merged trace")
+        #expect(fromPython.first?.contains("\"seq\":1,") == true)
+    }
+
+    /// The Python node started first, as `testCase.node`, then `trellis run --transport zmq` with
+    /// it as a hand-started node; the placement's other workers are spawned by `trellis`. Both
+    /// must exit 0; each is killed 60 s after it started.
+    private func distributedRun(_ binary: URL, _ example: String, _ testCase: Case, in directory: InteropDirectory) async throws -> Outcome {
+        let main = "ipc://\(directory.url.path)/\(testCase.conductor).sock"
+        let python = "ipc://\(directory.url.path)/\(testCase.node).sock"
+        let script = packageRoot.appendingPathComponent("Tests/Interop/trellis_node.py")
+        let deadline = ContinuousClock.now.advanced(by: .seconds(60))
+        let node = try ChildProcess(
+            URL(fileURLWithPath: PythonZMQ.interpreter),
+            [script.path, "--name", testCase.node, "--bind", python, "--peer", "\(testCase.conductor)=\(main)", "--connect-timeout", "60"],
+            in: directory, name: "python")
+        defer { node.kill() }
+        let run = try await ChildProcess.run(
+            binary, ["run", example, "--transport", "zmq", "--format", "jsonl", "--listen", main, "--node", "\(testCase.node)=\(python)"],
+            in: directory, name: "zmq")
+        let nodeOutcome = await node.finish(within: max(.seconds(1), ContinuousClock.now.duration(to: deadline)))
+        #expect(!run.timedOut, "trellis did not finish within 60 s")
+        #expect(run.status == 0, "trellis exited \(run.status): \(run.stderr)\npython node: \(nodeOutcome.stderr)")
+        #expect(!nodeOutcome.timedOut, "the Python node did not exit within 60 s: \(nodeOutcome.stderr)")
+        #expect(nodeOutcome.status == 0, "the Python node exited \(nodeOutcome.status): \(nodeOutcome.stderr)")
+        return run
+    }
+
+    /// One captured event without what differs between an in-process and a distributed run (its
+    /// node, sequence number, clock and time): its cause as the position of the causing event.
+    struct Event: Equatable, CustomStringConvertible {
+        var controller: String
+        var message: String
+        var payload: String
+        var transition: Int?
+        var step: Int
+        var cause: Int?
+
+        var description: String {
+            "\(controller) \(message) \(payload) transition \(transition.map(String.init) ?? "null") step \(step) cause #\(cause.map(String.init) ?? "null")"
+        }
+    }
+
+    static func events(_ lines: [String]) throws -> [Event] {
+        let objects = try lines.map { line in
+            try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "not a capture line: \(line)")
+        }
+        var position: [String: Int] = [:]
+        for (index, object) in objects.enumerated() {
+            if let node = object["node"] as? String, let seq = object["seq"] as? Int { position["\(node)#\(seq)"] = index }
+        }
+        return try objects.map { object in
+            let payload = try JSONSerialization.data(withJSONObject: object["payload"] ?? [:], options: [.sortedKeys])
+            return Event(
+                controller: object["controller"] as? String ?? "?", message: object["message"] as? String ?? "?",
+                payload: String(decoding: payload, as: UTF8.self), transition: object["transition"] as? Int,
+                step: object["step"] as? Int ?? -1, cause: (object["cause"] as? String).map { position[$0] ?? -1 })
+        }
+    }
+}
