@@ -501,7 +501,8 @@ class ViewController:
         event = self.record("preferredContentSizeDidChange", {"child": child}, cause)
         i = self.index(child)
         if i is None:
-            return self.record("error", {"text": "preferredContentSizeDidChange: %s is not a child of %s" % (child, self.id)}, event)
+            self.record("error", {"text": "preferredContentSizeDidChange: %s is not a child of %s" % (child, self.id)}, event)
+            return
         self.resize([(i, grant(self.grant, self.slots[i].size, size))], event)
 
     def systemLayoutFittingSizeDidChange(self, child, cause):
@@ -743,7 +744,8 @@ class PresentationController:
         event = self.record("viewWillTransition", {"to": size_json(size)}, cause, transition[0])
         self.window, self.last_size = transition[4], transition[0]
         if self.on_size == "noSuper":
-            return self.record("suppressed", {"message": "viewWillTransition", "cut": [self.displayed.endpoint.id]}, event, transition[0])
+            self.record("suppressed", {"message": "viewWillTransition", "cut": [self.displayed.endpoint.id]}, event, transition[0])
+            return
         answer = self.sfc(size, event, transition[0])
         if answer != self.displayed.size:  # R4
             self.displayed.announced = answer
@@ -1091,8 +1093,8 @@ class Node:
         cause = values[-1] if tags and tags[-1] is CAUSE else None
         if cause and cause[0] not in self.run_nodes:
             return "%s: cause %s#%d names no node of this run" % (name, cause[0], cause[1])
-        result = getattr(receiver, name)(*values)
-        return [] if result is None else result
+        result = getattr(receiver, name)(*values)  # a fault text, the RETURN's values, or None: no values
+        return result if isinstance(result, (str, list)) else []
 
     def call_out(self, address, code, values):
         """One CALL from a hosted receiver (§8.2 "Endpoints"): its results, or None when it failed (a fault event)."""

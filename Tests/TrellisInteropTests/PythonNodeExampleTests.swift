@@ -7,7 +7,8 @@ import TrellisTestSupport
 /// conductor's, in turn; the other nodes are spawned by `trellis` as usual. The merged trace
 /// must equal the in-process trace line for line — the canonical lines, and in the capture every
 /// event's controller, message, payload (frames included), transition, step and cause — and
-/// must hold the Python node's events. The cases run one after the other: each is three or four
+/// must hold the Python node's events. Random scenarios of the differential tester follow, with
+/// the Python node as one of their workers. The cases run one after the other: each is three or four
 /// processes whose peers are declared gone after 2 s of silence, and a pinned run
 /// (`taskset -c 0`) puts all of them on one core.
 @Suite("Interop: the Python node takes the place of every node of every example", .serialized)
@@ -48,16 +49,59 @@ struct PythonNodeExampleTests {
     @Test("the merged trace equals the in-process trace", .enabled(if: PythonZMQ.available, PythonZMQ.skipMessage),
           arguments: cases)
     func pythonNodeTakesANodesPlace(_ testCase: Case) async throws {
-        let binary = try #require(TrellisBinary.url, Comment(rawValue: TrellisBinary.missingMessage))
         let directory = try InteropDirectory()
         defer { directory.remove() }
-        let example = Self.examples.appendingPathComponent(testCase.example).path
+        try await Self.check(Self.examples.appendingPathComponent(testCase.example).path, node: testCase.node,
+                             conductor: testCase.conductor, mustRecord: true, in: directory)
+    }
 
-        let text = try await ChildProcess.run(binary, ["run", example], in: directory, name: "inproc-text")
-        let capture = try await ChildProcess.run(binary, ["run", example, "--format", "jsonl"], in: directory, name: "inproc-jsonl")
+    /// Random scenarios of the differential tester (`ScenarioGenerator`), with the Python node as
+    /// one of their workers. The fixed pairs below are the fewest that, together, put on the
+    /// Python node every container kind, every presentation style in both profiles, adaptive
+    /// delegates with and without a wrapper, every override, size rule, grant and `layout`, trait
+    /// overrides and every member of a custom `presentationController` (chosen by a greedy cover
+    /// over seeds 0–459); seed 105 found a bug. `TRELLIS_PYTHON_SEEDS=FIRST-LAST` runs those seeds
+    /// instead, each with every worker of its placement in turn.
+    static let seedCases: [SeedCase] = {
+        let range = ProcessInfo.processInfo.environment["TRELLIS_PYTHON_SEEDS"]?.split(separator: "-").compactMap { UInt64($0) }
+        guard let range, range.count == 2, range[0] <= range[1] else {
+            return [(174, "b"), (252, "c"), (457, "b"), (308, "c"), (393, "b"), (16, "c"), (89, "c"), (128, "b"),
+                    (185, "b"), (2, "b"), (28, "c"), (80, "b"), (97, "c"), (113, "b"), (163, "c"), (105, "b")]
+                .map { SeedCase(seed: $0.0, node: $0.1) }
+        }
+        return (range[0]...range[1]).flatMap { seed in
+            Set(ScenarioGenerator.scenario(seed: seed).placement.map(\.node)).subtracting(["main"]).sorted()
+                .map { SeedCase(seed: seed, node: $0) }
+        }
+    }()
+
+    struct SeedCase: CustomTestStringConvertible, Sendable {
+        let seed: UInt64
+        let node: String
+
+        var testDescription: String { "seed \(seed), node \(node) in Python" }
+    }
+
+    @Test("random scenarios: the merged trace equals the in-process trace", .enabled(if: PythonZMQ.available, PythonZMQ.skipMessage),
+          arguments: seedCases)
+    func pythonNodeInRandomScenarios(_ testCase: SeedCase) async throws {
+        let directory = try InteropDirectory()
+        defer { directory.remove() }
+        let file = directory.url.appendingPathComponent("seed-\(testCase.seed).json")
+        try ScenarioGenerator.scenario(seed: testCase.seed).text.write(to: file, atomically: true, encoding: .utf8)
+        try await Self.check(file.path, node: testCase.node, conductor: "main", mustRecord: false, in: directory)
+    }
+
+    /// Runs `scenario` in one process and with the Python node as `node`, and compares.
+    /// `mustRecord`: the Python node's controllers must record something (a random placement may
+    /// give a node only controllers that never hear of anything).
+    static func check(_ scenario: String, node: String, conductor: String, mustRecord: Bool, in directory: InteropDirectory) async throws {
+        let binary = try #require(TrellisBinary.url, Comment(rawValue: TrellisBinary.missingMessage))
+        let text = try await ChildProcess.run(binary, ["run", scenario], in: directory, name: "inproc-text")
+        let capture = try await ChildProcess.run(binary, ["run", scenario, "--format", "jsonl"], in: directory, name: "inproc-jsonl")
         try #require(text.status == 0 && capture.status == 0, "in-process run: \(text.stderr)\(capture.stderr)")
 
-        let merged = try await distributedRun(binary, example, testCase, in: directory)
+        let merged = try await distributedRun(binary, scenario, node: node, conductor: conductor, in: directory)
         let mergedFile = directory.url.appendingPathComponent("merged.jsonl")
         try merged.stdout.write(to: mergedFile, atomically: true, encoding: .utf8)
         let shown = try await ChildProcess.run(binary, ["trace", "show", mergedFile.path], in: directory, name: "show")
@@ -69,32 +113,33 @@ struct PythonNodeExampleTests {
             Issue.record("the merged trace differs at line \(index + 1): got \(shown.lines[index]), expected \(text.lines[index])")
         }
         // The captures, event for event: what the canonical lines leave out (frames, causes, transitions).
-        let expected = try Self.events(capture.lines), got = try Self.events(merged.lines)
+        let expected = try events(capture.lines), got = try events(merged.lines)
         #expect(got.count == expected.count)
         if let index = zip(got, expected).enumerated().first(where: { $0.element.0 != $0.element.1 })?.offset {
             Issue.record("the merged capture differs at event \(index + 1): got \(got[index]), expected \(expected[index])")
         }
         // The Python node took part.
-        let fromPython = merged.lines.filter { $0.contains("\"node\":\"\(testCase.node)\"") }
-        #expect(!fromPython.isEmpty, "no event of node \(testCase.node) in the merged trace")
-        #expect(fromPython.first?.contains("\"seq\":1,") == true)
+        let fromPython = merged.lines.filter { $0.contains("\"node\":\"\(node)\"") }
+        #expect(!mustRecord || !fromPython.isEmpty, "no event of node \(node) in the merged trace")
+        #expect(fromPython.isEmpty || fromPython.first?.contains("\"seq\":1,") == true)
     }
 
-    /// The Python node started first, as `testCase.node`, then `trellis run --transport zmq` with
+    /// The Python node started first, as `name`, then `trellis run --transport zmq` with
     /// it as a hand-started node; the placement's other workers are spawned by `trellis`. Both
     /// must exit 0; each is killed 60 s after it started.
-    private func distributedRun(_ binary: URL, _ example: String, _ testCase: Case, in directory: InteropDirectory) async throws -> Outcome {
-        let main = "ipc://\(directory.url.path)/\(testCase.conductor).sock"
-        let python = "ipc://\(directory.url.path)/\(testCase.node).sock"
+    private static func distributedRun(_ binary: URL, _ scenario: String, node name: String, conductor: String,
+                                       in directory: InteropDirectory) async throws -> Outcome {
+        let main = "ipc://\(directory.url.path)/\(conductor).sock"
+        let python = "ipc://\(directory.url.path)/\(name).sock"
         let script = packageRoot.appendingPathComponent("Tests/Interop/trellis_node.py")
         let deadline = ContinuousClock.now.advanced(by: .seconds(60))
         let node = try ChildProcess(
             URL(fileURLWithPath: PythonZMQ.interpreter),
-            [script.path, "--name", testCase.node, "--bind", python, "--peer", "\(testCase.conductor)=\(main)", "--connect-timeout", "60"],
+            [script.path, "--name", name, "--bind", python, "--peer", "\(conductor)=\(main)", "--connect-timeout", "60"],
             in: directory, name: "python")
         defer { node.kill() }
         let run = try await ChildProcess.run(
-            binary, ["run", example, "--transport", "zmq", "--format", "jsonl", "--listen", main, "--node", "\(testCase.node)=\(python)"],
+            binary, ["run", scenario, "--transport", "zmq", "--format", "jsonl", "--listen", main, "--node", "\(name)=\(python)"],
             in: directory, name: "zmq")
         let nodeOutcome = await node.finish(within: max(.seconds(1), ContinuousClock.now.duration(to: deadline)))
         #expect(!run.timedOut, "trellis did not finish within 60 s")
