@@ -359,10 +359,13 @@ class ViewController:
         cut += [self.presentation.endpoint.id] if self.presentation else []
         self.record("suppressed", {"message": message, "cut": cut}, cause, transition)
 
-    def listed(self, override):  # the slot indices and entries of a forwardTo list
+    def listed(self, override):  # the slot index (None: no longer a child), child id and entry of a forwardTo list
         for entry in override["forwardTo"]:
             child = entry if isinstance(entry, str) else entry["child"]
-            yield self.index(child), entry
+            yield self.index(child), child, entry
+
+    def misuse(self, text, cause, transition):
+        self.record("error", {"text": text}, cause, transition)
 
     def resize(self, items, cause):  # §8.3 RESIZE (R25)
         changed = [(i, size) for i, size in items if size != self.slots[i].size]
@@ -389,8 +392,14 @@ class ViewController:
                 self.presentation.endpoint.viewWillTransition(size, transition, event)
             return
         forwarded = []
-        for i, entry in (self.listed(self.on_size) if self.on_size != "noSuper" else []):  # R9: no R4 skip
-            child_size = tuple(entry["size"]) if isinstance(entry, dict) and "size" in entry else self.sfc(i, size, event, transition[0])
+        for i, child, entry in (self.listed(self.on_size) if self.on_size != "noSuper" else []):  # R9: no R4 skip
+            sized = isinstance(entry, dict) and "size" in entry
+            if i is None:  # a pop or a replaced column took it away
+                if not sized:
+                    self.misuse("sizeForChild: %s is not a child of %s" % (child, self.id), event, transition[0])
+                self.misuse("forwardViewWillTransition: %s is not a child of %s" % (child, self.id), event, transition[0])
+                continue
+            child_size = tuple(float(v) for v in entry["size"]) if sized else self.sfc(i, size, event, transition[0])
             forwarded.append(i)
             self.slots[i].announced = child_size
             self.slots[i].endpoint.viewWillTransition(child_size, transition, event)
@@ -423,7 +432,10 @@ class ViewController:
             self.walk(traits, self.targets(), True, transition, event)
             return self.walk_presentation(True, transition, event)
         forwarded = []
-        for i, _ in (self.listed(self.on_traits) if self.on_traits != "noSuper" else []):
+        for i, child, _ in (self.listed(self.on_traits) if self.on_traits != "noSuper" else []):
+            if i is None:
+                self.misuse("forwardWillTransition: %s is not a child of %s" % (child, self.id), event, transition[0])
+                continue
             forwarded.append(i)
             self.walk(self.transitioning(), [i], True, transition, event)
         self.suppressed("willTransition", forwarded, event, transition[0])

@@ -60,13 +60,13 @@ struct PythonNodeExampleTests {
     /// Python node every container kind, every presentation style in both profiles, adaptive
     /// delegates with and without a wrapper, every override, size rule, grant and `layout`, trait
     /// overrides and every member of a custom `presentationController` (chosen by a greedy cover
-    /// over seeds 0–459); seed 105 found a bug. `TRELLIS_PYTHON_SEEDS=FIRST-LAST` runs those seeds
+    /// over seeds 0–459); seeds 105 and 293 found bugs. `TRELLIS_PYTHON_SEEDS=FIRST-LAST` runs those seeds
     /// instead, each with every worker of its placement in turn.
     static let seedCases: [SeedCase] = {
         let range = ProcessInfo.processInfo.environment["TRELLIS_PYTHON_SEEDS"]?.split(separator: "-").compactMap { UInt64($0) }
         guard let range, range.count == 2, range[0] <= range[1] else {
             return [(174, "b"), (252, "c"), (457, "b"), (308, "c"), (393, "b"), (16, "c"), (89, "c"), (128, "b"),
-                    (185, "b"), (2, "b"), (28, "c"), (80, "b"), (97, "c"), (113, "b"), (163, "c"), (105, "b")]
+                    (185, "b"), (2, "b"), (28, "c"), (80, "b"), (97, "c"), (113, "b"), (163, "c"), (105, "b"), (293, "c")]
                 .map { SeedCase(seed: $0.0, node: $0.1) }
         }
         return (range[0]...range[1]).flatMap { seed in
