@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""A TWP/1 worker node, written from Protocols/wire-protocol.md and Protocols/trace-format.md.
+"""A TWP/1 worker node, written from Protocols/wire-protocol.md, trace-format.md and scenario-format.md.
 
 It hosts the controllers that the scenario's placement puts on it — view controllers of every
 kind with the scenario's overrides (§8.3, §8.4), the presentation controllers of their
