@@ -29,6 +29,11 @@ public actor NodeTransport {
     private var inboundQueue: SerialMailbox<(String, [[UInt8]])>?
     /// Control messages in arrival order, off the inbound queue (TRACE-DATA parts must stay in order).
     private var controlQueue: SerialMailbox<(WireMessage, String)>?
+    /// Control messages that arrived after `start` and before `setHandlers`, handed over in order
+    /// when the handlers come: a node started by hand before its conductor has its HELLO queued,
+    /// and it reaches the conductor the moment its inbox is bound.
+    private var earlyControl: [(WireMessage, String)] = []
+    private static let earlyControlLimit = 1024
     /// Frames rejected as malformed, from any sender.
     public private(set) var malformedCount = 0
 
@@ -83,7 +88,10 @@ public actor NodeTransport {
     ) {
         inbound.set(handler: call, placement: placement)
         peerGoneHandler = peerGone
-        controlQueue = SerialMailbox { entry in await control(entry.0, entry.1) }
+        let queue = SerialMailbox<(WireMessage, String)> { entry in await control(entry.0, entry.1) }
+        controlQueue = queue
+        for entry in earlyControl { queue.send(entry) }
+        earlyControl.removeAll()
     }
 
     public func connect(peer: String, endpoint: String, serverKey: String? = nil) {
@@ -246,7 +254,14 @@ public actor NodeTransport {
     /// Control messages are handled off the inbound queue — setting up a node makes calls whose
     /// RETURNs arrive on that queue — but in their order, on a queue of their own.
     private func handleControl(_ message: WireMessage, from peer: String) {
-        controlQueue?.send((message, peer))
+        if let controlQueue {
+            controlQueue.send((message, peer))
+        } else if earlyControl.count < Self.earlyControlLimit {
+            earlyControl.append((message, peer))
+        } else {
+            recorder.record(.fault("\(message.body.command) from \(peer) dropped: it came before this node could handle it"),
+                            controller: ControllerIDs.node(nodeName), cause: nil)
+        }
     }
 
     private func ioEvent(_ event: NodeIOEvent) async {

@@ -12,10 +12,13 @@ struct NodeCommand: AsyncParsableCommand {
         discussion: """
             The node listens at --bind, greets every --peer (the conductor among them: it then \
             sends the scenario and the list of nodes), hosts the controllers the scenario's \
-            placement puts on it, and exits after the conductor's goodbye (0) or when the \
-            conductor is gone — silent for the peer-gone timeout (3). It is set up once, by \
-            its conductor (--conductor, else the first peer whose setup it accepts): a second \
-            setup, or one from any other peer, is refused with ERROR 6 and changes nothing.
+            placement puts on it, and exits after the conductor's goodbye (0). It exits with \
+            status 3 when its conductor is gone — silent for the peer-gone timeout, counted \
+            from the first message it heard (before a setup: the --conductor, or any --peer \
+            when none is named) — or when no setup came within --setup-timeout. It is set up \
+            once, by its conductor (--conductor, else the first peer whose setup it accepts): \
+            a second setup, or one from any other peer, is refused with ERROR 6 and changes \
+            nothing.
 
             EXAMPLES:
               trellis node --name b --bind tcp://*:5556 --peer main=tcp://10.0.0.1:5555

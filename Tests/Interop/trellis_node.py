@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
-"""A TWP/1 worker node, written from Protocols/wire-protocol.md and Protocols/trace-format.md.
+"""A TWP/1 worker node, written from Protocols/wire-protocol.md, trace-format.md and scenario-format.md.
 
-It hosts the controllers that the scenario's placement puts on it as leaf view controllers with
-UIKit's default behaviour, in a run started by `trellis run --transport zmq --node NAME=ENDPOINT`:
+It hosts the controllers that the scenario's placement puts on it — view controllers of every
+kind with the scenario's overrides (§8.3, §8.4), the presentation controllers of their
+presentations and the adaptive wrappers those create (§8.5) — in a run started by
+`trellis run --transport zmq --node NAME=ENDPOINT`:
 
     /usr/bin/python3 Tests/Interop/trellis_node.py --name py --bind ipc:///tmp/run/py.sock \\
         --peer main=ipc:///tmp/run/main.sock [--connect-timeout SECONDS] [--verbose]
@@ -33,19 +35,39 @@ TRAITS = (("horizontalSizeClass", ("unspecified", "compact", "regular")),  # §6
            "accessibilityExtraLarge", "accessibilityExtraExtraLarge", "accessibilityExtraExtraExtraLarge")))
 TAGS = ("none", "bool", "int", "double", "string", "size", "traits", "address", "eventref", "transition",
         "long string", "list", "rect")
-NONE, BOOL, STRING, SIZE, TRAIT, ADDRESS, REF, TRANSITION, RECT = 0, 1, 4, 5, 6, 7, 8, 9, 0x0C
+NONE, BOOL, INT, STRING, SIZE, TRAIT, ADDRESS, REF, TRANSITION, RECT = 0, 1, 2, 4, 5, 6, 7, 8, 9, 0x0C
 CAUSE = {REF, NONE}
-SIGNATURES = {  # §8, the call codes a leaf view controller serves: name, the tags each argument may have
-    0x01: ("viewWillTransition", [{SIZE}, {TRANSITION}, CAUSE]),
-    0x02: ("traitTransition", [{TRAIT}, {BOOL}, {TRANSITION}, CAUSE]),
-    0x03: ("applyPendingTraits", [CAUSE]), 0x04: ("layout", [{RECT}, CAUSE]),
-    0x07: ("initialLayout", [{RECT, NONE}, {TRAIT}, CAUSE]), 0x08: ("appearance", [{STRING}, CAUSE]),
-    0x09: ("refresh", [{RECT}, {TRAIT}, CAUSE]), 0x20: ("snapshot", []),
-    0x21: ("setPreferredContentSize", [{SIZE}, CAUSE]), 0x22: ("notifySystemLayoutFittingSizeDidChange", [CAUSE]),
-    0x24: ("setContainer", [{ADDRESS, NONE}]), 0x2C: ("childFrame", [{STRING}])}
+SIGNATURES = {  # §8: name, the tags each argument may have, who serves it (vc: view controller, pc, or both)
+    0x01: ("viewWillTransition", [{SIZE}, {TRANSITION}, CAUSE], "both"),
+    0x02: ("traitTransition", [{TRAIT}, {BOOL}, {TRANSITION}, CAUSE], "both"),
+    0x03: ("applyPendingTraits", [CAUSE], "both"), 0x04: ("layout", [{RECT}, CAUSE], "both"),
+    0x05: ("preferredContentSizeDidChange", [{STRING}, {SIZE}, CAUSE], "both"),
+    0x06: ("systemLayoutFittingSizeDidChange", [{STRING}, CAUSE], "both"),
+    0x07: ("initialLayout", [{RECT, NONE}, {TRAIT}, CAUSE], "both"), 0x08: ("appearance", [{STRING}, CAUSE], "both"),
+    0x09: ("refresh", [{RECT}, {TRAIT}, CAUSE], "both"), 0x20: ("snapshot", [], "vc"),
+    0x21: ("setPreferredContentSize", [{SIZE}, CAUSE], "vc"), 0x22: ("notifySystemLayoutFittingSizeDidChange", [CAUSE], "vc"),
+    0x23: ("setOverrideTraits", [{TRAIT, NONE}, {STRING}, {TRANSITION}, CAUSE], "vc"),
+    0x24: ("setContainer", [{ADDRESS, NONE}], "both"), 0x25: ("attachPresentation", [{ADDRESS}, {BOOL}], "vc"),
+    0x26: ("detachPresentation", [], "vc"), 0x27: ("appendChild", [{ADDRESS}], "vc"), 0x28: ("removeLastChild", [], "vc"),
+    0x29: ("replaceChild", [{INT}, {ADDRESS}], "vc"), 0x2A: ("select", [{INT}, CAUSE], "vc"),
+    0x2B: ("showChild", [{INT}, CAUSE], "vc"), 0x2C: ("childFrame", [{STRING}], "vc"),
+    0x40: ("makePresentationController", [{STRING}, {SIZE}, {TRAIT}, {SIZE}, CAUSE], "vc"),
+    0x41: ("adaptForPresentation", [CAUSE], "pc"), 0x42: ("prepareDisplayed", [], "pc"),
+    0x43: ("presentationCallback", [{STRING}, {BOOL}, CAUSE], "pc"), 0x44: ("initialPresentationLayout", [CAUSE], "pc"),
+    0x45: ("presentationState", [], "pc"), 0x46: ("displayedAppearance", [{STRING}, CAUSE], "pc")}
 UNSPECIFIED = (0,) * 6 + (0.0,)
 APPEARANCE = ("viewWillAppear", "viewDidAppear", "viewWillDisappear", "viewDidDisappear")
-
+PRESENTATION_CALLBACKS = ("presentationTransitionWillBegin", "presentationTransitionDidEnd",
+                          "dismissalTransitionWillBegin", "dismissalTransitionDidEnd")
+KINDS = {"viewWillTransition": "delivery", "willTransition": "delivery", "traitCollectionDidChange": "delivery",  # TTF/1 §4.3
+         "preferredContentSizeDidChange": "delivery", "systemLayoutFittingSizeDidChange": "delivery",
+         "sizeForChild": "query", "frameOfPresentedViewInContainerView": "query", "suppressed": "suppression",
+         "adaptivePresentationStyle": "presentation", "willPresentWithAdaptiveStyle": "presentation",
+         "warning": "warning", "error": "error", "fault": "fault"}
+KINDS.update({name: "appearance" for name in APPEARANCE})
+KINDS.update({name: "presentation" for name in PRESENTATION_CALLBACKS})
+KINDS.update({name: "layout" for name in ("viewWillLayoutSubviews", "viewDidLayoutSubviews",
+                                          "containerViewWillLayoutSubviews", "containerViewDidLayoutSubviews")})
 
 class Malformed(Exception):
     def __init__(self, code, text):
@@ -134,10 +156,716 @@ class Peer:
         self.last_received, self.last_sent, self.goodbye_id = None, 0.0, None
 
 
-class Leaf:
-    def __init__(self, ident, preferred, container):
-        self.id, self.incarnation, self.preferred, self.container = ident, 1, preferred, container
-        self.origin, self.size, self.traits, self.pending_traits = (0.0, 0.0), (0.0, 0.0), UNSPECIFIED, None
+# --- Values sent in CALLs (§6.4) -----------------------------------------------------------------
+
+def enc_size(size):
+    return struct.pack(">Bdd", SIZE, *size)
+
+
+def enc_rect(rect):
+    return struct.pack(">Bdddd", RECT, *rect)
+
+
+def enc_traits(traits):
+    return struct.pack(">B6Bd", TRAIT, *traits)
+
+
+def enc_bool(flag):
+    return struct.pack(">BB", BOOL, 1 if flag else 0)
+
+
+def enc_str(text):
+    return bytes([STRING]) + s(text)
+
+
+def enc_address(address):
+    return bytes([ADDRESS]) + s(address[0]) + s(address[1]) + struct.pack(">I", address[2])
+
+
+def enc_cause(cause):
+    return bytes([NONE]) if cause is None else bytes([REF]) + s(cause[0]) + struct.pack(">Q", cause[1])
+
+
+def enc_transition(transition):  # id, animated, duration, window traits, window size (§6.2)
+    ident, animated, duration, traits, size = transition
+    return struct.pack(">Bq?d6Bddd", TRANSITION, ident, animated, duration, *traits, *size)
+
+
+# --- Values in the trace (TTF/1 §3.2, §4.4) ----------------------------------------------------------
+
+def size_json(size):
+    return [number(v) for v in size]
+
+
+def size_text(size):
+    return "%sx%s" % tuple(number(v) for v in size)
+
+
+def traits_of(spec):  # a TSF/1 §4.3 trait object → the seven values of §6.3
+    spec = spec or {}
+    return tuple(cases.index(spec.get(name, "unspecified")) for name, cases in TRAITS) + (float(spec.get("displayScale", 0)),)
+
+
+def overlay(base, over):  # §8.2: each specified trait of `over` replaces the one of `base`
+    if over is None:
+        return base
+    return tuple(o if o else b for b, o in zip(base[:6], over[:6])) + (over[6] if over[6] != 0 else base[6],)
+
+
+def size_rule(rule, child, parent):  # TSF/1 §5.5; None where the rule leaves the default
+    if not rule:
+        return None
+    if "fraction" in rule:
+        return (parent[0] * rule["fraction"][0], parent[1] * rule["fraction"][1])
+    if "fixed" in rule:
+        return tuple(float(v) for v in rule["fixed"])
+    if child in rule.get("perChild", {}):
+        return tuple(float(v) for v in rule["perChild"][child])
+    return None
+
+
+def grant(policy, current, requested):  # §8.3 GRANT (TSF/1 §5.6)
+    if policy == "all":
+        return requested
+    if isinstance(policy, dict) and "clamp" in policy:
+        return (min(requested[0], policy["clamp"][0]), min(requested[1], policy["clamp"][1]))
+    if isinstance(policy, dict) and "fraction" in policy:
+        f = policy["fraction"]
+        return (current[0] + f * (requested[0] - current[0]), current[1] + f * (requested[1] - current[1]))
+    return current
+
+
+ZERO, ORIGIN, COMPACT = (0.0, 0.0), (0.0, 0.0), 1
+
+
+class Remote:
+    """An endpoint on another node (§8.2): every call is a CALL, waited for while serving the inbox."""
+
+    def __init__(self, node, address):
+        self.node, self.address, self.id = node, address, address[1]
+
+    def call(self, code, *values):
+        self.node.call_out(self.address, code, list(values))
+
+    def viewWillTransition(self, size, transition, cause):
+        self.call(0x01, enc_size(size), enc_transition(transition), enc_cause(cause))
+
+    def traitTransition(self, traits, deliver, transition, cause):
+        self.call(0x02, enc_traits(traits), enc_bool(deliver), enc_transition(transition), enc_cause(cause))
+
+    def applyPendingTraits(self, cause):
+        self.call(0x03, enc_cause(cause))
+
+    def layout(self, frame, cause):
+        self.call(0x04, enc_rect(frame), enc_cause(cause))
+
+    def preferredContentSizeDidChange(self, child, size, cause):
+        self.call(0x05, enc_str(child), enc_size(size), enc_cause(cause))
+
+    def systemLayoutFittingSizeDidChange(self, child, cause):
+        self.call(0x06, enc_str(child), enc_cause(cause))
+
+    def initialLayout(self, frame, traits, cause):
+        self.call(0x07, bytes([NONE]) if frame is None else enc_rect(frame), enc_traits(traits), enc_cause(cause))
+
+    def appearance(self, name, cause):
+        self.call(0x08, enc_str(name), enc_cause(cause))
+
+    def refresh(self, frame, traits, cause):
+        self.call(0x09, enc_rect(frame), enc_traits(traits), enc_cause(cause))
+
+
+class Slot:
+    """A child (or a presentation, or what a presentation controller displays) as its holder knows it."""
+
+    def __init__(self, endpoint, size=ZERO):
+        self.endpoint, self.size, self.announced, self.walked, self.inherits = endpoint, size, None, False, False
+
+
+class ViewController:
+    """A view controller of any kind (§8.3, §8.4)."""
+
+    def __init__(self, node, ident, spec, children):
+        self.node, self.id, self.spec = node, ident, spec
+        self.kind, self.selected = spec.get("kind", "view"), spec.get("selected", 0)
+        self.slots, self.origins = [Slot(child) for child in children], [ORIGIN] * len(children)
+        self.size, self.origin, self.traits, self.pending = ZERO, ORIGIN, UNSPECIFIED, None
+        self.overrides = {child: traits_of(t) for child, t in spec.get("traitOverrides", {}).items()}
+        self.preferred = tuple(float(v) for v in spec.get("preferredContentSize", [0, 0]))
+        self.container = self.presentation = None
+        behaviour = spec.get("overrides", {})
+        self.on_size, self.on_traits = behaviour.get("viewWillTransition", "super"), behaviour.get("willTransition", "super")
+        self.rule, self.grant = behaviour.get("sizeForChild"), behaviour.get("grant", "none")
+        self.layout_rule = spec.get("layout", "overlay")
+
+    def record(self, message, payload, cause, transition=None):
+        return self.node.record(self.id, message, payload, cause, transition)
+
+    def index(self, child):
+        return next((i for i, slot in enumerate(self.slots) if slot.endpoint.id == child), None)
+
+    def transitioning(self):
+        return self.pending or self.traits
+
+    def targets(self, horizontal=None):  # §8.3 TARGETS
+        count = len(self.slots)
+        if count == 0 or (self.kind == "tab" and not 0 <= self.selected < count):
+            return []
+        if self.kind == "navigation":
+            return [count - 1]
+        if self.kind == "tab":
+            return [self.selected]
+        if self.kind == "split":
+            horizontal = self.transitioning()[0] if horizontal is None else horizontal
+            return [0] if horizontal == COMPACT else list(range(min(count, 2)))
+        return list(range(count))
+
+    def sfc(self, i, parent, cause, transition):  # §8.3 SFC
+        child = self.slots[i].endpoint.id
+        answer = size_rule(self.rule, child, parent)
+        if answer is None and self.kind == "split" and self.transitioning()[0] != COMPACT:
+            primary = min(320.0, parent[0])
+            answer = (primary, parent[1]) if i == 0 else (max(0.0, parent[0] - primary), parent[1])
+        answer = parent if answer is None else answer
+        self.record("sizeForChild", {"child": child, "parent": size_json(parent), "answer": size_json(answer)}, cause, transition)
+        return answer
+
+    def place(self):  # §8.3 PLACE (R61)
+        if self.kind != "split" and (self.kind != "view" or self.layout_rule == "overlay"):
+            return
+        visible, origins = self.targets(), [ORIGIN] * len(self.slots)
+        if self.kind == "split":
+            if visible == [0, 1]:
+                origins[1] = (self.slots[0].size[0], 0.0)
+        elif self.layout_rule in ("row", "column"):
+            offset = 0.0
+            for i in visible:
+                origins[i] = (offset, 0.0) if self.layout_rule == "row" else (0.0, offset)
+                offset += self.slots[i].size[0 if self.layout_rule == "row" else 1]
+        else:
+            points = self.layout_rule.get("origins", {})
+            for i in visible:
+                origins[i] = tuple(float(v) for v in points.get(self.slots[i].endpoint.id, ORIGIN))
+        self.origins = origins
+
+    def frame_of(self, i):
+        return self.origins[i] + self.slots[i].size
+
+    def traits_of(self, i, traits):
+        return overlay(traits, self.overrides.get(self.slots[i].endpoint.id))
+
+    def suppressed(self, message, forwarded, cause, transition):  # §8.3 SUPPRESSED (R8)
+        cut = [self.slots[i].endpoint.id for i in self.targets() if i not in forwarded]
+        cut += [self.presentation.endpoint.id] if self.presentation else []
+        self.record("suppressed", {"message": message, "cut": cut}, cause, transition)
+
+    def listed(self, override):  # the slot index (None: no longer a child), child id and entry of a forwardTo list
+        for entry in override["forwardTo"]:
+            child = entry if isinstance(entry, str) else entry["child"]
+            yield self.index(child), child, entry
+
+    def misuse(self, text, cause, transition):
+        self.record("error", {"text": text}, cause, transition)
+
+    def resize(self, items, cause):  # §8.3 RESIZE (R25)
+        changed = [(i, size) for i, size in items if size != self.slots[i].size]
+        transition = self.node.window_transition() if changed else None
+        if transition is None:
+            return
+        for i, size in changed:
+            self.slots[i].announced = size
+            self.slots[i].endpoint.viewWillTransition(size, transition, cause)
+        self.layout(self.origin + self.size, cause)
+
+    # §8.4, call by call
+
+    def viewWillTransition(self, size, transition, cause):
+        event = self.record("viewWillTransition", {"to": size_json(size)}, cause, transition[0])
+        if self.on_size == "super":
+            for i in self.targets():
+                answer = self.sfc(i, size, event, transition[0])
+                if answer != self.slots[i].size:  # R4
+                    self.slots[i].announced = answer
+                    self.slots[i].endpoint.viewWillTransition(answer, transition, event)
+            if self.presentation:  # R6: then the presentation controller, with this size
+                self.presentation.announced = size
+                self.presentation.endpoint.viewWillTransition(size, transition, event)
+            return
+        forwarded = []
+        for i, child, entry in (self.listed(self.on_size) if self.on_size != "noSuper" else []):  # R9: no R4 skip
+            sized = isinstance(entry, dict) and "size" in entry
+            if i is None:  # a pop or a replaced column took it away
+                if not sized:
+                    self.misuse("sizeForChild: %s is not a child of %s" % (child, self.id), event, transition[0])
+                self.misuse("forwardViewWillTransition: %s is not a child of %s" % (child, self.id), event, transition[0])
+                continue
+            child_size = tuple(float(v) for v in entry["size"]) if sized else self.sfc(i, size, event, transition[0])
+            forwarded.append(i)
+            self.slots[i].announced = child_size
+            self.slots[i].endpoint.viewWillTransition(child_size, transition, event)
+        self.suppressed("viewWillTransition", forwarded, event, transition[0])
+
+    def walk(self, traits, indices, deliver, transition, cause):
+        for i in indices:
+            if not self.slots[i].walked:
+                self.slots[i].walked = True
+                self.slots[i].endpoint.traitTransition(self.traits_of(i, traits), deliver, transition, cause)
+
+    def walk_presentation(self, deliver, transition, cause):
+        slot = self.presentation
+        if slot and not slot.walked:
+            slot.walked = True
+            slot.endpoint.traitTransition(self.transitioning() if slot.inherits else transition[3], deliver, transition, cause)
+
+    def traitTransition(self, traits, deliver, transition, cause):
+        for slot in self.slots + ([self.presentation] if self.presentation else []):
+            slot.walked = False
+        if traits == self.traits:  # R16
+            self.pending = None
+            return self.walk_presentation(deliver, transition, cause)
+        self.pending = traits
+        if not deliver:
+            self.walk(traits, self.targets(), False, transition, cause)
+            return self.walk_presentation(False, transition, cause)
+        event = self.record("willTransition", {"to": traits_json(traits)}, cause, transition[0])
+        if self.on_traits == "super":
+            self.walk(traits, self.targets(), True, transition, event)
+            return self.walk_presentation(True, transition, event)
+        forwarded = []
+        for i, child, _ in (self.listed(self.on_traits) if self.on_traits != "noSuper" else []):
+            if i is None:
+                self.misuse("forwardWillTransition: %s is not a child of %s" % (child, self.id), event, transition[0])
+                continue
+            forwarded.append(i)
+            self.walk(self.transitioning(), [i], True, transition, event)
+        self.suppressed("willTransition", forwarded, event, transition[0])
+        self.walk(traits, self.targets(), False, transition, event)
+        self.walk_presentation(False, transition, event)
+
+    def applyPendingTraits(self, cause):
+        after, columns_changed = cause, False
+        if self.pending is not None:
+            previous, self.traits, self.pending = self.traits, self.pending, None
+            columns_changed = self.kind == "split" and previous[0] != self.traits[0]
+            after = self.record("traitCollectionDidChange", {"previous": traits_json(previous)}, cause)
+        for slot in self.slots + ([self.presentation] if self.presentation else []):
+            if slot.walked:
+                slot.walked = False
+                slot.endpoint.applyPendingTraits(after)
+        if columns_changed:  # a split's columns change in a transition of their own
+            items = [(i, self.sfc(i, self.size, after, None)) for i in self.targets() if self.slots[i].announced is None]
+            self.resize(items, after)
+
+    def layout(self, frame, cause):
+        self.origin, changed = frame[:2], False
+        for slot in self.slots:
+            if slot.announced is not None and slot.announced != slot.size:
+                slot.size, changed = slot.announced, True
+        presentation = None
+        if self.presentation and self.presentation.announced is not None:
+            presentation = self.presentation
+            presentation.size, presentation.announced = presentation.announced, None
+        event = cause
+        if frame[2:] != self.size or changed:
+            self.size = frame[2:]
+            self.place()
+            event = self.node.layout_pair(self.id, frame, cause)
+        for i, slot in enumerate(self.slots):
+            if slot.announced is not None:
+                slot.announced = None
+                slot.endpoint.layout(self.frame_of(i), event)
+        if presentation:
+            presentation.endpoint.layout(ORIGIN + self.size, event)
+
+    def initialLayout(self, frame, traits, cause):
+        self.traits, self.pending = traits, None
+        visible, event = self.targets(), cause
+        if frame is not None:
+            self.size, self.origin = frame[2:], frame[:2]
+            event = self.record("viewWillLayoutSubviews", {"frame": size_json(frame)}, cause)
+            for i in visible:
+                self.slots[i].size = self.sfc(i, frame[2:], event, None)
+            self.place()
+            self.record("viewDidLayoutSubviews", {}, cause)
+        for i, slot in enumerate(self.slots):
+            slot.endpoint.initialLayout(self.frame_of(i) if frame is not None and i in visible else None, self.traits_of(i, traits), event)
+
+    def refresh(self, frame, traits, cause):
+        self.origin = frame[:2]
+        if self.traits == UNSPECIFIED:
+            return self.initialLayout(frame, traits, cause)
+        if traits != self.traits:
+            previous, self.traits = self.traits, traits
+            event = self.record("traitCollectionDidChange", {"previous": traits_json(previous)}, cause)
+            for i in self.targets():
+                self.slots[i].endpoint.refresh(self.frame_of(i), self.traits_of(i, traits), event)
+        if frame[2:] != self.size:
+            self.initialLayout(frame, self.traits, cause)
+
+    def appearance(self, name, cause):
+        if name not in APPEARANCE:
+            return "appearance: unknown callback %s" % name
+        event = self.record(name, {}, cause)
+        for i in self.targets(self.traits[0]):
+            self.slots[i].endpoint.appearance(name, event)
+
+    def preferredContentSizeDidChange(self, child, size, cause):
+        event = self.record("preferredContentSizeDidChange", {"child": child}, cause)
+        i = self.index(child)
+        if i is None:
+            self.record("error", {"text": "preferredContentSizeDidChange: %s is not a child of %s" % (child, self.id)}, event)
+            return
+        self.resize([(i, grant(self.grant, self.slots[i].size, size))], event)
+
+    def systemLayoutFittingSizeDidChange(self, child, cause):
+        self.record("systemLayoutFittingSizeDidChange", {"child": child}, cause)
+
+    def setPreferredContentSize(self, size, cause):
+        if size != self.preferred:
+            self.preferred = size
+            if self.container:
+                self.container.preferredContentSizeDidChange(self.id, size, cause)
+
+    def notifySystemLayoutFittingSizeDidChange(self, cause):
+        if self.container:
+            self.container.systemLayoutFittingSizeDidChange(self.id, cause)
+
+    def setOverrideTraits(self, traits, child, transition, cause):
+        i = self.index(child)
+        if i is None:
+            return "\"%s\" is not a child of \"%s\"" % (child, self.id)
+        self.overrides[child] = traits
+        self.slots[i].endpoint.traitTransition(self.traits_of(i, self.traits), True, transition, cause)
+        self.slots[i].endpoint.applyPendingTraits(cause)
+
+    def setContainer(self, container):
+        self.container = container
+
+    def attachPresentation(self, controller, inherits):
+        self.presentation = Slot(controller, self.size)
+        self.presentation.inherits = inherits
+
+    def detachPresentation(self):
+        self.presentation = None
+
+    def appendChild(self, child):
+        self.slots.append(Slot(child))
+        self.origins.append(ORIGIN)
+
+    def removeLastChild(self):
+        if len(self.slots) > 1:
+            self.slots.pop()
+            self.origins.pop()
+
+    def replaceChild(self, i, child):
+        if 0 <= i < len(self.slots):
+            self.slots[i], self.origins[i] = Slot(child), ORIGIN
+
+    def select(self, i, cause):
+        if 0 <= i < len(self.slots):
+            self.selected = i
+            self.showChild(i, cause)
+
+    def showChild(self, i, cause):
+        if 0 <= i < len(self.slots):
+            self.slots[i].size = self.sfc(i, self.size, cause, None)
+            self.place()
+            self.slots[i].endpoint.refresh(self.frame_of(i), self.traits_of(i, self.traits), cause)
+
+    def snapshot(self):
+        return [enc_size(self.size), enc_traits(self.traits), enc_size(self.preferred), enc_rect(self.origin + self.size)]
+
+    def childFrame(self, child):
+        i = self.index(child)
+        return [bytes([NONE]) if i is None else enc_rect(self.frame_of(i))]
+
+    def makePresentationController(self, style, size, traits, window, cause):
+        controller = PresentationController(self.node, self, style, size, traits, window)
+        self.node.receivers[controller.id] = controller  # replaces an earlier pc:P (§9.9 rule 6)
+        return [enc_address((self.node.name, controller.id, 1))]
+
+
+class PresentationController:
+    """pc:P (§8.5): sizes, places and adapts what a presentation shows."""
+
+    def __init__(self, node, presented, style, size, traits, window):
+        self.node, self.presented, self.id, self.style, self.adapted = node, presented, "pc:" + presented.id, style, "none"
+        spec = presented.spec.get("presentationController", {}) if style == "custom" else {}
+        behaviour = spec.get("overrides", {})
+        self.rule, self.frame_rule = spec.get("sizeForChild", behaviour.get("sizeForChild")), spec.get("frame")
+        self.grant = spec.get("grant", behaviour.get("grant"))
+        self.fullscreen, self.removes = spec.get("shouldPresentInFullscreen", True), spec.get("shouldRemovePresentersView", False)
+        self.override = traits_of(spec["overrideTraits"]) if "overrideTraits" in spec else None
+        self.on_size, self.on_traits = behaviour.get("viewWillTransition", "super"), behaviour.get("willTransition", "super")
+        self.delegate = presented.spec.get("adaptiveDelegate")
+        self.displayed, self.displayed_origin, self.wrapper = Slot(presented), ORIGIN, None
+        self.size, self.traits, self.pending, self.window = size, traits, None, window
+        self.presented_preferred, self.presented_size = presented.preferred, ZERO
+        self.laid_out, self.source, self.adapted_in, self.last_size = None, None, None, None
+
+    def record(self, message, payload, cause, transition=None):
+        return self.node.record(self.id, message, payload, cause, transition)
+
+    def effective(self):  # the style in effect
+        return self.adapted if self.adapted != "none" else self.style
+
+    def rules_apply(self):
+        return self.style != "custom" or self.adapted == "none"
+
+    def covers_context(self):
+        style = self.effective()
+        return style in ("currentContext", "overCurrentContext") or (style == "custom" and not self.fullscreen)
+
+    def bounds(self):
+        return ORIGIN + (self.size if self.covers_context() else self.window)
+
+    def presented_view_frame(self):
+        return self.displayed_origin + self.displayed.size
+
+    def presented_traits(self, traits):
+        return overlay(traits, self.override)
+
+    def presented_size_for(self, parent):  # PRESENTED-SIZE (SPEC §3.5)
+        style, window, preferred = self.effective(), self.window, self.presented_preferred
+        regular = (self.pending or self.traits)[0] != COMPACT
+        clamp = lambda size: (min(size[0], window[0]), min(size[1], window[1]))
+        wanted = lambda fallback: preferred if preferred[0] > 0 and preferred[1] > 0 else fallback
+        if style in ("fullScreen", "overFullScreen"):
+            return window
+        if style == "formSheet":
+            return clamp(wanted((540.0, 620.0))) if regular else window
+        if style == "pageSheet":
+            return clamp((768.0, window[1])) if regular else window
+        if style == "popover":
+            return clamp(wanted((320.0, 480.0)))
+        return parent
+
+    def sfc(self, parent, cause, transition):  # PC-SFC
+        child = self.displayed.endpoint.id
+        answer = size_rule(self.rule, child, parent) if self.rules_apply() else None
+        answer = self.presented_size_for(parent) if answer is None else answer
+        self.record("sizeForChild", {"child": child, "parent": size_json(parent), "answer": size_json(answer)}, cause, transition)
+        return answer
+
+    def frame(self):  # FRAME (R62)
+        bounds, size, style = self.bounds(), self.presented_size, self.effective()
+        rule = self.frame_rule if self.rules_apply() else None
+        if rule and "fixed" in rule:
+            return tuple(float(v) for v in rule["fixed"])
+        mid_x, mid_y = bounds[0] + bounds[2] / 2, bounds[1] + bounds[3] / 2  # as CGRect computes them
+        if rule:
+            x = {"left": bounds[0], "right": (bounds[0] + bounds[2]) - size[0]}.get(rule["align"], mid_x - size[0] / 2)
+            y = {"top": bounds[1], "bottom": (bounds[1] + bounds[3]) - size[1]}.get(rule["align"], mid_y - size[1] / 2)
+            return (x, y) + size
+        if style in ("formSheet", "pageSheet"):
+            return (mid_x - size[0] / 2, mid_y - size[1] / 2) + size
+        if style == "popover":
+            source = self.source or (mid_x, mid_y, 0.0, 0.0)
+            return popover_frame(size, source, bounds)
+        return bounds
+
+    def layout_container(self, cause):  # LAYOUT-CONTAINER (R63)
+        self.laid_out = self.bounds()
+        self.source = self.node.popover_source(self.presented.id) if self.effective() == "popover" else None
+        event = self.record("containerViewWillLayoutSubviews", {"frame": size_json(self.laid_out)}, cause)
+        frame = self.frame()
+        self.record("frameOfPresentedViewInContainerView", {"frame": size_json(frame)}, event)
+        if self.effective() == "custom" and frame[2:] != self.presented_size:
+            self.record("warning", {"text": "frameOfPresentedViewInContainerView gives %s %s, but sizeForChild gave %s" % (
+                self.displayed.endpoint.id, size_text(frame[2:]), size_text(self.presented_size))}, event)
+        self.displayed_origin, self.displayed.size = frame[:2], frame[2:]
+        self.record("containerViewDidLayoutSubviews", {}, cause)
+        return event
+
+    def adapt(self, traits, cause, at_presentation):  # ADAPT (R48–R52)
+        if self.style in ("fullScreen", "overFullScreen", "none") or (self.style == "custom" and self.delegate is None):
+            return
+        profile = self.node.profile
+        compact_width, compact_height = traits[0] == COMPACT, traits[1] == COMPACT
+        compact = compact_width or (profile == "ios13" and compact_height)
+        if at_presentation and not compact:
+            return
+        answer = (self.delegate or {}).get("style")
+        if not compact or (self.style == "custom" and answer is None):
+            answer = "none"
+        elif answer not in ("fullScreen", "overFullScreen", "formSheet", "none"):
+            answer = default_adaptive_style(self.style, compact_width, compact_height, profile)
+        adapted = "none" if answer == self.style else answer
+        self.record("adaptivePresentationStyle", {"style": answer}, cause)
+        wraps = adapted != "none" and (self.delegate or {}).get("wrapIn") == "navigation"
+        if wraps and self.wrapper is None:
+            self.install_wrapper()
+        elif not wraps and self.wrapper is not None:
+            self.remove_wrapper()
+        self.record("willPresentWithAdaptiveStyle", {"style": adapted}, cause)
+        self.adapted = adapted
+
+    def install_wrapper(self):  # INSTALL-WRAPPER (R49)
+        wrapper = ViewController(self.node, "wrap:" + self.presented.id, {"kind": "navigation"}, [self.presented])
+        wrapper.size, wrapper.origin, wrapper.traits = self.displayed.size, self.displayed_origin, self.traits
+        wrapper.slots[0].size = self.displayed.size
+        self.presented.container, wrapper.container = wrapper, self
+        self.node.receivers[wrapper.id] = wrapper
+        self.wrapper, self.displayed = wrapper, Slot(wrapper, self.displayed.size)
+        self.node.window_call(0x60, [enc_str(self.presented.id), enc_address((self.node.name, wrapper.id, 1))])
+
+    def remove_wrapper(self):  # REMOVE-WRAPPER
+        size = self.wrapper.slots[0].size
+        self.presented.container, self.wrapper = self, None
+        self.displayed = Slot(self.presented, size)
+        self.presented_preferred = self.presented.preferred
+        self.node.window_call(0x60, [enc_str(self.presented.id), bytes([NONE])])
+
+    def resize_displayed(self, size, cause):  # RESIZE-DISPLAYED (R25)
+        transition = self.node.window_transition() if size != self.displayed.size else None
+        if transition is not None:
+            self.displayed.announced = size
+            self.displayed.endpoint.viewWillTransition(size, transition, cause)
+            self.layout(ORIGIN + self.size, cause)
+
+    # §8.5, call by call
+
+    def adaptForPresentation(self, cause):
+        self.adapt(self.traits, cause, True)
+
+    def prepareDisplayed(self):
+        self.displayed.endpoint.initialLayout(None, self.presented_traits(self.traits), None)
+
+    def presentationCallback(self, name, value, cause):
+        if name not in PRESENTATION_CALLBACKS:
+            return "presentationCallback: unknown callback %s" % name
+        self.record(name, {"completed" if name.endswith("DidEnd") else "animated": value}, cause)
+
+    def initialPresentationLayout(self, cause):
+        self.presented_size = self.displayed.size = self.sfc(self.size, cause, None)
+        event = self.layout_container(cause)
+        self.displayed.endpoint.initialLayout(self.presented_view_frame(), self.presented_traits(self.traits), event)
+
+    def presentationState(self):
+        style = self.effective()
+        removes = style in ("fullScreen", "currentContext") or (style == "custom" and self.removes)
+        return [enc_bool(removes), enc_str(self.displayed.endpoint.id), enc_str(style), enc_bool(self.covers_context()),
+                enc_rect(self.bounds()), enc_rect(self.presented_view_frame())]
+
+    def displayedAppearance(self, name, cause):
+        if name not in APPEARANCE:
+            return "displayedAppearance: unknown callback %s" % name
+        self.displayed.endpoint.appearance(name, cause)
+
+    def viewWillTransition(self, size, transition, cause):
+        event = self.record("viewWillTransition", {"to": size_json(size)}, cause, transition[0])
+        self.window, self.last_size = transition[4], transition[0]
+        if self.on_size == "noSuper":
+            self.record("suppressed", {"message": "viewWillTransition", "cut": [self.displayed.endpoint.id]}, event, transition[0])
+            return
+        answer = self.sfc(size, event, transition[0])
+        if answer != self.displayed.size:  # R4
+            self.displayed.announced = answer
+            self.displayed.endpoint.viewWillTransition(answer, transition, event)
+
+    def walk_displayed(self, traits, deliver, transition, cause):
+        if not self.displayed.walked:
+            self.displayed.walked = True
+            self.displayed.endpoint.traitTransition(self.presented_traits(traits), deliver, transition, cause)
+
+    def traitTransition(self, traits, deliver, transition, cause):
+        self.displayed.walked, self.window = False, transition[4]
+        if traits == self.traits:
+            self.pending = None
+            return self.walk_displayed(traits, deliver, transition, cause)
+        self.pending = traits
+        if not deliver:
+            return self.walk_displayed(traits, False, transition, cause)
+        event = self.record("willTransition", {"to": traits_json(traits)}, cause, transition[0])
+        if self.on_traits == "noSuper":
+            self.record("suppressed", {"message": "willTransition", "cut": [self.displayed.endpoint.id]}, event, transition[0])
+            return self.walk_displayed(traits, False, transition, event)
+        if traits[0] != self.traits[0] or (self.node.profile == "ios13" and traits[1] != self.traits[1]):  # R48
+            before = self.effective()
+            self.adapt(traits, event, False)
+            if self.effective() != before:
+                self.adapted_in = transition[0]
+        self.walk_displayed(traits, True, transition, event)
+
+    def applyPendingTraits(self, cause):
+        after = cause
+        if self.pending is not None:
+            previous, self.traits, self.pending = self.traits, self.pending, None
+            after = self.record("traitCollectionDidChange", {"previous": traits_json(previous)}, cause)
+        if self.displayed.walked:
+            self.displayed.walked = False
+            self.displayed.endpoint.applyPendingTraits(after)
+        adapted_in, self.adapted_in = self.adapted_in, None
+        if adapted_in is not None and adapted_in != self.last_size:  # R52: a style change that brought no size
+            self.resize_displayed(self.sfc(self.size, after, adapted_in), after)
+
+    def layout(self, frame, cause):
+        self.size, announced, self.displayed.announced = frame[2:], self.displayed.announced, None
+        before = self.displayed.size
+        if announced is not None:
+            self.presented_size = announced
+        if (announced is None or announced == before) and self.laid_out == self.bounds():
+            if announced is not None:
+                self.displayed.endpoint.layout(self.presented_view_frame(), cause)
+            return
+        self.displayed.size = self.presented_size
+        event = self.layout_container(cause)
+        if announced is not None or self.displayed.size != before:
+            self.displayed.endpoint.layout(self.presented_view_frame(), event)
+
+    def preferredContentSizeDidChange(self, child, size, cause):
+        event = self.record("preferredContentSizeDidChange", {"child": child}, cause)
+        if child == self.presented.id:
+            self.presented_preferred = size
+        policy = self.grant
+        if policy is None:
+            regular = self.traits[0] != COMPACT
+            policy = {"clamp": self.window} if self.effective() == "popover" or (self.effective() == "formSheet" and regular) else "none"
+        self.resize_displayed(grant(policy, self.displayed.size, size), event)
+
+    def systemLayoutFittingSizeDidChange(self, child, cause):
+        self.record("systemLayoutFittingSizeDidChange", {"child": child}, cause)
+
+    def initialLayout(self, frame, traits, cause):
+        self.traits = traits
+        if frame is not None:
+            self.size = frame[2:]
+
+    def refresh(self, frame, traits, cause):
+        pass
+
+    def appearance(self, name, cause):
+        pass
+
+    def setContainer(self, container):
+        pass
+
+
+def default_adaptive_style(style, compact_width, compact_height, profile):  # ADAPT's table
+    if style == "popover" and profile == "ios13":
+        return "fullScreen" if compact_height else "formSheet" if compact_width else "none"
+    if style == "popover":
+        return "overFullScreen" if compact_width else "none"
+    if style in ("formSheet", "pageSheet"):
+        return "fullScreen" if (compact_height if profile == "ios13" else compact_width) else "none"
+    if style in ("currentContext", "overCurrentContext"):
+        return "fullScreen" if compact_width else "none"
+    return "none"
+
+
+def popover_frame(size, source, bounds):  # POPOVER-FRAME (R62)
+    (w, h), (sx, sy, sw, sh), (bx, by, bw, bh) = size, source, bounds
+    if sy + sh + h <= by + bh:
+        x, y = sx + sw / 2 - w / 2, sy + sh
+    elif sy - h >= by:
+        x, y = sx + sw / 2 - w / 2, sy - h
+    elif sx + sw + w <= bx + bw:
+        x, y = sx + sw, sy + sh / 2 - h / 2
+    else:
+        x, y = sx - w, sy + sh / 2 - h / 2
+    x = max(bx, min(x, max(bx, bx + bw - w)))
+    y = max(by, min(y, max(by, by + bh - h)))
+    return (x, y, w, h)
 
 
 class Node:
@@ -146,7 +874,8 @@ class Node:
         self.connect_deadline = self.started + connect_timeout
         self.clock = self.seq = self.step = self.next_id = 0
         self.interval, self.timeout = 0.25, 2.0  # §9.5 defaults until SETUP
-        self.run_id, self.conductor, self.leaves, self.events, self.replies, self.closing = "", None, {}, [], {}, None
+        self.run_id, self.conductor, self.receivers, self.events, self.replies, self.closing = "", None, {}, [], {}, None
+        self.results, self.remotes, self.profile = {}, {}, "ios8"  # RETURN values; endpoints on other nodes (§8.2)
         self.backlog = []  # entries of a BATCH not served yet (§7.9): served before the inbox is read again
         self.context = zmq.Context()
         self.inbox = self.context.socket(zmq.ROUTER)
@@ -186,14 +915,16 @@ class Node:
         sys.stderr.write("%s: rejected a message from %s: %s\n" % (self.name, peer.name, text))
         self.send(peer, ERROR, struct.pack(">H", code) + s(text), correlation)
 
-    def record(self, leaf, kind, message, payload, cause, transition, step):  # TTF/1 §4.2, §4.7 rule 1
+    def record(self, controller, message, payload, cause, transition=None):  # TTF/1 §4.2, §4.7 rule 1
+        """Records an event of the CALL being served (its step); returns its eventref (§8.2 "Recording")."""
         self.clock += 1
         self.seq += 1
         self.events.append(json.dumps({
             "v": "1.0", "run": self.run_id, "node": self.name, "seq": self.seq, "lamport": self.clock,
-            "cause": "%s#%d" % cause if cause else None, "controller": leaf.id, "transition": transition,
-            "step": step, "kind": kind, "message": message, "payload": payload,
+            "cause": "%s#%d" % cause if cause else None, "controller": controller, "transition": transition,
+            "step": self.step, "kind": KINDS.get(message, "note"), "message": message, "payload": payload,
             "time": time.monotonic_ns() - int(self.started * 1e9)}, separators=(",", ":"), ensure_ascii=False))
+        return self.name, self.seq
 
     def pump(self, wait=0.05):
         """Serves one message if one comes within `wait`, then heartbeats and gone peers (§9.5)."""
@@ -283,7 +1014,9 @@ class Node:
                 self.send(peer, RETURN, body, correlation, step)  # with the clock after the call (§9.4 rule 3)
             elif command == RETURN:
                 if (peer.name, correlation) in self.replies:
-                    self.replies[(peer.name, correlation)] = "ok" if reader.unpack(">B") == 0 else reader.text()
+                    ok = reader.unpack(">B") == 0
+                    self.results[(peer.name, correlation)] = reader.values() if ok else []
+                    self.replies[(peer.name, correlation)] = "ok" if ok else reader.text()
             elif command == TRACE_REQUEST:
                 self.send_trace(peer, correlation)
             elif command == GOODBYE:  # §9.8: everything before it was served (one thread, FIFO)
@@ -310,9 +1043,9 @@ class Node:
         try:
             document = json.loads(scenario)
             placement, controllers = document.get("placement", {}), document["controllers"]
-        except (ValueError, KeyError, AttributeError) as error:
+            parent = {child: ident for ident, spec in controllers.items() for child in spec.get("children", [])}
+        except (ValueError, KeyError, AttributeError, TypeError) as error:
             return self.reject(peer, 7, correlation, "node %s cannot set up: %r" % (self.name, error))
-        parent = {child: ident for ident, spec in controllers.items() for child in spec.get("children", [])}
         companion = {}  # controllers outside the tree live with the one their first present/show/push names
         for step in reversed(document.get("steps", [])):
             for action, other in (("present", "from"), ("show", "from"), ("showDetail", "from"), ("push", "onto")):
@@ -325,94 +1058,86 @@ class Node:
                 seen.add(ident)
                 ident = parent.get(ident) or companion.get(ident)
             return placement.get(ident, peer.name)
-        for ident in sorted(key for key in controllers if node_of(key) == self.name):
-            spec = controllers.get(ident) or {}
-            if spec.get("children"):
-                return self.reject(peer, 7, correlation, "node %s hosts leaves only; %s has children" % (self.name, ident))
-            container = (node_of(parent[ident]), parent[ident], 1) if ident in parent else None
-            preferred = tuple(float(v) for v in spec.get("preferredContentSize", [0, 0]))
-            self.leaves[ident] = Leaf(ident, preferred, container if container and container[0] != self.name else None)
         self.run_id, self.conductor, self.interval, self.timeout = run_id, peer.name, interval / 1000.0, timeout / 1000.0
+        self.profile = document.get("profile", "ios8")
+        hosted = [ident for ident in controllers if node_of(ident) == self.name]
+        for ident in hosted:  # §8.3: the view controllers, then their children and containers (§7.2)
+            self.receivers[ident] = ViewController(self, ident, controllers.get(ident) or {}, [])
+
+        def endpoint(ident):
+            return self.receivers[ident] if ident in self.receivers else self.endpoint_for((node_of(ident), ident, 1))
+        for ident in hosted:
+            controller = self.receivers[ident]
+            for child in controller.spec.get("children", []):
+                controller.slots.append(Slot(endpoint(child)))
+                controller.origins.append(ORIGIN)
+            controller.container = endpoint(parent[ident]) if ident in parent else None
         self.run_nodes = set(placement.values()) | {self.name, peer.name}  # the nodes a cause may name (§8)
-        for other, endpoint, _key in listed:
+        for other, endpoint_text, _key in listed:
             if other != self.name:
-                (self.peers.get(other) or self.connect(other, endpoint)).listed = True
+                (self.peers.get(other) or self.connect(other, endpoint_text)).listed = True
         self.send(peer, READY, s(self.name), correlation)
 
+    def endpoint_for(self, address):
+        """A receiver hosted here, or the stand-in for an address on another node (§8.2)."""
+        if address[0] == self.name and address[1] in self.receivers:
+            return self.receivers[address[1]]
+        if address not in self.remotes:
+            self.remotes[address] = Remote(self, address)
+        return self.remotes[address]
+
     def call(self, target, code, arguments, step):
-        """Carries out a CALL on a hosted leaf: the RETURN's values, or a fault text (§9.3 rule 3)."""
-        leaf = self.leaves.get(target[1]) if target[0] == self.name else None
-        if leaf is None:
+        """Carries out a CALL: the RETURN's values, or a fault text (§9.3 rule 3)."""
+        receiver = self.receivers.get(target[1]) if target[0] == self.name else None
+        if receiver is None:
             return "no controller %s on node %s" % (target[1], self.name)
-        if target[2] != leaf.incarnation:
-            return "stale incarnation %d of %s (now %d)" % (target[2], leaf.id, leaf.incarnation)
-        name, tags = SIGNATURES.get(code, (None, None))
-        if name is None:  # structure changes have nothing to change in a leaf; presentation is not served
-            return [] if 0x23 <= code <= 0x2B else "%s hosts leaf view controllers only (call code 0x%02x)" % (self.name, code)
+        if target[2] != 1:
+            return "stale incarnation %d of %s (now 1)" % (target[2], target[1])
+        name, tags, served_by = SIGNATURES.get(code, (None, None, None))
+        if name is None:
+            return "call code 0x%02x goes to the conductor's window, not to %s" % (code, target[1])
+        if served_by != "both" and (served_by == "pc") != isinstance(receiver, PresentationController):
+            return "%s: %s is not a %s" % (name, target[1], "presentation controller" if served_by == "pc" else "view controller")
         if len(arguments) != len(tags):
             return "%s: %d arguments, expected %d" % (name, len(arguments), len(tags))
         for index, ((tag, _), allowed) in enumerate(zip(arguments, tags)):
             if tag not in allowed:
                 return "%s: argument %d is a %s, expected a %s" % (name, index + 1, TAGS[tag], " or ".join(TAGS[t] for t in sorted(allowed)))
-        values = [value for _, value in arguments]
+        values = [self.endpoint_for(value) if tag == ADDRESS else value for tag, value in arguments]
         cause = values[-1] if tags and tags[-1] is CAUSE else None
         if cause and cause[0] not in self.run_nodes:
             return "%s: cause %s#%d names no node of this run" % (name, cause[0], cause[1])
+        result = getattr(receiver, name)(*values)  # a fault text, the RETURN's values, or None: no values
+        return result if isinstance(result, (str, list)) else []
 
-        def record(kind, message, payload, transition=None):
-            self.record(leaf, kind, message, payload, cause, transition, step)
+    def call_out(self, address, code, values):
+        """One CALL from a hosted receiver (§8.2 "Endpoints"): its results, or None when it failed (a fault event)."""
+        correlation = self.next_id + 1  # the id `request` gives it
+        outcome = self.request(address, code, values, self.step)
+        results = self.results.pop((address[0], correlation), [])
+        if outcome != "ok":
+            sys.stderr.write("%s: CALL 0x%02x to %s on %s failed: %s\n" % (self.name, code, address[1], address[0], outcome))
+            self.record(address[1] or "window", "fault", {"text": "call 0x%02x to %s on node %s failed: %s" % (
+                code, address[1], address[0], outcome)}, None)
+            return None
+        return results
 
-        def layout():
-            record("layout", "viewWillLayoutSubviews", {})
-            record("layout", "viewDidLayoutSubviews", {})
-        if code in (0x04, 0x07, 0x09) and values[0] is not None:  # a frame: x, y, width, height (§6.2)
-            leaf.origin, frame_size = values[0][:2], values[0][2:]
-        if code == 0x01:  # the size arrives now; the layout pass applies it (layout's frame carries it)
-            record("delivery", "viewWillTransition", {"to": [number(v) for v in values[0]]}, values[1][0])
-        elif code == 0x02:  # willTransition where the traits change, unless below a suppression
-            if values[0] != leaf.traits and values[1]:
-                record("delivery", "willTransition", {"to": traits_json(values[0])}, values[2][0])
-            leaf.pending_traits = values[0]
-        elif code == 0x07 or (code == 0x09 and leaf.traits == UNSPECIFIED):  # first layout: traits set silently
-            leaf.traits = values[1]
-            if values[0] is not None:  # none: no frame, no layout callbacks
-                leaf.size = frame_size
-                layout()
-        elif code in (0x03, 0x09):  # applyPendingTraits; refresh: the container's traits, then its size
-            new = values[1] if code == 0x09 else leaf.pending_traits
-            if new is not None and new != leaf.traits:
-                record("delivery", "traitCollectionDidChange", {"previous": traits_json(leaf.traits)})
-                leaf.traits = new
-            leaf.pending_traits = None
-            if code == 0x09 and frame_size != leaf.size:
-                leaf.size = frame_size
-                layout()
-        elif code == 0x04:  # the frame's size is the size this pass applies; callbacks only where it changed
-            if frame_size != leaf.size:
-                leaf.size = frame_size
-                layout()
-        elif code == 0x08:
-            if values[0] not in APPEARANCE:
-                return "appearance: unknown callback %s" % values[0]
-            record("appearance", values[0], {})
-        elif code == 0x20:
-            return [struct.pack(">Bdd", SIZE, *leaf.size), struct.pack(">B6Bd", TRAIT, *leaf.traits),
-                    struct.pack(">Bdd", SIZE, *leaf.preferred)]
-        elif code == 0x24:
-            leaf.container = values[0]
-        elif code == 0x2C:  # a leaf gives no child a frame
-            return [struct.pack(">B", NONE)]
-        elif code in (0x21, 0x22):  # the container hears of it (R22, R27): a CALL back, served re-entrantly
-            if code == 0x21 and values[0] == leaf.preferred:  # an unchanged preferred size tells nobody
-                return []
-            leaf.preferred = values[0] if code == 0x21 else leaf.preferred
-            if leaf.container is not None:
-                size = [struct.pack(">Bdd", SIZE, *values[0])] if code == 0x21 else []
-                ref = b"\x08" + s(cause[0]) + struct.pack(">Q", cause[1]) if cause else b"\x00"
-                outcome = self.request(leaf.container, 0x05 if code == 0x21 else 0x06, [b"\x04" + s(leaf.id)] + size + [ref], step)
-                if outcome != "ok":
-                    return "%s: the container's call failed: %s" % (name, outcome)
-        return []
+    def window_call(self, code, values):  # the conductor's window: its node, empty id, incarnation 0 (§8.5)
+        return self.call_out((self.conductor, "", 0), code, values)
+
+    def window_transition(self):
+        """RECEIPT's transition (§8.2, §9.9 rule 2): the window's next one, animated; None when the call failed."""
+        results = self.window_call(0x62, [enc_bool(True)])
+        return results[0][1] if results and results[0][0] == TRANSITION else None
+
+    def popover_source(self, presented):
+        results = self.window_call(0x61, [enc_str(presented)])
+        return results[0][1] if results and results[0][0] == RECT else None
+
+    def layout_pair(self, controller, frame, cause):  # LAYOUT (§8.2)
+        event = self.record(controller, "viewWillLayoutSubviews", {"frame": size_json(frame)}, cause)
+        self.record(controller, "viewDidLayoutSubviews", {}, cause)
+        return event
 
     def request(self, address, code, values, step):
         peer = self.peers.get(address[0])
