@@ -98,7 +98,27 @@ public actor WorkerNode {
         switch message.body {
         case let .setup(runID, node, scenarioJSON, _, _, peers):
             if let refusal = setupRefusal(from: peer, for: node) {
-                await transport.send(.error(code: WireErrorCode.unexpectedCommand.rawValue, text: refusal), to: peer, correlationID: correlation)
+                let misnamed = misnamedConductor(peer, node: node, scenarioJSON: scenarioJSON)
+                // The refusal must reach the sender, to whom this node may have no stream. A
+                // conductor it knows under another name got its HELLO on the stream it opened
+                // under that name: the answer goes back on it (a second stream to the same inbox
+                // would carry the same routing id, and be refused). To anyone else, a stream to
+                // where SETUP says it listens.
+                var replyStream = peer
+                if misnamed != nil, let expectedConductor {
+                    replyStream = expectedConductor
+                } else if !transport.isConnected(peer), let sender = peers.first(where: { $0.node == peer }) {
+                    await transport.connect(peer: peer, endpoint: sender.endpoint, serverKey: sender.publicKey.isEmpty ? nil : sender.publicKey)
+                }
+                await transport.send(
+                    .error(code: WireErrorCode.unexpectedCommand.rawValue, text: misnamed ?? refusal), to: replyStream, correlationID: correlation)
+                if let misnamed {
+                    // Started with a name its conductor does not have: this node can never be
+                    // set up, and says so rather than wait for a SETUP that cannot come.
+                    FileHandle.standardError.write(Data("trellis node \(name): \(misnamed)\n".utf8))
+                    await transport.waitUntilIdle()
+                    finish(2)
+                }
                 return
             }
             do {
@@ -125,7 +145,9 @@ public actor WorkerNode {
         case .goodbye:
             await transport.waitUntilIdle()
             await transport.send(.goodbyeAck, to: peer, correlationID: correlation)
-            if peer == conductor { finish(0) }
+            // Also before a SETUP: a conductor whose set-up failed says goodbye to every node
+            // that greeted it, and none of them outlives the run.
+            if speaksForConductor(peer) { finish(0) }
         case .hello, .goodbyeAck, .ready, .traceData, .error, .heartbeat, .call, .return:
             break
         }
@@ -177,11 +199,26 @@ public actor WorkerNode {
         self.runID = runID
     }
 
+    /// Whether `peer` can end this node (its goodbye, its silence): after a SETUP only its
+    /// conductor; before one, the conductor named on the command line, or (none named) any
+    /// peer it greeted — never a stranger.
+    private func speaksForConductor(_ peer: String) -> Bool {
+        conductor.map { peer == $0 } ?? expectedConductor.map { peer == $0 } ?? greeted.contains(peer)
+    }
+
+    /// The refusal text when a SETUP from `peer` is refused only because this node was told
+    /// another conductor (`--conductor`), while that SETUP is from the run's conductor itself
+    /// (the scenario's placement says so) and is for this node: its command line names the
+    /// conductor wrongly. Nil for any other refusal.
+    private func misnamedConductor(_ peer: String, node: String, scenarioJSON: String) -> String? {
+        guard conductor == nil, node == name, let expectedConductor, expectedConductor != peer,
+              let scenario = try? ScenarioDecoder.decode(scenarioJSON, file: "SETUP from \(peer)"),
+              Placement(scenario).conductor == peer else { return nil }
+        return "node \(name) was told its conductor is \(expectedConductor), but the run's conductor is \(peer): SETUP from \(peer) refused (start the node with --conductor \(peer) and --peer \(peer)=ENDPOINT)"
+    }
+
     private func peerGone(_ peer: String, reason: String) async {
-        // After a SETUP only its conductor matters; before one, the conductor named on the
-        // command line, or (none named) any peer it greeted.
-        let ends = conductor.map { peer == $0 } ?? expectedConductor.map { peer == $0 } ?? greeted.contains(peer)
-        if ends {
+        if speaksForConductor(peer) {
             FileHandle.standardError.write(Data("trellis node \(name): peer \(peer) is gone (\(reason))\n".utf8))
             finish(3)
         }

@@ -63,7 +63,10 @@ struct RunCommand: AsyncParsableCommand {
             throw ValidationError("--node, --listen, --endpoints and --curve need --transport zmq")
         }
         for entry in node where NodeCommand.split(entry) == nil {
-            throw ValidationError("--node must be NAME=ENDPOINT, got \"\(entry)\"")
+            throw ValidationError("--node must be NAME=ENDPOINT (ENDPOINT ipc://PATH or tcp://HOST:PORT), got \"\(entry)\"")
+        }
+        if let listen, !DistributedRun.isEndpoint(listen) {
+            throw ValidationError("--listen must be an ipc:// or tcp:// endpoint, got \"\(listen)\"")
         }
     }
 
@@ -117,6 +120,9 @@ struct RunCommand: AsyncParsableCommand {
                 try? write(partial.events, runID: loaded.name)
             }
             StandardError.write("error: \(scenario): \(error)")
+            // A run set up wrongly (an unknown node, a bad endpoint, a wrong conductor name or
+            // key) is bad input; any other failure is a fault of the run.
+            if case .mistake = error { throw ExitCode(2) }
             throw ExitCode(3)
         }
     }
