@@ -25,6 +25,7 @@ public actor NodeTransport {
     private let inbound = InboundCalls()
     private var peerGoneHandler: (@Sendable (String, String) async -> Void)?
     private var peerRefusedHandler: (@Sendable (String) async -> Void)?
+    private var handshakeFailedHandler: (@Sendable (String?, HandshakeFailure) async -> Void)?
     /// Control messages in arrival order, off the inbound queue (TRACE-DATA parts must stay in order).
     private var controlQueue: SerialMailbox<(WireMessage, String)>?
     /// Frames rejected as malformed, from any sender.
@@ -72,17 +73,21 @@ public actor NodeTransport {
     /// Who answers CALLs (the node's host), where each kind of CALL is served — by default on the
     /// shared pool: a handler that blocked the I/O thread would stop its heartbeats — and who
     /// handles the other commands. `peerRefused` hears of every CURVE client the node's ZAP
-    /// handler refused, with the public key it presented.
+    /// handler refused, with the public key it presented; `handshakeFailed` of every CURVE
+    /// handshake that failed otherwise, or on this node's side: on its stream to a peer (named),
+    /// or on its inbox (nil).
     public func setHandlers(
         call: @escaping @Sendable (WireMessage, String) async -> WireResult,
         placement: @escaping @Sendable (WireCallCode) -> CallPlacement = { _ in .sharedPool },
         control: @escaping @Sendable (WireMessage, String) async -> Void,
         peerGone: @escaping @Sendable (_ peer: String, _ reason: String) async -> Void,
-        peerRefused: (@Sendable (_ publicKey: String) async -> Void)? = nil
+        peerRefused: (@Sendable (_ publicKey: String) async -> Void)? = nil,
+        handshakeFailed: (@Sendable (_ peer: String?, _ failure: HandshakeFailure) async -> Void)? = nil
     ) {
         inbound.set(handler: call, placement: placement)
         peerGoneHandler = peerGone
         peerRefusedHandler = peerRefused
+        handshakeFailedHandler = handshakeFailed
         controlQueue = SerialMailbox { entry in await control(entry.0, entry.1) }
     }
 
@@ -292,6 +297,8 @@ public actor NodeTransport {
             refusedCount += 1
             recorder.record(.fault("refused a peer whose CURVE key is not allowed: \(key)"), controller: ControllerIDs.node(nodeName), cause: nil)
             await peerRefusedHandler?(key)
+        case let .handshakeFailed(peer, failure):
+            await handshakeFailedHandler?(peer, failure)
         case let .failed(text):
             recorder.record(.fault(text), controller: ControllerIDs.node(nodeName), cause: nil)
         }
