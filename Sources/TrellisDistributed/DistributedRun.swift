@@ -33,6 +33,10 @@ public struct DistributedOptions: Sendable {
     public var secureSpawnedNodes = false
     /// The public keys of nodes started by hand, by name (with CURVE).
     public var startedNodeKeys: [String: String] = [:]
+    /// CURVE with keys made beforehand (`trellis keys make`): every node of the run has its
+    /// public key there, the conductor and each node it spawns its secret key too. Takes the
+    /// place of `curve`, `secureSpawnedNodes` and `startedNodeKeys`.
+    public var keyFolder: CurveKeyFolder?
 
     public init(nodeExecutable: String) {
         self.nodeExecutable = nodeExecutable
@@ -156,6 +160,24 @@ public actor DistributedRun {
         }
     }
 
+    /// With a key folder: the conductor's CURVE configuration and every node's public key, read
+    /// before anything starts; a key that is missing, unreadable, or readable by others is a
+    /// mistake named now. A node this conductor spawns needs its secret key there too.
+    private func keysFromFolder() throws(DistributedRunError) -> (conductor: CurveConfiguration, publicKeys: [String: String])? {
+        guard let folder = options.keyFolder else { return nil }
+        do {
+            let conductor = try folder.configuration(for: placement.conductor)
+            var keys: [String: String] = [:]
+            for node in workers { keys[node] = try folder.publicKey(of: node) }
+            for node in workers where options.startedNodes[node] == nil {
+                _ = try CurveKeyFiles.readSecret(folder.secretKeyFile(of: node))
+            }
+            return (conductor, keys)
+        } catch {
+            throw .mistake("\(error) (the key folder \(folder.path) needs NAME.pub for every node of the run — \(placement.nodes.joined(separator: ", ")) — and NAME.key for the conductor and each node it starts: trellis keys make NAME... --dir \(folder.path))")
+        }
+    }
+
     /// Whether `text` names an endpoint a node can listen on or connect to.
     public static func isEndpoint(_ text: String) -> Bool {
         (text.hasPrefix("ipc://") || text.hasPrefix("tcp://")) && text.count > 6
@@ -164,6 +186,7 @@ public actor DistributedRun {
     /// Starts and sets up every node. After it returns, `run()` may be called.
     public func start() async throws(DistributedRunError) {
         try checkOptions()
+        let folderKeys = try keysFromFolder()
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
         do {
             // Private: it holds the ipc sockets and the nodes' CURVE secret keys.
@@ -196,6 +219,10 @@ public actor DistributedRun {
             conductorCurve?.allowedPeerKeys.formUnion(workerKeys)
         }
         publicKeys = options.startedNodeKeys.merging(nodeKeys.mapValues(\.publicKey)) { first, _ in first }
+        if let folderKeys {
+            conductorCurve = folderKeys.conductor
+            publicKeys = folderKeys.publicKeys
+        }
         if let conductorCurve { publicKeys[placement.conductor] = conductorCurve.publicKey }
         var configuration = NodeIOConfiguration(
             nodeName: placement.conductor, bindEndpoint: options.conductorEndpoint ?? endpoint(for: placement.conductor))
@@ -219,7 +246,8 @@ public actor DistributedRun {
             placement: NodeHost.placement(for:),
             control: { message, peer in await run.control(message, from: peer) },
             peerGone: { peer, reason in await host.noteFault("node \(peer) is gone: \(reason)") },
-            peerRefused: { key in await run.refused(key) })
+            peerRefused: { key in await run.refused(key) },
+            handshakeFailed: { peer, failure in await run.handshakeFailed(peer, failure) })
 
         // Spawn the nodes not started by hand; each greets the conductor.
         for node in workers where options.startedNodes[node] == nil {
@@ -228,7 +256,9 @@ public actor DistributedRun {
             process.arguments = ["node", "--name", node, "--bind", endpoint(for: node),
                                  "--peer", "\(placement.conductor)=\(conductorEndpoint)", "--conductor", placement.conductor,
                                  "--setup-timeout", "60"]
-            if let keys = nodeKeys[node], let conductorKey = conductorCurve?.publicKey {
+            if let folder = options.keyFolder {
+                process.arguments? += ["--keys", folder.path]
+            } else if let keys = nodeKeys[node], let conductorKey = conductorCurve?.publicKey {
                 let secretFile = directory.appendingPathComponent("\(node).secret")
                 let allowFile = directory.appendingPathComponent("\(node).allow")
                 let allowed = [conductorKey] + nodeKeys.filter { $0.key != node }.map(\.value.publicKey) + options.startedNodeKeys.values
@@ -317,6 +347,31 @@ public actor DistributedRun {
         await transport.connect(peer: node, endpoint: endpoint, serverKey: publicKeys[node])
         await transport.send(.hello(node: placement.conductor, runID: scenario.name, capabilities: 0), to: node)
         await startup.deliver(.greeted(node), for: Self.startupKey)
+    }
+
+    /// A CURVE handshake of the conductor's failed (libzmq's monitor): during set-up, the run
+    /// cannot start as given, and the mistake is named at once.
+    private func handshakeFailed(_ peer: String?, _ failure: HandshakeFailure) async {
+        guard !shutDown else { return }
+        let conductor = placement.conductor, key = publicKeys[conductor] ?? ""
+        let text: String
+        switch (peer, failure) {
+        case (nil, .keyRefused):
+            return  // the ZAP handler's refusal, reported with the key (`refused`)
+        case (nil, .wrongKey):
+            text = "a node tried to connect to the conductor \(conductor) with a public key for it that is not \(conductor)'s (\(key)): that node was given another \(conductor).pub"
+        case (nil, .mechanismMismatch):
+            text = "a node connected to the conductor \(conductor) without CURVE, which this run uses: every node of a run uses CURVE, or none does"
+        case (nil, _):
+            text = "a node's handshake with the conductor \(conductor) failed: \(failure)"
+        case let (node?, .keyRefused):
+            text = "node \(node) refused the conductor's CURVE key: \(conductor)'s public key \(key) is not among the keys given to node \(node)"
+        case let (node?, .mechanismMismatch):
+            text = "node \(node) does not use CURVE, which this run uses: every node of a run uses CURVE, or none does"
+        case let (node?, _):
+            text = "the CURVE handshake with node \(node) failed: \(failure)"
+        }
+        await startup.deliver(.failed(.mistake(text)), for: Self.startupKey)
     }
 
     /// The conductor's ZAP handler refused a CURVE client: during set-up, the run cannot start

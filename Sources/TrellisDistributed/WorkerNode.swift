@@ -29,6 +29,10 @@ public actor WorkerNode {
     private var finished: CheckedContinuation<Int32, Never>?
     private var exitCode: Int32?
     private var endpoint = ""
+    /// This node's CURVE configuration, when it uses CURVE.
+    private var curve: CurveConfiguration?
+    /// Whether a failed handshake on the inbox was said already (a client retries often).
+    private var saidInboxHandshake = false
     /// The size of one TRACE-DATA part.
     static let traceDataPartBytes = 4 << 20
 
@@ -45,6 +49,7 @@ public actor WorkerNode {
         conductor: String? = nil, setupTimeout: Duration = .seconds(60)
     ) async -> Int32 {
         expectedConductor = conductor
+        self.curve = curve
         greeted = Set(peers.map(\.name))
         var configuration = NodeIOConfiguration(nodeName: name, bindEndpoint: bind)
         configuration.curve = curve
@@ -59,7 +64,8 @@ public actor WorkerNode {
             call: { message, _ in await node.handleCall(message) },
             placement: NodeHost.placement(for:),
             control: { message, peer in await node.control(message, from: peer) },
-            peerGone: { peer, reason in await node.peerGone(peer, reason: reason) })
+            peerGone: { peer, reason in await node.peerGone(peer, reason: reason) },
+            handshakeFailed: { peer, failure in await node.handshakeFailed(peer, failure) })
         for peer in peers {
             await transport.connect(peer: peer.name, endpoint: peer.endpoint, serverKey: peer.serverKey)
             await transport.send(.hello(node: name, runID: "", capabilities: 0, endpoint: endpoint), to: peer.name)
@@ -215,6 +221,35 @@ public actor WorkerNode {
               let scenario = try? ScenarioDecoder.decode(scenarioJSON, file: "SETUP from \(peer)"),
               Placement(scenario).conductor == peer else { return nil }
         return "node \(name) was told its conductor is \(expectedConductor), but the run's conductor is \(peer): SETUP from \(peer) refused (start the node with --conductor \(peer) and --peer \(peer)=ENDPOINT)"
+    }
+
+    /// A CURVE handshake of this node's failed. With its conductor before a SETUP, the node can
+    /// never be set up: it says why and exits 2 (a set-up mistake), rather than wait. On its
+    /// inbox, it says so once (a node that does not have this node's public key).
+    private func handshakeFailed(_ peer: String?, _ failure: HandshakeFailure) {
+        guard host == nil else { return }
+        guard let peer else {
+            guard !saidInboxHandshake, failure == .wrongKey || failure == .mechanismMismatch else { return }
+            saidInboxHandshake = true
+            let why = failure == .wrongKey
+                ? "with a public key for it that is not \(name)'s (\(curve?.publicKey ?? "")): that peer was given another \(name).pub"
+                : "without CURVE, which this node uses"
+            FileHandle.standardError.write(Data("trellis node \(name): a peer tried to connect \(why)\n".utf8))
+            return
+        }
+        guard speaksForConductor(peer) else { return }
+        let text: String
+        switch failure {
+        case .keyRefused:
+            text = "\(peer) refused this node's CURVE key: its public key \(curve?.publicKey ?? "") is not among the keys given to \(peer)"
+        case .mechanismMismatch:
+            text = "\(peer) does not use CURVE, and this node does: every node of a run uses CURVE, or none does"
+        case .wrongKey, .other:
+            // A client whose idea of the server's key is wrong hears only that the server hung up.
+            text = "the CURVE handshake with \(peer) failed (\(failure)): the public key this node has for \(peer) is most likely not \(peer)'s"
+        }
+        FileHandle.standardError.write(Data("trellis node \(name): \(text)\n".utf8))
+        finish(2)
     }
 
     private func peerGone(_ peer: String, reason: String) async {

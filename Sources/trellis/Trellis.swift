@@ -19,7 +19,7 @@ struct Trellis: AsyncParsableCommand {
               trellis trace show run.jsonl --tree --step 1
             """,
         version: TrellisVersion.current,
-        subcommands: [RunCommand.self, ValidateCommand.self, NodeCommand.self, TraceCommand.self, BenchCommand.self]
+        subcommands: [RunCommand.self, ValidateCommand.self, NodeCommand.self, KeysCommand.self, TraceCommand.self, BenchCommand.self]
     )
 
     /// Parses and runs, mapping every failure to SPEC §8's exit statuses: usage errors are 2,
