@@ -9,8 +9,9 @@ struct Trellis: AsyncParsableCommand {
         abstract: "Simulate UIKit's content-container messages through a hierarchy of controller actors.",
         discussion: """
             Exit status: 0 success, 1 an `expect` step failed (with a diff on standard error), \
-            2 bad input (scenario file, arguments), 3 a distributed run failed (a node could not \
-            start, or was lost: the trace shows the faults). Scenario files are JSON, or YAML \
+            2 bad input (scenario file, arguments, a distributed run set up wrongly: an unknown \
+            node, a bad endpoint, a wrong conductor name or CURVE key), 3 a distributed run \
+            failed (a node could not start, or was lost: the trace shows the faults). Scenario files are JSON, or YAML \
             when named *.yaml or *.yml; any file argument may be a pipe (<(...) or /dev/stdin).
 
             EXAMPLES:
