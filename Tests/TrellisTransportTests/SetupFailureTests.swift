@@ -206,4 +206,55 @@ struct SetupFailureTests {
         #expect(try await mistake { $0.conductorEndpoint = "localhost:5555" }
             == "the conductor's endpoint \"localhost:5555\" is not an ipc:// or tcp:// endpoint")
     }
+
+    /// The process ids whose parent is `parent` (from /proc), and whether one is still alive
+    /// (a zombie nobody reaped is not).
+    static func children(of parent: Int32) -> [Int32] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap(Int32.init).filter { pid in
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { return false }
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            return fields.count > 1 && fields[1] == "\(parent)"
+        }
+    }
+
+    static func alive(_ pid: Int32) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let close = stat.lastIndex(of: ")") else { return false }
+        return stat[stat.index(after: close)...].split(separator: " ").first != "Z"
+    }
+
+    @Test("an interrupted conductor stops the nodes it started and removes its work folder", arguments: [SIGINT, SIGTERM])
+    func anInterruptedConductorLeavesNothingBehind(signal: Int32) async throws {
+        let directory = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("two.json").path
+        try Self.twoWorkers.write(toFile: file, atomically: true, encoding: .utf8)
+        // c is spawned; b is "started by hand" but never is: the conductor waits for its greeting.
+        let conductor = Process()
+        conductor.executableURL = URL(fileURLWithPath: try #require(trellisExecutable))
+        conductor.arguments = ["run", file, "--transport", "zmq", "--node", "b=ipc://\(directory.path)/b.sock"]
+        conductor.standardOutput = FileHandle.nullDevice
+        conductor.standardError = FileHandle.nullDevice
+        try conductor.run()
+        defer { if conductor.isRunning { kill(conductor.processIdentifier, SIGKILL) } }
+        let pid = conductor.processIdentifier
+        // Its work folder and its spawned node, once they exist (bounded).
+        let temporary = FileManager.default.temporaryDirectory.path
+        var folder: String?
+        var spawned: [Int32] = []
+        let deadline = ContinuousClock.now.advanced(by: .seconds(20))
+        while (folder == nil || spawned.isEmpty), ContinuousClock.now < deadline {
+            folder = ((try? FileManager.default.contentsOfDirectory(atPath: temporary)) ?? []).first { $0.hasPrefix("trellis-\(pid)-") }
+            spawned = Self.children(of: pid)
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        let workFolder = try #require(folder.map { (temporary as NSString).appendingPathComponent($0) })
+        #expect(spawned.count == 1)
+        kill(pid, signal)
+        #expect(await Self.exits(conductor, within: .seconds(10)))
+        #expect(conductor.terminationStatus == 128 + signal)
+        #expect(!FileManager.default.fileExists(atPath: workFolder))
+        for child in spawned { #expect(!Self.alive(child)) }
+    }
 }
