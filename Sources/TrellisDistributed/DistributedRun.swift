@@ -358,6 +358,8 @@ public actor DistributedRun {
         switch (peer, failure) {
         case (nil, .keyRefused):
             return  // the ZAP handler's refusal, reported with the key (`refused`)
+        case (_, .other(code: nil)):
+            return  // a peer that hung up during a handshake: starting or stopping, nothing certain
         case (nil, .wrongKey):
             text = "a node tried to connect to the conductor \(conductor) with a public key for it that is not \(conductor)'s (\(key)): that node was given another \(conductor).pub"
         case (nil, .mechanismMismatch):
@@ -541,6 +543,11 @@ public actor DistributedRun {
         await control.cancelAll()
         await startup.cancelAll()
         await transport.stop()
+        // A spawned node that has not greeted yet (the set-up failed first) cannot be told
+        // goodbye, and has nothing to lose: it is stopped now rather than at the deadline.
+        for (node, process) in children where !greeted.contains(node) && process.isRunning {
+            kill(process.processIdentifier, SIGTERM)
+        }
         for (_, process) in children {
             await Self.waitForExit(process, within: .seconds(5))
             SpawnedProcesses.shared.remove(process.processIdentifier)

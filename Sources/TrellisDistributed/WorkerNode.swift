@@ -237,13 +237,21 @@ public actor WorkerNode {
             FileHandle.standardError.write(Data("trellis node \(name): a peer tried to connect \(why)\n".utf8))
             return
         }
-        guard speaksForConductor(peer) else { return }
+        // Without CURVE, a protocol error other than a mismatch is left to the usual timeouts.
+        // A conductor that hangs up during the handshake (no detail) is one that requires CURVE
+        // — libzmq tells the mismatch only on the next attempt, and a conductor that names it
+        // exits at once — or one that stops at that very moment, and then nothing is lost.
+        guard speaksForConductor(peer), curve != nil || failure == .mechanismMismatch || failure == .other(code: nil) else { return }
         let text: String
         switch failure {
         case .keyRefused:
             text = "\(peer) refused this node's CURVE key: its public key \(curve?.publicKey ?? "") is not among the keys given to \(peer)"
         case .mechanismMismatch:
-            text = "\(peer) does not use CURVE, and this node does: every node of a run uses CURVE, or none does"
+            text = curve == nil
+                ? "\(peer) uses CURVE, and this node does not (start it with --keys FOLDER): every node of a run uses CURVE, or none does"
+                : "\(peer) does not use CURVE, and this node does: every node of a run uses CURVE, or none does"
+        case .other where curve == nil:
+            text = "\(peer) hung up during the handshake: it most likely uses CURVE, and this node does not (start it with --keys FOLDER)"
         case .wrongKey, .other:
             // A client whose idea of the server's key is wrong hears only that the server hung up.
             text = "the CURVE handshake with \(peer) failed (\(failure)): the public key this node has for \(peer) is most likely not \(peer)'s"

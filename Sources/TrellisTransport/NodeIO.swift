@@ -259,6 +259,7 @@ public final class NodeIO: Sendable {
         var handshakes: HandshakeWatch?
         do {
             context = try ZMQContext()
+            handshakes = HandshakeWatch(context: context)
             router = try context.socket(.router)
             try router.set(ZMQOption.linger, configuration.lingerMilliseconds)
             try router.set(ZMQOption.receiveHighWaterMark, configuration.highWaterMark)
@@ -273,7 +274,6 @@ public final class NodeIO: Sendable {
                 try router.set(ZMQOption.curveServer, 1)
                 try router.set(ZMQOption.curveSecretKey, text: curve.secretKey)
                 try router.set(ZMQOption.zapDomain, text: "trellis")
-                handshakes = HandshakeWatch(context: context)
                 handshakes?.watch(router, peer: nil)
             }
             try router.bind(configuration.bindEndpoint)
@@ -405,8 +405,8 @@ public final class NodeIO: Sendable {
                             try dealer.set(ZMQOption.curveServerKey, text: serverKey)
                             try dealer.set(ZMQOption.curvePublicKey, text: curve.publicKey)
                             try dealer.set(ZMQOption.curveSecretKey, text: curve.secretKey)
-                            handshakes?.watch(dealer, peer: name)
                         }
+                        handshakes?.watch(dealer, peer: name)
                         try dealer.connect(endpoint)
                         // Silence counts only from the first message heard: a peer still starting
                         // up is not gone (the conductor bounds startup itself).

@@ -18,7 +18,10 @@ public struct ZMQMonitorEvent: Sendable, Equatable {
     /// not decrypt, a mechanism mismatch), or the server's ZAP handler refusing the client.
     public static let handshakeFailures: Int32 =
         ZMQ_EVENT_HANDSHAKE_FAILED_NO_DETAIL | ZMQ_EVENT_HANDSHAKE_FAILED_PROTOCOL | ZMQ_EVENT_HANDSHAKE_FAILED_AUTH
+    /// The event of a handshake that succeeded (with CURVE, or with no security at all).
+    public static let handshakeSucceeded: Int32 = ZMQ_EVENT_HANDSHAKE_SUCCEEDED
 
+    public var isHandshakeSucceeded: Bool { event == ZMQ_EVENT_HANDSHAKE_SUCCEEDED }
     public var isHandshakeFailedNoDetail: Bool { event == ZMQ_EVENT_HANDSHAKE_FAILED_NO_DETAIL }
     public var isHandshakeFailedProtocol: Bool { event == ZMQ_EVENT_HANDSHAKE_FAILED_PROTOCOL }
     public var isHandshakeFailedAuth: Bool { event == ZMQ_EVENT_HANDSHAKE_FAILED_AUTH }
@@ -55,5 +58,10 @@ extension ZMQSocket {
         try pair.set(ZMQ_LINGER, 0)
         try pair.connect(address)
         return pair
+    }
+
+    /// Stops the monitor started on this socket (its PAIR then receives nothing more).
+    public func stopMonitor() {
+        _ = zmq_socket_monitor(handle, nil, 0)
     }
 }

@@ -35,12 +35,13 @@ struct HandStartedCurveTests {
             #expect(made.status == 0, "\(made.stderr)")
         }
 
-        /// Node b started by hand with the keys of `folder`, its standard error into a file.
-        func startNodeB(keys folder: String) throws -> Process {
+        /// Node b started by hand with the keys of `folder` (none: without CURVE), its standard
+        /// error into a file.
+        func startNodeB(keys folder: String?) throws -> Process {
             let process = Process()
             process.executableURL = binary
             process.arguments = ["node", "--name", "b", "--bind", "ipc://\(path("b.sock"))", "--peer", "main=ipc://\(path("main.sock"))",
-                                 "--conductor", "main", "--keys", path(folder)]
+                                 "--conductor", "main"] + (folder.map { ["--keys", path($0)] } ?? [])
             _ = FileManager.default.createFile(atPath: path("b.err"), contents: nil)
             process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: path("b.err")))
             try process.run()
@@ -116,6 +117,20 @@ struct HandStartedCurveTests {
         #expect(await Self.exits(b, within: .seconds(10)))
         #expect(b.terminationStatus == 2)
         #expect(stage.nodeBSaid().contains("the public key this node has for main is most likely not main's"), "\(stage.nodeBSaid())")
+    }
+
+    @Test func aNodeWithoutCurveIsNamedOnBothSides() async throws {
+        let stage = try Stage()
+        try await stage.makeKeys(["main", "b", "c"], in: "keys")
+        let b = try stage.startNodeB(keys: nil)
+        defer { if b.isRunning { kill(b.processIdentifier, SIGKILL) } }
+        let outcome = try await stage.conduct(keys: "keys")
+        #expect(outcome.status == 2, "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("a node connected to the conductor main without CURVE, which this run uses"), "\(outcome.stderr)")
+        #expect(await Self.exits(b, within: .seconds(10)))
+        #expect(b.terminationStatus == 2)
+        // It hears a mismatch, or (the conductor having hung up at once) a handshake cut short.
+        #expect(stage.nodeBSaid().contains("uses CURVE, and this node does not"), "\(stage.nodeBSaid())")
     }
 
     @Test func keyMistakesOnTheCommandLineExit2() async throws {
