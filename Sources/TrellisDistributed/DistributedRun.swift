@@ -102,6 +102,9 @@ public actor DistributedRun {
     private var publicKeys: [String: String] = [:]
     /// Workers that greeted the conductor: only they are told goodbye.
     private var greeted = Set<String>()
+    /// Every worker is ready: from now on a stranger's greeting or a failed handshake is no
+    /// longer a set-up mistake (nobody waits for one), and is not kept.
+    private var setUpDone = false
     /// What `stopsAfter` said when the run stopped because a node was lost.
     private var stopSummary: String?
     /// Where each node listens, once started (for tests and diagnostics).
@@ -324,6 +327,7 @@ public actor DistributedRun {
                 throw code == WireErrorCode.unexpectedCommand.rawValue ? .mistake(text) : .setup(text)
             }
         }
+        setUpDone = true
     }
 
     /// A node greeted the conductor: a worker is greeted back at once (TWP/1 §9.1 rule 2), a
@@ -331,6 +335,7 @@ public actor DistributedRun {
     private func greet(_ node: String, announced: String) async {
         guard !shutDown else { return }
         guard workers.contains(node) else {
+            guard !setUpDone else { return }
             if !announced.isEmpty, strangers[node] == nil {
                 strangers[node] = announced
                 await transport.connect(peer: node, endpoint: announced)
@@ -352,7 +357,7 @@ public actor DistributedRun {
     /// A CURVE handshake of the conductor's failed (libzmq's monitor): during set-up, the run
     /// cannot start as given, and the mistake is named at once.
     private func handshakeFailed(_ peer: String?, _ failure: HandshakeFailure) async {
-        guard !shutDown else { return }
+        guard !shutDown, !setUpDone else { return }
         let conductor = placement.conductor, key = publicKeys[conductor] ?? ""
         let text: String
         switch (peer, failure) {
@@ -379,7 +384,7 @@ public actor DistributedRun {
     /// The conductor's ZAP handler refused a CURVE client: during set-up, the run cannot start
     /// (that node would never greet), and the mistake is named at once.
     private func refused(_ key: String) async {
-        guard !shutDown else { return }
+        guard !shutDown, !setUpDone else { return }
         let missing = workers.filter { !greeted.contains($0) }
         var text = "a node presented the CURVE public key \(key), which is not among the keys given to the conductor \(placement.conductor)"
         if !missing.isEmpty {
