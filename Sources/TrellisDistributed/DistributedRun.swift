@@ -133,13 +133,13 @@ public actor DistributedRun {
 
     /// The exit statuses of the spawned nodes that exited by themselves (not killed by a
     /// signal), by name: 0 after the conductor's goodbye.
-    public var exitStatuses: [String: Int32] {
+    package var exitStatuses: [String: Int32] {
         children.filter { !$0.value.isRunning && $0.value.terminationReason == .exit }.mapValues(\.terminationStatus)
     }
 
     /// The run's work folder (ipc sockets, the spawned nodes' CURVE secret keys), once made;
     /// removed by `shutdown`.
-    public var workFolder: URL? { workDirectory }
+    package var workFolder: URL? { workDirectory }
 
     /// Set-up mistakes that can be named before anything starts: nodes started by hand that
     /// are not workers of the placement, a listening endpoint that is not one.
@@ -182,7 +182,7 @@ public actor DistributedRun {
     }
 
     /// Whether `text` names an endpoint a node can listen on or connect to.
-    public static func isEndpoint(_ text: String) -> Bool {
+    package static func isEndpoint(_ text: String) -> Bool {
         (text.hasPrefix("ipc://") || text.hasPrefix("tcp://")) && text.count > 6
     }
 

@@ -155,7 +155,7 @@ public actor NodeTransport {
     public nonisolated func isGone(_ peer: String) -> Bool { outbound.goneReason(peer) != nil }
 
     /// Whether a DEALER to `peer` was opened (`connect`).
-    public nonisolated func isConnected(_ peer: String) -> Bool { outbound.isConnected(peer) }
+    package nonisolated func isConnected(_ peer: String) -> Bool { outbound.isConnected(peer) }
 
     // MARK: Inbound
 
