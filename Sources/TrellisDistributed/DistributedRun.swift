@@ -105,6 +105,12 @@ public actor DistributedRun {
     /// Every worker is ready: from now on a stranger's greeting or a failed handshake is no
     /// longer a set-up mistake (nobody waits for one), and is not kept.
     private var setUpDone = false
+    /// The SETUP each worker has not answered yet: its correlation id, by node.
+    private var pendingSetups: [String: UInt64] = [:]
+    /// Workers lost before the run was set up, and how (`lost`).
+    private var lostBeforeReady: [String: String] = [:]
+    /// Peers declared gone before their greeting was handled, and why (`fellSilent`).
+    private var silentBeforeGreeting: [String: String] = [:]
     /// What `stopsAfter` said when the run stopped because a node was lost.
     private var stopSummary: String?
     /// Where each node listens, once started (for tests and diagnostics).
@@ -248,7 +254,10 @@ public actor DistributedRun {
             call: { message, _ in await host.handle(message) },
             placement: NodeHost.placement(for:),
             control: { message, peer in await run.control(message, from: peer) },
-            peerGone: { peer, reason in await host.noteFault("node \(peer) is gone: \(reason)") },
+            peerGone: { peer, reason in
+                await host.noteFault("node \(peer) is gone: \(reason)")
+                await run.fellSilent(peer, reason)
+            },
             peerRefused: { key in await run.refused(key) },
             handshakeFailed: { peer, failure in await run.handshakeFailed(peer, failure) })
 
@@ -274,11 +283,10 @@ public actor DistributedRun {
                 process.arguments? += ["--curve-secret-key", secretFile.path, "--curve-allow", allowFile.path,
                                        "--peer-key", "\(placement.conductor)=\(conductorKey)"]
             }
-            // A node that exits before greeting ends the wait for the greetings at once.
-            let rendezvous = startup
+            // A node that exits before the run is set up ends the set-up at once.
             process.terminationHandler = { ended in
                 let status = ended.terminationStatus
-                Task { await rendezvous.deliver(.failed(.setup("node \(node) exited with status \(status)")), for: Self.startupKey) }
+                Task { await run.lost(node, "exited with status \(status)") }
             }
             do {
                 try process.run()
@@ -311,6 +319,10 @@ public actor DistributedRun {
             + workers.map { WirePeer(node: $0, endpoint: endpoints[$0] ?? "", publicKey: publicKeys[$0] ?? "") }
         for node in workers {
             let correlation = takeCorrelation()
+            pendingSetups[node] = correlation
+            defer { pendingSetups[node] = nil }
+            // Lost already (while the others greeted, say): its READY cannot come.
+            if let why = lostBeforeReady[node] { throw .setup("node \(node) \(why) before it was ready") }
             if let refused = await transport.send(
                 .setup(runID: scenario.name, node: node, scenarioJSON: scenarioText,
                        heartbeatIntervalMilliseconds: UInt32(options.heartbeatIntervalMilliseconds),
@@ -328,6 +340,30 @@ public actor DistributedRun {
             }
         }
         setUpDone = true
+    }
+
+    /// A worker exited or went silent before the run was set up: the set-up fails now, naming
+    /// it, rather than at its deadline (a greeting or a READY that cannot come).
+    private func lost(_ node: String, _ why: String) async {
+        guard !shutDown, !setUpDone else { return }
+        lostBeforeReady[node] = why
+        await startup.deliver(.failed(.setup("node \(node) \(why)")), for: Self.startupKey)
+        if let correlation = pendingSetups[node] {
+            await control.deliver(
+                WireMessage(.error(code: WireErrorCode.setupFailed.rawValue, text: "node \(node) \(why) before it was ready")),
+                for: "reply:\(correlation)")
+        }
+    }
+
+    /// A peer fell silent: a worker that greeted is lost. One whose greeting is not handled yet
+    /// (on a busy machine the I/O thread may declare it gone first, and never again) is lost
+    /// as soon as it is; one that never greets is bounded by the greeting's deadline.
+    private func fellSilent(_ node: String, _ reason: String) async {
+        guard greeted.contains(node) else {
+            silentBeforeGreeting[node] = reason
+            return
+        }
+        await lost(node, "is gone (\(reason))")
     }
 
     /// A node greeted the conductor: a worker is greeted back at once (TWP/1 §9.1 rule 2), a
@@ -352,6 +388,7 @@ public actor DistributedRun {
         await transport.connect(peer: node, endpoint: endpoint, serverKey: publicKeys[node])
         await transport.send(.hello(node: placement.conductor, runID: scenario.name, capabilities: 0), to: node)
         await startup.deliver(.greeted(node), for: Self.startupKey)
+        if let reason = silentBeforeGreeting[node] { await lost(node, "is gone (\(reason))") }
     }
 
     /// A CURVE handshake of the conductor's failed (libzmq's monitor): during set-up, the run

@@ -28,6 +28,12 @@ public actor NodeTransport {
     private var handshakeFailedHandler: (@Sendable (String?, HandshakeFailure) async -> Void)?
     /// Control messages in arrival order, off the inbound queue (TRACE-DATA parts must stay in order).
     private var controlQueue: SerialMailbox<(WireMessage, String)>?
+    /// What arrived between `start` and `setHandlers` — a HELLO, a refused key, a failed
+    /// handshake from a peer that connected the moment the inbox was bound — kept for the
+    /// handlers, in order (at most `earlyLimit` of each), rather than dropped.
+    private var earlyControl: [(WireMessage, String)] = []
+    private var earlySecurity: [NodeIOEvent] = []
+    private static let earlyLimit = 1024
     /// Frames rejected as malformed, from any sender.
     public private(set) var malformedCount = 0
 
@@ -88,7 +94,23 @@ public actor NodeTransport {
         peerGoneHandler = peerGone
         peerRefusedHandler = peerRefused
         handshakeFailedHandler = handshakeFailed
-        controlQueue = SerialMailbox { entry in await control(entry.0, entry.1) }
+        let queue = SerialMailbox<(WireMessage, String)> { entry in await control(entry.0, entry.1) }
+        controlQueue = queue
+        for entry in earlyControl { queue.send(entry) }
+        earlyControl.removeAll()
+        let early = earlySecurity
+        earlySecurity.removeAll()
+        if !early.isEmpty {
+            Task {
+                for event in early {
+                    switch event {
+                    case let .peerRefused(key): await peerRefused?(key)
+                    case let .handshakeFailed(peer, failure): await handshakeFailed?(peer, failure)
+                    case .peerGone, .failed: break
+                    }
+                }
+            }
+        }
     }
 
     public func connect(peer: String, endpoint: String, serverKey: String? = nil) {
@@ -283,7 +305,11 @@ public actor NodeTransport {
     /// Control messages are handled off the inbound queue — setting up a node makes calls whose
     /// RETURNs arrive on that queue — but in their order, on a queue of their own.
     private func handleControl(_ message: WireMessage, from peer: String) {
-        controlQueue?.send((message, peer))
+        guard let controlQueue else {
+            if earlyControl.count < Self.earlyLimit { earlyControl.append((message, peer)) }
+            return
+        }
+        controlQueue.send((message, peer))
     }
 
     private func ioEvent(_ event: NodeIOEvent) async {
@@ -296,8 +322,16 @@ public actor NodeTransport {
         case let .peerRefused(key):
             refusedCount += 1
             recorder.record(.fault("refused a peer whose CURVE key is not allowed: \(key)"), controller: ControllerIDs.node(nodeName), cause: nil)
+            if controlQueue == nil {
+                if earlySecurity.count < Self.earlyLimit { earlySecurity.append(event) }
+                return
+            }
             await peerRefusedHandler?(key)
         case let .handshakeFailed(peer, failure):
+            if controlQueue == nil {
+                if earlySecurity.count < Self.earlyLimit { earlySecurity.append(event) }
+                return
+            }
             await handshakeFailedHandler?(peer, failure)
         case let .failed(text):
             recorder.record(.fault(text), controller: ControllerIDs.node(nodeName), cause: nil)

@@ -5,6 +5,8 @@ import TrellisScenario
 import TrellisTrace
 import TrellisDistributed
 import TrellisTransport
+import TrellisWire
+import ZeroMQ
 
 /// Issue 16: a distributed run set up wrongly is named within seconds, a lost node stops the run
 /// at the end of its step, and no node — spawned or started by hand — outlives a failed set-up;
@@ -82,7 +84,9 @@ struct SetupFailureTests {
         let text = #"{ "window": { "size": [320, 568] }, "root": "R", "controllers": { "R": { "children": ["A", "B"] }, "A": {}, "B": {} }, "placement": { "A": "b", "B": "c" }, "steps": ["#
             + steps.joined(separator: ",") + "] }"
         let scenario = try ScenarioDecoder.decode(text, file: "steps.json")
-        let run = DistributedRun(scenario: scenario, scenarioText: text, options: try options(peerTimeoutMilliseconds: 500))
+        // The default peer-gone timeout (2 s): a shorter one declares a node starved on a busy
+        // machine gone during set-up, which then fails the set-up (not what this test is about).
+        let run = DistributedRun(scenario: scenario, scenarioText: text, options: try options())
         try await run.start()
         let folder = try #require(await run.workFolder)
         kill(try #require(await run.processIDs["b"]), SIGKILL)
@@ -256,5 +260,36 @@ struct SetupFailureTests {
         #expect(conductor.terminationStatus == 128 + signal)
         #expect(!FileManager.default.fileExists(atPath: workFolder))
         for child in spawned { #expect(!Self.alive(child)) }
+    }
+
+    @Test("a node lost between its greeting and READY fails the set-up within the peer-gone timeout, not at the 30 s deadline")
+    func aNodeLostBeforeItIsReadyIsNamedAtOnce() async throws {
+        let directory = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let text = #"{ "window": { "size": [320, 568] }, "root": "R", "controllers": { "R": { "children": ["A"] }, "A": {} }, "placement": { "A": "b" } }"#
+        let scenario = try ScenarioDecoder.decode(text, file: "one.json")
+        var options = try options(peerTimeoutMilliseconds: 500)
+        options.conductorEndpoint = "ipc://\(directory.path)/main.sock"
+        options.startedNodes = ["b": "ipc://\(directory.path)/b.sock"]
+        // "b": an inbox that reads nothing, and a stream that greets the conductor, then falls silent.
+        let context = try ZMQContext()
+        defer { context.terminate() }
+        let inbox = try context.socket(.router)
+        defer { inbox.close() }
+        try inbox.set(ZMQOption.linger, 0)
+        try inbox.bind("ipc://\(directory.path)/b.sock")
+        let stream = try rawDealer(in: context, routingID: "b", connectedTo: "ipc://\(directory.path)/main.sock")
+        defer { stream.close() }
+        let run = DistributedRun(scenario: scenario, scenarioText: text, options: options)
+        let starting = Task { await Self.start(run) }
+        _ = try stream.send(WireMessage(.hello(node: "b", runID: "", capabilities: 0)).encode(), dontWait: false)
+        let (error, took) = await starting.value
+        await run.shutdown()
+        guard case let .setup(said)? = error else {
+            Issue.record("expected a set-up failure, got \(String(describing: error))")
+            return
+        }
+        #expect(said.hasPrefix("node b is gone (no message for 500 ms)"), "\(said)")
+        #expect(took < .seconds(15))
     }
 }
