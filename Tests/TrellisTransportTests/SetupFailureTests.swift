@@ -154,7 +154,10 @@ struct SetupFailureTests {
         options.startedNodes = ["b": "ipc://\(directory.path)/b.sock"]
         let run = DistributedRun(scenario: scenario, scenarioText: text, options: options)
         let (error, took) = await Self.start(run)
+        let folder = try #require(await run.workFolder)
         await run.shutdown()
+        // A run that ends as set up wrongly (exit 2) leaves no work folder either.
+        #expect(!FileManager.default.fileExists(atPath: folder.path))
         guard case let .mistake(said)? = error else {
             Issue.record("expected a set-up mistake, got \(String(describing: error))")
             return
