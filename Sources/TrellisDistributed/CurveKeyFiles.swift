@@ -12,14 +12,7 @@ public enum CurveKeyFiles {
 
     public static func configuration(secretKeyFile: String?, allowFile: String?) throws(KeyFileError) -> CurveConfiguration? {
         guard let secretKeyFile, let allowFile else { return nil }
-        let secret = try read(secretKeyFile).trimmingCharacters(in: .whitespacesAndNewlines)
-        guard secret.count == 40 else { throw KeyFileError(description: "\(secretKeyFile): expected a 40-character Z85 secret key") }
-        let publicKey: String
-        do {
-            publicKey = try ZMQContext.curvePublicKey(forSecretKey: secret)
-        } catch {
-            throw KeyFileError(description: "\(secretKeyFile): not a Z85 secret key (\(error))")
-        }
+        let (secret, publicKey) = try readSecret(secretKeyFile)
         var allowed = Set<String>()
         for (index, line) in try read(allowFile).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let key = line.trimmingCharacters(in: .whitespaces)
@@ -28,6 +21,32 @@ public enum CurveKeyFiles {
             allowed.insert(key)
         }
         return CurveConfiguration(publicKey: publicKey, secretKey: secret, allowedPeerKeys: allowed)
+    }
+
+    /// Reads a secret key file: one Z85 secret key, in a file no one but its owner can read
+    /// (a secret key readable by others is refused, as ssh refuses such a private key). Returns
+    /// the key and the public key that belongs to it.
+    public static func readSecret(_ path: String) throws(KeyFileError) -> (secretKey: String, publicKey: String) {
+        var status = stat()
+        guard stat(path, &status) == 0 else { throw KeyFileError(description: "\(path): cannot be read (\(String(cString: strerror(errno))))") }
+        let mode = status.st_mode & 0o777
+        guard mode & 0o077 == 0 else {
+            throw KeyFileError(description: "\(path): a secret key must be its owner's alone, but its mode is 0\(String(mode, radix: 8)) (chmod 600 \(path))")
+        }
+        let secret = try read(path).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard secret.count == 40 else { throw KeyFileError(description: "\(path): expected a 40-character Z85 secret key") }
+        do {
+            return (secret, try ZMQContext.curvePublicKey(forSecretKey: secret))
+        } catch {
+            throw KeyFileError(description: "\(path): not a Z85 secret key (\(error))")
+        }
+    }
+
+    /// Reads a public key file: one Z85 public key (40 characters).
+    public static func readPublic(_ path: String) throws(KeyFileError) -> String {
+        let key = try read(path).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard key.count == 40, Z85.decodable(key) else { throw KeyFileError(description: "\(path): expected a 40-character Z85 public key") }
+        return key
     }
 
     /// Writes a secret key readable and writable by its owner only (0600), created so from the
@@ -42,7 +61,8 @@ public enum CurveKeyFiles {
         guard written == bytes.count else { throw KeyFileError(description: "\(file.path): cannot write the secret key file") }
     }
 
-    private static func read(_ path: String) throws(KeyFileError) -> String {
+    static func read(_ path: String) throws(KeyFileError) -> String {
+        guard FileManager.default.fileExists(atPath: path) else { throw KeyFileError(description: "\(path): no such file") }
         guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
             throw KeyFileError(description: "\(path): cannot be read")
         }

@@ -36,6 +36,10 @@ public struct DistributedOptions: Sendable {
     /// What the conductor's HELLO announces (§7.1): by default that it reads TRACE-DATA in the
     /// compact form; without `.compactTrace` its workers send JSON Lines, as to a 1.1 conductor.
     public var capabilities: WireCapabilities = [.compactTrace]
+    /// CURVE with keys made beforehand (`trellis keys make`): every node of the run has its
+    /// public key there, the conductor and each node it spawns its secret key too. Takes the
+    /// place of `curve`, `secureSpawnedNodes` and `startedNodeKeys`.
+    public var keyFolder: CurveKeyFolder?
 
     public init(nodeExecutable: String) {
         self.nodeExecutable = nodeExecutable
@@ -44,7 +48,14 @@ public struct DistributedOptions: Sendable {
 
 /// Why a distributed run failed.
 public enum DistributedRunError: Error, Sendable, CustomStringConvertible {
+    /// The run could not start: a node that cannot be spawned, or does not greet or get ready in
+    /// time (a fault of the run: `trellis run` exits 3).
     case setup(String)
+    /// The run was set up wrongly, and would never start as given: a node started by hand that
+    /// the placement does not have, a node that greets under a name the placement does not have
+    /// or takes its SETUP from another conductor, a conductor that cannot listen where it was
+    /// told, a CURVE key that is not among the keys given. Bad input: `trellis run` exits 2.
+    case mistake(String)
     case run(ScenarioRunError)
     /// The run went through, but messages were lost to faults (a node gone, undeliverable calls).
     case faults([String], ScenarioRun)
@@ -52,6 +63,7 @@ public enum DistributedRunError: Error, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case let .setup(text): return "distributed run could not start: \(text)"
+        case let .mistake(text): return "distributed run is set up wrongly: \(text)"
         case let .run(error): return "\(error)"
         case let .faults(faults, _):
             return "distributed run failed: " + faults.prefix(5).joined(separator: "; ") + (faults.count > 5 ? " (and \(faults.count - 5) more)" : "")
@@ -74,6 +86,16 @@ public actor DistributedRun {
     let transport: NodeTransport
     let host: NodeHost
     private let control = Rendezvous<WireMessage>()
+    /// What happens while the workers greet: a greeting, or why the run cannot start.
+    private enum StartupEvent: Sendable {
+        case greeted(String)
+        case failed(DistributedRunError)
+    }
+    private let startup = Rendezvous<StartupEvent>()
+    private static let startupKey = "startup"
+    /// Nodes the placement does not have that greeted the conductor (a mistake), and where they
+    /// listen: they are told goodbye too, so that none outlives the failed set-up.
+    private var strangers: [String: String] = [:]
     private var children: [String: Process] = [:]
     private var workDirectory: URL?
     private var workerEvents: [String: [TraceEvent]] = [:]
@@ -83,6 +105,17 @@ public actor DistributedRun {
     private var publicKeys: [String: String] = [:]
     /// Workers that greeted the conductor: only they are told goodbye.
     private var greeted = Set<String>()
+    /// Every worker is ready: from now on a stranger's greeting or a failed handshake is no
+    /// longer a set-up mistake (nobody waits for one), and is not kept.
+    private var setUpDone = false
+    /// The SETUP each worker has not answered yet: its correlation id, by node.
+    private var pendingSetups: [String: UInt64] = [:]
+    /// Workers lost before the run was set up, and how (`lost`).
+    private var lostBeforeReady: [String: String] = [:]
+    /// Peers declared gone before their greeting was handled, and why (`fellSilent`).
+    private var silentBeforeGreeting: [String: String] = [:]
+    /// What `stopsAfter` said when the run stopped because a node was lost.
+    private var stopSummary: String?
     /// Where each node listens, once started (for tests and diagnostics).
     public private(set) var endpoints: [String: String] = [:]
     /// What the workers' TRACE-DATA parts brought so far (for measurements).
@@ -109,8 +142,65 @@ public actor DistributedRun {
     /// The process ids of the spawned nodes, by name (for tests that kill one).
     public var processIDs: [String: Int32] { children.mapValues(\.processIdentifier) }
 
+    /// The exit statuses of the spawned nodes that exited by themselves (not killed by a
+    /// signal), by name: 0 after the conductor's goodbye.
+    package var exitStatuses: [String: Int32] {
+        children.filter { !$0.value.isRunning && $0.value.terminationReason == .exit }.mapValues(\.terminationStatus)
+    }
+
+    /// The run's work folder (ipc sockets, the spawned nodes' CURVE secret keys), once made;
+    /// removed by `shutdown`.
+    package var workFolder: URL? { workDirectory }
+
+    /// Set-up mistakes that can be named before anything starts: nodes started by hand that
+    /// are not workers of the placement, a listening endpoint that is not one.
+    private func checkOptions() throws(DistributedRunError) {
+        for node in options.startedNodes.keys.sorted() where !workers.contains(node) {
+            if node == placement.conductor {
+                throw .mistake("node \(node) is the conductor (this process): it cannot also be started by hand")
+            }
+            throw .mistake("node \(node), started by hand, is not a node of the scenario's placement (its nodes: \(placement.nodes.joined(separator: ", ")); \(placement.conductor) conducts)")
+        }
+        for (node, endpoint) in options.startedNodes.sorted(by: { $0.key < $1.key }) where !Self.isEndpoint(endpoint) {
+            throw .mistake("node \(node)'s endpoint \"\(endpoint)\" is not an ipc:// or tcp:// endpoint")
+        }
+        if let listen = options.conductorEndpoint, !Self.isEndpoint(listen) {
+            throw .mistake("the conductor's endpoint \"\(listen)\" is not an ipc:// or tcp:// endpoint")
+        }
+        if options.secureSpawnedNodes {
+            for node in options.startedNodes.keys.sorted() where options.startedNodeKeys[node] == nil {
+                throw .mistake("node \(node), started by hand, has no CURVE public key: with CURVE every node started by hand needs one")
+            }
+        }
+    }
+
+    /// With a key folder: the conductor's CURVE configuration and every node's public key, read
+    /// before anything starts; a key that is missing, unreadable, or readable by others is a
+    /// mistake named now. A node this conductor spawns needs its secret key there too.
+    private func keysFromFolder() throws(DistributedRunError) -> (conductor: CurveConfiguration, publicKeys: [String: String])? {
+        guard let folder = options.keyFolder else { return nil }
+        do {
+            let conductor = try folder.configuration(for: placement.conductor)
+            var keys: [String: String] = [:]
+            for node in workers { keys[node] = try folder.publicKey(of: node) }
+            for node in workers where options.startedNodes[node] == nil {
+                _ = try CurveKeyFiles.readSecret(folder.secretKeyFile(of: node))
+            }
+            return (conductor, keys)
+        } catch {
+            throw .mistake("\(error) (the key folder \(folder.path) needs NAME.pub for every node of the run — \(placement.nodes.joined(separator: ", ")) — and NAME.key for the conductor and each node it starts: trellis keys make NAME... --dir \(folder.path))")
+        }
+    }
+
+    /// Whether `text` names an endpoint a node can listen on or connect to.
+    package static func isEndpoint(_ text: String) -> Bool {
+        (text.hasPrefix("ipc://") || text.hasPrefix("tcp://")) && text.count > 6
+    }
+
     /// Starts and sets up every node. After it returns, `run()` may be called.
     public func start() async throws(DistributedRunError) {
+        try checkOptions()
+        let folderKeys = try keysFromFolder()
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
         do {
             // Private: it holds the ipc sockets and the nodes' CURVE secret keys.
@@ -143,6 +233,10 @@ public actor DistributedRun {
             conductorCurve?.allowedPeerKeys.formUnion(workerKeys)
         }
         publicKeys = options.startedNodeKeys.merging(nodeKeys.mapValues(\.publicKey)) { first, _ in first }
+        if let folderKeys {
+            conductorCurve = folderKeys.conductor
+            publicKeys = folderKeys.publicKeys
+        }
         if let conductorCurve { publicKeys[placement.conductor] = conductorCurve.publicKey }
         var configuration = NodeIOConfiguration(
             nodeName: placement.conductor, bindEndpoint: options.conductorEndpoint ?? endpoint(for: placement.conductor))
@@ -153,6 +247,9 @@ public actor DistributedRun {
         do {
             conductorEndpoint = try await transport.start(configuration)
         } catch {
+            // An endpoint it was given that it cannot listen on is a mistake (a bad address, a
+            // port in use); one it chose itself, a fault.
+            if let given = options.conductorEndpoint { throw .mistake("the conductor cannot listen on \(given): \(error)") }
             throw .setup("the conductor cannot listen: \(error)")
         }
         endpoints[placement.conductor] = conductorEndpoint
@@ -162,7 +259,12 @@ public actor DistributedRun {
             call: { message, _ in await host.handle(message) },
             placement: NodeHost.placement(for:),
             control: { message, peer in await run.control(message, from: peer) },
-            peerGone: { peer, reason in await host.noteFault("node \(peer) is gone: \(reason)") })
+            peerGone: { peer, reason in
+                await host.noteFault("node \(peer) is gone: \(reason)")
+                await run.fellSilent(peer, reason)
+            },
+            peerRefused: { key in await run.refused(key) },
+            handshakeFailed: { peer, failure in await run.handshakeFailed(peer, failure) })
 
         // Spawn the nodes not started by hand; each greets the conductor.
         for node in workers where options.startedNodes[node] == nil {
@@ -171,7 +273,9 @@ public actor DistributedRun {
             process.arguments = ["node", "--name", node, "--bind", endpoint(for: node),
                                  "--peer", "\(placement.conductor)=\(conductorEndpoint)", "--conductor", placement.conductor,
                                  "--setup-timeout", "60"]
-            if let keys = nodeKeys[node], let conductorKey = conductorCurve?.publicKey {
+            if let folder = options.keyFolder {
+                process.arguments? += ["--keys", folder.path]
+            } else if let keys = nodeKeys[node], let conductorKey = conductorCurve?.publicKey {
                 let secretFile = directory.appendingPathComponent("\(node).secret")
                 let allowFile = directory.appendingPathComponent("\(node).allow")
                 let allowed = [conductorKey] + nodeKeys.filter { $0.key != node }.map(\.value.publicKey) + options.startedNodeKeys.values
@@ -184,11 +288,10 @@ public actor DistributedRun {
                 process.arguments? += ["--curve-secret-key", secretFile.path, "--curve-allow", allowFile.path,
                                        "--peer-key", "\(placement.conductor)=\(conductorKey)"]
             }
-            // A node that exits before greeting ends the wait for its HELLO at once.
-            let rendezvous = control
+            // A node that exits before the run is set up ends the set-up at once.
             process.terminationHandler = { ended in
                 let status = ended.terminationStatus
-                Task { await rendezvous.deliver(WireMessage(.error(code: WireErrorCode.setupFailed.rawValue, text: "node \(node) exited with status \(status)")), for: "hello:\(node)") }
+                Task { await run.lost(node, "exited with status \(status)") }
             }
             do {
                 try process.run()
@@ -198,24 +301,33 @@ public actor DistributedRun {
             children[node] = process
             SpawnedProcesses.shared.add(process.processIdentifier)
         }
-        // Every worker greets; the conductor learns where it listens.
-        var peers = [WirePeer(node: placement.conductor, endpoint: conductorEndpoint, publicKey: publicKeys[placement.conductor] ?? "")]
-        for node in workers {
-            let greeting = await control.wait(for: "hello:\(node)", timeout: options.startupTimeout)
-            if let greeting, case let .error(_, text) = greeting.body { throw .setup(text) }
-            guard let greeting, case let .hello(_, _, _, announced) = greeting.body else {
-                throw .setup("node \(node) did not greet the conductor within \(options.startupTimeout)")
+        // Every worker greets, in any order; each is greeted back as its HELLO arrives (`greet`),
+        // so that one that never comes does not keep the others waiting unheard.
+        let deadline = ContinuousClock.now.advanced(by: options.startupTimeout)
+        while workers.contains(where: { !greeted.contains($0) }) {
+            let left = ContinuousClock.now.duration(to: deadline)
+            let event = left > .zero ? await startup.wait(for: Self.startupKey, timeout: left) : nil
+            switch event {
+            case .greeted?: continue
+            case let .failed(error)?: throw error
+            case nil:
+                let missing = workers.filter { !greeted.contains($0) }
+                let byHand = missing.filter { options.startedNodes[$0] != nil }
+                var text = "\(missing.count == 1 ? "node" : "nodes") \(missing.joined(separator: ", ")) did not greet the conductor within \(options.startupTimeout)"
+                if !byHand.isEmpty {
+                    text += " (a node started by hand must run with --peer \(placement.conductor)=ENDPOINT, where this conductor listens: \(conductorEndpoint))"
+                }
+                throw .setup(text)
             }
-            let endpoint = options.startedNodes[node] ?? (announced.isEmpty ? endpointHint(node, directory) : announced)
-            peers.append(WirePeer(node: node, endpoint: endpoint, publicKey: publicKeys[node] ?? ""))
-            endpoints[node] = endpoint
-            greeted.insert(node)
-            await transport.connect(peer: node, endpoint: endpoint, serverKey: publicKeys[node])
-            await transport.send(
-                .hello(node: placement.conductor, runID: scenario.name, capabilities: options.capabilities.rawValue), to: node)
         }
+        let peers = [WirePeer(node: placement.conductor, endpoint: conductorEndpoint, publicKey: publicKeys[placement.conductor] ?? "")]
+            + workers.map { WirePeer(node: $0, endpoint: endpoints[$0] ?? "", publicKey: publicKeys[$0] ?? "") }
         for node in workers {
             let correlation = takeCorrelation()
+            pendingSetups[node] = correlation
+            defer { pendingSetups[node] = nil }
+            // Lost already (while the others greeted, say): its READY cannot come.
+            if let why = lostBeforeReady[node] { throw .setup("node \(node) \(why) before it was ready") }
             if let refused = await transport.send(
                 .setup(runID: scenario.name, node: node, scenarioJSON: scenarioText,
                        heartbeatIntervalMilliseconds: UInt32(options.heartbeatIntervalMilliseconds),
@@ -226,8 +338,103 @@ public actor DistributedRun {
             guard let reply = await control.wait(for: "reply:\(correlation)", timeout: options.startupTimeout) else {
                 throw .setup("node \(node) did not get ready within \(options.startupTimeout)")
             }
-            if case let .error(_, text) = reply.body { throw .setup(text) }
+            // TWP/1 §9.1: the text of any ERROR that answers a SETUP ends the run. ERROR 6 (not
+            // from its conductor, not for it) is a mistake in how the node was started.
+            if case let .error(code, text) = reply.body {
+                throw code == WireErrorCode.unexpectedCommand.rawValue ? .mistake(text) : .setup(text)
+            }
         }
+        setUpDone = true
+    }
+
+    /// A worker exited or went silent before the run was set up: the set-up fails now, naming
+    /// it, rather than at its deadline (a greeting or a READY that cannot come).
+    private func lost(_ node: String, _ why: String) async {
+        guard !shutDown, !setUpDone else { return }
+        lostBeforeReady[node] = why
+        await startup.deliver(.failed(.setup("node \(node) \(why)")), for: Self.startupKey)
+        if let correlation = pendingSetups[node] {
+            await control.deliver(
+                WireMessage(.error(code: WireErrorCode.setupFailed.rawValue, text: "node \(node) \(why) before it was ready")),
+                for: "reply:\(correlation)")
+        }
+    }
+
+    /// A peer fell silent: a worker that greeted is lost. One whose greeting is not handled yet
+    /// (on a busy machine the I/O thread may declare it gone first, and never again) is lost
+    /// as soon as it is; one that never greets is bounded by the greeting's deadline.
+    private func fellSilent(_ node: String, _ reason: String) async {
+        guard greeted.contains(node) else {
+            silentBeforeGreeting[node] = reason
+            return
+        }
+        await lost(node, "is gone (\(reason))")
+    }
+
+    /// A node greeted the conductor: a worker is greeted back at once (TWP/1 §9.1 rule 2), a
+    /// node the placement does not have ends the set-up (a mistake, named now).
+    private func greet(_ node: String, announced: String) async {
+        guard !shutDown else { return }
+        guard workers.contains(node) else {
+            guard !setUpDone else { return }
+            if !announced.isEmpty, strangers[node] == nil {
+                strangers[node] = announced
+                await transport.connect(peer: node, endpoint: announced)
+                await transport.send(.hello(node: placement.conductor, runID: scenario.name, capabilities: 0), to: node)
+            }
+            let known = workers.isEmpty ? "it has none" : "its workers: \(workers.joined(separator: ", "))"
+            await startup.deliver(.failed(.mistake("node \(node) greeted the conductor, but the scenario's placement has no node \(node) (\(known))")), for: Self.startupKey)
+            return
+        }
+        guard !greeted.contains(node), let directory = workDirectory else { return }
+        let endpoint = options.startedNodes[node] ?? (announced.isEmpty ? endpointHint(node, directory) : announced)
+        endpoints[node] = endpoint
+        greeted.insert(node)
+        await transport.connect(peer: node, endpoint: endpoint, serverKey: publicKeys[node])
+        await transport.send(
+            .hello(node: placement.conductor, runID: scenario.name, capabilities: options.capabilities.rawValue), to: node)
+        await startup.deliver(.greeted(node), for: Self.startupKey)
+        if let reason = silentBeforeGreeting[node] { await lost(node, "is gone (\(reason))") }
+    }
+
+    /// A CURVE handshake of the conductor's failed (libzmq's monitor): during set-up, the run
+    /// cannot start as given, and the mistake is named at once.
+    private func handshakeFailed(_ peer: String?, _ failure: HandshakeFailure) async {
+        guard !shutDown, !setUpDone else { return }
+        let conductor = placement.conductor, key = publicKeys[conductor] ?? ""
+        let text: String
+        switch (peer, failure) {
+        case (nil, .keyRefused):
+            return  // the ZAP handler's refusal, reported with the key (`refused`)
+        case (_, .other(code: nil)):
+            return  // a peer that hung up during a handshake: starting or stopping, nothing certain
+        case (nil, .wrongKey):
+            text = "a node tried to connect to the conductor \(conductor) with a public key for it that is not \(conductor)'s (\(key)): that node was given another \(conductor).pub"
+        case (nil, .mechanismMismatch):
+            text = "a node connected to the conductor \(conductor) without CURVE, which this run uses: every node of a run uses CURVE, or none does"
+        case (nil, _):
+            text = "a node's handshake with the conductor \(conductor) failed: \(failure)"
+        case let (node?, .keyRefused):
+            text = "node \(node) refused the conductor's CURVE key: \(conductor)'s public key \(key) is not among the keys given to node \(node)"
+        case let (node?, .mechanismMismatch):
+            text = "node \(node) does not use CURVE, which this run uses: every node of a run uses CURVE, or none does"
+        case let (node?, _):
+            text = "the CURVE handshake with node \(node) failed: \(failure)"
+        }
+        await startup.deliver(.failed(.mistake(text)), for: Self.startupKey)
+    }
+
+    /// The conductor's ZAP handler refused a CURVE client: during set-up, the run cannot start
+    /// (that node would never greet), and the mistake is named at once.
+    private func refused(_ key: String) async {
+        guard !shutDown, !setUpDone else { return }
+        let missing = workers.filter { !greeted.contains($0) }
+        var text = "a node presented the CURVE public key \(key), which is not among the keys given to the conductor \(placement.conductor)"
+        if !missing.isEmpty {
+            text += " (not greeted yet: \(missing.joined(separator: ", ")); the keys given: "
+                + publicKeys.filter { $0.key != placement.conductor }.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ") + ")"
+        }
+        await startup.deliver(.failed(.mistake(text)), for: Self.startupKey)
     }
 
     private func endpointHint(_ node: String, _ directory: URL) -> String {
@@ -262,15 +469,36 @@ public actor DistributedRun {
             }
         }
         let run = self
-        let result: ScenarioRun
+        var result: ScenarioRun
         do {
-            result = try await ScenarioRunner.run(scenario, on: window, collect: { await run.mergedEvents() })
+            result = try await ScenarioRunner.run(
+                scenario, on: window, collect: { await run.mergedEvents() }, stopAfter: { await run.stopsAfter(step: $0) })
         } catch {
             throw .run(error)
         }
         let faults = await host.faults
+        if let stopSummary {
+            // The summary first: it says what happened; the faults it caused follow.
+            throw .faults([stopSummary] + faults.filter { $0 != stopSummary }, result)
+        }
         if !faults.isEmpty { throw .faults(faults, result) }
         return result
+    }
+
+    /// Once a node is lost, every later call to it would only fault: the run stops at the end
+    /// of the step in which that became known, with one line that says so (in the trace, and
+    /// first among the faults).
+    private func stopsAfter(step: Int) async -> Bool {
+        let lost = workers.filter { transport.isGone($0) }
+        guard !lost.isEmpty else { return false }
+        let total = scenario.steps.count
+        let during = step == 0 ? "the initial layout" : "step \(step) of \(total)"
+        let rest = step >= total ? "" : step + 1 == total ? "; step \(total) was not run" : "; steps \(step + 1)–\(total) were not run"
+        let summary = "\(lost.count == 1 ? "node" : "nodes") \(lost.joined(separator: ", ")) lost during \(during): the run stopped there\(rest)"
+        stopSummary = summary
+        await host.noteFault(summary)
+        recorder.record(.fault(summary), controller: ControllerIDs.node(placement.conductor), cause: nil)
+        return true
     }
 
     /// Every node's events so far, merged by causality.
@@ -322,7 +550,8 @@ public actor DistributedRun {
                     to: peer, correlationID: message.header.correlationID)
                 return
             }
-            await control.deliver(message, for: "hello:\(peer)")
+            guard case let .hello(_, _, _, announced) = message.body else { return }
+            await greet(node, announced: announced)
         case .ready, .traceData, .compactTraceData, .goodbyeAck, .error:
             await control.deliver(message, for: "reply:\(message.header.correlationID)")
         case .goodbye:
@@ -337,14 +566,22 @@ public actor DistributedRun {
     public func shutdown() async {
         guard !shutDown else { return }
         shutDown = true
-        for node in workers where greeted.contains(node) {
+        // Every node that greeted — set up or not, a stranger too — is told goodbye, so that
+        // none outlives the run (TWP/1 §9.8).
+        for node in workers.filter(greeted.contains) + strangers.keys.sorted() {
             if transport.isGone(node) { continue }
             let correlation = takeCorrelation()
             await transport.send(.goodbye, to: node, correlationID: correlation)
             _ = await control.wait(for: "reply:\(correlation)", timeout: .seconds(5))
         }
         await control.cancelAll()
+        await startup.cancelAll()
         await transport.stop()
+        // A spawned node that has not greeted yet (the set-up failed first) cannot be told
+        // goodbye, and has nothing to lose: it is stopped now rather than at the deadline.
+        for (node, process) in children where !greeted.contains(node) && process.isRunning {
+            kill(process.processIdentifier, SIGTERM)
+        }
         for (_, process) in children {
             await Self.waitForExit(process, within: .seconds(5))
             SpawnedProcesses.shared.remove(process.processIdentifier)

@@ -32,6 +32,10 @@ public actor WorkerNode {
     /// The capability bits of each peer's HELLO (§7.1): TRACE-DATA goes in the compact form
     /// only to a peer that announced it.
     private var peerCapabilities: [String: WireCapabilities] = [:]
+    /// This node's CURVE configuration, when it uses CURVE.
+    private var curve: CurveConfiguration?
+    /// Whether a failed handshake on the inbox was said already (a client retries often).
+    private var saidInboxHandshake = false
 
     public init(name: String) {
         self.name = name
@@ -46,6 +50,7 @@ public actor WorkerNode {
         conductor: String? = nil, setupTimeout: Duration = .seconds(60)
     ) async -> Int32 {
         expectedConductor = conductor
+        self.curve = curve
         greeted = Set(peers.map(\.name))
         var configuration = NodeIOConfiguration(nodeName: name, bindEndpoint: bind)
         configuration.curve = curve
@@ -60,7 +65,8 @@ public actor WorkerNode {
             call: { message, _ in await node.handleCall(message) },
             placement: NodeHost.placement(for:),
             control: { message, peer in await node.control(message, from: peer) },
-            peerGone: { peer, reason in await node.peerGone(peer, reason: reason) })
+            peerGone: { peer, reason in await node.peerGone(peer, reason: reason) },
+            handshakeFailed: { peer, failure in await node.handshakeFailed(peer, failure) })
         for peer in peers {
             await transport.connect(peer: peer.name, endpoint: peer.endpoint, serverKey: peer.serverKey)
             await transport.send(.hello(node: name, runID: "", capabilities: 0, endpoint: endpoint), to: peer.name)
@@ -99,7 +105,27 @@ public actor WorkerNode {
         switch message.body {
         case let .setup(runID, node, scenarioJSON, _, _, peers):
             if let refusal = setupRefusal(from: peer, for: node) {
-                await transport.send(.error(code: WireErrorCode.unexpectedCommand.rawValue, text: refusal), to: peer, correlationID: correlation)
+                let misnamed = misnamedConductor(peer, node: node, scenarioJSON: scenarioJSON)
+                // The refusal must reach the sender, to whom this node may have no stream. A
+                // conductor it knows under another name got its HELLO on the stream it opened
+                // under that name: the answer goes back on it (a second stream to the same inbox
+                // would carry the same routing id, and be refused). To anyone else, a stream to
+                // where SETUP says it listens.
+                var replyStream = peer
+                if misnamed != nil, let expectedConductor {
+                    replyStream = expectedConductor
+                } else if !transport.isConnected(peer), let sender = peers.first(where: { $0.node == peer }) {
+                    await transport.connect(peer: peer, endpoint: sender.endpoint, serverKey: sender.publicKey.isEmpty ? nil : sender.publicKey)
+                }
+                await transport.send(
+                    .error(code: WireErrorCode.unexpectedCommand.rawValue, text: misnamed ?? refusal), to: replyStream, correlationID: correlation)
+                if let misnamed {
+                    // Started with a name its conductor does not have: this node can never be
+                    // set up, and says so rather than wait for a SETUP that cannot come.
+                    FileHandle.standardError.write(Data("trellis node \(name): \(misnamed)\n".utf8))
+                    await transport.waitUntilIdle()
+                    finish(2)
+                }
                 return
             }
             do {
@@ -119,7 +145,9 @@ public actor WorkerNode {
         case .goodbye:
             await transport.waitUntilIdle()
             await transport.send(.goodbyeAck, to: peer, correlationID: correlation)
-            if peer == conductor { finish(0) }
+            // Also before a SETUP: a conductor whose set-up failed says goodbye to every node
+            // that greeted it, and none of them outlives the run.
+            if speaksForConductor(peer) { finish(0) }
         case let .hello(node, _, capabilities, _) where node == peer:
             peerCapabilities[peer] = WireCapabilities(rawValue: capabilities)
         case .hello, .goodbyeAck, .ready, .traceData, .compactTraceData, .error, .heartbeat, .call, .return:
@@ -173,11 +201,63 @@ public actor WorkerNode {
         self.runID = runID
     }
 
+    /// Whether `peer` can end this node (its goodbye, its silence): after a SETUP only its
+    /// conductor; before one, the conductor named on the command line, or (none named) any
+    /// peer it greeted — never a stranger.
+    private func speaksForConductor(_ peer: String) -> Bool {
+        conductor.map { peer == $0 } ?? expectedConductor.map { peer == $0 } ?? greeted.contains(peer)
+    }
+
+    /// The refusal text when a SETUP from `peer` is refused only because this node was told
+    /// another conductor (`--conductor`), while that SETUP is from the run's conductor itself
+    /// (the scenario's placement says so) and is for this node: its command line names the
+    /// conductor wrongly. Nil for any other refusal.
+    private func misnamedConductor(_ peer: String, node: String, scenarioJSON: String) -> String? {
+        guard conductor == nil, node == name, let expectedConductor, expectedConductor != peer,
+              let scenario = try? ScenarioDecoder.decode(scenarioJSON, file: "SETUP from \(peer)"),
+              Placement(scenario).conductor == peer else { return nil }
+        return "node \(name) was told its conductor is \(expectedConductor), but the run's conductor is \(peer): SETUP from \(peer) refused (start the node with --conductor \(peer) and --peer \(peer)=ENDPOINT)"
+    }
+
+    /// A CURVE handshake of this node's failed. With its conductor before a SETUP, the node can
+    /// never be set up: it says why and exits 2 (a set-up mistake), rather than wait. On its
+    /// inbox, it says so once (a node that does not have this node's public key).
+    private func handshakeFailed(_ peer: String?, _ failure: HandshakeFailure) {
+        guard host == nil else { return }
+        guard let peer else {
+            guard !saidInboxHandshake, failure == .wrongKey || failure == .mechanismMismatch else { return }
+            saidInboxHandshake = true
+            let why = failure == .wrongKey
+                ? "with a public key for it that is not \(name)'s (\(curve?.publicKey ?? "")): that peer was given another \(name).pub"
+                : "without CURVE, which this node uses"
+            FileHandle.standardError.write(Data("trellis node \(name): a peer tried to connect \(why)\n".utf8))
+            return
+        }
+        // Without CURVE, a protocol error other than a mismatch is left to the usual timeouts.
+        // A conductor that hangs up during the handshake (no detail) is one that requires CURVE
+        // — libzmq tells the mismatch only on the next attempt, and a conductor that names it
+        // exits at once — or one that stops at that very moment, and then nothing is lost.
+        guard speaksForConductor(peer), curve != nil || failure == .mechanismMismatch || failure == .other(code: nil) else { return }
+        let text: String
+        switch failure {
+        case .keyRefused:
+            text = "\(peer) refused this node's CURVE key: its public key \(curve?.publicKey ?? "") is not among the keys given to \(peer)"
+        case .mechanismMismatch:
+            text = curve == nil
+                ? "\(peer) uses CURVE, and this node does not (start it with --keys FOLDER): every node of a run uses CURVE, or none does"
+                : "\(peer) does not use CURVE, and this node does: every node of a run uses CURVE, or none does"
+        case .other where curve == nil:
+            text = "\(peer) hung up during the handshake: it most likely uses CURVE, and this node does not (start it with --keys FOLDER)"
+        case .wrongKey, .other:
+            // A client whose idea of the server's key is wrong hears only that the server hung up.
+            text = "the CURVE handshake with \(peer) failed (\(failure)): the public key this node has for \(peer) is most likely not \(peer)'s"
+        }
+        FileHandle.standardError.write(Data("trellis node \(name): \(text)\n".utf8))
+        finish(2)
+    }
+
     private func peerGone(_ peer: String, reason: String) async {
-        // After a SETUP only its conductor matters; before one, the conductor named on the
-        // command line, or (none named) any peer it greeted.
-        let ends = conductor.map { peer == $0 } ?? expectedConductor.map { peer == $0 } ?? greeted.contains(peer)
-        if ends {
+        if speaksForConductor(peer) {
             FileHandle.standardError.write(Data("trellis node \(name): peer \(peer) is gone (\(reason))\n".utf8))
             finish(3)
         }

@@ -34,15 +34,17 @@ final class InboundCalls: Sendable {
     var isSetUp: Bool { state.withLock { $0.handler != nil } }
 
     /// Serves `message`, a CALL of `code`, on a task of its own — on the I/O thread or on the
-    /// shared pool, as its placement says — and sends its RETURN to `peer`. False, doing
-    /// nothing, when no handler is set or the I/O is gone.
-    func serve(_ message: WireMessage, code: WireCallCode, from peer: String, recorder: TraceRecorder) -> Bool {
+    /// shared pool, as its placement says — and sends its RETURN to `peer`. Returns that task,
+    /// which ends once the RETURN is queued; nil, doing nothing, when no handler is set or the
+    /// I/O is gone.
+    @discardableResult
+    func serve(_ message: WireMessage, code: WireCallCode, from peer: String, recorder: TraceRecorder) -> Task<Void, Never>? {
         let taken = state.withLock { state -> (Handler, CallPlacement, NodeIO)? in
             guard let handler = state.handler, let io = state.io else { return nil }
             state.inFlight += 1
             return (handler, state.placement(code), io)
         }
-        guard let (handler, placement, io) = taken else { return false }
+        guard let (handler, placement, io) = taken else { return nil }
         let serve: @Sendable () async -> Void = {
             let result = await handler(message, peer)
             io.send(to: peer, WireMessage(.return(result), correlationID: message.header.correlationID,
@@ -53,11 +55,9 @@ final class InboundCalls: Sendable {
         // `SerialMailbox.send`. One task per inbound CALL (one per node-boundary crossing, not
         // per controller): a call may call back into this node before it returns.
         if placement == .ioThread {
-            Task(executorPreference: io, operation: serve)
-        } else {
-            Task(operation: serve)
+            return Task(executorPreference: io, operation: serve)
         }
-        return true
+        return Task(operation: serve)
     }
 
     /// Waits until no CALL is being served (before acknowledging a goodbye).

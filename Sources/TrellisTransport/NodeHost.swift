@@ -176,6 +176,7 @@ public actor NodeHost {
         }
         var arguments = CallArguments(code: code, values: values, runNodes: runNodes)
         do {
+            try arguments.checkNoExtraArguments()
             if target.controller == Self.windowTarget {
                 return try await handleWindowCall(code, &arguments)
             }

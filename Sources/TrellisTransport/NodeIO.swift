@@ -51,6 +51,8 @@ public enum NodeIOEvent: Sendable, Equatable {
     case peerGone(String)
     /// A peer's CURVE handshake was refused (its key is not allowed).
     case peerRefused(publicKey: String)
+    /// A CURVE handshake failed (`HandshakeWatch`): on the stream to `peer`, or (nil) on the inbox.
+    case handshakeFailed(peer: String?, failure: HandshakeFailure)
     /// The I/O thread stopped on an error it cannot recover from.
     case failed(String)
 }
@@ -254,8 +256,10 @@ public final class NodeIO: Sendable {
         let context: ZMQContext
         let router: ZMQSocket
         var zapHandler: ZMQSocket?
+        var handshakes: HandshakeWatch?
         do {
             context = try ZMQContext()
+            handshakes = HandshakeWatch(context: context)
             router = try context.socket(.router)
             try router.set(ZMQOption.linger, configuration.lingerMilliseconds)
             try router.set(ZMQOption.receiveHighWaterMark, configuration.highWaterMark)
@@ -270,6 +274,7 @@ public final class NodeIO: Sendable {
                 try router.set(ZMQOption.curveServer, 1)
                 try router.set(ZMQOption.curveSecretKey, text: curve.secretKey)
                 try router.set(ZMQOption.zapDomain, text: "trellis")
+                handshakes?.watch(router, peer: nil)
             }
             try router.bind(configuration.bindEndpoint)
         } catch {
@@ -312,6 +317,7 @@ public final class NodeIO: Sendable {
             items.append(ZMQPollItem(.socket(router)))
             items.append(ZMQPollItem(.fileDescriptor(wakeUp.fileDescriptor)))
             if let zapHandler { items.append(ZMQPollItem(.socket(zapHandler))) }
+            handshakes?.addPollItems(to: &items)
             let fixedItems = items.count
             for peer in peers.values where peer.hasPending {
                 items.append(ZMQPollItem(.socket(peer.socket), wantsWritable: true))
@@ -371,6 +377,7 @@ public final class NodeIO: Sendable {
             if let zapHandler, fixedItems > 2, items[2].readable {
                 answerZAP(zapHandler)
             }
+            handshakes?.readEvents(in: items, report: onEvent)
             // Commands from Swift code.
             if items[1].readable { wakeUp.drain() }
             // Everything queued, in one lock acquisition; then the jobs of tasks that prefer this
@@ -399,6 +406,7 @@ public final class NodeIO: Sendable {
                             try dealer.set(ZMQOption.curvePublicKey, text: curve.publicKey)
                             try dealer.set(ZMQOption.curveSecretKey, text: curve.secretKey)
                         }
+                        handshakes?.watch(dealer, peer: name)
                         try dealer.connect(endpoint)
                         // Silence counts only from the first message heard: a peer still starting
                         // up is not gone (the conductor bounds startup itself).
@@ -455,6 +463,7 @@ public final class NodeIO: Sendable {
         for peer in peers.values { try? peer.flush() }
         for peer in peers.values { peer.socket.close() }
         zapHandler?.close()
+        handshakes?.close()
         router.close()
         context.terminate()
         let (waiters, jobs) = shared.withLock { state -> ([CheckedContinuation<Void, Never>], [UnownedJob]) in

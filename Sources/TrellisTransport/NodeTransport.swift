@@ -27,13 +27,16 @@ public actor NodeTransport {
     /// Inbound messages the I/O thread could not handle itself, in arrival order. Its drains
     /// prefer the I/O thread, whose callback holds it: `stop()` breaks that cycle.
     private var inboundQueue: SerialMailbox<(String, [[UInt8]])>?
+    private var peerRefusedHandler: (@Sendable (String) async -> Void)?
+    private var handshakeFailedHandler: (@Sendable (String?, HandshakeFailure) async -> Void)?
     /// Control messages in arrival order, off the inbound queue (TRACE-DATA parts must stay in order).
     private var controlQueue: SerialMailbox<(WireMessage, String)>?
-    /// Control messages that arrived after `start` and before `setHandlers`, handed over in order
-    /// when the handlers come: a node started by hand before its conductor has its HELLO queued,
-    /// and it reaches the conductor the moment its inbox is bound.
+    /// What arrived between `start` and `setHandlers` — a HELLO, a refused key, a failed
+    /// handshake from a peer that connected the moment the inbox was bound — kept for the
+    /// handlers, in order (at most `earlyLimit` of each), rather than dropped.
     private var earlyControl: [(WireMessage, String)] = []
-    private static let earlyControlLimit = 1024
+    private var earlySecurity: [NodeIOEvent] = []
+    private static let earlyLimit = 1024
     /// Frames rejected as malformed, from any sender.
     public private(set) var malformedCount = 0
 
@@ -79,19 +82,39 @@ public actor NodeTransport {
 
     /// Who answers CALLs (the node's host), where each kind of CALL is served — by default on the
     /// shared pool: a handler that blocked the I/O thread would stop its heartbeats — and who
-    /// handles the other commands.
+    /// handles the other commands. `peerRefused` hears of every CURVE client the node's ZAP
+    /// handler refused, with the public key it presented; `handshakeFailed` of every CURVE
+    /// handshake that failed otherwise, or on this node's side: on its stream to a peer (named),
+    /// or on its inbox (nil).
     public func setHandlers(
         call: @escaping @Sendable (WireMessage, String) async -> WireResult,
         placement: @escaping @Sendable (WireCallCode) -> CallPlacement = { _ in .sharedPool },
         control: @escaping @Sendable (WireMessage, String) async -> Void,
-        peerGone: @escaping @Sendable (_ peer: String, _ reason: String) async -> Void
+        peerGone: @escaping @Sendable (_ peer: String, _ reason: String) async -> Void,
+        peerRefused: (@Sendable (_ publicKey: String) async -> Void)? = nil,
+        handshakeFailed: (@Sendable (_ peer: String?, _ failure: HandshakeFailure) async -> Void)? = nil
     ) {
         inbound.set(handler: call, placement: placement)
         peerGoneHandler = peerGone
+        peerRefusedHandler = peerRefused
+        handshakeFailedHandler = handshakeFailed
         let queue = SerialMailbox<(WireMessage, String)> { entry in await control(entry.0, entry.1) }
         controlQueue = queue
         for entry in earlyControl { queue.send(entry) }
         earlyControl.removeAll()
+        let early = earlySecurity
+        earlySecurity.removeAll()
+        if !early.isEmpty {
+            Task {
+                for event in early {
+                    switch event {
+                    case let .peerRefused(key): await peerRefused?(key)
+                    case let .handshakeFailed(peer, failure): await handshakeFailed?(peer, failure)
+                    case .peerGone, .failed: break
+                    }
+                }
+            }
+        }
     }
 
     public func connect(peer: String, endpoint: String, serverKey: String? = nil) {
@@ -159,14 +182,37 @@ public actor NodeTransport {
 
     public nonisolated func isGone(_ peer: String) -> Bool { outbound.goneReason(peer) != nil }
 
+    /// Whether a DEALER to `peer` was opened (`connect`).
+    package nonisolated func isConnected(_ peer: String) -> Bool { outbound.isConnected(peer) }
+
     // MARK: Inbound
 
     /// One ZeroMQ message from `peer`: a single message or a BATCH, handled entry by entry.
+    /// TWP/1 §7.9: the ERROR that answers a BATCH's bad entry leaves after the RETURNs of the
+    /// CALLs before it in that BATCH (they are served concurrently, and may take a while), and
+    /// the ERRORs of one BATCH leave in the order of their entries.
     private func receive(_ frames: [[UInt8]], from peer: String) async {
+        var served: [Task<Void, Never>] = []
+        var deferred: [(afterCalls: Int, reply: WireMessage)] = []
         WireBatch.decodeEach(frames) { decoded in
             switch decoded {
-            case let .success(message): handle(message, from: peer)
-            case let .failure(error): reject(error, from: peer)
+            case let .success(message):
+                if let serving = handle(message, from: peer) { served.append(serving) }
+            case let .failure(error):
+                let reply = reject(error, from: peer)
+                if served.isEmpty && deferred.isEmpty {
+                    sendError(reply, to: peer)
+                } else {
+                    deferred.append((served.count, reply))
+                }
+            }
+        }
+        guard !deferred.isEmpty else { return }
+        let calls = served
+        Task {
+            for entry in deferred {
+                for call in calls.prefix(entry.afterCalls) { await call.value }
+                self.sendError(entry.reply, to: peer)
             }
         }
     }
@@ -178,8 +224,9 @@ public actor NodeTransport {
     /// A message that cannot be read is answered with an ERROR, counted, and — the first
     /// `tracedRejections`, then once each time the count doubles — traced: a node fed garbage
     /// keeps a bounded trace (SPEC §7). A RETURN that cannot be read still ends the call it
-    /// answers, with a fault, rather than leaving it waiting.
-    private func reject(_ error: WireError, from peer: String) {
+    /// answers, with a fault, rather than leaving it waiting. Returns the ERROR to answer with
+    /// (`sendError`).
+    private func reject(_ error: WireError, from peer: String) -> WireMessage {
         malformedCount += 1
         let node = ControllerIDs.node(nodeName)
         if malformedCount <= Self.tracedRejections {
@@ -190,8 +237,13 @@ public actor NodeTransport {
         if error.command == .return, let correlation = error.correlationID, let entry = outbound.remove(correlation, answeredBy: peer) {
             entry.done.resume(returning: .fault("the answer from \(peer) could not be read: \(error)"))
         }
-        let reply = WireMessage(.error(code: error.code.rawValue, text: error.description),
-                                correlationID: error.correlationID ?? 0, lamport: recorder.lamport)
+        return WireMessage(.error(code: error.code.rawValue, text: error.description),
+                           correlationID: error.correlationID ?? 0, lamport: recorder.lamport)
+    }
+
+    /// Sends an ERROR to `peer`: on its stream when connected, else back through the inbox it
+    /// came in on (a raw socket, a node that is no peer of this one).
+    private func sendError(_ reply: WireMessage, to peer: String) {
         if outbound.isConnected(peer) {
             io?.send(to: peer, reply)
         } else {
@@ -199,14 +251,18 @@ public actor NodeTransport {
         }
     }
 
-    private func handle(_ message: WireMessage, from peer: String) {
+    /// Handles one well-formed message; returns the task serving it when it is a CALL served
+    /// by the host.
+    @discardableResult
+    private func handle(_ message: WireMessage, from peer: String) -> Task<Void, Never>? {
         recorder.observe(lamport: message.header.lamport)
         switch message.body {
         case let .return(result):
-            guard let entry = outbound.remove(message.header.correlationID) else { return }
+            guard let entry = outbound.remove(message.header.correlationID) else { return nil }
             entry.done.resume(returning: result)
         case let .call(_, code, _):
-            guard io != nil, !inbound.serve(message, code: code, from: peer, recorder: recorder) else { return }
+            guard io != nil else { return nil }
+            if let serving = inbound.serve(message, code: code, from: peer, recorder: recorder) { return serving }
             send(.return(.fault("node \(nodeName) is not set up yet")), to: peer, correlationID: message.header.correlationID)
         case .heartbeat:
             break
@@ -214,13 +270,14 @@ public actor NodeTransport {
             // An ERROR echoing one of our pending calls is that call's fault (TWP/1 §9).
             if let entry = outbound.remove(message.header.correlationID) {
                 entry.done.resume(returning: .fault("node \(peer) rejected the call (error \(code)): \(text)"))
-                return
+                return nil
             }
             recorder.record(.fault("node \(peer) reports error \(code): \(text)"), controller: ControllerIDs.node(nodeName), cause: nil)
             handleControl(message, from: peer)
         default:
             handleControl(message, from: peer)
         }
+        return nil
     }
 
     /// Completes the call a lone RETURN answers, from the thread that received it. False, having
@@ -240,7 +297,7 @@ public actor NodeTransport {
         guard inbound.isSetUp, let message = lone(.call, in: frames), case let .call(_, code, _) = message.body else { return false }
         // The clock first: the handler's events come after the call that caused them.
         recorder.observe(lamport: message.header.lamport)
-        return inbound.serve(message, code: code, from: peer, recorder: recorder)
+        return inbound.serve(message, code: code, from: peer, recorder: recorder) != nil
     }
 
     /// `frames` decoded, when they are one well-formed message (not a BATCH) of `command`; nil
@@ -256,7 +313,7 @@ public actor NodeTransport {
     private func handleControl(_ message: WireMessage, from peer: String) {
         if let controlQueue {
             controlQueue.send((message, peer))
-        } else if earlyControl.count < Self.earlyControlLimit {
+        } else if earlyControl.count < Self.earlyLimit {
             earlyControl.append((message, peer))
         } else {
             recorder.record(.fault("\(message.body.command) from \(peer) dropped: it came before this node could handle it"),
@@ -274,6 +331,17 @@ public actor NodeTransport {
         case let .peerRefused(key):
             refusedCount += 1
             recorder.record(.fault("refused a peer whose CURVE key is not allowed: \(key)"), controller: ControllerIDs.node(nodeName), cause: nil)
+            if controlQueue == nil {
+                if earlySecurity.count < Self.earlyLimit { earlySecurity.append(event) }
+                return
+            }
+            await peerRefusedHandler?(key)
+        case let .handshakeFailed(peer, failure):
+            if controlQueue == nil {
+                if earlySecurity.count < Self.earlyLimit { earlySecurity.append(event) }
+                return
+            }
+            await handshakeFailedHandler?(peer, failure)
         case let .failed(text):
             recorder.record(.fault(text), controller: ControllerIDs.node(nodeName), cause: nil)
         }

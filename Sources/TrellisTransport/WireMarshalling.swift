@@ -35,6 +35,28 @@ struct CallArguments {
         self.runNodes = runNodes
     }
 
+    /// TWP/1 §8: a CALL with more arguments than its code takes (a `snapshot` with one) is
+    /// refused before anything is done — a missing or mistyped argument is found as it is read.
+    func checkNoExtraArguments() throws(CallArgumentError) {
+        let expected = Self.argumentCount(of: code)
+        guard values.count > expected else { return }
+        throw CallArgumentError(description: "\(code): \(values.count) argument\(values.count == 1 ? "" : "s"), expected \(expected == 0 ? "none" : "\(expected)")")
+    }
+
+    /// How many arguments each call code takes (TWP/1 §8's table).
+    static func argumentCount(of code: WireCallCode) -> Int {
+        switch code {
+        case .snapshot, .detachPresentation, .removeLastChild, .prepareDisplayed, .presentationState: 0
+        case .applyPendingTraits, .notifySystemLayoutFittingSizeDidChange, .setContainer, .appendChild, .childFrame,
+             .adaptForPresentation, .initialPresentationLayout, .popoverSourceRect, .windowTransition: 1
+        case .layout, .systemLayoutFittingSizeDidChange, .appearance, .setPreferredContentSize, .attachPresentation,
+             .replaceChild, .select, .showChild, .displayedAppearance, .wrapperChanged: 2
+        case .viewWillTransition, .preferredContentSizeDidChange, .initialLayout, .refresh, .presentationCallback: 3
+        case .traitTransition, .setOverrideTraits: 4
+        case .makePresentationController: 5
+        }
+    }
+
     private mutating func next(_ what: String) throws(CallArgumentError) -> WireValue {
         guard index < values.count else {
             throw CallArgumentError(description: "\(code): argument \(index + 1) (\(what)) is missing")

@@ -62,4 +62,11 @@ public enum Z85 {
         guard zmq_z85_encode(&text, bytes, bytes.count) != nil else { return nil }
         return String(decoding: text.prefix(40).map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
+
+    /// Whether `text` is the Z85 text of a 32-byte key (40 characters of Z85's alphabet).
+    public static func decodable(_ text: String) -> Bool {
+        guard text.utf8.count == 40 else { return false }
+        var bytes = [UInt8](repeating: 0, count: 32)
+        return zmq_z85_decode(&bytes, text) != nil
+    }
 }

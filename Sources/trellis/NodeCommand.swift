@@ -18,11 +18,18 @@ struct NodeCommand: AsyncParsableCommand {
             when none is named) — or when no setup came within --setup-timeout. It is set up \
             once, by its conductor (--conductor, else the first peer whose setup it accepts): \
             a second setup, or one from any other peer, is refused with ERROR 6 and changes \
-            nothing.
+            nothing. Started with a conductor name that is not the run's conductor's, or with \
+            CURVE keys its conductor does not accept (or that do not accept it), it says so and \
+            exits 2.
+
+            With --keys FOLDER (from `trellis keys make`) the node uses CURVE: its secret key is \
+            FOLDER/NAME.key, each --peer's public key FOLDER/PEER.pub, and it lets in exactly the \
+            public keys of the folder's other .pub files.
 
             EXAMPLES:
               trellis node --name b --bind tcp://*:5556 --peer main=tcp://10.0.0.1:5555
               trellis run scenario.json --transport zmq --node b=tcp://10.0.0.2:5556
+              trellis node --name b --bind tcp://*:5556 --peer main=tcp://a:5555 --keys k
             """
     )
 
@@ -40,6 +47,9 @@ struct NodeCommand: AsyncParsableCommand {
 
     @Option(help: "Seconds to wait for a conductor's setup before giving up (exit 3).")
     var setupTimeout: Int = 600
+
+    @Option(help: "CURVE: the folder of key files (trellis keys make) with NAME.key and every peer's NAME.pub.")
+    var keys: String?
 
     @Option(help: "CURVE: a peer's public key, NAME=Z85KEY (repeatable), to greet it securely.")
     var peerKey: [String] = []
@@ -61,6 +71,9 @@ struct NodeCommand: AsyncParsableCommand {
         guard (curveSecretKey == nil) == (curveAllow == nil) else {
             throw ValidationError("--curve-secret-key and --curve-allow go together")
         }
+        if keys != nil, curveSecretKey != nil || !peerKey.isEmpty {
+            throw ValidationError("--keys takes the place of --curve-secret-key, --curve-allow and --peer-key: give one or the other")
+        }
     }
 
     static func split(_ entry: String) -> (name: String, endpoint: String)? {
@@ -71,14 +84,21 @@ struct NodeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let curve: CurveConfiguration?
+        var curve: CurveConfiguration?
+        var keys: [String: String] = [:]
         do {
             curve = try CurveKeyFiles.configuration(secretKeyFile: curveSecretKey, allowFile: curveAllow)
+            if let folder = self.keys.map(CurveKeyFolder.init(path:)) {
+                curve = try folder.configuration(for: name)
+                for entry in peer {
+                    guard let (peerName, _) = Self.split(entry) else { continue }
+                    keys[peerName] = try folder.publicKey(of: peerName)
+                }
+            }
         } catch {
             StandardError.write("error: \(error)")
             throw ExitCode(2)
         }
-        var keys: [String: String] = [:]
         for entry in peerKey {
             guard let equals = entry.firstIndex(of: "="), entry[entry.index(after: equals)...].count == 40 else {
                 StandardError.write("error: --peer-key must be NAME=KEY with a 40-character Z85 key, got \"\(entry)\"")

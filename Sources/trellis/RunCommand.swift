@@ -23,11 +23,20 @@ struct RunCommand: AsyncParsableCommand {
             Prints the canonical trace (SPEC §6). Exits 1 when an `expect` step fails, 2 for bad \
             input (the file, JSON path and reason on standard error).
 
+            With --transport zmq the controllers run in one process per placement node; exit 2 \
+            when the run is set up wrongly (a --node the placement does not have, an endpoint \
+            that is none, a node started with another conductor name or keys that do not \
+            match), 3 when it fails (a node that does not start or is lost: the run stops at the \
+            end of that step). --keys FOLDER secures every connection with the key files of \
+            `trellis keys make`: NAME.pub for every node, NAME.key for this conductor and the \
+            nodes it starts.
+
             EXAMPLES:
               trellis run Examples/iphone-rotation.json
               trellis run Examples/suppression-middle.yaml --trace run.jsonl
               trellis run Examples/popover-adaptation.json --format jsonl > run.jsonl
               trellis run Examples/iphone-rotation.json --transport zmq --trace-dir out
+              trellis run s.json --transport zmq --node b=tcp://b:5556 --keys k
             """
     )
 
@@ -58,12 +67,24 @@ struct RunCommand: AsyncParsableCommand {
     @Flag(help: "With zmq: secure every connection with CURVE, a fresh key pair per node.")
     var curve = false
 
+    @Option(help: "With zmq: secure every connection with CURVE, with the key files of this folder (trellis keys make).")
+    var keys: String?
+
     func validate() throws {
-        if transport == .inproc, !node.isEmpty || listen != nil || curve || endpoints != .ipc {
-            throw ValidationError("--node, --listen, --endpoints and --curve need --transport zmq")
+        if transport == .inproc, !node.isEmpty || listen != nil || curve || keys != nil || endpoints != .ipc {
+            throw ValidationError("--node, --listen, --endpoints, --curve and --keys need --transport zmq")
+        }
+        if curve, keys != nil {
+            throw ValidationError("--curve makes fresh keys, --keys uses the folder's: give one or the other")
+        }
+        if curve, !node.isEmpty {
+            throw ValidationError("--curve makes fresh keys for the nodes this command starts only: nodes started by hand (--node) need --keys FOLDER (trellis keys make)")
         }
         for entry in node where NodeCommand.split(entry) == nil {
-            throw ValidationError("--node must be NAME=ENDPOINT, got \"\(entry)\"")
+            throw ValidationError("--node must be NAME=ENDPOINT (ENDPOINT ipc://PATH or tcp://HOST:PORT), got \"\(entry)\"")
+        }
+        if let listen, !DistributedRun.isEndpoint(listen) {
+            throw ValidationError("--listen must be an ipc:// or tcp:// endpoint, got \"\(listen)\"")
         }
     }
 
@@ -105,6 +126,7 @@ struct RunCommand: AsyncParsableCommand {
         options.endpointKind = endpoints
         options.conductorEndpoint = listen
         options.secureSpawnedNodes = curve
+        options.keyFolder = keys.map(CurveKeyFolder.init(path:))
         for entry in node {
             if let (name, endpoint) = NodeCommand.split(entry) { options.startedNodes[name] = endpoint }
         }
@@ -117,6 +139,9 @@ struct RunCommand: AsyncParsableCommand {
                 try? write(partial.events, runID: loaded.name)
             }
             StandardError.write("error: \(scenario): \(error)")
+            // A run set up wrongly (an unknown node, a bad endpoint, a wrong conductor name or
+            // key) is bad input; any other failure is a fault of the run.
+            if case .mistake = error { throw ExitCode(2) }
             throw ExitCode(3)
         }
     }

@@ -9,8 +9,9 @@ struct Trellis: AsyncParsableCommand {
         abstract: "Simulate UIKit's content-container messages through a hierarchy of controller actors.",
         discussion: """
             Exit status: 0 success, 1 an `expect` step failed (with a diff on standard error), \
-            2 bad input (scenario file, arguments), 3 a distributed run failed (a node could not \
-            start, or was lost: the trace shows the faults). Scenario files are JSON, or YAML \
+            2 bad input (scenario file, arguments, a distributed run set up wrongly: an unknown \
+            node, a bad endpoint, a wrong conductor name or CURVE key), 3 a distributed run \
+            failed (a node could not start, or was lost: the trace shows the faults). Scenario files are JSON, or YAML \
             when named *.yaml or *.yml; any file argument may be a pipe (<(...) or /dev/stdin).
 
             EXAMPLES:
@@ -19,7 +20,7 @@ struct Trellis: AsyncParsableCommand {
               trellis trace show run.jsonl --tree --step 1
             """,
         version: TrellisVersion.current,
-        subcommands: [RunCommand.self, ValidateCommand.self, NodeCommand.self, TraceCommand.self, BenchCommand.self]
+        subcommands: [RunCommand.self, ValidateCommand.self, NodeCommand.self, KeysCommand.self, TraceCommand.self, BenchCommand.self]
     )
 
     /// Parses and runs, mapping every failure to SPEC §8's exit statuses: usage errors are 2,

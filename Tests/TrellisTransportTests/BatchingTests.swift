@@ -312,6 +312,54 @@ struct BatchingTests {
         #expect(try answers([6])[6] == .return(.ok([])))
         await node.stop()
     }
+    @Test("a bad BATCH entry's ERROR comes after the RETURNs of the CALLs before it, however long they take (§7.9)")
+    func errorComesAfterEarlierReturns() async throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let node = NodeTransport(nodeName: "node", recorder: TraceRecorder(node: "node", storage: .discard))
+        let bound = try await node.start(NodeIOConfiguration(nodeName: "node", bindEndpoint: "ipc://\(directory.path)/node.sock"))
+        // Serving a call takes a while: an ERROR sent as soon as its entry is read would overtake it.
+        await node.setHandlers(call: { _, _ in
+            try? await Task.sleep(for: .milliseconds(100))
+            return .ok([])
+        }, control: { _, _ in }, peerGone: { _, _ in })
+        let context = try ZMQContext()
+        let inbox = try context.socket(.router)
+        try inbox.set(ZMQOption.linger, 0)
+        try inbox.bind("ipc://\(directory.path)/raw.sock")
+        let outbound = try rawDealer(in: context, routingID: "raw", connectedTo: bound)
+        defer {
+            outbound.close()
+            inbox.close()
+            context.terminate()
+        }
+        await node.connect(peer: "raw", endpoint: "ipc://\(directory.path)/raw.sock")
+        var damaged = Self.call(3).encode()
+        damaged[1][0] = 0x40
+        var unknown = Self.call(4).encode()
+        unknown[0][4] = 0x77
+        try outbound.send(WireBatch.encode([Self.call(1).encode(), Self.call(2).encode(), damaged, unknown][...]), dontWait: false)
+        // The answers in the order they arrive (polled in short slices: this is an async test).
+        var order: [UInt64] = []
+        let deadline = ContinuousClock.now.advanced(by: .seconds(20))
+        while order.count < 4, ContinuousClock.now < deadline {
+            var items = [ZMQPollItem(.socket(inbox))]
+            guard try ZMQPoll.poll(&items, timeoutMilliseconds: 10) == 1, var frames = try inbox.receive() else {
+                await Task.yield()
+                continue
+            }
+            frames.removeFirst()
+            WireBatch.decodeEach(frames) { result in
+                if case let .success(message) = result, message.body != .heartbeat { order.append(message.header.correlationID) }
+            }
+        }
+        #expect(order.count == 4)
+        // The two RETURNs (in either order: the calls run concurrently), then the ERRORs in entry order.
+        #expect(Set(order.prefix(2)) == [1, 2])
+        #expect(Array(order.dropFirst(2)) == [3, 4])
+        await node.stop()
+    }
+
     @Test("the Python node serves a batch's entries in order and rejects a damaged entry or a broken batch",
           .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/python3")))
     func pythonNodeAcceptsBatches() async throws {

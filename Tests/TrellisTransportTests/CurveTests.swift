@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import TrellisTestSupport
 import TrellisDistributed
@@ -64,6 +65,7 @@ struct CurveTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let secret = directory.appendingPathComponent("node.secret"), allow = directory.appendingPathComponent("allow")
         try (pair.secretKey + "\n").write(to: secret, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: secret.path)
         try "# peers\n\(pair.publicKey)  \n\n".write(to: allow, atomically: true, encoding: .utf8)
         let configuration = try #require(try CurveKeyFiles.configuration(secretKeyFile: secret.path, allowFile: allow.path))
         #expect(configuration.publicKey == pair.publicKey)
@@ -86,5 +88,50 @@ struct CurveTests {
         try pair.publicKey.write(to: allow, atomically: true, encoding: .utf8)
         let configuration = try #require(try CurveKeyFiles.configuration(secretKeyFile: secret.path, allowFile: allow.path))
         #expect(configuration.publicKey == pair.publicKey)
+    }
+
+    /// What a NodeIO reported, from its I/O thread.
+    final class Events: Sendable {
+        private let seen = Mutex<[NodeIOEvent]>([])
+        @Sendable func add(_ event: NodeIOEvent) { seen.withLock { $0.append(event) } }
+        func contains(_ event: NodeIOEvent) -> Bool { seen.withLock { $0.contains(event) } }
+    }
+
+    /// libzmq's socket monitor tells each side why a CURVE handshake failed.
+    @Test func handshakesThatFailBecauseOfKeysAreReportedOnBothSides() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-handshake-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let server = try ZMQContext.curveKeyPair(), client = try ZMQContext.curveKeyPair(), other = try ZMQContext.curveKeyPair()
+        let serverEvents = Events(), clientEvents = Events()
+        var serverConfiguration = NodeIOConfiguration(nodeName: "server", bindEndpoint: "ipc://\(directory.path)/server.sock")
+        // The server lets in nobody.
+        serverConfiguration.curve = CurveConfiguration(publicKey: server.publicKey, secretKey: server.secretKey, allowedPeerKeys: [])
+        let serverIO = try await NodeIO.start(serverConfiguration, heartbeat: [], onMessage: { _, _ in },
+                                              onEvent: serverEvents.add)
+        var clientConfiguration = NodeIOConfiguration(nodeName: "client", bindEndpoint: "ipc://\(directory.path)/client.sock")
+        clientConfiguration.curve = CurveConfiguration(publicKey: client.publicKey, secretKey: client.secretKey, allowedPeerKeys: [server.publicKey])
+        let clientIO = try await NodeIO.start(clientConfiguration, heartbeat: [], onMessage: { _, _ in },
+                                              onEvent: clientEvents.add)
+        /// Waits (bounded, in short slices) until `events` holds `event`.
+        func sees(_ events: Events, _ event: NodeIOEvent) async -> Bool {
+            let deadline = ContinuousClock.now.advanced(by: .seconds(20))
+            while ContinuousClock.now < deadline {
+                if events.contains(event) { return true }
+                try? await Task.sleep(for: .milliseconds(10))
+            }
+            return false
+        }
+        // The client's key is refused: the server's ZAP handler says whose, the client hears it.
+        clientIO.connect(peer: "server", endpoint: serverIO.boundEndpoint, serverKey: server.publicKey)
+        clientIO.send(to: "server", [Array("let me in".utf8)])
+        #expect(await sees(serverEvents, .peerRefused(publicKey: client.publicKey)))
+        #expect(await sees(clientEvents, .handshakeFailed(peer: "server", failure: .keyRefused(status: 400))))
+        // A client with the wrong key for the server: the server's boxes do not open.
+        clientIO.connect(peer: "wrong", endpoint: serverIO.boundEndpoint, serverKey: other.publicKey)
+        clientIO.send(to: "wrong", [Array("hello".utf8)])
+        #expect(await sees(serverEvents, .handshakeFailed(peer: nil, failure: .wrongKey)))
+        await clientIO.stop()
+        await serverIO.stop()
     }
 }

@@ -66,4 +66,23 @@ import TrellisWire
         }
         #expect(recorder.events.isEmpty)
     }
+
+    @Test("a CALL with more arguments than its code takes is a fault, and nothing is done (TWP/1 §8)")
+    func extraArgumentsAreRefused() async {
+        let (host, recorder) = await Self.host()
+        let target = WireAddress(node: "b", controller: "C", incarnation: 1)
+        let cause = WireValue.eventRef(WireEventRef(node: "a", sequence: 3))
+        #expect(await host.handle(WireMessage(.call(target: target, code: .snapshot, arguments: [.bool(true)]), correlationID: 1))
+            == .fault("snapshot: 1 argument, expected none"))
+        #expect(await host.handle(WireMessage(
+            .call(target: target, code: .layout, arguments: [.rect(Rect(x: 0, y: 0, width: 320, height: 568)), cause, .none]),
+            correlationID: 2)) == .fault("layout: 3 arguments, expected 2"))
+        #expect(recorder.events.isEmpty)
+        // Exactly as many is served.
+        guard case .ok(let results) = await host.handle(WireMessage(.call(target: target, code: .snapshot, arguments: []), correlationID: 3)) else {
+            Issue.record("a snapshot without arguments was refused")
+            return
+        }
+        #expect(results.count == 4)
+    }
 }

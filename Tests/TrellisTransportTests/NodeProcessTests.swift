@@ -61,6 +61,30 @@ struct NodeProcessTests {
         #expect(try trellis(["node", "--name", "b", "--bind", "ipc:///tmp/x.sock", "--peer", "main"]).status == 2)
     }
 
+    /// Issue 16: a distributed run set up wrongly exits 2 (bad input) within seconds, naming
+    /// what is wrong: a --node the placement does not have, a --listen that is no endpoint, or
+    /// one the conductor cannot listen on.
+    @Test func setUpMistakesExit2() async throws {
+        let (text, _) = try spreadOverThreeNodes(packageRoot.appendingPathComponent("Examples/iphone-rotation.json"))
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-mistakes-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("scenario.json").path
+        try text.write(toFile: file, atomically: true, encoding: .utf8)
+        let binary = try #require(TrellisBinary.url)
+        let cases: [([String], String)] = [
+            (["--node", "x=tcp://127.0.0.1:5556"], "node x, started by hand, is not a node of the scenario's placement (its nodes: main, b, c; main conducts)"),
+            (["--listen", "localhost:5555"], "--listen must be an ipc:// or tcp:// endpoint, got \"localhost:5555\""),
+            (["--listen", "ipc://\(directory.path)/no-such-folder/main.sock"], "the conductor cannot listen on ipc://\(directory.path)/no-such-folder/main.sock"),
+        ]
+        for (flags, said) in cases {
+            let outcome = try #require(try await runBounded(binary, ["run", file, "--transport", "zmq"] + flags, timeout: .seconds(60)))
+            #expect(outcome.status == 2, "\(flags): \(outcome.stderr)")
+            #expect(outcome.stderr.contains(said), "\(flags): \(outcome.stderr)")
+            #expect(!outcome.timedOut)
+        }
+    }
+
     /// A `trellis node` named b started with `arguments`, greeting a stand-in conductor "main":
     /// a ROUTER the test reads, in a folder of its own.
     final class StandInConductor {

@@ -1,0 +1,304 @@
+import Foundation
+import Testing
+import TrellisTestSupport
+import TrellisScenario
+import TrellisTrace
+import TrellisDistributed
+import TrellisTransport
+import TrellisWire
+import ZeroMQ
+
+/// Issue 16: a distributed run set up wrongly is named within seconds, a lost node stops the run
+/// at the end of its step, and no node — spawned or started by hand — outlives a failed set-up;
+/// every work folder is removed however the run ends.
+@Suite(.timeLimit(.minutes(2)))
+struct SetupFailureTests {
+    /// A scenario whose controllers live on main (the conductor), b and c.
+    static let twoWorkers = #"""
+        { "window": { "size": [320, 568] }, "root": "R",
+          "controllers": { "R": { "children": ["A", "B"] }, "A": {}, "B": {} },
+          "placement": { "A": "b", "B": "c" },
+          "steps": [ { "resizeWindow": [568, 320] } ] }
+        """#
+
+    /// A folder of its own for a test's sockets.
+    static func folder() throws -> URL {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-setup-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return directory
+    }
+
+    /// `trellis node` started by hand in `directory`, greeting `conductor` at main.sock.
+    static func handStarted(_ name: String, in directory: URL, conductor: String = "main", extra: [String] = []) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try #require(trellisExecutable))
+        process.arguments = ["node", "--name", name, "--bind", "ipc://\(directory.path)/\(name).sock",
+                             "--peer", "\(conductor)=ipc://\(directory.path)/main.sock", "--conductor", conductor] + extra
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
+    /// Waits (bounded, in short slices) for a process to exit; true when it did.
+    static func exits(_ process: Process, within limit: Duration) async -> Bool {
+        let deadline = ContinuousClock.now.advanced(by: limit)
+        while process.isRunning, ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return !process.isRunning
+    }
+
+    /// Runs `start()`; returns the error it ended with (nil: it started) and how long it took.
+    static func start(_ run: DistributedRun) async -> (error: DistributedRunError?, took: Duration) {
+        let began = ContinuousClock.now
+        do {
+            try await run.start()
+            return (nil, began.duration(to: .now))
+        } catch {
+            return (error, began.duration(to: .now))
+        }
+    }
+
+    @Test("when a worker refuses SETUP, every spawned worker is told goodbye and exits 0; the work folder is removed")
+    func aRefusedSetupSaysGoodbyeToEveryWorker() async throws {
+        let scenario = try ScenarioDecoder.decode(Self.twoWorkers, file: "two.json")
+        // The SETUP carries text no worker can read: the first one asked refuses it (ERROR 7).
+        let run = DistributedRun(scenario: scenario, scenarioText: "{ not a scenario", options: try options())
+        let (error, _) = await Self.start(run)
+        let folder = try #require(await run.workFolder)
+        await run.shutdown()
+        guard case let .setup(text)? = error else {
+            Issue.record("expected a set-up failure, got \(String(describing: error))")
+            return
+        }
+        #expect(text.contains("cannot set up"), "\(text)")
+        // Both workers — the one that refused and the one never sent SETUP — were told goodbye:
+        // each exited by itself with 0, none was killed at the deadline.
+        #expect(await run.exitStatuses == ["b": 0, "c": 0])
+        #expect(!FileManager.default.fileExists(atPath: folder.path))
+    }
+
+    @Test("a node lost stops the run at the end of the step in which it was lost, with one line that says so; the folder goes")
+    func aLostNodeStopsTheRunAtTheEndOfItsStep() async throws {
+        let steps = (0..<20).map { $0 % 2 == 0 ? #"{ "resizeWindow": [568, 320] }"# : #"{ "resizeWindow": [320, 568] }"# }
+        let text = #"{ "window": { "size": [320, 568] }, "root": "R", "controllers": { "R": { "children": ["A", "B"] }, "A": {}, "B": {} }, "placement": { "A": "b", "B": "c" }, "steps": ["#
+            + steps.joined(separator: ",") + "] }"
+        let scenario = try ScenarioDecoder.decode(text, file: "steps.json")
+        // The default peer-gone timeout (2 s): a shorter one declares a node starved on a busy
+        // machine gone during set-up, which then fails the set-up (not what this test is about).
+        let run = DistributedRun(scenario: scenario, scenarioText: text, options: try options())
+        try await run.start()
+        let folder = try #require(await run.workFolder)
+        kill(try #require(await run.processIDs["b"]), SIGKILL)
+        let outcome: Result<ScenarioRun, DistributedRunError>
+        do {
+            outcome = .success(try await run.run())
+        } catch {
+            outcome = .failure(error)
+        }
+        await run.shutdown()
+        guard case let .failure(.faults(faults, partial)) = outcome else {
+            Issue.record("expected the run to fail with faults, got \(outcome)")
+            return
+        }
+        // The initial layout (step 0) already calls b: it completes with faults once b is
+        // declared gone, and no step runs after it — a handful of faults, not one per later call.
+        let summary = try #require(faults.first)
+        #expect(summary == "node b lost during the initial layout: the run stopped there; steps 1–20 were not run")
+        #expect(partial.stoppedAfterStep == 0)
+        let headers = partial.events.filter { if case .step = $0.message { return true } else { return false } }
+        #expect(headers.isEmpty)
+        #expect(partial.canonicalLines.contains("node:main fault \(summary)"))
+        #expect(faults.count < 20, "\(faults)")
+        // The killed worker's folder goes too.
+        #expect(!FileManager.default.fileExists(atPath: folder.path))
+        #expect(await run.exitStatuses["c"] == 0)
+    }
+
+    @Test("a node started by hand that never greets leaves no other hand-started node running")
+    func aMissingHandStartedNodeLeavesNoOtherBehind() async throws {
+        let directory = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let scenario = try ScenarioDecoder.decode(Self.twoWorkers, file: "two.json")
+        // c is started by hand and greets; b, started by hand too, was killed before it could.
+        let c = try Self.handStarted("c", in: directory)
+        defer { if c.isRunning { kill(c.processIdentifier, SIGKILL) } }
+        var options = try options()
+        options.conductorEndpoint = "ipc://\(directory.path)/main.sock"
+        options.startedNodes = ["b": "ipc://\(directory.path)/b.sock", "c": "ipc://\(directory.path)/c.sock"]
+        options.startupTimeout = .seconds(3)
+        let run = DistributedRun(scenario: scenario, scenarioText: Self.twoWorkers, options: options)
+        let (error, _) = await Self.start(run)
+        await run.shutdown()
+        guard case let .setup(text)? = error else {
+            Issue.record("expected a set-up failure, got \(String(describing: error))")
+            return
+        }
+        #expect(text.hasPrefix("node b did not greet the conductor within 3"), "\(text)")
+        #expect(text.contains("--peer main="), "\(text)")
+        // c greeted, was greeted back and told goodbye: it ends now, not after its 600 s.
+        #expect(await Self.exits(c, within: .seconds(10)))
+        #expect(c.terminationStatus == 0)
+    }
+
+    @Test("a node started by hand with the wrong conductor name: both sides say so within seconds (a mistake), and it exits 2")
+    func aWrongConductorNameIsNamedAtOnce() async throws {
+        let directory = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let text = #"{ "window": { "size": [320, 568] }, "root": "R", "controllers": { "R": { "children": ["A"] }, "A": {} }, "placement": { "A": "b" } }"#
+        let scenario = try ScenarioDecoder.decode(text, file: "one.json")
+        let b = try Self.handStarted("b", in: directory, conductor: "conductor")
+        defer { if b.isRunning { kill(b.processIdentifier, SIGKILL) } }
+        var options = try options()
+        options.conductorEndpoint = "ipc://\(directory.path)/main.sock"
+        options.startedNodes = ["b": "ipc://\(directory.path)/b.sock"]
+        let run = DistributedRun(scenario: scenario, scenarioText: text, options: options)
+        let (error, took) = await Self.start(run)
+        let folder = try #require(await run.workFolder)
+        await run.shutdown()
+        // A run that ends as set up wrongly (exit 2) leaves no work folder either.
+        #expect(!FileManager.default.fileExists(atPath: folder.path))
+        guard case let .mistake(said)? = error else {
+            Issue.record("expected a set-up mistake, got \(String(describing: error))")
+            return
+        }
+        #expect(said.contains("node b was told its conductor is conductor, but the run's conductor is main"), "\(said)")
+        // Named, not timed out: well before the 30 s deadlines it replaces, with slack for a
+        // busy machine (starting the node's process takes seconds there).
+        #expect(took < .seconds(25))
+        #expect(await Self.exits(b, within: .seconds(10)))
+        #expect(b.terminationStatus == 2)
+    }
+
+    @Test("a node greeting under a name the placement does not have is a mistake, named at once; it is told goodbye")
+    func anUnknownNodeGreetingIsAMistake() async throws {
+        let directory = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let text = #"{ "window": { "size": [320, 568] }, "root": "R", "controllers": { "R": { "children": ["A"] }, "A": {} }, "placement": { "A": "b" } }"#
+        let scenario = try ScenarioDecoder.decode(text, file: "one.json")
+        let stranger = try Self.handStarted("bee", in: directory)
+        defer { if stranger.isRunning { kill(stranger.processIdentifier, SIGKILL) } }
+        var options = try options()
+        options.conductorEndpoint = "ipc://\(directory.path)/main.sock"
+        options.startedNodes = ["b": "ipc://\(directory.path)/b.sock"]
+        let run = DistributedRun(scenario: scenario, scenarioText: text, options: options)
+        let (error, took) = await Self.start(run)
+        await run.shutdown()
+        guard case let .mistake(said)? = error else {
+            Issue.record("expected a set-up mistake, got \(String(describing: error))")
+            return
+        }
+        #expect(said == "node bee greeted the conductor, but the scenario's placement has no node bee (its workers: b)")
+        // Named, not timed out: well before the 30 s deadlines it replaces, with slack for a
+        // busy machine (starting the node's process takes seconds there).
+        #expect(took < .seconds(25))
+        #expect(await Self.exits(stranger, within: .seconds(10)))
+        #expect(stranger.terminationStatus == 0)
+    }
+
+    @Test("nodes started by hand that the placement does not have, and bad endpoints, are mistakes named before anything starts")
+    func optionsAreChecked() async throws {
+        let scenario = try ScenarioDecoder.decode(Self.twoWorkers, file: "two.json")
+        func mistake(_ change: (inout DistributedOptions) -> Void) async throws -> String? {
+            var options = try options()
+            change(&options)
+            let run = DistributedRun(scenario: scenario, scenarioText: Self.twoWorkers, options: options)
+            let (error, _) = await Self.start(run)
+            await run.shutdown()
+            #expect(await run.workFolder == nil)  // nothing was made
+            if case let .mistake(text)? = error { return text }
+            Issue.record("expected a mistake, got \(String(describing: error))")
+            return nil
+        }
+        #expect(try await mistake { $0.startedNodes = ["x": "tcp://10.0.0.2:5556"] }
+            == "node x, started by hand, is not a node of the scenario's placement (its nodes: main, b, c; main conducts)")
+        #expect(try await mistake { $0.startedNodes = ["main": "tcp://10.0.0.2:5556"] }
+            == "node main is the conductor (this process): it cannot also be started by hand")
+        #expect(try await mistake { $0.conductorEndpoint = "localhost:5555" }
+            == "the conductor's endpoint \"localhost:5555\" is not an ipc:// or tcp:// endpoint")
+    }
+
+    /// The process ids whose parent is `parent` (from /proc), and whether one is still alive
+    /// (a zombie nobody reaped is not).
+    static func children(of parent: Int32) -> [Int32] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap(Int32.init).filter { pid in
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { return false }
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            return fields.count > 1 && fields[1] == "\(parent)"
+        }
+    }
+
+    static func alive(_ pid: Int32) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let close = stat.lastIndex(of: ")") else { return false }
+        return stat[stat.index(after: close)...].split(separator: " ").first != "Z"
+    }
+
+    @Test("an interrupted conductor stops the nodes it started and removes its work folder", arguments: [SIGINT, SIGTERM])
+    func anInterruptedConductorLeavesNothingBehind(signal: Int32) async throws {
+        let directory = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("two.json").path
+        try Self.twoWorkers.write(toFile: file, atomically: true, encoding: .utf8)
+        // c is spawned; b is "started by hand" but never is: the conductor waits for its greeting.
+        let conductor = Process()
+        conductor.executableURL = URL(fileURLWithPath: try #require(trellisExecutable))
+        conductor.arguments = ["run", file, "--transport", "zmq", "--node", "b=ipc://\(directory.path)/b.sock"]
+        conductor.standardOutput = FileHandle.nullDevice
+        conductor.standardError = FileHandle.nullDevice
+        try conductor.run()
+        defer { if conductor.isRunning { kill(conductor.processIdentifier, SIGKILL) } }
+        let pid = conductor.processIdentifier
+        // Its work folder and its spawned node, once they exist (bounded).
+        let temporary = FileManager.default.temporaryDirectory.path
+        var folder: String?
+        var spawned: [Int32] = []
+        let deadline = ContinuousClock.now.advanced(by: .seconds(20))
+        while (folder == nil || spawned.isEmpty), ContinuousClock.now < deadline {
+            folder = ((try? FileManager.default.contentsOfDirectory(atPath: temporary)) ?? []).first { $0.hasPrefix("trellis-\(pid)-") }
+            spawned = Self.children(of: pid)
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        let workFolder = try #require(folder.map { (temporary as NSString).appendingPathComponent($0) })
+        #expect(spawned.count == 1)
+        kill(pid, signal)
+        #expect(await Self.exits(conductor, within: .seconds(10)))
+        #expect(conductor.terminationStatus == 128 + signal)
+        #expect(!FileManager.default.fileExists(atPath: workFolder))
+        for child in spawned { #expect(!Self.alive(child)) }
+    }
+
+    @Test("a node lost between its greeting and READY fails the set-up within the peer-gone timeout, not at the 30 s deadline")
+    func aNodeLostBeforeItIsReadyIsNamedAtOnce() async throws {
+        let directory = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let text = #"{ "window": { "size": [320, 568] }, "root": "R", "controllers": { "R": { "children": ["A"] }, "A": {} }, "placement": { "A": "b" } }"#
+        let scenario = try ScenarioDecoder.decode(text, file: "one.json")
+        var options = try options(peerTimeoutMilliseconds: 500)
+        options.conductorEndpoint = "ipc://\(directory.path)/main.sock"
+        options.startedNodes = ["b": "ipc://\(directory.path)/b.sock"]
+        // "b": an inbox that reads nothing, and a stream that greets the conductor, then falls silent.
+        let context = try ZMQContext()
+        defer { context.terminate() }
+        let inbox = try context.socket(.router)
+        defer { inbox.close() }
+        try inbox.set(ZMQOption.linger, 0)
+        try inbox.bind("ipc://\(directory.path)/b.sock")
+        let stream = try rawDealer(in: context, routingID: "b", connectedTo: "ipc://\(directory.path)/main.sock")
+        defer { stream.close() }
+        let run = DistributedRun(scenario: scenario, scenarioText: text, options: options)
+        let starting = Task { await Self.start(run) }
+        _ = try stream.send(WireMessage(.hello(node: "b", runID: "", capabilities: 0)).encode(), dontWait: false)
+        let (error, took) = await starting.value
+        await run.shutdown()
+        guard case let .setup(said)? = error else {
+            Issue.record("expected a set-up failure, got \(String(describing: error))")
+            return
+        }
+        #expect(said.hasPrefix("node b is gone (no message for 500 ms)"), "\(said)")
+        // Named, not timed out: well before the 30 s deadlines it replaces, with slack for a
+        // busy machine (starting the node's process takes seconds there).
+        #expect(took < .seconds(25))
+    }
+}
