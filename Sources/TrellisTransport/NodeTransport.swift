@@ -247,7 +247,8 @@ public actor NodeTransport {
         switch event {
         case let .peerGone(peer):
             let timeout = io?.configuration.peerTimeoutMilliseconds ?? 0
-            let reason = "no message for \(timeout) ms"
+            let silence = Heartbeats.goneAfter(timeout: .milliseconds(timeout)).components
+            let reason = "no message for \(silence.seconds * 1000 + silence.attoseconds / 1_000_000_000_000_000) ms (peer-gone timeout \(timeout) ms)"
             peerGone(peer, reason: reason)
             await peerGoneHandler?(peer, reason)
         case let .peerRefused(key):
