@@ -80,6 +80,8 @@ public actor DistributedRun {
     private var publicKeys: [String: String] = [:]
     /// Workers that greeted the conductor: only they are told goodbye.
     private var greeted = Set<String>()
+    /// What `stopsAfter` said when the run stopped because a node was lost.
+    private var stopSummary: String?
     /// Where each node listens, once started (for tests and diagnostics).
     public private(set) var endpoints: [String: String] = [:]
 
@@ -256,15 +258,36 @@ public actor DistributedRun {
             }
         }
         let run = self
-        let result: ScenarioRun
+        var result: ScenarioRun
         do {
-            result = try await ScenarioRunner.run(scenario, on: window, collect: { await run.mergedEvents() })
+            result = try await ScenarioRunner.run(
+                scenario, on: window, collect: { await run.mergedEvents() }, stopAfter: { await run.stopsAfter(step: $0) })
         } catch {
             throw .run(error)
         }
         let faults = await host.faults
+        if let stopSummary {
+            // The summary first: it says what happened; the faults it caused follow.
+            throw .faults([stopSummary] + faults.filter { $0 != stopSummary }, result)
+        }
         if !faults.isEmpty { throw .faults(faults, result) }
         return result
+    }
+
+    /// Once a node is lost, every later call to it would only fault: the run stops at the end
+    /// of the step in which that became known, with one line that says so (in the trace, and
+    /// first among the faults).
+    private func stopsAfter(step: Int) async -> Bool {
+        let lost = workers.filter { transport.isGone($0) }
+        guard !lost.isEmpty else { return false }
+        let total = scenario.steps.count
+        let during = step == 0 ? "the initial layout" : "step \(step) of \(total)"
+        let rest = step >= total ? "" : step + 1 == total ? "; step \(total) was not run" : "; steps \(step + 1)–\(total) were not run"
+        let summary = "\(lost.count == 1 ? "node" : "nodes") \(lost.joined(separator: ", ")) lost during \(during): the run stopped there\(rest)"
+        stopSummary = summary
+        await host.noteFault(summary)
+        recorder.record(.fault(summary), controller: ControllerIDs.node(placement.conductor), cause: nil)
+        return true
     }
 
     /// Every node's events so far, merged by causality.

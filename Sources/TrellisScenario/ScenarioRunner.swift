@@ -8,6 +8,9 @@ public struct ScenarioRun: Sendable {
     public var failures: [ExpectationFailure]
     /// How long each step took, by step number (wall clock; for `trellis bench`, never for tests).
     public var stepDurations: [Int: Duration] = [:]
+    /// The step after which the run stopped early (`ScenarioRunner.run`'s `stopAfter`); nil when
+    /// every step ran.
+    public var stoppedAfterStep: Int?
 
     public var canonicalLines: [String] { events.map(\.canonicalLine) }
     public var passed: Bool { failures.isEmpty }
@@ -104,12 +107,15 @@ public enum ScenarioRunner {
     }
 
     /// Runs the scenario's steps on a window built for it; `collect` returns every event so far
-    /// in trace order (a distributed run merges its nodes' events there).
+    /// in trace order (a distributed run merges its nodes' events there). `stopAfter`, asked
+    /// after each step that did something, ends the run there when it answers true (a
+    /// distributed run whose node was lost: every later call would only fault).
     public static func run(
         _ scenario: Scenario, on window: Window, collect: @Sendable () async -> [TraceEvent],
-        progress: (@Sendable (_ step: Int, _ of: Int) -> Void)? = nil
+        progress: (@Sendable (_ step: Int, _ of: Int) -> Void)? = nil,
+        stopAfter: (@Sendable (_ step: Int) async -> Bool)? = nil
     ) async throws(ScenarioRunError) -> ScenarioRun {
-        try await run(scenario, on: window, through: scenario.steps.count, collect: collect, progress: progress)
+        try await run(scenario, on: window, through: scenario.steps.count, collect: collect, progress: progress, stopAfter: stopAfter)
     }
 
     /// The simulated screen after step `step` (SPEC §6): the scenario run in this process up to
@@ -133,13 +139,17 @@ public enum ScenarioRunner {
     /// Runs steps 1 through `lastStep`.
     static func run(
         _ scenario: Scenario, on window: Window, through lastStep: Int, collect: @Sendable () async -> [TraceEvent],
-        progress: (@Sendable (_ step: Int, _ of: Int) -> Void)? = nil
+        progress: (@Sendable (_ step: Int, _ of: Int) -> Void)? = nil,
+        stopAfter: (@Sendable (_ step: Int) async -> Bool)? = nil
     ) async throws(ScenarioRunError) -> ScenarioRun {
         await window.start()
         var failures: [ExpectationFailure] = []
         var durations: [Int: Duration] = [:]
         var checkedStep = 0
-        for (index, step) in scenario.steps.prefix(lastStep).enumerated() {
+        var stoppedAfter: Int?
+        // The initial layout counts as step 0.
+        if let stopAfter, await stopAfter(0) { stoppedAfter = 0 }
+        for (index, step) in scenario.steps.prefix(lastStep).enumerated() where stoppedAfter == nil {
             let number = index + 1
             progress?(number, scenario.steps.count)
             if case let .expect(lines) = step {
@@ -162,9 +172,11 @@ public enum ScenarioRunner {
             }
             durations[number] = started.duration(to: .now)
             checkedStep = number
+            if let stopAfter, await stopAfter(number) { stoppedAfter = number }
         }
         var result = ScenarioRun(events: await collect(), failures: failures)
         result.stepDurations = durations
+        result.stoppedAfterStep = stoppedAfter
         return result
     }
 
