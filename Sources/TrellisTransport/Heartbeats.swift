@@ -12,6 +12,9 @@ struct Heartbeats {
     let interval: Duration
     /// How long a peer may stay silent before it is declared gone.
     let goneAfter: Duration
+    /// False when the node sends no heartbeats (a bare `NodeIO`, as in the bench): its peers
+    /// need not send any either, and none is ever declared gone.
+    let watchesSilence: Bool
     /// When heartbeats next go out.
     private(set) var nextBeat: Instant
     /// No peer can be found silent before this (the earliest of their deadlines when last looked
@@ -26,9 +29,10 @@ struct Heartbeats {
     private var recentPeer = ""
     private var recentHeard: Instant
 
-    init(interval: Duration, timeout: Duration, now: Instant) {
+    init(interval: Duration, timeout: Duration, now: Instant, watchesSilence: Bool = true) {
         self.interval = interval
         goneAfter = Self.goneAfter(timeout: timeout)
+        self.watchesSilence = watchesSilence
         nextBeat = now
         nextSilenceCheck = now.advanced(by: .seconds(86_400))
         recentHeard = now
@@ -47,7 +51,7 @@ struct Heartbeats {
         // A gone peer does not come back within a run (§9.5 rule 3).
         guard lastHeard[peer] == nil, !gone.contains(peer) else { return false }
         lastHeard[peer] = now
-        nextSilenceCheck = min(nextSilenceCheck, now.advanced(by: goneAfter))
+        if watchesSilence { nextSilenceCheck = min(nextSilenceCheck, now.advanced(by: goneAfter)) }
         return true
     }
 
@@ -61,7 +65,7 @@ struct Heartbeats {
     mutating func sentRequest(to peer: String, at now: Instant) {
         guard peer != recentPeer, lastHeard[peer] == nil, !gone.contains(peer) else { return }
         lastHeard[peer] = now
-        nextSilenceCheck = min(nextSilenceCheck, now.advanced(by: goneAfter))
+        if watchesSilence { nextSilenceCheck = min(nextSilenceCheck, now.advanced(by: goneAfter)) }
     }
 
     /// Whether `peer`'s silence counts (it was heard, or sent a request, and is not gone).
@@ -76,7 +80,7 @@ struct Heartbeats {
 
     /// The peers found silent for `goneAfter` at `now`, each once: from then on they are gone.
     mutating func newlySilent(at now: Instant) -> [String] {
-        guard now >= nextSilenceCheck else { return [] }
+        guard watchesSilence, now >= nextSilenceCheck else { return [] }
         storeRecentPeer()
         var found: [String] = []
         var next = now.advanced(by: .seconds(86_400))

@@ -5,7 +5,8 @@ import ZeroMQ
 
 /// What the I/O thread reports besides messages.
 public enum NodeIOEvent: Sendable, Equatable {
-    /// No traffic from this peer for the timeout: it is gone.
+    /// No traffic from this peer for its timeout (less `NodeIOTuning.goneCheckMargin`): it is
+    /// gone, and is sent nothing more.
     case peerGone(String)
     /// A peer's CURVE handshake was refused (its key is not allowed).
     case peerRefused(publicKey: String)
@@ -42,6 +43,8 @@ public final class NodeIO: Sendable {
     }
 
     /// Starts the I/O thread and binds the ROUTER; returns once bound (or throws why not).
+    /// `heartbeat` is the frames of the HEARTBEAT sent to every open stream each interval; with
+    /// none (a bare I/O, as in the bench) no heartbeat is sent and no peer is declared gone.
     public static func start(
         _ configuration: NodeIOConfiguration, heartbeat: [[UInt8]],
         onMessage: @escaping @Sendable (_ peer: String, _ frames: [[UInt8]]) -> Void,

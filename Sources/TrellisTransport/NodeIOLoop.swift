@@ -66,7 +66,7 @@ struct NodeIOLoop {
         now = ContinuousClock.now
         heartbeats = Heartbeats(
             interval: .milliseconds(configuration.heartbeatIntervalMilliseconds),
-            timeout: .milliseconds(configuration.peerTimeoutMilliseconds), now: now)
+            timeout: .milliseconds(configuration.peerTimeoutMilliseconds), now: now, watchesSilence: !heartbeat.isEmpty)
     }
 
     /// The endpoint the ROUTER is bound to, any wildcard port resolved.

@@ -57,6 +57,14 @@ struct HeartbeatsTests {
         #expect(silent(&beats, at(90_000)).isEmpty)
     }
 
+    @Test func withoutHeartbeatsNoPeerIsEverGone() {
+        var beats = Heartbeats(interval: .milliseconds(250), timeout: .milliseconds(2_000), now: start, watchesSilence: false)
+        beats.heard("b", at: at(0))
+        beats.sentRequest(to: "c", at: at(0))
+        #expect(silent(&beats, at(60_000)).isEmpty)
+        #expect(beats.nextDeadline == at(0))
+    }
+
     @Test func heartbeatsAreDueOncePerInterval() {
         var beats = heartbeats()
         var due = [beats.beatIsDue(at: at(0)), beats.beatIsDue(at: at(249))]
