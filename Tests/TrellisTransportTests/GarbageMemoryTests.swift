@@ -46,8 +46,10 @@ struct GarbageMemoryTests {
     /// The resident memory of process `pid` in bytes (VmRSS in /proc/PID/status).
     static func residentBytes(of pid: Int32) throws -> Int {
         let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
-        let line = try #require(status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") })
-        let kilobytes = try #require(Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? ""))
+        guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+              let kilobytes = Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") else {
+            throw FloodError(description: "no VmRSS in /proc/\(pid)/status")
+        }
         return kilobytes * 1024
     }
 
@@ -66,32 +68,14 @@ struct GarbageMemoryTests {
         try node.run()
         defer { if node.isRunning { kill(node.processIdentifier, SIGKILL) } }
 
-        let context = try ZMQContext()
-        let raw = try rawDealer(in: context, routingID: "raw", connectedTo: nodeEndpoint)
-        defer {
-            raw.close()
-            context.terminate()
+        // The flood runs on a thread of its own: a loop that is never idle would hold one of the
+        // test process's few cooperative threads for seconds, and slow every other test.
+        let pid = node.processIdentifier
+        let flood = await withCheckedContinuation { (done: CheckedContinuation<Result<Flood, FloodError>, Never>) in
+            let thread = Thread { done.resume(returning: Self.flood(nodeEndpoint, node: pid)) }
+            thread.start()
         }
-        let kinds = Self.garbage()
-        let codes = Set(kinds.map(\.code.rawValue))
-        var sent = 0, answered = 0
-        var afterWarmUp = 0
-        while answered < Self.frames {
-            while sent < Self.frames, sent - answered < Self.window {
-                _ = try raw.send(kinds[sent % kinds.count].frames, dontWait: false)
-                sent += 1
-            }
-            // Every frame is answered with an ERROR.
-            let answer = try #require(try await Self.receive(from: raw), "no answer to frame \(answered) within 30 s")
-            let message = try WireMessage.decode(answer)
-            guard case let .error(code, _) = message.body, codes.contains(code) else {
-                Issue.record("frame \(answered) was answered with \(message.body)")
-                return
-            }
-            answered += 1
-            if answered == Self.warmUp { afterWarmUp = try Self.residentBytes(of: node.processIdentifier) }
-        }
-        let atTheEnd = try Self.residentBytes(of: node.processIdentifier)
+        let (afterWarmUp, atTheEnd) = try flood.get().resident
         print("GarbageMemoryTests: node VmRSS \(afterWarmUp >> 10) KiB after \(Self.warmUp) garbage frames, \(atTheEnd >> 10) KiB after \(Self.frames)")
         #expect(atTheEnd - afterWarmUp <= Self.allowedGrowth, "VmRSS grew from \(afterWarmUp) to \(atTheEnd) bytes")
         #expect(node.isRunning)
@@ -114,14 +98,49 @@ struct GarbageMemoryTests {
         #expect(distributed.stdoutLines.filter { !$0.hasPrefix("node:n fault ") } == inProcess.stdoutLines)
     }
 
-    /// The next message on `socket`, polled in short slices that give way to other tasks; nil
-    /// after 30 s.
-    static func receive(from socket: ZMQSocket) async throws -> [[UInt8]]? {
-        for _ in 0..<300 {
-            var items = [ZMQPollItem(.socket(socket))]
-            if try ZMQPoll.poll(&items, timeoutMilliseconds: 100) == 1 { return try socket.receive() }
-            await Task.yield()
+    struct Flood: Sendable {
+        /// The node's VmRSS after the warm-up and at the end.
+        var resident: (afterWarmUp: Int, atTheEnd: Int)
+    }
+
+    struct FloodError: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// Sends the garbage to the node at `endpoint` from a raw DEALER, a window at a time, reading
+    /// every answer (each wait bounded: 30 s); measures the node's memory on the way. Blocking:
+    /// run on a thread of its own.
+    static func flood(_ endpoint: String, node pid: Int32) -> Result<Flood, FloodError> {
+        do {
+            let context = try ZMQContext()
+            let raw = try rawDealer(in: context, routingID: "raw", connectedTo: endpoint)
+            defer {
+                raw.close()
+                context.terminate()
+            }
+            let kinds = garbage()
+            let codes = Set(kinds.map(\.code.rawValue))
+            var sent = 0, answered = 0, afterWarmUp = 0
+            while answered < frames {
+                while sent < frames, sent - answered < window {
+                    _ = try raw.send(kinds[sent % kinds.count].frames, dontWait: false)
+                    sent += 1
+                }
+                var items = [ZMQPollItem(.socket(raw))]
+                guard try ZMQPoll.poll(&items, timeoutMilliseconds: 30_000) == 1, let answer = try raw.receive() else {
+                    return .failure(FloodError(description: "no answer to frame \(answered) within 30 s"))
+                }
+                // Every frame is answered with an ERROR.
+                let message = try WireMessage.decode(answer)
+                guard case let .error(code, _) = message.body, codes.contains(code) else {
+                    return .failure(FloodError(description: "frame \(answered) was answered with \(message.body)"))
+                }
+                answered += 1
+                if answered == warmUp { afterWarmUp = try residentBytes(of: pid) }
+            }
+            return .success(Flood(resident: (afterWarmUp, try residentBytes(of: pid))))
+        } catch {
+            return .failure(FloodError(description: "\(error)"))
         }
-        return nil
     }
 }
