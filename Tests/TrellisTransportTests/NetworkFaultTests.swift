@@ -109,6 +109,7 @@ final class NetworkLab: Sendable {
 
     init() async throws {
         ip = try #require(Self.ipTool)
+        Self.removeLeftovers(ip)
         prefix = "trellis-\(getpid())-\(Self.counter.add(1, ordering: .relaxed).newValue)"
         directory = try scratchDirectory()
         scenarioFile = directory.appendingPathComponent("long.json")
@@ -137,6 +138,17 @@ final class NetworkLab: Sendable {
             try await sh(["-n", "\(prefix)-sw", "link", "set", "to-\(name)", "up"])
             try await sh(["-n", namespace, "addr", "add", "\(address)/24", "dev", "eth0"])
             try await sh(["-n", namespace, "link", "set", "eth0", "up"])
+        }
+    }
+
+    /// Removes the namespaces of test processes that no longer run (one killed before its
+    /// tear-down): `trellis-PID-N-HOST`.
+    static func removeLeftovers(_ ip: String) {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: "/run/netns")) ?? []
+        for name in names where name.hasPrefix("trellis-") {
+            let parts = name.split(separator: "-")
+            guard parts.count == 4, let pid = Int32(parts[1]), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
+            _ = runSync(ip, ["netns", "del", name])
         }
     }
 
