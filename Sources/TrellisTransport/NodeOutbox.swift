@@ -42,6 +42,10 @@ struct NodeOutbox {
     /// fills one allocation instead of growing (and copying) its body a dozen times.
     let batchCapacity: Int
     var chunks: [Chunk] = []
+    /// A message other than HELLO is queued: it goes to a peer known to be up, whose silence
+    /// counts from then on even if it was never heard (TWP/1 §9.5). HELLO alone may precede the
+    /// peer itself: a worker greets a conductor that may not be started yet.
+    private(set) var assumesPeerUp = false
 
     init(peer: String, batching: Bool, batchCapacity: Int = 1024) {
         self.peer = peer
@@ -67,6 +71,7 @@ struct NodeOutbox {
     /// Queues `message` after those queued before it, encoding it into the open batch (or, the
     /// first one, into frames of its own).
     mutating func append(_ message: WireMessage) {
+        if !assumesPeerUp, message.header.command != .hello { assumesPeerUp = true }
         switch message.body {
         case .setup, .traceData, .compactTraceData:
             // The bodies that can be megabytes: they leave alone, whatever their size (§7.9).
@@ -89,6 +94,10 @@ struct NodeOutbox {
 
     /// Queues a message already encoded as its two frames.
     mutating func append(_ frames: [[UInt8]]) {
+        if !assumesPeerUp, let header = frames.first, header.count > WireHeader.commandOffset,
+           header[WireHeader.commandOffset] != WireCommand.hello.rawValue {
+            assumesPeerUp = true
+        }
         let size = WireBatch.entrySize(frames)
         // A BATCH already packed leaves as it is: a sender never nests one in another (§7.9).
         guard batching, frames.count == 2, size <= Self.largestBatched, !WireBatch.isBatchHeader(frames[0]) else {

@@ -325,6 +325,8 @@ public actor NodeTransport {
         switch event {
         case let .peerGone(peer):
             let timeout = io?.configuration.peerTimeoutMilliseconds ?? 0
+            // Said as the timeout the run was given: the check's margin (`NodeIOTuning`) only
+            // makes sure the node says it within that time.
             let reason = "no message for \(timeout) ms"
             peerGone(peer, reason: reason)
             await peerGoneHandler?(peer, reason)

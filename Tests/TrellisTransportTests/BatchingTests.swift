@@ -248,7 +248,11 @@ struct BatchingTests {
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let node = NodeTransport(nodeName: "node", recorder: TraceRecorder(node: "node", storage: .discard))
-        let bound = try await node.start(NodeIOConfiguration(nodeName: "node", bindEndpoint: "ipc://\(directory.path)/node.sock"))
+        var configuration = NodeIOConfiguration(nodeName: "node", bindEndpoint: "ipc://\(directory.path)/node.sock")
+        // The raw peer sends no heartbeats: on a loaded machine the default 2 s would declare it
+        // gone — and a gone peer is sent nothing more — before the test is done with it.
+        configuration.peerTimeoutMilliseconds = 120_000
+        let bound = try await node.start(configuration)
         await node.setHandlers(call: { _, _ in .ok([]) }, control: { _, _ in }, peerGone: { _, _ in })
 
         // The test plays node "raw": a DEALER into the node's inbox, a ROUTER for its answers.
@@ -317,7 +321,11 @@ struct BatchingTests {
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let node = NodeTransport(nodeName: "node", recorder: TraceRecorder(node: "node", storage: .discard))
-        let bound = try await node.start(NodeIOConfiguration(nodeName: "node", bindEndpoint: "ipc://\(directory.path)/node.sock"))
+        var configuration = NodeIOConfiguration(nodeName: "node", bindEndpoint: "ipc://\(directory.path)/node.sock")
+        // The raw peer sends no heartbeats: on a loaded machine the default 2 s would declare it
+        // gone — and a gone peer is sent nothing more — before the test is done with it.
+        configuration.peerTimeoutMilliseconds = 120_000
+        let bound = try await node.start(configuration)
         // Serving a call takes a while: an ERROR sent as soon as its entry is read would overtake it.
         await node.setHandlers(call: { _, _ in
             try? await Task.sleep(for: .milliseconds(100))

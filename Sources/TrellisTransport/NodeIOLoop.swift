@@ -1,0 +1,262 @@
+import Foundation
+import ZeroMQ
+
+/// The loop of a node's I/O thread: it owns the context and every socket — the ROUTER bound for
+/// inbound traffic, a DEALER per peer (`PeerWrites`), the ZAP handler with CURVE — and turns.
+/// Each turn sleeps in `zmq_poll` until traffic, a wake-up signal or the next deadline of the
+/// heartbeats, then takes what came in, what Swift code queued (`NodeIOQueue`) and the jobs of
+/// tasks that prefer the thread, sends, and keeps the peers alive. `run()` only dispatches;
+/// each part is a method of its own, its tuning in `NodeIOTuning`.
+struct NodeIOLoop {
+    let io: NodeIO
+    let context: ZMQContext
+    let router: ZMQSocket
+    let zap: ZAPHandler?
+    /// The handshakes of every socket, watched so that a failure is said at once.
+    let handshakes: HandshakeWatch?
+    private var writes = PeerWrites()
+    private var heartbeats: Heartbeats
+    /// The frames of a HEARTBEAT (none: heartbeats off, as in the bench).
+    private let heartbeat: [[UInt8]]
+    private var running = true
+    /// One clock read per turn: what came in during it was heard "now".
+    private var now: ContinuousClock.Instant
+
+    /// What the turn polls: the ROUTER, the wake-up fd, the ZAP handler, then the DEALERs with
+    /// something pending, for writability.
+    private var items = ZMQPollSet()
+    private var fixedItems = 0
+
+    /// The routing id of the last inbound message and its name: a burst from one peer decodes
+    /// the name once.
+    private var lastRoutingID: [UInt8] = []
+    private var lastPeerName = ""
+    /// The frames of the last inbound message: their storage is reused for the next one unless
+    /// `onMessage` kept them.
+    private var frames: [[UInt8]] = []
+
+    /// What a turn takes from the queue. Emptied after each turn with their storage kept, and
+    /// swapped with the queue's: queueing the next command or message allocates no list.
+    private var commands: [NodeIOQueue.Command] = []
+    private var outboxes: [NodeOutbox] = []
+    /// The jobs being run; its storage goes back and forth with the queue's (`runJobs`).
+    private var runnable: [UnownedJob] = []
+    /// The bytes of the largest batch the last turn took from the outboxes.
+    private var drainedBytes = 0
+
+    /// Sets up the context and the ROUTER, bound (with CURVE, the ZAP handler first).
+    init(io: NodeIO) throws(ZMQError) {
+        let configuration = io.configuration
+        self.io = io
+        context = try ZMQContext()
+        handshakes = HandshakeWatch(context: context)
+        router = try context.socket(.router)
+        try router.set(ZMQOption.linger, configuration.lingerMilliseconds)
+        try router.set(ZMQOption.receiveHighWaterMark, configuration.highWaterMark)
+        try router.set(ZMQOption.sendHighWaterMark, configuration.highWaterMark)
+        try router.set(ZMQOption.routerMandatory, 1)
+        try router.set(ZMQOption.maximumMessageSize, int64: configuration.maximumMessageSize)
+        if let curve = configuration.curve {
+            zap = try ZAPHandler(in: context, allowing: curve.allowedPeerKeys)
+            try router.set(ZMQOption.curveServer, 1)
+            try router.set(ZMQOption.curveSecretKey, text: curve.secretKey)
+            try router.set(ZMQOption.zapDomain, text: "trellis")
+            handshakes?.watch(router, peer: nil)
+        } else {
+            zap = nil
+        }
+        try router.bind(configuration.bindEndpoint)
+        heartbeat = io.queue.withLock { $0.heartbeatFrames }
+        now = ContinuousClock.now
+        heartbeats = Heartbeats(
+            interval: .milliseconds(configuration.heartbeatIntervalMilliseconds),
+            timeout: .milliseconds(configuration.peerTimeoutMilliseconds), now: now, watchesSilence: !heartbeat.isEmpty)
+    }
+
+    /// The endpoint the ROUTER is bound to, any wildcard port resolved.
+    var boundEndpoint: String { router.lastEndpoint }
+
+    /// Turns until stopped (or until polling fails, which is reported).
+    mutating func run() {
+        while running {
+            let timeout = prepareToPoll()
+            do {
+                try items.poll(timeoutMilliseconds: timeout)
+            } catch {
+                io.onEvent(.failed(error.description))
+                return
+            }
+            now = ContinuousClock.now
+            if items[0].readable { receiveInbound() }
+            if let zap, items[2].readable, let refused = zap.answer() { io.onEvent(.peerRefused(publicKey: refused)) }
+            handshakes?.readEvents(in: items, report: io.onEvent)
+            if items[1].readable { io.wakeUp.drain() }
+            takeQueuedWork()
+            carryOutCommands()
+            sendOutboxes()
+            keepPeersAlive()
+        }
+    }
+
+    /// Shutdown: whatever is still queued gets one last chance, then every socket closes with its
+    /// bounded linger and the context ends.
+    func close() {
+        writes.close()
+        zap?.close()
+        handshakes?.close()
+        router.close()
+        context.terminate()
+    }
+
+    // MARK: Wake-up and jobs
+
+    /// Fills the poll set and returns how long the poll may sleep: not at all while anything is
+    /// queued, else until the heartbeats' next deadline.
+    private mutating func prepareToPoll() -> Int {
+        items.removeAll()
+        items.append(ZMQPollItem(.socket(router)))
+        items.append(ZMQPollItem(.fileDescriptor(io.wakeUp.fileDescriptor)))
+        if let zap { items.append(ZMQPollItem(.socket(zap.socket))) }
+        handshakes?.addPollItems(to: &items)
+        fixedItems = items.count
+        writes.addWaiting(to: &items)
+        // After a large batch more is probably on its way: give the senders the core before
+        // going to sleep, rather than have the next of them pay a wake-up.
+        if drainedBytes >= NodeIOTuning.floodBytes {
+            for _ in 0..<NodeIOTuning.floodYields {
+                sched_yield()
+                if io.queue.withLock({ !$0.isIdle }) { break }
+            }
+        }
+        guard io.queue.withLock({ $0.maySleep() }) else { return 0 }
+        let untilDeadline = ContinuousClock.now.duration(to: heartbeats.nextDeadline)
+        guard untilDeadline > .zero else { return 0 }
+        // Rounded up: waking a little early would only turn the loop once more for nothing.
+        let (seconds, attoseconds) = untilDeadline.components
+        return Int(clamping: seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000)
+    }
+
+    /// Everything queued, in one lock acquisition; then the jobs of tasks that prefer this thread,
+    /// and what they queued goes out in this same turn.
+    private mutating func takeQueuedWork() {
+        io.queue.withLock { state in
+            state.asleep = false
+            swap(&runnable, &state.jobs)
+            state.take(&commands, &outboxes)
+        }
+        guard !runnable.isEmpty else { return }
+        runJobs()
+        io.queue.withLock { $0.take(&commands, &outboxes) }
+    }
+
+    /// Runs the jobs taken, and those they queue, up to `NodeIOTuning.jobsPerTurn`.
+    private mutating func runJobs() {
+        let executor = io.asUnownedTaskExecutor()
+        var ran = 0
+        while !runnable.isEmpty {
+            for job in runnable { job.runSynchronously(on: executor) }
+            ran += runnable.count
+            runnable.removeAll(keepingCapacity: true)
+            if ran >= NodeIOTuning.jobsPerTurn { return }
+            // Two buffers trade places: queueing a job never allocates once both have grown.
+            io.queue.withLock { swap(&runnable, &$0.jobs) }
+        }
+    }
+
+    private mutating func carryOutCommands() {
+        for command in commands {
+            switch command {
+            case let .connect(peer, endpoint, serverKey):
+                do {
+                    // Silence counts only from the first message heard (or request sent): a peer
+                    // still starting up is not gone (the conductor bounds startup itself).
+                    guard try writes.connect(peer, endpoint: endpoint, serverKey: serverKey, in: context, configuration: io.configuration, handshakes: handshakes) else { continue }
+                    if heartbeats.counts(peer) { writes.peerIsHeard(peer) }
+                } catch {
+                    io.onEvent(.failed("connect to \(peer) at \(endpoint): \(error)"))
+                }
+            case let .reply(routingID, frames):
+                // ROUTER_MANDATORY: an unknown or gone routing id fails; nothing to keep.
+                _ = try? router.send([routingID] + frames, dontWait: true)
+            case .stop:
+                running = false
+            }
+        }
+        commands.removeAll(keepingCapacity: true)
+    }
+
+    // MARK: Inbound
+
+    /// Hands inbound messages to `onMessage`, up to `NodeIOTuning.inboundMessagesPerTurn`.
+    private mutating func receiveInbound() {
+        var received = 0
+        while received < NodeIOTuning.inboundMessagesPerTurn, (try? router.receive(into: &frames, dontWait: true)) == true {
+            received += 1
+            guard let routingID = frames.first else { continue }
+            if routingID != lastRoutingID {
+                lastRoutingID = routingID
+                lastPeerName = String(decoding: routingID, as: UTF8.self)
+                // A peer heard for the first time counts our silence from now on: our stream to it
+                // opens, with heartbeats (§9.5), even if we have nothing else to send it.
+                if heartbeats.heard(lastPeerName, at: now) { writes.peerIsHeard(lastPeerName) }
+            } else {
+                heartbeats.heardRecentPeer(at: now)
+            }
+            // Handed over without the routing id, which then goes back in front: the array is not
+            // copied for each message, and its storage stays for the next receive.
+            let routingFrame = frames.removeFirst()
+            io.onMessage(lastPeerName, frames)
+            frames.insert(routingFrame, at: 0)
+            // A first message that this thread has work to do about (a CALL to serve, a call to
+            // resume) is answered before looking for more: the look that finds nothing costs a
+            // few microseconds of libzmq's command processing, which a round trip would pay
+            // twice. More messages keep the ROUTER readable.
+            if received == 1, io.queue.withLock({ !$0.isIdle }) { break }
+        }
+    }
+
+    // MARK: Per-peer pending writes
+
+    /// Moves the messages taken from the outboxes to their peers' pending writes and sends what
+    /// the sockets take. Connections come first in a turn: a message queued for a peer is sent
+    /// once its DEALER exists.
+    private mutating func sendOutboxes() {
+        drainedBytes = 0
+        for index in outboxes.indices {
+            let peer = outboxes[index].peer
+            guard let stream = writes[peer] else {
+                io.onEvent(.failed("send to \(peer): no connection to that node"))
+                continue
+            }
+            guard !stream.gone else {
+                // §9.5 rule 3: a gone peer is sent nothing more; never silently.
+                io.onEvent(.failed("send to \(peer): the node is gone; what was queued for it is not sent"))
+                continue
+            }
+            if !stream.silenceCounts, outboxes[index].assumesPeerUp {
+                stream.silenceCounts = true
+                heartbeats.sentRequest(to: peer, at: now)
+            }
+            // In place: the outbox is this list's only copy (see `NodeOutbox.drain`).
+            drainedBytes += outboxes[index].largestBatch
+            outboxes[index].drain { stream.pending.append($0) }
+            stream.opened = true
+        }
+        if !outboxes.isEmpty || items.count > fixedItems {
+            writes.flushAll { peer, error in io.onEvent(.failed("send to \(peer): \(error)")) }
+        }
+        outboxes.removeAll(keepingCapacity: true)
+    }
+
+    // MARK: Heartbeats
+
+    /// Heartbeats out when due; peers silent past their deadline declared gone, each once.
+    private mutating func keepPeersAlive() {
+        guard now >= heartbeats.nextDeadline else { return }
+        if heartbeats.beatIsDue(at: now) { writes.beat(heartbeat) }
+        for peer in heartbeats.newlySilent(at: now) {
+            writes.abandon(peer)
+            io.onEvent(.peerGone(peer))
+        }
+    }
+}

@@ -1,0 +1,35 @@
+/// The tuning constants of a node's I/O loop (`NodeIOLoop`), each with the `trellis bench`
+/// figure it serves and what moved that figure when it was set (docs/performance.md). A change to
+/// one is measured with `trellis bench --quick` on a release build, before and after.
+enum NodeIOTuning {
+    /// At most this many inbound messages are taken per turn of the loop. Serves
+    /// **zmq-throughput** (64 B and 1 KiB, ipc and tcp): one turn's poll, lock and clock read are
+    /// paid once for up to this many messages, not once each. Bounded so that a peer flooding the
+    /// ROUTER cannot starve the node's own sends, its jobs or its heartbeats: at a few hundred
+    /// nanoseconds a message a turn lasts a millisecond or two at most.
+    static let inboundMessagesPerTurn = 4096
+
+    /// At most this many jobs of tasks that prefer the I/O thread run per turn (those they queue
+    /// included). Serves **distributed-traversal** and **zmq-rtt**: a call made from the I/O
+    /// thread goes out and its RETURN resumes it without a thread hand-off, while a long walk that
+    /// keeps queueing work still lets the sockets (and heartbeats) be served every few thousand jobs.
+    static let jobsPerTurn = 4096
+
+    /// A turn that took batches at least this large (bytes of the largest BATCH body) is in a
+    /// flood. Serves **zmq-throughput-64B**: lone messages (a round trip's CALL or RETURN, tens
+    /// of bytes) stay far below it and never yield, so **zmq-rtt** is untouched.
+    static let floodBytes = 4096
+
+    /// How many times a turn in a flood gives the core away (`sched_yield`) waiting for more before
+    /// it sleeps: the sender then fills the next batch instead of paying an eventfd wake-up for
+    /// it. Serves **zmq-throughput-64B**: 0.5–0.72 of raw libzmq with none, 0.57–1.1 with one,
+    /// 0.75–1.3 with up to three (docs/decisions.md, "After a large batch …").
+    static let floodYields = 3
+
+    /// A peer is declared gone once it has been silent for its timeout less this margin. Serves
+    /// no bench figure but SPEC §7's promise: a peer that stops is declared gone within the
+    /// timeout (2 s) of its last message, the check's own latency — the poll's wake-up, rounding
+    /// to whole milliseconds, a loaded core — included. With the defaults (250 ms, 2 s) a live
+    /// peer would still have had to miss seven heartbeats in a row.
+    static let goneCheckMargin = Duration.milliseconds(50)
+}

@@ -1,0 +1,123 @@
+import ZeroMQ
+
+/// The outbound side of a node's I/O loop: one DEALER per peer and, for each, the ZeroMQ messages
+/// (single messages or BATCHes) its socket has not taken yet. Nothing is dropped: what libzmq
+/// refuses (high-water mark reached) waits here, and the loop polls the socket for writability
+/// until it is taken (backpressure, SPEC §7).
+struct PeerWrites {
+    /// One peer's DEALER and what waits to go out on it.
+    final class Stream {
+        let socket: ZMQSocket
+        /// ZeroMQ messages the socket has not taken yet, from `pendingStart` on.
+        var pending: [[[UInt8]]] = []
+        var pendingStart = 0
+        /// Heartbeats go out once the stream is open: after the first message sent on it (a stream
+        /// opens with HELLO, TWP/1 §9.1), or once the peer was heard (it then counts our silence).
+        var opened = false
+        /// The peer's silence counts (it was heard, or sent a message other than HELLO).
+        var silenceCounts = false
+        /// The peer is gone: it is sent nothing more (TWP/1 §9.5 rule 3).
+        var gone = false
+
+        init(socket: ZMQSocket) {
+            self.socket = socket
+        }
+
+        var hasPending: Bool { pendingStart < pending.count }
+
+        /// Sends what is queued until the socket would block.
+        func flush() throws(ZMQError) {
+            while pendingStart < pending.count {
+                guard try socket.send(pending[pendingStart], dontWait: true) else { return }
+                pending[pendingStart] = []
+                pendingStart += 1
+            }
+            pending.removeAll(keepingCapacity: true)
+            pendingStart = 0
+        }
+    }
+
+    private(set) var streams: [String: Stream] = [:]
+
+    subscript(peer: String) -> Stream? { streams[peer] }
+
+    /// Opens the DEALER to `peer` (once: false when it already exists).
+    mutating func connect(
+        _ peer: String, endpoint: String, serverKey: String?, in context: ZMQContext, configuration: NodeIOConfiguration,
+        handshakes: HandshakeWatch?
+    ) throws(ZMQError) -> Bool {
+        guard streams[peer] == nil else { return false }
+        let dealer = try context.socket(.dealer)
+        try dealer.set(ZMQOption.linger, configuration.lingerMilliseconds)
+        try dealer.set(ZMQOption.sendHighWaterMark, configuration.highWaterMark)
+        try dealer.set(ZMQOption.receiveHighWaterMark, configuration.highWaterMark)
+        try dealer.set(ZMQOption.routingID, text: configuration.nodeName)
+        if let curve = configuration.curve, let serverKey {
+            try dealer.set(ZMQOption.curveServerKey, text: serverKey)
+            try dealer.set(ZMQOption.curvePublicKey, text: curve.publicKey)
+            try dealer.set(ZMQOption.curveSecretKey, text: curve.secretKey)
+        }
+        handshakes?.watch(dealer, peer: peer)
+        try dealer.connect(endpoint)
+        streams[peer] = Stream(socket: dealer)
+        return true
+    }
+
+    /// `peer` was heard for the first time (or before its DEALER was opened): it counts our
+    /// silence from now on, so our stream to it opens, with heartbeats (§9.5).
+    func peerIsHeard(_ peer: String) {
+        guard let stream = streams[peer] else { return }
+        stream.opened = true
+        stream.silenceCounts = true
+    }
+
+    /// Adds the sockets with something pending to `items`, to be polled for writability.
+    func addWaiting(to items: inout ZMQPollSet) {
+        for stream in streams.values where stream.hasPending {
+            items.append(ZMQPollItem(.socket(stream.socket), wantsWritable: true))
+        }
+    }
+
+    /// Sends what is pending on every stream until each socket would block; `failed` hears of
+    /// each socket that fails.
+    func flushAll(_ failed: (_ peer: String, ZMQError) -> Void) {
+        for (peer, stream) in streams where stream.hasPending {
+            do {
+                try stream.flush()
+            } catch {
+                failed(peer, error)
+            }
+        }
+    }
+
+    /// Queues one heartbeat on each open stream of a peer not gone — unless something is already
+    /// waiting there, which shows life as well — and sends.
+    func beat(_ heartbeat: [[UInt8]]) {
+        guard !heartbeat.isEmpty else { return }
+        for stream in streams.values where stream.opened && !stream.gone {
+            if !stream.hasPending { stream.pending.append(heartbeat) }
+            try? stream.flush()
+        }
+    }
+
+    /// A gone peer is sent nothing more (TWP/1 §9.5 rule 3): what waits for it is dropped, and
+    /// closing its socket will not linger (nor hold up the end of the run). Returns how many
+    /// messages were dropped.
+    @discardableResult
+    func abandon(_ peer: String) -> Int {
+        guard let stream = streams[peer] else { return 0 }
+        let dropped = stream.pending.count - stream.pendingStart
+        stream.gone = true
+        stream.pending.removeAll()
+        stream.pendingStart = 0
+        try? stream.socket.set(ZMQOption.linger, 0)
+        return dropped
+    }
+
+    /// Shutdown: whatever is still queued gets one last chance, then every socket closes with its
+    /// bounded linger.
+    func close() {
+        for stream in streams.values { try? stream.flush() }
+        for stream in streams.values { stream.socket.close() }
+    }
+}

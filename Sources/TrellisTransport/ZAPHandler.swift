@@ -1,0 +1,35 @@
+import ZeroMQ
+
+/// The ZAP handler (ZeroMQ RFC 27) of a node that uses CURVE: libzmq asks it, over
+/// `inproc://zeromq.zap.01`, whether each client that completed a CURVE handshake may connect;
+/// it allows exactly the public keys on the node's allow-list (SPEC §7, security).
+struct ZAPHandler {
+    let socket: ZMQSocket
+    let allowedKeys: Set<String>
+
+    /// Binds the handler in `context`: it must exist before a socket there uses CURVE.
+    init(in context: ZMQContext, allowing allowedKeys: Set<String>) throws(ZMQError) {
+        let socket = try context.socket(.rep)
+        try socket.set(ZMQOption.linger, 0)
+        try socket.bind("inproc://zeromq.zap.01")
+        self.socket = socket
+        self.allowedKeys = allowedKeys
+    }
+
+    /// Answers one pending request, if any. Returns the refused client's key (or its mechanism,
+    /// in parentheses, when it did not use CURVE), nil when it was allowed or nothing was asked.
+    func answer() -> String? {
+        guard let request = try? socket.receive(dontWait: true), request.count >= 7 else { return nil }
+        let version = request[0], requestID = request[1]
+        let mechanism = String(decoding: request[5], as: UTF8.self)
+        let key = mechanism == "CURVE" ? Z85.encode(request[6]) : nil
+        let allowed = key.map { allowedKeys.contains($0) } ?? false
+        let status = allowed ? "200" : "400"
+        _ = try? socket.send([version, requestID, Array(status.utf8), Array((allowed ? "OK" : "key not allowed").utf8), [], []], dontWait: false)
+        return allowed ? nil : key ?? "(\(mechanism))"
+    }
+
+    func close() {
+        socket.close()
+    }
+}
