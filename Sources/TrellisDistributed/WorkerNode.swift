@@ -117,8 +117,7 @@ public actor WorkerNode {
                 } else if !transport.isConnected(peer), let sender = peers.first(where: { $0.node == peer }) {
                     await transport.connect(peer: peer, endpoint: sender.endpoint, serverKey: sender.publicKey.isEmpty ? nil : sender.publicKey)
                 }
-                await transport.send(
-                    .error(code: WireErrorCode.unexpectedCommand.rawValue, text: misnamed ?? refusal), to: replyStream, correlationID: correlation)
+                await transport.refuse(.unexpectedCommand, misnamed ?? refusal, to: replyStream, correlationID: correlation)
                 if let misnamed {
                     // Started with a name its conductor does not have: this node can never be
                     // set up, and says so rather than wait for a SETUP that cannot come.

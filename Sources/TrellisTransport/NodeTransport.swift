@@ -137,6 +137,13 @@ public actor NodeTransport {
         return nil
     }
 
+    /// Answers `peer` with an ERROR: on its stream when there is one, else back through the inbox
+    /// its message came in on — a stranger, a raw socket, to which this node has no stream — so
+    /// that a refusal (a stranger's SETUP, ERROR 6) reaches whoever asked.
+    package func refuse(_ code: WireErrorCode, _ text: String, to peer: String, correlationID: UInt64) {
+        sendError(WireMessage(.error(code: code.rawValue, text: text), correlationID: correlationID, lamport: recorder.lamport), to: peer)
+    }
+
     /// One CALL, waiting for its RETURN; a fault if the peer is or becomes gone. Made on the
     /// caller's own executor — no hop to this actor — so a caller on the I/O thread makes its
     /// call and is resumed by its RETURN there.

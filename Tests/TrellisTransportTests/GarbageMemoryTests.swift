@@ -7,6 +7,7 @@ import ZeroMQ
 
 /// SPEC §7 (issue 16 item 6): a node under a flood of garbage keeps constant memory, and serves
 /// afterwards. A `trellis node` child process is fed 200,000 frames of assorted kinds of garbage
+/// (strangers' SETUPs among them, and one frame past the largest message)
 /// from a raw socket, each answered with an ERROR that the test reads before sending more (so
 /// nothing piles up in any queue: the flood is paced by the node's answers, not by sleeps). Its
 /// resident memory (VmRSS) after a warm-up of 20,000 frames and at the end may differ by a few
@@ -32,7 +33,12 @@ struct GarbageMemoryTests {
         unknownCommand[0][4] = 0x77
         var largeUnknownCommand = unknownCommand
         largeUnknownCommand[1] = [UInt8](repeating: 0xA5, count: 2_048)
+        // A stranger's SETUP: the node is set up only by its conductor (TWP/1 §7.2, authority).
+        let strangersSetup = WireMessage(.setup(
+            runID: "stranger", node: "n", scenarioJSON: #"{ "window": { "size": [320, 568] }, "root": "R", "controllers": { "R": { "children": ["A"] }, "A": {} }, "placement": { "A": "n" } }"#,
+            heartbeatIntervalMilliseconds: 250, peerGoneTimeoutMilliseconds: 2_000, peers: [])).encode()
         return [
+            (strangersSetup, .unexpectedCommand),
             ([[0x00]], .malformedHeader),
             ([[1, 2, 3], [4], [5]], .malformedHeader),
             ([[UInt8](repeating: 0x54, count: 1_000), [1]], .malformedHeader),
@@ -136,6 +142,14 @@ struct GarbageMemoryTests {
                     return .failure(FloodError(description: "frame \(answered) was answered with \(message.body)"))
                 }
                 answered += 1
+                if answered == warmUp / 2 {
+                    // A frame past the largest message (TWP/1 §4), from a connection of its own:
+                    // libzmq drops that connection when it reads the size, before keeping any of it.
+                    let big = try rawDealer(in: context, routingID: "big", connectedTo: endpoint)
+                    try big.set(ZMQOption.linger, 10_000)
+                    _ = try big.send([[UInt8](repeating: 0x5A, count: WireLimits.maxMessageBytes + 1)], dontWait: false)
+                    big.close()
+                }
                 if answered == warmUp { afterWarmUp = try residentBytes(of: pid) }
             }
             return .success(Flood(resident: (afterWarmUp, try residentBytes(of: pid))))
