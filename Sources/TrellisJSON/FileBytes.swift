@@ -29,9 +29,17 @@ public enum FileBytes {
         }
         var bytes: [UInt8] = []
         let chunk = 1 << 16
+        // A regular file says its size: room for all of it (and the read that finds the end) at
+        // once. Otherwise the room doubles: reserving only the next chunk each time copied the
+        // whole buffer once a chunk — quadratic, 109 s for a 141 MB trace.
+        if (status.st_mode & S_IFMT) == S_IFREG, status.st_size > 0 {
+            bytes.reserveCapacity(min(Int(status.st_size), maximumSize) + chunk)
+        }
         while true {
             let before = bytes.count
-            bytes.reserveCapacity(before + chunk)
+            if bytes.capacity < before + chunk {
+                bytes.reserveCapacity(max(before + chunk, bytes.capacity * 2))
+            }
             var failed = false
             var count = 0
             bytes.append(contentsOf: repeatElement(0, count: chunk))
