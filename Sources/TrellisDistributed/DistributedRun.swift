@@ -379,7 +379,11 @@ public actor DistributedRun {
             guard !setUpDone else { return }
             if !announced.isEmpty, strangers[node] == nil {
                 strangers[node] = announced
-                await transport.connect(peer: node, endpoint: announced)
+                // With CURVE, the stream to it needs its key: the key folder's NODE.pub (its HELLO
+                // came through, so the conductor let a key of the folder in), else no goodbye can
+                // reach it. The name is the peer's: read only when it is a key name.
+                let key = CurveKeyFolder.isKeyName(node) ? try? options.keyFolder?.publicKey(of: node) : nil
+                await transport.connect(peer: node, endpoint: announced, serverKey: key ?? publicKeys[node])
                 await transport.send(.hello(node: placement.conductor, runID: scenario.name, capabilities: 0), to: node)
             }
             let known = workers.isEmpty ? "it has none" : "its workers: \(workers.joined(separator: ", "))"

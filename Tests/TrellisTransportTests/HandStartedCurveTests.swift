@@ -48,6 +48,19 @@ struct HandStartedCurveTests {
             return process
         }
 
+        /// A node named `name` started by hand with the keys of `folder`, its standard error
+        /// into NAME.err.
+        func startNode(_ name: String, keys folder: String) throws -> Process {
+            let process = Process()
+            process.executableURL = binary
+            process.arguments = ["node", "--name", name, "--bind", "ipc://\(path("\(name).sock"))", "--peer", "main=ipc://\(path("main.sock"))",
+                                 "--conductor", "main", "--keys", path(folder)]
+            _ = FileManager.default.createFile(atPath: path("\(name).err"), contents: nil)
+            process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: path("\(name).err")))
+            try process.run()
+            return process
+        }
+
         /// `trellis run` conducting, with node b started by hand and the keys of `folder`.
         func conduct(keys folder: String) async throws -> ProcessOutcome {
             try #require(try await runBounded(binary, ["run", scenario, "--transport", "zmq", "--listen", "ipc://\(path("main.sock"))",
@@ -77,6 +90,19 @@ struct HandStartedCurveTests {
         #expect(distributed.stdout == inProcess.stdout)
         #expect(await Self.exits(b, within: .seconds(10)))
         #expect(b.terminationStatus == 0)
+    }
+
+    @Test("with CURVE, a node the placement does not have is named, and told goodbye: it does not outlive the run")
+    func aStrangerWithKeysIsToldGoodbye() async throws {
+        let stage = try Stage()
+        try await stage.makeKeys(["main", "b", "c", "x"], in: "keys")
+        let x = try stage.startNode("x", keys: "keys")
+        defer { if x.isRunning { kill(x.processIdentifier, SIGKILL) } }
+        let outcome = try await stage.conduct(keys: "keys")
+        #expect(outcome.status == 2, "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("node x greeted the conductor, but the scenario's placement has no node x"), "\(outcome.stderr)")
+        #expect(await Self.exits(x, within: .seconds(10)), "node x outlived the run")
+        #expect(x.terminationStatus == 0)
     }
 
     @Test func aNodeWhoseKeyTheConductorDoesNotHaveIsNamedOnBothSides() async throws {
