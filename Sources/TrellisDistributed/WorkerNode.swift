@@ -76,7 +76,11 @@ public actor WorkerNode {
             try await Task.sleep(for: setupTimeout)
             await node.setupTimedOut(after: setupTimeout)
         }
-        let code = await withCheckedContinuation { finished = $0 }
+        // The node may have finished already, while `run` waited above (a failed handshake, a
+        // goodbye): then its code is known and nothing would resume a continuation stored now.
+        let code = await withCheckedContinuation { continuation in
+            if let exitCode { continuation.resume(returning: exitCode) } else { finished = continuation }
+        }
         watchdog.cancel()
         await transport.stop()
         return code
@@ -109,13 +113,12 @@ public actor WorkerNode {
                 // The refusal must reach the sender, to whom this node may have no stream. A
                 // conductor it knows under another name got its HELLO on the stream it opened
                 // under that name: the answer goes back on it (a second stream to the same inbox
-                // would carry the same routing id, and be refused). To anyone else, a stream to
-                // where SETUP says it listens.
+                // would carry the same routing id, and be refused). To anyone else, back through
+                // the inbox its SETUP came in on: never a stream to where a stranger says it
+                // listens, which would let anybody make this node open sockets.
                 var replyStream = peer
                 if misnamed != nil, let expectedConductor {
                     replyStream = expectedConductor
-                } else if !transport.isConnected(peer), let sender = peers.first(where: { $0.node == peer }) {
-                    await transport.connect(peer: peer, endpoint: sender.endpoint, serverKey: sender.publicKey.isEmpty ? nil : sender.publicKey)
                 }
                 await transport.refuse(.unexpectedCommand, misnamed ?? refusal, to: replyStream, correlationID: correlation)
                 if let misnamed {
@@ -134,6 +137,11 @@ public actor WorkerNode {
                 await transport.send(.error(code: WireErrorCode.setupFailed.rawValue, text: "node \(name) cannot set up: \(error)"), to: peer, correlationID: correlation)
             }
         case .traceRequest:
+            // Only the conductor collects: anybody else would take events from the merged trace.
+            guard speaksForConductor(peer) else {
+                await transport.refuse(.unexpectedCommand, "only this node's conductor asks for its trace", to: peer, correlationID: correlation)
+                return
+            }
             let events = recorder.events(after: sentEvents)
             sentEvents += events.count
             // In parts far below the sockets' message size limit, however large the run.
