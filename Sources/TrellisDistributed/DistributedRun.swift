@@ -110,6 +110,13 @@ public actor DistributedRun {
     private var setUpDone = false
     /// The SETUP each worker has not answered yet: its correlation id, by node.
     private var pendingSetups: [String: UInt64] = [:]
+    /// The replies the conductor waits for (READY, TRACE-DATA, GOODBYE-ACK, or the ERROR that
+    /// answers instead), each keyed by who must send it and the request's correlation id: a
+    /// reply nobody asked for, or from another peer than the one asked, is dropped rather than
+    /// kept (a peer could otherwise fill the conductor's memory, or answer for another node).
+    private var awaitedReplies: Set<String> = []
+
+    private static func replyKey(_ node: String, _ correlation: UInt64) -> String { "reply:\(node):\(correlation)" }
     /// Workers lost before the run was set up, and how (`lost`).
     private var lostBeforeReady: [String: String] = [:]
     /// Peers declared gone before their greeting was handled, and why (`fellSilent`).
@@ -325,7 +332,11 @@ public actor DistributedRun {
         for node in workers {
             let correlation = takeCorrelation()
             pendingSetups[node] = correlation
-            defer { pendingSetups[node] = nil }
+            awaitedReplies.insert(Self.replyKey(node, correlation))
+            defer {
+                pendingSetups[node] = nil
+                awaitedReplies.remove(Self.replyKey(node, correlation))
+            }
             // Lost already (while the others greeted, say): its READY cannot come.
             if let why = lostBeforeReady[node] { throw .setup("node \(node) \(why) before it was ready") }
             if let refused = await transport.send(
@@ -335,7 +346,7 @@ public actor DistributedRun {
                 to: node, correlationID: correlation) {
                 throw .setup("cannot send SETUP to node \(node): \(refused)")
             }
-            guard let reply = await control.wait(for: "reply:\(correlation)", timeout: options.startupTimeout) else {
+            guard let reply = await control.wait(for: Self.replyKey(node, correlation), timeout: options.startupTimeout) else {
                 throw .setup("node \(node) did not get ready within \(options.startupTimeout)")
             }
             // TWP/1 §9.1: the text of any ERROR that answers a SETUP ends the run. ERROR 6 (not
@@ -356,7 +367,7 @@ public actor DistributedRun {
         if let correlation = pendingSetups[node] {
             await control.deliver(
                 WireMessage(.error(code: WireErrorCode.setupFailed.rawValue, text: "node \(node) \(why) before it was ready")),
-                for: "reply:\(correlation)")
+                for: Self.replyKey(node, correlation))
         }
     }
 
@@ -515,10 +526,12 @@ public actor DistributedRun {
                 continue
             }
             let correlation = takeCorrelation()
+            awaitedReplies.insert(Self.replyKey(node, correlation))
+            defer { awaitedReplies.remove(Self.replyKey(node, correlation)) }
             await transport.send(.traceRequest, to: node, correlationID: correlation)
             var more = true
             while more {
-                guard let reply = await control.wait(for: "reply:\(correlation)", timeout: .seconds(10)),
+                guard let reply = await control.wait(for: Self.replyKey(node, correlation), timeout: .seconds(10)),
                       let part = TraceDataCodec.read(reply.body, from: node, runID: scenario.name) else {
                     let received = workerEvents[node]?.count ?? 0
                     await traceMissing("node \(node) did not send its trace: the merged trace has \(received) of its events, and lacks the rest")
@@ -557,7 +570,9 @@ public actor DistributedRun {
             guard case let .hello(_, _, _, announced) = message.body else { return }
             await greet(node, announced: announced)
         case .ready, .traceData, .compactTraceData, .goodbyeAck, .error:
-            await control.deliver(message, for: "reply:\(message.header.correlationID)")
+            let key = Self.replyKey(peer, message.header.correlationID)
+            guard awaitedReplies.contains(key) else { return }
+            await control.deliver(message, for: key)
         case .goodbye:
             await transport.send(.goodbyeAck, to: peer, correlationID: message.header.correlationID)
         case .setup, .call, .return, .heartbeat, .traceRequest:
@@ -575,8 +590,10 @@ public actor DistributedRun {
         for node in workers.filter(greeted.contains) + strangers.keys.sorted() {
             if transport.isGone(node) { continue }
             let correlation = takeCorrelation()
+            awaitedReplies.insert(Self.replyKey(node, correlation))
             await transport.send(.goodbye, to: node, correlationID: correlation)
-            _ = await control.wait(for: "reply:\(correlation)", timeout: .seconds(5))
+            _ = await control.wait(for: Self.replyKey(node, correlation), timeout: .seconds(5))
+            awaitedReplies.remove(Self.replyKey(node, correlation))
         }
         await control.cancelAll()
         await startup.cancelAll()
