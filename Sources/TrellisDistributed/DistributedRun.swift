@@ -266,10 +266,7 @@ public actor DistributedRun {
             call: { message, _ in await host.handle(message) },
             placement: NodeHost.placement(for:),
             control: { message, peer in await run.control(message, from: peer) },
-            peerGone: { peer, reason in
-                await host.noteFault("node \(peer) is gone: \(reason)")
-                await run.fellSilent(peer, reason)
-            },
+            peerGone: { peer, reason in await run.fellSilent(peer, reason) },
             peerRefused: { key in await run.refused(key) },
             handshakeFailed: { peer, failure in await run.handshakeFailed(peer, failure) })
 
@@ -375,6 +372,10 @@ public actor DistributedRun {
     /// (on a busy machine the I/O thread may declare it gone first, and never again) is lost
     /// as soon as it is; one that never greets is bounded by the greeting's deadline.
     private func fellSilent(_ node: String, _ reason: String) async {
+        // Only a worker's silence is a loss: a stranger that said something and hung up is not
+        // a node of the run, and must not fail it (nor be remembered).
+        guard workers.contains(node) else { return }
+        await host.noteFault("node \(node) is gone: \(reason)")
         guard greeted.contains(node) else {
             silentBeforeGreeting[node] = reason
             return

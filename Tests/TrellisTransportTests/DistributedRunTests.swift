@@ -40,6 +40,37 @@ struct DistributedRunTests {
         #expect(exampleFiles().filter(hasPlacement).count >= 5)
     }
 
+    @Test("a stranger that says something and hangs up is no lost node: the run goes on and succeeds")
+    func aStrangerThatHangsUpDoesNotFailTheRun() async throws {
+        let (text, scenario) = try spreadOverThreeNodes(packageRoot.appendingPathComponent("Examples/iphone-rotation.json"))
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-stranger-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var options = try options()
+        options.conductorEndpoint = "ipc://\(directory.path)/main.sock"
+        let run = DistributedRun(scenario: scenario, scenarioText: text, options: options)
+        try await run.start()
+        // "x" is heard once, then silent for good: the conductor's transport declares it gone
+        // after the peer-gone timeout (2 s), which the test waits out — the timeout is what is tested.
+        do {
+            let context = try ZMQContext()
+            let stranger = try rawDealer(in: context, routingID: "x", connectedTo: options.conductorEndpoint ?? "")
+            try stranger.set(ZMQOption.linger, 1_000)
+            _ = try stranger.send(WireMessage(.heartbeat).encode(), dontWait: false)
+            stranger.close()
+            context.terminate()
+        }
+        try await Task.sleep(for: .milliseconds(3_000))
+        let outcome: Result<ScenarioRun, DistributedRunError>
+        do {
+            outcome = .success(try await run.run())
+        } catch {
+            outcome = .failure(error)
+        }
+        await run.shutdown()
+        if case let .failure(error) = outcome { Issue.record("a stranger's silence failed the run: \(error)") }
+    }
+
     @Test func aKilledNodeIsDeclaredGoneAndTheRunEndsWithAFault() async throws {
         let (text, scenario) = try spreadOverThreeNodes(packageRoot.appendingPathComponent("Examples/iphone-rotation.json"))
         // The default peer-gone timeout (2 s): a shorter one declares a node starved on a busy
