@@ -59,12 +59,32 @@ package enum TraceDataCodec {
         package var messageBytes: Int { WireHeader.length + 5 + traceBytes }
     }
 
+    /// The runs other than the worker's own that a part's events name: the first few by name,
+    /// the rest counted, so that a hostile part naming a run per event stays a few faults.
+    private struct OtherRuns {
+        static let named = 4
+        var names = Set<String>()
+        var eventsOfUnnamedRuns = 0
+
+        mutating func note(_ run: String) {
+            if names.count < Self.named || names.contains(run) { names.insert(run) } else { eventsOfUnnamedRuns += 1 }
+        }
+
+        func faults(node: String, runID: String, of what: String) -> [String] {
+            var faults = names.sorted().map { "node \(node) sent \(what) of run \"\($0)\", not \"\(runID)\"" }
+            if eventsOfUnnamedRuns > 0 {
+                faults.append("node \(node) sent \(eventsOfUnnamedRuns) more \(what) of runs other than \"\(runID)\"")
+            }
+            return faults
+        }
+    }
+
     /// Reads a TRACE-DATA part from worker `node` of run `runID`; nil for another body. Every
     /// event must belong to `runID` (SETUP's run id, §7.2): events of another run are kept (the
     /// merge shows them) but make the part a fault naming that run.
     package static func read(_ body: WireBody, from node: String, runID: String) -> Part? {
         var part = Part()
-        var otherRuns = Set<String>()
+        var otherRuns = OtherRuns()
         switch body {
         case let .traceData(last, lines):
             part.last = last
@@ -74,14 +94,17 @@ package enum TraceDataCodec {
                 switch read {
                 case let .success((event, eventRun)):
                     part.events.append(event)
-                    if eventRun != runID { otherRuns.insert(eventRun) }
+                    if eventRun != runID { otherRuns.note(eventRun) }
                 case .failure: unreadable += 1
                 }
             }
-            part.faults += repeatElement("node \(node) sent an unreadable trace line", count: unreadable)
-            for other in otherRuns.sorted() {
-                part.faults.append("node \(node) sent trace lines of run \"\(other)\", not \"\(runID)\"")
+            // One fault for all of them: a part of 64 MiB of bad lines is not millions of faults.
+            if unreadable == 1 {
+                part.faults.append("node \(node) sent an unreadable trace line")
+            } else if unreadable > 1 {
+                part.faults.append("node \(node) sent \(unreadable) unreadable trace lines")
             }
+            part.faults += otherRuns.faults(node: node, runID: runID, of: "trace lines")
         case let .compactTraceData(last, capture):
             part.last = last
             part.traceBytes = capture.count
@@ -95,7 +118,7 @@ package enum TraceDataCodec {
                 do throws(CompactCaptureError) {
                     try CompactCaptureDecoder.decode(bytes) { event, eventRun in
                         events.append(event)
-                        if eventRun != runID { otherRuns.insert(eventRun) }
+                        if eventRun != runID { otherRuns.note(eventRun) }
                     }
                     return nil
                 } catch {
@@ -107,9 +130,7 @@ package enum TraceDataCodec {
                 // The events before the damage are kept, as a file reader keeps them (TCF/1 §4).
                 part.faults.append("node \(node) sent an unreadable compact trace part: \(damage) (events kept from before it: \(events.count))")
             }
-            for other in otherRuns.sorted() {
-                part.faults.append("node \(node) sent trace events of run \"\(other)\", not \"\(runID)\"")
-            }
+            part.faults += otherRuns.faults(node: node, runID: runID, of: "trace events")
         default:
             return nil
         }

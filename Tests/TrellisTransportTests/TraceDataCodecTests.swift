@@ -104,6 +104,25 @@ import TrellisWire
         }
     }
 
+    @Test("a part of many bad lines, or of many runs, is a few faults, not one per line")
+    func manyBadLinesAreFewFaults() async throws {
+        let bad = WireBody.traceData(last: true, jsonLines: String(repeating: "not a line\n", count: 1_000))
+        #expect(TraceDataCodec.read(bad, from: "b", runID: "r")?.faults == ["node b sent 1000 unreadable trace lines"])
+        let events = try await exampleEvents()
+        // One JSON Lines part whose ten events name ten other runs.
+        var lines = ""
+        for (index, event) in events.prefix(10).enumerated() {
+            if case let .traceData(_, text) = TraceDataCodec.parts(of: [event], runID: "run-\(index)", compact: false)[0] { lines += text }
+        }
+        let read = try #require(TraceDataCodec.read(.traceData(last: true, jsonLines: lines), from: "b", runID: "r"))
+        #expect(read.events.count == 10)
+        #expect(read.faults == [
+            "node b sent trace lines of run \"run-0\", not \"r\"", "node b sent trace lines of run \"run-1\", not \"r\"",
+            "node b sent trace lines of run \"run-2\", not \"r\"", "node b sent trace lines of run \"run-3\", not \"r\"",
+            "node b sent 6 more trace lines of runs other than \"r\"",
+        ])
+    }
+
     @Test("garbage and damage are a fault naming the worker and the byte; the events before it are kept")
     func garbage() async throws {
         let garbage = WireBody.compactTraceData(last: true, capture: Array("{\"v\":\"1.0\"}\n".utf8))
