@@ -564,7 +564,7 @@ public actor DistributedRun {
             // A HELLO speaks for the node whose routing id it came from, nobody else (SPEC §7).
             guard node == peer else {
                 await transport.send(
-                    .error(code: WireErrorCode.unexpectedCommand.rawValue, text: "HELLO names \(node) but came from \(peer): refused"),
+                    .error(code: WireErrorCode.unexpectedCommand.rawValue, text: "HELLO names \(node) but came from \(PeerName.readable(peer)): refused"),
                     to: peer, correlationID: message.header.correlationID)
                 return
             }

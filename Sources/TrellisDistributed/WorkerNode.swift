@@ -166,9 +166,9 @@ public actor WorkerNode {
     /// once, by its conductor, for itself.
     private func setupRefusal(from peer: String, for node: String) -> String? {
         if node != name { return "SETUP for node \(node) reached node \(name)" }
-        if let conductor { return "node \(name) is already set up by \(conductor); SETUP from \(peer) refused" }
+        if let conductor { return "node \(name) is already set up by \(conductor); SETUP from \(PeerName.readable(peer)) refused" }
         if let expectedConductor, peer != expectedConductor {
-            return "node \(name) takes its SETUP from \(expectedConductor) only; SETUP from \(peer) refused"
+            return "node \(name) takes its SETUP from \(expectedConductor) only; SETUP from \(PeerName.readable(peer)) refused"
         }
         return nil
     }

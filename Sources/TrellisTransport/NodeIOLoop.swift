@@ -195,7 +195,7 @@ struct NodeIOLoop {
             guard let routingID = frames.first else { continue }
             if routingID != lastRoutingID {
                 lastRoutingID = routingID
-                lastPeerName = String(decoding: routingID, as: UTF8.self)
+                lastPeerName = PeerName.of(routingID: routingID)
                 // A peer heard for the first time counts our silence from now on: our stream to it
                 // opens, with heartbeats (§9.5), even if we have nothing else to send it.
                 if heartbeats.heard(lastPeerName, at: now) { writes.peerIsHeard(lastPeerName) }

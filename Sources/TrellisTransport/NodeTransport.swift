@@ -237,9 +237,9 @@ public actor NodeTransport {
         malformedCount += 1
         let node = ControllerIDs.node(nodeName)
         if malformedCount <= Self.tracedRejections {
-            recorder.record(.fault("malformed message from \(peer): \(error)"), controller: node, cause: nil)
+            recorder.record(.fault("malformed message from \(PeerName.readable(peer)): \(error)"), controller: node, cause: nil)
         } else if malformedCount & (malformedCount - 1) == 0 {
-            recorder.record(.fault("\(malformedCount) malformed messages so far; the last from \(peer): \(error)"), controller: node, cause: nil)
+            recorder.record(.fault("\(malformedCount) malformed messages so far; the last from \(PeerName.readable(peer)): \(error)"), controller: node, cause: nil)
         }
         if error.command == .return, let correlation = error.correlationID, let entry = outbound.remove(correlation, answeredBy: peer) {
             entry.done.resume(returning: .fault("the answer from \(peer) could not be read: \(error)"))
@@ -254,7 +254,7 @@ public actor NodeTransport {
         if outbound.isConnected(peer) {
             io?.send(to: peer, reply)
         } else {
-            io?.reply(toRoutingID: Array(peer.utf8), reply.encode())
+            io?.reply(toRoutingID: PeerName.routingID(of: peer), reply.encode())
         }
     }
 
@@ -323,7 +323,7 @@ public actor NodeTransport {
         } else if earlyControl.count < Self.earlyLimit {
             earlyControl.append((message, peer))
         } else {
-            recorder.record(.fault("\(message.body.command) from \(peer) dropped: it came before this node could handle it"),
+            recorder.record(.fault("\(message.body.command) from \(PeerName.readable(peer)) dropped: it came before this node could handle it"),
                             controller: ControllerIDs.node(nodeName), cause: nil)
         }
     }
