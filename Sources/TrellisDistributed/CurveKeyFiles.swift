@@ -3,30 +3,49 @@ import Foundation
 import ZeroMQ
 
 /// Reading CURVE key files: a secret key file holds one Z85 secret key; an allow-list file holds
-/// Z85 public keys, one per line; a line starting with `#` is a comment (`#` is also a Z85
-/// character, so comments cannot follow a key).
-public enum CurveKeyFiles {
-    public struct KeyFileError: Error, CustomStringConvertible {
-        public var description: String
+/// a line `NAME=KEY` for each peer allowed in — the node name and the Z85 public key it speaks
+/// with (TWP §10) — and a line starting with `#` is a comment.
+package enum CurveKeyFiles {
+    /// What is wrong with a key file or folder, naming the file (and line).
+    package struct KeyFileError: Error, CustomStringConvertible {
+        package var description: String
     }
 
-    public static func configuration(secretKeyFile: String?, allowFile: String?) throws(KeyFileError) -> CurveConfiguration? {
+    package static func configuration(secretKeyFile: String?, allowFile: String?) throws(KeyFileError) -> CurveConfiguration? {
         guard let secretKeyFile, let allowFile else { return nil }
         let (secret, publicKey) = try readSecret(secretKeyFile)
-        var allowed = Set<String>()
+        var keysByNode: [String: String] = [:]
         for (index, line) in try read(allowFile).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let key = line.trimmingCharacters(in: .whitespaces)
-            if key.isEmpty || key.hasPrefix("#") { continue }
-            guard key.count == 40 else { throw KeyFileError(description: "\(allowFile):\(index + 1): expected a 40-character Z85 public key") }
-            allowed.insert(key)
+            let entry = line.trimmingCharacters(in: .whitespaces)
+            if entry.isEmpty || entry.hasPrefix("#") { continue }
+            let place = "\(allowFile):\(index + 1)"
+            guard let equals = entry.firstIndex(of: "="), equals != entry.startIndex else {
+                throw KeyFileError(description: "\(place): expected NAME=KEY, a node name and its 40-character Z85 public key")
+            }
+            let node = String(entry[..<equals]), key = String(entry[entry.index(after: equals)...])
+            guard key.count == 40, Z85.decodable(key) else { throw KeyFileError(description: "\(place): expected a 40-character Z85 public key after \(node)=") }
+            guard keysByNode.updateValue(key, forKey: node) == nil else { throw KeyFileError(description: "\(place): \(node) is named twice") }
         }
-        return CurveConfiguration(publicKey: publicKey, secretKey: secret, allowedPeerKeys: allowed)
+        return CurveConfiguration(publicKey: publicKey, secretKey: secret, allowedPeers: try allowList(keysByNode, from: allowFile))
+    }
+
+    /// The allow-list of `keysByNode` (node name → public key), turned round: public key → node
+    /// name. Two nodes with one key are refused — the key's holder could speak as either.
+    package static func allowList(_ keysByNode: [String: String], from source: String) throws(KeyFileError) -> [String: String] {
+        var nodesByKey: [String: String] = [:]
+        for node in keysByNode.keys.sorted() {
+            guard let key = keysByNode[node] else { continue }
+            if let other = nodesByKey.updateValue(node, forKey: key) {
+                throw KeyFileError(description: "\(source): \(other) and \(node) have the same public key; each node needs a key pair of its own")
+            }
+        }
+        return nodesByKey
     }
 
     /// Reads a secret key file: one Z85 secret key, in a file no one but its owner can read
     /// (a secret key readable by others is refused, as ssh refuses such a private key). Returns
     /// the key and the public key that belongs to it.
-    public static func readSecret(_ path: String) throws(KeyFileError) -> (secretKey: String, publicKey: String) {
+    package static func readSecret(_ path: String) throws(KeyFileError) -> (secretKey: String, publicKey: String) {
         var status = stat()
         guard stat(path, &status) == 0 else { throw KeyFileError(description: "\(path): cannot be read (\(String(cString: strerror(errno))))") }
         let mode = status.st_mode & 0o777
@@ -43,18 +62,21 @@ public enum CurveKeyFiles {
     }
 
     /// Reads a public key file: one Z85 public key (40 characters).
-    public static func readPublic(_ path: String) throws(KeyFileError) -> String {
+    package static func readPublic(_ path: String) throws(KeyFileError) -> String {
         let key = try read(path).trimmingCharacters(in: .whitespacesAndNewlines)
         guard key.count == 40, Z85.decodable(key) else { throw KeyFileError(description: "\(path): expected a 40-character Z85 public key") }
         return key
     }
 
     /// Writes a secret key readable and writable by its owner only (0600), created so from the
-    /// start: never, even for a moment, readable by everyone.
-    public static func writeSecret(_ key: String, to file: URL) throws(KeyFileError) {
-        try? FileManager.default.removeItem(at: file)
-        let descriptor = open(file.path, O_WRONLY | O_CREAT | O_EXCL, 0o600)
-        guard descriptor >= 0 else { throw KeyFileError(description: "\(file.path): cannot create the secret key file (errno \(errno))") }
+    /// start: never, even for a moment, readable by everyone. A file already there is never
+    /// replaced (nor followed, if it is a link): that is an error.
+    package static func writeSecret(_ key: String, to file: URL) throws(KeyFileError) {
+        let descriptor = open(file.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o600)
+        guard descriptor >= 0 else {
+            let reason = errno == EEXIST ? "it exists already, and a key is never overwritten" : String(cString: strerror(errno))
+            throw KeyFileError(description: "\(file.path): cannot create the secret key file (\(reason))")
+        }
         defer { close(descriptor) }
         let bytes = Array(key.utf8)
         let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }

@@ -7,24 +7,24 @@ import ZeroMQ
 /// folder only its owner can enter (0700). A node started with `--keys DIR` reads its own secret
 /// key there, pins each peer's public key from `PEER.pub`, and lets in exactly the keys of the
 /// folder's other `.pub` files. Each host needs its own node's `.key` and everyone's `.pub`.
-public struct CurveKeyFolder: Sendable, Equatable {
-    public let path: String
+package struct CurveKeyFolder: Sendable, Equatable {
+    package let path: String
 
-    public init(path: String) {
+    package init(path: String) {
         self.path = path
     }
 
-    public func secretKeyFile(of node: String) -> String { (path as NSString).appendingPathComponent("\(node).key") }
-    public func publicKeyFile(of node: String) -> String { (path as NSString).appendingPathComponent("\(node).pub") }
+    package func secretKeyFile(of node: String) -> String { (path as NSString).appendingPathComponent("\(node).key") }
+    package func publicKeyFile(of node: String) -> String { (path as NSString).appendingPathComponent("\(node).pub") }
 
     /// Whether a node name can name key files: not empty, no `/`, not starting with a dot.
-    public static func isKeyName(_ node: String) -> Bool {
+    package static func isKeyName(_ node: String) -> Bool {
         !node.isEmpty && !node.contains("/") && !node.hasPrefix(".") && !node.contains("\0")
     }
 
     /// Makes a key pair for each node into `path`, created private (0700) when missing; an
     /// existing folder must be private already. Never overwrites a key. Returns the files written.
-    public static func make(nodes: [String], in path: String) throws(CurveKeyFiles.KeyFileError) -> [String] {
+    package static func make(nodes: [String], in path: String) throws(CurveKeyFiles.KeyFileError) -> [String] {
         guard !nodes.isEmpty else { throw .init(description: "no node names: name each node to make a key pair for") }
         for node in nodes where !isKeyName(node) {
             throw .init(description: "\"\(node)\" cannot name key files (empty, a \"/\", or a leading dot)")
@@ -75,12 +75,12 @@ public struct CurveKeyFolder: Sendable, Equatable {
     }
 
     /// The public key of `node` (`NODE.pub`).
-    public func publicKey(of node: String) throws(CurveKeyFiles.KeyFileError) -> String {
+    package func publicKey(of node: String) throws(CurveKeyFiles.KeyFileError) -> String {
         try CurveKeyFiles.readPublic(publicKeyFile(of: node))
     }
 
     /// Every public key of the folder, by node name (`*.pub`).
-    public func publicKeys() throws(CurveKeyFiles.KeyFileError) -> [String: String] {
+    package func publicKeys() throws(CurveKeyFiles.KeyFileError) -> [String: String] {
         let names: [String]
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: path)
@@ -97,12 +97,12 @@ public struct CurveKeyFolder: Sendable, Equatable {
 
     /// What node `node` runs with: its secret key (`NODE.key`, refused when others can read it),
     /// and as the keys allowed in, every other public key of the folder.
-    public func configuration(for node: String) throws(CurveKeyFiles.KeyFileError) -> CurveConfiguration {
+    package func configuration(for node: String) throws(CurveKeyFiles.KeyFileError) -> CurveConfiguration {
         let (secret, publicKey) = try CurveKeyFiles.readSecret(secretKeyFile(of: node))
         var others = try publicKeys()
         if let own = others.removeValue(forKey: node), own != publicKey {
             throw .init(description: "\(publicKeyFile(of: node)) is not the public key of \(secretKeyFile(of: node)): the two files are not one pair")
         }
-        return CurveConfiguration(publicKey: publicKey, secretKey: secret, allowedPeerKeys: Set(others.values))
+        return CurveConfiguration(publicKey: publicKey, secretKey: secret, allowedPeers: try CurveKeyFiles.allowList(others, from: path))
     }
 }

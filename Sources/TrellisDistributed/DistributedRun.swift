@@ -35,11 +35,11 @@ public struct DistributedOptions: Sendable {
     public var startedNodeKeys: [String: String] = [:]
     /// What the conductor's HELLO announces (§7.1): by default that it reads TRACE-DATA in the
     /// compact form; without `.compactTrace` its workers send JSON Lines, as to a 1.1 conductor.
-    public var capabilities: WireCapabilities = [.compactTrace]
+    package var capabilities: WireCapabilities = [.compactTrace]
     /// CURVE with keys made beforehand (`trellis keys make`): every node of the run has its
     /// public key there, the conductor and each node it spawns its secret key too. Takes the
     /// place of `curve`, `secureSpawnedNodes` and `startedNodeKeys`.
-    public var keyFolder: CurveKeyFolder?
+    package var keyFolder: CurveKeyFolder?
 
     public init(nodeExecutable: String) {
         self.nodeExecutable = nodeExecutable
@@ -228,7 +228,7 @@ public actor DistributedRun {
             do {
                 if conductorCurve == nil {
                     let pair = try ZMQContext.curveKeyPair()
-                    conductorCurve = CurveConfiguration(publicKey: pair.publicKey, secretKey: pair.secretKey, allowedPeerKeys: [])
+                    conductorCurve = CurveConfiguration(publicKey: pair.publicKey, secretKey: pair.secretKey, allowedPeers: [:])
                 }
                 for node in workers where options.startedNodes[node] == nil {
                     nodeKeys[node] = try ZMQContext.curveKeyPair()
@@ -236,8 +236,9 @@ public actor DistributedRun {
             } catch {
                 throw .setup("cannot make CURVE keys: \(error)")
             }
-            let workerKeys = Set(nodeKeys.values.map(\.publicKey)).union(options.startedNodeKeys.values)
-            conductorCurve?.allowedPeerKeys.formUnion(workerKeys)
+            for (node, key) in options.startedNodeKeys.merging(nodeKeys.mapValues(\.publicKey), uniquingKeysWith: { first, _ in first }) {
+                conductorCurve?.allowedPeers[key] = node
+            }
         }
         publicKeys = options.startedNodeKeys.merging(nodeKeys.mapValues(\.publicKey)) { first, _ in first }
         if let folderKeys {
@@ -282,10 +283,15 @@ public actor DistributedRun {
             } else if let keys = nodeKeys[node], let conductorKey = conductorCurve?.publicKey {
                 let secretFile = directory.appendingPathComponent("\(node).secret")
                 let allowFile = directory.appendingPathComponent("\(node).allow")
-                let allowed = [conductorKey] + nodeKeys.filter { $0.key != node }.map(\.value.publicKey) + options.startedNodeKeys.values
+                // NAME=KEY for every other node of the run: the node hears each key's holder under
+                // that name only (TWP §10).
+                var allowed = options.startedNodeKeys.merging(nodeKeys.mapValues(\.publicKey)) { first, _ in first }
+                allowed[node] = nil
+                allowed[placement.conductor] = conductorKey
                 do {
                     try CurveKeyFiles.writeSecret(keys.secretKey, to: secretFile)
-                    try allowed.joined(separator: "\n").write(to: allowFile, atomically: true, encoding: .utf8)
+                    try allowed.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "\n")
+                        .write(to: allowFile, atomically: true, encoding: .utf8)
                 } catch {
                     throw .setup("cannot write the CURVE keys of node \(node): \(error)")
                 }

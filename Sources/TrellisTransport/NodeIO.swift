@@ -14,6 +14,9 @@ public enum NodeIOEvent: Sendable, Equatable {
     case handshakeFailed(peer: String?, failure: HandshakeFailure)
     /// The I/O thread stopped on an error it cannot recover from.
     case failed(String)
+    /// With CURVE, a message whose routing id is not the node its key belongs to was dropped
+    /// (TWP §10 rule 5): the `count`-th such, reported as `RejectionSampling` says.
+    case impersonation(routingID: String, userID: String, count: Int)
 }
 
 /// A node's ZeroMQ I/O: one thread owns the context and every socket — one ROUTER bound for

@@ -32,12 +32,13 @@ public struct NodeIOConfiguration: Sendable {
 public struct CurveConfiguration: Sendable {
     public var publicKey: String
     public var secretKey: String
-    /// Z85 public keys of the peers allowed to connect; anyone else gets nothing in.
-    public var allowedPeerKeys: Set<String>
+    /// The peers allowed to connect: Z85 public key → the node name that key speaks for. Anyone
+    /// else gets nothing in, and a key's holder is heard under its own node's name only.
+    public var allowedPeers: [String: String]
 
-    public init(publicKey: String, secretKey: String, allowedPeerKeys: Set<String>) {
+    public init(publicKey: String, secretKey: String, allowedPeers: [String: String]) {
         self.publicKey = publicKey
         self.secretKey = secretKey
-        self.allowedPeerKeys = allowedPeerKeys
+        self.allowedPeers = allowedPeers
     }
 }

@@ -31,6 +31,8 @@ struct NodeIOLoop {
     /// the name once.
     private var lastRoutingID: [UInt8] = []
     private var lastPeerName = ""
+    /// Messages dropped because their routing id was not the node their CURVE key belongs to.
+    private var impersonations = 0
     /// The frames of the last inbound message: their storage is reused for the next one unless
     /// `onMessage` kept them.
     private var frames: [[UInt8]] = []
@@ -57,7 +59,7 @@ struct NodeIOLoop {
         try router.set(ZMQOption.routerMandatory, 1)
         try router.set(ZMQOption.maximumMessageSize, int64: configuration.maximumMessageSize)
         if let curve = configuration.curve {
-            zap = try ZAPHandler(in: context, allowing: curve.allowedPeerKeys)
+            zap = try ZAPHandler(in: context, allowing: curve.allowedPeers)
             try router.set(ZMQOption.curveServer, 1)
             try router.set(ZMQOption.curveSecretKey, text: curve.secretKey)
             try router.set(ZMQOption.zapDomain, text: "trellis")
@@ -190,12 +192,26 @@ struct NodeIOLoop {
     /// Hands inbound messages to `onMessage`, up to `NodeIOTuning.inboundMessagesPerTurn`.
     private mutating func receiveInbound() {
         var received = 0
-        while received < NodeIOTuning.inboundMessagesPerTurn, (try? router.receive(into: &frames, dontWait: true)) == true {
+        let checksKeys = zap != nil
+        while received < NodeIOTuning.inboundMessagesPerTurn, (try? router.receive(into: &frames, dontWait: true, readsUserID: checksKeys)) == true {
             received += 1
             guard let routingID = frames.first else { continue }
-            if routingID != lastRoutingID {
+            let samePeer = routingID == lastRoutingID
+            if !samePeer {
                 lastRoutingID = routingID
                 lastPeerName = PeerName.of(routingID: routingID)
+            }
+            // With CURVE, the ZAP handler named the node each key belongs to (the message's
+            // User-Id): a key's holder speaks as that node only (TWP §10 rule 5).
+            if checksKeys, case let userID = router.lastUserID ?? "", userID != lastPeerName {
+                impersonations += 1
+                if RejectionSampling.traces(impersonations) {
+                    io.onEvent(.impersonation(routingID: lastPeerName, userID: userID, count: impersonations))
+                }
+                lastRoutingID = []  // the next message's sender is looked at afresh
+                continue
+            }
+            if !samePeer {
                 // A peer heard for the first time counts our silence from now on: our stream to it
                 // opens, with heartbeats (§9.5), even if we have nothing else to send it.
                 if heartbeats.heard(lastPeerName, at: now) { writes.peerIsHeard(lastPeerName) }

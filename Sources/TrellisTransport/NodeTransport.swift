@@ -27,8 +27,8 @@ public actor NodeTransport {
     /// Inbound messages the I/O thread could not handle itself, in arrival order. Its drains
     /// prefer the I/O thread, whose callback holds it: `stop()` breaks that cycle.
     private var inboundQueue: SerialMailbox<(String, [[UInt8]])>?
-    private var peerRefusedHandler: (@Sendable (String) async -> Void)?
-    private var handshakeFailedHandler: (@Sendable (String?, HandshakeFailure) async -> Void)?
+    /// Refused keys and failed handshakes, to their handlers in the order heard.
+    private var securityQueue: SerialMailbox<NodeIOEvent>?
     /// Control messages in arrival order, off the inbound queue (TRACE-DATA parts must stay in order).
     private var controlQueue: SerialMailbox<(WireMessage, String)>?
     /// What arrived between `start` and `setHandlers` — a HELLO, a refused key, a failed
@@ -50,6 +50,8 @@ public actor NodeTransport {
         let mailbox = SerialMailbox<(String, [[UInt8]])> { [weak self] message in
             await self?.receive(message.1, from: message.0)
         }
+        // The I/O thread's reports, to `ioEvent` one at a time and in order.
+        let events = SerialMailbox<NodeIOEvent> { [weak self] event in await self?.ioEvent(event) }
         let outbound = outbound, recorder = recorder, inbound = inbound
         let io = try await NodeIO.start(
             configuration, heartbeat: WireMessage(.heartbeat).encode(),
@@ -63,10 +65,7 @@ public actor NodeTransport {
                 }
                 mailbox.send((peer, frames))
             },
-            onEvent: { [weak self] event in
-                guard let self else { return }
-                Task { await self.ioEvent(event) }
-            })
+            onEvent: { event in events.send(event) })
         outbound.attach(io)
         inbound.attach(io)
         // Inbound messages and the CALLs they carry are handled on the I/O thread: a CALL's
@@ -96,25 +95,22 @@ public actor NodeTransport {
     ) {
         inbound.set(handler: call, placement: placement)
         peerGoneHandler = peerGone
-        peerRefusedHandler = peerRefused
-        handshakeFailedHandler = handshakeFailed
+        let security = SerialMailbox<NodeIOEvent> { event in
+            switch event {
+            case let .peerRefused(key): await peerRefused?(key)
+            case let .handshakeFailed(peer, failure): await handshakeFailed?(peer, failure)
+            case .peerGone, .failed, .impersonation: break
+            }
+        }
+        // The refusals and failed handshakes heard before come first, in order, on the queue
+        // every later one takes.
+        for event in earlySecurity { security.send(event) }
+        earlySecurity.removeAll()
+        securityQueue = security
         let queue = SerialMailbox<(WireMessage, String)> { entry in await control(entry.0, entry.1) }
         controlQueue = queue
         for entry in earlyControl { queue.send(entry) }
         earlyControl.removeAll()
-        let early = earlySecurity
-        earlySecurity.removeAll()
-        if !early.isEmpty {
-            Task {
-                for event in early {
-                    switch event {
-                    case let .peerRefused(key): await peerRefused?(key)
-                    case let .handshakeFailed(peer, failure): await handshakeFailed?(peer, failure)
-                    case .peerGone, .failed: break
-                    }
-                }
-            }
-        }
     }
 
     public func connect(peer: String, endpoint: String, serverKey: String? = nil) {
@@ -226,7 +222,7 @@ public actor NodeTransport {
 
     /// SPEC §7: a malformed frame becomes a trace event and a counter; the node goes on.
     /// How many rejected messages are traced one by one; after them only a count, at 2^k.
-    package static let tracedRejections = 16
+    package static let tracedRejections = RejectionSampling.oneByOne
 
     /// A message that cannot be read is answered with an ERROR, counted, and — the first
     /// `tracedRejections`, then once each time the count doubles — traced: a node fed garbage
@@ -238,7 +234,7 @@ public actor NodeTransport {
         let node = ControllerIDs.node(nodeName)
         if malformedCount <= Self.tracedRejections {
             recorder.record(.fault("malformed message from \(PeerName.readable(peer)): \(error)"), controller: node, cause: nil)
-        } else if malformedCount & (malformedCount - 1) == 0 {
+        } else if RejectionSampling.traces(malformedCount) {
             recorder.record(.fault("\(malformedCount) malformed messages so far; the last from \(PeerName.readable(peer)): \(error)"), controller: node, cause: nil)
         }
         if error.command == .return, let correlation = error.correlationID, let entry = outbound.remove(correlation, answeredBy: peer) {
@@ -339,20 +335,30 @@ public actor NodeTransport {
             await peerGoneHandler?(peer, reason)
         case let .peerRefused(key):
             refusedCount += 1
-            recorder.record(.fault("refused a peer whose CURVE key is not allowed: \(key)"), controller: ControllerIDs.node(nodeName), cause: nil)
-            if controlQueue == nil {
-                if earlySecurity.count < Self.earlyLimit { earlySecurity.append(event) }
-                return
+            if RejectionSampling.traces(refusedCount) {
+                let text = refusedCount <= RejectionSampling.oneByOne
+                    ? "refused a peer whose CURVE key is not allowed: \(key)"
+                    : "\(refusedCount) CURVE handshakes refused so far; the last with the key \(key), which is not allowed"
+                recorder.record(.fault(text), controller: ControllerIDs.node(nodeName), cause: nil)
             }
-            await peerRefusedHandler?(key)
-        case let .handshakeFailed(peer, failure):
-            if controlQueue == nil {
-                if earlySecurity.count < Self.earlyLimit { earlySecurity.append(event) }
-                return
-            }
-            await handshakeFailedHandler?(peer, failure)
+            handOverSecurity(event)
+        case .handshakeFailed:
+            handOverSecurity(event)
         case let .failed(text):
             recorder.record(.fault(text), controller: ControllerIDs.node(nodeName), cause: nil)
+        case let .impersonation(routingID, userID, count):
+            let text = "dropped a message from \(PeerName.readable(routingID)) sent with the CURVE key of node \(userID)"
+            recorder.record(.fault(count == 1 ? text : "\(text) (\(count) so far)"), controller: ControllerIDs.node(nodeName), cause: nil)
+        }
+    }
+
+    /// A refused key or failed handshake goes to the handlers in the order heard; before they are
+    /// set it is kept (at most `earlyLimit`).
+    private func handOverSecurity(_ event: NodeIOEvent) {
+        if let securityQueue {
+            securityQueue.send(event)
+        } else if earlySecurity.count < Self.earlyLimit {
+            earlySecurity.append(event)
         }
     }
 

@@ -2,13 +2,16 @@ import ZeroMQ
 
 /// The ZAP handler (ZeroMQ RFC 27) of a node that uses CURVE: libzmq asks it, over
 /// `inproc://zeromq.zap.01`, whether each client that completed a CURVE handshake may connect;
-/// it allows exactly the public keys on the node's allow-list (SPEC §7, security).
+/// it allows exactly the public keys on the node's allow-list (SPEC §7, security), and gives each
+/// connection it allows the user id of the node that key belongs to (TWP §10 rule 3): the inbox
+/// then drops what a key's holder sends under another node's name (`NodeIOLoop`).
 struct ZAPHandler {
     let socket: ZMQSocket
-    let allowedKeys: Set<String>
+    /// Public key (Z85) → the node name it belongs to.
+    let allowedKeys: [String: String]
 
     /// Binds the handler in `context`: it must exist before a socket there uses CURVE.
-    init(in context: ZMQContext, allowing allowedKeys: Set<String>) throws(ZMQError) {
+    init(in context: ZMQContext, allowing allowedKeys: [String: String]) throws(ZMQError) {
         let socket = try context.socket(.rep)
         try socket.set(ZMQOption.linger, 0)
         try socket.bind("inproc://zeromq.zap.01")
@@ -23,10 +26,11 @@ struct ZAPHandler {
         let version = request[0], requestID = request[1]
         let mechanism = String(decoding: request[5], as: UTF8.self)
         let key = mechanism == "CURVE" ? Z85.encode(request[6]) : nil
-        let allowed = key.map { allowedKeys.contains($0) } ?? false
-        let status = allowed ? "200" : "400"
-        _ = try? socket.send([version, requestID, Array(status.utf8), Array((allowed ? "OK" : "key not allowed").utf8), [], []], dontWait: false)
-        return allowed ? nil : key ?? "(\(mechanism))"
+        let node = key.flatMap { allowedKeys[$0] }
+        let status = node == nil ? "400" : "200"
+        _ = try? socket.send([version, requestID, Array(status.utf8), Array((node == nil ? "key not allowed" : "OK").utf8),
+                              Array((node ?? "").utf8), []], dontWait: false)
+        return node != nil ? nil : key ?? "(\(mechanism))"
     }
 
     func close() {

@@ -6,6 +6,8 @@ import Glibc
 public final class ZMQSocket {
     let handle: UnsafeMutableRawPointer
     private var closed = false
+    /// The `User-Id` of the last message received with `readsUserID`; nil when it had none.
+    public private(set) var lastUserID: String?
 
     init(handle: UnsafeMutableRawPointer) {
         self.handle = handle
@@ -93,7 +95,10 @@ public final class ZMQSocket {
     /// with `frames` untouched, when none is waiting (`dontWait`). The frames' storage is reused
     /// from the previous message where no one else holds it: a receive loop then copies each
     /// message into memory already in cache instead of allocating (and faulting in) new arrays.
-    public func receive(into frames: inout [[UInt8]], dontWait: Bool = true, maximumFrames: Int = 64) throws(ZMQError) -> Bool {
+    ///
+    /// With `readsUserID`, the message's `User-Id` property (the user id a ZAP handler gave its
+    /// connection, `zmq_msg_gets`) is kept in `lastUserID` (nil when it has none).
+    public func receive(into frames: inout [[UInt8]], dontWait: Bool = true, maximumFrames: Int = 64, readsUserID: Bool = false) throws(ZMQError) -> Bool {
         var count = 0
         while true {
             var message = zmq_msg_t()
@@ -109,6 +114,13 @@ public final class ZMQSocket {
                 let code = zmq_errno()
                 if code == EAGAIN, count == 0 { return false }
                 throw ZMQError("zmq_msg_recv", code: code)
+            }
+            if readsUserID {
+                // A ROUTER's routing-id frame carries no metadata; the frames the peer sent do.
+                // libzmq's value is a NUL-terminated string it owns while the message lives:
+                // copied here, before the message is closed.
+                if count == 0 { lastUserID = nil }
+                if lastUserID == nil, let value = zmq_msg_gets(&message, "User-Id") { lastUserID = String(cString: value) }
             }
             let size = zmq_msg_size(&message)
             // libzmq's buffer is untyped bytes: bound as such, it is copied with one memcpy.

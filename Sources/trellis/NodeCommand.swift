@@ -57,7 +57,7 @@ struct NodeCommand: AsyncParsableCommand {
     @Option(help: "CURVE: file with this node's secret key (Z85, 40 characters).")
     var curveSecretKey: String?
 
-    @Option(help: "CURVE: file listing the public keys (Z85) allowed to connect, one per line.")
+    @Option(help: "CURVE: file listing the peers allowed to connect, a line NAME=KEY each (node name, Z85 public key); a key is heard under its name only.")
     var curveAllow: String?
 
     func validate() throws {

@@ -32,7 +32,7 @@ struct CurveKeyFolderTests {
         // A node's configuration: its own secret key, the folder's other public keys let in.
         let b = try folder.configuration(for: "b")
         #expect(b.publicKey == (try folder.publicKey(of: "b")))
-        #expect(b.allowedPeerKeys == [try folder.publicKey(of: "main"), try folder.publicKey(of: "c")])
+        #expect(b.allowedPeers == [try folder.publicKey(of: "main"): "main", try folder.publicKey(of: "c"): "c"])
         // Never overwritten; a folder others can enter is refused.
         #expect(throws: CurveKeyFiles.KeyFileError.self) { try CurveKeyFolder.make(nodes: ["b"], in: path) }
         let open = parent.appendingPathComponent("open").path

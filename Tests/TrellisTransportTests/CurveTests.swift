@@ -25,7 +25,7 @@ struct CurveTests {
 
         let (seen, sink) = AsyncStream<Seen>.makeStream()
         var serverConfiguration = NodeIOConfiguration(nodeName: "server", bindEndpoint: "ipc://\(directory.path)/server.sock")
-        serverConfiguration.curve = CurveConfiguration(publicKey: server.publicKey, secretKey: server.secretKey, allowedPeerKeys: [allowed.publicKey])
+        serverConfiguration.curve = CurveConfiguration(publicKey: server.publicKey, secretKey: server.secretKey, allowedPeers: [allowed.publicKey: "friend"])
         let serverIO = try await NodeIO.start(
             serverConfiguration, heartbeat: [],
             onMessage: { peer, frames in sink.yield(.message(peer: peer, frames: frames)) },
@@ -33,7 +33,7 @@ struct CurveTests {
 
         func client(_ name: String, _ keys: (publicKey: String, secretKey: String)) async throws -> NodeIO {
             var configuration = NodeIOConfiguration(nodeName: name, bindEndpoint: "ipc://\(directory.path)/\(name).sock")
-            configuration.curve = CurveConfiguration(publicKey: keys.publicKey, secretKey: keys.secretKey, allowedPeerKeys: [server.publicKey])
+            configuration.curve = CurveConfiguration(publicKey: keys.publicKey, secretKey: keys.secretKey, allowedPeers: [server.publicKey: "server"])
             let io = try await NodeIO.start(configuration, heartbeat: [], onMessage: { _, _ in }, onEvent: { _ in })
             io.connect(peer: "server", endpoint: serverIO.boundEndpoint, serverKey: server.publicKey)
             return io
@@ -58,6 +58,45 @@ struct CurveTests {
         sink.finish()
     }
 
+    /// TWP §10 rule 5: an allowed key speaks as its own node only. A peer holding friend's key
+    /// but calling itself mallory gets nothing in, and the node says so; friend gets through.
+    @Test func aKeySpeaksForItsOwnNodeOnly() async throws {
+        let server = try ZMQContext.curveKeyPair(), friend = try ZMQContext.curveKeyPair()
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-curve-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        enum Heard: Sendable, Equatable {
+            case message(peer: String, frames: [[UInt8]])
+            case event(NodeIOEvent)
+        }
+        let (heard, sink) = AsyncStream<Heard>.makeStream()
+        var serverConfiguration = NodeIOConfiguration(nodeName: "server", bindEndpoint: "ipc://\(directory.path)/server.sock")
+        serverConfiguration.curve = CurveConfiguration(publicKey: server.publicKey, secretKey: server.secretKey, allowedPeers: [friend.publicKey: "friend"])
+        let serverIO = try await NodeIO.start(
+            serverConfiguration, heartbeat: [],
+            onMessage: { peer, frames in sink.yield(.message(peer: peer, frames: frames)) },
+            onEvent: { event in sink.yield(.event(event)) })
+        func client(_ name: String) async throws -> NodeIO {
+            var configuration = NodeIOConfiguration(nodeName: name, bindEndpoint: "ipc://\(directory.path)/\(name).sock")
+            configuration.curve = CurveConfiguration(publicKey: friend.publicKey, secretKey: friend.secretKey, allowedPeers: [server.publicKey: "server"])
+            let io = try await NodeIO.start(configuration, heartbeat: [], onMessage: { _, _ in }, onEvent: { _ in })
+            io.connect(peer: "server", endpoint: serverIO.boundEndpoint, serverKey: server.publicKey)
+            return io
+        }
+        let mallory = try await client("mallory")
+        mallory.send(to: "server", [Array("I am friend".utf8)])
+        var iterator = heard.makeAsyncIterator()
+        let first = await iterator.next()
+        #expect(first == .event(.impersonation(routingID: "mallory", userID: "friend", count: 1)), "\(String(describing: first))")
+        await mallory.stop()
+        let real = try await client("friend")
+        real.send(to: "server", [Array("hello".utf8)])
+        #expect(await iterator.next() == .message(peer: "friend", frames: [Array("hello".utf8)]))
+        await real.stop()
+        await serverIO.stop()
+        sink.finish()
+    }
+
     @Test func keyFilesAreReadAndChecked() throws {
         let pair = try ZMQContext.curveKeyPair()
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-keys-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
@@ -66,12 +105,28 @@ struct CurveTests {
         let secret = directory.appendingPathComponent("node.secret"), allow = directory.appendingPathComponent("allow")
         try (pair.secretKey + "\n").write(to: secret, atomically: true, encoding: .utf8)
         try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: secret.path)
-        try "# peers\n\(pair.publicKey)  \n\n".write(to: allow, atomically: true, encoding: .utf8)
+        let other = try ZMQContext.curveKeyPair()
+        try "# peers\nb=\(pair.publicKey)  \n\nc=\(other.publicKey)\n".write(to: allow, atomically: true, encoding: .utf8)
         let configuration = try #require(try CurveKeyFiles.configuration(secretKeyFile: secret.path, allowFile: allow.path))
         #expect(configuration.publicKey == pair.publicKey)
-        #expect(configuration.allowedPeerKeys == [pair.publicKey])
-        try "short".write(to: allow, atomically: true, encoding: .utf8)
-        #expect(throws: CurveKeyFiles.KeyFileError.self) { try CurveKeyFiles.configuration(secretKeyFile: secret.path, allowFile: allow.path) }
+        #expect(configuration.allowedPeers == [pair.publicKey: "b", other.publicKey: "c"])
+        // Each wrong line is named with its file and line.
+        let wrong: [(String, String)] = [
+            ("b=short", "allow:1: expected a 40-character Z85 public key after b="),
+            ("# a key without its node\n\(pair.publicKey)", "allow:2: expected NAME=KEY"),
+            ("b=\(pair.publicKey)\nb=\(other.publicKey)", "allow:2: b is named twice"),
+            ("b=\(pair.publicKey)\nc=\(pair.publicKey)", "b and c have the same public key"),
+            ("b=\(String(pair.publicKey.dropLast()))~", "allow:1: expected a 40-character Z85 public key"),
+        ]
+        for (text, message) in wrong {
+            try text.write(to: allow, atomically: true, encoding: .utf8)
+            do {
+                _ = try CurveKeyFiles.configuration(secretKeyFile: secret.path, allowFile: allow.path)
+                Issue.record("\(text.debugDescription) was accepted")
+            } catch {
+                #expect(error.description.contains(message), "\(error.description)")
+            }
+        }
     }
 
     /// SPEC §7 (issue 16): a secret key file is its owner's alone (0600), and reads back.
@@ -81,11 +136,16 @@ struct CurveTests {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let secret = directory.appendingPathComponent("b.secret"), allow = directory.appendingPathComponent("allow")
-        try "stale".write(to: secret, atomically: true, encoding: .utf8)
         try CurveKeyFiles.writeSecret(pair.secretKey, to: secret)
         let permissions = try FileManager.default.attributesOfItem(atPath: secret.path)[.posixPermissions] as? Int
         #expect(permissions == 0o600)
-        try pair.publicKey.write(to: allow, atomically: true, encoding: .utf8)
+        // A key is never overwritten, nor written through a link planted where it goes.
+        #expect(throws: CurveKeyFiles.KeyFileError.self) { try CurveKeyFiles.writeSecret(pair.secretKey, to: secret) }
+        let planted = directory.appendingPathComponent("planted")
+        try FileManager.default.createSymbolicLink(at: directory.appendingPathComponent("c.secret"), withDestinationURL: planted)
+        #expect(throws: CurveKeyFiles.KeyFileError.self) { try CurveKeyFiles.writeSecret(pair.secretKey, to: directory.appendingPathComponent("c.secret")) }
+        #expect(!FileManager.default.fileExists(atPath: planted.path))
+        try "main=\(pair.publicKey)".write(to: allow, atomically: true, encoding: .utf8)
         let configuration = try #require(try CurveKeyFiles.configuration(secretKeyFile: secret.path, allowFile: allow.path))
         #expect(configuration.publicKey == pair.publicKey)
     }
@@ -106,11 +166,11 @@ struct CurveTests {
         let serverEvents = Events(), clientEvents = Events()
         var serverConfiguration = NodeIOConfiguration(nodeName: "server", bindEndpoint: "ipc://\(directory.path)/server.sock")
         // The server lets in nobody.
-        serverConfiguration.curve = CurveConfiguration(publicKey: server.publicKey, secretKey: server.secretKey, allowedPeerKeys: [])
+        serverConfiguration.curve = CurveConfiguration(publicKey: server.publicKey, secretKey: server.secretKey, allowedPeers: [:])
         let serverIO = try await NodeIO.start(serverConfiguration, heartbeat: [], onMessage: { _, _ in },
                                               onEvent: serverEvents.add)
         var clientConfiguration = NodeIOConfiguration(nodeName: "client", bindEndpoint: "ipc://\(directory.path)/client.sock")
-        clientConfiguration.curve = CurveConfiguration(publicKey: client.publicKey, secretKey: client.secretKey, allowedPeerKeys: [server.publicKey])
+        clientConfiguration.curve = CurveConfiguration(publicKey: client.publicKey, secretKey: client.secretKey, allowedPeers: [server.publicKey: "server"])
         let clientIO = try await NodeIO.start(clientConfiguration, heartbeat: [], onMessage: { _, _ in },
                                               onEvent: clientEvents.add)
         /// Waits (bounded, in short slices) until `events` holds `event`.
