@@ -219,7 +219,7 @@ public actor DistributedRun {
         workDirectory = directory
         SpawnedProcesses.shared.add(folder: directory)
         func endpoint(for node: String) -> String {
-            options.endpointKind == .ipc ? "ipc://\(directory.path)/\(node).sock" : "tcp://127.0.0.1:*"
+            options.endpointKind == .ipc ? Self.ipcEndpoint(of: node, in: directory) : "tcp://127.0.0.1:*"
         }
         // CURVE: a key pair per spawned node, each allowing every other node of the run.
         var nodeKeys: [String: (publicKey: String, secretKey: String)] = [:]
@@ -409,7 +409,7 @@ public actor DistributedRun {
             return
         }
         guard !greeted.contains(node), let directory = workDirectory else { return }
-        let endpoint = options.startedNodes[node] ?? (announced.isEmpty ? endpointHint(node, directory) : announced)
+        let endpoint = options.startedNodes[node] ?? (announced.isEmpty ? Self.ipcEndpoint(of: node, in: directory) : announced)
         endpoints[node] = endpoint
         greeted.insert(node)
         await transport.connect(peer: node, endpoint: endpoint, serverKey: publicKeys[node])
@@ -459,7 +459,9 @@ public actor DistributedRun {
         await startup.deliver(.failed(.mistake(text)), for: Self.startupKey)
     }
 
-    private func endpointHint(_ node: String, _ directory: URL) -> String {
+    /// Where a spawned node listens over ipc: its socket in the run's work folder. (A node that
+    /// greets without saying where it listens is looked for there.)
+    private static func ipcEndpoint(of node: String, in directory: URL) -> String {
         "ipc://\(directory.path)/\(node).sock"
     }
 

@@ -64,7 +64,7 @@ public enum Z85 {
     }
 
     /// Whether `text` is the Z85 text of a 32-byte key (40 characters of Z85's alphabet).
-    public static func decodable(_ text: String) -> Bool {
+    package static func decodable(_ text: String) -> Bool {
         guard text.utf8.count == 40 else { return false }
         var bytes = [UInt8](repeating: 0, count: 32)
         return zmq_z85_decode(&bytes, text) != nil
