@@ -41,24 +41,34 @@ struct PeerWrites {
 
     subscript(peer: String) -> Stream? { streams[peer] }
 
-    /// Opens the DEALER to `peer` (once: false when it already exists).
+    /// Opens the DEALER to `peer` (once: false when it already exists). A DEALER that cannot be
+    /// set up or connected (a malformed endpoint) is closed, its monitor stopped, before the
+    /// error is thrown: a failed connect leaves nothing behind.
     mutating func connect(
         _ peer: String, endpoint: String, serverKey: String?, in context: ZMQContext, configuration: NodeIOConfiguration,
         handshakes: HandshakeWatch?
     ) throws(ZMQError) -> Bool {
         guard streams[peer] == nil else { return false }
         let dealer = try context.socket(.dealer)
-        try dealer.set(ZMQOption.linger, configuration.lingerMilliseconds)
-        try dealer.set(ZMQOption.sendHighWaterMark, configuration.highWaterMark)
-        try dealer.set(ZMQOption.receiveHighWaterMark, configuration.highWaterMark)
-        try dealer.set(ZMQOption.routingID, text: configuration.nodeName)
-        if let curve = configuration.curve, let serverKey {
-            try dealer.set(ZMQOption.curveServerKey, text: serverKey)
-            try dealer.set(ZMQOption.curvePublicKey, text: curve.publicKey)
-            try dealer.set(ZMQOption.curveSecretKey, text: curve.secretKey)
+        do {
+            try dealer.set(ZMQOption.linger, configuration.lingerMilliseconds)
+            try dealer.set(ZMQOption.sendHighWaterMark, configuration.highWaterMark)
+            try dealer.set(ZMQOption.receiveHighWaterMark, configuration.highWaterMark)
+            try dealer.set(ZMQOption.routingID, text: configuration.nodeName)
+            if let curve = configuration.curve, let serverKey {
+                try dealer.set(ZMQOption.curveServerKey, text: serverKey)
+                try dealer.set(ZMQOption.curvePublicKey, text: curve.publicKey)
+                try dealer.set(ZMQOption.curveSecretKey, text: curve.secretKey)
+            }
+            handshakes?.watch(dealer, peer: peer)
+            try dealer.connect(endpoint)
+        } catch {
+            handshakes?.unwatch(dealer)
+            // Nothing was sent on it: closing at once drops nothing.
+            try? dealer.set(ZMQOption.linger, 0)
+            dealer.close()
+            throw error
         }
-        handshakes?.watch(dealer, peer: peer)
-        try dealer.connect(endpoint)
         streams[peer] = Stream(socket: dealer)
         return true
     }

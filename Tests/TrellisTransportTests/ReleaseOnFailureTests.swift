@@ -32,6 +32,26 @@ struct ReleaseOnFailureTests {
         return count
     }
 
+    /// Counts the `failed` events a node reports.
+    final class Failures: Sendable {
+        private let texts = Mutex<[String]>([])
+
+        func add(_ event: NodeIOEvent) {
+            if case let .failed(text) = event { texts.withLock { $0.append(text) } }
+        }
+
+        var all: [String] { texts.withLock { $0 } }
+
+        /// Waits (bounded) until `count` failures were reported.
+        func wait(for count: Int, within bound: Duration = .seconds(30)) async -> [String] {
+            let deadline = ContinuousClock.now.advanced(by: bound)
+            while all.count < count, ContinuousClock.now < deadline {
+                try? await Task.sleep(for: .milliseconds(5))
+            }
+            return all
+        }
+    }
+
     /// One start of a node bound to `endpoint`, which is in use: the error it fails with, nil if
     /// it started (then it is stopped).
     static func failingStart(at endpoint: String, curve: CurveConfiguration?) async -> ZMQError? {
@@ -72,5 +92,29 @@ struct ReleaseOnFailureTests {
         }
         let after = await Self.openFileDescriptors(fallingTo: before + Self.slack)
         #expect(after <= before + Self.slack, "open file descriptors went from \(before) to \(after) over 200 failed starts")
+    }
+
+    @Test("200 connects to malformed endpoints each fail, and leave no socket or monitor behind")
+    func failedConnectsReleaseTheirDealer() async throws {
+        let directory = try BatchingTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let failures = Failures()
+        var configuration = IOThreadExecutorTests.configuration("connecting", in: directory)
+        // With CURVE, each DEALER is watched by a monitor too: both must go.
+        let pair = try ZMQContext.curveKeyPair()
+        configuration.curve = CurveConfiguration(publicKey: pair.publicKey, secretKey: pair.secretKey, allowedPeerKeys: [])
+        let io = try await NodeIO.start(configuration, heartbeat: [], onMessage: { _, _ in }, onEvent: failures.add)
+        io.connect(peer: "first", endpoint: "tcp://127.0.0.1:not-a-port", serverKey: pair.publicKey)
+        #expect(await failures.wait(for: 1).count == 1)
+        let before = Self.openFileDescriptors()
+        for attempt in 0..<200 {
+            io.connect(peer: "p\(attempt)", endpoint: "tcp://127.0.0.1:not-a-port", serverKey: pair.publicKey)
+        }
+        let reported = await failures.wait(for: 201)
+        #expect(reported.count == 201)
+        #expect(reported.last?.hasPrefix("connect to p199 at tcp://127.0.0.1:not-a-port") == true, "\(reported.last ?? "")")
+        let after = await Self.openFileDescriptors(fallingTo: before + Self.slack)
+        await io.stop()
+        #expect(after <= before + Self.slack, "open file descriptors went from \(before) to \(after) over 200 failed connects")
     }
 }
