@@ -245,13 +245,13 @@ struct NodeIOLoop {
         drainedBytes = 0
         for index in outboxes.indices {
             let peer = outboxes[index].peer
-            guard let stream = writes[peer] else {
-                io.onEvent(.failed("send to \(peer): no connection to that node"))
-                continue
-            }
-            guard !stream.gone else {
+            guard !writes.isGone(peer) else {
                 // §9.5 rule 3: a gone peer is sent nothing more; never silently.
                 io.onEvent(.failed("send to \(peer): the node is gone; what was queued for it is not sent"))
+                continue
+            }
+            guard let stream = writes[peer] else {
+                io.onEvent(.failed("send to \(peer): no connection to that node"))
                 continue
             }
             if !stream.silenceCounts, outboxes[index].assumesPeerUp {
@@ -276,7 +276,7 @@ struct NodeIOLoop {
         guard now >= heartbeats.nextDeadline else { return }
         if heartbeats.beatIsDue(at: now) { writes.beat(heartbeat) }
         for peer in heartbeats.newlySilent(at: now) {
-            writes.abandon(peer)
+            writes.abandon(peer, handshakes: handshakes)
             io.onEvent(.peerGone(peer))
         }
     }

@@ -117,4 +117,36 @@ struct ReleaseOnFailureTests {
         await io.stop()
         #expect(after <= before + Self.slack, "open file descriptors went from \(before) to \(after) over 200 failed connects")
     }
+
+    @Test("an abandoned peer's socket is closed, its monitor stopped and its stream dropped; it is not connected again")
+    func abandonedPeersAreReleased() async throws {
+        let context = try ZMQContext()
+        let handshakes = HandshakeWatch(context: context)
+        var writes = PeerWrites()
+        let configuration = NodeIOConfiguration(nodeName: "a", bindEndpoint: "tcp://127.0.0.1:*")
+        // Nobody listens there: the DEALERs keep trying, and are never heard.
+        let nowhere = "tcp://127.0.0.1:1"
+        #expect(try writes.connect("warm-up", endpoint: nowhere, serverKey: nil, in: context, configuration: configuration, handshakes: handshakes))
+        writes.abandon("warm-up", handshakes: handshakes)
+        let before = Self.openFileDescriptors()
+        for index in 0..<300 {
+            let peer = "p\(index)"
+            #expect(try writes.connect(peer, endpoint: nowhere, serverKey: nil, in: context, configuration: configuration, handshakes: handshakes))
+            writes[peer]?.pending.append([[1, 2, 3]])
+            #expect(writes.abandon(peer, handshakes: handshakes) == 1)
+        }
+        #expect(writes.streams.isEmpty, "\(writes.streams.count) abandoned streams are kept")
+        #expect((0..<300).allSatisfy { writes.isGone("p\($0)") })
+        // A gone peer does not come back within a run (TWP/1 §9.5 rule 3).
+        #expect(try !writes.connect("p0", endpoint: nowhere, serverKey: nil, in: context, configuration: configuration, handshakes: handshakes))
+        #expect(writes["p0"] == nil)
+        var items = ZMQPollSet()
+        handshakes.addPollItems(to: &items)
+        #expect(items.count == 0, "the monitors of abandoned streams are still polled")
+        let after = await Self.openFileDescriptors(fallingTo: before + Self.slack)
+        writes.close()
+        handshakes.close()
+        context.terminate()
+        #expect(after <= before + Self.slack, "open file descriptors went from \(before) to \(after) over 300 abandoned peers")
+    }
 }
