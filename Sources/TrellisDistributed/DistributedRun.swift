@@ -647,18 +647,23 @@ public actor DistributedRun {
         }
     }
 
-    /// One whole run: start, run, shut down (also when something fails).
-    public static func run(_ scenario: Scenario, scenarioText: String, options: DistributedOptions) async throws(DistributedRunError) -> ScenarioRun {
-        let run = DistributedRun(scenario: scenario, scenarioText: scenarioText, options: options)
+    /// This run from end to end: start, run, shut down — also when something fails. What the
+    /// run leaves to read afterwards (`traceData`, `exitStatuses`) stays on the actor.
+    public func conduct() async throws(DistributedRunError) -> ScenarioRun {
         do {
-            try await run.start()
-            let result = try await run.run()
-            await run.shutdown()
+            try await start()
+            let result = try await run()
+            await shutdown()
             return result
         } catch {
-            await run.shutdown()
+            await shutdown()
             throw error
         }
+    }
+
+    /// One whole run: start, run, shut down (also when something fails).
+    public static func run(_ scenario: Scenario, scenarioText: String, options: DistributedOptions) async throws(DistributedRunError) -> ScenarioRun {
+        try await DistributedRun(scenario: scenario, scenarioText: scenarioText, options: options).conduct()
     }
 }
 

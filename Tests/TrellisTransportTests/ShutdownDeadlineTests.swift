@@ -71,4 +71,14 @@ struct ShutdownDeadlineTests {
         #expect(took < deadline, "the shutdown took \(took): it waited out the deadline")
         #expect(await run.exitStatuses == ["b": 0, "c": 0, "d": 0])
     }
+
+    @Test("a whole run conducted in one call gives the in-process trace and leaves its workers exited 0")
+    func conductRunsStartToShutdown() async throws {
+        let scenario = try ScenarioDecoder.decode(Self.threeWorkers, file: "three.json")
+        let run = DistributedRun(scenario: scenario, scenarioText: Self.threeWorkers, options: try options())
+        let distributed = try await run.conduct()
+        #expect(distributed.canonicalLines == (try await ScenarioRunner.run(scenario)).canonicalLines)
+        #expect(await run.exitStatuses == ["b": 0, "c": 0, "d": 0])
+        #expect(await run.workFolder.map { FileManager.default.fileExists(atPath: $0.path) } == false)
+    }
 }
