@@ -39,16 +39,10 @@ public enum DistributedBench {
         let local = try await ScenarioRunner.run(scenario)
         var options = DistributedOptions(nodeExecutable: nodeExecutable)
         options.startupTimeout = .seconds(120)
+        // The whole run, as `trellis run` does it; the figure is the steps' own durations, which
+        // the run measures itself: start-up and shutdown are not in it.
         let run = DistributedRun(scenario: scenario, scenarioText: text, options: options)
-        let remote: ScenarioRun
-        do {
-            try await run.start()
-            remote = try await run.run()
-            await run.shutdown()
-        } catch {
-            await run.shutdown()
-            throw error
-        }
+        let remote = try await run.conduct()
         func seconds(_ run: ScenarioRun) -> Double {
             let steps = (1...max(1, resizes)).map { step -> Double in
                 let parts = (run.stepDurations[step] ?? .zero).components

@@ -26,6 +26,9 @@ public struct DistributedOptions: Sendable {
     public var peerTimeoutMilliseconds = 2_000
     /// How long nodes have to greet and to set up before the run fails.
     public var startupTimeout: Duration = .seconds(30)
+    /// How long the shutdown waits, all nodes together, for their GOODBYE-ACKs and for the
+    /// spawned processes to exit; what is still running then is killed.
+    public var goodbyeTimeout: Duration = .seconds(5)
     /// CURVE for the conductor; with `secureSpawnedNodes`, generated for it when nil.
     public var curve: CurveConfiguration?
     /// Run every spawned node with a fresh CURVE key pair, each allowing exactly the run's
@@ -589,20 +592,33 @@ public actor DistributedRun {
         }
     }
 
-    /// Says goodbye to every node, waits (bounded) for the acknowledgements and the processes,
-    /// kills what is left, closes the sockets and removes the run's folder. Safe to call twice.
+    /// Says goodbye to every node, waits for the acknowledgements and the processes, kills what
+    /// is left, closes the sockets and removes the run's folder. Safe to call twice.
+    ///
+    /// Every goodbye goes out first, then every wait runs against one deadline
+    /// (`goodbyeTimeout`): nodes that do not answer cost the shutdown that deadline once, not
+    /// once each.
     public func shutdown() async {
         guard !shutDown else { return }
         shutDown = true
+        let deadline = ContinuousClock.now.advanced(by: options.goodbyeTimeout)
         // Every node that greeted — set up or not, a stranger too — is told goodbye, so that
         // none outlives the run (TWP/1 §9.8).
+        var acknowledgements: [String] = []
         for node in workers.filter(greeted.contains) + strangers.keys.sorted() {
             if transport.isGone(node) { continue }
             let correlation = takeCorrelation()
-            awaitedReplies.insert(Self.replyKey(node, correlation))
+            let key = Self.replyKey(node, correlation)
+            awaitedReplies.insert(key)
+            acknowledgements.append(key)
             await transport.send(.goodbye, to: node, correlationID: correlation)
-            _ = await control.wait(for: Self.replyKey(node, correlation), timeout: .seconds(5))
-            awaitedReplies.remove(Self.replyKey(node, correlation))
+        }
+        // One at a time, but each only for what is left of the shared deadline: an answer that
+        // comes while another is awaited is kept by the rendezvous until its turn.
+        for key in acknowledgements {
+            let left = ContinuousClock.now.duration(to: deadline)
+            if left > .zero { _ = await control.wait(for: key, timeout: left) }
+            awaitedReplies.remove(key)
         }
         await control.cancelAll()
         await startup.cancelAll()
@@ -613,7 +629,7 @@ public actor DistributedRun {
             kill(process.processIdentifier, SIGTERM)
         }
         for (_, process) in children {
-            await Self.waitForExit(process, within: .seconds(5))
+            await Self.waitForExit(process, within: ContinuousClock.now.duration(to: deadline))
             SpawnedProcesses.shared.remove(process.processIdentifier)
         }
         if let workDirectory {
@@ -639,18 +655,23 @@ public actor DistributedRun {
         }
     }
 
-    /// One whole run: start, run, shut down (also when something fails).
-    public static func run(_ scenario: Scenario, scenarioText: String, options: DistributedOptions) async throws(DistributedRunError) -> ScenarioRun {
-        let run = DistributedRun(scenario: scenario, scenarioText: scenarioText, options: options)
+    /// This run from end to end: start, run, shut down — also when something fails. What the
+    /// run leaves to read afterwards (`traceData`, `exitStatuses`) stays on the actor.
+    public func conduct() async throws(DistributedRunError) -> ScenarioRun {
         do {
-            try await run.start()
-            let result = try await run.run()
-            await run.shutdown()
+            try await start()
+            let result = try await run()
+            await shutdown()
             return result
         } catch {
-            await run.shutdown()
+            await shutdown()
             throw error
         }
+    }
+
+    /// One whole run: start, run, shut down (also when something fails).
+    public static func run(_ scenario: Scenario, scenarioText: String, options: DistributedOptions) async throws(DistributedRunError) -> ScenarioRun {
+        try await DistributedRun(scenario: scenario, scenarioText: scenarioText, options: options).conduct()
     }
 }
 

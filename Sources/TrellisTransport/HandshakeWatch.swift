@@ -69,6 +69,16 @@ final class HandshakeWatch {
         }
     }
 
+    /// Stops watching `socket` (before it closes: a monitor must not outlive the socket it
+    /// watches, nor its PAIR be polled for a socket that is gone).
+    func unwatch(_ socket: ZMQSocket) {
+        for offset in monitors.indices.reversed() where monitors[offset].watched === socket {
+            let monitor = monitors.remove(at: offset)
+            monitor.watched.stopMonitor()
+            monitor.pair.close()
+        }
+    }
+
     /// Closes the PAIR sockets (before the context ends).
     func close() {
         for monitor in monitors { monitor.pair.close() }

@@ -46,28 +46,49 @@ struct NodeIOLoop {
     /// The bytes of the largest batch the last turn took from the outboxes.
     private var drainedBytes = 0
 
-    /// Sets up the context and the ROUTER, bound (with CURVE, the ZAP handler first).
+    /// Sets up the context and the ROUTER, bound (with CURVE, the ZAP handler first). A step that
+    /// fails releases everything made before it — sockets closed, context ended — so that a node
+    /// that cannot start (an endpoint in use, say) leaves no thread or file descriptor behind.
     init(io: NodeIO) throws(ZMQError) {
         let configuration = io.configuration
         self.io = io
-        context = try ZMQContext()
-        handshakes = HandshakeWatch(context: context)
-        router = try context.socket(.router)
-        try router.set(ZMQOption.linger, configuration.lingerMilliseconds)
-        try router.set(ZMQOption.receiveHighWaterMark, configuration.highWaterMark)
-        try router.set(ZMQOption.sendHighWaterMark, configuration.highWaterMark)
-        try router.set(ZMQOption.routerMandatory, 1)
-        try router.set(ZMQOption.maximumMessageSize, int64: configuration.maximumMessageSize)
-        if let curve = configuration.curve {
-            zap = try ZAPHandler(in: context, allowing: curve.allowedPeers)
-            try router.set(ZMQOption.curveServer, 1)
-            try router.set(ZMQOption.curveSecretKey, text: curve.secretKey)
-            try router.set(ZMQOption.zapDomain, text: "trellis")
-            handshakes?.watch(router, peer: nil)
-        } else {
-            zap = nil
+        let context = try ZMQContext()
+        let handshakes = HandshakeWatch(context: context)
+        let router: ZMQSocket
+        do {
+            router = try context.socket(.router)
+        } catch {
+            context.terminate()
+            throw error
         }
-        try router.bind(configuration.bindEndpoint)
+        var zap: ZAPHandler?
+        do {
+            try router.set(ZMQOption.linger, configuration.lingerMilliseconds)
+            try router.set(ZMQOption.receiveHighWaterMark, configuration.highWaterMark)
+            try router.set(ZMQOption.sendHighWaterMark, configuration.highWaterMark)
+            try router.set(ZMQOption.routerMandatory, 1)
+            try router.set(ZMQOption.maximumMessageSize, int64: configuration.maximumMessageSize)
+            if let curve = configuration.curve {
+                zap = try ZAPHandler(in: context, allowing: curve.allowedPeers)
+                try router.set(ZMQOption.curveServer, 1)
+                try router.set(ZMQOption.curveSecretKey, text: curve.secretKey)
+                try router.set(ZMQOption.zapDomain, text: "trellis")
+                handshakes.watch(router, peer: nil)
+            }
+            try router.bind(configuration.bindEndpoint)
+        } catch {
+            // In the order of `close()`: the context ends only once every socket is closed.
+            handshakes.unwatch(router)
+            handshakes.close()
+            zap?.close()
+            router.close()
+            context.terminate()
+            throw error
+        }
+        self.context = context
+        self.handshakes = handshakes
+        self.router = router
+        self.zap = zap
         heartbeat = io.queue.withLock { $0.heartbeatFrames }
         now = ContinuousClock.now
         heartbeats = Heartbeats(
@@ -240,13 +261,13 @@ struct NodeIOLoop {
         drainedBytes = 0
         for index in outboxes.indices {
             let peer = outboxes[index].peer
-            guard let stream = writes[peer] else {
-                io.onEvent(.failed("send to \(peer): no connection to that node"))
-                continue
-            }
-            guard !stream.gone else {
+            guard !writes.isGone(peer) else {
                 // §9.5 rule 3: a gone peer is sent nothing more; never silently.
                 io.onEvent(.failed("send to \(peer): the node is gone; what was queued for it is not sent"))
+                continue
+            }
+            guard let stream = writes[peer] else {
+                io.onEvent(.failed("send to \(peer): no connection to that node"))
                 continue
             }
             if !stream.silenceCounts, outboxes[index].assumesPeerUp {
@@ -271,7 +292,7 @@ struct NodeIOLoop {
         guard now >= heartbeats.nextDeadline else { return }
         if heartbeats.beatIsDue(at: now) { writes.beat(heartbeat) }
         for peer in heartbeats.newlySilent(at: now) {
-            writes.abandon(peer)
+            writes.abandon(peer, handshakes: handshakes)
             io.onEvent(.peerGone(peer))
         }
     }

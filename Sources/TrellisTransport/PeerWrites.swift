@@ -16,8 +16,6 @@ struct PeerWrites {
         var opened = false
         /// The peer's silence counts (it was heard, or sent a message other than HELLO).
         var silenceCounts = false
-        /// The peer is gone: it is sent nothing more (TWP/1 §9.5 rule 3).
-        var gone = false
 
         init(socket: ZMQSocket) {
             self.socket = socket
@@ -38,27 +36,43 @@ struct PeerWrites {
     }
 
     private(set) var streams: [String: Stream] = [:]
+    /// The peers abandoned (gone): their sockets are closed and their streams dropped; they are
+    /// sent nothing more, and never connected again within the run (TWP/1 §9.5 rule 3).
+    private(set) var abandoned = Set<String>()
 
     subscript(peer: String) -> Stream? { streams[peer] }
 
-    /// Opens the DEALER to `peer` (once: false when it already exists).
+    /// Whether `peer` was abandoned (`abandon`).
+    func isGone(_ peer: String) -> Bool { abandoned.contains(peer) }
+
+    /// Opens the DEALER to `peer` (once: false when it already exists, or the peer is gone). A
+    /// DEALER that cannot be set up or connected (a malformed endpoint) is closed, its monitor
+    /// stopped, before the error is thrown: a failed connect leaves nothing behind.
     mutating func connect(
         _ peer: String, endpoint: String, serverKey: String?, in context: ZMQContext, configuration: NodeIOConfiguration,
         handshakes: HandshakeWatch?
     ) throws(ZMQError) -> Bool {
-        guard streams[peer] == nil else { return false }
+        guard streams[peer] == nil, !abandoned.contains(peer) else { return false }
         let dealer = try context.socket(.dealer)
-        try dealer.set(ZMQOption.linger, configuration.lingerMilliseconds)
-        try dealer.set(ZMQOption.sendHighWaterMark, configuration.highWaterMark)
-        try dealer.set(ZMQOption.receiveHighWaterMark, configuration.highWaterMark)
-        try dealer.set(ZMQOption.routingID, text: configuration.nodeName)
-        if let curve = configuration.curve, let serverKey {
-            try dealer.set(ZMQOption.curveServerKey, text: serverKey)
-            try dealer.set(ZMQOption.curvePublicKey, text: curve.publicKey)
-            try dealer.set(ZMQOption.curveSecretKey, text: curve.secretKey)
+        do {
+            try dealer.set(ZMQOption.linger, configuration.lingerMilliseconds)
+            try dealer.set(ZMQOption.sendHighWaterMark, configuration.highWaterMark)
+            try dealer.set(ZMQOption.receiveHighWaterMark, configuration.highWaterMark)
+            try dealer.set(ZMQOption.routingID, text: configuration.nodeName)
+            if let curve = configuration.curve, let serverKey {
+                try dealer.set(ZMQOption.curveServerKey, text: serverKey)
+                try dealer.set(ZMQOption.curvePublicKey, text: curve.publicKey)
+                try dealer.set(ZMQOption.curveSecretKey, text: curve.secretKey)
+            }
+            handshakes?.watch(dealer, peer: peer)
+            try dealer.connect(endpoint)
+        } catch {
+            handshakes?.unwatch(dealer)
+            // Nothing was sent on it: closing at once drops nothing.
+            try? dealer.set(ZMQOption.linger, 0)
+            dealer.close()
+            throw error
         }
-        handshakes?.watch(dealer, peer: peer)
-        try dealer.connect(endpoint)
         streams[peer] = Stream(socket: dealer)
         return true
     }
@@ -94,23 +108,27 @@ struct PeerWrites {
     /// waiting there, which shows life as well — and sends.
     func beat(_ heartbeat: [[UInt8]]) {
         guard !heartbeat.isEmpty else { return }
-        for stream in streams.values where stream.opened && !stream.gone {
+        for stream in streams.values where stream.opened {
             if !stream.hasPending { stream.pending.append(heartbeat) }
             try? stream.flush()
         }
     }
 
-    /// A gone peer is sent nothing more (TWP/1 §9.5 rule 3): what waits for it is dropped, and
-    /// closing its socket will not linger (nor hold up the end of the run). Returns how many
+    /// A gone peer is sent nothing more (TWP/1 §9.5 rule 3): what waits for it is dropped, its
+    /// socket closes at once (no linger: it must not hold up the end of the run), its handshake
+    /// is watched no more, and its stream is forgotten — only its name is kept (`isGone`), so
+    /// that a message queued for it later is refused as sent to a gone peer. Returns how many
     /// messages were dropped.
     @discardableResult
-    func abandon(_ peer: String) -> Int {
-        guard let stream = streams[peer] else { return 0 }
+    mutating func abandon(_ peer: String, handshakes: HandshakeWatch?) -> Int {
+        abandoned.insert(peer)
+        guard let stream = streams.removeValue(forKey: peer) else { return 0 }
         let dropped = stream.pending.count - stream.pendingStart
-        stream.gone = true
         stream.pending.removeAll()
         stream.pendingStart = 0
+        handshakes?.unwatch(stream.socket)
         try? stream.socket.set(ZMQOption.linger, 0)
+        stream.socket.close()
         return dropped
     }
 

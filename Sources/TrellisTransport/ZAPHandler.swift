@@ -13,8 +13,14 @@ struct ZAPHandler {
     /// Binds the handler in `context`: it must exist before a socket there uses CURVE.
     init(in context: ZMQContext, allowing allowedKeys: [String: String]) throws(ZMQError) {
         let socket = try context.socket(.rep)
-        try socket.set(ZMQOption.linger, 0)
-        try socket.bind("inproc://zeromq.zap.01")
+        do {
+            try socket.set(ZMQOption.linger, 0)
+            try socket.bind("inproc://zeromq.zap.01")
+        } catch {
+            // Closed now, not whenever the last reference goes: the context cannot end before.
+            socket.close()
+            throw error
+        }
         self.socket = socket
         self.allowedKeys = allowedKeys
     }

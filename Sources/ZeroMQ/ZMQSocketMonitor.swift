@@ -52,9 +52,22 @@ extension ZMQSocket {
     /// (`ZMQMonitorEvent(frames:)`). Close the PAIR before the monitored socket's context ends.
     package func monitor(at address: String, events: Int32, in context: ZMQContext) throws(ZMQError) -> ZMQSocket {
         guard zmq_socket_monitor(handle, address, events) == 0 else { throw ZMQError("zmq_socket_monitor \(address)") }
-        let pair = try context.socket(.pair)
-        try pair.set(ZMQ_LINGER, 0)
-        try pair.connect(address)
+        let pair: ZMQSocket
+        do {
+            pair = try context.socket(.pair)
+        } catch {
+            stopMonitor()
+            throw error
+        }
+        do {
+            try pair.set(ZMQ_LINGER, 0)
+            try pair.connect(address)
+        } catch {
+            // Nothing half made is left behind: the monitor stops and its PAIR closes now.
+            pair.close()
+            stopMonitor()
+            throw error
+        }
         return pair
     }
 

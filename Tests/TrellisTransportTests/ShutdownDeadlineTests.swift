@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+import TrellisDistributed
+import TrellisScenario
+import TrellisTestSupport
+
+/// Issue 16 review: the conductor's shutdown tells every node goodbye first, then waits for all
+/// of them against one deadline — nodes that never answer cost it that deadline once, not once
+/// each — and leaves none of them running.
+@Suite(.timeLimit(.minutes(2)))
+struct ShutdownDeadlineTests {
+    /// Controllers on the conductor and on three workers, b, c and d.
+    static let threeWorkers = #"""
+        { "window": { "size": [320, 568] }, "root": "R",
+          "controllers": { "R": { "children": ["A", "B", "C"] }, "A": {}, "B": {}, "C": {} },
+          "placement": { "A": "b", "B": "c", "C": "d" },
+          "steps": [ { "resizeWindow": [568, 320] } ] }
+        """#
+
+    @Test("three workers that never acknowledge GOODBYE hold the shutdown up for one deadline, not three; none is left running")
+    func silentWorkersShareOneDeadline() async throws {
+        let scenario = try ScenarioDecoder.decode(Self.threeWorkers, file: "three.json")
+        // Nobody is declared gone while stopped (a gone node is not told goodbye, nor waited for).
+        var options = try options(peerTimeoutMilliseconds: 60_000)
+        let deadline = Duration.seconds(3)
+        options.goodbyeTimeout = deadline
+        let run = DistributedRun(scenario: scenario, scenarioText: Self.threeWorkers, options: options)
+        do {
+            try await run.start()
+        } catch {
+            await run.shutdown()
+            Issue.record("the run did not start: \(error)")
+            return
+        }
+        let processes = await run.processIDs
+        #expect(processes.keys.sorted() == ["b", "c", "d"])
+        // A pid of 0 or less would stop this process's group, or every process it may signal.
+        guard processes.values.allSatisfy({ $0 > 0 }) else {
+            await run.shutdown()
+            Issue.record("a worker has no process id: \(processes)")
+            return
+        }
+        // Stopped, the workers hear the goodbye but cannot answer it; the shutdown kills them.
+        for id in processes.values { kill(id, SIGSTOP) }
+        let began = ContinuousClock.now
+        await run.shutdown()
+        let took = began.duration(to: .now)
+        // Waited for the silent workers: never less than the deadline. One after the other, they
+        // would take three deadlines; together, one and what killing them costs.
+        #expect(took >= deadline, "the shutdown took \(took)")
+        #expect(took < deadline * 1.6, "the shutdown took \(took) with three silent workers: the deadline was not shared")
+        for (node, id) in processes {
+            #expect(!processExists(id), "node \(node) (pid \(id)) outlived the shutdown")
+        }
+        // Killed, not exited by themselves.
+        #expect(await run.exitStatuses.isEmpty)
+    }
+
+    @Test("workers that acknowledge GOODBYE are not held to the deadline: the shutdown ends well before it, each exits 0")
+    func answeringWorkersEndTheShutdownEarly() async throws {
+        let scenario = try ScenarioDecoder.decode(Self.threeWorkers, file: "three.json")
+        var options = try options()
+        // Far longer than an answer takes, so that waiting for it would show.
+        let deadline = Duration.seconds(20)
+        options.goodbyeTimeout = deadline
+        let run = DistributedRun(scenario: scenario, scenarioText: Self.threeWorkers, options: options)
+        do {
+            try await run.start()
+            _ = try await run.run()
+        } catch {
+            Issue.record("the run failed: \(error)")
+        }
+        // Only the shutdown is timed: a loaded machine may take long to start four processes.
+        let began = ContinuousClock.now
+        await run.shutdown()
+        let took = began.duration(to: .now)
+        #expect(took < deadline, "the shutdown took \(took): it waited out the deadline")
+        #expect(await run.exitStatuses == ["b": 0, "c": 0, "d": 0])
+    }
+
+    @Test("a whole run conducted in one call gives the in-process trace and leaves its workers exited 0")
+    func conductRunsStartToShutdown() async throws {
+        let scenario = try ScenarioDecoder.decode(Self.threeWorkers, file: "three.json")
+        let run = DistributedRun(scenario: scenario, scenarioText: Self.threeWorkers, options: try options())
+        let distributed = try await run.conduct()
+        #expect(distributed.canonicalLines == (try await ScenarioRunner.run(scenario)).canonicalLines)
+        #expect(await run.exitStatuses == ["b": 0, "c": 0, "d": 0])
+        #expect(await run.workFolder.map { FileManager.default.fileExists(atPath: $0.path) } == false)
+    }
+}
