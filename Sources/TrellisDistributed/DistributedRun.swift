@@ -604,20 +604,21 @@ public actor DistributedRun {
         let deadline = ContinuousClock.now.advanced(by: options.goodbyeTimeout)
         // Every node that greeted — set up or not, a stranger too — is told goodbye, so that
         // none outlives the run (TWP/1 §9.8).
-        var acknowledgements: [String] = []
+        var acknowledgements: [(node: String, key: String)] = []
         for node in workers.filter(greeted.contains) + strangers.keys.sorted() {
             if transport.isGone(node) { continue }
             let correlation = takeCorrelation()
             let key = Self.replyKey(node, correlation)
             awaitedReplies.insert(key)
-            acknowledgements.append(key)
+            acknowledgements.append((node, key))
             await transport.send(.goodbye, to: node, correlationID: correlation)
         }
         // One at a time, but each only for what is left of the shared deadline: an answer that
         // comes while another is awaited is kept by the rendezvous until its turn.
-        for key in acknowledgements {
+        var acknowledged = Set<String>()
+        for (node, key) in acknowledgements {
             let left = ContinuousClock.now.duration(to: deadline)
-            if left > .zero { _ = await control.wait(for: key, timeout: left) }
+            if left > .zero, await control.wait(for: key, timeout: left) != nil { acknowledged.insert(node) }
             awaitedReplies.remove(key)
         }
         await control.cancelAll()
@@ -628,8 +629,11 @@ public actor DistributedRun {
         for (node, process) in children where !greeted.contains(node) && process.isRunning {
             kill(process.processIdentifier, SIGTERM)
         }
-        for (_, process) in children {
-            await Self.waitForExit(process, within: ContinuousClock.now.duration(to: deadline))
+        for (node, process) in children {
+            // A node that acknowledged is on its way out: it gets a moment to exit by itself even
+            // when its answer came just before the deadline.
+            let left = ContinuousClock.now.duration(to: deadline)
+            await Self.waitForExit(process, within: acknowledged.contains(node) ? max(left, Self.exitGrace) : left)
             SpawnedProcesses.shared.remove(process.processIdentifier)
         }
         if let workDirectory {
@@ -637,6 +641,9 @@ public actor DistributedRun {
             SpawnedProcesses.shared.remove(folder: workDirectory)
         }
     }
+
+    /// How long a node that acknowledged its goodbye at least has to exit before it is killed.
+    static let exitGrace: Duration = .seconds(1)
 
     /// Waits for a process to exit, then kills it if it has not — at once when the waiting task
     /// is cancelled (a swallowed cancellation would spin until the deadline).
