@@ -40,6 +40,9 @@ public struct DistributedOptions: Sendable {
     /// public key there, the conductor and each node it spawns its secret key too. Takes the
     /// place of `curve`, `secureSpawnedNodes` and `startedNodeKeys`.
     public var keyFolder: CurveKeyFolder?
+    /// How much trace one worker's answer to a TRACE-REQUEST may bring (TWP/1 §9.7); past it the
+    /// rest of that worker's trace is refused, a fault of the run.
+    public var traceLimit = TraceDataLimit.standard
 
     public init(nodeExecutable: String) {
         self.nodeExecutable = nodeExecutable
@@ -82,6 +85,9 @@ public actor DistributedRun {
     let placement: Placement
     /// The losses of worker traces already reported (`traceMissing`).
     private var reportedLosses = Set<String>()
+    /// Workers whose answer to a TRACE-REQUEST went past `options.traceLimit`: they are not asked
+    /// again (each answer could cost as much), the fault said once.
+    private var refusedTraces = Set<String>()
     let recorder: TraceRecorder
     let transport: NodeTransport
     let host: NodeHost
@@ -526,18 +532,30 @@ public actor DistributedRun {
                 await traceMissing("node \(node) is gone: its trace is missing from the merged trace")
                 continue
             }
+            guard !refusedTraces.contains(node) else { continue }
             let correlation = takeCorrelation()
             awaitedReplies.insert(Self.replyKey(node, correlation))
             defer { awaitedReplies.remove(Self.replyKey(node, correlation)) }
             await transport.send(.traceRequest, to: node, correlationID: correlation)
             var more = true
+            var tally = TraceDataLimit.Tally()
             while more {
                 guard let reply = await control.wait(for: Self.replyKey(node, correlation), timeout: .seconds(10)),
-                      let part = TraceDataCodec.read(reply.body, from: node, runID: scenario.name) else {
+                      let size = TraceDataCodec.messageBytes(of: reply.body) else {
                     let received = workerEvents[node]?.count ?? 0
                     await traceMissing("node \(node) did not send its trace: the merged trace has \(received) of its events, and lacks the rest")
                     break
                 }
+                // Counted before the part is read: the part that goes past the limit is not taken,
+                // and whatever follows it is dropped (no longer awaited).
+                if let exceeded = tally.add(messageBytes: size, within: options.traceLimit) {
+                    refusedTraces.insert(node)
+                    let received = workerEvents[node]?.count ?? 0
+                    await traceMissing(
+                        "node \(node) sent \(exceeded) in answer to one TRACE-REQUEST, the most the conductor takes (TWP/1 §9.7): the rest was refused; the merged trace has \(received) of its events, and lacks the rest")
+                    break
+                }
+                guard let part = TraceDataCodec.read(reply.body, from: node, runID: scenario.name) else { break }
                 more = !part.last
                 workerEvents[node, default: []].append(contentsOf: part.events)
                 traceData.add(part)
