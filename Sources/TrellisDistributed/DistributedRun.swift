@@ -100,8 +100,18 @@ public actor DistributedRun {
     private let startup = Rendezvous<StartupEvent>()
     private static let startupKey = "startup"
     /// Nodes the placement does not have that greeted the conductor (a mistake), and where they
-    /// listen: they are told goodbye too, so that none outlives the failed set-up.
+    /// listen: they are told goodbye too, so that none outlives the failed set-up. At most
+    /// `strangersKept` of them, each costing a stream (a socket) and a goodbye; the others are
+    /// counted (`strangersNotKept`).
     private var strangers: [String: String] = [:]
+    /// How many strangers the conductor greets back and tells goodbye. The first greeting already
+    /// ends the set-up as a mistake, named; more than a few mistaken nodes at once is no mistake
+    /// but a peer making up names, which must not make the conductor open a socket for each.
+    package static let strangersKept = 64
+    /// Strangers that greeted beyond `strangersKept`: neither greeted back nor told goodbye.
+    package private(set) var strangersNotKept = 0
+    /// How many strangers greeted (for tests).
+    package var strangersGreeted: Int { strangers.count + strangersNotKept }
     private var children: [String: Process] = [:]
     private var workDirectory: URL?
     private var workerEvents: [String: [TraceEvent]] = [:]
@@ -395,7 +405,9 @@ public actor DistributedRun {
         guard !shutDown else { return }
         guard workers.contains(node) else {
             guard !setUpDone else { return }
-            if !announced.isEmpty, strangers[node] == nil {
+            if !announced.isEmpty, strangers[node] == nil, strangers.count >= Self.strangersKept {
+                strangersNotKept += 1
+            } else if !announced.isEmpty, strangers[node] == nil {
                 strangers[node] = announced
                 // With CURVE, the stream to it needs its key: the key folder's NODE.pub (its HELLO
                 // came through, so the conductor let a key of the folder in), else no goodbye can
@@ -606,7 +618,7 @@ public actor DistributedRun {
         shutDown = true
         // Every node that greeted — set up or not, a stranger too — is told goodbye, so that
         // none outlives the run (TWP/1 §9.8).
-        for node in workers.filter(greeted.contains) + strangers.keys.sorted() {
+        for node in workers.filter(greeted.contains) {
             if transport.isGone(node) { continue }
             let correlation = takeCorrelation()
             awaitedReplies.insert(Self.replyKey(node, correlation))
@@ -614,6 +626,7 @@ public actor DistributedRun {
             _ = await control.wait(for: Self.replyKey(node, correlation), timeout: .seconds(5))
             awaitedReplies.remove(Self.replyKey(node, correlation))
         }
+        await tellStrangersGoodbye()
         await control.cancelAll()
         await startup.cancelAll()
         await transport.stop()
@@ -629,6 +642,30 @@ public actor DistributedRun {
         if let workDirectory {
             try? FileManager.default.removeItem(at: workDirectory)
             SpawnedProcesses.shared.remove(folder: workDirectory)
+        }
+    }
+
+    /// Tells every stranger kept goodbye at once, then waits for their acknowledgements until one
+    /// deadline: strangers that do not answer cost 5 s in all, not 5 s each. Those beyond
+    /// `strangersKept` are only counted, in the conductor's trace.
+    private func tellStrangersGoodbye() async {
+        var told: [(node: String, correlation: UInt64)] = []
+        for node in strangers.keys.sorted() where !transport.isGone(node) {
+            let correlation = takeCorrelation()
+            awaitedReplies.insert(Self.replyKey(node, correlation))
+            await transport.send(.goodbye, to: node, correlationID: correlation)
+            told.append((node, correlation))
+        }
+        let deadline = ContinuousClock.now.advanced(by: .seconds(5))
+        for (node, correlation) in told {
+            let left = ContinuousClock.now.duration(to: deadline)
+            if left > .zero { _ = await control.wait(for: Self.replyKey(node, correlation), timeout: left) }
+            awaitedReplies.remove(Self.replyKey(node, correlation))
+        }
+        if strangersNotKept > 0 {
+            recorder.record(
+                .fault("\(strangersNotKept) more nodes the placement does not have greeted the conductor: beyond the first \(Self.strangersKept), they were not greeted back nor told goodbye"),
+                controller: ControllerIDs.node(placement.conductor), cause: nil)
         }
     }
 
