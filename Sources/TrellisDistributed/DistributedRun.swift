@@ -112,6 +112,8 @@ public actor DistributedRun {
     package private(set) var strangersNotKept = 0
     /// How many strangers greeted (for tests).
     package var strangersGreeted: Int { strangers.count + strangersNotKept }
+    /// A stranger's greeting was said as the set-up's mistake (once: that ends the set-up).
+    private var strangerNamed = false
     private var children: [String: Process] = [:]
     private var workDirectory: URL?
     private var workerEvents: [String: [TraceEvent]] = [:]
@@ -416,6 +418,9 @@ public actor DistributedRun {
                 await transport.connect(peer: node, endpoint: announced, serverKey: key ?? publicKeys[node])
                 await transport.send(.hello(node: placement.conductor, runID: scenario.name, capabilities: 0), to: node)
             }
+            // The first stranger ends the set-up: the others' mistakes would only pile up unread.
+            guard !strangerNamed else { return }
+            strangerNamed = true
             let known = workers.isEmpty ? "it has none" : "its workers: \(workers.joined(separator: ", "))"
             await startup.deliver(.failed(.mistake("node \(node) greeted the conductor, but the scenario's placement has no node \(node) (\(known))")), for: Self.startupKey)
             return
