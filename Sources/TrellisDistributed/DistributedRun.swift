@@ -43,6 +43,9 @@ public struct DistributedOptions: Sendable {
     /// public key there, the conductor and each node it spawns its secret key too. Takes the
     /// place of `curve`, `secureSpawnedNodes` and `startedNodeKeys`.
     package var keyFolder: CurveKeyFolder?
+    /// How much trace one worker's answer to a TRACE-REQUEST may bring (TWP/1 §9.7); past it the
+    /// rest of that worker's trace is refused, a fault of the run.
+    public var traceLimit = TraceDataLimit.standard
 
     public init(nodeExecutable: String) {
         self.nodeExecutable = nodeExecutable
@@ -85,6 +88,9 @@ public actor DistributedRun {
     let placement: Placement
     /// The losses of worker traces already reported (`traceMissing`).
     private var reportedLosses = Set<String>()
+    /// Workers whose answer to a TRACE-REQUEST went past `options.traceLimit`: they are not asked
+    /// again (each answer could cost as much), the fault said once.
+    private var refusedTraces = Set<String>()
     let recorder: TraceRecorder
     let transport: NodeTransport
     let host: NodeHost
@@ -97,8 +103,20 @@ public actor DistributedRun {
     private let startup = Rendezvous<StartupEvent>()
     private static let startupKey = "startup"
     /// Nodes the placement does not have that greeted the conductor (a mistake), and where they
-    /// listen: they are told goodbye too, so that none outlives the failed set-up.
+    /// listen: they are told goodbye too, so that none outlives the failed set-up. At most
+    /// `strangersKept` of them, each costing a stream (a socket) and a goodbye; the others are
+    /// counted (`strangersNotKept`).
     private var strangers: [String: String] = [:]
+    /// How many strangers the conductor greets back and tells goodbye. The first greeting already
+    /// ends the set-up as a mistake, named; more than a few mistaken nodes at once is no mistake
+    /// but a peer making up names, which must not make the conductor open a socket for each.
+    package static let strangersKept = 64
+    /// Strangers that greeted beyond `strangersKept`: neither greeted back nor told goodbye.
+    package private(set) var strangersNotKept = 0
+    /// How many strangers greeted (for tests).
+    package var strangersGreeted: Int { strangers.count + strangersNotKept }
+    /// A stranger's greeting was said as the set-up's mistake (once: that ends the set-up).
+    private var strangerNamed = false
     private var children: [String: Process] = [:]
     private var workDirectory: URL?
     private var workerEvents: [String: [TraceEvent]] = [:]
@@ -398,7 +416,9 @@ public actor DistributedRun {
         guard !shutDown else { return }
         guard workers.contains(node) else {
             guard !setUpDone else { return }
-            if !announced.isEmpty, strangers[node] == nil {
+            if !announced.isEmpty, strangers[node] == nil, strangers.count >= Self.strangersKept {
+                strangersNotKept += 1
+            } else if !announced.isEmpty, strangers[node] == nil {
                 strangers[node] = announced
                 // With CURVE, the stream to it needs its key: the key folder's NODE.pub (its HELLO
                 // came through, so the conductor let a key of the folder in), else no goodbye can
@@ -407,6 +427,9 @@ public actor DistributedRun {
                 await transport.connect(peer: node, endpoint: announced, serverKey: key ?? publicKeys[node])
                 await transport.send(.hello(node: placement.conductor, runID: scenario.name, capabilities: 0), to: node)
             }
+            // The first stranger ends the set-up: the others' mistakes would only pile up unread.
+            guard !strangerNamed else { return }
+            strangerNamed = true
             let known = workers.isEmpty ? "it has none" : "its workers: \(workers.joined(separator: ", "))"
             await startup.deliver(.failed(.mistake("node \(node) greeted the conductor, but the scenario's placement has no node \(node) (\(known))")), for: Self.startupKey)
             return
@@ -537,18 +560,30 @@ public actor DistributedRun {
                 await traceMissing("node \(node) is gone: its trace is missing from the merged trace")
                 continue
             }
+            guard !refusedTraces.contains(node) else { continue }
             let correlation = takeCorrelation()
             awaitedReplies.insert(Self.replyKey(node, correlation))
             defer { awaitedReplies.remove(Self.replyKey(node, correlation)) }
             await transport.send(.traceRequest, to: node, correlationID: correlation)
             var more = true
+            var tally = TraceDataLimit.Tally()
             while more {
                 guard let reply = await control.wait(for: Self.replyKey(node, correlation), timeout: .seconds(10)),
-                      let part = TraceDataCodec.read(reply.body, from: node, runID: scenario.name) else {
+                      let size = TraceDataCodec.messageBytes(of: reply.body) else {
                     let received = workerEvents[node]?.count ?? 0
                     await traceMissing("node \(node) did not send its trace: the merged trace has \(received) of its events, and lacks the rest")
                     break
                 }
+                // Counted before the part is read: the part that goes past the limit is not taken,
+                // and whatever follows it is dropped (no longer awaited).
+                if let exceeded = tally.add(messageBytes: size, within: options.traceLimit) {
+                    refusedTraces.insert(node)
+                    let received = workerEvents[node]?.count ?? 0
+                    await traceMissing(
+                        "node \(node) sent \(exceeded) in answer to one TRACE-REQUEST, the most the conductor takes (TWP/1 §9.7): the rest was refused; the merged trace has \(received) of its events, and lacks the rest")
+                    break
+                }
+                guard let part = TraceDataCodec.read(reply.body, from: node, runID: scenario.name) else { break }
                 more = !part.last
                 workerEvents[node, default: []].append(contentsOf: part.events)
                 traceData.add(part)
@@ -620,6 +655,11 @@ public actor DistributedRun {
             let left = ContinuousClock.now.duration(to: deadline)
             if left > .zero, await control.wait(for: key, timeout: left) != nil { acknowledged.insert(node) }
             awaitedReplies.remove(key)
+        }
+        if strangersNotKept > 0 {
+            recorder.record(
+                .fault("\(strangersNotKept) more nodes the placement does not have greeted the conductor: beyond the first \(Self.strangersKept), they were not greeted back nor told goodbye"),
+                controller: ControllerIDs.node(placement.conductor), cause: nil)
         }
         await control.cancelAll()
         await startup.cancelAll()

@@ -56,7 +56,19 @@ package enum TraceDataCodec {
         package init() {}
 
         /// The bytes of the whole message: the header frame, the form octet, the length, the trace.
-        package var messageBytes: Int { WireHeader.length + 5 + traceBytes }
+        package var messageBytes: Int { TraceDataCodec.messageBytes(traceBytes: traceBytes) }
+    }
+
+    /// The bytes of a TRACE-DATA message whose trace (JSON Lines or capture) holds `traceBytes`.
+    static func messageBytes(traceBytes: Int) -> Int { WireHeader.length + 5 + traceBytes }
+
+    /// The bytes of the whole TRACE-DATA message `body`, known before it is read; nil for another body.
+    package static func messageBytes(of body: WireBody) -> Int? {
+        switch body {
+        case let .traceData(_, lines): return messageBytes(traceBytes: lines.utf8.count)
+        case let .compactTraceData(_, capture): return messageBytes(traceBytes: capture.count)
+        default: return nil
+        }
     }
 
     /// The runs other than the worker's own that a part's events name: the first few by name,

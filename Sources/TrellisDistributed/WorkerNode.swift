@@ -30,8 +30,16 @@ public actor WorkerNode {
     private var exitCode: Int32?
     private var endpoint = ""
     /// The capability bits of each peer's HELLO (§7.1): TRACE-DATA goes in the compact form
-    /// only to a peer that announced it.
+    /// only to a peer that announced it. Only the conductor is ever sent TRACE-DATA: kept only
+    /// for a peer that is or may still become it (`noteCapabilities`).
     private var peerCapabilities: [String: WireCapabilities] = [:]
+    /// Before a SETUP, with no conductor named, any peer may become the conductor: the HELLOs of
+    /// at most this many peers other than those it greeted are kept. A conductor's HELLO
+    /// dropped for it only means its trace comes as JSON Lines (§7.8 rule 1); a peer making up
+    /// names can no longer grow the node's memory by one entry each.
+    package static let capabilityPeersKept = 64
+    /// How many peers' capabilities are kept (for tests: it stays bounded).
+    package var capabilityPeers: Int { peerCapabilities.count }
     /// This node's CURVE configuration, when it uses CURVE.
     private var curve: CurveConfiguration?
     /// Whether a failed handshake on the inbox was said already (a client retries often).
@@ -156,10 +164,23 @@ public actor WorkerNode {
             // that greeted it, and none of them outlives the run.
             if speaksForConductor(peer) { finish(0) }
         case let .hello(node, _, capabilities, _) where node == peer:
-            peerCapabilities[peer] = WireCapabilities(rawValue: capabilities)
+            noteCapabilities(WireCapabilities(rawValue: capabilities), of: peer)
         case .hello, .goodbyeAck, .ready, .traceData, .compactTraceData, .error, .heartbeat, .call, .return:
             break
         }
+    }
+
+    /// Keeps the capabilities of `peer`'s HELLO when it is this node's conductor or may still
+    /// become it: after a SETUP its conductor only; before, the conductor named on the command
+    /// line, else the peers it greeted and up to `capabilityPeersKept` others.
+    private func noteCapabilities(_ capabilities: WireCapabilities, of peer: String) {
+        if let conductor = conductor ?? expectedConductor {
+            guard peer == conductor else { return }
+        } else if peerCapabilities[peer] == nil, !greeted.contains(peer),
+                  peerCapabilities.keys.count(where: { !greeted.contains($0) }) >= Self.capabilityPeersKept {
+            return
+        }
+        peerCapabilities[peer] = capabilities
     }
 
     /// Why a SETUP from `peer` is refused (ERROR 6, nothing changes), or nil: the node is set up
@@ -206,6 +227,8 @@ public actor WorkerNode {
         self.host = host
         self.conductor = conductor
         self.runID = runID
+        // From now on only the conductor's capabilities matter.
+        peerCapabilities = peerCapabilities.filter { $0.key == conductor }
     }
 
     /// Whether `peer` can end this node (its goodbye, its silence): after a SETUP only its

@@ -6,6 +6,12 @@
 /// must still learn, within the timeout, that the other is gone). A peer is gone once silent for
 /// `goneAfter`, the timeout less `NodeIOTuning.goneCheckMargin`; the loop sleeps no later than
 /// `nextDeadline`, so that is checked on time rather than on the next heartbeat's tick.
+///
+/// Every peer heard is watched, strangers too (anybody may send to a node's inbox), and forgotten
+/// once gone: a node of the run (`isNode`) is remembered as gone for the run (§9.5 rule 3), a
+/// stranger among the last `NodeIOTuning.goneStrangersRemembered` only. What is kept is thus
+/// bounded by the peers heard within one timeout, the run's nodes, and that constant — however
+/// many names a hostile peer makes up.
 struct Heartbeats {
     typealias Instant = ContinuousClock.Instant
 
@@ -22,7 +28,12 @@ struct Heartbeats {
     private(set) var nextSilenceCheck: Instant
     /// When each peer whose silence counts was last heard (or first sent to, never heard).
     private var lastHeard: [String: Instant] = [:]
+    /// The nodes of the run: the peers the node opened a stream to.
+    private var nodes = Set<String>()
+    /// The nodes of the run declared gone.
     private var gone = Set<String>()
+    /// The strangers declared gone, the most recent of them.
+    private var goneStrangers = RecentNames(capacity: NodeIOTuning.goneStrangersRemembered)
     /// The peer heard most recently and when: a burst from one peer costs a store, not a hash of
     /// its name per message. It goes into `lastHeard` when another peer is heard and before
     /// silences are checked.
@@ -48,8 +59,10 @@ struct Heartbeats {
         storeRecentPeer()
         recentPeer = peer
         recentHeard = now
+        // Without heartbeats nobody's silence is watched, and nobody need be kept.
+        guard watchesSilence else { return false }
         // A gone peer does not come back within a run (§9.5 rule 3).
-        guard lastHeard[peer] == nil, !gone.contains(peer) else { return false }
+        guard lastHeard[peer] == nil, !isGone(peer) else { return false }
         lastHeard[peer] = now
         if watchesSilence { nextSilenceCheck = min(nextSilenceCheck, now.advanced(by: goneAfter)) }
         return true
@@ -63,13 +76,27 @@ struct Heartbeats {
     /// A message other than HELLO went to `peer` at `now`: if it was never heard, its silence
     /// counts from now.
     mutating func sentRequest(to peer: String, at now: Instant) {
-        guard peer != recentPeer, lastHeard[peer] == nil, !gone.contains(peer) else { return }
+        guard watchesSilence, peer != recentPeer, lastHeard[peer] == nil, !isGone(peer) else { return }
         lastHeard[peer] = now
         if watchesSilence { nextSilenceCheck = min(nextSilenceCheck, now.advanced(by: goneAfter)) }
     }
 
     /// Whether `peer`'s silence counts (it was heard, or sent a request, and is not gone).
     func counts(_ peer: String) -> Bool { lastHeard[peer] != nil }
+
+    /// `peer` is a node of the run (the loop opened a stream to it): once gone, it is remembered
+    /// as gone for the run — also when it was declared gone before, as a stranger.
+    mutating func isNode(_ peer: String) {
+        guard nodes.insert(peer).inserted, goneStrangers.contains(peer) else { return }
+        goneStrangers.remove(peer)
+        gone.insert(peer)
+    }
+
+    /// Whether `peer` was declared gone (a stranger: and is still remembered).
+    func isGone(_ peer: String) -> Bool { gone.contains(peer) || goneStrangers.contains(peer) }
+
+    /// How many peers are kept track of, gone or not (for tests: it stays bounded).
+    var peersKept: Int { lastHeard.count + nodes.count + gone.count + goneStrangers.count }
 
     /// True, once per interval, when heartbeats are due.
     mutating func beatIsDue(at now: Instant) -> Bool {
@@ -92,13 +119,14 @@ struct Heartbeats {
                 next = min(next, deadline)
             }
         }
+        found.sort()
         for peer in found {
-            gone.insert(peer)
+            if nodes.contains(peer) { gone.insert(peer) } else { goneStrangers.insert(peer) }
             lastHeard[peer] = nil
         }
         if found.contains(recentPeer) { recentPeer = "" }
         nextSilenceCheck = next
-        return found.sorted()
+        return found
     }
 
     /// How long a peer may stay silent, for a given peer-gone timeout.

@@ -194,6 +194,7 @@ struct NodeIOLoop {
                     // Silence counts only from the first message heard (or request sent): a peer
                     // still starting up is not gone (the conductor bounds startup itself).
                     guard try writes.connect(peer, endpoint: endpoint, serverKey: serverKey, in: context, configuration: io.configuration, handshakes: handshakes) else { continue }
+                    heartbeats.isNode(peer)
                     if heartbeats.counts(peer) { writes.peerIsHeard(peer) }
                 } catch {
                     io.onEvent(.failed("connect to \(peer) at \(endpoint): \(error)"))

@@ -32,4 +32,14 @@ enum NodeIOTuning {
     /// to whole milliseconds, a loaded core — included. With the defaults (250 ms, 2 s) a live
     /// peer would still have had to miss seven heartbeats in a row.
     static let goneCheckMargin = Duration.milliseconds(50)
+
+    /// How many strangers gone silent a node remembers (`Heartbeats`, `OutboundCalls`). Serves no
+    /// bench figure but SPEC §7's rule that hostile input never costs unbounded memory: anybody
+    /// can connect to a node's inbox under a fresh routing id, again and again, and each name heard
+    /// and gone silent would otherwise be kept for the whole run. The nodes of the run — the peers
+    /// a node opened a stream to — are remembered as gone for the run, whatever this says (TWP/1
+    /// §9.5 rule 3). Forgetting a stranger is harmless: no call waits on it and nothing is sent to
+    /// it (there is no stream); if it speaks again it is heard anew and, silent again, declared
+    /// gone again — one more `peerGone` for a peer the node's handlers ignore.
+    static let goneStrangersRemembered = 1024
 }

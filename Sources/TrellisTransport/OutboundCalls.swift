@@ -6,14 +6,21 @@ import TrellisWire
 /// caller's own thread without a hop to the transport's actor, and a RETURN completes its call
 /// on the I/O thread that received it. Declaring a peer gone and taking in a new call to it are
 /// one step each, so no call can wait on a peer already declared gone.
+///
+/// A peer connected to (a node of the run) is remembered as gone for the run (TWP/1 §9.5 rule 3);
+/// a stranger declared gone — one this node never connected to, which no call can wait on — only
+/// among the last `NodeIOTuning.goneStrangersRemembered`, so that a peer making up names does not
+/// grow what is kept.
 final class OutboundCalls: Sendable {
     typealias Waiter = (peer: String, done: CheckedContinuation<WireResult, Never>)
 
     private struct State {
         var io: NodeIO?
         var connected = Set<String>()
-        /// Why each peer declared gone is gone.
+        /// Why each peer declared gone is gone: every node of the run, the strangers remembered.
         var gone: [String: String] = [:]
+        /// The strangers declared gone that are still remembered (their reasons are in `gone`).
+        var goneStrangers = RecentNames(capacity: NodeIOTuning.goneStrangersRemembered)
         var nextCorrelation: UInt64 = 1
         var calls: [UInt64: Waiter] = [:]
         /// Set when the transport stops: no call waits from then on.
@@ -30,9 +37,11 @@ final class OutboundCalls: Sendable {
     }
 
     /// Notes that this node has a DEALER to `peer`; the I/O to open it through when it had none.
+    /// A node of the run from now on: if it was declared gone as a stranger, that is kept for good.
     func connect(_ peer: String) -> NodeIO? {
         state.withLock { state in
             guard state.connected.insert(peer).inserted else { return nil }
+            state.goneStrangers.remove(peer)
             return state.io
         }
     }
@@ -84,9 +93,15 @@ final class OutboundCalls: Sendable {
         state.withLock { state in
             guard state.gone[peer] == nil else { return nil }
             state.gone[peer] = reason
+            if !state.connected.contains(peer), let forgotten = state.goneStrangers.insert(peer) {
+                state.gone[forgotten] = nil
+            }
             return Self.take(from: &state.calls) { $0.peer == peer }
         }
     }
+
+    /// How many peers are remembered as gone (for tests: it stays bounded).
+    var goneCount: Int { state.withLock { $0.gone.count } }
 
     /// Ends calling: takes out the I/O and every waiting call.
     func stop() -> (io: NodeIO?, waiting: [Waiter]) {

@@ -74,4 +74,57 @@ struct HeartbeatsTests {
         #expect(due == [true])
         #expect(beats.nextDeadline == at(501))
     }
+
+    /// A peer cycling through made-up routing ids (issue 16): each name is watched while it
+    /// speaks and forgotten once gone, but for the last `NodeIOTuning.goneStrangersRemembered`.
+    @Test func strangersGoneSilentAreForgottenBeyondTheLastFew() {
+        var beats = heartbeats()
+        let strangers = 10_000
+        for index in 0..<strangers {
+            beats.heard("stranger-\(index)", at: at(index / 10))
+        }
+        #expect(silent(&beats, at(strangers / 10).advanced(by: beats.goneAfter)).count == strangers)
+        let kept = beats.peersKept
+        #expect(kept == NodeIOTuning.goneStrangersRemembered)
+        // The last one gone is still gone; one forgotten is heard anew, and would be gone again.
+        beats.heard("late", at: at(5_000))
+        #expect(silent(&beats, at(5_000).advanced(by: beats.goneAfter)) == ["late"])
+        let forgotten = (0..<strangers).map { "stranger-\($0)" }.filter { !beats.isGone($0) }
+        #expect(forgotten.count == strangers - NodeIOTuning.goneStrangersRemembered + 1)
+        let lateIsNew = beats.heard("late", at: at(20_000))
+        let forgottenIsNew = beats.heard(forgotten.first ?? "", at: at(20_000))
+        #expect(!lateIsNew)
+        #expect(forgottenIsNew)
+        #expect(silent(&beats, at(20_000).advanced(by: beats.goneAfter)) == [forgotten.first ?? ""])
+    }
+
+    /// A node of the run stays gone for the run (§9.5 rule 3), however many strangers come and go
+    /// after it — also one declared gone before the node opened its stream to it.
+    @Test func aNodeOfTheRunStaysGoneWhateverStrangersCome() {
+        var beats = heartbeats()
+        beats.isNode("b")
+        beats.heard("b", at: at(0))
+        beats.heard("c", at: at(0))
+        #expect(silent(&beats, at(0).advanced(by: beats.goneAfter)) == ["b", "c"])
+        beats.isNode("c")  // a worker whose greeting was handled after it was declared gone
+        for index in 0..<(2 * NodeIOTuning.goneStrangersRemembered) {
+            beats.heard("stranger-\(index)", at: at(5_000))
+        }
+        #expect(silent(&beats, at(5_000).advanced(by: beats.goneAfter)).count == 2 * NodeIOTuning.goneStrangersRemembered)
+        let kept = beats.peersKept
+        #expect(kept == 2 + 2 + NodeIOTuning.goneStrangersRemembered)
+        let back = [beats.heard("b", at: at(9_000)), beats.heard("c", at: at(9_000))]
+        #expect(back == [false, false])
+        #expect(!beats.counts("b") && !beats.counts("c"))
+    }
+
+    /// Without heartbeats nobody's silence is watched: nobody heard is kept either.
+    @Test func withoutHeartbeatsNoPeerIsKept() {
+        var beats = Heartbeats(interval: .milliseconds(250), timeout: .milliseconds(2_000), now: start, watchesSilence: false)
+        for index in 0..<10_000 {
+            beats.heard("stranger-\(index)", at: at(index))
+        }
+        let kept = beats.peersKept
+        #expect(kept == 0)
+    }
 }

@@ -64,7 +64,12 @@ struct HostileTraceDataTests {
         }
     }
 
-    @Test func aWorkersForeignAndGarbageTraceAreFaultsNamingIt() async throws {
+    /// Runs the scenario "hostile" (A on the raw worker b) with `parts` as b's answer to every
+    /// TRACE-REQUEST; the faults of the run and its merged trace (canonical lines). A run that
+    /// succeeds is an issue unless `mayPass`.
+    static func runAgainstRawWorker(
+        parts: [WireBody], traceLimit: TraceDataLimit = .standard, mayPass: Bool = false
+    ) async throws -> (faults: [String], merged: [String]) {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-hostile-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -76,14 +81,7 @@ struct HostileTraceDataTests {
         options.conductorEndpoint = "ipc://\(directory.path)/main.sock"
         options.startedNodes = ["b": "ipc://\(directory.path)/b.sock"]
         options.startupTimeout = .seconds(20)
-
-        let foreign = TraceEvent(
-            id: EventRef(node: "b", sequence: 1), lamport: 1, cause: nil, controller: "A", transition: nil, step: 0,
-            message: .note("from an old run"), time: 0)
-        let parts: [WireBody] = [
-            .compactTraceData(last: false, capture: CaptureFileEncoding.bytes(of: [foreign], runs: [], defaultRunID: "old", format: .compact)),
-            .compactTraceData(last: true, capture: Array("{\"v\":\"1.0\"}\n".utf8)),
-        ]
+        options.traceLimit = traceLimit
         // The raw worker blocks in its polls: a thread of its own, not one of the pool's.
         let worker = Task {
             await withCheckedContinuation { (finished: CheckedContinuation<Void, Never>) in
@@ -93,12 +91,12 @@ struct HostileTraceDataTests {
                 }.start()
             }
         }
-
         var faults: [String] = []
         var merged: [String] = []
         do {
-            _ = try await DistributedRun.run(scenario, scenarioText: text, options: options)
-            Issue.record("a run whose worker sent a foreign and a garbage trace succeeded")
+            let run = try await DistributedRun.run(scenario, scenarioText: text, options: options)
+            merged = run.canonicalLines
+            if !mayPass { Issue.record("a run whose worker sent a hostile trace succeeded") }
         } catch {
             if case let .faults(list, partial) = error {
                 faults = list
@@ -107,12 +105,57 @@ struct HostileTraceDataTests {
                 Issue.record("expected faults of the run, got \(error)")
             }
         }
+        // The conductor said goodbye, which ends the raw worker's loop.
+        await worker.value
+        return (faults, merged)
+    }
+
+    /// A worker that never marks a part last would keep the conductor collecting for ever, its
+    /// memory growing: past `TraceDataLimit.bytes` the rest of the answer is refused, a fault
+    /// naming the worker and the bound (not the 10 s wait for a part that never comes).
+    @Test func aTraceThatNeverEndsIsRefusedPastTheByteLimit() async throws {
+        // 1000 parts of 37 bytes each (an empty JSON Lines part), none of them last.
+        let parts = [WireBody](repeating: .traceData(last: false, jsonLines: ""), count: 1000)
+        let (faults, merged) = try await Self.runAgainstRawWorker(parts: parts, traceLimit: TraceDataLimit(bytes: 4096, parts: 4096))
+        let refusal = "node b sent more than 4096 bytes of TRACE-DATA in answer to one TRACE-REQUEST, the most the conductor takes (TWP/1 §9.7): the rest was refused; the merged trace has 0 of its events, and lacks the rest"
+        #expect(faults.contains(refusal), "\(faults)")
+        #expect(merged.contains { $0.contains(refusal) }, "the refusal is a fault line of the merged trace: \(merged)")
+        // Said once, although the trace is collected again at the end of the run, and b not asked again.
+        #expect(faults.filter { $0.contains("TRACE-DATA") }.count == 1, "\(faults)")
+        #expect(!faults.contains { $0.contains("did not send its trace") }, "\(faults)")
+    }
+
+    /// Many tiny parts: past `TraceDataLimit.parts` the rest of the answer is refused too.
+    @Test func aTraceOfEndlessTinyPartsIsRefusedPastThePartLimit() async throws {
+        let parts = [WireBody](repeating: .traceData(last: false, jsonLines: ""), count: 300)
+        let (faults, _) = try await Self.runAgainstRawWorker(parts: parts, traceLimit: TraceDataLimit(bytes: 1 << 30, parts: 100))
+        #expect(faults.contains(
+            "node b sent more than 100 TRACE-DATA parts in answer to one TRACE-REQUEST, the most the conductor takes (TWP/1 §9.7): the rest was refused; the merged trace has 0 of its events, and lacks the rest"),
+            "\(faults)")
+    }
+
+    /// A worker's answer that stays within the limits is taken whole.
+    @Test func aTraceWithinTheLimitsIsTaken() async throws {
+        let parts = [WireBody](repeating: .traceData(last: false, jsonLines: ""), count: 99) + [.traceData(last: true, jsonLines: "")]
+        let (faults, merged) = try await Self.runAgainstRawWorker(
+            parts: parts, traceLimit: TraceDataLimit(bytes: 100 * 37, parts: 100), mayPass: true)
+        #expect(faults.isEmpty, "\(faults)")
+        #expect(!merged.isEmpty)
+    }
+
+    @Test func aWorkersForeignAndGarbageTraceAreFaultsNamingIt() async throws {
+        let foreign = TraceEvent(
+            id: EventRef(node: "b", sequence: 1), lamport: 1, cause: nil, controller: "A", transition: nil, step: 0,
+            message: .note("from an old run"), time: 0)
+        let parts: [WireBody] = [
+            .compactTraceData(last: false, capture: CaptureFileEncoding.bytes(of: [foreign], runs: [], defaultRunID: "old", format: .compact)),
+            .compactTraceData(last: true, capture: Array("{\"v\":\"1.0\"}\n".utf8)),
+        ]
+        let (faults, merged) = try await Self.runAgainstRawWorker(parts: parts)
         #expect(faults.contains("node b sent trace events of run \"old\", not \"hostile\""), "\(faults)")
         #expect(faults.contains(
             "node b sent an unreadable compact trace part: byte 0: not a compact trellis capture (the first bytes are not 89 54 52 4C 0D 0A 1A 0A) (events kept from before it: 0)"),
             "\(faults)")
         #expect(merged.contains("A note from an old run"), "the foreign event is kept for the merge to show: \(merged)")
-        // The conductor said goodbye, which ends the raw worker's loop.
-        await worker.value
     }
 }

@@ -49,4 +49,40 @@ struct OutboundCallsTests {
         #expect(await node.call(peer: "silent", target: Self.target, code: .snapshot, arguments: [])
             == .fault("no connection to node silent"))
     }
+
+    // What is kept about peers declared gone: every node of the run for the run (TWP/1 §9.5
+    // rule 3), strangers — which a peer can make up by the thousand — only the last few.
+
+    @Test func strangersDeclaredGoneAreForgottenBeyondTheLastFew() {
+        let calls = OutboundCalls()
+        let strangers = 10_000
+        for index in 0..<strangers {
+            #expect(calls.declareGone("stranger-\(index)", reason: "no message for 2000 ms") != nil)
+        }
+        #expect(calls.goneCount == NodeIOTuning.goneStrangersRemembered, "\(calls.goneCount) kept")
+        #expect(calls.goneReason("stranger-\(strangers - 1)") == "no message for 2000 ms")
+        #expect(calls.goneReason("stranger-0") == nil)
+    }
+
+    @Test func aNodeOfTheRunStaysGoneWhateverStrangersCome() {
+        let calls = OutboundCalls()
+        _ = calls.connect("b")
+        _ = calls.declareGone("b", reason: "no message for 2000 ms")
+        // Declared gone before this node connected to it (its greeting handled late): kept too.
+        _ = calls.declareGone("c", reason: "no message for 2000 ms")
+        _ = calls.connect("c")
+        for index in 0..<(2 * NodeIOTuning.goneStrangersRemembered) {
+            _ = calls.declareGone("stranger-\(index)", reason: "no message for 2000 ms")
+        }
+        #expect(calls.goneCount == 2 + NodeIOTuning.goneStrangersRemembered)
+        for node in ["b", "c"] {
+            guard case let .failure(refused) = calls.begin(to: node) else {
+                Issue.record("a call to the gone node \(node) was begun")
+                continue
+            }
+            #expect(refused.reason == "node \(node) is gone: no message for 2000 ms")
+        }
+        // Each is declared gone once.
+        #expect(calls.declareGone("b", reason: "again") == nil)
+    }
 }

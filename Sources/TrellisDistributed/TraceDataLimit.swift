@@ -1,0 +1,39 @@
+/// How much trace one worker's answer to a TRACE-REQUEST may bring the conductor (TWP/1 §9.7):
+/// past either bound the rest of that answer is refused — a fault of the run naming the worker
+/// and the bound — so that a worker which never marks a part last, or sends trace without end,
+/// costs the conductor a bounded time and memory instead of a collection that never ends.
+public struct TraceDataLimit: Sendable, Equatable {
+    /// The octets of the TRACE-DATA messages of one answer, header frames included (so that empty
+    /// parts count too). The default, 1 GiB, is about five times what the largest runs measured
+    /// ship in JSON Lines (a million events: about 210 MB) and a hundred times their compact form
+    /// (about 10 MB), docs/performance.md.
+    public var bytes: Int
+    /// The TRACE-DATA parts of one answer. The reference cuts a part once it holds 1 MiB (compact)
+    /// or 4 MiB (JSON Lines): 4096 parts would hold at least 4 GiB, more than `bytes` lets in, so
+    /// only a worker sending many tiny parts meets this bound.
+    public var parts: Int
+
+    /// The bounds of the reference conductor (TWP/1 §9.7).
+    public static let standard = TraceDataLimit(bytes: 1 << 30, parts: 4096)
+
+    public init(bytes: Int, parts: Int) {
+        self.bytes = bytes
+        self.parts = parts
+    }
+
+    /// What one answer brought so far, against these bounds.
+    struct Tally {
+        var bytes = 0
+        var parts = 0
+
+        /// Counts a part of `messageBytes`; what it would exceed, said for the fault, or nil when
+        /// the part is within the bounds.
+        mutating func add(messageBytes: Int, within limit: TraceDataLimit) -> String? {
+            parts += 1
+            bytes += messageBytes
+            if parts > limit.parts { return "more than \(limit.parts) TRACE-DATA parts" }
+            if bytes > limit.bytes { return "more than \(limit.bytes) bytes of TRACE-DATA" }
+            return nil
+        }
+    }
+}
