@@ -567,12 +567,24 @@ public actor DistributedRun {
             await transport.send(.traceRequest, to: node, correlationID: correlation)
             var more = true
             var tally = TraceDataLimit.Tally()
+            let deadline = ContinuousClock.now.advanced(by: options.traceLimit.time)
             while more {
-                guard let reply = await control.wait(for: Self.replyKey(node, correlation), timeout: .seconds(10)),
+                let left = ContinuousClock.now.duration(to: deadline)
+                guard left > .zero else {
+                    refusedTraces.insert(node)
+                    let received = workerEvents[node]?.count ?? 0
+                    await traceMissing(
+                        "node \(node) took more than \(options.traceLimit.time) to answer one TRACE-REQUEST, the most the conductor waits (TWP/1 §9.7): the rest was refused; the merged trace has \(received) of its events, and lacks the rest")
+                    break
+                }
+                guard let reply = await control.wait(for: Self.replyKey(node, correlation), timeout: min(.seconds(10), left)),
                       let size = TraceDataCodec.messageBytes(of: reply.body) else {
                     let received = workerEvents[node]?.count ?? 0
-                    await traceMissing("node \(node) did not send its trace: the merged trace has \(received) of its events, and lacks the rest")
-                    break
+                    if ContinuousClock.now < deadline {
+                        await traceMissing("node \(node) did not send its trace: the merged trace has \(received) of its events, and lacks the rest")
+                        break
+                    }
+                    continue  // the whole answer's time is up: said above
                 }
                 // Counted before the part is read: the part that goes past the limit is not taken,
                 // and whatever follows it is dropped (no longer awaited).

@@ -12,13 +12,19 @@ public struct TraceDataLimit: Sendable, Equatable {
     /// or 4 MiB (JSON Lines): 4096 parts would hold at least 4 GiB, more than `bytes` lets in, so
     /// only a worker sending many tiny parts meets this bound.
     public var parts: Int
+    /// How long the whole answer may take, from the TRACE-REQUEST to the part marked last. Each
+    /// part must also come within 10 s of the one before; this bound stops a worker that sends
+    /// a small part every few seconds from holding the conductor for hours. The default, 10
+    /// minutes, is 1 GiB at under 2 MB/s.
+    public var time: Duration
 
     /// The bounds of the reference conductor (TWP/1 §9.7).
-    public static let standard = TraceDataLimit(bytes: 1 << 30, parts: 4096)
+    public static let standard = TraceDataLimit(bytes: 1 << 30, parts: 4096, time: .seconds(600))
 
-    public init(bytes: Int, parts: Int) {
+    public init(bytes: Int, parts: Int, time: Duration = .seconds(600)) {
         self.bytes = bytes
         self.parts = parts
+        self.time = time
     }
 
     /// What one answer brought so far, against these bounds.

@@ -16,7 +16,7 @@ import ZeroMQ
 struct HostileTraceDataTests {
     /// A worker "b" on raw sockets: it greets, gets ready, answers every call with an empty
     /// RETURN, and answers the TRACE-REQUEST with `parts`, until the conductor's GOODBYE (or 40 s).
-    static func rawWorker(directory: URL, parts: [WireBody]) {
+    static func rawWorker(directory: URL, parts: [WireBody], drip: Duration = .zero) {
         guard let context = try? ZMQContext(), let inbox = try? context.socket(.router),
               let outbox = try? context.socket(.dealer) else { return }
         defer {
@@ -34,6 +34,9 @@ struct HostileTraceDataTests {
             let deadline = ContinuousClock.now.advanced(by: .seconds(40))
             var lastHeartbeat = ContinuousClock.now
             var finished = false
+            // The answer to a TRACE-REQUEST, sent one part per `drip` (all at once with none).
+            var dripping: [WireMessage] = []
+            var lastDrip = ContinuousClock.now
             while !finished, ContinuousClock.now < deadline {
                 var items = [ZMQPollItem(.socket(inbox))]
                 if try ZMQPoll.poll(&items, timeoutMilliseconds: 20) == 1, var frames = try inbox.receive() {
@@ -45,6 +48,7 @@ struct HostileTraceDataTests {
                         switch message.body {
                         case .setup: replies.append(WireMessage(.ready(node: "b"), correlationID: correlation))
                         case .call: replies.append(WireMessage(.return(.ok([])), correlationID: correlation))
+                        case .traceRequest where drip > .zero: dripping += parts.map { WireMessage($0, correlationID: correlation) }
                         case .traceRequest: replies += parts.map { WireMessage($0, correlationID: correlation) }
                         case .goodbye:
                             replies.append(WireMessage(.goodbyeAck, correlationID: correlation))
@@ -53,6 +57,10 @@ struct HostileTraceDataTests {
                         }
                     }
                     for reply in replies { _ = try outbox.send(reply.encode(), dontWait: false) }
+                }
+                if !dripping.isEmpty, lastDrip.duration(to: .now) >= drip {
+                    _ = try outbox.send(dripping.removeFirst().encode(), dontWait: false)
+                    lastDrip = .now
                 }
                 if lastHeartbeat.duration(to: .now) > .milliseconds(100) {
                     _ = try outbox.send(WireMessage(.heartbeat).encode(), dontWait: false)
@@ -68,7 +76,7 @@ struct HostileTraceDataTests {
     /// TRACE-REQUEST; the faults of the run and its merged trace (canonical lines). A run that
     /// succeeds is an issue unless `mayPass`.
     static func runAgainstRawWorker(
-        parts: [WireBody], traceLimit: TraceDataLimit = .standard, mayPass: Bool = false
+        parts: [WireBody], traceLimit: TraceDataLimit = .standard, drip: Duration = .zero, mayPass: Bool = false
     ) async throws -> (faults: [String], merged: [String]) {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-hostile-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -86,7 +94,7 @@ struct HostileTraceDataTests {
         let worker = Task {
             await withCheckedContinuation { (finished: CheckedContinuation<Void, Never>) in
                 Thread {
-                    Self.rawWorker(directory: directory, parts: parts)
+                    Self.rawWorker(directory: directory, parts: parts, drip: drip)
                     finished.resume()
                 }.start()
             }
@@ -132,6 +140,20 @@ struct HostileTraceDataTests {
         #expect(faults.contains(
             "node b sent more than 100 TRACE-DATA parts in answer to one TRACE-REQUEST, the most the conductor takes (TWP/1 §9.7): the rest was refused; the merged trace has 0 of its events, and lacks the rest"),
             "\(faults)")
+    }
+
+    /// A part every 100 ms, none ever last: each comes well within the 10 s a part may take, but
+    /// the whole answer is refused once it has taken `TraceDataLimit.time`.
+    @Test func aTraceThatDripsForeverIsRefusedPastTheTimeLimit() async throws {
+        let parts = [WireBody](repeating: .traceData(last: false, jsonLines: ""), count: 300)
+        let started = ContinuousClock.now
+        let (faults, _) = try await Self.runAgainstRawWorker(
+            parts: parts, traceLimit: TraceDataLimit(bytes: 1 << 30, parts: 4096, time: .seconds(2)), drip: .milliseconds(100))
+        #expect(faults.contains(
+            "node b took more than 2.0 seconds to answer one TRACE-REQUEST, the most the conductor waits (TWP/1 §9.7): the rest was refused; the merged trace has 0 of its events, and lacks the rest"),
+            "\(faults)")
+        // 300 parts at 100 ms would take 30 s: refused at 2 s (bounded loosely, a loaded machine).
+        #expect(started.duration(to: .now) < .seconds(25))
     }
 
     /// A worker's answer that stays within the limits is taken whole.
