@@ -1,7 +1,7 @@
 /// One figure of `trellis bench`, printed in the form scripts read (issue #7):
 /// `bench <name>: ours=<value> anchor=<value> ratio=<ours/anchor> target=<target> <pass|miss>`.
-public struct BenchLine: Sendable, CustomStringConvertible {
-    public enum Target: Sendable {
+package struct BenchLine: Sendable, CustomStringConvertible {
+    package enum Target: Sendable {
         /// The ratio must be at least this.
         case atLeast(Double)
         /// The ratio must be at most this.
@@ -10,15 +10,15 @@ public struct BenchLine: Sendable, CustomStringConvertible {
         case valueAtMost(Double)
     }
 
-    public var name: String
-    public var ours: Double
-    public var anchor: Double
-    public var unit: String
-    public var target: Target
+    package var name: String
+    package var ours: Double
+    package var anchor: Double
+    package var unit: String
+    package var target: Target
     /// Context printed after the line (sizes, counts), not read by scripts.
-    public var note: String
+    package var note: String
 
-    public init(name: String, ours: Double, anchor: Double, unit: String, target: Target, note: String = "") {
+    package init(name: String, ours: Double, anchor: Double, unit: String, target: Target, note: String = "") {
         self.name = name
         self.ours = ours
         self.anchor = anchor
@@ -27,9 +27,9 @@ public struct BenchLine: Sendable, CustomStringConvertible {
         self.note = note
     }
 
-    public var ratio: Double { anchor == 0 ? 0 : ours / anchor }
+    package var ratio: Double { anchor == 0 ? 0 : ours / anchor }
 
-    public var passes: Bool {
+    package var passes: Bool {
         switch target {
         case let .atLeast(bound): return ratio >= bound
         case let .atMost(bound): return ratio <= bound
@@ -38,13 +38,13 @@ public struct BenchLine: Sendable, CustomStringConvertible {
     }
 
     /// A figure as the lines print it: whole above 100, else three decimals.
-    public static func format(_ value: Double) -> String {
+    package static func format(_ value: Double) -> String {
         if value >= 100 { return String(Int(value.rounded())) }
         let text = String(format: "%.3f", value)
         return text
     }
 
-    public var description: String {
+    package var description: String {
         let targetText: String
         switch target {
         case let .atLeast(bound): targetText = "ratio>=\(Self.format(bound))"

@@ -6,11 +6,11 @@ import TrellisTransport
 
 /// The distributed-traversal figure: one size transition through `count` controllers placed
 /// over four processes, against the same in one process.
-public enum DistributedBench {
+package enum DistributedBench {
     /// A scenario of `shape` whose root's subtrees are dealt over nodes b, c and d, with
     /// `resizes` window resizes (rotating back and forth): the boundary edges are the root's
     /// children only.
-    public static func scenarioText(_ shape: HierarchyShape, resizes: Int = 1) -> String {
+    package static func scenarioText(_ shape: HierarchyShape, resizes: Int = 1) -> String {
         var controllers: [String] = []
         for index in 0..<shape.count {
             let children = shape.children(of: index).map { "\"c\($0)\"" }.joined(separator: ",")
@@ -31,7 +31,7 @@ public enum DistributedBench {
     /// best of several, on each side, is not.
     /// `traceData`: what the workers' TRACE-DATA brought the conductor (TWP/1 §9.7), to say
     /// how many bytes an event costs on the wire.
-    public static func measure(
+    package static func measure(
         _ shape: HierarchyShape, resizes: Int = 1, nodeExecutable: String
     ) async throws -> (distributed: Double, inProcess: Double, traceData: TraceDataStatistics) {
         let text = scenarioText(shape, resizes: resizes)

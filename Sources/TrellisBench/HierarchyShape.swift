@@ -4,24 +4,24 @@ import TrellisRuntime
 /// The tree the in-process figures traverse: `count` controllers, each with up to `branching`
 /// children in breadth-first order (`c0` the root), so a Trellis hierarchy and the bare actor
 /// anchor have exactly the same shape.
-public struct HierarchyShape: Sendable {
-    public let count: Int
-    public let branching: Int
+package struct HierarchyShape: Sendable {
+    package let count: Int
+    package let branching: Int
 
-    public init(count: Int, branching: Int = 8) {
+    package init(count: Int, branching: Int = 8) {
         self.count = max(1, count)
         self.branching = max(1, branching)
     }
 
-    public func children(of index: Int) -> Range<Int> {
+    package func children(of index: Int) -> Range<Int> {
         let first = index * branching + 1
         return min(first, count)..<min(first + branching, count)
     }
 
-    public static func id(_ index: Int) -> ControllerID { ControllerID("c\(index)") }
+    package static func id(_ index: Int) -> ControllerID { ControllerID("c\(index)") }
 
     /// The hierarchy as Trellis describes it: plain view controllers, default behaviours.
-    public func hierarchy(windowSize: Size) -> HierarchyDescription {
+    package func hierarchy(windowSize: Size) -> HierarchyDescription {
         HierarchyDescription(
             windowSize: windowSize,
             windowTraits: TraitCollection(horizontalSizeClass: .compact, verticalSizeClass: .regular, userInterfaceIdiom: .phone, displayScale: 2),

@@ -39,7 +39,7 @@ actor BareNode {
 }
 
 /// Measurements of one process.
-public enum InProcessBench {
+package enum InProcessBench {
     /// Builds the bare tree bottom-up (iteratively; deep shapes cannot overflow the stack).
     static func bareTree(_ shape: HierarchyShape) async -> BareNode {
         var nodes = (0..<shape.count).map { _ in BareNode() }
@@ -56,7 +56,7 @@ public enum InProcessBench {
     /// round (`PlainNode`, the floor), then a Trellis round, and so on — so that all sample the
     /// same moments of a shared, noisy machine; each side's best round counts. Trellis's trace
     /// goes to memory.
-    public static func interleavedHopsPerSecond(_ shape: HierarchyShape, rounds: Int) async throws -> (ours: Double, bare: Double, plain: Double) {
+    package static func interleavedHopsPerSecond(_ shape: HierarchyShape, rounds: Int) async throws -> (ours: Double, bare: Double, plain: Double) {
         let root = await bareTree(shape)
         let plainRoot = PlainNode.tree(shape)
         let recorder = TraceRecorder(storage: .memory)
@@ -86,7 +86,7 @@ public enum InProcessBench {
     /// traced to `storage`). A hop is a message delivered to a controller's actor: two per
     /// controller here, as in the anchor. Like the anchor, one hierarchy is built and the best of
     /// `rounds` transitions (alternating orientations) counts; the initial layout is excluded.
-    public static func trellisHopsPerSecond(_ shape: HierarchyShape, rounds: Int, storage: TraceRecorder.Storage) async throws -> Double {
+    package static func trellisHopsPerSecond(_ shape: HierarchyShape, rounds: Int, storage: TraceRecorder.Storage) async throws -> Double {
         let recorder = TraceRecorder(storage: storage)
         let window = try await Window(shape.hierarchy(windowSize: Size(320, 568)), environment: RuntimeEnvironment(recorder: recorder))
         await window.start()
@@ -106,7 +106,7 @@ public enum InProcessBench {
 
     /// Seconds for `count` alternating size transitions of one hierarchy (trace discarded unless
     /// `storage` says otherwise), for profiling the router alone.
-    public static func repeatedTransitions(_ shape: HierarchyShape, count: Int, storage: TraceRecorder.Storage = .discard) async throws -> Double {
+    package static func repeatedTransitions(_ shape: HierarchyShape, count: Int, storage: TraceRecorder.Storage = .discard) async throws -> Double {
         let window = try await Window(shape.hierarchy(windowSize: Size(320, 568)), environment: RuntimeEnvironment(recorder: TraceRecorder(storage: storage)))
         await window.start()
         let start = ContinuousClock.now
@@ -130,7 +130,7 @@ public enum InProcessBench {
     /// Resident bytes per controller of an idle hierarchy: the resident set after building and
     /// laying out `shape` (trace discarded), minus before, over the count. Run it in a fresh
     /// process: memory freed earlier would be reused and not counted.
-    public static func trellisBytesPerController(_ shape: HierarchyShape) async throws -> Double {
+    package static func trellisBytesPerController(_ shape: HierarchyShape) async throws -> Double {
         let description = shape.hierarchy(windowSize: Size(320, 568))
         let before = residentBytes()
         let window = try await Window(description, environment: RuntimeEnvironment(recorder: TraceRecorder(storage: .discard)))
@@ -141,7 +141,7 @@ public enum InProcessBench {
     }
 
     /// The anchor: resident bytes per node of the bare actor tree of the same shape.
-    public static func bareBytesPerNode(_ shape: HierarchyShape) async -> Double {
+    package static func bareBytesPerNode(_ shape: HierarchyShape) async -> Double {
         let before = residentBytes()
         let root = await bareTree(shape)
         let after = residentBytes()
@@ -150,7 +150,7 @@ public enum InProcessBench {
     }
 
     /// The resident set size of this process, from /proc/self/statm.
-    public static func residentBytes() -> Int {
+    package static func residentBytes() -> Int {
         guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
         let fields = text.split(separator: " ")
         guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }

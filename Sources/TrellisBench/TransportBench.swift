@@ -8,9 +8,9 @@ import ZeroMQ
 /// The ZeroMQ figures: throughput and round trips between two processes, through the Trellis
 /// transport and, as anchors, through raw libzmq sockets over the same endpoint kind.
 /// The other process is this executable again, run as `trellis bench --peer ROLE …`.
-public enum TransportBench {
+package enum TransportBench {
     /// What the other process does.
-    public enum PeerRole: String, Sendable, CaseIterable {
+    package enum PeerRole: String, Sendable, CaseIterable {
         /// Connects a PUSH socket and sends `count` messages of `size` bytes (raw anchor).
         case rawPush = "raw-push"
         /// Binds a REP socket and echoes (raw round-trip anchor).
@@ -29,7 +29,7 @@ public enum TransportBench {
     // MARK: The measuring side
 
     /// Messages per second received by a PULL socket from a raw PUSH peer.
-    public static func rawThroughput(peer: PeerLauncher, endpoint: String, count: Int, size: Int) throws -> Double {
+    package static func rawThroughput(peer: PeerLauncher, endpoint: String, count: Int, size: Int) throws -> Double {
         let context = try ZMQContext()
         defer { context.terminate() }
         let pull = try context.socket(.pull)
@@ -50,7 +50,7 @@ public enum TransportBench {
     }
 
     /// Messages per second received through the Trellis I/O thread, each decoded as a CALL.
-    public static func trellisThroughput(peer: PeerLauncher, endpoint: String, peerEndpoint: String, count: Int, size: Int) async throws -> Double {
+    package static func trellisThroughput(peer: PeerLauncher, endpoint: String, peerEndpoint: String, count: Int, size: Int) async throws -> Double {
         let counter = Counter(target: count)
         var configuration = NodeIOConfiguration(nodeName: "measure", bindEndpoint: endpoint)
         configuration.highWaterMark = 0
@@ -68,22 +68,22 @@ public enum TransportBench {
     }
 
     /// Round-trip times in microseconds of the four exchanges of the zmq-rtt figures.
-    public struct RoundTrips: Sendable {
+    package struct RoundTrips: Sendable {
         /// Raw REQ/REP: the anchor.
-        public var raw: [Double] = []
+        package var raw: [Double] = []
         /// Raw libzmq over Trellis's socket layout (ROUTER in, DEALER out, `zmq_poll`).
-        public var layout: [Double] = []
+        package var layout: [Double] = []
         /// A message echoed through bare `NodeIO`s, from a task on the I/O thread: the I/O loop
         /// without the transport's calls on top.
-        public var nodeIO: [Double] = []
+        package var nodeIO: [Double] = []
         /// Trellis CALL/RETURN from a task on the node's I/O thread.
-        public var trellis: [Double] = []
+        package var trellis: [Double] = []
     }
 
     /// `count` round trips of each kind, taken in turns of `block` so that all four sample the
     /// same moments of a shared machine. Each peer is a process of its own; the first few
     /// exchanges of each (connections being made) are not counted.
-    public static func roundTrips(peer: PeerLauncher, endpoint: (String) -> String, count: Int, block: Int) async throws -> RoundTrips {
+    package static func roundTrips(peer: PeerLauncher, endpoint: (String) -> String, count: Int, block: Int) async throws -> RoundTrips {
         let warmUp = 10
         let total = count + warmUp
         let context = try ZMQContext()
@@ -199,7 +199,7 @@ public enum TransportBench {
     // MARK: The peer side
 
     /// Runs one peer role until its work is done.
-    public static func runPeer(_ role: PeerRole, endpoint: String, connectTo: String, count: Int, size: Int) async throws {
+    package static func runPeer(_ role: PeerRole, endpoint: String, connectTo: String, count: Int, size: Int) async throws {
         let payload = [UInt8](repeating: 0x61, count: size)
         switch role {
         case .rawPush:
@@ -289,10 +289,10 @@ public enum TransportBench {
 }
 
 /// Starts the peer process (this executable, `bench --peer …`) and ends it.
-public struct PeerLauncher: Sendable {
-    public let executable: String
+package struct PeerLauncher: Sendable {
+    package let executable: String
 
-    public init(executable: String) {
+    package init(executable: String) {
         self.executable = executable
     }
 

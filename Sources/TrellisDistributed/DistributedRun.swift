@@ -8,34 +8,34 @@ import TrellisWire
 import ZeroMQ
 
 /// How a distributed run is laid out.
-public struct DistributedOptions: Sendable {
+package struct DistributedOptions: Sendable {
     /// The kind of endpoint spawned nodes listen on.
-    public enum EndpointKind: String, Sendable, CaseIterable {
+    package enum EndpointKind: String, Sendable, CaseIterable {
         case ipc, tcp
     }
 
-    public var endpointKind: EndpointKind = .ipc
+    package var endpointKind: EndpointKind = .ipc
     /// The `trellis` executable that spawned nodes run (`trellis node …`).
-    public var nodeExecutable: String
+    package var nodeExecutable: String
     /// Nodes started by hand (`trellis node`), by name: where they listen. They must greet this
     /// conductor (`--peer <conductor>=<endpoint>`); the others are spawned on this machine.
-    public var startedNodes: [String: String] = [:]
+    package var startedNodes: [String: String] = [:]
     /// Where the conductor listens; nil: a fresh ipc path, or loopback tcp with a free port.
-    public var conductorEndpoint: String?
-    public var heartbeatIntervalMilliseconds = 250
-    public var peerTimeoutMilliseconds = 2_000
+    package var conductorEndpoint: String?
+    package var heartbeatIntervalMilliseconds = 250
+    package var peerTimeoutMilliseconds = 2_000
     /// How long nodes have to greet and to set up before the run fails.
-    public var startupTimeout: Duration = .seconds(30)
+    package var startupTimeout: Duration = .seconds(30)
     /// How long the shutdown waits, all nodes together, for their GOODBYE-ACKs and for the
     /// spawned processes to exit; what is still running then is killed.
-    public var goodbyeTimeout: Duration = .seconds(5)
+    package var goodbyeTimeout: Duration = .seconds(5)
     /// CURVE for the conductor; with `secureSpawnedNodes`, generated for it when nil.
-    public var curve: CurveConfiguration?
+    package var curve: CurveConfiguration?
     /// Run every spawned node with a fresh CURVE key pair, each allowing exactly the run's
     /// other nodes; nodes started by hand must then bring their keys (`startedNodeKeys`).
-    public var secureSpawnedNodes = false
+    package var secureSpawnedNodes = false
     /// The public keys of nodes started by hand, by name (with CURVE).
-    public var startedNodeKeys: [String: String] = [:]
+    package var startedNodeKeys: [String: String] = [:]
     /// What the conductor's HELLO announces (§7.1): by default that it reads TRACE-DATA in the
     /// compact form; without `.compactTrace` its workers send JSON Lines, as to a 1.1 conductor.
     package var capabilities: WireCapabilities = [.compactTrace]
@@ -45,15 +45,15 @@ public struct DistributedOptions: Sendable {
     package var keyFolder: CurveKeyFolder?
     /// How much trace one worker's answer to a TRACE-REQUEST may bring (TWP/1 §9.7); past it the
     /// rest of that worker's trace is refused, a fault of the run.
-    public var traceLimit = TraceDataLimit.standard
+    package var traceLimit = TraceDataLimit.standard
 
-    public init(nodeExecutable: String) {
+    package init(nodeExecutable: String) {
         self.nodeExecutable = nodeExecutable
     }
 }
 
 /// Why a distributed run failed.
-public enum DistributedRunError: Error, Sendable, CustomStringConvertible {
+package enum DistributedRunError: Error, Sendable, CustomStringConvertible {
     /// The run could not start: a node that cannot be spawned, or does not greet or get ready in
     /// time (a fault of the run: `trellis run` exits 3).
     case setup(String)
@@ -66,7 +66,7 @@ public enum DistributedRunError: Error, Sendable, CustomStringConvertible {
     /// The run went through, but messages were lost to faults (a node gone, undeliverable calls).
     case faults([String], ScenarioRun)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case let .setup(text): return "distributed run could not start: \(text)"
         case let .mistake(text): return "distributed run is set up wrongly: \(text)"
@@ -81,7 +81,7 @@ public enum DistributedRunError: Error, Sendable, CustomStringConvertible {
 /// node (or uses nodes started by hand), sets them up, runs the steps with the window here and
 /// stand-ins for the controllers they host, merges their traces by causality, and shuts
 /// everything down — also on failure — leaving no process behind.
-public actor DistributedRun {
+package actor DistributedRun {
     let scenario: Scenario
     let scenarioText: String
     let options: DistributedOptions
@@ -145,11 +145,11 @@ public actor DistributedRun {
     /// What `stopsAfter` said when the run stopped because a node was lost.
     private var stopSummary: String?
     /// Where each node listens, once started (for tests and diagnostics).
-    public private(set) var endpoints: [String: String] = [:]
+    package private(set) var endpoints: [String: String] = [:]
     /// What the workers' TRACE-DATA parts brought so far (for measurements).
-    public private(set) var traceData = TraceDataStatistics()
+    package private(set) var traceData = TraceDataStatistics()
 
-    public init(scenario: Scenario, scenarioText: String, options: DistributedOptions) {
+    package init(scenario: Scenario, scenarioText: String, options: DistributedOptions) {
         self.scenario = scenario
         self.scenarioText = scenarioText
         self.options = options
@@ -165,10 +165,10 @@ public actor DistributedRun {
     }
 
     /// The workers: every placement node but the conductor's.
-    public var workers: [String] { Array(placement.nodes.dropFirst()) }
+    package var workers: [String] { Array(placement.nodes.dropFirst()) }
 
     /// The process ids of the spawned nodes, by name (for tests that kill one).
-    public var processIDs: [String: Int32] { children.mapValues(\.processIdentifier) }
+    package var processIDs: [String: Int32] { children.mapValues(\.processIdentifier) }
 
     /// The exit statuses of the spawned nodes that exited by themselves (not killed by a
     /// signal), by name: 0 after the conductor's goodbye.
@@ -226,7 +226,7 @@ public actor DistributedRun {
     }
 
     /// Starts and sets up every node. After it returns, `run()` may be called.
-    public func start() async throws(DistributedRunError) {
+    package func start() async throws(DistributedRunError) {
         try checkOptions()
         let folderKeys = try keysFromFolder()
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
@@ -497,7 +497,7 @@ public actor DistributedRun {
     }
 
     /// Runs the steps; the trace is the merge of every node's events.
-    public func run() async throws(DistributedRunError) -> ScenarioRun {
+    package func run() async throws(DistributedRunError) -> ScenarioRun {
         var proxies: [ControllerID: RemoteController] = [:]
         for spec in scenario.controllers {
             if let proxy = await host.proxy(forPlaced: spec.id) { proxies[spec.id] = proxy }
@@ -552,7 +552,7 @@ public actor DistributedRun {
     }
 
     /// Every node's events so far, merged by causality.
-    public func mergedEvents() async -> [TraceEvent] {
+    package func mergedEvents() async -> [TraceEvent] {
         for node in workers {
             // Nothing is lost silently: a node that cannot send its trace is a fault of the run
             // and a fault line in the merged trace, saying how much of it arrived.
@@ -645,7 +645,7 @@ public actor DistributedRun {
     /// Every goodbye goes out first, then every wait runs against one deadline
     /// (`goodbyeTimeout`): nodes that do not answer cost the shutdown that deadline once, not
     /// once each.
-    public func shutdown() async {
+    package func shutdown() async {
         guard !shutDown else { return }
         shutDown = true
         let deadline = ContinuousClock.now.advanced(by: options.goodbyeTimeout)
@@ -716,7 +716,7 @@ public actor DistributedRun {
 
     /// This run from end to end: start, run, shut down — also when something fails. What the
     /// run leaves to read afterwards (`traceData`, `exitStatuses`) stays on the actor.
-    public func conduct() async throws(DistributedRunError) -> ScenarioRun {
+    package func conduct() async throws(DistributedRunError) -> ScenarioRun {
         do {
             try await start()
             let result = try await run()
@@ -729,15 +729,15 @@ public actor DistributedRun {
     }
 
     /// One whole run: start, run, shut down (also when something fails).
-    public static func run(_ scenario: Scenario, scenarioText: String, options: DistributedOptions) async throws(DistributedRunError) -> ScenarioRun {
+    package static func run(_ scenario: Scenario, scenarioText: String, options: DistributedOptions) async throws(DistributedRunError) -> ScenarioRun {
         try await DistributedRun(scenario: scenario, scenarioText: scenarioText, options: options).conduct()
     }
 }
 
 /// The nodes this process spawned and the work folders it made (ipc sockets, CURVE secret
 /// keys), so that an interrupted conductor takes the nodes down with it and leaves nothing behind.
-public final class SpawnedProcesses: Sendable {
-    public static let shared = SpawnedProcesses()
+package final class SpawnedProcesses: Sendable {
+    package static let shared = SpawnedProcesses()
     private let ids = Mutex(Set<Int32>())
     private let folders = Mutex(Set<URL>())
 
@@ -748,7 +748,7 @@ public final class SpawnedProcesses: Sendable {
 
     /// Sends SIGKILL to every node still running and removes every work folder (from a signal
     /// handler's queue).
-    public func killAll() {
+    package func killAll() {
         for id in ids.withLock({ $0 }) { kill(id, SIGKILL) }
         for folder in folders.withLock({ $0 }) { try? FileManager.default.removeItem(at: folder) }
     }

@@ -3,23 +3,23 @@ import TrellisModel
 import TrellisScenario
 
 /// Which node hosts each controller of a scenario (SPEC §5 `placement`).
-public struct Placement: Sendable, Equatable {
+package struct Placement: Sendable, Equatable {
     /// The node that conducts the run: the root's.
-    public var conductor: String
-    public var nodeOf: [ControllerID: String]
+    package var conductor: String
+    package var nodeOf: [ControllerID: String]
 
     /// Every node that hosts something, the conductor first, then by name.
-    public var nodes: [String] {
+    package var nodes: [String] {
         [conductor] + Set(nodeOf.values).subtracting([conductor]).sorted()
     }
 
     /// The conductor's node when the root is not placed.
-    public static let defaultConductor = "main"
+    package static let defaultConductor = "main"
 
     /// Explicit placements first; an unplaced controller lives with its parent; one outside the
     /// tree (presented, pushed or shown later) with the controller its first such step names;
     /// anything else with the conductor.
-    public init(_ scenario: Scenario) {
+    package init(_ scenario: Scenario) {
         conductor = scenario.placement[scenario.root] ?? Self.defaultConductor
         var parentOf: [ControllerID: ControllerID] = [:]
         for spec in scenario.controllers {

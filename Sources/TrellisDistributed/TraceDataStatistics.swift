@@ -1,15 +1,15 @@
 /// What the workers' TRACE-DATA parts brought a conductor (TWP/1 §9.7): how many parts, how
 /// many bytes on the wire (whole messages, header frames included) and how many events — to
 /// compare the two forms of §7.8.
-public struct TraceDataStatistics: Sendable, Equatable {
-    public var parts = 0
-    public var messageBytes = 0
-    public var events = 0
+package struct TraceDataStatistics: Sendable, Equatable {
+    package var parts = 0
+    package var messageBytes = 0
+    package var events = 0
 
-    public init() {}
+    package init() {}
 
     /// Bytes on the wire per event (0 before any event).
-    public var bytesPerEvent: Double {
+    package var bytesPerEvent: Double {
         events == 0 ? 0 : Double(messageBytes) / Double(events)
     }
 

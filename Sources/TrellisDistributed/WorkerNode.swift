@@ -10,8 +10,8 @@ import ZeroMQ
 /// A node that hosts part of a hierarchy for a conductor (`trellis node`): it greets its peers,
 /// builds its controllers when the conductor's SETUP arrives, serves CALLs, hands over its trace
 /// on request, and leaves after a goodbye — or when its conductor is gone.
-public actor WorkerNode {
-    public nonisolated let name: String
+package actor WorkerNode {
+    package nonisolated let name: String
     let recorder: TraceRecorder
     let transport: NodeTransport
     private var host: NodeHost?
@@ -45,7 +45,7 @@ public actor WorkerNode {
     /// Whether a failed handshake on the inbox was said already (a client retries often).
     private var saidInboxHandshake = false
 
-    public init(name: String) {
+    package init(name: String) {
         self.name = name
         recorder = TraceRecorder(node: name, runID: "")
         transport = NodeTransport(nodeName: name, recorder: recorder)
@@ -53,7 +53,7 @@ public actor WorkerNode {
 
     /// Runs the node until its conductor says goodbye (0) or is gone (3). `peers` are the nodes
     /// to greet first (the conductor among them).
-    public func run(
+    package func run(
         bind: String, peers: [(name: String, endpoint: String, serverKey: String?)], curve: CurveConfiguration?,
         conductor: String? = nil, setupTimeout: Duration = .seconds(60)
     ) async -> Int32 {

@@ -1,6 +1,6 @@
 /// Why a CURVE handshake between two nodes failed, as libzmq's socket monitor tells it
 /// (`HandshakeWatch`): the reason a run whose keys do not match names instead of waiting.
-public enum HandshakeFailure: Sendable, Equatable, CustomStringConvertible {
+package enum HandshakeFailure: Sendable, Equatable, CustomStringConvertible {
     /// The server's ZAP handler refused the client's public key (its status code, 400).
     case keyRefused(status: UInt32)
     /// The CURVE boxes did not open: the client's idea of the server's public key is wrong.
@@ -10,7 +10,7 @@ public enum HandshakeFailure: Sendable, Equatable, CustomStringConvertible {
     /// Another protocol error (its `ZMQ_PROTOCOL_ERROR_*` code), or one libzmq gave no detail of.
     case other(code: UInt32?)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case let .keyRefused(status): return "the CURVE key was refused (ZAP status \(status))"
         case .wrongKey: return "the CURVE keys do not match (a box did not open)"

@@ -6,9 +6,9 @@ import TrellisWire
 /// What one node hosts and how it serves CALLs for it: the directory from controller ids to
 /// local actors (controllers, presentation controllers, adaptive wrappers) and to stand-ins for
 /// the controllers other nodes host, and the execution of each call code.
-public actor NodeHost {
-    public nonisolated let nodeName: String
-    public nonisolated let conductorNode: String
+package actor NodeHost {
+    package nonisolated let nodeName: String
+    package nonisolated let conductorNode: String
     package let environment: RuntimeEnvironment
     let transport: NodeTransport
     let profile: AdaptationProfile
@@ -19,18 +19,18 @@ public actor NodeHost {
     let runNodes: Set<String>
     /// Incarnation of this node's controllers: a restarted node gets a new one, so messages meant
     /// for its predecessor are refused.
-    public nonisolated let incarnation: UInt32
+    package nonisolated let incarnation: UInt32
     private var local: [ControllerID: any ControllerEndpoint] = [:]
     private var proxies: [ControllerID: RemoteController] = [:]
     private var window: Window?
     /// Faults met by calls from this node (peer gone, undeliverable): the run ends with them.
-    public private(set) var faults: [String] = []
+    package private(set) var faults: [String] = []
 
     /// TWP/1: an address with an empty controller id (incarnation 0) is the node itself; the
     /// conductor's node passes what it receives there to its window.
     static let windowTarget = ""
 
-    public init(
+    package init(
         nodeName: String, conductorNode: String, environment: RuntimeEnvironment, transport: NodeTransport,
         profile: AdaptationProfile, placement: [ControllerID: String], incarnation: UInt32 = 1
     ) {
@@ -72,7 +72,7 @@ public actor NodeHost {
         }
     }
 
-    public func attach(window: Window) {
+    package func attach(window: Window) {
         self.window = window
     }
 

@@ -4,7 +4,7 @@ import TrellisWire
 import ZeroMQ
 
 /// What the I/O thread reports besides messages.
-public enum NodeIOEvent: Sendable, Equatable {
+package enum NodeIOEvent: Sendable, Equatable {
     /// No traffic from this peer for its timeout (less `NodeIOTuning.goneCheckMargin`): it is
     /// gone, and is sent nothing more.
     case peerGone(String)
@@ -23,8 +23,8 @@ public enum NodeIOEvent: Sendable, Equatable {
 /// inbound traffic, one DEALER per peer for outbound — and runs `zmq_poll` (`NodeIOLoop`). Swift
 /// code on any thread hands it messages through a locked queue (`NodeIOQueue`) and an eventfd
 /// wake-up; it hands inbound messages to `onMessage`, in batches per wake-up.
-public final class NodeIO: Sendable {
-    public let configuration: NodeIOConfiguration
+package final class NodeIO: Sendable {
+    package let configuration: NodeIOConfiguration
 
     let queue = Mutex(NodeIOQueue())
     let wakeUp: WakeUpSignal
@@ -34,7 +34,7 @@ public final class NodeIO: Sendable {
     let onEvent: @Sendable (NodeIOEvent) -> Void
 
     /// The endpoint the ROUTER is bound to, with any wildcard port resolved.
-    public var boundEndpoint: String { queue.withLock { $0.boundEndpoint } }
+    package var boundEndpoint: String { queue.withLock { $0.boundEndpoint } }
 
     private init(
         configuration: NodeIOConfiguration, wakeUp: WakeUpSignal,
@@ -50,7 +50,7 @@ public final class NodeIO: Sendable {
     /// Starts the I/O thread and binds the ROUTER; returns once bound (or throws why not).
     /// `heartbeat` is the frames of the HEARTBEAT sent to every open stream each interval; with
     /// none (a bare I/O, as in the bench) no heartbeat is sent and no peer is declared gone.
-    public static func start(
+    package static func start(
         _ configuration: NodeIOConfiguration, heartbeat: [[UInt8]],
         onMessage: @escaping @Sendable (_ peer: String, _ frames: [[UInt8]]) -> Void,
         onEvent: @escaping @Sendable (NodeIOEvent) -> Void
@@ -74,18 +74,18 @@ public final class NodeIO: Sendable {
     }
 
     /// Opens (once) the DEALER to `peer`; `serverKey` is the peer's CURVE public key.
-    public func connect(peer: String, endpoint: String, serverKey: String? = nil) {
+    package func connect(peer: String, endpoint: String, serverKey: String? = nil) {
         enqueue(.connect(peer: peer, endpoint: endpoint, serverKey: serverKey))
     }
 
     /// Queues a message for `peer`. Never dropped: when libzmq's queue is full it waits here
     /// until the socket can take it (backpressure); a peer never connected keeps it too.
-    public func send(to peer: String, _ frames: [[UInt8]]) {
+    package func send(to peer: String, _ frames: [[UInt8]]) {
         queue(for: peer) { $0.append(frames) }
     }
 
     /// Queues `message` for `peer`, encoded straight into the batch that will carry it.
-    public func send(to peer: String, _ message: WireMessage) {
+    package func send(to peer: String, _ message: WireMessage) {
         queue(for: peer) { $0.append(message) }
     }
 
@@ -99,7 +99,7 @@ public final class NodeIO: Sendable {
 
     /// Answers a sender that is not a peer (a malformed message from a raw socket) through the
     /// ROUTER it came in on. Best effort: dropped if that sender is gone.
-    public func reply(toRoutingID routingID: [UInt8], _ frames: [[UInt8]]) {
+    package func reply(toRoutingID routingID: [UInt8], _ frames: [[UInt8]]) {
         enqueue(.reply(routingID: routingID, frames: frames))
     }
 
@@ -114,7 +114,7 @@ public final class NodeIO: Sendable {
 
     /// Closes every socket (each with its bounded linger) and ends the thread. Call after the
     /// conversation's goodbye was acknowledged: linger alone is not trusted to flush.
-    public func stop() async {
+    package func stop() async {
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
             let alreadyStopped = queue.withLock { state -> Bool in
                 if state.stopped && state.commands.isEmpty && state.boundEndpoint.isEmpty { return true }
@@ -189,7 +189,7 @@ public final class NodeIO: Sendable {
 /// there, without waking another thread: a round trip then wakes as many threads as raw
 /// REQ/REP does. Code on this thread must never block.
 extension NodeIO: TaskExecutor {
-    public func enqueue(_ job: consuming ExecutorJob) {
+    package func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         let (wake, ended) = queue.withLock { state -> (Bool, Bool) in
             if state.threadEnded { return (false, true) }

@@ -4,7 +4,7 @@ import TrellisWire
 import ZeroMQ
 
 /// Where a node serves an inbound CALL.
-public enum CallPlacement: Sendable, Equatable {
+package enum CallPlacement: Sendable, Equatable {
     /// On the I/O thread that received it: no thread is woken to serve it, nor to send its
     /// RETURN. For calls that touch a controller or two: on a task executor each actor hop goes
     /// through the executor's queue, where the shared pool switches actors in place.
@@ -16,8 +16,8 @@ public enum CallPlacement: Sendable, Equatable {
 /// A node's conversation with its peers over `NodeIO`: CALLs matched to their RETURNs by
 /// correlation id, Lamport clocks carried both ways, heartbeats, peers declared gone, and
 /// malformed frames rejected with a trace event and a counter while the node keeps serving.
-public actor NodeTransport {
-    public nonisolated let nodeName: String
+package actor NodeTransport {
+    package nonisolated let nodeName: String
     let recorder: TraceRecorder
     /// The calls this node makes, and through which I/O it sends (nil before start and after stop).
     private let outbound = OutboundCalls()
@@ -38,15 +38,15 @@ public actor NodeTransport {
     private var earlySecurity: [NodeIOEvent] = []
     private static let earlyLimit = 1024
     /// Frames rejected as malformed, from any sender.
-    public private(set) var malformedCount = 0
+    package private(set) var malformedCount = 0
 
-    public init(nodeName: String, recorder: TraceRecorder) {
+    package init(nodeName: String, recorder: TraceRecorder) {
         self.nodeName = nodeName
         self.recorder = recorder
     }
 
     /// Starts the I/O thread with the ROUTER bound at `configuration.bindEndpoint`.
-    public func start(_ configuration: NodeIOConfiguration) async throws(ZMQError) -> String {
+    package func start(_ configuration: NodeIOConfiguration) async throws(ZMQError) -> String {
         let mailbox = SerialMailbox<(String, [[UInt8]])> { [weak self] message in
             await self?.receive(message.1, from: message.0)
         }
@@ -77,7 +77,7 @@ public actor NodeTransport {
 
     /// The node's I/O thread as a task executor: a task that prefers it makes its calls and gets
     /// their RETURNs without a thread hand-off (`withTaskExecutorPreference`). Nil when stopped.
-    public var executor: (any TaskExecutor)? { io }
+    package var executor: (any TaskExecutor)? { io }
 
     /// Who answers CALLs (the node's host), where each kind of CALL is served — by default on the
     /// shared pool: a handler that blocked the I/O thread would stop its heartbeats — and who
@@ -85,7 +85,7 @@ public actor NodeTransport {
     /// handler refused, with the public key it presented; `handshakeFailed` of every CURVE
     /// handshake that failed otherwise, or on this node's side: on its stream to a peer (named),
     /// or on its inbox (nil).
-    public func setHandlers(
+    package func setHandlers(
         call: @escaping @Sendable (WireMessage, String) async -> WireResult,
         placement: @escaping @Sendable (WireCallCode) -> CallPlacement = { _ in .sharedPool },
         control: @escaping @Sendable (WireMessage, String) async -> Void,
@@ -113,7 +113,7 @@ public actor NodeTransport {
         earlyControl.removeAll()
     }
 
-    public func connect(peer: String, endpoint: String, serverKey: String? = nil) {
+    package func connect(peer: String, endpoint: String, serverKey: String? = nil) {
         outbound.connect(peer)?.connect(peer: peer, endpoint: endpoint, serverKey: serverKey)
     }
 
@@ -121,7 +121,7 @@ public actor NodeTransport {
     /// protocol's largest message, which no receiver would take — is not sent: the refusal is
     /// returned and recorded as a fault, never dropped silently.
     @discardableResult
-    public func send(_ body: WireBody, to peer: String, correlationID: UInt64 = 0) -> WireError? {
+    package func send(_ body: WireBody, to peer: String, correlationID: UInt64 = 0) -> WireError? {
         let message = WireMessage(body, correlationID: correlationID, lamport: recorder.lamport, step: UInt32(clamping: recorder.step))
         do {
             try message.validateForEncoding()
@@ -143,7 +143,7 @@ public actor NodeTransport {
     /// One CALL, waiting for its RETURN; a fault if the peer is or becomes gone. Made on the
     /// caller's own executor — no hop to this actor — so a caller on the I/O thread makes its
     /// call and is resumed by its RETURN there.
-    public nonisolated func call(peer: String, target: WireAddress, code: WireCallCode, arguments: [WireValue]) async -> WireResult {
+    package nonisolated func call(peer: String, target: WireAddress, code: WireCallCode, arguments: [WireValue]) async -> WireResult {
         let correlation: UInt64, io: NodeIO
         switch outbound.begin(to: peer) {
         case let .success(call): (correlation, io) = call
@@ -167,12 +167,12 @@ public actor NodeTransport {
     }
 
     /// Waits until no inbound CALL is being handled (before acknowledging a goodbye).
-    public func waitUntilIdle() async {
+    package func waitUntilIdle() async {
         await inbound.waitUntilIdle()
     }
 
     /// Closes the sockets (after the goodbye) and ends the I/O thread.
-    public func stop() async {
+    package func stop() async {
         let (io, waiting) = outbound.stop()
         guard let io else { return }
         // The I/O's own callback holds `inbound` and the inbound queue, which hold the I/O: either
@@ -183,7 +183,7 @@ public actor NodeTransport {
         for entry in waiting { entry.done.resume(returning: .fault("the transport stopped")) }
     }
 
-    public nonisolated func isGone(_ peer: String) -> Bool { outbound.goneReason(peer) != nil }
+    package nonisolated func isGone(_ peer: String) -> Bool { outbound.goneReason(peer) != nil }
 
     /// Whether a DEALER to `peer` was opened (`connect`).
     package nonisolated func isConnected(_ peer: String) -> Bool { outbound.isConnected(peer) }
@@ -363,7 +363,7 @@ public actor NodeTransport {
     }
 
     /// CURVE handshakes refused by the allow-list.
-    public private(set) var refusedCount = 0
+    package private(set) var refusedCount = 0
 
     /// Every call waiting on `peer` fails now (SPEC §7: transitions complete with a fault).
     func peerGone(_ peer: String, reason: String) {

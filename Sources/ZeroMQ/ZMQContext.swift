@@ -3,35 +3,35 @@ import CZeroMQ
 /// A libzmq context. Not `Sendable` on purpose: Trellis creates it, its sockets and every call on
 /// them on one I/O thread, so no lock is needed and libzmq's socket rule (one thread per socket)
 /// holds by construction.
-public final class ZMQContext {
+package final class ZMQContext {
     let handle: UnsafeMutableRawPointer
 
-    public init() throws(ZMQError) {
+    package init() throws(ZMQError) {
         guard let handle = zmq_ctx_new() else { throw ZMQError("zmq_ctx_new") }
         self.handle = handle
     }
 
     /// Creates a socket of this context.
-    public func socket(_ type: ZMQSocketType) throws(ZMQError) -> ZMQSocket {
+    package func socket(_ type: ZMQSocketType) throws(ZMQError) -> ZMQSocket {
         guard let socket = zmq_socket(handle, type.rawValue) else { throw ZMQError("zmq_socket") }
         return ZMQSocket(handle: socket)
     }
 
     /// Terminates the context; every socket must be closed first (with a bounded linger), or
     /// this blocks until their queued messages are sent.
-    public func terminate() {
+    package func terminate() {
         while zmq_ctx_term(handle) != 0, zmq_errno() == EINTR {}
     }
 
     /// libzmq's version, as `major.minor.patch`.
-    public static var version: String {
+    package static var version: String {
         var major: Int32 = 0, minor: Int32 = 0, patch: Int32 = 0
         zmq_version(&major, &minor, &patch)
         return "\(major).\(minor).\(patch)"
     }
 
     /// A new CURVE key pair in Z85 text (40 characters each).
-    public static func curveKeyPair() throws(ZMQError) -> (publicKey: String, secretKey: String) {
+    package static func curveKeyPair() throws(ZMQError) -> (publicKey: String, secretKey: String) {
         var publicKey = [CChar](repeating: 0, count: 41)
         var secretKey = [CChar](repeating: 0, count: 41)
         guard zmq_curve_keypair(&publicKey, &secretKey) == 0 else { throw ZMQError("zmq_curve_keypair") }
@@ -40,7 +40,7 @@ public final class ZMQContext {
     }
 
     /// The Z85 public key that belongs to a Z85 secret key.
-    public static func curvePublicKey(forSecretKey secretKey: String) throws(ZMQError) -> String {
+    package static func curvePublicKey(forSecretKey secretKey: String) throws(ZMQError) -> String {
         var publicKey = [CChar](repeating: 0, count: 41)
         let secret = Array(secretKey.utf8CString)
         guard secret.count == 41, zmq_curve_public(&publicKey, secret) == 0 else { throw ZMQError("zmq_curve_public", code: EINVAL) }
@@ -49,14 +49,14 @@ public final class ZMQContext {
 }
 
 /// The socket types Trellis uses.
-public enum ZMQSocketType: Int32, Sendable {
+package enum ZMQSocketType: Int32, Sendable {
     case pair = 0, req = 3, rep = 4, dealer = 5, router = 6, pull = 7, push = 8
 }
 
 /// Z85, ZeroMQ's text encoding of CURVE keys.
-public enum Z85 {
+package enum Z85 {
     /// The Z85 text of 32 key bytes (40 characters); nil for any other length.
-    public static func encode(_ bytes: [UInt8]) -> String? {
+    package static func encode(_ bytes: [UInt8]) -> String? {
         guard bytes.count == 32 else { return nil }
         var text = [CChar](repeating: 0, count: 41)
         guard zmq_z85_encode(&text, bytes, bytes.count) != nil else { return nil }

@@ -1,10 +1,10 @@
 import CZeroMQ
 
 /// A failed libzmq call: which call, its errno, and `zmq_strerror`'s text for it.
-public struct ZMQError: Error, Sendable, Equatable, CustomStringConvertible {
-    public let operation: String
-    public let code: Int32
-    public let message: String
+package struct ZMQError: Error, Sendable, Equatable, CustomStringConvertible {
+    package let operation: String
+    package let code: Int32
+    package let message: String
 
     /// The error of the libzmq call that just failed on this thread.
     init(_ operation: String) {
@@ -19,13 +19,13 @@ public struct ZMQError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Would block: a full queue or no peer yet. Backpressure, not a failure.
-    public var isAgain: Bool { code == EAGAIN }
+    package var isAgain: Bool { code == EAGAIN }
     /// The context was terminated.
-    public var isTerminated: Bool { code == ETERM }
+    package var isTerminated: Bool { code == ETERM }
     /// A signal interrupted the call; it may be repeated.
-    public var isInterrupted: Bool { code == EINTR }
+    package var isInterrupted: Bool { code == EINTR }
     /// `ROUTER_MANDATORY`: the peer's routing id is not connected.
-    public var isUnroutable: Bool { code == EHOSTUNREACH }
+    package var isUnroutable: Bool { code == EHOSTUNREACH }
 
-    public var description: String { "\(operation): \(message) (errno \(code))" }
+    package var description: String { "\(operation): \(message) (errno \(code))" }
 }

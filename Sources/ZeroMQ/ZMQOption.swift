@@ -1,19 +1,19 @@
 import CZeroMQ
 
 /// The socket options Trellis sets, by name.
-public enum ZMQOption {
-    public static let linger = ZMQ_LINGER
-    public static let routingID = ZMQ_ROUTING_ID
-    public static let sendHighWaterMark = ZMQ_SNDHWM
-    public static let receiveHighWaterMark = ZMQ_RCVHWM
-    public static let routerMandatory = ZMQ_ROUTER_MANDATORY
-    public static let maximumMessageSize = ZMQ_MAXMSGSIZE
-    public static let immediate = ZMQ_IMMEDIATE
-    public static let curveServer = ZMQ_CURVE_SERVER
-    public static let curvePublicKey = ZMQ_CURVE_PUBLICKEY
-    public static let curveSecretKey = ZMQ_CURVE_SECRETKEY
-    public static let curveServerKey = ZMQ_CURVE_SERVERKEY
-    public static let zapDomain = ZMQ_ZAP_DOMAIN
-    public static let handshakeInterval = ZMQ_HANDSHAKE_IVL
-    public static let reconnectInterval = ZMQ_RECONNECT_IVL
+package enum ZMQOption {
+    package static let linger = ZMQ_LINGER
+    package static let routingID = ZMQ_ROUTING_ID
+    package static let sendHighWaterMark = ZMQ_SNDHWM
+    package static let receiveHighWaterMark = ZMQ_RCVHWM
+    package static let routerMandatory = ZMQ_ROUTER_MANDATORY
+    package static let maximumMessageSize = ZMQ_MAXMSGSIZE
+    package static let immediate = ZMQ_IMMEDIATE
+    package static let curveServer = ZMQ_CURVE_SERVER
+    package static let curvePublicKey = ZMQ_CURVE_PUBLICKEY
+    package static let curveSecretKey = ZMQ_CURVE_SECRETKEY
+    package static let curveServerKey = ZMQ_CURVE_SERVERKEY
+    package static let zapDomain = ZMQ_ZAP_DOMAIN
+    package static let handshakeInterval = ZMQ_HANDSHAKE_IVL
+    package static let reconnectInterval = ZMQ_RECONNECT_IVL
 }

@@ -3,11 +3,11 @@ import Glibc
 
 /// A libzmq socket, used from the thread that created it only. Messages are byte frames sent
 /// and received through `zmq_msg_*`: never C strings.
-public final class ZMQSocket {
+package final class ZMQSocket {
     let handle: UnsafeMutableRawPointer
     private var closed = false
     /// The `User-Id` of the last message received with `readsUserID`; nil when it had none.
-    public private(set) var lastUserID: String?
+    package private(set) var lastUserID: String?
 
     init(handle: UnsafeMutableRawPointer) {
         self.handle = handle
@@ -17,16 +17,16 @@ public final class ZMQSocket {
         close()
     }
 
-    public func bind(_ endpoint: String) throws(ZMQError) {
+    package func bind(_ endpoint: String) throws(ZMQError) {
         guard zmq_bind(handle, endpoint) == 0 else { throw ZMQError("zmq_bind \(endpoint)") }
     }
 
-    public func connect(_ endpoint: String) throws(ZMQError) {
+    package func connect(_ endpoint: String) throws(ZMQError) {
         guard zmq_connect(handle, endpoint) == 0 else { throw ZMQError("zmq_connect \(endpoint)") }
     }
 
     /// Sets an integer option (`ZMQ_LINGER`, `ZMQ_SNDHWM`, `ZMQ_ROUTER_MANDATORY`, …).
-    public func set(_ option: Int32, _ value: Int32) throws(ZMQError) {
+    package func set(_ option: Int32, _ value: Int32) throws(ZMQError) {
         var value = value
         guard zmq_setsockopt(handle, option, &value, MemoryLayout<Int32>.size) == 0 else {
             throw ZMQError("zmq_setsockopt \(option)")
@@ -34,7 +34,7 @@ public final class ZMQSocket {
     }
 
     /// Sets a 64-bit integer option (`ZMQ_MAXMSGSIZE`).
-    public func set(_ option: Int32, int64 value: Int64) throws(ZMQError) {
+    package func set(_ option: Int32, int64 value: Int64) throws(ZMQError) {
         var value = value
         guard zmq_setsockopt(handle, option, &value, MemoryLayout<Int64>.size) == 0 else {
             throw ZMQError("zmq_setsockopt \(option)")
@@ -42,17 +42,17 @@ public final class ZMQSocket {
     }
 
     /// Sets a binary option (`ZMQ_ROUTING_ID`, CURVE keys as Z85 text, `ZMQ_ZAP_DOMAIN`).
-    public func set(_ option: Int32, bytes: [UInt8]) throws(ZMQError) {
+    package func set(_ option: Int32, bytes: [UInt8]) throws(ZMQError) {
         let result = bytes.withUnsafeBytes { zmq_setsockopt(handle, option, $0.baseAddress, $0.count) }
         guard result == 0 else { throw ZMQError("zmq_setsockopt \(option)") }
     }
 
-    public func set(_ option: Int32, text: String) throws(ZMQError) {
+    package func set(_ option: Int32, text: String) throws(ZMQError) {
         try set(option, bytes: Array(text.utf8))
     }
 
     /// The endpoint this socket last bound or connected to (resolves `tcp://127.0.0.1:*`).
-    public var lastEndpoint: String {
+    package var lastEndpoint: String {
         var buffer = [CChar](repeating: 0, count: 512)
         var size = buffer.count
         guard zmq_getsockopt(handle, ZMQ_LAST_ENDPOINT, &buffer, &size) == 0 else { return "" }
@@ -63,7 +63,7 @@ public final class ZMQSocket {
     /// block (`dontWait`): the caller keeps the message and retries — backpressure, never a drop.
     /// libzmq queues the parts of a message atomically once the first is accepted.
     @discardableResult
-    public func send(_ frames: [[UInt8]], dontWait: Bool = true) throws(ZMQError) -> Bool {
+    package func send(_ frames: [[UInt8]], dontWait: Bool = true) throws(ZMQError) -> Bool {
         for (index, frame) in frames.enumerated() {
             var message = zmq_msg_t()
             guard zmq_msg_init_size(&message, frame.count) == 0 else { throw ZMQError("zmq_msg_init_size") }
@@ -86,7 +86,7 @@ public final class ZMQSocket {
     }
 
     /// Receives one multipart message; nil when none is waiting (`dontWait`).
-    public func receive(dontWait: Bool = true, maximumFrames: Int = 64) throws(ZMQError) -> [[UInt8]]? {
+    package func receive(dontWait: Bool = true, maximumFrames: Int = 64) throws(ZMQError) -> [[UInt8]]? {
         var frames: [[UInt8]] = []
         return try receive(into: &frames, dontWait: dontWait, maximumFrames: maximumFrames) ? frames : nil
     }
@@ -98,7 +98,7 @@ public final class ZMQSocket {
     ///
     /// With `readsUserID`, the message's `User-Id` property (the user id a ZAP handler gave its
     /// connection, `zmq_msg_gets`) is kept in `lastUserID` (nil when it has none).
-    public func receive(into frames: inout [[UInt8]], dontWait: Bool = true, maximumFrames: Int = 64, readsUserID: Bool = false) throws(ZMQError) -> Bool {
+    package func receive(into frames: inout [[UInt8]], dontWait: Bool = true, maximumFrames: Int = 64, readsUserID: Bool = false) throws(ZMQError) -> Bool {
         var count = 0
         while true {
             var message = zmq_msg_t()
@@ -153,7 +153,7 @@ public final class ZMQSocket {
     }
 
     /// Closes the socket (after setting a bounded `ZMQ_LINGER`, queued messages are dropped past it).
-    public func close() {
+    package func close() {
         guard !closed else { return }
         closed = true
         zmq_close(handle)
@@ -161,28 +161,28 @@ public final class ZMQSocket {
 }
 
 /// One entry of a `zmq_poll` set: a socket or a plain file descriptor.
-public struct ZMQPollItem {
-    public enum Source {
+package struct ZMQPollItem {
+    package enum Source {
         case socket(ZMQSocket)
         case fileDescriptor(Int32)
     }
 
-    public var source: Source
-    public var readable = false
-    public var writable = false
-    public var wantsWritable: Bool
+    package var source: Source
+    package var readable = false
+    package var writable = false
+    package var wantsWritable: Bool
 
-    public init(_ source: Source, wantsWritable: Bool = false) {
+    package init(_ source: Source, wantsWritable: Bool = false) {
         self.source = source
         self.wantsWritable = wantsWritable
     }
 }
 
 /// `zmq_poll` over sockets and file descriptors.
-public enum ZMQPoll {
+package enum ZMQPoll {
     /// `zmq_poll` over the items; fills in `readable`/`writable`. Returns how many are ready.
     @discardableResult
-    public static func poll(_ items: inout [ZMQPollItem], timeoutMilliseconds: Int) throws(ZMQError) -> Int {
+    package static func poll(_ items: inout [ZMQPollItem], timeoutMilliseconds: Int) throws(ZMQError) -> Int {
         var set = ZMQPollSet(items)
         defer { items = set.items }
         return try set.poll(timeoutMilliseconds: timeoutMilliseconds)
@@ -191,30 +191,30 @@ public enum ZMQPoll {
 
 /// A `zmq_poll` set that a loop refills and polls turn after turn: the storage of its items and
 /// of libzmq's entries is kept from one poll to the next, so a turn allocates nothing.
-public struct ZMQPollSet {
-    public private(set) var items: [ZMQPollItem]
+package struct ZMQPollSet {
+    package private(set) var items: [ZMQPollItem]
     private var entries: [zmq_pollitem_t] = []
 
-    public init(_ items: [ZMQPollItem] = []) {
+    package init(_ items: [ZMQPollItem] = []) {
         self.items = items
     }
 
-    public var count: Int { items.count }
+    package var count: Int { items.count }
 
-    public subscript(index: Int) -> ZMQPollItem { items[index] }
+    package subscript(index: Int) -> ZMQPollItem { items[index] }
 
-    public mutating func append(_ item: ZMQPollItem) {
+    package mutating func append(_ item: ZMQPollItem) {
         items.append(item)
     }
 
     /// Empties the set, keeping its storage.
-    public mutating func removeAll() {
+    package mutating func removeAll() {
         items.removeAll(keepingCapacity: true)
     }
 
     /// `zmq_poll` over the items; fills in `readable`/`writable`. Returns how many are ready.
     @discardableResult
-    public mutating func poll(timeoutMilliseconds: Int) throws(ZMQError) -> Int {
+    package mutating func poll(timeoutMilliseconds: Int) throws(ZMQError) -> Int {
         entries.removeAll(keepingCapacity: true)
         for item in items {
             var entry = zmq_pollitem_t()
@@ -239,28 +239,28 @@ public struct ZMQPollSet {
 }
 
 /// A Linux eventfd: how Swift code on any thread wakes the I/O thread inside `zmq_poll`.
-public struct WakeUpSignal: Sendable {
-    public let fileDescriptor: Int32
+package struct WakeUpSignal: Sendable {
+    package let fileDescriptor: Int32
 
-    public init() throws(ZMQError) {
+    package init() throws(ZMQError) {
         let fd = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
         guard fd >= 0 else { throw ZMQError("eventfd", code: errno) }
         fileDescriptor = fd
     }
 
     /// Wakes the poller. Safe from any thread; several signals before a drain coalesce.
-    public func signal() {
+    package func signal() {
         var one: UInt64 = 1
         _ = write(fileDescriptor, &one, 8)
     }
 
     /// Clears pending signals (called by the I/O thread when woken).
-    public func drain() {
+    package func drain() {
         var value: UInt64 = 0
         _ = read(fileDescriptor, &value, 8)
     }
 
-    public func close() {
+    package func close() {
         _ = Glibc.close(fileDescriptor)
     }
 }
