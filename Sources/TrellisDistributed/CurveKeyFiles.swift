@@ -19,10 +19,13 @@ package enum CurveKeyFiles {
             let entry = line.trimmingCharacters(in: .whitespaces)
             if entry.isEmpty || entry.hasPrefix("#") { continue }
             let place = "\(allowFile):\(index + 1)"
-            guard let equals = entry.firstIndex(of: "="), equals != entry.startIndex else {
+            // The key is the last 40 characters: Z85 has "=" in its alphabet, so the separator
+            // is the character before them, not the first "=" of the line.
+            let characters = Array(entry)
+            guard characters.count > 41, characters[characters.count - 41] == "=" else {
                 throw KeyFileError(description: "\(place): expected NAME=KEY, a node name and its 40-character Z85 public key")
             }
-            let node = String(entry[..<equals]), key = String(entry[entry.index(after: equals)...])
+            let node = String(characters[..<(characters.count - 41)]), key = String(characters.suffix(40))
             guard key.count == 40, Z85.decodable(key) else { throw KeyFileError(description: "\(place): expected a 40-character Z85 public key after \(node)=") }
             guard keysByNode.updateValue(key, forKey: node) == nil else { throw KeyFileError(description: "\(place): \(node) is named twice") }
         }

@@ -44,6 +44,16 @@ package actor WorkerNode {
     private var curve: CurveConfiguration?
     /// Whether a failed handshake on the inbox was said already (a client retries often).
     private var saidInboxHandshake = false
+    /// A handshake with the conductor failed for good: said once, then the node exits.
+    private var leaving = false
+    /// How long a node without CURVE stays after its handshake with a CURVE conductor failed,
+    /// connecting again every `mismatchRedial`. Whichever side sees the mismatch first hangs up,
+    /// and the other may hear only that (the conductor's inbox: "no detail"), and libzmq makes
+    /// no new attempt after a mismatch. Exiting at once left the conductor waiting out its
+    /// greeting deadline (30 s) about one run in eight; with each new attempt the conductor
+    /// sees the mismatch itself about seven times in eight.
+    static let mismatchGrace: Duration = .seconds(1)
+    static let mismatchRedial: Duration = .milliseconds(100)
 
     package init(name: String) {
         self.name = name
@@ -267,7 +277,8 @@ package actor WorkerNode {
         // A conductor that hangs up during the handshake (no detail) is one that requires CURVE
         // — libzmq tells the mismatch only on the next attempt, and a conductor that names it
         // exits at once — or one that stops at that very moment, and then nothing is lost.
-        guard speaksForConductor(peer), curve != nil || failure == .mechanismMismatch || failure == .other(code: nil) else { return }
+        guard speaksForConductor(peer), curve != nil || failure == .mechanismMismatch || failure == .other(code: nil), !leaving else { return }
+        leaving = true
         let text: String
         switch failure {
         case .keyRefused:
@@ -283,7 +294,19 @@ package actor WorkerNode {
             text = "the CURVE handshake with \(peer) failed (\(failure)): the public key this node has for \(peer) is most likely not \(peer)'s"
         }
         FileHandle.standardError.write(Data("trellis node \(name): \(text)\n".utf8))
-        finish(2)
+        guard curve == nil else {
+            finish(2)
+            return
+        }
+        let deadline = ContinuousClock.now.advanced(by: Self.mismatchGrace)
+        Task {
+            // Cancelled or not, the node exits: at worst a little early.
+            while ContinuousClock.now < deadline, exitCode == nil {
+                await transport.redial(peer: peer)
+                do { try await Task.sleep(for: Self.mismatchRedial) } catch { break }
+            }
+            finish(2)
+        }
     }
 
     private func peerGone(_ peer: String, reason: String) async {

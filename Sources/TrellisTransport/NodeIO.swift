@@ -78,6 +78,11 @@ package final class NodeIO: Sendable {
         enqueue(.connect(peer: peer, endpoint: endpoint, serverKey: serverKey))
     }
 
+    /// Connects the DEALER to `peer` afresh (`PeerWrites.redial`).
+    package func redial(peer: String) {
+        enqueue(.redial(peer: peer))
+    }
+
     /// Queues a message for `peer`. Never dropped: when libzmq's queue is full it waits here
     /// until the socket can take it (backpressure); a peer never connected keeps it too.
     package func send(to peer: String, _ frames: [[UInt8]]) {

@@ -202,6 +202,12 @@ struct NodeIOLoop {
             case let .reply(routingID, frames):
                 // ROUTER_MANDATORY: an unknown or gone routing id fails; nothing to keep.
                 _ = try? router.send([routingID] + frames, dontWait: true)
+            case let .redial(peer):
+                do {
+                    try writes.redial(peer)
+                } catch {
+                    io.onEvent(.failed("redial \(peer): \(error)"))
+                }
             case .stop:
                 running = false
             }

@@ -8,6 +8,7 @@ struct NodeIOQueue {
     enum Command {
         case connect(peer: String, endpoint: String, serverKey: String?)
         case reply(routingID: [UInt8], frames: [[UInt8]])
+        case redial(peer: String)
         case stop
     }
 

@@ -113,6 +113,11 @@ package actor NodeTransport {
         earlyControl.removeAll()
     }
 
+    /// Connects to `peer` afresh, for one more handshake (`PeerWrites.redial`).
+    package func redial(peer: String) {
+        io?.redial(peer: peer)
+    }
+
     package func connect(peer: String, endpoint: String, serverKey: String? = nil) {
         outbound.connect(peer)?.connect(peer: peer, endpoint: endpoint, serverKey: serverKey)
     }

@@ -8,6 +8,8 @@ struct PeerWrites {
     /// One peer's DEALER and what waits to go out on it.
     final class Stream {
         let socket: ZMQSocket
+        /// Where the socket is connected.
+        let endpoint: String
         /// ZeroMQ messages the socket has not taken yet, from `pendingStart` on.
         var pending: [[[UInt8]]] = []
         var pendingStart = 0
@@ -17,8 +19,9 @@ struct PeerWrites {
         /// The peer's silence counts (it was heard, or sent a message other than HELLO).
         var silenceCounts = false
 
-        init(socket: ZMQSocket) {
+        init(socket: ZMQSocket, endpoint: String) {
             self.socket = socket
+            self.endpoint = endpoint
         }
 
         var hasPending: Bool { pendingStart < pending.count }
@@ -73,8 +76,17 @@ struct PeerWrites {
             dealer.close()
             throw error
         }
-        streams[peer] = Stream(socket: dealer)
+        streams[peer] = Stream(socket: dealer, endpoint: endpoint)
         return true
+    }
+
+    /// Connects `peer`'s DEALER afresh: a new connection and handshake. libzmq makes no new
+    /// attempt by itself after a handshake that failed on a protocol error (a CURVE mechanism
+    /// mismatch); this one lets the peer see that error on its side too.
+    func redial(_ peer: String) throws(ZMQError) {
+        guard let stream = streams[peer] else { return }
+        try stream.socket.disconnect(stream.endpoint)
+        try stream.socket.connect(stream.endpoint)
     }
 
     /// `peer` was heard for the first time (or before its DEALER was opened): it counts our

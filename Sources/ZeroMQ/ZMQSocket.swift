@@ -25,6 +25,10 @@ package final class ZMQSocket {
         guard zmq_connect(handle, endpoint) == 0 else { throw ZMQError("zmq_connect \(endpoint)") }
     }
 
+    package func disconnect(_ endpoint: String) throws(ZMQError) {
+        guard zmq_disconnect(handle, endpoint) == 0 else { throw ZMQError("zmq_disconnect \(endpoint)") }
+    }
+
     /// Sets an integer option (`ZMQ_LINGER`, `ZMQ_SNDHWM`, `ZMQ_ROUTER_MANDATORY`, …).
     package func set(_ option: Int32, _ value: Int32) throws(ZMQError) {
         var value = value

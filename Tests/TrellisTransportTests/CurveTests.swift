@@ -110,10 +110,16 @@ struct CurveTests {
         let configuration = try #require(try CurveKeyFiles.configuration(secretKeyFile: secret.path, allowFile: allow.path))
         #expect(configuration.publicKey == pair.publicKey)
         #expect(configuration.allowedPeers == [pair.publicKey: "b", other.publicKey: "c"])
+        // The key is the line's last 40 characters, "=" among them or not.
+        let equalsKey = String(repeating: "=", count: 40)
+        try "b=\(equalsKey)\n".write(to: allow, atomically: true, encoding: .utf8)
+        #expect(try CurveKeyFiles.configuration(secretKeyFile: secret.path, allowFile: allow.path)?.allowedPeers == [equalsKey: "b"])
         // Each wrong line is named with its file and line.
         let wrong: [(String, String)] = [
-            ("b=short", "allow:1: expected a 40-character Z85 public key after b="),
+            ("b=short", "allow:1: expected NAME=KEY"),
             ("# a key without its node\n\(pair.publicKey)", "allow:2: expected NAME=KEY"),
+            // "=" is a Z85 character: a bare key holding one is still no NAME=KEY line.
+            ("# a key without its node\n\(String(repeating: "=", count: 40))", "allow:2: expected NAME=KEY"),
             ("b=\(pair.publicKey)\nb=\(other.publicKey)", "allow:2: b is named twice"),
             ("b=\(pair.publicKey)\nc=\(pair.publicKey)", "b and c have the same public key"),
             ("b=\(String(pair.publicKey.dropLast()))~", "allow:1: expected a 40-character Z85 public key"),
