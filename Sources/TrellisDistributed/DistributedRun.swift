@@ -621,8 +621,8 @@ package actor DistributedRun {
         case let .hello(node, _, _, _):
             // A HELLO speaks for the node whose routing id it came from, nobody else (SPEC §7).
             guard node == peer else {
-                await transport.send(
-                    .error(code: WireErrorCode.unexpectedCommand.rawValue, text: "HELLO names \(node) but came from \(PeerName.readable(peer)): refused"),
+                await transport.refuse(
+                    .unexpectedCommand, "HELLO names \(node) but came from \(PeerName.readable(peer)): refused",
                     to: peer, correlationID: message.header.correlationID)
                 return
             }
@@ -633,7 +633,7 @@ package actor DistributedRun {
             guard awaitedReplies.contains(key) else { return }
             await control.deliver(message, for: key)
         case .goodbye:
-            await transport.send(.goodbyeAck, to: peer, correlationID: message.header.correlationID)
+            await transport.answer(.goodbyeAck, to: peer, correlationID: message.header.correlationID)
         case .setup, .call, .return, .heartbeat, .traceRequest:
             break
         }

@@ -168,11 +168,16 @@ package actor WorkerNode {
                 await transport.send(part, to: peer, correlationID: correlation)
             }
         case .goodbye:
-            await transport.waitUntilIdle()
-            await transport.send(.goodbyeAck, to: peer, correlationID: correlation)
             // Also before a SETUP: a conductor whose set-up failed says goodbye to every node
-            // that greeted it, and none of them outlives the run.
-            if speaksForConductor(peer) { finish(0) }
+            // that greeted it, and none of them outlives the run. Anybody else's goodbye is
+            // only acknowledged.
+            guard speaksForConductor(peer) else {
+                await transport.answer(.goodbyeAck, to: peer, correlationID: correlation)
+                return
+            }
+            await transport.waitUntilIdle()
+            await transport.answer(.goodbyeAck, to: peer, correlationID: correlation)
+            finish(0)
         case let .hello(node, _, capabilities, _) where node == peer:
             noteCapabilities(WireCapabilities(rawValue: capabilities), of: peer)
         case .hello, .goodbyeAck, .ready, .traceData, .compactTraceData, .error, .heartbeat, .call, .return:

@@ -33,6 +33,8 @@ struct NodeIOLoop {
     private var lastPeerName = ""
     /// Messages dropped because their routing id was not the node their CURVE key belongs to.
     private var impersonations = 0
+    /// Messages queued for a peer this node has no stream to (refused, each a fault, sampled).
+    private var unconnectedSends = 0
     /// The frames of the last inbound message: their storage is reused for the next one unless
     /// `onMessage` kept them.
     private var frames: [[UInt8]] = []
@@ -193,8 +195,11 @@ struct NodeIOLoop {
                 do {
                     // Silence counts only from the first message heard (or request sent): a peer
                     // still starting up is not gone (the conductor bounds startup itself).
-                    guard try writes.connect(peer, endpoint: endpoint, serverKey: serverKey, in: context, configuration: io.configuration, handshakes: handshakes) else { continue }
                     heartbeats.isNode(peer)
+                    // A gone peer is never connected again within the run (§9.5 rule 3).
+                    guard !heartbeats.isGone(peer),
+                          try writes.connect(peer, endpoint: endpoint, serverKey: serverKey, in: context, configuration: io.configuration, handshakes: handshakes)
+                    else { continue }
                     if heartbeats.counts(peer) { writes.peerIsHeard(peer) }
                 } catch {
                     io.onEvent(.failed("connect to \(peer) at \(endpoint): \(error)"))
@@ -231,7 +236,8 @@ struct NodeIOLoop {
             }
             // With CURVE, the ZAP handler named the node each key belongs to (the message's
             // User-Id): a key's holder speaks as that node only (TWP §10 rule 5).
-            if checksKeys, case let userID = router.lastUserID ?? "", userID != lastPeerName {
+            // Octet for octet (TWP §10 rule 5): two spellings of one name are not one name here.
+            if checksKeys, case let userID = router.lastUserID ?? "", !userID.utf8.elementsEqual(routingID) {
                 impersonations += 1
                 if RejectionSampling.traces(impersonations) {
                     io.onEvent(.impersonation(routingID: lastPeerName, userID: userID, count: impersonations))
@@ -268,13 +274,18 @@ struct NodeIOLoop {
         drainedBytes = 0
         for index in outboxes.indices {
             let peer = outboxes[index].peer
-            guard !writes.isGone(peer) else {
+            guard !heartbeats.isGone(peer) else {
                 // §9.5 rule 3: a gone peer is sent nothing more; never silently.
                 io.onEvent(.failed("send to \(peer): the node is gone; what was queued for it is not sent"))
                 continue
             }
             guard let stream = writes[peer] else {
-                io.onEvent(.failed("send to \(peer): no connection to that node"))
+                // Sampled: whatever made it, a flood of such sends must not flood the trace.
+                unconnectedSends += 1
+                if RejectionSampling.traces(unconnectedSends) {
+                    let count = unconnectedSends > RejectionSampling.oneByOne ? " (\(unconnectedSends) such sends so far)" : ""
+                    io.onEvent(.failed("send to \(PeerName.readable(peer)): no connection to that node\(count)"))
+                }
                 continue
             }
             if !stream.silenceCounts, outboxes[index].assumesPeerUp {

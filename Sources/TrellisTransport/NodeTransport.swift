@@ -145,6 +145,13 @@ package actor NodeTransport {
         sendError(WireMessage(.error(code: code.rawValue, text: text), correlationID: correlationID, lamport: recorder.lamport), to: peer)
     }
 
+    /// Answers `peer` (a GOODBYE-ACK, say) the way an ERROR goes: on its stream when there is
+    /// one, else back through the inbox — a stranger's GOODBYE gets its answer, and costs no
+    /// fault of "no connection" each.
+    package func answer(_ body: WireBody, to peer: String, correlationID: UInt64) {
+        sendError(WireMessage(body, correlationID: correlationID, lamport: recorder.lamport), to: peer)
+    }
+
     /// One CALL, waiting for its RETURN; a fault if the peer is or becomes gone. Made on the
     /// caller's own executor — no hop to this actor — so a caller on the I/O thread makes its
     /// call and is resumed by its RETURN there.
@@ -249,8 +256,8 @@ package actor NodeTransport {
                            correlationID: error.correlationID ?? 0, lamport: recorder.lamport)
     }
 
-    /// Sends an ERROR to `peer`: on its stream when connected, else back through the inbox it
-    /// came in on (a raw socket, a node that is no peer of this one).
+    /// Sends an ERROR (or another answer) to `peer`: on its stream when connected, else back
+    /// through the inbox it came in on (a raw socket, a node that is no peer of this one).
     private func sendError(_ reply: WireMessage, to peer: String) {
         if outbound.isConnected(peer) {
             io?.send(to: peer, reply)

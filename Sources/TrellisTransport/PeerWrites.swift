@@ -38,15 +38,11 @@ struct PeerWrites {
         }
     }
 
+    /// The open streams. Which peers are gone — sent nothing more, never connected again within
+    /// the run (TWP/1 §9.5 rule 3) — is `Heartbeats`' to say; a gone peer has no stream here.
     private(set) var streams: [String: Stream] = [:]
-    /// The peers abandoned (gone): their sockets are closed and their streams dropped; they are
-    /// sent nothing more, and never connected again within the run (TWP/1 §9.5 rule 3).
-    private(set) var abandoned = Set<String>()
 
     subscript(peer: String) -> Stream? { streams[peer] }
-
-    /// Whether `peer` was abandoned (`abandon`).
-    func isGone(_ peer: String) -> Bool { abandoned.contains(peer) }
 
     /// Opens the DEALER to `peer` (once: false when it already exists, or the peer is gone). A
     /// DEALER that cannot be set up or connected (a malformed endpoint) is closed, its monitor
@@ -55,7 +51,7 @@ struct PeerWrites {
         _ peer: String, endpoint: String, serverKey: String?, in context: ZMQContext, configuration: NodeIOConfiguration,
         handshakes: HandshakeWatch?
     ) throws(ZMQError) -> Bool {
-        guard streams[peer] == nil, !abandoned.contains(peer) else { return false }
+        guard streams[peer] == nil else { return false }
         let dealer = try context.socket(.dealer)
         do {
             try dealer.set(ZMQOption.linger, configuration.lingerMilliseconds)
@@ -128,12 +124,10 @@ struct PeerWrites {
 
     /// A gone peer is sent nothing more (TWP/1 §9.5 rule 3): what waits for it is dropped, its
     /// socket closes at once (no linger: it must not hold up the end of the run), its handshake
-    /// is watched no more, and its stream is forgotten — only its name is kept (`isGone`), so
-    /// that a message queued for it later is refused as sent to a gone peer. Returns how many
-    /// messages were dropped.
+    /// is watched no more, and its stream is forgotten (that it is gone, `Heartbeats` keeps).
+    /// Returns how many messages were dropped.
     @discardableResult
     mutating func abandon(_ peer: String, handshakes: HandshakeWatch?) -> Int {
-        abandoned.insert(peer)
         guard let stream = streams.removeValue(forKey: peer) else { return 0 }
         let dropped = stream.pending.count - stream.pendingStart
         stream.pending.removeAll()

@@ -5,9 +5,8 @@
 struct RecentNames {
     let capacity: Int
     private var names = Set<String>()
-    /// The names in the order they were inserted, from `head` on (before it: forgotten). A name
-    /// removed stays here until its turn comes, which only makes the others forgotten a little
-    /// sooner.
+    /// The names remembered, in the order they were inserted, from `head` on (before it:
+    /// forgotten).
     private var order: [String] = []
     private var head = 0
 
@@ -36,8 +35,9 @@ struct RecentNames {
         return names.remove(oldest)
     }
 
-    /// Forgets `name` now.
+    /// Forgets `name` now (a look through at most `capacity` names: rare, unlike `insert`).
     mutating func remove(_ name: String) {
-        names.remove(name)
+        guard names.remove(name) != nil, let index = order[head...].firstIndex(of: name) else { return }
+        order.remove(at: index)
     }
 }

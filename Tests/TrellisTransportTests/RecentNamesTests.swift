@@ -14,10 +14,16 @@ struct RecentNamesTests {
         #expect(names.insert("d") == "a")
         #expect(!names.contains("a") && names.contains("d"))
         names.remove("c")
-        #expect(names.insert("e") == "b")
-        // c's place, removed, comes next: nothing more is forgotten for it.
-        #expect(names.insert("f") == nil)
+        // c's room, given back, takes e: nothing is forgotten for it.
+        #expect(names.insert("e") == nil)
+        #expect(names.insert("f") == "b")
         #expect(names.count == 3 && ["d", "e", "f"].allSatisfy(names.contains))
+        // A name removed and inserted again is the newest: the next forgotten are e, then f.
+        names.remove("d")
+        names.insert("d")
+        #expect(names.insert("g") == "e")
+        #expect(names.insert("h") == "f")
+        #expect(names.count == 3 && ["d", "g", "h"].allSatisfy(names.contains))
     }
 
     @Test func manyNamesKeepTheCountAtTheCapacity() {

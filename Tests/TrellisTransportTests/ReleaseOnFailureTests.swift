@@ -118,7 +118,7 @@ struct ReleaseOnFailureTests {
         #expect(after <= before + Self.slack, "open file descriptors went from \(before) to \(after) over 200 failed connects")
     }
 
-    @Test("an abandoned peer's socket is closed, its monitor stopped and its stream dropped; it is not connected again")
+    @Test("an abandoned peer's socket is closed, its monitor stopped and its stream dropped")
     func abandonedPeersAreReleased() async throws {
         let context = try ZMQContext()
         let handshakes = HandshakeWatch(context: context)
@@ -136,10 +136,9 @@ struct ReleaseOnFailureTests {
             #expect(writes.abandon(peer, handshakes: handshakes) == 1)
         }
         #expect(writes.streams.isEmpty, "\(writes.streams.count) abandoned streams are kept")
-        #expect((0..<300).allSatisfy { writes.isGone("p\($0)") })
-        // A gone peer does not come back within a run (TWP/1 §9.5 rule 3).
-        #expect(try !writes.connect("p0", endpoint: nowhere, serverKey: nil, in: context, configuration: configuration, handshakes: handshakes))
         #expect(writes["p0"] == nil)
+        // That they are gone, and are not connected again within the run (TWP/1 §9.5 rule 3), is
+        // `Heartbeats`' to keep (HeartbeatsTests), not a second record here.
         var items = ZMQPollSet()
         handshakes.addPollItems(to: &items)
         #expect(items.count == 0, "the monitors of abandoned streams are still polled")
