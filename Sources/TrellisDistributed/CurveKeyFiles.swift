@@ -19,17 +19,32 @@ package enum CurveKeyFiles {
             let entry = line.trimmingCharacters(in: .whitespaces)
             if entry.isEmpty || entry.hasPrefix("#") { continue }
             let place = "\(allowFile):\(index + 1)"
-            // The key is the last 40 characters: Z85 has "=" in its alphabet, so the separator
-            // is the character before them, not the first "=" of the line.
-            let characters = Array(entry)
-            guard characters.count > 41, characters[characters.count - 41] == "=" else {
-                throw KeyFileError(description: "\(place): expected NAME=KEY, a node name and its 40-character Z85 public key")
+            let (node, key): (String, String)
+            do {
+                (node, key) = try nameAndKey(entry)
+            } catch {
+                throw KeyFileError(description: "\(place): \(error)")
             }
-            let node = String(characters[..<(characters.count - 41)]), key = String(characters.suffix(40))
-            guard key.count == 40, Z85.decodable(key) else { throw KeyFileError(description: "\(place): expected a 40-character Z85 public key after \(node)=") }
             guard keysByNode.updateValue(key, forKey: node) == nil else { throw KeyFileError(description: "\(place): \(node) is named twice") }
         }
         return CurveConfiguration(publicKey: publicKey, secretKey: secret, allowedPeers: try allowList(keysByNode, from: allowFile))
+    }
+
+    /// Reads `NAME=KEY`: a node name and its Z85 public key (a line of an allow file, a
+    /// `--peer-key`). The key is the last 40 characters — Z85 has "=" in its alphabet, so the
+    /// separator is the character before them, not the first "=" — and the name is what comes
+    /// before, non-empty and without spaces around it.
+    package static func nameAndKey(_ entry: String) throws(KeyFileError) -> (node: String, key: String) {
+        let characters = Array(entry)
+        guard characters.count > 41, characters[characters.count - 41] == "=" else {
+            throw KeyFileError(description: "expected NAME=KEY, a node name and its 40-character Z85 public key")
+        }
+        let node = String(characters[..<(characters.count - 41)]), key = String(characters.suffix(40))
+        guard node.trimmingCharacters(in: .whitespaces) == node, !node.contains("\u{0}") else {
+            throw KeyFileError(description: "the node name \"\(node)\" has spaces around it, or a NUL")
+        }
+        guard Z85.decodable(key) else { throw KeyFileError(description: "expected a 40-character Z85 public key after \(node)=") }
+        return (node, key)
     }
 
     /// The allow-list of `keysByNode` (node name → public key), turned round: public key → node

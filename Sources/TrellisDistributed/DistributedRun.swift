@@ -91,6 +91,12 @@ package actor DistributedRun {
     /// Workers whose answer to a TRACE-REQUEST went past `options.traceLimit`: they are not asked
     /// again (each answer could cost as much), the fault said once.
     private var refusedTraces = Set<String>()
+    /// What each answer to a TRACE-REQUEST brought so far, by reply key, counted as each part
+    /// arrives (`control`): past `options.traceLimit` the rest is not even kept, so the parts
+    /// waiting to be read stay within the bound too.
+    private var traceTallies: [String: TraceDataLimit.Tally] = [:]
+    /// The bound an answer went past, by reply key, and which of its parts went past it.
+    private var traceOverruns: [String: (part: Int, exceeded: String)] = [:]
     let recorder: TraceRecorder
     let transport: NodeTransport
     let host: NodeHost
@@ -257,11 +263,13 @@ package actor DistributedRun {
             } catch {
                 throw .setup("cannot make CURVE keys: \(error)")
             }
-            for (node, key) in options.startedNodeKeys.merging(nodeKeys.mapValues(\.publicKey), uniquingKeysWith: { first, _ in first }) {
-                conductorCurve?.allowedPeers[key] = node
-            }
         }
-        publicKeys = options.startedNodeKeys.merging(nodeKeys.mapValues(\.publicKey)) { first, _ in first }
+        // Every worker's public key: given for those started by hand, made for the others.
+        let workerKeys = options.startedNodeKeys.merging(nodeKeys.mapValues(\.publicKey)) { first, _ in first }
+        if options.secureSpawnedNodes {
+            for (node, key) in workerKeys { conductorCurve?.allowedPeers[key] = node }
+        }
+        publicKeys = workerKeys
         if let folderKeys {
             conductorCurve = folderKeys.conductor
             publicKeys = folderKeys.publicKeys
@@ -306,7 +314,7 @@ package actor DistributedRun {
                 let allowFile = directory.appendingPathComponent("\(node).allow")
                 // NAME=KEY for every other node of the run: the node hears each key's holder under
                 // that name only (TWP §10).
-                var allowed = options.startedNodeKeys.merging(nodeKeys.mapValues(\.publicKey)) { first, _ in first }
+                var allowed = workerKeys
                 allowed[node] = nil
                 allowed[placement.conductor] = conductorKey
                 do {
@@ -562,49 +570,61 @@ package actor DistributedRun {
             }
             guard !refusedTraces.contains(node) else { continue }
             let correlation = takeCorrelation()
-            awaitedReplies.insert(Self.replyKey(node, correlation))
-            defer { awaitedReplies.remove(Self.replyKey(node, correlation)) }
+            let key = Self.replyKey(node, correlation)
+            awaitedReplies.insert(key)
             await transport.send(.traceRequest, to: node, correlationID: correlation)
-            var more = true
-            var tally = TraceDataLimit.Tally()
-            let deadline = ContinuousClock.now.advanced(by: options.traceLimit.time)
-            while more {
-                let left = ContinuousClock.now.duration(to: deadline)
-                guard left > .zero else {
-                    refusedTraces.insert(node)
-                    let received = workerEvents[node]?.count ?? 0
-                    await traceMissing(
-                        "node \(node) took more than \(options.traceLimit.time) to answer one TRACE-REQUEST, the most the conductor waits (TWP/1 §9.7): the rest was refused; the merged trace has \(received) of its events, and lacks the rest")
-                    break
-                }
-                guard let reply = await control.wait(for: Self.replyKey(node, correlation), timeout: min(.seconds(10), left)),
-                      let size = TraceDataCodec.messageBytes(of: reply.body) else {
-                    let received = workerEvents[node]?.count ?? 0
-                    if ContinuousClock.now < deadline {
-                        await traceMissing("node \(node) did not send its trace: the merged trace has \(received) of its events, and lacks the rest")
-                        break
-                    }
-                    continue  // the whole answer's time is up: said above
-                }
-                // Counted before the part is read: the part that goes past the limit is not taken,
-                // and whatever follows it is dropped (no longer awaited).
-                if let exceeded = tally.add(messageBytes: size, within: options.traceLimit) {
-                    refusedTraces.insert(node)
-                    let received = workerEvents[node]?.count ?? 0
-                    await traceMissing(
-                        "node \(node) sent \(exceeded) in answer to one TRACE-REQUEST, the most the conductor takes (TWP/1 §9.7): the rest was refused; the merged trace has \(received) of its events, and lacks the rest")
-                    break
-                }
-                guard let part = TraceDataCodec.read(reply.body, from: node, runID: scenario.name) else { break }
-                more = !part.last
-                workerEvents[node, default: []].append(contentsOf: part.events)
-                traceData.add(part)
-                for fault in part.faults {
-                    await host.noteFault(fault)
-                }
-            }
+            await collectTrace(of: node, key: key)
+            awaitedReplies.remove(key)
+            traceTallies[key] = nil
+            traceOverruns[key] = nil
+            await control.discard(key)
         }
         return TraceMerge.merge([recorder.events] + workers.map { workerEvents[$0] ?? [] })
+    }
+
+    /// Takes the parts of `node`'s answer (reply key `key`) until the one marked last, or until
+    /// a bound of `options.traceLimit` is passed, a part does not come, or one cannot be read.
+    private func collectTrace(of node: String, key: String) async {
+        var more = true
+        var taken = 0
+        let deadline = ContinuousClock.now.advanced(by: options.traceLimit.time)
+        while more {
+            let left = ContinuousClock.now.duration(to: deadline)
+            guard left > .zero else {
+                refusedTraces.insert(node)
+                let received = workerEvents[node]?.count ?? 0
+                await traceMissing(
+                    "node \(node) took more than \(options.traceLimit.time) to answer one TRACE-REQUEST, the most the conductor waits (TWP/1 §9.7): the rest was refused; the merged trace has \(received) of its events, and lacks the rest")
+                break
+            }
+            guard let reply = await control.wait(for: key, timeout: min(.seconds(10), left)),
+                  TraceDataCodec.messageBytes(of: reply.body) != nil else {
+                let received = workerEvents[node]?.count ?? 0
+                if ContinuousClock.now < deadline {
+                    await traceMissing("node \(node) did not send its trace: the merged trace has \(received) of its events, and lacks the rest")
+                    break
+                }
+                continue  // the whole answer's time is up: said above
+            }
+            // Counted as it arrived: the part that went past the limit is not taken, and
+            // whatever followed it was dropped (no longer awaited).
+            taken += 1
+            if let overrun = traceOverruns[key], overrun.part == taken {
+                let exceeded = overrun.exceeded
+                refusedTraces.insert(node)
+                let received = workerEvents[node]?.count ?? 0
+                await traceMissing(
+                    "node \(node) sent \(exceeded) in answer to one TRACE-REQUEST, the most the conductor takes (TWP/1 §9.7): the rest was refused; the merged trace has \(received) of its events, and lacks the rest")
+                break
+            }
+            guard let part = TraceDataCodec.read(reply.body, from: node, runID: scenario.name) else { break }
+            more = !part.last
+            workerEvents[node, default: []].append(contentsOf: part.events)
+            traceData.add(part)
+            for fault in part.faults {
+                await host.noteFault(fault)
+            }
+        }
     }
 
     /// A worker's trace that did not arrive (in full): a fault of the run, and a fault line of
@@ -631,6 +651,13 @@ package actor DistributedRun {
         case .ready, .traceData, .compactTraceData, .goodbyeAck, .error:
             let key = Self.replyKey(peer, message.header.correlationID)
             guard awaitedReplies.contains(key) else { return }
+            if let size = TraceDataCodec.messageBytes(of: message.body),
+               let exceeded = traceTallies[key, default: TraceDataLimit.Tally()].add(messageBytes: size, within: options.traceLimit) {
+                // This part goes past a bound: it is handed over only to say so, and nothing
+                // after it is kept.
+                traceOverruns[key] = (traceTallies[key]?.parts ?? 0, exceeded)
+                awaitedReplies.remove(key)
+            }
             await control.deliver(message, for: key)
         case .goodbye:
             await transport.answer(.goodbyeAck, to: peer, correlationID: message.header.correlationID)
@@ -681,11 +708,12 @@ package actor DistributedRun {
         for (node, process) in children where !greeted.contains(node) && process.isRunning {
             kill(process.processIdentifier, SIGTERM)
         }
+        // A node that acknowledged is on its way out: it gets a moment to exit by itself even
+        // when its answer came just before the deadline — one moment for all of them.
+        let exitDeadline = max(deadline, ContinuousClock.now.advanced(by: Self.exitGrace))
         for (node, process) in children {
-            // A node that acknowledged is on its way out: it gets a moment to exit by itself even
-            // when its answer came just before the deadline.
-            let left = ContinuousClock.now.duration(to: deadline)
-            await Self.waitForExit(process, within: acknowledged.contains(node) ? max(left, Self.exitGrace) : left)
+            let until = acknowledged.contains(node) ? exitDeadline : deadline
+            await Self.waitForExit(process, within: ContinuousClock.now.duration(to: until))
             SpawnedProcesses.shared.remove(process.processIdentifier)
         }
         if let workDirectory {

@@ -66,8 +66,14 @@ actor Rendezvous<Message: Sendable> {
         }
     }
 
-    /// Ends every wait with nil (the run is being torn down).
+    /// Drops what arrived for `key` and was not waited for (the answer it belonged to is done).
+    func discard(_ key: String) {
+        arrived[key] = nil
+    }
+
+    /// Ends every wait with nil, and drops what nobody waited for (the run is being torn down).
     func cancelAll() {
+        arrived.removeAll()
         let waiters = waiting
         waiting.removeAll()
         for (_, waiter) in waiters {

@@ -100,11 +100,21 @@ struct NodeCommand: AsyncParsableCommand {
             throw ExitCode(2)
         }
         for entry in peerKey {
-            guard let equals = entry.firstIndex(of: "="), entry[entry.index(after: equals)...].count == 40 else {
-                StandardError.write("error: --peer-key must be NAME=KEY with a 40-character Z85 key, got \"\(entry)\"")
+            let (peerName, key): (String, String)
+            do {
+                (peerName, key) = try CurveKeyFiles.nameAndKey(entry)
+            } catch {
+                StandardError.write("error: --peer-key \"\(entry)\": \(error)")
                 throw ExitCode(2)
             }
-            keys[String(entry[..<equals])] = String(entry[entry.index(after: equals)...])
+            // The key pinned for a peer must be the one its messages are let in with, under that
+            // name: otherwise every message from it would be dropped as another node's.
+            if let curve, curve.allowedPeers[key] != peerName {
+                let listed = curve.allowedPeers[key].map { "lists that key as \($0)" } ?? "does not list that key"
+                StandardError.write("error: --peer-key \(peerName)=\(key): \(curveAllow ?? "the allow file") \(listed); a peer is pinned and let in with one key, under one name")
+                throw ExitCode(2)
+            }
+            keys[peerName] = key
         }
         let node = WorkerNode(name: name)
         let peers = peer.compactMap(Self.split).map { (name: $0.name, endpoint: $0.endpoint, serverKey: keys[$0.name]) }

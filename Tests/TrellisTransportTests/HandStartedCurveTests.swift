@@ -180,4 +180,29 @@ struct HandStartedCurveTests {
         #expect(node.status == 2)
         #expect(node.stderr.contains("a secret key must be its owner's alone, but its mode is 0640"), "\(node.stderr)")
     }
+
+    /// `--peer-key` and `--curve-allow` must agree: a peer is pinned and let in with one key,
+    /// under one name (TWP §10) — else every message from it would be dropped as another node's.
+    @Test func aPinnedKeyTheAllowFileFilesElsewhereExits2() async throws {
+        let stage = try Stage()
+        try await stage.makeKeys(["main", "b", "c"], in: "keys")
+        let main = try String(contentsOfFile: stage.path("keys/main.pub"), encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        let c = try String(contentsOfFile: stage.path("keys/c.pub"), encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        let allow = stage.path("b.allow")
+        try "main=\(c)\nc=\(main)\n".write(toFile: allow, atomically: true, encoding: .utf8)
+        func node(peerKey: String) async throws -> ProcessOutcome {
+            try #require(try await runBounded(
+                stage.binary, ["node", "--name", "b", "--bind", "ipc://\(stage.path("b.sock"))", "--peer", "main=ipc://\(stage.path("main.sock"))",
+                               "--curve-secret-key", stage.path("keys/b.key"), "--curve-allow", allow, "--peer-key", peerKey], timeout: .seconds(30)))
+        }
+        let swapped = try await node(peerKey: "main=\(main)")
+        #expect(swapped.status == 2)
+        #expect(swapped.stderr.contains("--peer-key main=\(main): \(allow) lists that key as c"), "\(swapped.stderr)")
+        let unlisted = try await node(peerKey: "d=\(String(repeating: "=", count: 40))")
+        #expect(unlisted.status == 2)
+        #expect(unlisted.stderr.contains("does not list that key"), "\(unlisted.stderr)")
+        let malformed = try await node(peerKey: "main =\(main)")
+        #expect(malformed.status == 2)
+        #expect(malformed.stderr.contains("has spaces around it"), "\(malformed.stderr)")
+    }
 }

@@ -26,6 +26,30 @@ import Testing
         #expect(await second == 2)
     }
 
+    /// What arrived for an answer that is done is dropped, not kept for a wait that never comes
+    /// (the parts a worker sent after its trace was refused).
+    @Test func whatNobodyWaitsForIsDiscarded() async {
+        let deadlines = HandFiredDeadlines()
+        let rendezvous = Rendezvous<Int>(startDeadline: deadlines.start)
+        var started = deadlines.started.makeAsyncIterator()
+        for part in 1...3 { await rendezvous.deliver(part, for: "reply:b:7") }
+        await rendezvous.deliver(9, for: "reply:c:8")
+        await rendezvous.discard("reply:b:7")
+        // Nothing of b's is left: the next wait for that key waits (and its deadline ends it).
+        async let next = rendezvous.wait(for: "reply:b:7", timeout: .seconds(600))
+        #expect(await started.next() == 0)
+        await deadlines.fire(0)
+        #expect(await next == nil)
+        #expect(await rendezvous.wait(for: "reply:c:8", timeout: .seconds(600)) == 9)
+        // Torn down, nothing is kept either.
+        await rendezvous.deliver(4, for: "reply:b:7")
+        await rendezvous.cancelAll()
+        async let after = rendezvous.wait(for: "reply:b:7", timeout: .seconds(600))
+        #expect(await started.next() == 1)
+        await deadlines.fire(1)
+        #expect(await after == nil)
+    }
+
     @Test func aDeadlineEndsItsOwnWaitWithNil() async {
         let deadlines = HandFiredDeadlines()
         let rendezvous = Rendezvous<Int>(startDeadline: deadlines.start)
