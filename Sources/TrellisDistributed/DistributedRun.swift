@@ -591,10 +591,7 @@ package actor DistributedRun {
         while more {
             let left = ContinuousClock.now.duration(to: deadline)
             guard left > .zero else {
-                refusedTraces.insert(node)
-                let received = workerEvents[node]?.count ?? 0
-                await traceMissing(
-                    "node \(node) took more than \(options.traceLimit.time) to answer one TRACE-REQUEST, the most the conductor waits (TWP/1 §9.7): the rest was refused; the merged trace has \(received) of its events, and lacks the rest")
+                await refuseRestOfTrace(of: node, "took more than \(options.traceLimit.time) to answer one TRACE-REQUEST, the most the conductor waits")
                 break
             }
             guard let reply = await control.wait(for: key, timeout: min(.seconds(10), left)),
@@ -610,11 +607,7 @@ package actor DistributedRun {
             // whatever followed it was dropped (no longer awaited).
             taken += 1
             if let overrun = traceOverruns[key], overrun.part == taken {
-                let exceeded = overrun.exceeded
-                refusedTraces.insert(node)
-                let received = workerEvents[node]?.count ?? 0
-                await traceMissing(
-                    "node \(node) sent \(exceeded) in answer to one TRACE-REQUEST, the most the conductor takes (TWP/1 §9.7): the rest was refused; the merged trace has \(received) of its events, and lacks the rest")
+                await refuseRestOfTrace(of: node, "sent \(overrun.exceeded) in answer to one TRACE-REQUEST, the most the conductor takes")
                 break
             }
             guard let part = TraceDataCodec.read(reply.body, from: node, runID: scenario.name) else { break }
@@ -625,6 +618,14 @@ package actor DistributedRun {
                 await host.noteFault(fault)
             }
         }
+    }
+
+    /// `node`'s answer went past a bound of `options.traceLimit` (`why`): the rest is refused, the
+    /// worker not asked again, and the fault says how much of its trace the merge has.
+    private func refuseRestOfTrace(of node: String, _ why: String) async {
+        refusedTraces.insert(node)
+        let received = workerEvents[node]?.count ?? 0
+        await traceMissing("node \(node) \(why) (TWP/1 §9.7): the rest was refused; the merged trace has \(received) of its events, and lacks the rest")
     }
 
     /// A worker's trace that did not arrive (in full): a fault of the run, and a fault line of

@@ -64,7 +64,7 @@ struct Heartbeats {
         // A gone peer does not come back within a run (§9.5 rule 3).
         guard lastHeard[peer] == nil, !isGone(peer) else { return false }
         lastHeard[peer] = now
-        if watchesSilence { nextSilenceCheck = min(nextSilenceCheck, now.advanced(by: goneAfter)) }
+        nextSilenceCheck = min(nextSilenceCheck, now.advanced(by: goneAfter))
         return true
     }
 
@@ -78,7 +78,7 @@ struct Heartbeats {
     mutating func sentRequest(to peer: String, at now: Instant) {
         guard watchesSilence, peer != recentPeer, lastHeard[peer] == nil, !isGone(peer) else { return }
         lastHeard[peer] = now
-        if watchesSilence { nextSilenceCheck = min(nextSilenceCheck, now.advanced(by: goneAfter)) }
+        nextSilenceCheck = min(nextSilenceCheck, now.advanced(by: goneAfter))
     }
 
     /// Whether `peer`'s silence counts (it was heard, or sent a request, and is not gone).

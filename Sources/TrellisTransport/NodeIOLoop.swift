@@ -235,8 +235,8 @@ struct NodeIOLoop {
                 lastPeerName = PeerName.of(routingID: routingID)
             }
             // With CURVE, the ZAP handler named the node each key belongs to (the message's
-            // User-Id): a key's holder speaks as that node only (TWP §10 rule 5).
-            // Octet for octet (TWP §10 rule 5): two spellings of one name are not one name here.
+            // User-Id): a key's holder speaks as that node only, its routing id the name octet
+            // for octet (TWP §10 rule 5).
             if checksKeys, case let userID = router.lastUserID ?? "", !userID.utf8.elementsEqual(routingID) {
                 impersonations += 1
                 if RejectionSampling.traces(impersonations) {

@@ -44,7 +44,8 @@ struct PeerWrites {
 
     subscript(peer: String) -> Stream? { streams[peer] }
 
-    /// Opens the DEALER to `peer` (once: false when it already exists, or the peer is gone). A
+    /// Opens the DEALER to `peer` (once: false when it already exists; a gone peer the loop does
+    /// not connect, `Heartbeats` saying which are gone). A
     /// DEALER that cannot be set up or connected (a malformed endpoint) is closed, its monitor
     /// stopped, before the error is thrown: a failed connect leaves nothing behind.
     mutating func connect(
