@@ -18,6 +18,20 @@ struct CLIConventionTests {
         #expect(outcome.stdout.first?.isNumber == true)
     }
 
+    /// The version printed is the newest one CHANGELOG.md records (its first `## [x.y.z]`
+    /// heading), so a release cannot print one number and document another.
+    @Test func versionIsTheChangelogsNewest() async throws {
+        let outcome = try await runTrellis(["--version"])
+        let changelog = try String(contentsOf: packageRoot.appendingPathComponent("CHANGELOG.md"), encoding: .utf8)
+        let released = changelog.split(separator: "\n").compactMap { line -> Substring? in
+            guard line.hasPrefix("## ["), let close = line.firstIndex(of: "]") else { return nil }
+            let name = line[line.index(line.startIndex, offsetBy: 4)..<close]
+            return name == "Unreleased" ? nil : name
+        }
+        let newest = try #require(released.first, "CHANGELOG.md records no released version")
+        #expect(outcome.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == String(newest))
+    }
+
     @Test(arguments: commands)
     func helpHasExamplesAndNoStrayBackslashes(_ command: [String]) async throws {
         let outcome = try await runTrellis(command + ["--help"])
