@@ -185,8 +185,9 @@ private func reachedController(_ target: ServedRecipient, _ code: WireCallCode) 
 }
 
 /// A call as a node serves it, its types erased: one per call code, built once
-/// (`ControllerCalls.served(_:)`), so serving a CALL makes no call value of its own.
-struct ServedCall: Sendable {
+/// (`ControllerCalls.served(_:)`), so serving a CALL makes no call value of its own and looking
+/// one up costs one reference.
+final class ServedCall: Sendable {
     let code: WireCallCode
     let placement: CallPlacement
     let goesToWindow: Bool
@@ -199,4 +200,20 @@ struct ServedCall: Sendable {
     let roundTrip: @Sendable (inout CallReader) throws(CallFault) -> [WireValue]
     /// Reads results and writes them again.
     let roundTripResults: @Sendable (inout CallReader) throws(CallFault) -> [WireValue]
+
+    init(
+        code: WireCallCode, placement: CallPlacement, goesToWindow: Bool, arguments: [String], results: [String],
+        serve: @escaping @Sendable (isolated NodeHost, inout CallReader, ServedRecipient) async throws(CallFault) -> [WireValue],
+        roundTrip: @escaping @Sendable (inout CallReader) throws(CallFault) -> [WireValue],
+        roundTripResults: @escaping @Sendable (inout CallReader) throws(CallFault) -> [WireValue]
+    ) {
+        self.code = code
+        self.placement = placement
+        self.goesToWindow = goesToWindow
+        self.arguments = arguments
+        self.results = results
+        self.serve = serve
+        self.roundTrip = roundTrip
+        self.roundTripResults = roundTripResults
+    }
 }
