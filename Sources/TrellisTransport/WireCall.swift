@@ -6,7 +6,8 @@ import TrellisWire
 /// serves it, what it goes to, its arguments in order, its results, and what serving it does.
 /// The caller (`RemoteController`, `NodeHost`) encodes typed arguments with it and the server
 /// (`NodeHost.handle`) decodes and applies them with it, so both follow one list: arguments given
-/// in another order do not compile.
+/// in another order do not compile (unless two neighbours share a type, as makePresentationController's
+/// sizes do: the names beside them in the declaration tell those apart).
 struct WireCall<Recipient: Sendable, Arguments: Sendable, Results: Sendable>: Sendable {
     let code: WireCallCode
     /// Where a node serves it (`CallPlacement`).
