@@ -5,7 +5,8 @@ import TrellisWire
 
 /// What one node hosts and how it serves CALLs for it: the directory from controller ids to
 /// local actors (controllers, presentation controllers, adaptive wrappers) and to stand-ins for
-/// the controllers other nodes host, and the execution of each call code.
+/// the controllers other nodes host; the routing of each CALL to what it addresses, which then
+/// serves it as the call's declaration in `ControllerCalls` says.
 package actor NodeHost {
     package nonisolated let nodeName: String
     package nonisolated let conductorNode: String
@@ -86,7 +87,8 @@ package actor NodeHost {
         return WireAddress(node: nodeName, controller: endpoint.id.name, incarnation: incarnation)
     }
 
-    private func endpoint(for address: WireAddress) -> any ControllerEndpoint {
+    /// The controller at `address`: hosted here, or a stand-in for it.
+    func endpoint(for address: WireAddress) -> any ControllerEndpoint {
         if address.node == nodeName, let found = local[ControllerID(address.controller)] { return found }
         return proxy(for: address)
     }
@@ -95,7 +97,7 @@ package actor NodeHost {
 
     /// One CALL to the node hosting `address`; nil when it failed, the fault recorded under the
     /// target's name and kept for the end of the run.
-    func call(_ address: WireAddress, _ code: WireCallCode, _ arguments: [WireValue]) async -> [WireValue]? {
+    private func call(_ address: WireAddress, _ code: WireCallCode, _ arguments: [WireValue]) async -> [WireValue]? {
         let result = await transport.call(peer: address.node, target: address, code: code, arguments: arguments)
         switch result {
         case let .ok(values):
@@ -108,8 +110,27 @@ package actor NodeHost {
         }
     }
 
+    /// One CALL of `call`, its arguments written and its results read as the call declares them:
+    /// nil when it failed (the fault is recorded), a failure when its results do not match.
+    func call<Recipient, Arguments, Results>(
+        _ address: WireAddress, _ call: WireCall<Recipient, Arguments, Results>, _ arguments: Arguments
+    ) async -> Result<Results, UnreadableResults>? {
+        guard let values = await self.call(address, call.code, call.encode(arguments)) else { return nil }
+        var reader = CallReader(code: call.code, values: values, runNodes: runNodes)
+        do throws(CallFault) {
+            return .success(try call.results.decode(&reader))
+        } catch {
+            return .failure(UnreadableResults(count: values.count, fault: error))
+        }
+    }
+
     package func noteFault(_ text: String) {
         faults.append(text)
+    }
+
+    /// The conductor's window, as the calls to it address it (TWP/1 §8).
+    private var conductorWindow: WireAddress {
+        WireAddress(node: conductorNode, controller: Self.windowTarget, incarnation: 0)
     }
 
     /// An adaptive wrapper came or went on this node: the conductor's window must know.
@@ -119,208 +140,77 @@ package actor NodeHost {
             await window.wrapperChanged(wrapper, presenting: presented)
             return
         }
-        let target = WireAddress(node: conductorNode, controller: Self.windowTarget, incarnation: 0)
-        let wrapperValue: WireValue = wrapper.map { .address(address(of: $0)) } ?? .none
-        _ = await call(target, .wrapperChanged, [.string(presented.name), wrapperValue])
+        _ = await call(conductorWindow, ControllerCalls.wrapperChanged, (presented, wrapper.map { address(of: $0) }))
     }
 
     /// R62: a popover's source rect in window coordinates, from the window that knows every
     /// frame: here, or the conductor's.
     func popoverSourceRect(of presented: ControllerID) async -> Rect? {
         if let window { return await window.popoverSourceRect(of: presented) }
-        let target = WireAddress(node: conductorNode, controller: Self.windowTarget, incarnation: 0)
-        guard let values = await call(target, .popoverSourceRect, [.string(presented.name)]),
-              case let .rect(rect)? = values.first else { return nil }
+        guard case let .success(rect)? = await call(conductorWindow, ControllerCalls.popoverSourceRect, presented) else { return nil }
         return rect
     }
 
     /// A transition from the conductor's window (TWP/1 `windowTransition`): its next number, its
     /// size and traits now. Nil when the call failed (the fault is recorded).
     func windowTransition(animated: Bool) async -> TransitionInfo? {
-        let target = WireAddress(node: conductorNode, controller: Self.windowTarget, incarnation: 0)
-        guard let values = await call(target, .windowTransition, [.bool(animated)]) else { return nil }
-        var results = CallArguments(code: .windowTransition, values: values, runNodes: runNodes)
-        do {
-            return try results.transition()
-        } catch {
-            noteFault("windowTransition from node \(conductorNode): \(error.description)")
+        switch await call(conductorWindow, ControllerCalls.windowTransition, animated) {
+        case .success(let transition)?:
+            return transition
+        case .failure(let unreadable)?:
+            noteFault("windowTransition from node \(conductorNode): \(unreadable.fault.description)")
+            return nil
+        case nil:
             return nil
         }
     }
 
     // MARK: Calls in
 
-    /// Where a CALL is served: one that reads or rewires a controller on the I/O thread that
-    /// received it, one that may walk a subtree (a transition, a layout pass, an appearance
-    /// callback, anything that may forward) on the shared pool (`CallPlacement`).
+    /// Where a CALL is served (`CallPlacement`), as its declaration in `ControllerCalls` says.
     package static func placement(for code: WireCallCode) -> CallPlacement {
-        switch code {
-        case .snapshot, .childFrame, .setContainer, .attachPresentation, .detachPresentation, .appendChild, .removeLastChild,
-             .replaceChild, .makePresentationController, .presentationState:
-            .ioThread
-        case .viewWillTransition, .traitTransition, .applyPendingTraits, .layout, .preferredContentSizeDidChange,
-             .systemLayoutFittingSizeDidChange, .initialLayout, .appearance, .refresh, .setPreferredContentSize,
-             .notifySystemLayoutFittingSizeDidChange, .setOverrideTraits, .select, .showChild, .adaptForPresentation,
-             .prepareDisplayed, .presentationCallback, .initialPresentationLayout, .displayedAppearance, .wrapperChanged,
-             .popoverSourceRect, .windowTransition:
-            .sharedPool
-        }
+        ControllerCalls.served(code).placement
     }
 
-    /// Serves one CALL addressed to this node.
+    /// Serves one CALL addressed to this node, as its declaration in `ControllerCalls` says.
     package func handle(_ message: WireMessage) async -> WireResult {
         guard case let .call(target, code, values) = message.body else { return .fault("not a CALL") }
         environment.recorder.enter(step: Int(message.header.step))
         guard target.node == nodeName else {
             return .fault("undeliverable: \(target.controller) is addressed to node \(target.node), this is node \(nodeName)")
         }
-        var arguments = CallArguments(code: code, values: values, runNodes: runNodes)
-        do {
-            try arguments.checkNoExtraArguments()
-            if target.controller == Self.windowTarget {
-                return try await handleWindowCall(code, &arguments)
-            }
-            guard target.incarnation == incarnation else {
-                return .fault("undeliverable: stale incarnation \(target.incarnation) of \(target.controller) (now \(incarnation))")
-            }
-            guard let endpoint = local[ControllerID(target.controller)] else {
-                return .fault("undeliverable: no controller \(target.controller) on node \(nodeName)")
-            }
-            return try await perform(code, &arguments, on: endpoint)
+        let call = ControllerCalls.served(code)
+        var reader = CallReader(code: code, values: values, runNodes: runNodes)
+        do throws(CallFault) {
+            try reader.checkNoMoreThan(call.arguments.count)
+            return .ok(try await call.serve(self, &reader, try recipient(of: target, for: call)))
         } catch {
             return .fault(error.description)
         }
     }
 
-    private func handleWindowCall(_ code: WireCallCode, _ arguments: inout CallArguments) async throws(CallArgumentError) -> WireResult {
-        guard let window else { return .fault("undeliverable: no window on node \(nodeName)") }
-        if code == .popoverSourceRect {
-            let presented = ControllerID(try arguments.string())
-            return .ok([await window.popoverSourceRect(of: presented).map(WireValue.rect) ?? .none])
+    /// What `target` names, when it can take `call`: the window for the node's own address, one
+    /// of this node's controllers otherwise.
+    private func recipient(of target: WireAddress, for call: ServedCall) throws(CallFault) -> ServedRecipient {
+        if target.controller == Self.windowTarget {
+            guard let window else { throw CallFault("undeliverable: no window on node \(nodeName)") }
+            guard call.goesToWindow else { throw CallFault("undeliverable: \(call.code) does not go to the window") }
+            return .window(window)
         }
-        if code == .windowTransition {
-            // The window's environment numbers its transitions and knows where the window is.
-            return .ok([WireMarshalling.value(environment.beginTransition(animated: try arguments.bool()))])
+        guard target.incarnation == incarnation else {
+            throw CallFault("undeliverable: stale incarnation \(target.incarnation) of \(target.controller) (now \(incarnation))")
         }
-        guard code == .wrapperChanged else { return .fault("undeliverable: \(code) does not go to the window") }
-        let presented = ControllerID(try arguments.string())
-        let wrapper = try arguments.optionalAddress().map { proxy(for: $0) }
-        await window.wrapperChanged(wrapper, presenting: presented)
-        return .ok([])
+        guard let endpoint = local[ControllerID(target.controller)] else {
+            throw CallFault("undeliverable: no controller \(target.controller) on node \(nodeName)")
+        }
+        guard !call.goesToWindow else { throw CallFault("\(call.code) goes to the window, not to \(endpoint.id)") }
+        return .controller(endpoint)
     }
+}
 
-    private func managed(_ endpoint: any ControllerEndpoint, _ code: WireCallCode) throws(CallArgumentError) -> any ManagedController {
-        guard let controller = endpoint as? any ManagedController else {
-            throw CallArgumentError(description: "\(code): \(endpoint.id) is not a view controller")
-        }
-        return controller
-    }
-
-    private func presentation(_ endpoint: any ControllerEndpoint, _ code: WireCallCode) throws(CallArgumentError) -> any ManagedPresentationController {
-        guard let controller = endpoint as? any ManagedPresentationController else {
-            throw CallArgumentError(description: "\(code): \(endpoint.id) is not a presentation controller")
-        }
-        return controller
-    }
-
-    private func perform(_ code: WireCallCode, _ a: inout CallArguments, on endpoint: any ControllerEndpoint) async throws(CallArgumentError) -> WireResult {
-        switch code {
-        case .viewWillTransition:
-            let (size, transition, cause) = (try a.size(), try a.transition(), try a.cause())
-            await endpoint.deliverViewWillTransition(to: size, transition: transition, cause: cause)
-        case .traitTransition:
-            let (traits, deliver, transition, cause) = (try a.traits(), try a.bool(), try a.transition(), try a.cause())
-            await endpoint.deliverTraitTransition(to: traits, deliver: deliver, transition: transition, cause: cause)
-        case .applyPendingTraits:
-            await endpoint.applyPendingTraits(cause: try a.cause())
-        case .layout:
-            let (frame, cause) = (try a.rect(), try a.cause())
-            await endpoint.layout(frame: frame, cause: cause)
-        case .preferredContentSizeDidChange:
-            let (child, size, cause) = (ControllerID(try a.string()), try a.size(), try a.cause())
-            await endpoint.deliverPreferredContentSizeDidChange(forChild: child, preferredSize: size, cause: cause)
-        case .systemLayoutFittingSizeDidChange:
-            let (child, cause) = (ControllerID(try a.string()), try a.cause())
-            await endpoint.deliverSystemLayoutFittingSizeDidChange(forChild: child, cause: cause)
-        case .initialLayout:
-            let (frame, traits, cause) = (try a.optionalRect(), try a.traits(), try a.cause())
-            await endpoint.initialLayout(frame: frame, traits: traits, cause: cause)
-        case .appearance:
-            let (callback, cause) = (try a.appearance(), try a.cause())
-            await endpoint.deliverAppearance(callback, cause: cause)
-        case .refresh:
-            let (frame, traits, cause) = (try a.rect(), try a.traits(), try a.cause())
-            await endpoint.refresh(frame: frame, traits: traits, cause: cause)
-        case .setContainer:
-            let container = try a.optionalAddress().map { self.endpoint(for: $0) }
-            await endpoint.setContainer(container)
-        case .childFrame:
-            let child = ControllerID(try a.string())
-            return .ok([try await managed(endpoint, code).frame(ofChild: child).map(WireValue.rect) ?? .none])
-        case .snapshot:
-            let state = try await managed(endpoint, code).snapshot()
-            return .ok([.size(state.size), .traits(state.traitCollection), .size(state.preferredContentSize), .rect(state.frame)])
-        case .setPreferredContentSize:
-            let (size, cause) = (try a.size(), try a.cause())
-            try await managed(endpoint, code).setPreferredContentSize(size, cause: cause)
-        case .notifySystemLayoutFittingSizeDidChange:
-            try await managed(endpoint, code).notifySystemLayoutFittingSizeDidChange(cause: try a.cause())
-        case .setOverrideTraits:
-            let (traits, child, transition, cause) = (try a.optionalTraits(), ControllerID(try a.string()), try a.transition(), try a.cause())
-            let container = try managed(endpoint, code)
-            do throws(RuntimeError) {
-                try await container.setOverrideTraitCollection(traits, forChild: child, transition: transition, cause: cause)
-            } catch {
-                return .fault(error.description)
-            }
-        case .attachPresentation:
-            let (pc, inherits) = (try a.address(), try a.bool())
-            try await managed(endpoint, code).attachPresentation(self.endpoint(for: pc), inheritsPresenterTraits: inherits)
-        case .detachPresentation:
-            try await managed(endpoint, code).detachPresentation()
-        case .appendChild:
-            let child = self.endpoint(for: try a.address())
-            try await managed(endpoint, code).appendChild(child)
-        case .removeLastChild:
-            try await managed(endpoint, code).removeLastChild()
-        case .replaceChild:
-            let (index, child) = (try a.int(), self.endpoint(for: try a.address()))
-            try await managed(endpoint, code).replaceChild(at: index, with: child)
-        case .select:
-            let (index, cause) = (try a.int(), try a.cause())
-            try await managed(endpoint, code).select(index: index, cause: cause)
-        case .showChild:
-            let (index, cause) = (try a.int(), try a.cause())
-            try await managed(endpoint, code).showChild(at: index, cause: cause)
-        case .makePresentationController:
-            let (style, container, traits, window) = (try a.style(), try a.size(), try a.traits(), try a.size())
-            let host = self
-            let pc = try await managed(endpoint, code).makePresentationController(
-                style: style, containerSize: container, traits: traits, windowSize: window, profile: profile,
-                popoverSource: { await host.popoverSourceRect(of: endpoint.id) },
-                wrapperChanged: { wrapper, presented in await host.wrapperChanged(wrapper, presented: presented) })
-            return .ok([.address(address(of: pc))])
-        case .adaptForPresentation:
-            try await presentation(endpoint, code).adaptForPresentation(cause: try a.cause())
-        case .prepareDisplayed:
-            try await presentation(endpoint, code).prepareDisplayed()
-        case .presentationCallback:
-            let (callback, value, cause) = (try a.presentationCallback(), try a.bool(), try a.cause())
-            try await presentation(endpoint, code).transitionCallback(callback, value: value, cause: cause)
-        case .initialPresentationLayout:
-            try await presentation(endpoint, code).initialPresentationLayout(cause: try a.cause())
-        case .presentationState:
-            let state = try await presentation(endpoint, code).presentationState()
-            return .ok([
-                .bool(state.removesPresenterViews), .string(state.displayedID.name), .string(state.style.rawValue),
-                .bool(state.coversContext), .rect(state.containerViewBounds), .rect(state.presentedViewFrame),
-            ])
-        case .displayedAppearance:
-            let (callback, cause) = (try a.appearance(), try a.cause())
-            try await presentation(endpoint, code).deliverDisplayedAppearance(callback, cause: cause)
-        case .wrapperChanged, .popoverSourceRect, .windowTransition:
-            return .fault("\(code) goes to the window, not to \(endpoint.id)")
-        }
-        return .ok([])
-    }
+/// Results of a CALL that do not match its declaration (TWP §8: a caller checks them).
+struct UnreadableResults: Error {
+    /// How many values the RETURN carried.
+    let count: Int
+    let fault: CallFault
 }

@@ -1,78 +1,74 @@
 /// The operation a CALL asks of the controller it targets (one octet in the CALL body).
 ///
-/// Each case lists the values the CALL carries, in order, and what its RETURN carries; a call
-/// whose RETURN is not described returns no values. `cause` is an event ref, or none. The
-/// protocol document (Protocols/wire-protocol.md §8) is the normative table.
+/// The protocol document (Protocols/wire-protocol.md §8) is the normative table. Each call's
+/// arguments and results, in order, where a node serves it and what it does are declared once,
+/// in TrellisTransport's `ControllerCalls`, which a test holds to that table: a new call is a
+/// case here and a declaration there.
 public enum WireCallCode: UInt8, CaseIterable, Hashable, Sendable, CustomStringConvertible {
-    /// `viewWillTransition(to:with:)`: size, transition, cause.
+    /// `viewWillTransition(to:with:)`.
     case viewWillTransition = 0x01
-    /// A trait transition with the new effective traits: traits, bool deliver, transition, cause.
+    /// A trait transition with the new effective traits.
     case traitTransition = 0x02
-    /// Applies the traits of the trait transition and sends `traitCollectionDidChange`: cause.
+    /// Applies the traits of the trait transition and sends `traitCollectionDidChange`.
     case applyPendingTraits = 0x03
-    /// The layout pass: cause.
+    /// The layout pass, with the frame the container gives the target.
     case layout = 0x04
-    /// A child's preferred content size changed: string child, size preferred, cause.
+    /// A child's preferred content size changed.
     case preferredContentSizeDidChange = 0x05
-    /// A child's fitting size changed: string child, cause.
+    /// A child's fitting size changed.
     case systemLayoutFittingSizeDidChange = 0x06
-    /// The first size and traits before any step: size or none, traits, cause.
+    /// The first frame and traits, before any step or when the target is first shown.
     case initialLayout = 0x07
-    /// An appearance callback: string callback name, cause.
+    /// An appearance callback.
     case appearance = 0x08
-    /// Becomes visible again with its container's size and traits: size, traits, cause.
+    /// Becomes visible again with the frame and traits its container gives it.
     case refresh = 0x09
-    /// Reads the controller's state: no arguments; returns size, traits, size preferredContentSize.
+    /// Reads the controller's state: size, traits, preferred content size, frame.
     case snapshot = 0x20
-    /// Sets the controller's `preferredContentSize`: size, cause.
+    /// Sets the controller's `preferredContentSize`.
     case setPreferredContentSize = 0x21
-    /// The controller's fitting size changed: cause.
+    /// The controller's fitting size changed.
     case notifySystemLayoutFittingSizeDidChange = 0x22
-    /// `setOverrideTraitCollection(_:forChild:)`: traits or none, string child, transition, cause.
+    /// `setOverrideTraitCollection(_:forChild:)`.
     case setOverrideTraits = 0x23
-    /// Sets (or clears) the container that receives the controller's requests: address or none.
+    /// Sets (or clears) the container that receives the controller's requests.
     case setContainer = 0x24
-    /// Attaches the presentation controller of what it presents: address pc, bool inheritsPresenterTraits.
+    /// Attaches the presentation controller of what it presents.
     case attachPresentation = 0x25
-    /// Detaches its presentation: no arguments.
+    /// Detaches its presentation.
     case detachPresentation = 0x26
-    /// Appends a child: address.
+    /// Appends a child.
     case appendChild = 0x27
-    /// Removes its last child (a pop): no arguments.
+    /// Removes its last child (a pop).
     case removeLastChild = 0x28
-    /// Replaces the child at an index: int index, address.
+    /// Replaces the child at an index.
     case replaceChild = 0x29
-    /// Selects a tab: int index, cause.
+    /// Selects a tab.
     case select = 0x2A
-    /// A child becomes visible, sized and laid out: int index, cause.
+    /// A child becomes visible, sized and laid out.
     case showChild = 0x2B
-    /// Reads the frame the target container gives a child (R60): string child; returns rect or none.
+    /// Reads the frame the target container gives a child (R60).
     case childFrame = 0x2C
-    /// Creates a presentation controller for the target (the presented controller): string style,
-    /// size containerSize, traits, size windowSize, cause; returns address pc.
+    /// Creates a presentation controller for the target (the presented controller).
     case makePresentationController = 0x40
-    /// A presentation controller adapts when presenting into a compact environment: cause.
+    /// A presentation controller adapts when presenting into a compact environment.
     case adaptForPresentation = 0x41
-    /// A presentation controller gives what it displays its traits before it appears: no arguments.
+    /// A presentation controller gives what it displays its traits before it appears.
     case prepareDisplayed = 0x42
-    /// A presentation transition callback: string callback name, bool value, cause.
+    /// A presentation transition callback.
     case presentationCallback = 0x43
-    /// A presentation controller sizes and lays out what it displays the first time: cause.
+    /// A presentation controller sizes and lays out what it displays the first time.
     case initialPresentationLayout = 0x44
-    /// Reads a presentation controller's state: no arguments; returns bool removesPresenterViews,
-    /// string displayedID.
+    /// Reads a presentation controller's state.
     case presentationState = 0x45
-    /// An appearance callback to what a presentation controller displays: string callback name, cause.
+    /// An appearance callback to what a presentation controller displays.
     case displayedAppearance = 0x46
-    /// Tells the conductor that an adaptive wrapper came or went: string presented id, address
-    /// wrapper or none.
+    /// Tells the conductor that an adaptive wrapper came or went.
     case wrapperChanged = 0x60
-    /// Asks the conductor's window where a popover's source is now, in window coordinates
-    /// (R62): string presented id; returns rect or none.
+    /// Asks the conductor's window where a popover's source is now, in window coordinates (R62).
     case popoverSourceRect = 0x61
     /// Asks the conductor's window for a transition that a controller starts by itself (a
-    /// receipt, R25): bool animated; returns the transition, numbered by the window, towards the
-    /// window's size and traits as they are now.
+    /// receipt, R25), numbered by the window, towards its size and traits as they are now.
     case windowTransition = 0x62
 
     /// The Swift case name, as the protocol document spells it.

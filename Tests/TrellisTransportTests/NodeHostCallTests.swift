@@ -85,4 +85,25 @@ import TrellisWire
         }
         #expect(results.count == 4)
     }
+
+    @Test("a CALL reaches only what its declaration says it goes to, and what cannot take it answers a fault")
+    func callsGoOnlyToTheirRecipients() async {
+        let (host, recorder) = await Self.host()
+        func handle(_ controller: String, incarnation: UInt32 = 1, _ code: WireCallCode, _ arguments: [WireValue]) async -> WireResult {
+            await host.handle(WireMessage(
+                .call(target: WireAddress(node: "b", controller: controller, incarnation: incarnation), code: code, arguments: arguments),
+                correlationID: 1))
+        }
+        #expect(await handle("C", .adaptForPresentation, [.none]) == .fault("adaptForPresentation: C is not a presentation controller"))
+        #expect(await handle("C", .wrapperChanged, [.string("P"), .none]) == .fault("wrapperChanged goes to the window, not to C"))
+        #expect(await handle("", incarnation: 0, .windowTransition, [.bool(true)]) == .fault("undeliverable: no window on node b"))
+        #expect(await handle("C", incarnation: 2, .select, [.int(0), .none])
+            == .fault("undeliverable: stale incarnation 2 of C (now 1)"))
+        #expect(await handle("X", .select, [.int(0), .none]) == .fault("undeliverable: no controller X on node b"))
+        // Every argument the table lists is read, a makePresentationController's cause too (TWP §8).
+        #expect(await handle("C", .makePresentationController, [
+            .string("formSheet"), .size(Size(320, 568)), .traits(.unspecified), .size(Size(320, 568)),
+        ]) == .fault("makePresentationController: argument 5 (an event ref or none) is missing"))
+        #expect(recorder.events.isEmpty)
+    }
 }
