@@ -32,6 +32,11 @@ struct StepVocabularyTests {
         (#"{ "expect": ["A viewWillTransition(to: 568x320)"] }"#, nil, ""),
     ]
 
+    /// The first key of a step object: the step's name.
+    static func name(of json: String) -> String {
+        String(json.drop { $0 != "\"" }.dropFirst().prefix { $0 != "\"" })
+    }
+
     static func decode(_ steps: [String]) throws -> Scenario {
         try ScenarioDecoder.decode("""
             { "window": { "size": [320, 568] }, "root": "R",
@@ -52,6 +57,8 @@ struct StepVocabularyTests {
             case let .event(event):
                 #expect(event == sample.event, "\(sample.json)")
                 #expect(event.description == sample.header)
+                // The header starts with the name the file gives the step.
+                #expect(event.description.split(separator: " ").first.map(String.init) == Self.name(of: sample.json))
             case let .expect(lines):
                 #expect(sample.event == nil, "\(sample.json) decoded as expect")
                 #expect(lines == ["A viewWillTransition(to: 568x320)"])
@@ -66,7 +73,7 @@ struct StepVocabularyTests {
             """))
         let list = try #require(error.message.split(separator: "one of: ").last)
         let listed = list.dropLast().split(separator: ", ").map(String.init)
-        let sampled = Self.samples.map { sample in String(sample.json.drop { $0 != "\"" }.dropFirst().prefix { $0 != "\"" }) }
+        let sampled = Self.samples.map { Self.name(of: $0.json) }
         #expect(listed == sampled, "\(error.message)")
     }
 
