@@ -7,8 +7,9 @@ import PackageDescription
 //   TrellisTrace     trace events, canonical text, the capture format, reading, diffing, exports
 //   CTrellisPrefetch the processor's cache prefetch, which Swift cannot express (one inline C function)
 //   TrellisRuntime   controllers as actors, behaviours, the router, windows, mailboxes
-//   TrellisScenario  scenario files: decoding, validation, running, `expect` steps
-//   TrellisTestKit   actor-level unit tests: hierarchy stores and single-controller probes
+//   TrellisScenario  scenario files: decoding, validation, running, `expect` steps (a step is a
+//                    runtime WindowEvent; ScenarioSteps.swift holds each step's file syntax)
+//   TrellisTestKit   actor-level unit tests: hierarchy stores and single-controller probes (no YAML)
 //   TrellisBench     `trellis bench`: each figure beside its anchor, measured in the same run
 //   CZeroMQ          Debian's libzmq as a system library (headers in /usr/include, apt libzmq3-dev)
 //   ZeroMQ           the project's own thin Swift binding over it
@@ -50,23 +51,24 @@ let package = Package(
             "TrellisModel", "TrellisJSON", "TrellisTrace", "TrellisRuntime", .product(name: "Yams", package: "Yams"),
         ]),
         .target(name: "TrellisBench", dependencies: ["TrellisModel", "TrellisTrace", "TrellisRuntime", "TrellisTransport", "TrellisDistributed", "TrellisWire", "ZeroMQ", "TrellisScenario"]),
-        .target(name: "TrellisTestKit", dependencies: ["TrellisModel", "TrellisTrace", "TrellisRuntime", "TrellisScenario"]),
+        // No TrellisScenario: a user's `import TrellisTestKit` links no scenario files and no YAML.
+        .target(name: "TrellisTestKit", dependencies: ["TrellisModel", "TrellisTrace", "TrellisRuntime"]),
         .executableTarget(
             name: "trellis",
             dependencies: [
-                "TrellisScenario", "TrellisTrace", "TrellisTransport", "TrellisDistributed", "TrellisBench",
+                "TrellisModel", "TrellisRuntime", "TrellisScenario", "TrellisTrace", "TrellisTransport", "TrellisDistributed", "TrellisBench",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         // The project's own test fixtures, shared by every suite: device windows, line filters,
         // bounded waits for child processes, the binary, the random scenarios of the differential tester.
-        .target(name: "TrellisTestSupport", dependencies: ["TrellisModel", "TrellisJSON", "TrellisRuntime", "TrellisScenario"], path: "Tests/Support"),
+        .target(name: "TrellisTestSupport", dependencies: ["TrellisModel", "TrellisJSON", "TrellisTrace", "TrellisRuntime"], path: "Tests/Support"),
         .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ", "TrellisTestSupport"]),
         .testTarget(name: "TrellisTraceExportTests", dependencies: ["TrellisTrace", "TrellisScenario", "TrellisModel", "TrellisTestSupport"], exclude: ["Golden"]),
         .testTarget(
             name: "TrellisTransportTests",
             dependencies: ["TrellisTransport", "TrellisDistributed", "TrellisWire", "TrellisScenario", "TrellisRuntime", "TrellisTrace", "TrellisModel", "ZeroMQ", "trellis", "TrellisTestSupport"]),
-        .testTarget(name: "TrellisTestKitTests", dependencies: ["TrellisTestKit", "TrellisRuntime", "TrellisModel"]),
+        .testTarget(name: "TrellisTestKitTests", dependencies: ["TrellisTestKit", "TrellisRuntime", "TrellisModel", "TrellisScenario"]),
         // docs/testing.md's code as written: its tests import only Testing and TrellisTestKit.
         .testTarget(name: "TrellisTutorialTests", dependencies: ["TrellisTestKit", "TrellisRuntime", "TrellisModel"]),
         .testTarget(name: "TrellisWireTests", dependencies: ["TrellisWire", "TrellisModel", "TrellisTestSupport"]),

@@ -26,13 +26,8 @@ package struct Placement: Sendable, Equatable {
             for child in spec.children { parentOf[child] = spec.id }
         }
         var companion: [ControllerID: ControllerID] = [:]
-        for step in scenario.steps {
-            switch step {
-            case let .present(presented, from, _, _): if companion[presented] == nil { companion[presented] = from }
-            case let .show(shown, from), let .showDetail(shown, from): if companion[shown] == nil { companion[shown] = from }
-            case let .push(pushed, onto): if companion[pushed] == nil { companion[pushed] = onto }
-            default: break
-            }
+        for case let .event(event) in scenario.steps {
+            if let (introduced, by) = event.introduced, companion[introduced] == nil { companion[introduced] = by }
         }
         // Walk up (parent, else companion) until a known node, iteratively: a deep tree must
         // not exhaust the stack; a loop of companions ends with the conductor.

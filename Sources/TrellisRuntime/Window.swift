@@ -2,11 +2,17 @@ import TrellisModel
 import TrellisTrace
 
 /// Something that happens to a window, processed one at a time in arrival order (UIKit's
-/// main-thread rule), so a run's trace is deterministic.
+/// main-thread rule), so a run's trace is deterministic. It is also what a scenario step names
+/// (`ScenarioStep.event`): a new step is a case here (with its header text and what the window
+/// does with it) and its file syntax in `Sources/TrellisScenario/ScenarioSteps.swift`.
 public enum WindowEvent: Sendable, Equatable {
-    /// One environment change (R1, R14): a new window size, new window traits (merged into the
-    /// current ones), or both at once as a rotation does.
-    case environmentChange(size: Size?, traits: TraitCollection?)
+    /// The window is resized (R1).
+    case resizeWindow(Size)
+    /// The window's traits change, merged into the current ones (R13).
+    case setTraits(TraitCollection)
+    /// One environment change carrying a new size, new traits or both at once, as a rotation
+    /// does (R14).
+    case transition(size: Size?, traits: TraitCollection?)
     /// A controller sets its `preferredContentSize` (R22).
     case setPreferredContentSize(ControllerID, Size)
     /// A container sets or (with nil) removes the trait override of one child (R17).
@@ -27,15 +33,26 @@ public enum WindowEvent: Sendable, Equatable {
     case pop(ControllerID)
     /// A tab bar controller selects a child.
     case select(tab: ControllerID, index: Int)
+
+    /// One environment change (R1, R13, R14), as the step that says it: a new size alone is
+    /// `resizeWindow`, new traits alone `setTraits`, anything else `transition`.
+    public static func environmentChange(size: Size?, traits: TraitCollection?) -> WindowEvent {
+        switch (size, traits) {
+        case let (size?, nil): return .resizeWindow(size)
+        case let (nil, traits?): return .setTraits(traits)
+        case let (size, traits): return .transition(size: size, traits: traits)
+        }
+    }
 }
 
 extension WindowEvent: CustomStringConvertible {
-    /// As a scenario step's header names it (`resizeWindow 568x320`, `present P from R animated`).
+    /// As a scenario step's header names it (`== step N: <this>`: `resizeWindow 568x320`,
+    /// `present P from R animated`); the golden traces keep these words.
     public var description: String {
         switch self {
-        case let .environmentChange(size?, nil): return "resizeWindow \(size)"
-        case let .environmentChange(nil, traits?): return "setTraits \(traits.specifiedDescription)"
-        case let .environmentChange(size, traits):
+        case let .resizeWindow(size): return "resizeWindow \(size)"
+        case let .setTraits(traits): return "setTraits \(traits.specifiedDescription)"
+        case let .transition(size, traits):
             return "transition" + (size.map { " \($0)" } ?? "") + (traits.map { " \($0.specifiedDescription)" } ?? "")
         case let .present(presented, from, animated, style):
             return "present \(presented) from \(from)" + (style.map { " style: \($0.rawValue)" } ?? "") + (animated ? " animated" : "")
@@ -75,7 +92,8 @@ public actor Window {
     /// A queued event and who waits for it.
     private struct Envelope: Sendable {
         var event: WindowEvent
-        var header: (number: Int, description: String)?
+        /// The scenario step it is, whose header goes first.
+        var step: Int?
         var done: CheckedContinuation<Result<Void, RuntimeError>, Never>
     }
 
@@ -149,12 +167,12 @@ public actor Window {
     }
 
     /// Queues `event` behind the window's earlier events and waits until it and everything it
-    /// caused has been handled. `header` records a step header first.
-    public func perform(_ event: WindowEvent, header: (number: Int, description: String)? = nil) async throws(RuntimeError) {
+    /// caused has been handled. `step` records the header `== step N: <event>` first.
+    public func perform(_ event: WindowEvent, step: Int? = nil) async throws(RuntimeError) {
         await start()
         guard let mailbox else { throw .windowClosed }
         let result = await withCheckedContinuation { (done: CheckedContinuation<Result<Void, RuntimeError>, Never>) in
-            if !mailbox.send(Envelope(event: event, header: header, done: done)) {
+            if !mailbox.send(Envelope(event: event, step: step, done: done)) {
                 done.resume(returning: .failure(.windowClosed))
             }
         }
@@ -168,8 +186,8 @@ public actor Window {
 
     private func process(_ envelope: Envelope) async {
         var cause: EventRef?
-        if let header = envelope.header {
-            cause = environment.recorder.beginStep(header.number, description: header.description)
+        if let step = envelope.step {
+            cause = environment.recorder.beginStep(step, description: envelope.event.description)
         }
         do {
             try await handle(envelope.event, cause: cause)
@@ -182,7 +200,11 @@ public actor Window {
 
     private func handle(_ event: WindowEvent, cause: EventRef?) async throws(RuntimeError) {
         switch event {
-        case let .environmentChange(newSize, traitChange):
+        case let .resizeWindow(newSize):
+            await changeEnvironment(size: newSize, traits: traits, cause: cause)
+        case let .setTraits(traitChange):
+            await changeEnvironment(size: size, traits: traits.overlaid(with: traitChange), cause: cause)
+        case let .transition(newSize, traitChange):
             await changeEnvironment(size: newSize ?? size, traits: traits.overlaid(with: traitChange ?? .unspecified), cause: cause)
         case let .setPreferredContentSize(id, preferred):
             try await managed(id).setPreferredContentSize(preferred, cause: cause)

@@ -117,36 +117,15 @@ public struct PopoverSourceSpec: Sendable, Equatable {
     public var rect: Rect
 }
 
-/// One step of a scenario.
+/// One step of a scenario: something done to the window, or a check of what the step before
+/// did. A step's name, fields and checks are in `ScenarioSteps.swift`; its header text and
+/// what it does are the event's (`WindowEvent`, `Window.swift`).
 public enum ScenarioStep: Sendable, Equatable {
-    case resizeWindow(Size)
-    case setTraits(TraitCollection)
-    case transition(size: Size?, traits: TraitCollection?)
-    case present(ControllerID, from: ControllerID, animated: Bool, style: ModalPresentationStyle?)
-    case dismiss(ControllerID, animated: Bool)
-    case show(ControllerID, from: ControllerID)
-    case showDetail(ControllerID, from: ControllerID)
-    case push(ControllerID, onto: ControllerID)
-    case pop(ControllerID)
-    case select(tab: ControllerID, index: Int)
-    case setPreferredContentSize(ControllerID, Size)
-    case setTraitOverride(container: ControllerID, child: ControllerID, traits: TraitCollection?)
-    case systemLayoutFittingSizeDidChange(ControllerID)
+    /// A window event, performed with its header `== step N: <event>`.
+    case event(WindowEvent)
+    /// SPEC §5 `expect`: the canonical lines the step before must have caused, compared by the
+    /// message kinds they use.
     case expect([String])
-
-    /// How the step's header names it: `== step N: <this>`.
-    public var headerDescription: String {
-        switch self {
-        case let .transition(size, traits):
-            // A transition step keeps its name whatever it carries.
-            var text = "transition"
-            if let size { text += " \(size)" }
-            if let traits { text += " \(traits.specifiedDescription)" }
-            return text
-        default:
-            return windowEvent?.description ?? "expect"
-        }
-    }
 }
 
 /// A custom presentation controller's `frameOfPresentedViewInContainerView` as a scenario file

@@ -152,7 +152,11 @@ public enum ScenarioRunner {
         for (index, step) in scenario.steps.prefix(lastStep).enumerated() where stoppedAfter == nil {
             let number = index + 1
             progress?(number, scenario.steps.count)
-            if case let .expect(lines) = step {
+            let event: WindowEvent
+            switch step {
+            case let .event(stepEvent):
+                event = stepEvent
+            case let .expect(lines):
                 let events = await collect().filter { event in
                     guard event.step == checkedStep else { return false }
                     if case .step = event.message { return false }
@@ -163,10 +167,9 @@ public enum ScenarioRunner {
                 }
                 continue
             }
-            guard let event = step.windowEvent else { continue }
             let started = ContinuousClock.now
             do {
-                try await window.perform(event, header: (number, step.headerDescription))
+                try await window.perform(event, step: number)
             } catch {
                 throw .runtime(step: number, error)
             }
@@ -183,31 +186,9 @@ public enum ScenarioRunner {
     /// SPEC §5 `expect`: the checked step's events, filtered to the message kinds the expected
     /// lines use, must equal the expected lines in order.
     static func check(_ expected: [String], against events: [TraceEvent], step: Int, checkedStep: Int) -> ExpectationFailure? {
-        let kinds = Set(expected.compactMap(ExpectedLine.kind(of:)))
-        let actual = events.filter { kinds.contains($0.message.name) }.map(\.canonicalLine)
+        let kinds = ExpectedLine.kinds(of: expected)
+        let actual = ExpectedLine.lines(of: events, kinds: kinds)
         guard actual != expected else { return nil }
         return ExpectationFailure(step: step, checkedStep: checkedStep, kinds: kinds.sorted(), expected: expected, actual: actual)
-    }
-}
-
-extension ScenarioStep {
-    /// The window event this step performs; nil for `expect`, which only checks.
-    public var windowEvent: WindowEvent? {
-        switch self {
-        case let .resizeWindow(size): return .environmentChange(size: size, traits: nil)
-        case let .setTraits(traits): return .environmentChange(size: nil, traits: traits)
-        case let .transition(size, traits): return .environmentChange(size: size, traits: traits)
-        case let .setPreferredContentSize(id, size): return .setPreferredContentSize(id, size)
-        case let .setTraitOverride(container, child, traits): return .setTraitOverride(container: container, child: child, traits: traits)
-        case let .systemLayoutFittingSizeDidChange(id): return .systemLayoutFittingSizeDidChange(id)
-        case let .present(presented, from, animated, style): return .present(presented, from: from, animated: animated, style: style)
-        case let .dismiss(id, animated): return .dismiss(id, animated: animated)
-        case let .show(shown, from): return .show(shown, from: from)
-        case let .showDetail(shown, from): return .showDetail(shown, from: from)
-        case let .push(pushed, onto): return .push(pushed, onto: onto)
-        case let .pop(id): return .pop(id)
-        case let .select(tab, index): return .select(tab: tab, index: index)
-        case .expect: return nil
-        }
     }
 }

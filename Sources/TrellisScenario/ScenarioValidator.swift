@@ -3,7 +3,7 @@ import TrellisRuntime
 import TrellisTrace
 
 /// The checks of a decoded scenario that need the whole file: ids, the shape of the tree, and
-/// what each step refers to.
+/// what each step refers to (each event's own checks are with its syntax, `ScenarioSteps.swift`).
 struct ScenarioValidator {
     let scenario: Scenario
     let file: String
@@ -130,11 +130,7 @@ struct ScenarioValidator {
             throw fail("$.root", "the hierarchy under \"\(scenario.root)\" is \(levels) levels deep; at most \(limit) are supported")
         }
         for (index, step) in scenario.steps.enumerated() {
-            let added: ControllerID
-            switch step {
-            case let .present(id, _, _, _), let .show(id, _), let .showDetail(id, _), let .push(id, _): added = id
-            default: continue
-            }
+            guard case let .event(event) = step, let added = event.introduced?.controller else { continue }
             levels += heights[added] ?? 1
             guard levels <= limit else {
                 throw fail("$.steps[\(index)]", "with \"\(added)\" the hierarchy could be \(levels) levels deep (children and presentations chained); at most \(limit) are supported")
@@ -145,45 +141,9 @@ struct ScenarioValidator {
     private func validateSteps(_ byID: [ControllerID: ControllerSpec], parentOf: [ControllerID: ControllerID]) throws(ScenarioError) {
         for (index, step) in scenario.steps.enumerated() {
             let at = "$.steps[\(index)]"
-            func known(_ id: ControllerID, _ field: String) throws(ScenarioError) {
-                guard byID[id] != nil else { throw fail(at, "\(field): unknown controller \"\(id)\"") }
-            }
             switch step {
-            case let .present(presented, from, _, _):
-                try known(presented, "present")
-                try known(from, "from")
-                if let parent = parentOf[presented] {
-                    throw fail(at, "\"\(presented)\" is a child of \"\(parent)\" and cannot also be presented")
-                }
-                if presented == scenario.root { throw fail(at, "the root \"\(presented)\" cannot be presented") }
-            case let .dismiss(id, _), let .systemLayoutFittingSizeDidChange(id), let .setPreferredContentSize(id, _):
-                try known(id, "controller")
-            case let .show(shown, from), let .showDetail(shown, from):
-                try known(shown, "shown controller")
-                try known(from, "from")
-            case let .push(pushed, onto):
-                try known(pushed, "push")
-                try known(onto, "onto")
-                guard byID[onto]?.kind == .navigation else { throw fail(at, "\"\(onto)\" is not a navigation controller") }
-            case let .pop(id):
-                try known(id, "pop")
-                guard byID[id]?.kind == .navigation else { throw fail(at, "\"\(id)\" is not a navigation controller") }
-            case let .select(tab, tabIndex):
-                try known(tab, "tab")
-                guard let spec = byID[tab], spec.kind == .tab else { throw fail(at, "\"\(tab)\" is not a tab controller") }
-                guard spec.children.indices.contains(tabIndex) else {
-                    throw fail(at, "index \(tabIndex) is out of range for \(spec.children.count) children")
-                }
-            case let .setTraitOverride(container, child, _):
-                try known(container, "container")
-                try known(child, "child")
-                guard byID[container]?.children.contains(child) == true else {
-                    throw fail(at, "\"\(child)\" is not a child of \"\(container)\"")
-                }
-            case let .expect(lines):
-                try validateExpected(lines, at: "\(at).expect", byID)
-            case .resizeWindow, .setTraits, .transition:
-                break
+            case let .event(event): try validate(event, at: at, byID, parentOf: parentOf)
+            case let .expect(lines): try validateExpected(lines, at: "\(at).expect", byID)
             }
         }
     }

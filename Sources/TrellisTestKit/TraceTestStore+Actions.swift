@@ -1,16 +1,17 @@
 import TrellisModel
 import TrellisRuntime
 
-/// One helper per window event: each performs it (see `perform`) and takes the call site, so a
-/// failure it reports (events of the previous action nobody asserted, a refused event) is
-/// reported at its line.
+/// Sugar over `perform`, one line each: the window event a helper names, performed with the
+/// caller's site, so that a failure (events of the previous action nobody asserted, a refused
+/// event) is reported at its line. A window event without a helper here is performed with
+/// `perform(_:)` itself.
 extension TraceTestStore {
     /// The window is resized (R1).
     public func resizeWindow(
         to size: Size,
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) async {
-        await perform(.environmentChange(size: size, traits: nil), fileID: fileID, filePath: filePath, line: line, column: column)
+        await perform(.resizeWindow(size), fileID: fileID, filePath: filePath, line: line, column: column)
     }
 
     /// The window's traits change (merged into the current ones; R13).
@@ -18,7 +19,7 @@ extension TraceTestStore {
         _ traits: TraitCollection,
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) async {
-        await perform(.environmentChange(size: nil, traits: traits), fileID: fileID, filePath: filePath, line: line, column: column)
+        await perform(.setTraits(traits), fileID: fileID, filePath: filePath, line: line, column: column)
     }
 
     /// One environment change carrying a new size and new traits, as a rotation does (R14).
@@ -26,7 +27,7 @@ extension TraceTestStore {
         to size: Size, traits: TraitCollection,
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) async {
-        await perform(.environmentChange(size: size, traits: traits), fileID: fileID, filePath: filePath, line: line, column: column)
+        await perform(.transition(size: size, traits: traits), fileID: fileID, filePath: filePath, line: line, column: column)
     }
 
     /// The same, to a device setup (`.iPhoneLandscape`, …).
@@ -34,7 +35,7 @@ extension TraceTestStore {
         to setup: WindowSetup,
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) async {
-        await transition(to: setup.size, traits: setup.traits, fileID: fileID, filePath: filePath, line: line, column: column)
+        await perform(.transition(size: setup.size, traits: setup.traits), fileID: fileID, filePath: filePath, line: line, column: column)
     }
 
     /// `presenter.present(presented, animated:)`, with `style` overriding the controller's own.
@@ -42,8 +43,7 @@ extension TraceTestStore {
         _ presented: ControllerID, from presenter: ControllerID, animated: Bool = true, style: ModalPresentationStyle? = nil,
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) async {
-        await perform(.present(presented, from: presenter, animated: animated, style: style),
-                      fileID: fileID, filePath: filePath, line: line, column: column)
+        await perform(.present(presented, from: presenter, animated: animated, style: style), fileID: fileID, filePath: filePath, line: line, column: column)
     }
 
     /// `controller.dismiss(animated:)`.
@@ -99,8 +99,7 @@ extension TraceTestStore {
         _ traits: TraitCollection?, forChild child: ControllerID, of container: ControllerID,
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) async {
-        await perform(.setTraitOverride(container: container, child: child, traits: traits),
-                      fileID: fileID, filePath: filePath, line: line, column: column)
+        await perform(.setTraitOverride(container: container, child: child, traits: traits), fileID: fileID, filePath: filePath, line: line, column: column)
     }
 
     /// `controller.preferredContentSize = size` (R22).

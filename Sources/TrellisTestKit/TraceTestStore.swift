@@ -1,6 +1,5 @@
 import TrellisModel
 import TrellisRuntime
-import TrellisScenario
 import TrellisTrace
 
 /// Drives one window event by event and checks what it did, exhaustively by default: every
@@ -54,16 +53,6 @@ public final class TraceTestStore {
         await window.start()
         collect()
         if !expectInitialLayout { received.removeAll() }
-    }
-
-    /// A store over a scenario file's hierarchy (its steps are not run).
-    public convenience init(
-        scenarioJSON: String, file: String = "inline",
-        fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
-    ) async throws {
-        let scenario = try ScenarioDecoder.decode(scenarioJSON, file: file)
-        try await self.init(
-            ScenarioRunner.hierarchy(of: scenario), fileID: fileID, filePath: filePath, line: line, column: column)
     }
 
     /// Events nobody asserted fail the test when the store goes away. Swift Testing takes the
@@ -163,8 +152,8 @@ public final class TraceTestStore {
     ) {
         let site = ExpectationSite(fileID: fileID, filePath: filePath, line: line, column: column)
         collect()
-        let filter = kinds ?? Set(lines.compactMap(ExpectedLine.kind(of:)))
-        let actual = received.filter { filter.contains($0.message.name) }.map(\.canonicalLine)
+        let filter = kinds ?? ExpectedLine.kinds(of: lines)
+        let actual = ExpectedLine.lines(of: received, kinds: filter)
         received.removeAll()
         guard actual != lines else { return }
         report(TestKitFailure(

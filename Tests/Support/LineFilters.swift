@@ -1,4 +1,4 @@
-import TrellisScenario
+import TrellisTrace
 
 /// Canonical lines by message kind: the filters and builders the rule tests share.
 public enum Lines {

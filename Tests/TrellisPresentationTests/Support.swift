@@ -54,9 +54,8 @@ struct Stage {
 
     /// Runs step `number` (1-based) with its header, as the scenario runner does.
     func perform(step number: Int) async throws {
-        let step = scenario.steps[number - 1]
-        guard let event = Self.windowEvent(step) else { return }
-        try await window.perform(event, header: (number, step.headerDescription))
+        guard case let .event(event) = scenario.steps[number - 1] else { return }
+        try await window.perform(event, step: number)
     }
 
     func lines(step: Int, kinds: [String]? = nil) -> [String] {
@@ -73,10 +72,6 @@ struct Stage {
 
     func controller(_ id: ControllerID) async throws -> Controller {
         try await window.controller(id)
-    }
-
-    static func windowEvent(_ step: ScenarioStep) -> WindowEvent? {
-        step.windowEvent
     }
 }
 

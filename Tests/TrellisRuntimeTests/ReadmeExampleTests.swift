@@ -32,7 +32,7 @@ import TrellisRuntime
             ]))
         await window.start()
         let before = window.environment.recorder.count
-        try await window.perform(.environmentChange(size: Size(768, 1024), traits: nil))
+        try await window.perform(.resizeWindow(Size(768, 1024)))
         let lines = window.environment.recorder.events(after: before).map(\.canonicalLine)
         #expect(lines == [
             "R viewWillTransition(to: 768x1024)",

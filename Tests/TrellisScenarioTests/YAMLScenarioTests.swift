@@ -135,7 +135,7 @@ import TrellisTestSupport
         }
         let nested = try steps(#"{ "select": { "tab": "T", "index": 1 } }"#)
         let flat = try steps(#"{ "select": "T", "index": 1 }"#)
-        #expect(nested == [.select(tab: "T", index: 1)])
+        #expect(nested == [.event(.select(tab: "T", index: 1))])
         #expect(flat == nested)
         #expect(throws: ScenarioError.self) { try steps(#"{ "select": { "tab": "T" } }"#) }
         #expect(throws: ScenarioError.self) { try steps(#"{ "select": { "tab": "T", "index": 1 }, "index": 1 }"#) }

@@ -1,4 +1,5 @@
 import Testing
+import TrellisScenario
 import TrellisTestKit
 
 /// SPEC §9: exhaustive to the end. Events nobody asserted fail the test at the next action, at
@@ -97,10 +98,12 @@ import TrellisTestKit
     }
 
     @Test func aScenarioFileBuildsTheSameHierarchy() async throws {
-        let store = try await TraceTestStore(scenarioJSON: """
+        // The kit links no scenario module: a test that wants one imports TrellisScenario.
+        let scenario = try ScenarioDecoder.decode("""
             { "window": { "size": [320, 568] }, "root": "R",
               "controllers": { "R": { "children": ["A"] }, "A": {} } }
-            """)
+            """, file: "inline")
+        let store = try await TraceTestStore(ScenarioRunner.hierarchy(of: scenario))
         await store.resizeWindow(to: Size(568, 320))
         store.expect(["R viewWillTransition(to: 568x320)", "A viewWillTransition(to: 568x320)"], kinds: nil)
         await store.finish()
