@@ -81,7 +81,7 @@ package actor DistributedRun {
     }
 
     /// The workers: every placement node but the conductor's.
-    package var workers: [String] { Array(placement.nodes.dropFirst()) }
+    package var workers: [String] { lifecycle.workers }
 
     /// The process ids of the spawned nodes, by name (for tests that kill one).
     package var processIDs: [String: Int32] { children.compactMapValues(\.processIdentifier) }

@@ -5,14 +5,13 @@ import TrellisTransport
 /// processes or waiting, so that every transition can be checked by itself (`DistributedRun`
 /// keeps it and carries out the actions).
 ///
-/// A worker is launched (or started by hand), greets, is greeted back, is sent its SETUP and
-/// answers READY:
-///
-///     launched ──greeting──▶ greeted ──beginSetup──▶ settingUp ──endSetup──▶ ready
-///        │                      │                       │                └──▶ setupFailed
-///        │ fellSilent           └────── lost ───────────┴──────────────────▶ lost(greeted)
-///        ▼
-///      silent ──greeting──▶ lost(greeted), the start fails
+/// A worker's way through the start:
+/// - launched → greeted (its greeting handled) → settingUp (its SETUP sent) → ready (READY), or
+///   setupFailed (an ERROR, or nothing in time);
+/// - launched → silent (declared gone before its greeting was handled) → lost as soon as its
+///   greeting is handled;
+/// - any state before ready → lost (it exited, or fell silent after its greeting); a lost worker
+///   that greets is still greeted back, so that it is told goodbye.
 ///
 /// A worker that exits or falls silent before it is ready ends the start at once, naming it,
 /// rather than at its deadline (a greeting or a READY that cannot come). Once every worker is
