@@ -405,20 +405,19 @@ public actor Window {
         _ = try node(shownID)
         _ = try node(receiverID)
         let event = record(.show(shownID, detail: detail), on: receiverID, cause: cause)
-        if detail, let splitID = structure.showDetailHandler(from: receiverID) {
-            let split = try managed(splitID)
-            let collapsed = await split.snapshot().traitCollection.horizontalSizeClass == .compact
-            if !collapsed {
-                try await replaceDetail(of: splitID, with: shownID, cause: event)
-                return
+        if detail {
+            // R56/R57: the handler's columns, as its traits are now, decide (ContainerRules).
+            let handler = structure.showDetailHandler(from: receiverID)
+            var horizontal = SizeClass.unspecified
+            if let handler { horizontal = try await managed(handler).snapshot().traitCollection.horizontalSizeClass }
+            switch ContainerRules.showDetailOutcome(handler: handler, horizontal: horizontal, in: structure) {
+            case let .replaceSecondary(of: splitID): try await replaceDetail(of: splitID, with: shownID, cause: event)
+            case let .show(from: primary): try await show(shownID, from: primary, detail: false, cause: event)
+            case let .present(from: presenter): try await present(shownID, from: presenter, animated: true, style: nil, cause: event)
             }
-            // R57: a collapsed split view falls back to `show` from its primary column.
-            if let primary = structure[splitID]?.children.first {
-                try await show(shownID, from: primary, detail: false, cause: event)
-                return
-            }
+            return
         }
-        if !detail, let navigation = structure.showHandler(from: receiverID) {
+        if let navigation = structure.showHandler(from: receiverID) {
             try await push(shownID, onto: navigation, cause: event)
             return
         }
@@ -506,17 +505,18 @@ public actor Window {
             return
         }
         let event = record(.replaceDetail(detailID), on: splitID, cause: cause)
+        let secondary = ContainerRules.splitSecondaryIndex
         let columns = try node(splitID).children
-        let old = columns.count > 1 ? columns[1] : nil
+        let old = columns.count > secondary ? columns[secondary] : nil
         if let old { try await managed(old).deliverAppearance(.viewWillDisappear, cause: event) }
         await detail.setContainer(split)
         if old != nil {
-            await split.replaceChild(at: 1, with: detail)
+            await split.replaceChild(at: secondary, with: detail)
         } else {
             await split.appendChild(detail)
         }
         structure.update(splitID) { node in
-            if node.children.count > 1 { node.children[1] = detailID } else { node.children.append(detailID) }
+            if node.children.count > secondary { node.children[secondary] = detailID } else { node.children.append(detailID) }
         }
         structure.update(detailID) { $0.parent = splitID }
         if let old {
@@ -525,7 +525,7 @@ public actor Window {
         }
         await detail.initialLayout(frame: nil, traits: await split.snapshot().traitCollection, cause: event)
         await detail.deliverAppearance(.viewWillAppear, cause: event)
-        await split.showChild(at: 1, cause: event)
+        await split.showChild(at: secondary, cause: event)
         await detail.deliverAppearance(.viewDidAppear, cause: event)
         if let old { try await managed(old).deliverAppearance(.viewDidDisappear, cause: event) }
     }
