@@ -255,21 +255,20 @@ public actor Window {
         let presentedNode = try node(presentedID)
         _ = try node(receiverID)
         // R31: refused with an error, state unchanged.
-        if let refusal = presentationRefusal(presentedNode, receiver: receiverID) {
+        if let refusal = PresentationRules.presentationRefusal(of: presentedNode, on: receiverID, in: structure) {
             _ = record(.error(refusal), on: receiverID, cause: cause)
             return
         }
         let style = PresentationRules.resolvedStyle(requested ?? presentedNode.modalPresentationStyle, profile: profile)
-        if style == .popover, !presentedNode.hasPopoverSource, traits.horizontalSizeClass != .compact {
-            _ = record(.error("popover presentation of \(presentedID) needs a sourceView or sourceRect in regular width"), on: receiverID, cause: cause)
+        if let refusal = PresentationRules.popoverSourceRefusal(of: presentedNode, style: style, windowTraits: traits) {
+            _ = record(.error(refusal), on: receiverID, cause: cause)
             return
         }
         let contextStyle = PresentationRules.isContextStyle(style, customPresentsInFullscreen: presentedNode.customPresentsInFullscreen)
         let presenterID = contextStyle ? structure.presentationContext(from: receiverID) : structure.fullScreenPresenter(from: receiverID)
         // R30: a controller presents at most one controller at a time.
-        if let current = structure[presenterID]?.presented {
-            _ = record(.warning("Attempt to present \(presentedID) on \(presenterID) (from \(receiverID)) which is already presenting \(current)"),
-                       on: presenterID, cause: cause)
+        if let warning = PresentationRules.alreadyPresentingWarning(presenting: presentedID, on: presenterID, from: receiverID, in: structure) {
+            _ = record(.warning(warning), on: presenterID, cause: cause)
             return
         }
         // R39: the context may impose its transition style.
@@ -308,26 +307,6 @@ public actor Window {
         if covering { await presenter.deliverAppearance(.viewDidDisappear, cause: event) }
         environment.finishTransition(transition, cause: event)
         _ = record(.completion(action: "present", presentedID), on: receiverID, cause: event)
-    }
-
-    /// R31's refusals, as UIKit words them; nil when the presentation may go ahead.
-    private func presentationRefusal(_ presented: HierarchyStructure.Node, receiver: ControllerID) -> String? {
-        if presented.id == receiver {
-            return "Application tried to present modally a view controller \(presented.id) on itself"
-        }
-        if let presenting = presented.presenting {
-            return "Application tried to present modally a view controller \(presented.id) that is already being presented by \(presenting)"
-        }
-        if let parent = presented.parent {
-            return "Application tried to present modally a view controller \(presented.id) that is a child of \(parent)"
-        }
-        if presented.id == rootID {
-            return "Application tried to present modally the window's root view controller \(presented.id)"
-        }
-        if !structure.isInHierarchy(receiver) {
-            return "Attempt to present \(presented.id) on \(receiver) whose view is not in the window hierarchy"
-        }
-        return nil
     }
 
     /// Keeps the structure and the controller table true when an adaptive wrapper comes or goes
