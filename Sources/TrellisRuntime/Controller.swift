@@ -93,7 +93,7 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
         self.id = description.id
         self.kind = description.kind
         self.usesDefaultBehavior = description.behavior is DefaultBehavior
-        self.placesChildren = LayoutRules.placesChildren(kind: description.kind, layout: description.layout)
+        self.placesChildren = ContainerRules.placesChildren(description.kind, layout: description.layout)
         self.traceName = environment.recorder.intern(description.id)
         self.environment = environment
         self.recorder = environment.recorder
@@ -171,8 +171,8 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
     /// R61: the built-in placement of the children, from the sizes the layout pass applied.
     private func placeChildren() {
         guard placesChildren else { return }
-        let origins = LayoutRules.origins(
-            kind: kind, layout: settings.layout, children: endpoints.ids, sizes: slots.map(\.size), visible: defaultTargets)
+        let origins = ContainerRules.origins(
+            kind, layout: settings.layout, children: endpoints.ids, sizes: slots.map(\.size), visible: defaultTargets)
         childOrigins = origins
     }
 
@@ -190,18 +190,19 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
         endpoints.firstIndex(of: child)
     }
 
-    /// The traits the current transition moves to: a split view decides its columns with them.
+    /// The traits the current transition moves to: a container with columns decides them with these.
     private var transitioningTraits: TraitCollection { pendingTraits ?? traitCollection }
 
     /// The children a default implementation forwards to: all, the top, the selected, or the
     /// visible columns, by container kind (SPEC §3.2).
     private var defaultTargets: Range<Int> {
-        kind.forwardTargets(childCount: slots.count, selected: selectedIndex, horizontal: columnsSizeClass)
+        ContainerRules.forwardTargets(kind, childCount: slots.count, selected: selectedIndex, horizontal: columnsSizeClass)
     }
 
-    /// The horizontal size class a container decides its columns with; only a split view has columns.
+    /// The horizontal size class a container decides its columns with; one without columns
+    /// does not read its traits.
     private var columnsSizeClass: SizeClass {
-        kind == .split ? transitioningTraits.horizontalSizeClass : .unspecified
+        ContainerRules.hasColumns(kind) ? transitioningTraits.horizontalSizeClass : .unspecified
     }
 
     /// R8: what super would have forwarded to and did not — the default targets not reached by
@@ -279,7 +280,7 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
 
     private func askSize(forChildAt index: Int, parentSize: Size, cause: EventRef?, transition: Int?) -> Size {
         let answer = usesDefaultBehavior
-            ? kind.defaultSize(forChildAt: index, parentSize: parentSize, horizontal: columnsSizeClass)
+            ? ContainerRules.defaultSize(kind, forChildAt: index, parentSize: parentSize, horizontal: columnsSizeClass)
             : behavior.size(forChild: endpoints[index].id, parentSize: parentSize, in: self)
         recorder.recordSizeForChild(slots[index].name, parent: parentSize, answer: answer, controller: traceName, cause: cause, transition: transition)
         return answer
@@ -287,7 +288,7 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
 
     public func superSize(forChild child: ControllerID, parentSize: Size) -> Size {
         guard let index = index(of: child) else { return parentSize }
-        return kind.defaultSize(forChildAt: index, parentSize: parentSize, horizontal: transitioningTraits.horizontalSizeClass)
+        return ContainerRules.defaultSize(kind, forChildAt: index, parentSize: parentSize, horizontal: transitioningTraits.horizontalSizeClass)
     }
 
     // MARK: Layout (R10)
@@ -448,7 +449,7 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
             pendingTraits = nil
             let previous = traitCollection
             traitCollection = traits
-            columnsChanged = kind == .split && previous.horizontalSizeClass != traits.horizontalSizeClass
+            columnsChanged = ContainerRules.columnsMayChange(kind, from: previous.horizontalSizeClass, to: traits.horizontalSizeClass)
             next = record(.traitCollectionDidChange(previous: previous), cause: cause)
             behavior.traitCollectionDidChange(previous: previous, in: self)
         }
@@ -463,9 +464,10 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
         if columnsChanged { await resizeColumns(cause: next) }
     }
 
-    /// A split view that collapsed or expanded: the columns a size transition did not already
-    /// resize in this environment change (a trait-only change, or a split whose own size did not
-    /// change) get their new sizes as receipts and a layout pass, once their traits are applied.
+    /// A container whose columns may have collapsed or expanded (a split view): the columns a size
+    /// transition did not already resize in this environment change (a trait-only change, or a
+    /// split whose own size did not change) get their new sizes as receipts and a layout pass,
+    /// once their traits are applied.
     private func resizeColumns(cause: EventRef?) async {
         var resized: [(index: Int, size: Size)] = []
         for index in defaultTargets where slots[index].announced == nil {
@@ -558,7 +560,8 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
         case .viewWillDisappear: behavior.viewWillDisappear(in: self)
         case .viewDidDisappear: behavior.viewDidDisappear(in: self)
         }
-        for index in kind.forwardTargets(childCount: slots.count, selected: selectedIndex, horizontal: traitCollection.horizontalSizeClass) {
+        let visible = ContainerRules.forwardTargets(kind, childCount: slots.count, selected: selectedIndex, horizontal: traitCollection.horizontalSizeClass)
+        for index in visible {
             await endpoints[index].deliverAppearance(callback, cause: event)
         }
     }

@@ -128,7 +128,7 @@ public struct HierarchyDescription: Sendable {
                 }
                 parentOf[child] = controller.id
             }
-            if controller.kind == .tab, !controller.children.isEmpty,
+            if ContainerRules.hasSelection(controller.kind), !controller.children.isEmpty,
                !(0..<controller.children.count).contains(controller.selectedIndex) {
                 throw .invalidSelection(controller.id, index: controller.selectedIndex, childCount: controller.children.count)
             }

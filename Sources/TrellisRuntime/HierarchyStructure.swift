@@ -46,7 +46,7 @@ public struct HierarchyStructure: Sendable, Equatable {
             self.children = children
             self.selectedIndex = selectedIndex
             // SPEC §3.2: a navigation controller defines a presentation context by default.
-            self.definesPresentationContext = definesPresentationContext ?? (kind == .navigation)
+            self.definesPresentationContext = definesPresentationContext ?? ContainerRules.definesPresentationContextByDefault(kind)
             self.providesPresentationContextTransitionStyle = providesPresentationContextTransitionStyle
             self.modalPresentationStyle = modalPresentationStyle
             self.modalTransitionStyle = modalTransitionStyle
@@ -130,7 +130,7 @@ public struct HierarchyStructure: Sendable, Equatable {
         var current: ControllerID? = receiver
         while let id = current, visited.insert(id).inserted {
             guard let node = nodes[id] else { return nil }
-            if node.kind == .navigation { return id }
+            if ContainerRules.handlesShow(node.kind) { return id }
             current = node.parent ?? node.presenting
         }
         return nil
@@ -142,7 +142,7 @@ public struct HierarchyStructure: Sendable, Equatable {
         var current: ControllerID? = receiver
         while let id = current, visited.insert(id).inserted {
             guard let node = nodes[id] else { return nil }
-            if node.kind == .split { return id }
+            if ContainerRules.handlesShowDetail(node.kind) { return id }
             current = node.parent ?? node.presenting
         }
         return nil

@@ -300,9 +300,7 @@ public actor PresentationController: ManagedPresentationController, Presentation
     public func superWillTransition(to traits: TraitCollection, with coordinator: TransitionCoordinator) async {
         guard let current = superStep(.willTransition) else { return }
         // R48: a change of size class makes the presentation controller ask for its adaptive style.
-        let widthChanged = traits.horizontalSizeClass != traitCollection.horizontalSizeClass
-        let heightChanged = profile == .ios13 && traits.verticalSizeClass != traitCollection.verticalSizeClass
-        if widthChanged || heightChanged {
+        if PresentationRules.asksAgainForAdaptiveStyle(from: traitCollection, to: traits, profile: profile) {
             let before = style
             await adapt(to: traits, cause: current.cause, atPresentation: false)
             if style != before { adaptedInTransition = coordinator.info.id }

@@ -16,7 +16,7 @@ public enum AdaptiveAnswer: Sendable, Hashable {
         guard case let .style(style) = self else { return nil }
         switch style {
         case .fullScreen, .overFullScreen, .formSheet, .none: return style
-        default: return nil
+        case .automatic, .pageSheet, .currentContext, .custom, .overCurrentContext, .popover: return nil
         }
     }
 }
@@ -34,14 +34,67 @@ public struct AdaptiveDelegate: Sendable, Hashable {
     }
 }
 
-/// The rules of SPEC §3.5–§3.7 that depend only on values: style defaults, which styles cover
-/// the screen, which remove the presenter's views, adaptation tables and presented sizes.
+/// The rules of SPEC §3.5–§3.7 that depend only on values: which presentations are refused,
+/// style defaults, which styles cover the screen, which remove the presenter's views,
+/// adaptation tables and presented sizes. Every rule names every style and profile, with no
+/// `default:` arm: a new one does not compile until each rule here has decided for it.
 public enum PresentationRules {
+    // MARK: Refusals (R30, R31)
+
+    /// R31: why `receiver` may not present `presented`, as UIKit words it; nil when it may.
+    /// (The popover without a source is `popoverSourceRefusal`, once the style is known.)
+    public static func presentationRefusal(
+        of presented: HierarchyStructure.Node, on receiver: ControllerID, in structure: HierarchyStructure
+    ) -> String? {
+        if presented.id == receiver {
+            return "Application tried to present modally a view controller \(presented.id) on itself"
+        }
+        if let presenting = presented.presenting {
+            return "Application tried to present modally a view controller \(presented.id) that is already being presented by \(presenting)"
+        }
+        if let parent = presented.parent {
+            return "Application tried to present modally a view controller \(presented.id) that is a child of \(parent)"
+        }
+        if presented.id == structure.root {
+            return "Application tried to present modally the window's root view controller \(presented.id)"
+        }
+        if !structure.isInHierarchy(receiver) {
+            return "Attempt to present \(presented.id) on \(receiver) whose view is not in the window hierarchy"
+        }
+        return nil
+    }
+
+    /// R31: a popover needs a source view or rect in regular width (the window's); nil when
+    /// this presentation has one or needs none.
+    public static func popoverSourceRefusal(
+        of presented: HierarchyStructure.Node, style: ModalPresentationStyle, windowTraits: TraitCollection
+    ) -> String? {
+        guard style == .popover, !presented.hasPopoverSource, windowTraits.horizontalSizeClass != .compact else { return nil }
+        return "popover presentation of \(presented.id) needs a sourceView or sourceRect in regular width"
+    }
+
+    /// R30: the warning when `presenter` (after rerouting from `receiver`) already presents a
+    /// controller; nil when it presents nothing.
+    public static func alreadyPresentingWarning(
+        presenting presented: ControllerID, on presenter: ControllerID, from receiver: ControllerID, in structure: HierarchyStructure
+    ) -> String? {
+        guard let current = structure[presenter]?.presented else { return nil }
+        return "Attempt to present \(presented) on \(presenter) (from \(receiver)) which is already presenting \(current)"
+    }
+
+    // MARK: Styles (§3.5)
+
     /// The style used when the presented controller asks for `requested` (nil: the default).
     public static func resolvedStyle(_ requested: ModalPresentationStyle?, profile: AdaptationProfile) -> ModalPresentationStyle {
-        switch requested ?? .automatic {
-        case .automatic: return profile == .ios13 ? .pageSheet : .fullScreen
-        case let style: return style
+        let style = requested ?? .automatic
+        switch style {
+        case .automatic:
+            switch profile {
+            case .ios8: return .fullScreen
+            case .ios13: return .pageSheet
+            }
+        case .none, .fullScreen, .pageSheet, .formSheet, .currentContext, .custom, .overFullScreen, .overCurrentContext, .popover:
+            return style
         }
     }
 
@@ -50,7 +103,7 @@ public enum PresentationRules {
         switch style {
         case .currentContext, .overCurrentContext: return false
         case .custom: return customPresentsInFullscreen
-        default: return true
+        case .automatic, .none, .fullScreen, .pageSheet, .formSheet, .overFullScreen, .popover: return true
         }
     }
 
@@ -64,7 +117,7 @@ public enum PresentationRules {
         switch style {
         case .fullScreen, .currentContext: return true
         case .custom: return customRemovesPresentersView
-        default: return false
+        case .automatic, .none, .pageSheet, .formSheet, .overFullScreen, .overCurrentContext, .popover: return false
         }
     }
 
@@ -95,13 +148,28 @@ public enum PresentationRules {
         switch style {
         case .fullScreen, .overFullScreen, .none, .automatic: return false
         case .custom: return hasDelegate
-        default: return true
+        case .pageSheet, .formSheet, .currentContext, .overCurrentContext, .popover: return true
+        }
+    }
+
+    /// R48: whether a presentation controller's environment changed enough, from `old` to `new`
+    /// traits, to ask for its adaptive style again: a change of horizontal size class, or
+    /// (`ios13`, which also adapts to compact height) of vertical size class.
+    public static func asksAgainForAdaptiveStyle(from old: TraitCollection, to new: TraitCollection, profile: AdaptationProfile) -> Bool {
+        let widthChanged = new.horizontalSizeClass != old.horizontalSizeClass
+        switch profile {
+        case .ios8: return widthChanged
+        case .ios13: return widthChanged || new.verticalSizeClass != old.verticalSizeClass
         }
     }
 
     /// Whether these traits are compact for adaptation: compact width, or (`ios13`) compact height.
     public static func isCompactForAdaptation(_ traits: TraitCollection, profile: AdaptationProfile) -> Bool {
-        traits.horizontalSizeClass == .compact || (profile == .ios13 && traits.verticalSizeClass == .compact)
+        let compactWidth = traits.horizontalSizeClass == .compact
+        switch profile {
+        case .ios8: return compactWidth
+        case .ios13: return compactWidth || traits.verticalSizeClass == .compact
+        }
     }
 
     /// The adaptive style a presentation ends up with: the delegate's valid answer, else the
@@ -147,8 +215,8 @@ public enum PresentationRules {
     public static func defaultGrant(style: ModalPresentationStyle, windowSize: Size, traits: TraitCollection) -> GrantPolicy {
         switch style {
         case .popover: return .clamp(windowSize)
-        case .formSheet where traits.horizontalSizeClass != .compact: return .clamp(windowSize)
-        default: return .none
+        case .formSheet: return traits.horizontalSizeClass != .compact ? .clamp(windowSize) : .none
+        case .automatic, .none, .fullScreen, .pageSheet, .currentContext, .custom, .overFullScreen, .overCurrentContext: return .none
         }
     }
 
@@ -168,7 +236,7 @@ public enum PresentationRules {
     public static func dims(_ style: ModalPresentationStyle) -> Bool {
         switch style {
         case .formSheet, .pageSheet, .custom: return true
-        default: return false
+        case .automatic, .none, .fullScreen, .currentContext, .overFullScreen, .overCurrentContext, .popover: return false
         }
     }
 

@@ -90,7 +90,7 @@ extension Window {
         guard let node = structure[id] else { return }
         let managed = controllers[id]
         let horizontal = await managed?.snapshot().traitCollection.horizontalSizeClass ?? .unspecified
-        let visible = node.kind.forwardTargets(childCount: node.children.count, selected: node.selectedIndex, horizontal: horizontal)
+        let visible = ContainerRules.forwardTargets(node.kind, childCount: node.children.count, selected: node.selectedIndex, horizontal: horizontal)
         for index in visible {
             let child = node.children[index]
             let frame = await frame(of: child) ?? .zero

@@ -277,21 +277,20 @@ public actor Window {
         let presentedNode = try node(presentedID)
         _ = try node(receiverID)
         // R31: refused with an error, state unchanged.
-        if let refusal = presentationRefusal(presentedNode, receiver: receiverID) {
+        if let refusal = PresentationRules.presentationRefusal(of: presentedNode, on: receiverID, in: structure) {
             _ = record(.error(refusal), on: receiverID, cause: cause)
             return
         }
         let style = PresentationRules.resolvedStyle(requested ?? presentedNode.modalPresentationStyle, profile: profile)
-        if style == .popover, !presentedNode.hasPopoverSource, traits.horizontalSizeClass != .compact {
-            _ = record(.error("popover presentation of \(presentedID) needs a sourceView or sourceRect in regular width"), on: receiverID, cause: cause)
+        if let refusal = PresentationRules.popoverSourceRefusal(of: presentedNode, style: style, windowTraits: traits) {
+            _ = record(.error(refusal), on: receiverID, cause: cause)
             return
         }
         let contextStyle = PresentationRules.isContextStyle(style, customPresentsInFullscreen: presentedNode.customPresentsInFullscreen)
         let presenterID = contextStyle ? structure.presentationContext(from: receiverID) : structure.fullScreenPresenter(from: receiverID)
         // R30: a controller presents at most one controller at a time.
-        if let current = structure[presenterID]?.presented {
-            _ = record(.warning("Attempt to present \(presentedID) on \(presenterID) (from \(receiverID)) which is already presenting \(current)"),
-                       on: presenterID, cause: cause)
+        if let warning = PresentationRules.alreadyPresentingWarning(presenting: presentedID, on: presenterID, from: receiverID, in: structure) {
+            _ = record(.warning(warning), on: presenterID, cause: cause)
             return
         }
         // R39: the context may impose its transition style.
@@ -330,26 +329,6 @@ public actor Window {
         if covering { await presenter.deliverAppearance(.viewDidDisappear, cause: event) }
         environment.finishTransition(transition, cause: event)
         _ = record(.completion(action: "present", presentedID), on: receiverID, cause: event)
-    }
-
-    /// R31's refusals, as UIKit words them; nil when the presentation may go ahead.
-    private func presentationRefusal(_ presented: HierarchyStructure.Node, receiver: ControllerID) -> String? {
-        if presented.id == receiver {
-            return "Application tried to present modally a view controller \(presented.id) on itself"
-        }
-        if let presenting = presented.presenting {
-            return "Application tried to present modally a view controller \(presented.id) that is already being presented by \(presenting)"
-        }
-        if let parent = presented.parent {
-            return "Application tried to present modally a view controller \(presented.id) that is a child of \(parent)"
-        }
-        if presented.id == rootID {
-            return "Application tried to present modally the window's root view controller \(presented.id)"
-        }
-        if !structure.isInHierarchy(receiver) {
-            return "Attempt to present \(presented.id) on \(receiver) whose view is not in the window hierarchy"
-        }
-        return nil
     }
 
     /// Keeps the structure and the controller table true when an adaptive wrapper comes or goes
@@ -427,20 +406,19 @@ public actor Window {
         _ = try node(shownID)
         _ = try node(receiverID)
         let event = record(.show(shownID, detail: detail), on: receiverID, cause: cause)
-        if detail, let splitID = structure.showDetailHandler(from: receiverID) {
-            let split = try managed(splitID)
-            let collapsed = await split.snapshot().traitCollection.horizontalSizeClass == .compact
-            if !collapsed {
-                try await replaceDetail(of: splitID, with: shownID, cause: event)
-                return
+        if detail {
+            // R56/R57: the handler's columns, as its traits are now, decide (ContainerRules).
+            let handler = structure.showDetailHandler(from: receiverID)
+            var horizontal = SizeClass.unspecified
+            if let handler { horizontal = try await managed(handler).snapshot().traitCollection.horizontalSizeClass }
+            switch ContainerRules.showDetailOutcome(handler: handler, horizontal: horizontal, in: structure) {
+            case let .replaceSecondary(of: splitID): try await replaceDetail(of: splitID, with: shownID, cause: event)
+            case let .show(from: primary): try await show(shownID, from: primary, detail: false, cause: event)
+            case let .present(from: presenter): try await present(shownID, from: presenter, animated: true, style: nil, cause: event)
             }
-            // R57: a collapsed split view falls back to `show` from its primary column.
-            if let primary = structure[splitID]?.children.first {
-                try await show(shownID, from: primary, detail: false, cause: event)
-                return
-            }
+            return
         }
-        if !detail, let navigation = structure.showHandler(from: receiverID) {
+        if let navigation = structure.showHandler(from: receiverID) {
             try await push(shownID, onto: navigation, cause: event)
             return
         }
@@ -528,17 +506,18 @@ public actor Window {
             return
         }
         let event = record(.replaceDetail(detailID), on: splitID, cause: cause)
+        let secondary = ContainerRules.splitSecondaryIndex
         let columns = try node(splitID).children
-        let old = columns.count > 1 ? columns[1] : nil
+        let old = columns.count > secondary ? columns[secondary] : nil
         if let old { try await managed(old).deliverAppearance(.viewWillDisappear, cause: event) }
         await detail.setContainer(split)
         if old != nil {
-            await split.replaceChild(at: 1, with: detail)
+            await split.replaceChild(at: secondary, with: detail)
         } else {
             await split.appendChild(detail)
         }
         structure.update(splitID) { node in
-            if node.children.count > 1 { node.children[1] = detailID } else { node.children.append(detailID) }
+            if node.children.count > secondary { node.children[secondary] = detailID } else { node.children.append(detailID) }
         }
         structure.update(detailID) { $0.parent = splitID }
         if let old {
@@ -547,7 +526,7 @@ public actor Window {
         }
         await detail.initialLayout(frame: nil, traits: await split.snapshot().traitCollection, cause: event)
         await detail.deliverAppearance(.viewWillAppear, cause: event)
-        await split.showChild(at: 1, cause: event)
+        await split.showChild(at: secondary, cause: event)
         await detail.deliverAppearance(.viewDidAppear, cause: event)
         if let old { try await managed(old).deliverAppearance(.viewDidDisappear, cause: event) }
     }

@@ -51,17 +51,17 @@ struct ScenarioValidator {
     }
 
     private func validateKind(_ spec: ControllerSpec, _ base: String) throws(ScenarioError) {
-        if spec.kind == .split, spec.children.count > 2 {
-            throw fail("\(base).children", "a split controller has at most two children [primary, secondary], found \(spec.children.count)")
+        if let refusal = ContainerRules.childCountRefusal(spec.kind, count: spec.children.count) {
+            throw fail("\(base).children", refusal)
         }
         if positions["\(base).selected"] != nil {
-            guard spec.kind == .tab else { throw fail("\(base).selected", "\"selected\" applies to tab controllers only") }
+            guard ContainerRules.hasSelection(spec.kind) else { throw fail("\(base).selected", "\"selected\" applies to tab controllers only") }
             guard spec.children.indices.contains(spec.selected) else {
                 throw fail("\(base).selected", "index \(spec.selected) is out of range for \(spec.children.count) children")
             }
         }
         // R61: navigation, tab and split controllers place their children themselves.
-        if positions["\(base).layout"] != nil, spec.kind != .view {
+        if positions["\(base).layout"] != nil, !ContainerRules.takesLayoutRule(spec.kind) {
             throw fail("\(base).layout", "\"layout\" applies to view controllers only; a \(spec.kind.rawValue) controller places its children itself")
         }
         if case let .origins(points) = spec.layout {

@@ -1,0 +1,82 @@
+import Testing
+import TrellisModel
+@testable import TrellisRuntime
+
+/// R30, R31 and R48's checks as pure functions of values (the scenario suites show them
+/// through traces): each decides from the structure and traits alone.
+@Suite struct PresentationRuleCheckTests {
+    /// R{A}, R presents P; B is in no window hierarchy.
+    func structure() -> HierarchyStructure {
+        var structure = HierarchyStructure(root: "R", nodes: [
+            .init(id: "R", children: ["A"]), .init(id: "A", parent: "R"), .init(id: "P"), .init(id: "Q"),
+            .init(id: "B"), .init(id: "S", hasPopoverSource: true),
+        ])
+        structure.update("R") { $0.presented = "P" }
+        structure.update("P") { $0.presenting = "R" }
+        return structure
+    }
+
+    @Test func r31RefusalsAreWordedAsUIKitWordsThem() throws {
+        let structure = structure()
+        let node = { (id: ControllerID) in try #require(structure[id]) }
+        #expect(PresentationRules.presentationRefusal(of: try node("Q"), on: "A", in: structure) == nil)
+        #expect(PresentationRules.presentationRefusal(of: try node("A"), on: "A", in: structure)
+            == "Application tried to present modally a view controller A on itself")
+        #expect(PresentationRules.presentationRefusal(of: try node("P"), on: "A", in: structure)
+            == "Application tried to present modally a view controller P that is already being presented by R")
+        #expect(PresentationRules.presentationRefusal(of: try node("A"), on: "P", in: structure)
+            == "Application tried to present modally a view controller A that is a child of R")
+        #expect(PresentationRules.presentationRefusal(of: try node("R"), on: "A", in: structure)
+            == "Application tried to present modally the window's root view controller R")
+        #expect(PresentationRules.presentationRefusal(of: try node("Q"), on: "B", in: structure)
+            == "Attempt to present Q on B whose view is not in the window hierarchy")
+    }
+
+    @Test func r31APopoverNeedsASourceInRegularWidthOnly() throws {
+        let structure = structure()
+        let regular = TraitCollection(horizontalSizeClass: .regular), compact = TraitCollection(horizontalSizeClass: .compact)
+        let q = try #require(structure["Q"]), s = try #require(structure["S"])
+        #expect(PresentationRules.popoverSourceRefusal(of: q, style: .popover, windowTraits: regular)
+            == "popover presentation of Q needs a sourceView or sourceRect in regular width")
+        #expect(PresentationRules.popoverSourceRefusal(of: q, style: .popover, windowTraits: compact) == nil)
+        #expect(PresentationRules.popoverSourceRefusal(of: s, style: .popover, windowTraits: regular) == nil)
+        #expect(PresentationRules.popoverSourceRefusal(of: q, style: .formSheet, windowTraits: regular) == nil)
+    }
+
+    @Test func r30APresenterPresentsOneControllerAtATime() {
+        let structure = structure()
+        #expect(PresentationRules.alreadyPresentingWarning(presenting: "Q", on: "R", from: "A", in: structure)
+            == "Attempt to present Q on R (from A) which is already presenting P")
+        #expect(PresentationRules.alreadyPresentingWarning(presenting: "Q", on: "A", from: "A", in: structure) == nil)
+    }
+
+    @Test func r48ASizeClassChangeAsksAgain() {
+        let regular = TraitCollection(horizontalSizeClass: .regular, verticalSizeClass: .regular)
+        let compactWidth = TraitCollection(horizontalSizeClass: .compact, verticalSizeClass: .regular)
+        let compactHeight = TraitCollection(horizontalSizeClass: .regular, verticalSizeClass: .compact)
+        for profile in AdaptationProfile.allCases {
+            #expect(PresentationRules.asksAgainForAdaptiveStyle(from: regular, to: compactWidth, profile: profile))
+            #expect(!PresentationRules.asksAgainForAdaptiveStyle(from: regular, to: regular, profile: profile))
+        }
+        // Only ios13 adapts to compact height, so only it asks again when the height class changes.
+        #expect(!PresentationRules.asksAgainForAdaptiveStyle(from: regular, to: compactHeight, profile: .ios8))
+        #expect(PresentationRules.asksAgainForAdaptiveStyle(from: regular, to: compactHeight, profile: .ios13))
+    }
+
+    @Test func styleTablesNameEveryStyle() {
+        // The tables whose default: arms became named cases keep their answers.
+        #expect(ModalPresentationStyle.allCases.filter { PresentationRules.asksForAdaptiveStyle($0, hasDelegate: false) }
+            == [.pageSheet, .formSheet, .currentContext, .overCurrentContext, .popover])
+        #expect(ModalPresentationStyle.allCases.filter { PresentationRules.removesPresenterViews($0, customRemovesPresentersView: false) }
+            == [.fullScreen, .currentContext])
+        #expect(ModalPresentationStyle.allCases.filter { !PresentationRules.needsFullScreenPresenter($0, customPresentsInFullscreen: false) }
+            == [.currentContext, .custom, .overCurrentContext])
+        #expect(PresentationRules.resolvedStyle(nil, profile: .ios8) == .fullScreen)
+        #expect(PresentationRules.resolvedStyle(nil, profile: .ios13) == .pageSheet)
+        #expect(PresentationRules.resolvedStyle(.popover, profile: .ios13) == .popover)
+        let window = Size(1024, 768)
+        #expect(PresentationRules.defaultGrant(style: .formSheet, windowSize: window, traits: TraitCollection(horizontalSizeClass: .regular)) == .clamp(window))
+        #expect(PresentationRules.defaultGrant(style: .formSheet, windowSize: window, traits: TraitCollection(horizontalSizeClass: .compact)) == GrantPolicy.none)
+        #expect(PresentationRules.defaultGrant(style: .pageSheet, windowSize: window, traits: TraitCollection(horizontalSizeClass: .regular)) == GrantPolicy.none)
+    }
+}
