@@ -7,76 +7,6 @@ import TrellisTrace
 import TrellisWire
 import ZeroMQ
 
-/// How a distributed run is laid out.
-package struct DistributedOptions: Sendable {
-    /// The kind of endpoint spawned nodes listen on.
-    package enum EndpointKind: String, Sendable, CaseIterable {
-        case ipc, tcp
-    }
-
-    package var endpointKind: EndpointKind = .ipc
-    /// The `trellis` executable that spawned nodes run (`trellis node …`).
-    package var nodeExecutable: String
-    /// Nodes started by hand (`trellis node`), by name: where they listen. They must greet this
-    /// conductor (`--peer <conductor>=<endpoint>`); the others are spawned on this machine.
-    package var startedNodes: [String: String] = [:]
-    /// Where the conductor listens; nil: a fresh ipc path, or loopback tcp with a free port.
-    package var conductorEndpoint: String?
-    package var heartbeatIntervalMilliseconds = 250
-    package var peerTimeoutMilliseconds = 2_000
-    /// How long nodes have to greet and to set up before the run fails.
-    package var startupTimeout: Duration = .seconds(30)
-    /// How long the shutdown waits, all nodes together, for their GOODBYE-ACKs and for the
-    /// spawned processes to exit; what is still running then is killed.
-    package var goodbyeTimeout: Duration = .seconds(5)
-    /// CURVE for the conductor; with `secureSpawnedNodes`, generated for it when nil.
-    package var curve: CurveConfiguration?
-    /// Run every spawned node with a fresh CURVE key pair, each allowing exactly the run's
-    /// other nodes; nodes started by hand must then bring their keys (`startedNodeKeys`).
-    package var secureSpawnedNodes = false
-    /// The public keys of nodes started by hand, by name (with CURVE).
-    package var startedNodeKeys: [String: String] = [:]
-    /// What the conductor's HELLO announces (§7.1): by default that it reads TRACE-DATA in the
-    /// compact form; without `.compactTrace` its workers send JSON Lines, as to a 1.1 conductor.
-    package var capabilities: WireCapabilities = [.compactTrace]
-    /// CURVE with keys made beforehand (`trellis keys make`): every node of the run has its
-    /// public key there, the conductor and each node it spawns its secret key too. Takes the
-    /// place of `curve`, `secureSpawnedNodes` and `startedNodeKeys`.
-    package var keyFolder: CurveKeyFolder?
-    /// How much trace one worker's answer to a TRACE-REQUEST may bring (TWP/1 §9.7); past it the
-    /// rest of that worker's trace is refused, a fault of the run.
-    package var traceLimit = TraceDataLimit.standard
-
-    package init(nodeExecutable: String) {
-        self.nodeExecutable = nodeExecutable
-    }
-}
-
-/// Why a distributed run failed.
-package enum DistributedRunError: Error, Sendable, CustomStringConvertible {
-    /// The run could not start: a node that cannot be spawned, or does not greet or get ready in
-    /// time (a fault of the run: `trellis run` exits 3).
-    case setup(String)
-    /// The run was set up wrongly, and would never start as given: a node started by hand that
-    /// the placement does not have, a node that greets under a name the placement does not have
-    /// or takes its SETUP from another conductor, a conductor that cannot listen where it was
-    /// told, a CURVE key that is not among the keys given. Bad input: `trellis run` exits 2.
-    case mistake(String)
-    case run(ScenarioRunError)
-    /// The run went through, but messages were lost to faults (a node gone, undeliverable calls).
-    case faults([String], ScenarioRun)
-
-    package var description: String {
-        switch self {
-        case let .setup(text): return "distributed run could not start: \(text)"
-        case let .mistake(text): return "distributed run is set up wrongly: \(text)"
-        case let .run(error): return "\(error)"
-        case let .faults(faults, _):
-            return "distributed run failed: " + faults.prefix(5).joined(separator: "; ") + (faults.count > 5 ? " (and \(faults.count - 5) more)" : "")
-        }
-    }
-}
-
 /// Conducts one scenario over several processes (SPEC §7): spawns a `trellis node` per placement
 /// node (or uses nodes started by hand), sets them up, runs the steps with the window here and
 /// stand-ins for the controllers they host, merges their traces by causality, and shuts
@@ -123,7 +53,8 @@ package actor DistributedRun {
     package var strangersGreeted: Int { strangers.count + strangersNotKept }
     /// A stranger's greeting was said as the set-up's mistake (once: that ends the set-up).
     private var strangerNamed = false
-    private var children: [String: Process] = [:]
+    /// The workers this conductor launched (`options.launcher`), by name.
+    private var children: [String: LaunchedNode] = [:]
     private var workDirectory: URL?
     private var workerEvents: [String: [TraceEvent]] = [:]
     private var nextCorrelation: UInt64 = 1 << 32
@@ -174,12 +105,12 @@ package actor DistributedRun {
     package var workers: [String] { Array(placement.nodes.dropFirst()) }
 
     /// The process ids of the spawned nodes, by name (for tests that kill one).
-    package var processIDs: [String: Int32] { children.mapValues(\.processIdentifier) }
+    package var processIDs: [String: Int32] { children.compactMapValues(\.processIdentifier) }
 
     /// The exit statuses of the spawned nodes that exited by themselves (not killed by a
     /// signal), by name: 0 after the conductor's goodbye.
     package var exitStatuses: [String: Int32] {
-        children.filter { !$0.value.isRunning && $0.value.terminationReason == .exit }.mapValues(\.terminationStatus)
+        children.compactMapValues(\.exitStatus)
     }
 
     /// The run's work folder (ipc sockets, the spawned nodes' CURVE secret keys), once made;
@@ -231,13 +162,23 @@ package actor DistributedRun {
         (text.hasPrefix("ipc://") || text.hasPrefix("tcp://")) && text.count > 6
     }
 
-    /// Starts and sets up every node. After it returns, `run()` may be called.
+    /// Starts and sets up every node, phase by phase. After it returns, `run()` may be called.
     package func start() async throws(DistributedRunError) {
         try checkOptions()
         let folderKeys = try keysFromFolder()
+        let directory = try makeWorkFolder()
+        let keys = try makeKeys(folderKeys: folderKeys)
+        let conductorEndpoint = try await listen(curve: keys.conductor, in: directory)
+        try launchWorkers(keys: keys, conductorEndpoint: conductorEndpoint, in: directory)
+        try await awaitGreetings(conductorEndpoint: conductorEndpoint)
+        try await setUpWorkers(conductorEndpoint: conductorEndpoint)
+        setUpDone = true
+    }
+
+    /// The run's private work folder: it holds the ipc sockets and the nodes' CURVE secret keys.
+    private func makeWorkFolder() throws(DistributedRunError) -> URL {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
         do {
-            // Private: it holds the ipc sockets and the nodes' CURVE secret keys.
             try FileManager.default.createDirectory(
                 at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
@@ -245,41 +186,61 @@ package actor DistributedRun {
         }
         workDirectory = directory
         SpawnedProcesses.shared.add(folder: directory)
-        func endpoint(for node: String) -> String {
-            options.endpointKind == .ipc ? Self.ipcEndpoint(of: node, in: directory) : "tcp://127.0.0.1:*"
-        }
-        // CURVE: a key pair per spawned node, each allowing every other node of the run.
-        var nodeKeys: [String: (publicKey: String, secretKey: String)] = [:]
-        var conductorCurve = options.curve
+        return directory
+    }
+
+    /// The CURVE keys of a run: the conductor's configuration, and the key pairs made for the
+    /// spawned nodes (`secureSpawnedNodes`).
+    private struct RunKeys {
+        var conductor: CurveConfiguration?
+        /// A key pair per spawned node, made for this run.
+        var spawned: [String: (publicKey: String, secretKey: String)] = [:]
+        /// Every worker's public key: given for those started by hand, made for the others.
+        var workers: [String: String] = [:]
+    }
+
+    /// The run's CURVE keys — from the key folder, or a pair made per spawned node, each
+    /// allowing every other node of the run — and every node's public key (`publicKeys`).
+    private func makeKeys(folderKeys: (conductor: CurveConfiguration, publicKeys: [String: String])?) throws(DistributedRunError) -> RunKeys {
+        var keys = RunKeys(conductor: options.curve)
         if options.secureSpawnedNodes {
             do {
-                if conductorCurve == nil {
+                if keys.conductor == nil {
                     let pair = try ZMQContext.curveKeyPair()
-                    conductorCurve = CurveConfiguration(publicKey: pair.publicKey, secretKey: pair.secretKey, allowedPeers: [:])
+                    keys.conductor = CurveConfiguration(publicKey: pair.publicKey, secretKey: pair.secretKey, allowedPeers: [:])
                 }
                 for node in workers where options.startedNodes[node] == nil {
-                    nodeKeys[node] = try ZMQContext.curveKeyPair()
+                    keys.spawned[node] = try ZMQContext.curveKeyPair()
                 }
             } catch {
                 throw .setup("cannot make CURVE keys: \(error)")
             }
         }
-        // Every worker's public key: given for those started by hand, made for the others.
-        let workerKeys = options.startedNodeKeys.merging(nodeKeys.mapValues(\.publicKey)) { first, _ in first }
+        keys.workers = options.startedNodeKeys.merging(keys.spawned.mapValues(\.publicKey)) { first, _ in first }
         if options.secureSpawnedNodes {
-            for (node, key) in workerKeys { conductorCurve?.allowedPeers[key] = node }
+            for (node, key) in keys.workers { keys.conductor?.allowedPeers[key] = node }
         }
-        publicKeys = workerKeys
+        publicKeys = keys.workers
         if let folderKeys {
-            conductorCurve = folderKeys.conductor
+            keys.conductor = folderKeys.conductor
             publicKeys = folderKeys.publicKeys
         }
-        if let conductorCurve { publicKeys[placement.conductor] = conductorCurve.publicKey }
+        if let conductor = keys.conductor { publicKeys[placement.conductor] = conductor.publicKey }
+        return keys
+    }
+
+    /// Where a spawned node listens: its ipc socket in the work folder, or a free loopback port.
+    private func endpoint(for node: String, in directory: URL) -> String {
+        options.endpointKind == .ipc ? Self.ipcEndpoint(of: node, in: directory) : "tcp://127.0.0.1:*"
+    }
+
+    /// Starts the conductor's own transport and its handlers; returns where it listens.
+    private func listen(curve: CurveConfiguration?, in directory: URL) async throws(DistributedRunError) -> String {
         var configuration = NodeIOConfiguration(
-            nodeName: placement.conductor, bindEndpoint: options.conductorEndpoint ?? endpoint(for: placement.conductor))
+            nodeName: placement.conductor, bindEndpoint: options.conductorEndpoint ?? endpoint(for: placement.conductor, in: directory))
         configuration.heartbeatIntervalMilliseconds = options.heartbeatIntervalMilliseconds
         configuration.peerTimeoutMilliseconds = options.peerTimeoutMilliseconds
-        configuration.curve = conductorCurve
+        configuration.curve = curve
         let conductorEndpoint: String
         do {
             conductorEndpoint = try await transport.start(configuration)
@@ -299,49 +260,44 @@ package actor DistributedRun {
             peerGone: { peer, reason in await run.fellSilent(peer, reason) },
             peerRefused: { key in await run.refused(key) },
             handshakeFailed: { peer, failure in await run.handshakeFailed(peer, failure) })
+        return conductorEndpoint
+    }
 
-        // Spawn the nodes not started by hand; each greets the conductor.
+    /// Launches the workers not started by hand (`options.launcher`); each greets the conductor.
+    private func launchWorkers(keys: RunKeys, conductorEndpoint: String, in directory: URL) throws(DistributedRunError) {
+        let run = self
         for node in workers where options.startedNodes[node] == nil {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: options.nodeExecutable)
-            process.arguments = ["node", "--name", node, "--bind", endpoint(for: node),
-                                 "--peer", "\(placement.conductor)=\(conductorEndpoint)", "--conductor", placement.conductor,
-                                 "--setup-timeout", "60"]
-            if let folder = options.keyFolder {
-                process.arguments? += ["--keys", folder.path]
-            } else if let keys = nodeKeys[node], let conductorKey = conductorCurve?.publicKey {
-                let secretFile = directory.appendingPathComponent("\(node).secret")
-                let allowFile = directory.appendingPathComponent("\(node).allow")
-                // NAME=KEY for every other node of the run: the node hears each key's holder under
-                // that name only (TWP §10).
-                var allowed = workerKeys
-                allowed[node] = nil
-                allowed[placement.conductor] = conductorKey
-                do {
-                    try CurveKeyFiles.writeSecret(keys.secretKey, to: secretFile)
-                    try allowed.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "\n")
-                        .write(to: allowFile, atomically: true, encoding: .utf8)
-                } catch {
-                    throw .setup("cannot write the CURVE keys of node \(node): \(error)")
-                }
-                process.arguments? += ["--curve-secret-key", secretFile.path, "--curve-allow", allowFile.path,
-                                       "--peer-key", "\(placement.conductor)=\(conductorKey)"]
-            }
-            // A node that exits before the run is set up ends the set-up at once.
-            process.terminationHandler = { ended in
-                let status = ended.terminationStatus
-                Task { await run.lost(node, "exited with status \(status)") }
-            }
-            do {
-                try process.run()
-            } catch {
-                throw .setup("cannot start node \(node) (\(options.nodeExecutable)): \(error)")
-            }
-            children[node] = process
-            SpawnedProcesses.shared.add(process.processIdentifier)
+            let launch = NodeLaunch(
+                node: node, bindEndpoint: endpoint(for: node, in: directory), conductor: placement.conductor,
+                conductorEndpoint: conductorEndpoint, keys: try launchKeys(of: node, keys: keys, in: directory))
+            children[node] = try options.launcher.launch(launch, options: options) { why in await run.lost(node, why) }
         }
-        // Every worker greets, in any order; each is greeted back as its HELLO arrives (`greet`),
-        // so that one that never comes does not keep the others waiting unheard.
+    }
+
+    /// How the spawned `node` holds its CURVE keys: the key folder, or files written for it now.
+    private func launchKeys(of node: String, keys: RunKeys, in directory: URL) throws(DistributedRunError) -> NodeLaunch.Keys? {
+        if let folder = options.keyFolder { return .folder(folder) }
+        guard let pair = keys.spawned[node], let conductorKey = keys.conductor?.publicKey else { return nil }
+        let secretFile = directory.appendingPathComponent("\(node).secret")
+        let allowFile = directory.appendingPathComponent("\(node).allow")
+        // NAME=KEY for every other node of the run: the node hears each key's holder under
+        // that name only (TWP §10).
+        var allowed = keys.workers
+        allowed[node] = nil
+        allowed[placement.conductor] = conductorKey
+        do {
+            try CurveKeyFiles.writeSecret(pair.secretKey, to: secretFile)
+            try allowed.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "\n")
+                .write(to: allowFile, atomically: true, encoding: .utf8)
+        } catch {
+            throw .setup("cannot write the CURVE keys of node \(node): \(error)")
+        }
+        return .files(secretKey: secretFile, allow: allowFile, conductorKey: conductorKey)
+    }
+
+    /// Every worker greets, in any order; each is greeted back as its HELLO arrives (`greet`),
+    /// so that one that never comes does not keep the others waiting unheard.
+    private func awaitGreetings(conductorEndpoint: String) async throws(DistributedRunError) {
         let deadline = ContinuousClock.now.advanced(by: options.startupTimeout)
         while workers.contains(where: { !greeted.contains($0) }) {
             let left = ContinuousClock.now.duration(to: deadline)
@@ -359,6 +315,10 @@ package actor DistributedRun {
                 throw .setup(text)
             }
         }
+    }
+
+    /// Sends each worker its SETUP, one after the other, and waits for its READY.
+    private func setUpWorkers(conductorEndpoint: String) async throws(DistributedRunError) {
         let peers = [WirePeer(node: placement.conductor, endpoint: conductorEndpoint, publicKey: publicKeys[placement.conductor] ?? "")]
             + workers.map { WirePeer(node: $0, endpoint: endpoints[$0] ?? "", publicKey: publicKeys[$0] ?? "") }
         for node in workers {
@@ -387,7 +347,6 @@ package actor DistributedRun {
                 throw code == WireErrorCode.unexpectedCommand.rawValue ? .mistake(text) : .setup(text)
             }
         }
-        setUpDone = true
     }
 
     /// A worker exited or went silent before the run was set up: the set-up fails now, naming
@@ -706,16 +665,15 @@ package actor DistributedRun {
         await transport.stop()
         // A spawned node that has not greeted yet (the set-up failed first) cannot be told
         // goodbye, and has nothing to lose: it is stopped now rather than at the deadline.
-        for (node, process) in children where !greeted.contains(node) && process.isRunning {
-            kill(process.processIdentifier, SIGTERM)
+        for (node, launched) in children where !greeted.contains(node) && launched.isRunning {
+            launched.terminate()
         }
         // A node that acknowledged is on its way out: it gets a moment to exit by itself even
         // when its answer came just before the deadline — one moment for all of them.
         let exitDeadline = max(deadline, ContinuousClock.now.advanced(by: Self.exitGrace))
-        for (node, process) in children {
+        for (node, launched) in children {
             let until = acknowledged.contains(node) ? exitDeadline : deadline
-            await Self.waitForExit(process, within: ContinuousClock.now.duration(to: until))
-            SpawnedProcesses.shared.remove(process.processIdentifier)
+            await launched.waitForExit(within: ContinuousClock.now.duration(to: until))
         }
         if let workDirectory {
             try? FileManager.default.removeItem(at: workDirectory)
@@ -725,23 +683,6 @@ package actor DistributedRun {
 
     /// How long a node that acknowledged its goodbye at least has to exit before it is killed.
     static let exitGrace: Duration = .seconds(1)
-
-    /// Waits for a process to exit, then kills it if it has not — at once when the waiting task
-    /// is cancelled (a swallowed cancellation would spin until the deadline).
-    static func waitForExit(_ process: Process, within limit: Duration) async {
-        let deadline = ContinuousClock.now.advanced(by: limit)
-        while process.isRunning, ContinuousClock.now < deadline {
-            do {
-                try await Task.sleep(for: .milliseconds(20))
-            } catch {
-                break
-            }
-        }
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
-    }
 
     /// This run from end to end: start, run, shut down — also when something fails. What the
     /// run leaves to read afterwards (`traceData`, `exitStatuses`) stays on the actor.
@@ -762,25 +703,3 @@ package actor DistributedRun {
         try await DistributedRun(scenario: scenario, scenarioText: scenarioText, options: options).conduct()
     }
 }
-
-/// The nodes this process spawned and the work folders it made (ipc sockets, CURVE secret
-/// keys), so that an interrupted conductor takes the nodes down with it and leaves nothing behind.
-package final class SpawnedProcesses: Sendable {
-    package static let shared = SpawnedProcesses()
-    private let ids = Mutex(Set<Int32>())
-    private let folders = Mutex(Set<URL>())
-
-    func add(_ id: Int32) { ids.withLock { _ = $0.insert(id) } }
-    func remove(_ id: Int32) { ids.withLock { _ = $0.remove(id) } }
-    func add(folder: URL) { folders.withLock { _ = $0.insert(folder) } }
-    func remove(folder: URL) { folders.withLock { _ = $0.remove(folder) } }
-
-    /// Sends SIGKILL to every node still running and removes every work folder (from a signal
-    /// handler's queue).
-    package func killAll() {
-        for id in ids.withLock({ $0 }) { kill(id, SIGKILL) }
-        for folder in folders.withLock({ $0 }) { try? FileManager.default.removeItem(at: folder) }
-    }
-}
-
-import Synchronization

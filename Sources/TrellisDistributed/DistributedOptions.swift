@@ -1,0 +1,76 @@
+import Foundation
+import TrellisScenario
+import TrellisTransport
+import TrellisWire
+
+/// How a distributed run is laid out.
+package struct DistributedOptions: Sendable {
+    /// The kind of endpoint spawned nodes listen on.
+    package enum EndpointKind: String, Sendable, CaseIterable {
+        case ipc, tcp
+    }
+
+    package var endpointKind: EndpointKind = .ipc
+    /// The `trellis` executable that spawned nodes run (`trellis node …`).
+    package var nodeExecutable: String
+    /// Nodes started by hand (`trellis node`), by name: where they listen. They must greet this
+    /// conductor (`--peer <conductor>=<endpoint>`); the others are spawned on this machine.
+    package var startedNodes: [String: String] = [:]
+    /// Where the conductor listens; nil: a fresh ipc path, or loopback tcp with a free port.
+    package var conductorEndpoint: String?
+    package var heartbeatIntervalMilliseconds = 250
+    package var peerTimeoutMilliseconds = 2_000
+    /// How long nodes have to greet and to set up before the run fails.
+    package var startupTimeout: Duration = .seconds(30)
+    /// How long the shutdown waits, all nodes together, for their GOODBYE-ACKs and for the
+    /// spawned processes to exit; what is still running then is killed.
+    package var goodbyeTimeout: Duration = .seconds(5)
+    /// CURVE for the conductor; with `secureSpawnedNodes`, generated for it when nil.
+    package var curve: CurveConfiguration?
+    /// Run every spawned node with a fresh CURVE key pair, each allowing exactly the run's
+    /// other nodes; nodes started by hand must then bring their keys (`startedNodeKeys`).
+    package var secureSpawnedNodes = false
+    /// The public keys of nodes started by hand, by name (with CURVE).
+    package var startedNodeKeys: [String: String] = [:]
+    /// What the conductor's HELLO announces (§7.1): by default that it reads TRACE-DATA in the
+    /// compact form; without `.compactTrace` its workers send JSON Lines, as to a 1.1 conductor.
+    package var capabilities: WireCapabilities = [.compactTrace]
+    /// CURVE with keys made beforehand (`trellis keys make`): every node of the run has its
+    /// public key there, the conductor and each node it spawns its secret key too. Takes the
+    /// place of `curve`, `secureSpawnedNodes` and `startedNodeKeys`.
+    package var keyFolder: CurveKeyFolder?
+    /// How much trace one worker's answer to a TRACE-REQUEST may bring (TWP/1 §9.7); past it the
+    /// rest of that worker's trace is refused, a fault of the run.
+    package var traceLimit = TraceDataLimit.standard
+    /// How the workers not started by hand are started.
+    package var launcher = NodeLauncher.processes
+
+    package init(nodeExecutable: String) {
+        self.nodeExecutable = nodeExecutable
+    }
+}
+
+/// Why a distributed run failed.
+package enum DistributedRunError: Error, Sendable, CustomStringConvertible {
+    /// The run could not start: a node that cannot be spawned, or does not greet or get ready in
+    /// time (a fault of the run: `trellis run` exits 3).
+    case setup(String)
+    /// The run was set up wrongly, and would never start as given: a node started by hand that
+    /// the placement does not have, a node that greets under a name the placement does not have
+    /// or takes its SETUP from another conductor, a conductor that cannot listen where it was
+    /// told, a CURVE key that is not among the keys given. Bad input: `trellis run` exits 2.
+    case mistake(String)
+    case run(ScenarioRunError)
+    /// The run went through, but messages were lost to faults (a node gone, undeliverable calls).
+    case faults([String], ScenarioRun)
+
+    package var description: String {
+        switch self {
+        case let .setup(text): return "distributed run could not start: \(text)"
+        case let .mistake(text): return "distributed run is set up wrongly: \(text)"
+        case let .run(error): return "\(error)"
+        case let .faults(faults, _):
+            return "distributed run failed: " + faults.prefix(5).joined(separator: "; ") + (faults.count > 5 ? " (and \(faults.count - 5) more)" : "")
+        }
+    }
+}
