@@ -42,6 +42,11 @@ package final class LoopbackNetwork: Sendable {
         state.withLock { $0.links[endpoint] }
     }
 
+    /// The endpoints bound now (for tests: a run leaves none behind).
+    package var boundEndpoints: [String] {
+        state.withLock { $0.links.keys.sorted() }
+    }
+
     /// `link` stops listening: its endpoint is free again.
     func unbind(_ link: LoopbackLink) {
         state.withLock { state in
