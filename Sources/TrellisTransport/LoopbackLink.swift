@@ -92,11 +92,6 @@ final class LoopbackLink: Sendable {
         }
     }
 
-    /// What a node answers through its inbox reaches raw sockets only: a node's DEALER reads
-    /// nothing. A loopback network has no raw sockets, so the answer is dropped — unread, as over
-    /// ZeroMQ.
-    static func dropReply() {}
-
     /// Takes a message from `sender` into this node's inbox; the first that finds no drain under
     /// way starts one.
     private func accept(from sender: String, batching: Bool, _ add: (inout NodeOutbox) -> Void) {
