@@ -69,6 +69,12 @@ struct LoopbackLinkTests {
         #expect(network.boundEndpoints.isEmpty)
     }
 
+    @Test("the link a message goes through is one word, as the NodeIO it was: no box, no extra tag word")
+    func theLinkIsOneWord() {
+        #expect(MemoryLayout<NodeLink>.size == MemoryLayout<NodeIO>.size)
+        #expect(MemoryLayout<NodeLink?>.size == MemoryLayout<NodeIO?>.size)
+    }
+
     @Test("a burst from one node reaches the other complete and in order, as frames the wire codec decodes")
     func aBurstArrivesInOrder() async throws {
         let network = LoopbackNetwork()
