@@ -26,6 +26,11 @@ final class InboundCalls: Sendable {
         }
     }
 
+    /// Lets go of the handler (the transport stopped): it holds the node that set it.
+    func removeHandler() {
+        state.withLock { $0.handler = nil }
+    }
+
     func attach(_ io: NodeLink?) {
         state.withLock { $0.io = io }
     }

@@ -216,6 +216,13 @@ package actor NodeTransport {
         inboundQueue?.prefer(nil)
         await io.stop()
         for entry in waiting { entry.done.resume(returning: .fault("the transport stopped")) }
+        // The handlers hold whoever set them — a conductor's run, a worker — which holds this
+        // transport: let go of them, or each run stays in memory for as long as its process
+        // lives (a test process conducts hundreds).
+        inbound.removeHandler()
+        peerGoneHandler = nil
+        controlQueue = nil
+        securityQueue = nil
     }
 
     package nonisolated func isGone(_ peer: String) -> Bool { outbound.goneReason(peer) != nil }
