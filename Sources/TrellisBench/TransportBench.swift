@@ -142,47 +142,10 @@ package enum TransportBench {
         var done = -warmUp
         while done < count {
             let turn = done < 0 ? warmUp : min(block, count - done)
-            var raw: [Double] = [], layout: [Double] = []
-            for _ in 0..<turn {
-                let start = ContinuousClock.now
-                try request.send([[1, 2, 3, 4, 5, 6, 7, 8]], dontWait: false)
-                _ = try request.receive(dontWait: false)
-                raw.append(InProcessBench.seconds(since: start) * 1e6)
-            }
-            for _ in 0..<turn {
-                let start = ContinuousClock.now
-                try dealer.send([[1, 2, 3, 4, 5, 6, 7, 8]], dontWait: false)
-                while true {
-                    items.removeAll()
-                    items.append(ZMQPollItem(.socket(router)))
-                    items.append(ZMQPollItem(.fileDescriptor(wakeUp.fileDescriptor)))
-                    try items.poll(timeoutMilliseconds: 250)
-                    if items[0].readable, try router.receive(dontWait: true) != nil { break }
-                }
-                layout.append(InProcessBench.seconds(since: start) * 1e6)
-            }
-            // As a node's own work does: the caller runs on the node's I/O thread.
-            let trellis = await withTaskExecutorPreference(executor) {
-                var trellis: [Double] = []
-                for _ in 0..<turn {
-                    let start = ContinuousClock.now
-                    _ = await transport.call(peer: "echo", target: target, code: .snapshot, arguments: [])
-                    trellis.append(InProcessBench.seconds(since: start) * 1e6)
-                }
-                return trellis
-            }
-            let bare = await withTaskExecutorPreference(nodeIO) {
-                var bare: [Double] = []
-                for _ in 0..<turn {
-                    let start = ContinuousClock.now
-                    await withCheckedContinuation { (waiting: CheckedContinuation<Void, Never>) in
-                        replyWaiter.withLock { $0 = waiting }
-                        nodeIO.send(to: "io-echo", probe)
-                    }
-                    bare.append(InProcessBench.seconds(since: start) * 1e6)
-                }
-                return bare
-            }
+            let raw = try rawRoundTrips(request, turn: turn)
+            let layout = try layoutRoundTrips(dealer, router, wakeUp: wakeUp, items: &items, turn: turn)
+            let trellis = await trellisRoundTrips(transport, on: executor, target: target, turn: turn)
+            let bare = await nodeIORoundTrips(nodeIO, replyWaiter: replyWaiter, probe: probe, turn: turn)
             if done >= 0 {
                 times.nodeIO += bare
                 times.raw += raw
@@ -196,6 +159,74 @@ package enum TransportBench {
         return times
     }
 
+    /// `turn` raw REQ/REP round trips, in microseconds.
+    private static func rawRoundTrips(_ request: ZMQSocket, turn: Int) throws -> [Double] {
+        var raw: [Double] = []
+        for _ in 0..<turn {
+            let start = ContinuousClock.now
+            try request.send([[1, 2, 3, 4, 5, 6, 7, 8]], dontWait: false)
+            _ = try request.receive(dontWait: false)
+            raw.append(InProcessBench.seconds(since: start) * 1e6)
+        }
+        return raw
+    }
+
+    /// `turn` round trips over Trellis's socket layout with raw libzmq, in microseconds: out on
+    /// the DEALER, back on the ROUTER, waited for in `zmq_poll` beside the eventfd.
+    private static func layoutRoundTrips(
+        _ dealer: ZMQSocket, _ router: ZMQSocket, wakeUp: WakeUpSignal, items: inout ZMQPollSet, turn: Int
+    ) throws -> [Double] {
+        var layout: [Double] = []
+        for _ in 0..<turn {
+            let start = ContinuousClock.now
+            try dealer.send([[1, 2, 3, 4, 5, 6, 7, 8]], dontWait: false)
+            while true {
+                items.removeAll()
+                items.append(ZMQPollItem(.socket(router)))
+                items.append(ZMQPollItem(.fileDescriptor(wakeUp.fileDescriptor)))
+                try items.poll(timeoutMilliseconds: 250)
+                if items[0].readable, try router.receive(dontWait: true) != nil { break }
+            }
+            layout.append(InProcessBench.seconds(since: start) * 1e6)
+        }
+        return layout
+    }
+
+    /// `turn` Trellis CALL/RETURN round trips, in microseconds. As a node's own work does: the
+    /// caller runs on the node's I/O thread.
+    private static func trellisRoundTrips(
+        _ transport: NodeTransport, on executor: (any TaskExecutor)?, target: WireAddress, turn: Int
+    ) async -> [Double] {
+        await withTaskExecutorPreference(executor) {
+            var trellis: [Double] = []
+            for _ in 0..<turn {
+                let start = ContinuousClock.now
+                _ = await transport.call(peer: "echo", target: target, code: .snapshot, arguments: [])
+                trellis.append(InProcessBench.seconds(since: start) * 1e6)
+            }
+            return trellis
+        }
+    }
+
+    /// `turn` round trips of `probe` through bare `NodeIO`s, in microseconds, from a task on the
+    /// I/O thread: the reply resumes the caller from the I/O thread's callback (`replyWaiter`).
+    private static func nodeIORoundTrips(
+        _ nodeIO: NodeIO, replyWaiter: borrowing Mutex<CheckedContinuation<Void, Never>?>, probe: [[UInt8]], turn: Int
+    ) async -> [Double] {
+        await withTaskExecutorPreference(nodeIO) {
+            var bare: [Double] = []
+            for _ in 0..<turn {
+                let start = ContinuousClock.now
+                await withCheckedContinuation { (waiting: CheckedContinuation<Void, Never>) in
+                    replyWaiter.withLock { $0 = waiting }
+                    nodeIO.send(to: "io-echo", probe)
+                }
+                bare.append(InProcessBench.seconds(since: start) * 1e6)
+            }
+            return bare
+        }
+    }
+
     // MARK: The peer side
 
     /// Runs one peer role until its work is done.
@@ -203,88 +234,119 @@ package enum TransportBench {
         let payload = [UInt8](repeating: 0x61, count: size)
         switch role {
         case .rawPush:
-            let context = try ZMQContext()
-            let push = try context.socket(.push)
-            try push.set(ZMQOption.linger, 5_000)
-            try push.set(ZMQOption.sendHighWaterMark, 0)
-            try push.connect(connectTo)
-            for _ in 0..<count { try push.send([payload], dontWait: false) }
-            // Linger does not flush reliably on ipc (SPEC §7): stay until the measure is done.
-            _ = FileHandle.standardInput.readDataToEndOfFile()
-            push.close()
-            context.terminate()
+            try runRawPush(connectTo: connectTo, count: count, payload: payload)
         case .rawEcho:
-            let context = try ZMQContext()
-            let reply = try context.socket(.rep)
-            try reply.set(ZMQOption.linger, 0)
-            try reply.bind(endpoint)
-            for _ in 0..<count {
-                guard let message = try reply.receive(dontWait: false) else { continue }
-                try reply.send(message, dontWait: false)
-            }
-            reply.close()
-            context.terminate()
+            try runRawEcho(endpoint: endpoint, count: count)
         case .trellisPush:
-            var configuration = NodeIOConfiguration(nodeName: "push", bindEndpoint: endpoint)
-            configuration.highWaterMark = 0
-            let io = try await NodeIO.start(configuration, heartbeat: [], onMessage: { _, _ in }, onEvent: { _ in })
-            io.connect(peer: "measure", endpoint: connectTo)
-            // The CALL's value carries the payload: the message is about `size` bytes plus framing.
-            let target = WireAddress(node: "measure", controller: "probe", incarnation: 1)
-            let text = String(decoding: payload.prefix(max(0, size - 48)), as: UTF8.self)
-            for index in 0..<count {
-                io.send(to: "measure", WireMessage(.call(target: target, code: .layout, arguments: [.string(text)]), correlationID: UInt64(index + 1)))
-            }
-            // Linger does not flush reliably on ipc (SPEC §7): stay until the measuring side is done.
-            let done = FileHandle.standardInput.readDataToEndOfFile()
-            _ = done
-            await io.stop()
+            try await runTrellisPush(endpoint: endpoint, connectTo: connectTo, count: count, size: size, payload: payload)
         case .nodeIOEcho:
-            let ioReference = Mutex<NodeIO?>(nil)
-            let io = try await NodeIO.start(
-                NodeIOConfiguration(nodeName: "io-echo", bindEndpoint: endpoint), heartbeat: [],
-                onMessage: { _, frames in ioReference.withLock { $0 }?.send(to: "io-measure", frames) }, onEvent: { _ in })
-            ioReference.withLock { $0 = io }
-            io.connect(peer: "io-measure", endpoint: connectTo)
-            _ = FileHandle.standardInput.readDataToEndOfFile()
-            ioReference.withLock { $0 = nil }
-            await io.stop()
+            try await runNodeIOEcho(endpoint: endpoint, connectTo: connectTo)
         case .rawRouterEcho:
-            let context = try ZMQContext()
-            let router = try context.socket(.router)
-            try router.set(ZMQOption.linger, 0)
-            try router.bind(endpoint)
-            let dealer = try context.socket(.dealer)
-            try dealer.set(ZMQOption.linger, 0)
-            try dealer.set(ZMQOption.routingID, text: "echo")
-            try dealer.connect(connectTo)
-            let wakeUp = try WakeUpSignal()
-            var items = ZMQPollSet()
-            var answered = 0
-            while answered < count {
-                items.removeAll()
-                items.append(ZMQPollItem(.socket(router)))
-                items.append(ZMQPollItem(.fileDescriptor(wakeUp.fileDescriptor)))
-                try items.poll(timeoutMilliseconds: 250)
-                while items[0].readable, let frames = try router.receive(dontWait: true) {
-                    try dealer.send(Array(frames.dropFirst()), dontWait: false)
-                    answered += 1
-                }
-            }
-            _ = FileHandle.standardInput.readDataToEndOfFile()
-            wakeUp.close()
-            dealer.close()
-            router.close()
-            context.terminate()
+            try runRawRouterEcho(endpoint: endpoint, connectTo: connectTo, count: count)
         case .trellisEcho:
-            let transport = NodeTransport(nodeName: "echo", recorder: TraceRecorder(node: "echo", storage: .discard))
-            _ = try await transport.start(NodeIOConfiguration(nodeName: "echo", bindEndpoint: endpoint))
-            // The echo answers on the I/O thread, as a node serves its short calls (`NodeHost.placement`).
-            await transport.setHandlers(call: { _, _ in .ok([]) }, placement: { _ in .ioThread }, control: { _, _ in }, peerGone: { _, _ in })
-            await transport.connect(peer: "measure", endpoint: connectTo)
-            _ = FileHandle.standardInput.readDataToEndOfFile()
-            await transport.stop()
+            try await runTrellisEcho(endpoint: endpoint, connectTo: connectTo)
         }
+    }
+
+    /// Sends `count` messages of `payload` on a raw PUSH socket, then stays until the measuring
+    /// side is done.
+    private static func runRawPush(connectTo: String, count: Int, payload: [UInt8]) throws {
+        let context = try ZMQContext()
+        let push = try context.socket(.push)
+        try push.set(ZMQOption.linger, 5_000)
+        try push.set(ZMQOption.sendHighWaterMark, 0)
+        try push.connect(connectTo)
+        for _ in 0..<count { try push.send([payload], dontWait: false) }
+        // Linger does not flush reliably on ipc (SPEC §7): stay until the measure is done.
+        _ = FileHandle.standardInput.readDataToEndOfFile()
+        push.close()
+        context.terminate()
+    }
+
+    /// Echoes `count` requests on a raw REP socket.
+    private static func runRawEcho(endpoint: String, count: Int) throws {
+        let context = try ZMQContext()
+        let reply = try context.socket(.rep)
+        try reply.set(ZMQOption.linger, 0)
+        try reply.bind(endpoint)
+        for _ in 0..<count {
+            guard let message = try reply.receive(dontWait: false) else { continue }
+            try reply.send(message, dontWait: false)
+        }
+        reply.close()
+        context.terminate()
+    }
+
+    /// Sends `count` CALLs carrying `size` bytes through a Trellis node's I/O.
+    private static func runTrellisPush(endpoint: String, connectTo: String, count: Int, size: Int, payload: [UInt8]) async throws {
+        var configuration = NodeIOConfiguration(nodeName: "push", bindEndpoint: endpoint)
+        configuration.highWaterMark = 0
+        let io = try await NodeIO.start(configuration, heartbeat: [], onMessage: { _, _ in }, onEvent: { _ in })
+        io.connect(peer: "measure", endpoint: connectTo)
+        // The CALL's value carries the payload: the message is about `size` bytes plus framing.
+        let target = WireAddress(node: "measure", controller: "probe", incarnation: 1)
+        let text = String(decoding: payload.prefix(max(0, size - 48)), as: UTF8.self)
+        for index in 0..<count {
+            io.send(to: "measure", WireMessage(.call(target: target, code: .layout, arguments: [.string(text)]), correlationID: UInt64(index + 1)))
+        }
+        // Linger does not flush reliably on ipc (SPEC §7): stay until the measuring side is done.
+        let done = FileHandle.standardInput.readDataToEndOfFile()
+        _ = done
+        await io.stop()
+    }
+
+    /// Echoes every message back through a bare `NodeIO`.
+    private static func runNodeIOEcho(endpoint: String, connectTo: String) async throws {
+        let ioReference = Mutex<NodeIO?>(nil)
+        let io = try await NodeIO.start(
+            NodeIOConfiguration(nodeName: "io-echo", bindEndpoint: endpoint), heartbeat: [],
+            onMessage: { _, frames in ioReference.withLock { $0 }?.send(to: "io-measure", frames) }, onEvent: { _ in })
+        ioReference.withLock { $0 = io }
+        io.connect(peer: "io-measure", endpoint: connectTo)
+        _ = FileHandle.standardInput.readDataToEndOfFile()
+        ioReference.withLock { $0 = nil }
+        await io.stop()
+    }
+
+    /// Echoes `count` messages on Trellis's socket layout with raw libzmq.
+    private static func runRawRouterEcho(endpoint: String, connectTo: String, count: Int) throws {
+        let context = try ZMQContext()
+        let router = try context.socket(.router)
+        try router.set(ZMQOption.linger, 0)
+        try router.bind(endpoint)
+        let dealer = try context.socket(.dealer)
+        try dealer.set(ZMQOption.linger, 0)
+        try dealer.set(ZMQOption.routingID, text: "echo")
+        try dealer.connect(connectTo)
+        let wakeUp = try WakeUpSignal()
+        var items = ZMQPollSet()
+        var answered = 0
+        while answered < count {
+            items.removeAll()
+            items.append(ZMQPollItem(.socket(router)))
+            items.append(ZMQPollItem(.fileDescriptor(wakeUp.fileDescriptor)))
+            try items.poll(timeoutMilliseconds: 250)
+            while items[0].readable, let frames = try router.receive(dontWait: true) {
+                try dealer.send(Array(frames.dropFirst()), dontWait: false)
+                answered += 1
+            }
+        }
+        _ = FileHandle.standardInput.readDataToEndOfFile()
+        wakeUp.close()
+        dealer.close()
+        router.close()
+        context.terminate()
+    }
+
+    /// Answers CALLs through a Trellis node transport, on its I/O thread.
+    private static func runTrellisEcho(endpoint: String, connectTo: String) async throws {
+        let transport = NodeTransport(nodeName: "echo", recorder: TraceRecorder(node: "echo", storage: .discard))
+        _ = try await transport.start(NodeIOConfiguration(nodeName: "echo", bindEndpoint: endpoint))
+        // The echo answers on the I/O thread, as a node serves its short calls (`NodeHost.placement`).
+        await transport.setHandlers(call: { _, _ in .ok([]) }, placement: { _ in .ioThread }, control: { _, _ in }, peerGone: { _, _ in })
+        await transport.connect(peer: "measure", endpoint: connectTo)
+        _ = FileHandle.standardInput.readDataToEndOfFile()
+        await transport.stop()
     }
 }
 

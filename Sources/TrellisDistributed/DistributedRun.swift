@@ -16,21 +16,13 @@ package actor DistributedRun {
     let scenarioText: String
     let options: DistributedOptions
     let placement: Placement
-    /// The losses of worker traces already reported (`traceMissing`).
-    private var reportedLosses = Set<String>()
-    /// Workers whose answer to a TRACE-REQUEST went past `options.traceLimit`: they are not asked
-    /// again (each answer could cost as much), the fault said once.
-    private var refusedTraces = Set<String>()
-    /// What each answer to a TRACE-REQUEST brought so far, by reply key, counted as each part
-    /// arrives (`control`): past `options.traceLimit` the rest is not even kept, so the parts
-    /// waiting to be read stay within the bound too.
-    private var traceTallies: [String: TraceDataLimit.Tally] = [:]
-    /// The bound an answer went past, by reply key, and which of its parts went past it.
-    private var traceOverruns: [String: (part: Int, exceeded: String)] = [:]
+    /// What the workers' traces brought so far (`mergedEvents`).
+    var traces: TraceCollection
     let recorder: TraceRecorder
     let transport: NodeTransport
     let host: NodeHost
-    private let control = Rendezvous<WireMessage>()
+    /// Where the replies the conductor awaits are handed over, by reply key (`replyKey`).
+    let control = Rendezvous<WireMessage>()
     /// What happens while the workers greet: a greeting, or why the run cannot start.
     private enum StartupEvent: Sendable {
         case greeted(String)
@@ -38,60 +30,47 @@ package actor DistributedRun {
     }
     private let startup = Rendezvous<StartupEvent>()
     private static let startupKey = "startup"
-    /// Nodes the placement does not have that greeted the conductor (a mistake), and where they
-    /// listen: they are told goodbye too, so that none outlives the failed set-up. At most
-    /// `strangersKept` of them, each costing a stream (a socket) and a goodbye; the others are
-    /// counted (`strangersNotKept`).
-    private var strangers: [String: String] = [:]
+    /// Where each worker stands while the run starts, and the strangers that greeted (told
+    /// goodbye too, so that none outlives a failed set-up): the actor carries out what its
+    /// transitions return.
+    private var lifecycle: NodeLifecycle
     /// How many strangers the conductor greets back and tells goodbye. The first greeting already
     /// ends the set-up as a mistake, named; more than a few mistaken nodes at once is no mistake
     /// but a peer making up names, which must not make the conductor open a socket for each.
     package static let strangersKept = 64
     /// Strangers that greeted beyond `strangersKept`: neither greeted back nor told goodbye.
-    package private(set) var strangersNotKept = 0
+    package var strangersNotKept: Int { lifecycle.strangersNotKept }
     /// How many strangers greeted (for tests).
-    package var strangersGreeted: Int { strangers.count + strangersNotKept }
-    /// A stranger's greeting was said as the set-up's mistake (once: that ends the set-up).
-    private var strangerNamed = false
+    package var strangersGreeted: Int { lifecycle.strangers.count + lifecycle.strangersNotKept }
     /// The workers this conductor launched (`options.launcher`), by name.
     private var children: [String: LaunchedNode] = [:]
     private var workDirectory: URL?
-    private var workerEvents: [String: [TraceEvent]] = [:]
     private var nextCorrelation: UInt64 = 1 << 32
-    private var shutDown = false
     /// Every node's CURVE public key, when the run uses CURVE.
     private var publicKeys: [String: String] = [:]
-    /// Workers that greeted the conductor: only they are told goodbye.
-    private var greeted = Set<String>()
-    /// Every worker is ready: from now on a stranger's greeting or a failed handshake is no
-    /// longer a set-up mistake (nobody waits for one), and is not kept.
-    private var setUpDone = false
-    /// The SETUP each worker has not answered yet: its correlation id, by node.
-    private var pendingSetups: [String: UInt64] = [:]
     /// The replies the conductor waits for (READY, TRACE-DATA, GOODBYE-ACK, or the ERROR that
     /// answers instead), each keyed by who must send it and the request's correlation id: a
     /// reply nobody asked for, or from another peer than the one asked, is dropped rather than
     /// kept (a peer could otherwise fill the conductor's memory, or answer for another node).
-    private var awaitedReplies: Set<String> = []
+    var awaitedReplies: Set<String> = []
 
-    private static func replyKey(_ node: String, _ correlation: UInt64) -> String { "reply:\(node):\(correlation)" }
-    /// Workers lost before the run was set up, and how (`lost`).
-    private var lostBeforeReady: [String: String] = [:]
-    /// Peers declared gone before their greeting was handled, and why (`fellSilent`).
-    private var silentBeforeGreeting: [String: String] = [:]
+    static func replyKey(_ node: String, _ correlation: UInt64) -> String { "reply:\(node):\(correlation)" }
     /// What `stopsAfter` said when the run stopped because a node was lost.
     private var stopSummary: String?
     /// Where each node listens, once started (for tests and diagnostics).
     package private(set) var endpoints: [String: String] = [:]
     /// What the workers' TRACE-DATA parts brought so far (for measurements).
-    package private(set) var traceData = TraceDataStatistics()
+    package var traceData: TraceDataStatistics { traces.statistics }
 
     package init(scenario: Scenario, scenarioText: String, options: DistributedOptions) {
         self.scenario = scenario
         self.scenarioText = scenarioText
         self.options = options
+        traces = TraceCollection(limit: options.traceLimit)
         let placement = Placement(scenario)
         self.placement = placement
+        lifecycle = NodeLifecycle(
+            conductor: placement.conductor, workers: Array(placement.nodes.dropFirst()), strangersKept: Self.strangersKept)
         let recorder = TraceRecorder(node: placement.conductor, runID: scenario.name)
         self.recorder = recorder
         let transport = NodeTransport(nodeName: placement.conductor, recorder: recorder)
@@ -102,7 +81,7 @@ package actor DistributedRun {
     }
 
     /// The workers: every placement node but the conductor's.
-    package var workers: [String] { Array(placement.nodes.dropFirst()) }
+    package var workers: [String] { lifecycle.workers }
 
     /// The process ids of the spawned nodes, by name (for tests that kill one).
     package var processIDs: [String: Int32] { children.compactMapValues(\.processIdentifier) }
@@ -172,7 +151,7 @@ package actor DistributedRun {
         try launchWorkers(keys: keys, conductorEndpoint: conductorEndpoint, in: directory)
         try await awaitGreetings(conductorEndpoint: conductorEndpoint)
         try await setUpWorkers(conductorEndpoint: conductorEndpoint)
-        setUpDone = true
+        lifecycle.allSetUp()
     }
 
     /// The run's private work folder: it holds the ipc sockets and the nodes' CURVE secret keys.
@@ -299,14 +278,14 @@ package actor DistributedRun {
     /// so that one that never comes does not keep the others waiting unheard.
     private func awaitGreetings(conductorEndpoint: String) async throws(DistributedRunError) {
         let deadline = ContinuousClock.now.advanced(by: options.startupTimeout)
-        while workers.contains(where: { !greeted.contains($0) }) {
+        while !lifecycle.notGreeted.isEmpty {
             let left = ContinuousClock.now.duration(to: deadline)
             let event = left > .zero ? await startup.wait(for: Self.startupKey, timeout: left) : nil
             switch event {
             case .greeted?: continue
             case let .failed(error)?: throw error
             case nil:
-                let missing = workers.filter { !greeted.contains($0) }
+                let missing = lifecycle.notGreeted
                 let byHand = missing.filter { options.startedNodes[$0] != nil }
                 var text = "\(missing.count == 1 ? "node" : "nodes") \(missing.joined(separator: ", ")) did not greet the conductor within \(options.startupTimeout)"
                 if !byHand.isEmpty {
@@ -322,43 +301,63 @@ package actor DistributedRun {
         let peers = [WirePeer(node: placement.conductor, endpoint: conductorEndpoint, publicKey: publicKeys[placement.conductor] ?? "")]
             + workers.map { WirePeer(node: $0, endpoint: endpoints[$0] ?? "", publicKey: publicKeys[$0] ?? "") }
         for node in workers {
-            let correlation = takeCorrelation()
-            pendingSetups[node] = correlation
-            awaitedReplies.insert(Self.replyKey(node, correlation))
-            defer {
-                pendingSetups[node] = nil
-                awaitedReplies.remove(Self.replyKey(node, correlation))
+            do {
+                try await setUp(node, peers: peers)
+                lifecycle.endSetup(of: node, ready: true)
+            } catch {
+                lifecycle.endSetup(of: node, ready: false)
+                throw error
             }
-            // Lost already (while the others greeted, say): its READY cannot come.
-            if let why = lostBeforeReady[node] { throw .setup("node \(node) \(why) before it was ready") }
-            if let refused = await transport.send(
-                .setup(runID: scenario.name, node: node, scenarioJSON: scenarioText,
-                       heartbeatIntervalMilliseconds: UInt32(options.heartbeatIntervalMilliseconds),
-                       peerGoneTimeoutMilliseconds: UInt32(options.peerTimeoutMilliseconds), peers: peers),
-                to: node, correlationID: correlation) {
-                throw .setup("cannot send SETUP to node \(node): \(refused)")
-            }
-            guard let reply = await control.wait(for: Self.replyKey(node, correlation), timeout: options.startupTimeout) else {
-                throw .setup("node \(node) did not get ready within \(options.startupTimeout)")
-            }
-            // TWP/1 §9.1: the text of any ERROR that answers a SETUP ends the run. ERROR 6 (not
-            // from its conductor, not for it) is a mistake in how the node was started.
-            if case let .error(code, text) = reply.body {
-                throw code == WireErrorCode.unexpectedCommand.rawValue ? .mistake(text) : .setup(text)
-            }
+        }
+    }
+
+    /// Sends `node` its SETUP and waits for its READY.
+    private func setUp(_ node: String, peers: [WirePeer]) async throws(DistributedRunError) {
+        let correlation = takeCorrelation()
+        let key = Self.replyKey(node, correlation)
+        // Lost already (while the others greeted, say): its READY cannot come.
+        switch lifecycle.beginSetup(of: node, correlation: correlation) {
+        case .send: break
+        case let .fail(failure): throw failure.error
+        }
+        awaitedReplies.insert(key)
+        defer { awaitedReplies.remove(key) }
+        if let refused = await transport.send(
+            .setup(runID: scenario.name, node: node, scenarioJSON: scenarioText,
+                   heartbeatIntervalMilliseconds: UInt32(options.heartbeatIntervalMilliseconds),
+                   peerGoneTimeoutMilliseconds: UInt32(options.peerTimeoutMilliseconds), peers: peers),
+            to: node, correlationID: correlation) {
+            throw .setup("cannot send SETUP to node \(node): \(refused)")
+        }
+        guard let reply = await control.wait(for: key, timeout: options.startupTimeout) else {
+            throw .setup("node \(node) did not get ready within \(options.startupTimeout)")
+        }
+        // TWP/1 §9.1: the text of any ERROR that answers a SETUP ends the run. ERROR 6 (not
+        // from its conductor, not for it) is a mistake in how the node was started.
+        if case let .error(code, text) = reply.body {
+            throw code == WireErrorCode.unexpectedCommand.rawValue ? .mistake(text) : .setup(text)
         }
     }
 
     /// A worker exited or went silent before the run was set up: the set-up fails now, naming
     /// it, rather than at its deadline (a greeting or a READY that cannot come).
     private func lost(_ node: String, _ why: String) async {
-        guard !shutDown, !setUpDone else { return }
-        lostBeforeReady[node] = why
-        await startup.deliver(.failed(.setup("node \(node) \(why)")), for: Self.startupKey)
-        if let correlation = pendingSetups[node] {
-            await control.deliver(
-                WireMessage(.error(code: WireErrorCode.setupFailed.rawValue, text: "node \(node) \(why) before it was ready")),
-                for: Self.replyKey(node, correlation))
+        await carryOut(lifecycle.lost(node, why: why), for: node)
+    }
+
+    /// What a worker's loss means (`NodeLifecycle.lost`): the start fails, and the wait for its
+    /// READY, if it is awaited, ends.
+    private func carryOut(_ action: NodeLifecycle.LossAction, for node: String) async {
+        switch action {
+        case .none:
+            return
+        case let .fail(failure, answeringSetup):
+            await startup.deliver(.failed(failure.error), for: Self.startupKey)
+            if let correlation = answeringSetup {
+                await control.deliver(
+                    WireMessage(.error(code: WireErrorCode.setupFailed.rawValue, text: "\(failure.text) before it was ready")),
+                    for: Self.replyKey(node, correlation))
+            }
         }
     }
 
@@ -366,90 +365,59 @@ package actor DistributedRun {
     /// (on a busy machine the I/O thread may declare it gone first, and never again) is lost
     /// as soon as it is; one that never greets is bounded by the greeting's deadline.
     private func fellSilent(_ node: String, _ reason: String) async {
-        // Only a worker's silence is a loss: a stranger that said something and hung up is not
-        // a node of the run, and must not fail it (nor be remembered).
-        guard workers.contains(node) else { return }
-        await host.noteFault("node \(node) is gone: \(reason)")
-        guard greeted.contains(node) else {
-            silentBeforeGreeting[node] = reason
+        switch lifecycle.fellSilent(node, reason: reason) {
+        case .none:
+            // A stranger that said something and hung up is not a node of the run, and must
+            // not fail it (nor be remembered).
             return
+        case let .fault(fault, then: loss):
+            await host.noteFault(fault)
+            await carryOut(loss, for: node)
         }
-        await lost(node, "is gone (\(reason))")
     }
 
     /// A node greeted the conductor: a worker is greeted back at once (TWP/1 §9.1 rule 2), a
     /// node the placement does not have ends the set-up (a mistake, named now).
     private func greet(_ node: String, announced: String) async {
-        guard !shutDown else { return }
-        guard workers.contains(node) else {
-            guard !setUpDone else { return }
-            if !announced.isEmpty, strangers[node] == nil, strangers.count >= Self.strangersKept {
-                strangersNotKept += 1
-            } else if !announced.isEmpty, strangers[node] == nil {
-                strangers[node] = announced
+        // The folder is made before the transport hears anything: this never returns early.
+        guard let directory = workDirectory else { return }
+        switch lifecycle.greeting(from: node, announced: announced) {
+        case .none:
+            return
+        case let .greetBack(worker, thenFail: failure):
+            let endpoint = options.startedNodes[worker] ?? (announced.isEmpty ? Self.ipcEndpoint(of: worker, in: directory) : announced)
+            endpoints[worker] = endpoint
+            await transport.connect(peer: worker, endpoint: endpoint, serverKey: publicKeys[worker])
+            await transport.send(
+                .hello(node: placement.conductor, runID: scenario.name, capabilities: options.capabilities.rawValue), to: worker)
+            await startup.deliver(.greeted(worker), for: Self.startupKey)
+            if let failure { await carryOut(.fail(failure, answeringSetup: nil), for: worker) }
+        case let .stranger(stranger, greetBackAt, failure):
+            if let endpoint = greetBackAt {
                 // With CURVE, the stream to it needs its key: the key folder's NODE.pub (its HELLO
                 // came through, so the conductor let a key of the folder in), else no goodbye can
                 // reach it. The name is the peer's: read only when it is a key name.
-                let key = CurveKeyFolder.isKeyName(node) ? try? options.keyFolder?.publicKey(of: node) : nil
-                await transport.connect(peer: node, endpoint: announced, serverKey: key ?? publicKeys[node])
-                await transport.send(.hello(node: placement.conductor, runID: scenario.name, capabilities: 0), to: node)
+                let key = CurveKeyFolder.isKeyName(stranger) ? try? options.keyFolder?.publicKey(of: stranger) : nil
+                await transport.connect(peer: stranger, endpoint: endpoint, serverKey: key ?? publicKeys[stranger])
+                await transport.send(.hello(node: placement.conductor, runID: scenario.name, capabilities: 0), to: stranger)
             }
-            // The first stranger ends the set-up: the others' mistakes would only pile up unread.
-            guard !strangerNamed else { return }
-            strangerNamed = true
-            let known = workers.isEmpty ? "it has none" : "its workers: \(workers.joined(separator: ", "))"
-            await startup.deliver(.failed(.mistake("node \(node) greeted the conductor, but the scenario's placement has no node \(node) (\(known))")), for: Self.startupKey)
-            return
+            if let failure { await startup.deliver(.failed(failure.error), for: Self.startupKey) }
         }
-        guard !greeted.contains(node), let directory = workDirectory else { return }
-        let endpoint = options.startedNodes[node] ?? (announced.isEmpty ? Self.ipcEndpoint(of: node, in: directory) : announced)
-        endpoints[node] = endpoint
-        greeted.insert(node)
-        await transport.connect(peer: node, endpoint: endpoint, serverKey: publicKeys[node])
-        await transport.send(
-            .hello(node: placement.conductor, runID: scenario.name, capabilities: options.capabilities.rawValue), to: node)
-        await startup.deliver(.greeted(node), for: Self.startupKey)
-        if let reason = silentBeforeGreeting[node] { await lost(node, "is gone (\(reason))") }
     }
 
     /// A CURVE handshake of the conductor's failed (libzmq's monitor): during set-up, the run
     /// cannot start as given, and the mistake is named at once.
     private func handshakeFailed(_ peer: String?, _ failure: HandshakeFailure) async {
-        guard !shutDown, !setUpDone else { return }
-        let conductor = placement.conductor, key = publicKeys[conductor] ?? ""
-        let text: String
-        switch (peer, failure) {
-        case (nil, .keyRefused):
-            return  // the ZAP handler's refusal, reported with the key (`refused`)
-        case (_, .other(code: nil)):
-            return  // a peer that hung up during a handshake: starting or stopping, nothing certain
-        case (nil, .wrongKey):
-            text = "a node tried to connect to the conductor \(conductor) with a public key for it that is not \(conductor)'s (\(key)): that node was given another \(conductor).pub"
-        case (nil, .mechanismMismatch):
-            text = "a node connected to the conductor \(conductor) without CURVE, which this run uses: every node of a run uses CURVE, or none does"
-        case (nil, _):
-            text = "a node's handshake with the conductor \(conductor) failed: \(failure)"
-        case let (node?, .keyRefused):
-            text = "node \(node) refused the conductor's CURVE key: \(conductor)'s public key \(key) is not among the keys given to node \(node)"
-        case let (node?, .mechanismMismatch):
-            text = "node \(node) does not use CURVE, which this run uses: every node of a run uses CURVE, or none does"
-        case let (node?, _):
-            text = "the CURVE handshake with node \(node) failed: \(failure)"
-        }
-        await startup.deliver(.failed(.mistake(text)), for: Self.startupKey)
+        let key = publicKeys[placement.conductor] ?? ""
+        guard let mistake = lifecycle.handshakeFailed(peer, failure, conductorKey: key) else { return }
+        await startup.deliver(.failed(mistake.error), for: Self.startupKey)
     }
 
     /// The conductor's ZAP handler refused a CURVE client: during set-up, the run cannot start
     /// (that node would never greet), and the mistake is named at once.
     private func refused(_ key: String) async {
-        guard !shutDown, !setUpDone else { return }
-        let missing = workers.filter { !greeted.contains($0) }
-        var text = "a node presented the CURVE public key \(key), which is not among the keys given to the conductor \(placement.conductor)"
-        if !missing.isEmpty {
-            text += " (not greeted yet: \(missing.joined(separator: ", ")); the keys given: "
-                + publicKeys.filter { $0.key != placement.conductor }.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ") + ")"
-        }
-        await startup.deliver(.failed(.mistake(text)), for: Self.startupKey)
+        guard let mistake = lifecycle.refused(key: key, publicKeys: publicKeys) else { return }
+        await startup.deliver(.failed(mistake.error), for: Self.startupKey)
     }
 
     /// Where a spawned node listens over ipc: its socket in the run's work folder. (A node that
@@ -458,7 +426,7 @@ package actor DistributedRun {
         "ipc://\(directory.path)/\(node).sock"
     }
 
-    private func takeCorrelation() -> UInt64 {
+    func takeCorrelation() -> UInt64 {
         defer { nextCorrelation += 1 }
         return nextCorrelation
     }
@@ -518,84 +486,6 @@ package actor DistributedRun {
         return true
     }
 
-    /// Every node's events so far, merged by causality.
-    package func mergedEvents() async -> [TraceEvent] {
-        for node in workers {
-            // Nothing is lost silently: a node that cannot send its trace is a fault of the run
-            // and a fault line in the merged trace, saying how much of it arrived.
-            guard !transport.isGone(node) else {
-                await traceMissing("node \(node) is gone: its trace is missing from the merged trace")
-                continue
-            }
-            guard !refusedTraces.contains(node) else { continue }
-            let correlation = takeCorrelation()
-            let key = Self.replyKey(node, correlation)
-            awaitedReplies.insert(key)
-            await transport.send(.traceRequest, to: node, correlationID: correlation)
-            await collectTrace(of: node, key: key)
-            awaitedReplies.remove(key)
-            traceTallies[key] = nil
-            traceOverruns[key] = nil
-            await control.discard(key)
-        }
-        return TraceMerge.merge([recorder.events] + workers.map { workerEvents[$0] ?? [] })
-    }
-
-    /// Takes the parts of `node`'s answer (reply key `key`) until the one marked last, or until
-    /// a bound of `options.traceLimit` is passed, a part does not come, or one cannot be read.
-    private func collectTrace(of node: String, key: String) async {
-        var more = true
-        var taken = 0
-        let deadline = ContinuousClock.now.advanced(by: options.traceLimit.time)
-        while more {
-            let left = ContinuousClock.now.duration(to: deadline)
-            guard left > .zero else {
-                await refuseRestOfTrace(of: node, "took more than \(options.traceLimit.time) to answer one TRACE-REQUEST, the most the conductor waits")
-                break
-            }
-            guard let reply = await control.wait(for: key, timeout: min(.seconds(10), left)),
-                  TraceDataCodec.messageBytes(of: reply.body) != nil else {
-                let received = workerEvents[node]?.count ?? 0
-                if ContinuousClock.now < deadline {
-                    await traceMissing("node \(node) did not send its trace: the merged trace has \(received) of its events, and lacks the rest")
-                    break
-                }
-                continue  // the whole answer's time is up: said above
-            }
-            // Counted as it arrived: the part that went past the limit is not taken, and
-            // whatever followed it was dropped (no longer awaited).
-            taken += 1
-            if let overrun = traceOverruns[key], overrun.part == taken {
-                await refuseRestOfTrace(of: node, "sent \(overrun.exceeded) in answer to one TRACE-REQUEST, the most the conductor takes")
-                break
-            }
-            guard let part = TraceDataCodec.read(reply.body, from: node, runID: scenario.name) else { break }
-            more = !part.last
-            workerEvents[node, default: []].append(contentsOf: part.events)
-            traceData.add(part)
-            for fault in part.faults {
-                await host.noteFault(fault)
-            }
-        }
-    }
-
-    /// `node`'s answer went past a bound of `options.traceLimit` (`why`): the rest is refused, the
-    /// worker not asked again, and the fault says how much of its trace the merge has.
-    private func refuseRestOfTrace(of node: String, _ why: String) async {
-        refusedTraces.insert(node)
-        let received = workerEvents[node]?.count ?? 0
-        await traceMissing("node \(node) \(why) (TWP/1 §9.7): the rest was refused; the merged trace has \(received) of its events, and lacks the rest")
-    }
-
-    /// A worker's trace that did not arrive (in full): a fault of the run, and a fault line of
-    /// the conductor's in the merged trace.
-    private func traceMissing(_ text: String) async {
-        // The trace is collected at each `expect` step and at the end: each loss is said once.
-        guard reportedLosses.insert(text).inserted else { return }
-        await host.noteFault(text)
-        recorder.record(.fault(text), controller: ControllerIDs.node(placement.conductor), cause: nil)
-    }
-
     private func control(_ message: WireMessage, from peer: String) async {
         switch message.body {
         case let .hello(node, _, _, _):
@@ -611,11 +501,9 @@ package actor DistributedRun {
         case .ready, .traceData, .compactTraceData, .goodbyeAck, .error:
             let key = Self.replyKey(peer, message.header.correlationID)
             guard awaitedReplies.contains(key) else { return }
-            if let size = TraceDataCodec.messageBytes(of: message.body),
-               let exceeded = traceTallies[key, default: TraceDataLimit.Tally()].add(messageBytes: size, within: options.traceLimit) {
+            if let size = TraceDataCodec.messageBytes(of: message.body), traces.tally(messageBytes: size, for: key) {
                 // This part goes past a bound: it is handed over only to say so, and nothing
                 // after it is kept.
-                traceOverruns[key] = (traceTallies[key]?.parts ?? 0, exceeded)
                 awaitedReplies.remove(key)
             }
             await control.deliver(message, for: key)
@@ -633,13 +521,13 @@ package actor DistributedRun {
     /// (`goodbyeTimeout`): nodes that do not answer cost the shutdown that deadline once, not
     /// once each.
     package func shutdown() async {
-        guard !shutDown else { return }
-        shutDown = true
+        guard lifecycle.phase != .shutDown else { return }
+        lifecycle.shutDown()
         let deadline = ContinuousClock.now.advanced(by: options.goodbyeTimeout)
         // Every node that greeted — set up or not, a stranger too — is told goodbye, so that
         // none outlives the run (TWP/1 §9.8).
         var acknowledgements: [(node: String, key: String)] = []
-        for node in workers.filter(greeted.contains) + strangers.keys.sorted() {
+        for node in workers.filter(lifecycle.hasGreeted) + lifecycle.strangers.keys.sorted() {
             if transport.isGone(node) { continue }
             let correlation = takeCorrelation()
             let key = Self.replyKey(node, correlation)
@@ -655,9 +543,9 @@ package actor DistributedRun {
             if left > .zero, await control.wait(for: key, timeout: left) != nil { acknowledged.insert(node) }
             awaitedReplies.remove(key)
         }
-        if strangersNotKept > 0 {
+        if lifecycle.strangersNotKept > 0 {
             recorder.record(
-                .fault("\(strangersNotKept) more nodes the placement does not have greeted the conductor: beyond the first \(Self.strangersKept), they were not greeted back nor told goodbye"),
+                .fault("\(lifecycle.strangersNotKept) more nodes the placement does not have greeted the conductor: beyond the first \(Self.strangersKept), they were not greeted back nor told goodbye"),
                 controller: ControllerIDs.node(placement.conductor), cause: nil)
         }
         await control.cancelAll()
@@ -665,7 +553,7 @@ package actor DistributedRun {
         await transport.stop()
         // A spawned node that has not greeted yet (the set-up failed first) cannot be told
         // goodbye, and has nothing to lose: it is stopped now rather than at the deadline.
-        for (node, launched) in children where !greeted.contains(node) && launched.isRunning {
+        for (node, launched) in children where !lifecycle.hasGreeted(node) && launched.isRunning {
             launched.terminate()
         }
         // A node that acknowledged is on its way out: it gets a moment to exit by itself even

@@ -1,0 +1,301 @@
+import TrellisTransport
+
+/// Where each worker of a run stands while the conductor starts it (SPEC §7, TWP/1 §9.1), and
+/// what the conductor does about each thing it hears: the state machine alone, without sockets,
+/// processes or waiting, so that every transition can be checked by itself (`DistributedRun`
+/// keeps it and carries out the actions).
+///
+/// A worker's way through the start:
+/// - launched → greeted (its greeting handled) → settingUp (its SETUP sent) → ready (READY), or
+///   setupFailed (an ERROR, or nothing in time);
+/// - launched → silent (declared gone before its greeting was handled) → lost as soon as its
+///   greeting is handled;
+/// - any state before ready → lost (it exited, or fell silent after its greeting); a lost worker
+///   that greets is still greeted back, so that it is told goodbye.
+///
+/// A worker that exits or falls silent before it is ready ends the start at once, naming it,
+/// rather than at its deadline (a greeting or a READY that cannot come). Once every worker is
+/// ready (`allSetUp`) a loss is the run's business (`DistributedRun.stopsAfter`), and neither a
+/// stranger's greeting nor a failed handshake is a set-up mistake any more: nobody waits for one.
+///
+/// Nodes the placement does not have that greet (strangers) are kept, at most `strangersKept`
+/// of them, to be told goodbye; the first one ends the start as a mistake.
+struct NodeLifecycle {
+    /// Where one worker stands.
+    enum State: Equatable, Sendable {
+        /// Launched, or started by hand: its greeting has not been handled yet.
+        case launched
+        /// Declared gone before its greeting was handled (on a busy machine the I/O thread may
+        /// declare it gone first, and never again): it is lost as soon as its greeting is.
+        case silent(reason: String)
+        /// Greeted back; its SETUP is not sent yet.
+        case greeted
+        /// Sent its SETUP, with this correlation id; its READY is awaited.
+        case settingUp(correlation: UInt64)
+        /// Answered its SETUP with READY.
+        case ready
+        /// Its SETUP was not answered with READY (an ERROR, or nothing in time): the start failed.
+        case setupFailed
+        /// Exited or fell silent before it was ready, `why`; `greeted`: after its greeting was
+        /// handled (then it is told goodbye, as every node that greeted).
+        case lost(why: String, greeted: Bool)
+    }
+
+    /// Where the run stands.
+    enum Phase: Equatable, Sendable {
+        /// Launching, greeting and setting up the workers.
+        case starting
+        /// Every worker is ready.
+        case setUp
+        /// The shutdown began: nothing heard changes anything any more.
+        case shutDown
+    }
+
+    /// Why the start fails: a fault (`trellis run` exits 3) or a mistake in how the run was set
+    /// up (exits 2), as `DistributedRunError` says.
+    enum Failure: Equatable, Sendable {
+        case setup(String)
+        case mistake(String)
+
+        var text: String {
+            switch self {
+            case let .setup(text), let .mistake(text): return text
+            }
+        }
+
+        var error: DistributedRunError {
+            switch self {
+            case let .setup(text): return .setup(text)
+            case let .mistake(text): return .mistake(text)
+            }
+        }
+    }
+
+    /// What to do about a greeting.
+    enum GreetingAction: Equatable, Sendable {
+        case none
+        /// Greet the worker back (connect to it, HELLO); with `thenFail`, the start then fails
+        /// (it fell silent before its greeting was handled).
+        case greetBack(String, thenFail: Failure?)
+        /// A node the placement does not have: greet it back at `greetBackAt` when it is kept
+        /// (so that it can be told goodbye); with `failure` (the first stranger), the start fails.
+        case stranger(String, greetBackAt: String?, failure: Failure?)
+    }
+
+    /// What to do about a worker lost before it was ready.
+    enum LossAction: Equatable, Sendable {
+        case none
+        /// The start fails; with `answeringSetup`, the wait for its READY ends with that failure.
+        case fail(Failure, answeringSetup: UInt64?)
+    }
+
+    /// What to do about a peer declared gone.
+    enum SilenceAction: Equatable, Sendable {
+        /// Not a worker (a stranger that said something and hung up): not a loss, nor remembered.
+        case none
+        /// A worker: a fault of the run, and what its loss means (`LossAction`).
+        case fault(String, then: LossAction)
+    }
+
+    /// What to do before sending a worker its SETUP.
+    enum SetupAction: Equatable, Sendable {
+        case send
+        /// Its READY cannot come (lost already, say): the start fails.
+        case fail(Failure)
+    }
+
+    /// The conductor's node name.
+    let conductor: String
+    /// Every placement node but the conductor's, in the placement's order.
+    let workers: [String]
+    /// How many strangers are greeted back and told goodbye; the others are only counted.
+    let strangersKept: Int
+    private(set) var phase = Phase.starting
+    private var states: [String: State]
+    /// Strangers greeted back, and where they listen.
+    private(set) var strangers: [String: String] = [:]
+    /// Strangers that greeted beyond `strangersKept`: neither greeted back nor told goodbye.
+    private(set) var strangersNotKept = 0
+    /// A stranger's greeting was said as the start's mistake (once: that ends the start).
+    private var strangerNamed = false
+
+    init(conductor: String, workers: [String], strangersKept: Int) {
+        self.conductor = conductor
+        self.workers = workers
+        self.strangersKept = strangersKept
+        states = Dictionary(workers.map { ($0, State.launched) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// Where `node` stands; nil for a node that is not a worker.
+    func state(of node: String) -> State? { states[node] }
+
+    /// Whether `node`'s greeting was handled (it is then told goodbye at the shutdown).
+    func hasGreeted(_ node: String) -> Bool {
+        switch states[node] {
+        case .greeted?, .settingUp?, .ready?, .setupFailed?: return true
+        case let .lost(_, greeted)?: return greeted
+        case .launched?, .silent?, nil: return false
+        }
+    }
+
+    /// The workers whose greeting has not been handled yet, in the placement's order.
+    var notGreeted: [String] { workers.filter { !hasGreeted($0) } }
+
+    /// `node` greeted the conductor, saying it listens at `announced` (empty: it did not say).
+    mutating func greeting(from node: String, announced: String) -> GreetingAction {
+        guard phase == .starting else { return .none }
+        guard let state = states[node] else { return strangerGreeting(from: node, announced: announced) }
+        switch state {
+        case .launched:
+            states[node] = .greeted
+            return .greetBack(node, thenFail: nil)
+        case let .silent(reason):
+            let why = "is gone (\(reason))"
+            states[node] = .lost(why: why, greeted: true)
+            return .greetBack(node, thenFail: .setup("node \(node) \(why)"))
+        case let .lost(why, greeted: false):
+            // Its loss has ended the start already; greeted back, it is told goodbye.
+            states[node] = .lost(why: why, greeted: true)
+            return .greetBack(node, thenFail: nil)
+        case .greeted, .settingUp, .ready, .setupFailed, .lost(_, greeted: true):
+            return .none
+        }
+    }
+
+    /// A node the placement does not have greeted: the first ends the start (a mistake, named);
+    /// the first `strangersKept` that say where they listen are greeted back.
+    private mutating func strangerGreeting(from node: String, announced: String) -> GreetingAction {
+        var greetBackAt: String?
+        if !announced.isEmpty, strangers[node] == nil {
+            if strangers.count >= strangersKept {
+                strangersNotKept += 1
+            } else {
+                strangers[node] = announced
+                greetBackAt = announced
+            }
+        }
+        // The first stranger ends the start: the others' mistakes would only pile up unread.
+        guard !strangerNamed else {
+            return greetBackAt.map { .stranger(node, greetBackAt: $0, failure: nil) } ?? .none
+        }
+        strangerNamed = true
+        let known = workers.isEmpty ? "it has none" : "its workers: \(workers.joined(separator: ", "))"
+        let failure = Failure.mistake("node \(node) greeted the conductor, but the scenario's placement has no node \(node) (\(known))")
+        return .stranger(node, greetBackAt: greetBackAt, failure: failure)
+    }
+
+    /// Worker `node` exited or fell silent (`why`) before the run was set up: the start fails now.
+    mutating func lost(_ node: String, why: String) -> LossAction {
+        guard phase == .starting, let state = states[node] else { return .none }
+        let failure = Failure.setup("node \(node) \(why)")
+        switch state {
+        case .launched, .silent:
+            states[node] = .lost(why: why, greeted: false)
+            return .fail(failure, answeringSetup: nil)
+        case .greeted:
+            states[node] = .lost(why: why, greeted: true)
+            return .fail(failure, answeringSetup: nil)
+        case let .settingUp(correlation):
+            states[node] = .lost(why: why, greeted: true)
+            return .fail(failure, answeringSetup: correlation)
+        case let .lost(_, greeted):
+            // The latest word on it is what its SETUP's turn says.
+            states[node] = .lost(why: why, greeted: greeted)
+            return .fail(failure, answeringSetup: nil)
+        case .ready, .setupFailed:
+            // Ready: from now on its loss is the run's (the other workers' SETUPs go on).
+            // Failed: the start has failed already.
+            return .none
+        }
+    }
+
+    /// The conductor's transport declared `node` gone for `reason`.
+    mutating func fellSilent(_ node: String, reason: String) -> SilenceAction {
+        guard let state = states[node] else { return .none }
+        let fault = "node \(node) is gone: \(reason)"
+        switch state {
+        case .launched, .silent:
+            states[node] = .silent(reason: reason)
+            return .fault(fault, then: .none)
+        case .lost(_, greeted: false):
+            return .fault(fault, then: .none)
+        case .greeted, .settingUp, .ready, .setupFailed, .lost(_, greeted: true):
+            return .fault(fault, then: lost(node, why: "is gone (\(reason))"))
+        }
+    }
+
+    /// The conductor is about to send `node` its SETUP, with `correlation`.
+    mutating func beginSetup(of node: String, correlation: UInt64) -> SetupAction {
+        switch states[node] {
+        case .greeted? where phase == .starting:
+            states[node] = .settingUp(correlation: correlation)
+            return .send
+        case let .lost(why, _)?:
+            return .fail(.setup("node \(node) \(why) before it was ready"))
+        case .greeted?, .launched?, .silent?, .settingUp?, .ready?, .setupFailed?, nil:
+            return .fail(.setup("node \(node) cannot be sent a SETUP now (\(states[node].map { "\($0)" } ?? "not a worker"))"))
+        }
+    }
+
+    /// The wait for `node`'s answer to its SETUP ended: READY (`ready`), or not.
+    mutating func endSetup(of node: String, ready: Bool) {
+        switch states[node] {
+        case .settingUp?:
+            states[node] = ready ? .ready : .setupFailed
+        case .launched?, .silent?, .greeted?, .ready?, .setupFailed?, .lost?, nil:
+            break  // lost meanwhile (that failure stands), or never sent
+        }
+    }
+
+    /// Every worker is ready.
+    mutating func allSetUp() {
+        switch phase {
+        case .starting: phase = .setUp
+        case .setUp, .shutDown: break
+        }
+    }
+
+    /// The shutdown began.
+    mutating func shutDown() {
+        phase = .shutDown
+    }
+
+    /// A CURVE handshake of the conductor's with `peer` (nil: a client of its inbox, unnamed)
+    /// failed: while starting, the run cannot start as given, and the mistake is named at once.
+    /// `conductorKey`: the conductor's public key.
+    func handshakeFailed(_ peer: String?, _ failure: HandshakeFailure, conductorKey key: String) -> Failure? {
+        guard phase == .starting else { return nil }
+        switch (peer, failure) {
+        case (nil, .keyRefused):
+            return nil  // the ZAP handler's refusal, reported with the key (`refused`)
+        case (_, .other(code: nil)):
+            return nil  // a peer that hung up during a handshake: starting or stopping, nothing certain
+        case (nil, .wrongKey):
+            return .mistake("a node tried to connect to the conductor \(conductor) with a public key for it that is not \(conductor)'s (\(key)): that node was given another \(conductor).pub")
+        case (nil, .mechanismMismatch):
+            return .mistake("a node connected to the conductor \(conductor) without CURVE, which this run uses: every node of a run uses CURVE, or none does")
+        case (nil, _):
+            return .mistake("a node's handshake with the conductor \(conductor) failed: \(failure)")
+        case let (node?, .keyRefused):
+            return .mistake("node \(node) refused the conductor's CURVE key: \(conductor)'s public key \(key) is not among the keys given to node \(node)")
+        case let (node?, .mechanismMismatch):
+            return .mistake("node \(node) does not use CURVE, which this run uses: every node of a run uses CURVE, or none does")
+        case let (node?, _):
+            return .mistake("the CURVE handshake with node \(node) failed: \(failure)")
+        }
+    }
+
+    /// The conductor's ZAP handler refused a CURVE client presenting `key`: while starting, the
+    /// run cannot start (that node would never greet), and the mistake is named at once, with
+    /// the keys given (`publicKeys`, by node) when a worker has not greeted yet.
+    func refused(key: String, publicKeys: [String: String]) -> Failure? {
+        guard phase == .starting else { return nil }
+        let missing = notGreeted
+        var text = "a node presented the CURVE public key \(key), which is not among the keys given to the conductor \(conductor)"
+        if !missing.isEmpty {
+            text += " (not greeted yet: \(missing.joined(separator: ", ")); the keys given: "
+                + publicKeys.filter { $0.key != conductor }.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ") + ")"
+        }
+        return .mistake(text)
+    }
+}
