@@ -222,7 +222,7 @@ package actor DistributedRun {
         configuration.curve = curve
         let conductorEndpoint: String
         do {
-            conductorEndpoint = try await transport.start(configuration)
+            conductorEndpoint = try await options.launcher.startConductor(transport, configuration)
         } catch {
             // An endpoint it was given that it cannot listen on is a mistake (a bad address, a
             // port in use); one it chose itself, a fault.
