@@ -136,7 +136,7 @@ package actor WorkerNode {
     private func control(_ message: WireMessage, from peer: String) async {
         let correlation = message.header.correlationID
         switch message.body {
-        case let .setup(runID, node, scenarioJSON, _, _, peers):
+        case let .setup(runID, node, scenarioJSON, _, _, peers, _):
             if let refusal = setupRefusal(from: peer, for: node) {
                 let misnamed = misnamedConductor(peer, node: node, scenarioJSON: scenarioJSON)
                 // The refusal must reach the sender, to whom this node may have no stream. A

@@ -1039,7 +1039,16 @@ class Node:
         try:  # the optional peers tail (§7.2); ignored when it does not read as such a list
             listed = [(reader.text(), reader.text(), reader.text()) for _ in range(reader.unpack(">H"))]
         except Malformed:
-            listed = []
+            listed, reader = [], None
+        try:  # then the optional behaviour names (§7.2, 1.3): (u8 kind, string name) each
+            named = [(reader.unpack(">B"), reader.text()) for _ in range(reader.unpack(">H"))] if reader else []
+        except Malformed:
+            named = []
+        if named:  # this node knows no Swift behaviours: it refuses every one a SETUP names (§9.1 rule 4)
+            kinds = {0: "view-controller behaviour", 1: "presentation-controller behaviour", 2: "adaptive delegate"}
+            names = ", ".join("%s (%s)" % (name, kinds.get(kind, "behaviour of kind %d" % kind)) for kind, name in named)
+            return self.reject(peer, 8, correlation, "node %s does not know the behaviours %s: it is %s, which registers no Swift behaviours"
+                               % (self.name, names, os.path.basename(sys.argv[0])))
         try:
             document = json.loads(scenario)
             placement, controllers = document.get("placement", {}), document["controllers"]
