@@ -1,0 +1,48 @@
+import TrellisRuntime
+import TrellisScenario
+import TrellisWire
+
+/// The Swift behaviours of a distributed run (SPEC §4.1, TWP/1 §7.2): the ones a node's SETUP
+/// names, and the refusal of a node whose runner lacks some. Every node runs the conductor's own
+/// program, so they all know the same names; a node of another program says which it lacks.
+enum NodeBehaviors {
+    /// The SETUP form of a registered name.
+    static func wire(_ name: BehaviorName) -> WireBehavior {
+        WireBehavior(wireKind(name.kind), name.name)
+    }
+
+    static func wireKind(_ kind: BehaviorKind) -> WireBehaviorKind {
+        switch kind {
+        case .viewController: .viewController
+        case .presentationController: .presentationController
+        case .adaptiveDelegate: .adaptiveDelegate
+        }
+    }
+
+    static func registryKind(_ kind: WireBehaviorKind) -> BehaviorKind {
+        switch kind {
+        case .viewController: .viewController
+        case .presentationController: .presentationController
+        case .adaptiveDelegate: .adaptiveDelegate
+        }
+    }
+
+    /// The behaviours a SETUP names that `registry` does not register, sorted; a kind octet this
+    /// version does not define is one of them.
+    static func missing(_ named: [WireBehavior], in registry: BehaviorRegistry) -> [WireBehavior] {
+        Set(named.filter { behavior in
+            guard let kind = behavior.knownKind else { return true }
+            return !registry.contains(behavior.name, as: registryKind(kind))
+        }).sorted()
+    }
+
+    /// ERROR 8's text (TWP/1 §9.1 rule 4): the node, every behaviour it lacks, and what it knows.
+    static func refusal(node: String, missing: [WireBehavior], registry: BehaviorRegistry) -> String {
+        let lacked = missing.map(\.description).joined(separator: ", ")
+        let known = registry.names.map { wire($0).description }
+        let knows = known.isEmpty
+            ? "it registers no Swift behaviours (the plain trellis, or a runner without them)"
+            : "it knows \(known.joined(separator: ", "))"
+        return "node \(node) does not know the \(missing.count == 1 ? "behaviour" : "behaviours") \(lacked): \(knows)"
+    }
+}
