@@ -7,6 +7,7 @@ import PackageDescription
 //   TrellisTrace     trace events, canonical text, the capture format, reading, diffing, exports
 //   CTrellisPrefetch the processor's cache prefetch, which Swift cannot express (one inline C function)
 //   TrellisRuntime   controllers as actors, behaviours, the router, windows, mailboxes
+//   TrellisScreenPicture the screen picture (SPEC §6): the SVG of the frames a window reports
 //   TrellisScenario  scenario files: decoding, validation, running, `expect` steps
 //   TrellisTestKit   actor-level unit tests: hierarchy stores and single-controller probes
 //   TrellisBench     `trellis bench`: each figure beside its anchor, measured in the same run
@@ -46,6 +47,7 @@ let package = Package(
         .target(name: "TrellisTrace", dependencies: ["TrellisModel", "TrellisJSON"]),
         .target(name: "CTrellisPrefetch"),
         .target(name: "TrellisRuntime", dependencies: ["TrellisModel", "TrellisTrace", "CTrellisPrefetch"]),
+        .target(name: "TrellisScreenPicture", dependencies: ["TrellisModel", "TrellisRuntime"]),
         .target(name: "TrellisScenario", dependencies: [
             "TrellisModel", "TrellisJSON", "TrellisTrace", "TrellisRuntime", .product(name: "Yams", package: "Yams"),
         ]),
@@ -54,7 +56,7 @@ let package = Package(
         .executableTarget(
             name: "trellis",
             dependencies: [
-                "TrellisScenario", "TrellisTrace", "TrellisTransport", "TrellisDistributed", "TrellisBench",
+                "TrellisScenario", "TrellisTrace", "TrellisTransport", "TrellisDistributed", "TrellisBench", "TrellisScreenPicture",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -75,7 +77,7 @@ let package = Package(
         .testTarget(name: "TrellisScenarioTests", dependencies: ["TrellisScenario", "TrellisRuntime", "TrellisTrace", "TrellisModel", "TrellisTestSupport"]),
         .testTarget(name: "TrellisPresentationTests", dependencies: ["TrellisScenario", "TrellisRuntime", "TrellisTrace", "TrellisModel", "TrellisTestSupport"]),
         // The screen picture (SPEC §6): frames of scenarios after a step, and their SVG.
-        .testTarget(name: "TrellisScreenPictureTests", dependencies: ["TrellisScenario", "TrellisRuntime", "TrellisTrace", "TrellisModel"]),
+        .testTarget(name: "TrellisScreenPictureTests", dependencies: ["TrellisScreenPicture", "TrellisScenario", "TrellisRuntime", "TrellisTrace", "TrellisModel"]),
         .testTarget(name: "TrellisCLITests", dependencies: ["trellis", "TrellisTestSupport"]),
         // Runs Tests/Interop/trellis_node.py (pyzmq) as a node of a distributed run of `trellis`.
         .testTarget(name: "TrellisInteropTests", dependencies: ["trellis", "TrellisTestSupport"]),

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import TrellisModel
 import TrellisRuntime
+import TrellisScreenPicture
 import TrellisScenario
 import TrellisTrace
 

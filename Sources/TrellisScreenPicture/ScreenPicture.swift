@@ -1,4 +1,5 @@
 import TrellisModel
+import TrellisRuntime
 
 /// A picture (SVG) of the simulated screen's frames (SPEC §6): each frame a `<rect>` with a
 /// `<title>` (its tooltip) drawn in order, bottom to top, and a visible `<text>` label naming the
