@@ -72,7 +72,7 @@ let package = Package(
         // docs/testing.md's code as written: its tests import only Testing and TrellisTestKit.
         .testTarget(name: "TrellisTutorialTests", dependencies: ["TrellisTestKit", "TrellisRuntime", "TrellisModel"]),
         .testTarget(name: "TrellisWireTests", dependencies: ["TrellisWire", "TrellisModel", "TrellisTestSupport"]),
-        .testTarget(name: "TrellisModelTests", dependencies: ["TrellisModel", "TrellisJSON", "TrellisTrace"]),
+        .testTarget(name: "TrellisModelTests", dependencies: ["TrellisModel", "TrellisJSON", "TrellisTrace"], exclude: ["Golden"]),
         .testTarget(name: "TrellisRuntimeTests", dependencies: ["TrellisRuntime", "TrellisTrace", "TrellisModel", "TrellisTestSupport"]),
         .testTarget(name: "TrellisScenarioTests", dependencies: ["TrellisScenario", "TrellisRuntime", "TrellisTrace", "TrellisModel", "TrellisTestSupport"]),
         .testTarget(name: "TrellisPresentationTests", dependencies: ["TrellisScenario", "TrellisRuntime", "TrellisTrace", "TrellisModel", "TrellisTestSupport"]),
