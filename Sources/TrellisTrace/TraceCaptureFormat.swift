@@ -75,70 +75,13 @@ public enum TraceCaptureFormat {
         out.append("\",\"message\":\"")
         out.append(event.message.name)
         out.append("\",\"payload\":")
-        out.append(payload(of: event.message))
+        CaptureLinePayloadWriter.append(event.message, to: &out)
         out.append(",\"time\":")
         out.append(String(event.time))
         out.append("}")
     }
 
     static let versionText = "\(majorVersion).\(minorVersion)"
-
-    private static func size(_ size: Size) -> String {
-        "[" + CanonicalNumber.format(size.width) + "," + CanonicalNumber.format(size.height) + "]"
-    }
-
-    private static func rect(_ rect: Rect) -> String {
-        "[" + [rect.minX, rect.minY, rect.size.width, rect.size.height].map(CanonicalNumber.format).joined(separator: ",") + "]"
-    }
-
-    private static func traits(_ traits: TraitCollection) -> String {
-        "{\"horizontalSizeClass\":\"\(traits.horizontalSizeClass.rawValue)\""
-            + ",\"verticalSizeClass\":\"\(traits.verticalSizeClass.rawValue)\""
-            + ",\"userInterfaceIdiom\":\"\(traits.userInterfaceIdiom.rawValue)\""
-            + ",\"displayScale\":\(CanonicalNumber.format(traits.displayScale))"
-            + ",\"layoutDirection\":\"\(traits.layoutDirection.rawValue)\""
-            + ",\"userInterfaceStyle\":\"\(traits.userInterfaceStyle.rawValue)\""
-            + ",\"preferredContentSizeCategory\":\"\(traits.preferredContentSizeCategory.rawValue)\"}"
-    }
-
-    private static func payload(of message: TraceMessage) -> String {
-        switch message {
-        case let .step(number, description):
-            return "{\"number\":\(number),\"description\":" + JSONWriter.quoted(description) + "}"
-        case let .viewWillTransition(to): return "{\"to\":" + size(to) + "}"
-        case let .sizeForChild(child, parent, answer):
-            return "{\"child\":" + JSONWriter.quoted(child.name) + ",\"parent\":" + size(parent) + ",\"answer\":" + size(answer) + "}"
-        case let .frameOfPresentedView(frame):
-            return "{\"frame\":" + rect(frame) + "}"
-        case let .willTransition(to): return "{\"to\":" + traits(to) + "}"
-        case let .traitCollectionDidChange(previous): return "{\"previous\":" + traits(previous) + "}"
-        case let .preferredContentSizeDidChange(child), let .systemLayoutFittingSizeDidChange(child):
-            return "{\"child\":" + JSONWriter.quoted(child.name) + "}"
-        case let .suppressed(name, cut):
-            return "{\"message\":" + JSONWriter.quoted(name) + ",\"cut\":[" + cut.map { JSONWriter.quoted($0.name) }.joined(separator: ",") + "]}"
-        case let .layout(_, frame):
-            return frame.map { "{\"frame\":" + rect($0) + "}" } ?? "{}"
-        case let .alongsideTransition(transition), let .transitionCompletion(transition):
-            return "{\"transition\":\(transition)}"
-        case let .warning(text), let .error(text), let .fault(text), let .note(text):
-            return "{\"text\":" + JSONWriter.quoted(text) + "}"
-        case .appearance: return "{}"
-        case let .presentationTransition(callback, value):
-            let key = callback == .presentationTransitionWillBegin || callback == .dismissalTransitionWillBegin ? "animated" : "completed"
-            return "{\"\(key)\":\(value)}"
-        case let .present(presented, style, transitionStyle):
-            return "{\"presented\":" + JSONWriter.quoted(presented.name) + ",\"style\":" + JSONWriter.quoted(style.rawValue)
-                + ",\"transitionStyle\":" + JSONWriter.quoted(transitionStyle.rawValue) + "}"
-        case let .dismiss(presented): return "{\"presented\":" + JSONWriter.quoted(presented.name) + "}"
-        case let .adaptivePresentationStyle(style), let .willPresentWithAdaptiveStyle(style):
-            return "{\"style\":" + JSONWriter.quoted(style.rawValue) + "}"
-        case let .completion(action, target):
-            return "{\"action\":" + JSONWriter.quoted(action) + ",\"target\":" + JSONWriter.quoted(target.name) + "}"
-        case let .show(child, _), let .push(child), let .pop(child), let .replaceDetail(child):
-            return "{\"child\":" + JSONWriter.quoted(child.name) + "}"
-        case let .select(child, index): return "{\"child\":" + JSONWriter.quoted(child.name) + ",\"index\":\(index)}"
-        }
-    }
 
     // MARK: Reading
 
@@ -258,7 +201,7 @@ public enum TraceCaptureFormat {
         guard let payload = node["payload"], case .object = payload.value else {
             throw ReadError("field \"payload\": expected an object")
         }
-        let message = try decodeMessage(name: name, payload: payload)
+        let message = try CaptureLinePayloadReader.message(name: name, payload: payload)
         let time = try unsigned(node, "time")
         return .event(TraceEvent(
             id: EventRef(node: nodeName, sequence: sequence), lamport: lamport, cause: cause,
@@ -271,14 +214,7 @@ public enum TraceCaptureFormat {
         return EventRef(node: String(text[..<hash]), sequence: sequence)
     }
 
-    /// A payload string that names a case of `T` (a presentation or transition style).
-    private static func named<T: RawRepresentable>(_ node: JSONNode, _ key: String, _: T.Type) throws(ReadError) -> T where T.RawValue == String {
-        let raw = try string(node, key, in: "payload.")
-        guard let value = T(rawValue: raw) else { throw ReadError("field \"payload.\(key)\": unknown value \"\(raw)\"") }
-        return value
-    }
-
-    private static func string(_ node: JSONNode, _ key: String, in context: String = "") throws(ReadError) -> String {
+    static func string(_ node: JSONNode, _ key: String, in context: String = "") throws(ReadError) -> String {
         guard let member = node[key] else { throw ReadError("missing field \"\(context)\(key)\"") }
         guard case let .string(text) = member.value else {
             throw ReadError("field \"\(context)\(key)\": expected a string, got \(member.value.typeName)")
@@ -286,7 +222,7 @@ public enum TraceCaptureFormat {
         return text
     }
 
-    private static func unsigned(_ node: JSONNode, _ key: String, in context: String = "") throws(ReadError) -> UInt64 {
+    static func unsigned(_ node: JSONNode, _ key: String, in context: String = "") throws(ReadError) -> UInt64 {
         guard let member = node[key] else { throw ReadError("missing field \"\(context)\(key)\"") }
         guard case let .number(number) = member.value, number >= 0, number == number.rounded(), number < 1.8e19 else {
             throw ReadError("field \"\(context)\(key)\": expected a non-negative integer")
@@ -295,117 +231,10 @@ public enum TraceCaptureFormat {
     }
 
     /// An unsigned field that must also fit an `Int`.
-    private static func int(_ node: JSONNode, _ key: String, in context: String = "") throws(ReadError) -> Int {
+    static func int(_ node: JSONNode, _ key: String, in context: String = "") throws(ReadError) -> Int {
         guard let value = Int(exactly: try unsigned(node, key, in: context)) else {
             throw ReadError("field \"\(context)\(key)\": too large")
         }
         return value
-    }
-
-    private static func size(_ node: JSONNode, _ key: String) throws(ReadError) -> Size {
-        guard let member = node[key], case let .array(items) = member.value, items.count == 2,
-              case let .number(width) = items[0].value, case let .number(height) = items[1].value else {
-            throw ReadError("field \"payload.\(key)\": expected [width, height]")
-        }
-        return Size(width, height)
-    }
-
-    private static func rect(_ node: JSONNode, _ key: String) throws(ReadError) -> Rect {
-        guard let member = node[key], case let .array(items) = member.value, items.count == 4,
-              case let .number(x) = items[0].value, case let .number(y) = items[1].value,
-              case let .number(width) = items[2].value, case let .number(height) = items[3].value else {
-            throw ReadError("field \"payload.\(key)\": expected [x, y, width, height]")
-        }
-        return Rect(x: x, y: y, width: width, height: height)
-    }
-
-    private static func traits(_ node: JSONNode, _ key: String) throws(ReadError) -> TraitCollection {
-        guard let member = node[key], case .object = member.value else {
-            throw ReadError("field \"payload.\(key)\": expected a trait object")
-        }
-        let context = "payload.\(key)."
-        func axis<T: RawRepresentable>(_ name: String, _: T.Type) throws(ReadError) -> T where T.RawValue == String {
-            let raw = try string(member, name, in: context)
-            guard let value = T(rawValue: raw) else { throw ReadError("field \"\(context)\(name)\": unknown value \"\(raw)\"") }
-            return value
-        }
-        guard let scaleNode = member["displayScale"], case let .number(scale) = scaleNode.value else {
-            throw ReadError("field \"\(context)displayScale\": expected a number")
-        }
-        return TraitCollection(
-            horizontalSizeClass: try axis("horizontalSizeClass", SizeClass.self),
-            verticalSizeClass: try axis("verticalSizeClass", SizeClass.self),
-            userInterfaceIdiom: try axis("userInterfaceIdiom", UserInterfaceIdiom.self),
-            displayScale: scale,
-            layoutDirection: try axis("layoutDirection", LayoutDirection.self),
-            userInterfaceStyle: try axis("userInterfaceStyle", UserInterfaceStyle.self),
-            preferredContentSizeCategory: try axis("preferredContentSizeCategory", ContentSizeCategory.self))
-    }
-
-    private static func decodeMessage(name: String, payload: JSONNode) throws(ReadError) -> TraceMessage {
-        switch name {
-        case "step":
-            return .step(number: try int(payload, "number", in: "payload."), description: try string(payload, "description", in: "payload."))
-        case "viewWillTransition": return .viewWillTransition(to: try size(payload, "to"))
-        case "sizeForChild":
-            return .sizeForChild(
-                child: ControllerID(try string(payload, "child", in: "payload.")),
-                parent: try size(payload, "parent"), answer: try size(payload, "answer"))
-        case "frameOfPresentedViewInContainerView": return .frameOfPresentedView(try rect(payload, "frame"))
-        case "willTransition": return .willTransition(to: try traits(payload, "to"))
-        case "traitCollectionDidChange": return .traitCollectionDidChange(previous: try traits(payload, "previous"))
-        case "preferredContentSizeDidChange":
-            return .preferredContentSizeDidChange(child: ControllerID(try string(payload, "child", in: "payload.")))
-        case "systemLayoutFittingSizeDidChange":
-            return .systemLayoutFittingSizeDidChange(child: ControllerID(try string(payload, "child", in: "payload.")))
-        case "suppressed":
-            guard let cutNode = payload["cut"], case let .array(items) = cutNode.value else {
-                throw ReadError("field \"payload.cut\": expected an array of controller ids")
-            }
-            var cut: [ControllerID] = []
-            for item in items {
-                guard case let .string(id) = item.value else { throw ReadError("field \"payload.cut\": expected strings") }
-                cut.append(ControllerID(id))
-            }
-            return .suppressed(message: try string(payload, "message", in: "payload."), cut: cut)
-        case "alongsideTransition": return .alongsideTransition(transition: try int(payload, "transition", in: "payload."))
-        case "transitionCompletion": return .transitionCompletion(transition: try int(payload, "transition", in: "payload."))
-        case "warning": return .warning(try string(payload, "text", in: "payload."))
-        case "error": return .error(try string(payload, "text", in: "payload."))
-        case "fault": return .fault(try string(payload, "text", in: "payload."))
-        case "note": return .note(try string(payload, "text", in: "payload."))
-        case "present":
-            return .present(
-                ControllerID(try string(payload, "presented", in: "payload.")), style: try named(payload, "style", ModalPresentationStyle.self),
-                transitionStyle: try named(payload, "transitionStyle", ModalTransitionStyle.self))
-        case "dismiss": return .dismiss(ControllerID(try string(payload, "presented", in: "payload.")))
-        case "adaptivePresentationStyle": return .adaptivePresentationStyle(try named(payload, "style", ModalPresentationStyle.self))
-        case "willPresentWithAdaptiveStyle": return .willPresentWithAdaptiveStyle(try named(payload, "style", ModalPresentationStyle.self))
-        case "presentCompletion", "dismissCompletion":
-            let action = try string(payload, "action", in: "payload.")
-            guard action + "Completion" == name else {
-                throw ReadError("field \"payload.action\": \"\(action)\" does not match message \"\(name)\"")
-            }
-            return .completion(action: action, ControllerID(try string(payload, "target", in: "payload.")))
-        case "show", "showDetail": return .show(ControllerID(try string(payload, "child", in: "payload.")), detail: name == "showDetail")
-        case "push": return .push(ControllerID(try string(payload, "child", in: "payload.")))
-        case "pop": return .pop(ControllerID(try string(payload, "child", in: "payload.")))
-        case "replaceDetail": return .replaceDetail(ControllerID(try string(payload, "child", in: "payload.")))
-        case "select":
-            return .select(ControllerID(try string(payload, "child", in: "payload.")), index: try int(payload, "index", in: "payload."))
-        default:
-            if let callback = LayoutCallback(rawValue: name) {
-                return .layout(callback, frame: payload["frame"] == nil ? nil : try rect(payload, "frame"))
-            }
-            if let callback = AppearanceCallback(rawValue: name) { return .appearance(callback) }
-            if let callback = PresentationCallback(rawValue: name) {
-                let key = callback == .presentationTransitionWillBegin || callback == .dismissalTransitionWillBegin ? "animated" : "completed"
-                guard let member = payload[key], case let .bool(value) = member.value else {
-                    throw ReadError("field \"payload.\(key)\": expected true or false")
-                }
-                return .presentationTransition(callback, value: value)
-            }
-            throw ReadError("field \"message\": unknown message \"\(name)\"")
-        }
     }
 }
