@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TrellisModel
 import TrellisTrace
+import TrellisTraceFiles
 
 /// Every message of the vocabulary, written in both capture forms, pinned byte for byte: the
 /// codecs derive each message's fields from one schema, and no change to how they do it may

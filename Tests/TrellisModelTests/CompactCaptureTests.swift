@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TrellisModel
 import TrellisTrace
+import TrellisTraceFiles
 
 /// The compact binary capture (`Protocols/compact-trace-format.md`) and JSON Lines 1.1.
 @Suite("Compact capture and JSON Lines 1.1")

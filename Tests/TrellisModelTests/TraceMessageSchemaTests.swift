@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TrellisModel
 import TrellisTrace
+import TrellisTraceFiles
 
 /// The one schema both capture codecs follow (`TraceMessageSchema`): its codes and names are
 /// the ones the format documents give, each once.

@@ -1,5 +1,6 @@
 import TrellisJSON
 import TrellisModel
+import TrellisTrace
 
 /// The JSON Lines capture format of `Protocols/trace-format.md`: one event per line.
 public enum TraceCaptureFormat {

@@ -1,4 +1,5 @@
 import TrellisModel
+import TrellisTrace
 
 /// Why a compact capture could not be read on: where (the byte offset from the start of the
 /// file) and what is wrong there.

@@ -1,5 +1,6 @@
 import TrellisJSON
 import TrellisModel
+import TrellisTrace
 
 /// Writes a message's payload object of a capture line (`Protocols/trace-format.md` §3), its
 /// fields in `TraceMessageSchema`'s order, onto the end of `out`.

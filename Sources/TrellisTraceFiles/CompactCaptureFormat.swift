@@ -1,3 +1,5 @@
+import TrellisTrace
+
 /// The constants of the compact binary capture (`Protocols/compact-trace-format.md`): the
 /// magic bytes and version, the record tags and the event flags. The event codes are
 /// `TraceMessageSchema`'s.

@@ -1,4 +1,5 @@
 import TrellisModel
+import TrellisTrace
 
 /// Writes a message's payload in the compact form (`Protocols/compact-trace-format.md` §4), its
 /// fields in `TraceMessageSchema`'s order, into `bytes`; the names and sizes it refers to are

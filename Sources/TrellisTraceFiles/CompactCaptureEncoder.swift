@@ -1,4 +1,5 @@
 import TrellisModel
+import TrellisTrace
 
 /// Writes the compact binary capture (`Protocols/compact-trace-format.md`) into a growing
 /// buffer: from full events (`append(_:runID:)`, for converting and for `trellis run`) or
@@ -105,53 +106,66 @@ final class CompactCaptureEncoder: CaptureByteBuffer {
         let ownNode = mapNode(0, tables)
         let codes = Self.recorderCodes
         chunk.log.forEach { event, sequence, time in
-            // What the event names is defined before the event starts, in the order
-            // `append(_:runID:)` defines it: controller, cause node, then the payload's.
-            var controller: UInt32 = 0, causeNode: UInt32?
-            if event.code != .other {
-                controller = mapController(event.controller, tables)
-                causeNode = event.causeNode < 0 ? nil : mapNode(Int(event.causeNode), tables)
-            }
-            var first: UInt32 = 0, second: UInt32 = 0, child: UInt32 = 0
-            let code: UInt8
-            switch event.code {
-            case .other:
-                append(chunk.log.event(event, sequence: sequence, time: time, tables: tables), runID: chunk.runID)
-                return
-            case .viewWillTransition:
-                code = codes.viewWillTransition
-                first = mapSize(event.first, tables)
-            case .sizeForChild:
-                code = codes.sizeForChild
-                child = mapController(event.detail, tables)
-                first = mapSize(event.first, tables)
-                second = mapSize(event.second, tables)
-            case .viewWillLayoutSubviews, .viewDidLayoutSubviews:
-                code = event.code == .viewWillLayoutSubviews ? codes.viewWillLayoutSubviews : codes.viewDidLayoutSubviews
-                if event.detail == CompactTraceEvent.frameWithOrigin { first = mapSize(event.first, tables) }
-                if event.detail == CompactTraceEvent.frameAtZero || event.detail == CompactTraceEvent.frameWithOrigin {
-                    second = mapSize(event.second, tables)
-                }
-            }
-            head(code, node: ownNode, sequence: sequence, lamport: sequence &+ UInt64(event.lamportOffset),
-                 causeNode: causeNode, causeSequence: event.causeSequence,
-                 transition: event.transition, step: Int(event.step), time: time, controller: controller)
-            switch event.code {
-            case .other: return
-            case .viewWillTransition: putVarint(first)
-            case .sizeForChild:
-                putVarint(child)
-                putVarint(first)
-                putVarint(second)
-            case .viewWillLayoutSubviews, .viewDidLayoutSubviews: putFrame(detail: event.detail, origin: first, size: second)
-            }
+            encode(event, sequence: sequence, time: time, node: ownNode, codes: codes, chunk, tables)
         }
     }
+
+    /// Appends one event of a recorder's chunk: a compact one straight from its table indices,
+    /// an `.other` one as the full event it stands for.
+    @inline(__always)
+    private func encode(
+        _ event: CompactTraceEvent, sequence: UInt64, time: UInt64, node: UInt32, codes: RecorderCodes, _ chunk: TraceChunk,
+        _ tables: TraceTables.Snapshot
+    ) {
+        let code: UInt8
+        switch event.code {
+        case .other:
+            append(chunk.log.event(event, sequence: sequence, time: time, tables: tables), runID: chunk.runID)
+            return
+        case .viewWillTransition: code = codes.viewWillTransition
+        case .sizeForChild: code = codes.sizeForChild
+        case .viewWillLayoutSubviews: code = codes.viewWillLayoutSubviews
+        case .viewDidLayoutSubviews: code = codes.viewDidLayoutSubviews
+        }
+        // What the event names is defined before the event starts, in the order
+        // `append(_:runID:)` defines it: controller, cause node, then the payload's.
+        let controller = mapController(event.controller, tables)
+        let causeNode = event.causeNode < 0 ? nil : mapNode(Int(event.causeNode), tables)
+        var first: UInt32 = 0, second: UInt32 = 0, child: UInt32 = 0
+        switch event.code {
+        case .other: return
+        case .viewWillTransition:
+            first = mapSize(event.first, tables)
+        case .sizeForChild:
+            child = mapController(event.detail, tables)
+            first = mapSize(event.first, tables)
+            second = mapSize(event.second, tables)
+        case .viewWillLayoutSubviews, .viewDidLayoutSubviews:
+            if event.detail == CompactTraceEvent.frameWithOrigin { first = mapSize(event.first, tables) }
+            if event.detail == CompactTraceEvent.frameAtZero || event.detail == CompactTraceEvent.frameWithOrigin {
+                second = mapSize(event.second, tables)
+            }
+        }
+        head(code, node: node, sequence: sequence, lamport: sequence &+ UInt64(event.lamportOffset),
+             causeNode: causeNode, causeSequence: event.causeSequence,
+             transition: event.transition, step: Int(event.step), time: time, controller: controller)
+        switch event.code {
+        case .other: return
+        case .viewWillTransition: putVarint(first)
+        case .sizeForChild:
+            putVarint(child)
+            putVarint(first)
+            putVarint(second)
+        case .viewWillLayoutSubviews, .viewDidLayoutSubviews: putFrame(detail: event.detail, origin: first, size: second)
+        }
+    }
+
+    private typealias RecorderCodes = (viewWillTransition: UInt8, sizeForChild: UInt8, viewWillLayoutSubviews: UInt8, viewDidLayoutSubviews: UInt8)
 
     /// The codes of the recorder's own compact events (`CompactTraceEvent.Code`), as the schema
     /// gives them; their payloads above are what `CompactPayloadWriter` writes for the same
     /// messages (the golden tests compare the two paths).
-    private static let recorderCodes = (
+    private static let recorderCodes: RecorderCodes = (
         viewWillTransition: TraceMessageSchema.code(of: .viewWillTransition(to: .zero)),
         sizeForChild: TraceMessageSchema.code(of: .sizeForChild(child: "", parent: .zero, answer: .zero)),
         viewWillLayoutSubviews: TraceMessageSchema.code(of: .layout(.viewWillLayoutSubviews)),
