@@ -22,6 +22,13 @@ struct CaptureGoldenTests {
         Issue.record("\(name) differs from the golden (first at line \((line ?? 0) + 1)); what was written is in \(written.path)", sourceLocation: sourceLocation)
     }
 
+    @Test("the pinned trace holds every message name of the schema (a new message needs its golden lines)")
+    func coversTheSchema() {
+        let written = Set(CompactCaptureTests.trace(extremes: false).events.map(\.message.name))
+        let missing = TraceMessageSchema.prototypes.map(\.name).filter { !written.contains($0) }
+        #expect(missing.isEmpty, "not in CompactCaptureTests.messages: \(missing)")
+    }
+
     @Test("JSON Lines 1.1: every message, two nodes, two runs")
     func jsonLines() throws {
         let (events, runs) = CompactCaptureTests.trace(extremes: false)
