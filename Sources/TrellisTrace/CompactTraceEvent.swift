@@ -10,7 +10,11 @@ import TrellisModel
 /// log's time runs. Any other event — or a frequent one whose numbers do not fit — is `.other`:
 /// its message and clocks are in the log's side table at `detail`. `TraceEvent`s are made from
 /// these when they are read.
-package struct CompactTraceEvent: Sendable {
+///
+/// Public, with no public members, only so that the capture encoders in TrellisTraceFiles can
+/// inline what they use of it for every event (the compiler inlines across modules only from a
+/// public type); the same holds for `CompactTraceLog`.
+public struct CompactTraceEvent: Sendable {
     package enum Code: UInt8, Sendable {
         /// The message, Lamport clock, step and transition are `others[detail]` of the log.
         case other
@@ -26,14 +30,14 @@ package struct CompactTraceEvent: Sendable {
     }
 
     package var code: Code
-    package var hasTransition: Bool
+    @usableFromInline package var hasTransition: Bool
     /// The node of the cause, an index into the node table; -1 when there is no cause.
     package var causeNode: Int16
     /// The receiver: an index into the controller table.
     package var controller: UInt32
     package var detail: UInt32
     package var step: Int32
-    package var transitionID: Int32
+    @usableFromInline package var transitionID: Int32
     /// The Lamport clock minus the sequence number (it only grows: both count every event, and
     /// the clock also jumps past clocks received from other nodes).
     package var lamportOffset: UInt32
@@ -154,7 +158,7 @@ package struct TraceTables: Sendable {
 /// `.other` events' side table and the times. Kept in chunks of fixed capacity, so a growing
 /// trace is never copied to a larger buffer; an event's sequence number is `firstSequence` plus
 /// its position.
-package struct CompactTraceLog: Sendable {
+public struct CompactTraceLog: Sendable {
     static let chunkCapacity = 16_384
 
     /// From `position` on, events happened at `time` (until the next run): the clock a recorder
@@ -208,6 +212,7 @@ package struct CompactTraceLog: Sendable {
     }
 
     /// The events in order, chunk by chunk.
+    @inlinable
     package var chunks: [[CompactTraceEvent]] { current.isEmpty ? full : full + [current] }
 
     subscript(position: Int) -> CompactTraceEvent {

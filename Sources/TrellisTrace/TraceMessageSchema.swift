@@ -9,6 +9,7 @@ import TrellisModel
 /// form (`Protocols/compact-trace-format.md` §4) has no keys and writes the fields in the order
 /// they are visited. Both forms implement every method, so a new field type does not compile
 /// until both say how they write and read it.
+@usableFromInline
 package protocol TraceFieldCoder {
     associatedtype Failure: Error
     /// A whole number: a JSON number (read non-negative); a zigzag varint.
@@ -49,7 +50,10 @@ package protocol TraceFieldCoder {
 /// A new message is a case of `TraceMessage` (with its name, kind and canonical text), a
 /// prototype in `prototypes` and an arm in `fields` here; the codecs, `eventNames` and the
 /// readers' tables follow.
-package enum TraceMessageSchema {
+///
+/// Public only so that the codecs in TrellisTraceFiles can specialize `fields` for their coders
+/// (the compiler inlines across modules only from a public type); its members are the package's.
+public enum TraceMessageSchema {
     /// One message of each name (its values do not matter): how a reader learns which message
     /// a JSON Lines name or a compact code stands for.
     package static let prototypes: [TraceMessage] = [
