@@ -191,14 +191,14 @@ package enum CompactCaptureDecoder {
                 : failure("\(what) ends before its fields do", at: end)
         }
 
-        mutating func varint(_ field: String) throws(CompactCaptureError) -> UInt64 {
+        mutating func varint(_ field: @autoclosure () -> String) throws(CompactCaptureError) -> UInt64 {
             let at = position
             var value: UInt64 = 0
             var shift: UInt64 = 0
             while true {
                 let next = try byte()
                 guard shift < 63 || (shift == 63 && next <= 1) else {
-                    throw failure("the \(field) of \(what) is longer than 64 bits", at: at)
+                    throw failure("the \(field()) of \(what) is longer than 64 bits", at: at)
                 }
                 value |= UInt64(next & 0x7F) << shift
                 if next & 0x80 == 0 { return value }
@@ -206,22 +206,22 @@ package enum CompactCaptureDecoder {
             }
         }
 
-        mutating func signed(_ field: String) throws(CompactCaptureError) -> Int {
-            Int(Format.unzigzag(try varint(field)))
+        mutating func signed(_ field: @autoclosure () -> String) throws(CompactCaptureError) -> Int {
+            Int(Format.unzigzag(try varint(field())))
         }
 
         /// A count or length: at most the bytes left (each counted thing takes at least one).
-        mutating func count(_ field: String) throws(CompactCaptureError) -> Int {
+        mutating func count(_ field: @autoclosure () -> String) throws(CompactCaptureError) -> Int {
             let at = position
-            let value = try varint(field)
+            let value = try varint(field())
             guard value <= UInt64(end - position) else {
-                throw failure("the \(field) of \(what) is \(value), more than the \(end - position) bytes left", at: at)
+                throw failure("the \(field()) of \(what) is \(value), more than the \(end - position) bytes left", at: at)
             }
             return Int(value)
         }
 
-        mutating func text(_ field: String) throws(CompactCaptureError) -> String {
-            let length = try count("\(field) length")
+        mutating func text(_ field: @autoclosure () -> String) throws(CompactCaptureError) -> String {
+            let length = try count("\(field()) length")
             defer { position += length }
             return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[position..<position + length]), as: UTF8.self)
         }
@@ -234,47 +234,47 @@ package enum CompactCaptureDecoder {
             return Double(bitPattern: bits)
         }
 
-        mutating func index(_ field: String, below limit: Int, table: String) throws(CompactCaptureError) -> Int {
+        mutating func index(_ field: @autoclosure () -> String, below limit: Int, table: String) throws(CompactCaptureError) -> Int {
             let at = position
-            let value = try varint(field)
+            let value = try varint(field())
             guard value < UInt64(limit) else {
-                throw failure("the \(field) of \(what) is \(table) entry \(value), but only \(limit) are defined", at: at)
+                throw failure("the \(field()) of \(what) is \(table) entry \(value), but only \(limit) are defined", at: at)
             }
             return Int(value)
         }
 
-        mutating func name(_ field: String) throws(CompactCaptureError) -> String {
-            names[try index(field, below: names.count, table: "name")]
+        mutating func name(_ field: @autoclosure () -> String) throws(CompactCaptureError) -> String {
+            names[try index(field(), below: names.count, table: "name")]
         }
 
-        mutating func controller(_ field: String) throws(CompactCaptureError) -> ControllerID {
-            controllers[try index(field, below: controllers.count, table: "name")]
+        mutating func controller(_ field: @autoclosure () -> String) throws(CompactCaptureError) -> ControllerID {
+            controllers[try index(field(), below: controllers.count, table: "name")]
         }
 
-        mutating func size(_ field: String) throws(CompactCaptureError) -> Size {
-            sizes[try index(field, below: sizes.count, table: "size")]
+        mutating func size(_ field: @autoclosure () -> String) throws(CompactCaptureError) -> Size {
+            sizes[try index(field(), below: sizes.count, table: "size")]
         }
 
-        mutating func named<T: RawRepresentable>(_: T.Type, _ field: String) throws(CompactCaptureError) -> T where T.RawValue == String {
+        mutating func named<T: RawRepresentable>(_: T.Type, _ field: @autoclosure () -> String) throws(CompactCaptureError) -> T where T.RawValue == String {
             let at = position
-            let raw = try name(field)
-            guard let value = T(rawValue: raw) else { throw failure("unknown \(field) \"\(raw)\" in \(what)", at: at) }
+            let raw = try name(field())
+            guard let value = T(rawValue: raw) else { throw failure("unknown \(field()) \"\(raw)\" in \(what)", at: at) }
             return value
         }
 
-        mutating func choice<T>(_ cases: [T], _ field: String) throws(CompactCaptureError) -> T {
+        mutating func choice<T>(_ cases: [T], _ field: @autoclosure () -> String) throws(CompactCaptureError) -> T {
             let at = position
             let value = Int(try byte())
-            guard value < cases.count else { throw failure("unknown \(field) \(value) in \(what)", at: at) }
+            guard value < cases.count else { throw failure("unknown \(field()) \(value) in \(what)", at: at) }
             return cases[value]
         }
 
-        mutating func flag(_ field: String) throws(CompactCaptureError) -> Bool {
+        mutating func flag(_ field: @autoclosure () -> String) throws(CompactCaptureError) -> Bool {
             let at = position
             switch try byte() {
             case 0: return false
             case 1: return true
-            case let other: throw failure("the \(field) of \(what) is \(other) (expected 0 or 1)", at: at)
+            case let other: throw failure("the \(field()) of \(what) is \(other) (expected 0 or 1)", at: at)
             }
         }
     }
