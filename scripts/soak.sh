@@ -3,8 +3,10 @@
 # 1000), each in one process and spread over 2–4 `trellis node` processes, and compares the two
 # traces line for line. Every mismatch is reported with its seed, placement and scenario, and
 # written to $TMPDIR/trellis-differential/seed-S.json for `trellis run FILE --transport zmq`.
-#   scripts/soak.sh [N] [FIRST]      N seeds from FIRST (default 1000; CI runs seeds 1–32)
+#   scripts/soak.sh [N] [FIRST]      N seeds from FIRST (default 1000; CI runs seeds 1–24 over
+#                                    ZeroMQ, 1–400 over loopback)
 #   TRELLIS_SOAK_PARALLEL=K          runs K scenarios at a time (default 2)
+#   TRELLIS_SOAK_MEDIUM=loopback     every node in the test process, over an in-memory link
 #   TRELLIS_SEED=S scripts/soak.sh   runs seed S alone and prints its scenario
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -4,6 +4,7 @@ import TrellisModel
 import TrellisRuntime
 import TrellisScenario
 import TrellisTrace
+import TrellisTraceFiles
 import TrellisWire
 import ZeroMQ
 
@@ -222,7 +223,7 @@ package actor DistributedRun {
         configuration.curve = curve
         let conductorEndpoint: String
         do {
-            conductorEndpoint = try await transport.start(configuration)
+            conductorEndpoint = try await options.launcher.startConductor(transport, configuration)
         } catch {
             // An endpoint it was given that it cannot listen on is a mistake (a bad address, a
             // port in use); one it chose itself, a fault.

@@ -1,4 +1,5 @@
 import Foundation
+import TrellisTransport
 
 /// How the conductor starts the workers that were not started by hand: the one place a new kind
 /// of node (in-process, over a loopback link) plugs in. Each case says how its nodes are started
@@ -8,6 +9,11 @@ package enum NodeLauncher: Sendable {
     /// Each worker is a `trellis node` process on this machine, running
     /// `DistributedOptions.nodeExecutable` (SPEC §7).
     case processes
+    /// Each worker is a `WorkerNode` in this process, and every node of the run, the conductor
+    /// too, talks over `network` (`LoopbackLink`): no socket, thread or process, each message
+    /// still encoded and decoded. For the tests that compare placements and traces; CURVE,
+    /// heartbeats and silence, and a killed node are ZeroMQ's, tested with `.processes`.
+    case inProcess(LoopbackNetwork)
 }
 
 /// What the conductor tells a worker it starts: its name, where to listen, and whom to greet.
@@ -32,17 +38,20 @@ struct NodeLaunch: Sendable {
 /// A worker the conductor launched, until it has exited.
 enum LaunchedNode {
     case process(Process)
+    case inProcess(InProcessNode)
 
     /// The operating system's id of the node's process, if it has one.
     var processIdentifier: Int32? {
         switch self {
         case let .process(process): return process.processIdentifier
+        case .inProcess: return nil
         }
     }
 
     var isRunning: Bool {
         switch self {
         case let .process(process): return process.isRunning
+        case let .inProcess(node): return node.isRunning
         }
     }
 
@@ -51,6 +60,7 @@ enum LaunchedNode {
         switch self {
         case let .process(process):
             return !process.isRunning && process.terminationReason == .exit ? process.terminationStatus : nil
+        case let .inProcess(node): return node.exitStatus
         }
     }
 
@@ -58,6 +68,7 @@ enum LaunchedNode {
     func terminate() {
         switch self {
         case let .process(process): kill(process.processIdentifier, SIGTERM)
+        case let .inProcess(node): node.terminate()
         }
     }
 
@@ -68,6 +79,8 @@ enum LaunchedNode {
         case let .process(process):
             await Self.waitForExit(process, within: limit)
             SpawnedProcesses.shared.remove(process.processIdentifier)
+        case let .inProcess(node):
+            await node.waitForExit(within: limit)
         }
     }
 
@@ -98,6 +111,19 @@ extension NodeLauncher {
         switch self {
         case .processes:
             return try Self.launchProcess(launch, executable: options.nodeExecutable, exited: exited)
+        case let .inProcess(network):
+            // The conductor's own transport refused CURVE already (`startConductor`).
+            guard launch.keys == nil else { throw .setup("node \(launch.node): \(LoopbackError.curve)") }
+            return .inProcess(InProcessNode.launch(launch, on: network, exited: exited))
+        }
+    }
+
+    /// Starts the conductor's transport where its workers will reach it: its ROUTER, or its
+    /// endpoint on the loopback network. Returns where it listens.
+    func startConductor(_ transport: NodeTransport, _ configuration: NodeIOConfiguration) async throws -> String {
+        switch self {
+        case .processes: return try await transport.start(configuration)
+        case let .inProcess(network): return try await transport.start(configuration, on: network)
         }
     }
 

@@ -62,10 +62,11 @@ package actor WorkerNode {
     }
 
     /// Runs the node until its conductor says goodbye (0) or is gone (3). `peers` are the nodes
-    /// to greet first (the conductor among them).
+    /// to greet first (the conductor among them). On a loopback network (`network`) the node
+    /// shares this process with the others of its run (an in-process run, `NodeLaunch`).
     package func run(
         bind: String, peers: [(name: String, endpoint: String, serverKey: String?)], curve: CurveConfiguration?,
-        conductor: String? = nil, setupTimeout: Duration = .seconds(60)
+        conductor: String? = nil, setupTimeout: Duration = .seconds(60), network: LoopbackNetwork? = nil
     ) async -> Int32 {
         expectedConductor = conductor
         self.curve = curve
@@ -73,7 +74,11 @@ package actor WorkerNode {
         var configuration = NodeIOConfiguration(nodeName: name, bindEndpoint: bind)
         configuration.curve = curve
         do {
-            endpoint = try await transport.start(configuration)
+            if let network {
+                endpoint = try await transport.start(configuration, on: network)
+            } else {
+                endpoint = try await transport.start(configuration)
+            }
         } catch {
             FileHandle.standardError.write(Data("trellis node \(name): cannot listen on \(bind): \(error)\n".utf8))
             return 2
@@ -102,6 +107,12 @@ package actor WorkerNode {
         watchdog.cancel()
         await transport.stop()
         return code
+    }
+
+    /// Ends the node now, as a signal ends its process: for a node in the conductor's own
+    /// process that its goodbye did not end (`NodeLaunch.inProcess`). `run` returns `code`.
+    package func end(code: Int32) {
+        finish(code)
     }
 
     private func setupTimedOut(after limit: Duration) {

@@ -1,6 +1,7 @@
 import TrellisModel
 import TrellisRuntime
 import TrellisTrace
+import TrellisTraceFiles
 
 /// The outcome of running a scenario: every event, and the `expect` steps that failed.
 public struct ScenarioRun: Sendable {

@@ -12,7 +12,7 @@ final class InboundCalls: Sendable {
         var handler: Handler?
         var placement: @Sendable (WireCallCode) -> CallPlacement = { _ in .sharedPool }
         /// Emptied when the transport stops: the I/O's own callback holds this object.
-        var io: NodeIO?
+        var io: NodeLink?
         var inFlight = 0
         var idleWaiters: [CheckedContinuation<Void, Never>] = []
     }
@@ -26,7 +26,12 @@ final class InboundCalls: Sendable {
         }
     }
 
-    func attach(_ io: NodeIO?) {
+    /// Lets go of the handler (the transport stopped): it holds the node that set it.
+    func removeHandler() {
+        state.withLock { $0.handler = nil }
+    }
+
+    func attach(_ io: NodeLink?) {
         state.withLock { $0.io = io }
     }
 
@@ -39,7 +44,7 @@ final class InboundCalls: Sendable {
     /// I/O is gone.
     @discardableResult
     func serve(_ message: WireMessage, code: WireCallCode, from peer: String, recorder: TraceRecorder) -> Task<Void, Never>? {
-        let taken = state.withLock { state -> (Handler, CallPlacement, NodeIO)? in
+        let taken = state.withLock { state -> (Handler, CallPlacement, NodeLink)? in
             guard let handler = state.handler, let io = state.io else { return nil }
             state.inFlight += 1
             return (handler, state.placement(code), io)
@@ -54,8 +59,8 @@ final class InboundCalls: Sendable {
         // A pool task is made by `Task {}`, never `Task(executorPreference: nil)`: see
         // `SerialMailbox.send`. One task per inbound CALL (one per node-boundary crossing, not
         // per controller): a call may call back into this node before it returns.
-        if placement == .ioThread {
-            return Task(executorPreference: io, operation: serve)
+        if placement == .ioThread, let executor = io.executor {
+            return Task(executorPreference: executor, operation: serve)
         }
         return Task(operation: serve)
     }

@@ -13,7 +13,8 @@ package enum CallPlacement: Sendable, Equatable {
     case sharedPool
 }
 
-/// A node's conversation with its peers over `NodeIO`: CALLs matched to their RETURNs by
+/// A node's conversation with its peers over its link (`NodeLink`: ZeroMQ's `NodeIO`, or a
+/// `LoopbackLink` in memory): CALLs matched to their RETURNs by
 /// correlation id, Lamport clocks carried both ways, heartbeats, peers declared gone, and
 /// malformed frames rejected with a trace event and a counter while the node keeps serving.
 package actor NodeTransport {
@@ -21,7 +22,7 @@ package actor NodeTransport {
     let recorder: TraceRecorder
     /// The calls this node makes, and through which I/O it sends (nil before start and after stop).
     private let outbound = OutboundCalls()
-    private var io: NodeIO? { outbound.io }
+    private var io: NodeLink? { outbound.io }
     private let inbound = InboundCalls()
     private var peerGoneHandler: (@Sendable (String, String) async -> Void)?
     /// Inbound messages the I/O thread could not handle itself, in arrival order. Its drains
@@ -47,37 +48,59 @@ package actor NodeTransport {
 
     /// Starts the I/O thread with the ROUTER bound at `configuration.bindEndpoint`.
     package func start(_ configuration: NodeIOConfiguration) async throws(ZMQError) -> String {
-        let mailbox = SerialMailbox<(String, [[UInt8]])> { [weak self] message in
-            await self?.receive(message.1, from: message.0)
-        }
-        // The I/O thread's reports, to `ioEvent` one at a time and in order.
-        let events = SerialMailbox<NodeIOEvent> { [weak self] event in await self?.ioEvent(event) }
-        let outbound = outbound, recorder = recorder, inbound = inbound
+        let (onMessage, onEvent) = makeReceivers()
         let io = try await NodeIO.start(
-            configuration, heartbeat: WireMessage(.heartbeat).encode(),
-            onMessage: { peer, frames in
-                // A lone RETURN completes its call, and a lone CALL is served, right here on the
-                // I/O thread when nothing received before it is still waiting for the actor (so
-                // nothing overtakes anything).
-                if mailbox.isQuiescent {
-                    if Self.completeCall(frames, outbound: outbound, recorder: recorder) { return }
-                    if Self.serveCall(frames, from: peer, inbound: inbound, recorder: recorder) { return }
-                }
-                mailbox.send((peer, frames))
-            },
-            onEvent: { event in events.send(event) })
-        outbound.attach(io)
-        inbound.attach(io)
-        // Inbound messages and the CALLs they carry are handled on the I/O thread: a CALL's
-        // RETURN then goes out without waking it again, nor another thread before it.
-        mailbox.prefer(io)
-        inboundQueue = mailbox
+            configuration, heartbeat: WireMessage(.heartbeat).encode(), onMessage: onMessage, onEvent: onEvent)
+        attach(.zeroMQ(io))
         return io.boundEndpoint
     }
 
+    /// Starts on `network`, bound at `configuration.bindEndpoint` there: the peers are nodes of
+    /// this process, reached in memory (`LoopbackLink`), every message still encoded and decoded.
+    package func start(_ configuration: NodeIOConfiguration, on network: LoopbackNetwork) throws(LoopbackError) -> String {
+        let (onMessage, onEvent) = makeReceivers()
+        let link = try network.bind(configuration, onMessage: onMessage, onEvent: onEvent)
+        attach(.loopback(link))
+        return link.endpoint
+    }
+
+    /// What the link hands inbound messages and its reports to. The inbound queue is made here;
+    /// `attach` completes it once the link exists.
+    private func makeReceivers() -> (
+        onMessage: @Sendable (_ peer: String, _ frames: [[UInt8]]) -> Void, onEvent: @Sendable (NodeIOEvent) -> Void
+    ) {
+        let mailbox = SerialMailbox<(String, [[UInt8]])> { [weak self] message in
+            await self?.receive(message.1, from: message.0)
+        }
+        inboundQueue = mailbox
+        // The link's reports, to `ioEvent` one at a time and in order.
+        let events = SerialMailbox<NodeIOEvent> { [weak self] event in await self?.ioEvent(event) }
+        let outbound = outbound, recorder = recorder, inbound = inbound
+        let onMessage: @Sendable (String, [[UInt8]]) -> Void = { peer, frames in
+            // A lone RETURN completes its call, and a lone CALL is served, right here on the
+            // I/O thread when nothing received before it is still waiting for the actor (so
+            // nothing overtakes anything).
+            if mailbox.isQuiescent {
+                if Self.completeCall(frames, outbound: outbound, recorder: recorder) { return }
+                if Self.serveCall(frames, from: peer, inbound: inbound, recorder: recorder) { return }
+            }
+            mailbox.send((peer, frames))
+        }
+        return (onMessage, { event in events.send(event) })
+    }
+
+    private func attach(_ link: NodeLink) {
+        outbound.attach(link)
+        inbound.attach(link)
+        // Inbound messages and the CALLs they carry are handled on the I/O thread: a CALL's
+        // RETURN then goes out without waking it again, nor another thread before it.
+        inboundQueue?.prefer(link.executor)
+    }
+
     /// The node's I/O thread as a task executor: a task that prefers it makes its calls and gets
-    /// their RETURNs without a thread hand-off (`withTaskExecutorPreference`). Nil when stopped.
-    package var executor: (any TaskExecutor)? { io }
+    /// their RETURNs without a thread hand-off (`withTaskExecutorPreference`). Nil when stopped,
+    /// and on a loopback link (it has no thread of its own).
+    package var executor: (any TaskExecutor)? { io?.executor }
 
     /// Who answers CALLs (the node's host), where each kind of CALL is served — by default on the
     /// shared pool: a handler that blocked the I/O thread would stop its heartbeats — and who
@@ -156,7 +179,7 @@ package actor NodeTransport {
     /// caller's own executor — no hop to this actor — so a caller on the I/O thread makes its
     /// call and is resumed by its RETURN there.
     package nonisolated func call(peer: String, target: WireAddress, code: WireCallCode, arguments: [WireValue]) async -> WireResult {
-        let correlation: UInt64, io: NodeIO
+        let correlation: UInt64, io: NodeLink
         switch outbound.begin(to: peer) {
         case let .success(call): (correlation, io) = call
         case let .failure(refused): return .fault(refused.reason)
@@ -193,6 +216,13 @@ package actor NodeTransport {
         inboundQueue?.prefer(nil)
         await io.stop()
         for entry in waiting { entry.done.resume(returning: .fault("the transport stopped")) }
+        // The handlers hold whoever set them — a conductor's run, a worker — which holds this
+        // transport: let go of them, or each run stays in memory for as long as its process
+        // lives (a test process conducts hundreds).
+        inbound.removeHandler()
+        peerGoneHandler = nil
+        controlQueue = nil
+        securityQueue = nil
     }
 
     package nonisolated func isGone(_ peer: String) -> Bool { outbound.goneReason(peer) != nil }
@@ -262,7 +292,7 @@ package actor NodeTransport {
         if outbound.isConnected(peer) {
             io?.send(to: peer, reply)
         } else {
-            io?.reply(toRoutingID: PeerName.routingID(of: peer), reply.encode())
+            io?.reply(to: peer, reply.encode())
         }
     }
 
@@ -339,7 +369,7 @@ package actor NodeTransport {
     private func ioEvent(_ event: NodeIOEvent) async {
         switch event {
         case let .peerGone(peer):
-            let timeout = io?.configuration.peerTimeoutMilliseconds ?? 0
+            let timeout = io?.peerTimeoutMilliseconds ?? 0
             // Said as the timeout the run was given: the check's margin (`NodeIOTuning`) only
             // makes sure the node says it within that time.
             let reason = "no message for \(timeout) ms"

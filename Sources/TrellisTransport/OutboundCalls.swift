@@ -15,7 +15,7 @@ final class OutboundCalls: Sendable {
     typealias Waiter = (peer: String, done: CheckedContinuation<WireResult, Never>)
 
     private struct State {
-        var io: NodeIO?
+        var io: NodeLink?
         var connected = Set<String>()
         /// Why each peer declared gone is gone: every node of the run, the strangers remembered.
         var gone: [String: String] = [:]
@@ -29,16 +29,16 @@ final class OutboundCalls: Sendable {
 
     private let state = Mutex(State())
 
-    /// The I/O this node's messages go out through, from `start` until `stop`.
-    var io: NodeIO? { state.withLock { $0.io } }
+    /// The link this node's messages go out through, from `start` until `stop`.
+    var io: NodeLink? { state.withLock { $0.io } }
 
-    func attach(_ io: NodeIO) {
+    func attach(_ io: NodeLink) {
         state.withLock { $0.io = io }
     }
 
-    /// Notes that this node has a DEALER to `peer`; the I/O to open it through when it had none.
+    /// Notes that this node has a stream to `peer`; the link to open it through when it had none.
     /// A node of the run from now on: if it was declared gone as a stranger, that is kept for good.
-    func connect(_ peer: String) -> NodeIO? {
+    func connect(_ peer: String) -> NodeLink? {
         state.withLock { state in
             guard state.connected.insert(peer).inserted else { return nil }
             state.goneStrangers.remove(peer)
@@ -50,8 +50,8 @@ final class OutboundCalls: Sendable {
 
     func goneReason(_ peer: String) -> String? { state.withLock { $0.gone[peer] } }
 
-    /// A correlation id for a call to `peer` and the I/O to send it through, or why no call can go.
-    func begin(to peer: String) -> Result<(correlation: UInt64, io: NodeIO), CallRefused> {
+    /// A correlation id for a call to `peer` and the link to send it through, or why no call can go.
+    func begin(to peer: String) -> Result<(correlation: UInt64, io: NodeLink), CallRefused> {
         state.withLock { state in
             if let reason = state.gone[peer] { return .failure(CallRefused(reason: "node \(peer) is gone: \(reason)")) }
             guard let io = state.io, !state.stopped, state.connected.contains(peer) else {
@@ -103,8 +103,8 @@ final class OutboundCalls: Sendable {
     /// How many peers are remembered as gone (for tests: it stays bounded).
     var goneCount: Int { state.withLock { $0.gone.count } }
 
-    /// Ends calling: takes out the I/O and every waiting call.
-    func stop() -> (io: NodeIO?, waiting: [Waiter]) {
+    /// Ends calling: takes out the link and every waiting call.
+    func stop() -> (io: NodeLink?, waiting: [Waiter]) {
         state.withLock { state in
             defer { state.io = nil }
             state.stopped = true

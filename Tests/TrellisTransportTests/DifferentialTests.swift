@@ -6,16 +6,28 @@ import TrellisTestSupport
 /// The differential tester (SPEC §7 "every scenario and every placement", CONFORMANCE 36):
 /// random scenarios over random placements give the in-process trace, line for line. CI runs
 /// the fixed seeds below; `scripts/soak.sh N` runs N more (`TRELLIS_SOAK_SEEDS`, from
-/// `TRELLIS_SOAK_FIRST`), and `TRELLIS_SEED=S` runs seed S alone.
+/// `TRELLIS_SOAK_FIRST`; over loopback with `TRELLIS_SOAK_MEDIUM=loopback`), and
+/// `TRELLIS_SEED=S` runs seed S alone.
 @Suite(.timeLimit(.minutes(5)))
 struct DifferentialTests {
-    /// A fixed set, so that CI is repeatable; each seed costs one distributed run (about a second).
-    static let ciSeeds: [UInt64] = Array(1...32)
+    /// Fixed sets, so that CI is repeatable. Over ZeroMQ each seed costs one run of spawned
+    /// processes (about a second): a few dozen keep the sockets, the processes and their codec
+    /// honest. Over a loopback network (every node in this process, every message still encoded
+    /// and decoded) a seed costs milliseconds: many more seeds search the rules.
+    static let zeroMQSeeds: [UInt64] = Array(1...24)
+    static let loopbackSeeds: [UInt64] = Array(1...400)
 
-    @Test("a random scenario over a random placement gives the in-process trace", arguments: ciSeeds)
+    @Test("a random scenario over a random placement of processes gives the in-process trace", arguments: zeroMQSeeds)
     func randomScenarioMatchesInProcess(_ seed: UInt64) async throws {
         if let mismatch = await DifferentialCheck.check(seed: seed, options: try options()) {
             Issue.record("\(mismatch)")
+        }
+    }
+
+    @Test("a random scenario over a random placement of in-process nodes gives the in-process trace", arguments: loopbackSeeds)
+    func randomScenarioOverLoopbackMatchesInProcess(_ seed: UInt64) async throws {
+        if let mismatch = await DifferentialCheck.check(seed: seed, options: loopbackOptions()) {
+            Issue.record("over loopback: \(mismatch)")
         }
     }
 
@@ -57,7 +69,7 @@ struct DifferentialTests {
     @Test(.enabled(if: SoakSettings.current != nil), .timeLimit(.minutes(600)))
     func soak() async throws {
         let settings = try #require(SoakSettings.current)
-        let options = try options()
+        let options = try settings.medium.options()
         var mismatches = 0
         var checked = 0
         try await withThrowingTaskGroup(of: DifferentialCheck.Mismatch?.self) { group in
@@ -88,15 +100,18 @@ struct SoakSettings {
     var parallel: Int
     /// One seed alone: its scenario and line counts are printed even when the runs agree.
     var verbose = false
+    /// Over ZeroMQ unless `TRELLIS_SOAK_MEDIUM=loopback`.
+    var medium = Medium.zeroMQ
 
     static let current: SoakSettings? = {
         let environment = ProcessInfo.processInfo.environment
         let parallel = environment["TRELLIS_SOAK_PARALLEL"].flatMap(Int.init).map { max(1, $0) } ?? 2
+        let medium = environment["TRELLIS_SOAK_MEDIUM"].flatMap(Medium.init(rawValue:)) ?? .zeroMQ
         if let seed = environment["TRELLIS_SEED"].flatMap(UInt64.init) {
-            return SoakSettings(seeds: seed...seed, parallel: 1, verbose: true)
+            return SoakSettings(seeds: seed...seed, parallel: 1, verbose: true, medium: medium)
         }
         guard let count = environment["TRELLIS_SOAK_SEEDS"].flatMap(UInt64.init), count > 0 else { return nil }
         let first = environment["TRELLIS_SOAK_FIRST"].flatMap(UInt64.init) ?? 1_000
-        return SoakSettings(seeds: first...(first + count - 1), parallel: parallel)
+        return SoakSettings(seeds: first...(first + count - 1), parallel: parallel, medium: medium)
     }()
 }

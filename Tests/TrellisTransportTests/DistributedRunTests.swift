@@ -4,6 +4,7 @@ import TrellisTestSupport
 import TrellisModel
 import TrellisScenario
 import TrellisTrace
+import TrellisTraceFiles
 import TrellisDistributed
 import TrellisTransport
 import TrellisWire
@@ -12,12 +13,27 @@ import ZeroMQ
 /// SPEC §7: a distributed run prints exactly the in-process trace; faults end it cleanly.
 @Suite(.timeLimit(.minutes(2)))
 struct DistributedRunTests {
-    @Test("every example over three processes gives the in-process trace, line for line", arguments: exampleFiles())
+    /// Every example goes over in-process nodes (a loopback network); a handful of them over
+    /// ZeroMQ too, between processes, where each costs a second.
+    static let examplesOverZeroMQ: Set<String> = ["iphone-rotation.json", "split-view.json", "popover-from-bar-button.json", "manual-forwarding.json"]
+    static let placedExamplesOverZeroMQ: Set<String> = ["ipad-rotation.json", "one-third-sidebar.json", "chain-dismiss-middle.json"]
+
+    @Test("every example over three in-process nodes gives the in-process trace, line for line", arguments: exampleFiles())
+    func exampleOverLoopbackMatchesInProcess(_ file: URL) async throws {
+        try await Self.expectExampleMatchesInProcess(file, over: .loopback)
+    }
+
+    @Test("examples over three processes give the in-process trace, line for line",
+          arguments: exampleFiles().filter { examplesOverZeroMQ.contains($0.lastPathComponent) })
     func exampleMatchesInProcess(_ file: URL) async throws {
+        try await Self.expectExampleMatchesInProcess(file, over: .zeroMQ)
+    }
+
+    static func expectExampleMatchesInProcess(_ file: URL, over medium: Medium) async throws {
         let (text, scenario) = try spreadOverThreeNodes(file)
         #expect(Placement(scenario).nodes.count == 3)
         let inProcess = try await ScenarioRunner.run(scenario)
-        let distributed = try await DistributedRun.run(scenario, scenarioText: text, options: try options())
+        let distributed = try await DistributedRun.run(scenario, scenarioText: text, options: try medium.options())
         #expect(distributed.canonicalLines == inProcess.canonicalLines)
         #expect(TraceDiff.compare(inProcess.events, distributed.events).isEmpty)
         #expect(distributed.failures == inProcess.failures)
@@ -25,15 +41,31 @@ struct DistributedRunTests {
         #expect(Set(distributed.events.map(\.id.node)) == ["main", "b", "c"])
     }
 
-    @Test("an example's own placement gives the in-process trace", arguments: exampleFiles().filter(hasPlacement))
+    @Test("an example's own placement over in-process nodes gives the in-process trace", arguments: exampleFiles().filter(hasPlacement))
+    func examplePlacementOverLoopbackMatchesInProcess(_ file: URL) async throws {
+        try await Self.expectPlacementMatchesInProcess(file, over: .loopback)
+    }
+
+    @Test("an example's own placement over processes gives the in-process trace",
+          arguments: exampleFiles().filter { placedExamplesOverZeroMQ.contains($0.lastPathComponent) })
     func examplePlacementMatchesInProcess(_ file: URL) async throws {
+        try await Self.expectPlacementMatchesInProcess(file, over: .zeroMQ)
+    }
+
+    static func expectPlacementMatchesInProcess(_ file: URL, over medium: Medium) async throws {
         let text = try String(contentsOf: file, encoding: .utf8)
         let scenario = try ScenarioDecoder.decode(text, file: file.lastPathComponent)
         #expect(Placement(scenario).nodes.count == 3)
         let inProcess = try await ScenarioRunner.run(scenario)
-        let distributed = try await DistributedRun.run(scenario, scenarioText: text, options: try options())
+        let distributed = try await DistributedRun.run(scenario, scenarioText: text, options: try medium.options())
         #expect(distributed.canonicalLines == inProcess.canonicalLines)
         #expect(distributed.failures.isEmpty)
+    }
+
+    @Test func theExamplesOverZeroMQAreExamples() {
+        let names = Set(exampleFiles().map(\.lastPathComponent))
+        #expect(Self.examplesOverZeroMQ.isSubset(of: names))
+        #expect(Self.placedExamplesOverZeroMQ.isSubset(of: Set(exampleFiles().filter(hasPlacement).map(\.lastPathComponent))))
     }
 
     @Test func severalExamplesComeWithAPlacement() {

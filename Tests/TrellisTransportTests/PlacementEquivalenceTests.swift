@@ -14,13 +14,18 @@ struct PlacementEquivalenceTests {
                                                      "userInterfaceIdiom": "pad", "displayScale": 2 } }
         """
 
-    /// Runs `text` in one process and distributed, and expects the same canonical lines.
+    /// Runs `text` in one process and distributed — over ZeroMQ between processes, and over a
+    /// loopback network in this one — and expects the same canonical lines each time. These few
+    /// cases are cheap enough for both; the differential tester's many go over loopback mostly.
     static func expectSameTrace(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) async throws {
         let scenario = try ScenarioDecoder.decode(text, file: "inline.json")
         let inProcess = try await ScenarioRunner.run(scenario).canonicalLines
-        let distributed = try await DistributedRun.run(scenario, scenarioText: text, options: try options()).canonicalLines
-        if distributed != inProcess {
-            Issue.record("- in-process, + distributed:\n\(DifferentialCheck.difference(inProcess, distributed))", sourceLocation: sourceLocation)
+        for medium in Medium.allCases {
+            let distributed = try await DistributedRun.run(scenario, scenarioText: text, options: try medium.options()).canonicalLines
+            if distributed != inProcess {
+                Issue.record("- in-process, + distributed over \(medium):\n\(DifferentialCheck.difference(inProcess, distributed))",
+                             sourceLocation: sourceLocation)
+            }
         }
     }
 

@@ -49,6 +49,29 @@ func options(peerTimeoutMilliseconds: Int = 2_000) throws -> DistributedOptions 
     return options
 }
 
+/// Options for a run whose nodes all live in this process, over a loopback network of their own
+/// (`NodeLauncher.inProcess`): every message encoded and decoded, no socket, thread or process.
+func loopbackOptions() -> DistributedOptions {
+    var options = DistributedOptions(nodeExecutable: "")
+    options.launcher = .inProcess(LoopbackNetwork())
+    return options
+}
+
+/// How a distributed run of a test goes: over ZeroMQ between spawned processes, or in this
+/// process over a loopback network.
+enum Medium: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case zeroMQ, loopback
+
+    var testDescription: String { rawValue }
+
+    func options() throws -> DistributedOptions {
+        switch self {
+        case .zeroMQ: return try TrellisTransportTests.options()
+        case .loopback: return loopbackOptions()
+        }
+    }
+}
+
 /// Whether a process with this id still exists.
 func processExists(_ id: Int32) -> Bool {
     kill(id, 0) == 0
