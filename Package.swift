@@ -4,9 +4,13 @@ import PackageDescription
 // Module map (folders under Sources/ are the architecture):
 //   TrellisModel     value model: sizes, traits, styles, controller ids          (no dependencies)
 //   TrellisJSON      JSON reader that keeps positions, shared by scenario and trace files
-//   TrellisTrace     trace events, canonical text, the capture format, reading, diffing, exports
+//   TrellisTrace     the trace's hot path and event model: events, messages and their one schema,
+//                    canonical text, the recorder (what the runtime needs at run time)
+//   TrellisTraceFiles the trace's files and tools: both capture codecs, file reader and writer,
+//                    diffs, merge, filters, Perfetto and sequence-diagram exports
 //   CTrellisPrefetch the processor's cache prefetch, which Swift cannot express (one inline C function)
 //   TrellisRuntime   controllers as actors, behaviours, the router, windows, mailboxes
+//   TrellisScreenPicture the screen picture (SPEC §6): the SVG of the frames a window reports
 //   TrellisScenario  scenario files: decoding, validation, running, `expect` steps (a step is a
 //                    runtime WindowEvent; ScenarioSteps.swift holds each step's file syntax)
 //   TrellisTestKit   actor-level unit tests: hierarchy stores and single-controller probes (no YAML)
@@ -41,22 +45,24 @@ let package = Package(
         .systemLibrary(name: "CZeroMQ", providers: [.apt(["libzmq3-dev"])]),
         .target(name: "ZeroMQ", dependencies: ["CZeroMQ"]),
         .target(name: "TrellisTransport", dependencies: ["ZeroMQ", "TrellisWire", "TrellisModel", "TrellisTrace", "TrellisRuntime"]),
-        .target(name: "TrellisDistributed", dependencies: ["TrellisTransport", "ZeroMQ", "TrellisWire", "TrellisModel", "TrellisTrace", "TrellisRuntime", "TrellisScenario"]),
+        .target(name: "TrellisDistributed", dependencies: ["TrellisTransport", "ZeroMQ", "TrellisWire", "TrellisModel", "TrellisTrace", "TrellisTraceFiles", "TrellisRuntime", "TrellisScenario"]),
         .target(name: "TrellisWire", dependencies: ["TrellisModel"]),
         .target(name: "TrellisJSON"),
-        .target(name: "TrellisTrace", dependencies: ["TrellisModel", "TrellisJSON"]),
+        .target(name: "TrellisTrace", dependencies: ["TrellisModel"]),
+        .target(name: "TrellisTraceFiles", dependencies: ["TrellisModel", "TrellisJSON", "TrellisTrace"]),
         .target(name: "CTrellisPrefetch"),
         .target(name: "TrellisRuntime", dependencies: ["TrellisModel", "TrellisTrace", "CTrellisPrefetch"]),
+        .target(name: "TrellisScreenPicture", dependencies: ["TrellisModel", "TrellisRuntime"]),
         .target(name: "TrellisScenario", dependencies: [
-            "TrellisModel", "TrellisJSON", "TrellisTrace", "TrellisRuntime", .product(name: "Yams", package: "Yams"),
+            "TrellisModel", "TrellisJSON", "TrellisTrace", "TrellisTraceFiles", "TrellisRuntime", .product(name: "Yams", package: "Yams"),
         ]),
-        .target(name: "TrellisBench", dependencies: ["TrellisModel", "TrellisTrace", "TrellisRuntime", "TrellisTransport", "TrellisDistributed", "TrellisWire", "ZeroMQ", "TrellisScenario"]),
+        .target(name: "TrellisBench", dependencies: ["TrellisModel", "TrellisTrace", "TrellisTraceFiles", "TrellisRuntime", "TrellisTransport", "TrellisDistributed", "TrellisWire", "ZeroMQ", "TrellisScenario"]),
         // No TrellisScenario: a user's `import TrellisTestKit` links no scenario files and no YAML.
-        .target(name: "TrellisTestKit", dependencies: ["TrellisModel", "TrellisTrace", "TrellisRuntime"]),
+        .target(name: "TrellisTestKit", dependencies: ["TrellisModel", "TrellisTrace", "TrellisTraceFiles", "TrellisRuntime"]),
         .executableTarget(
             name: "trellis",
             dependencies: [
-                "TrellisModel", "TrellisRuntime", "TrellisScenario", "TrellisTrace", "TrellisTransport", "TrellisDistributed", "TrellisBench",
+                "TrellisModel", "TrellisRuntime", "TrellisScenario", "TrellisTrace", "TrellisTraceFiles", "TrellisTransport", "TrellisDistributed", "TrellisBench", "TrellisScreenPicture",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -64,20 +70,20 @@ let package = Package(
         // bounded waits for child processes, the binary, the random scenarios of the differential tester.
         .target(name: "TrellisTestSupport", dependencies: ["TrellisModel", "TrellisJSON", "TrellisTrace", "TrellisRuntime"], path: "Tests/Support"),
         .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ", "TrellisTestSupport"]),
-        .testTarget(name: "TrellisTraceExportTests", dependencies: ["TrellisTrace", "TrellisScenario", "TrellisModel", "TrellisTestSupport"], exclude: ["Golden"]),
+        .testTarget(name: "TrellisTraceExportTests", dependencies: ["TrellisTrace", "TrellisTraceFiles", "TrellisScenario", "TrellisModel", "TrellisTestSupport"], exclude: ["Golden"]),
         .testTarget(
             name: "TrellisTransportTests",
-            dependencies: ["TrellisTransport", "TrellisDistributed", "TrellisWire", "TrellisScenario", "TrellisRuntime", "TrellisTrace", "TrellisModel", "ZeroMQ", "trellis", "TrellisTestSupport"]),
+            dependencies: ["TrellisTransport", "TrellisDistributed", "TrellisWire", "TrellisScenario", "TrellisRuntime", "TrellisTrace", "TrellisTraceFiles", "TrellisModel", "ZeroMQ", "trellis", "TrellisTestSupport"]),
         .testTarget(name: "TrellisTestKitTests", dependencies: ["TrellisTestKit", "TrellisRuntime", "TrellisModel", "TrellisScenario"]),
         // docs/testing.md's code as written: its tests import only Testing and TrellisTestKit.
         .testTarget(name: "TrellisTutorialTests", dependencies: ["TrellisTestKit", "TrellisRuntime", "TrellisModel"]),
         .testTarget(name: "TrellisWireTests", dependencies: ["TrellisWire", "TrellisModel", "TrellisTestSupport"]),
-        .testTarget(name: "TrellisModelTests", dependencies: ["TrellisModel", "TrellisJSON", "TrellisTrace"]),
-        .testTarget(name: "TrellisRuntimeTests", dependencies: ["TrellisRuntime", "TrellisTrace", "TrellisModel", "TrellisTestSupport"]),
-        .testTarget(name: "TrellisScenarioTests", dependencies: ["TrellisScenario", "TrellisRuntime", "TrellisTrace", "TrellisModel", "TrellisTestSupport"]),
+        .testTarget(name: "TrellisModelTests", dependencies: ["TrellisModel", "TrellisJSON", "TrellisTrace", "TrellisTraceFiles"], exclude: ["Golden"]),
+        .testTarget(name: "TrellisRuntimeTests", dependencies: ["TrellisRuntime", "TrellisTrace", "TrellisTraceFiles", "TrellisModel", "TrellisTestSupport"]),
+        .testTarget(name: "TrellisScenarioTests", dependencies: ["TrellisScenario", "TrellisRuntime", "TrellisTrace", "TrellisTraceFiles", "TrellisModel", "TrellisTestSupport"]),
         .testTarget(name: "TrellisPresentationTests", dependencies: ["TrellisScenario", "TrellisRuntime", "TrellisTrace", "TrellisModel", "TrellisTestSupport"]),
         // The screen picture (SPEC §6): frames of scenarios after a step, and their SVG.
-        .testTarget(name: "TrellisScreenPictureTests", dependencies: ["TrellisScenario", "TrellisRuntime", "TrellisTrace", "TrellisModel"]),
+        .testTarget(name: "TrellisScreenPictureTests", dependencies: ["TrellisScreenPicture", "TrellisScenario", "TrellisRuntime", "TrellisTrace", "TrellisModel"]),
         .testTarget(name: "TrellisCLITests", dependencies: ["trellis", "TrellisTestSupport"]),
         // Runs Tests/Interop/trellis_node.py (pyzmq) as a node of a distributed run of `trellis`.
         .testTarget(name: "TrellisInteropTests", dependencies: ["trellis", "TrellisTestSupport"]),

@@ -1,4 +1,5 @@
 import TrellisTrace
+import TrellisTraceFiles
 
 /// The trace readers (JSON Lines capture files, line by line and as bytes) and what the
 /// `trellis trace` commands do with what they read: merging, the causal tree, diffing, exports.

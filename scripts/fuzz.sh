@@ -38,7 +38,7 @@ module_maps=()
 while IFS= read -r map; do module_maps+=(-Xcc "-fmodule-map-file=$map"); done < <(
     find "$bin" -maxdepth 2 -name module.modulemap; find "$build/checkouts/Yams/Sources/CYaml/include" -name module.modulemap)
 objects=()
-for module in TrellisModel TrellisJSON TrellisTrace CTrellisPrefetch TrellisRuntime TrellisScenario TrellisWire Yams CYaml; do
+for module in TrellisModel TrellisJSON TrellisTrace TrellisTraceFiles CTrellisPrefetch TrellisRuntime TrellisScenario TrellisWire Yams CYaml; do
     while IFS= read -r object; do objects+=("$object"); done < <(find "$bin/$module.build" -name '*.o' | sort)
 done
 for target in "${targets[@]}"; do

@@ -2,6 +2,7 @@ import Foundation
 import TrellisModel
 import TrellisRuntime
 import TrellisTrace
+import TrellisTraceFiles
 
 /// The anchor of the in-process figures: the same traversal as a chain of bare Swift actor
 /// calls — each node awaits each child in turn, nothing else. A size transition walks the tree
@@ -122,7 +123,7 @@ package enum InProcessBench {
     /// Closes a file recorder's file; a write that failed (a full disk) fails the measure: a
     /// figure of a trace that was not written would be wrong.
     static func closeFile(of recorder: TraceRecorder) throws {
-        guard case let .file(writer) = recorder.storage else { return }
+        guard case let .file(sink) = recorder.storage, let writer = sink as? TraceFileWriter else { return }
         writer.close()
         if let failure = writer.failure { throw failure }
     }

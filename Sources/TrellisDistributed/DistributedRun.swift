@@ -4,6 +4,7 @@ import TrellisModel
 import TrellisRuntime
 import TrellisScenario
 import TrellisTrace
+import TrellisTraceFiles
 import TrellisWire
 import ZeroMQ
 

@@ -1,5 +1,6 @@
 import TrellisTransport
 import TrellisTrace
+import TrellisTraceFiles
 import TrellisWire
 
 /// What the conductor gathered of its workers' traces (TWP/1 §9.7), apart from the waiting

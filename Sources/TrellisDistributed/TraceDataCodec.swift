@@ -1,4 +1,5 @@
 import TrellisTrace
+import TrellisTraceFiles
 import TrellisWire
 
 /// TRACE-DATA (TWP/1 §7.8, §9.7) in both its forms: the parts a worker answers a TRACE-REQUEST

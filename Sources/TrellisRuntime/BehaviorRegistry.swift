@@ -17,6 +17,14 @@ public enum BehaviorKind: String, Sendable, Hashable, CaseIterable, Comparable {
         }
     }
 
+    /// The words with their article: "a view-controller behaviour", "an adaptive delegate".
+    public var wordsWithArticle: String {
+        switch self {
+        case .viewController, .presentationController: return "a \(words)"
+        case .adaptiveDelegate: return "an \(words)"
+        }
+    }
+
     public static func < (lhs: BehaviorKind, rhs: BehaviorKind) -> Bool {
         allCases.firstIndex(of: lhs) ?? 0 < allCases.firstIndex(of: rhs) ?? 0
     }

@@ -1,4 +1,4 @@
-import TrellisTrace
+import TrellisTraceFiles
 
 /// The text of a failed trace expectation: what was expected and what happened as a readable
 /// diff, the actual lines as Swift ready to paste into the test (record mode), and the whole

@@ -10,8 +10,12 @@ import TrellisModel
 /// log's time runs. Any other event — or a frequent one whose numbers do not fit — is `.other`:
 /// its message and clocks are in the log's side table at `detail`. `TraceEvent`s are made from
 /// these when they are read.
-struct CompactTraceEvent: Sendable {
-    enum Code: UInt8, Sendable {
+///
+/// Public, with no public members, only so that the capture encoders in TrellisTraceFiles can
+/// inline what they use of it for every event (the compiler inlines across modules only from a
+/// public type); the same holds for `CompactTraceLog`.
+public struct CompactTraceEvent: Sendable {
+    package enum Code: UInt8, Sendable {
         /// The message, Lamport clock, step and transition are `others[detail]` of the log.
         case other
         /// `viewWillTransition(to: sizes[first])`.
@@ -25,28 +29,29 @@ struct CompactTraceEvent: Sendable {
         case viewDidLayoutSubviews
     }
 
-    var code: Code
-    var hasTransition: Bool
+    package var code: Code
+    @usableFromInline package var hasTransition: Bool
     /// The node of the cause, an index into the node table; -1 when there is no cause.
-    var causeNode: Int16
+    package var causeNode: Int16
     /// The receiver: an index into the controller table.
-    var controller: UInt32
-    var detail: UInt32
-    var step: Int32
-    var transitionID: Int32
+    package var controller: UInt32
+    package var detail: UInt32
+    package var step: Int32
+    @usableFromInline package var transitionID: Int32
     /// The Lamport clock minus the sequence number (it only grows: both count every event, and
     /// the clock also jumps past clocks received from other nodes).
-    var lamportOffset: UInt32
-    var causeSequence: UInt64
+    package var lamportOffset: UInt32
+    package var causeSequence: UInt64
     /// Indices into the size table.
-    var first: UInt32
-    var second: UInt32
+    package var first: UInt32
+    package var second: UInt32
 
-    var transition: Int? { hasTransition ? Int(transitionID) : nil }
+    @inlinable
+    package var transition: Int? { hasTransition ? Int(transitionID) : nil }
 
     /// A layout event's `detail`: a frame at (0,0), or a frame whose origin is `first`.
-    static let frameAtZero: UInt32 = 1
-    static let frameWithOrigin: UInt32 = 2
+    @inlinable package static var frameAtZero: UInt32 { 1 }
+    @inlinable package static var frameWithOrigin: UInt32 { 2 }
 
     /// A layout event's frame, if it carries one.
     func frame(sizes: [Size]) -> Rect? {
@@ -69,7 +74,7 @@ struct OtherTraceEvent: Sendable {
 }
 
 /// What a recorder has interned: controller ids, node names and sizes, each once.
-struct TraceTables: Sendable {
+package struct TraceTables: Sendable {
     private(set) var controllers: [ControllerID] = []
     private var controllerIndex: [ControllerID: UInt32] = [:]
     /// Node names; the recorder's own node is first.
@@ -142,10 +147,10 @@ struct TraceTables: Sendable {
     var snapshot: Snapshot { Snapshot(controllers: controllers, nodes: nodes, sizes: sizes) }
 
     /// The tables an event's indices refer to, frozen.
-    struct Snapshot: Sendable {
-        var controllers: [ControllerID]
-        var nodes: [String]
-        var sizes: [Size]
+    package struct Snapshot: Sendable {
+        package var controllers: [ControllerID]
+        package var nodes: [String]
+        package var sizes: [Size]
     }
 }
 
@@ -153,23 +158,24 @@ struct TraceTables: Sendable {
 /// `.other` events' side table and the times. Kept in chunks of fixed capacity, so a growing
 /// trace is never copied to a larger buffer; an event's sequence number is `firstSequence` plus
 /// its position.
-struct CompactTraceLog: Sendable {
+public struct CompactTraceLog: Sendable {
     static let chunkCapacity = 16_384
 
     /// From `position` on, events happened at `time` (until the next run): the clock a recorder
     /// reads changes every few milliseconds, so a time per event would mostly repeat.
+    @usableFromInline
     struct TimeRun: Sendable {
-        var position: Int
-        var time: UInt64
+        @usableFromInline var position: Int
+        @usableFromInline var time: UInt64
     }
 
     /// Full chunks, then `current`.
-    private var full: [[CompactTraceEvent]] = []
-    private var current: [CompactTraceEvent] = []
-    private(set) var count = 0
-    var firstSequence: UInt64
+    @usableFromInline var full: [[CompactTraceEvent]] = []
+    @usableFromInline var current: [CompactTraceEvent] = []
+    package private(set) var count = 0
+    @usableFromInline var firstSequence: UInt64
     var others: [OtherTraceEvent] = []
-    private(set) var times: [TimeRun] = []
+    @usableFromInline private(set) var times: [TimeRun] = []
     /// The time of the last run, beside the array: the check on every append then reads no
     /// memory of the array's own (a cache line the router's walk has usually evicted).
     private var lastTime: UInt64?
@@ -196,7 +202,7 @@ struct CompactTraceLog: Sendable {
     }
 
     /// Moves the chunks out, in order, leaving the log empty.
-    mutating func takeChunks() -> [[CompactTraceEvent]] {
+    package mutating func takeChunks() -> [[CompactTraceEvent]] {
         var all = full
         full = []
         if !current.isEmpty { all.append(current) }
@@ -206,7 +212,8 @@ struct CompactTraceLog: Sendable {
     }
 
     /// The events in order, chunk by chunk.
-    var chunks: [[CompactTraceEvent]] { current.isEmpty ? full : full + [current] }
+    @inlinable
+    package var chunks: [[CompactTraceEvent]] { current.isEmpty ? full : full + [current] }
 
     subscript(position: Int) -> CompactTraceEvent {
         let chunk = position / Self.chunkCapacity
@@ -238,8 +245,10 @@ struct CompactTraceLog: Sendable {
         return found
     }
 
-    /// Visits every event in order with its sequence number and time.
-    func forEach(_ body: (CompactTraceEvent, _ sequence: UInt64, _ time: UInt64) -> Void) {
+    /// Visits every event in order with its sequence number and time (inlined into the capture
+    /// encoders, which call it for every event of a file trace).
+    @inlinable
+    package func forEach(_ body: (CompactTraceEvent, _ sequence: UInt64, _ time: UInt64) -> Void) {
         var position = 0
         var run = 0
         for events in chunks {
@@ -252,7 +261,7 @@ struct CompactTraceLog: Sendable {
     }
 
     /// The full event: names, sizes and side-table entries looked up.
-    func event(_ compact: CompactTraceEvent, sequence: UInt64, time: UInt64, tables: TraceTables.Snapshot) -> TraceEvent {
+    package func event(_ compact: CompactTraceEvent, sequence: UInt64, time: UInt64, tables: TraceTables.Snapshot) -> TraceEvent {
         let message: TraceMessage
         var lamport = sequence &+ UInt64(compact.lamportOffset)
         var step = Int(compact.step)

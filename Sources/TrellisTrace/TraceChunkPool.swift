@@ -8,7 +8,7 @@ import Synchronization
 /// hierarchy would spend a fifth of its time in the kernel. So spare chunks are allocated and
 /// written once (the pages faulted in) on a queue of their own, off the router's path, and a file
 /// writer gives the chunks it has written back for reuse.
-final class TraceChunkPool: Sendable {
+package final class TraceChunkPool: Sendable {
     /// Spare chunks kept ready; past this many, recycled chunks are freed.
     static let spareCount = 3
 
@@ -46,7 +46,7 @@ final class TraceChunkPool: Sendable {
     }
 
     /// A chunk whose events were written to the file: its memory is reused.
-    func recycle(_ chunk: consuming [CompactTraceEvent]) {
+    package func recycle(_ chunk: consuming [CompactTraceEvent]) {
         var chunk = chunk
         chunk.removeAll(keepingCapacity: true)
         guard chunk.capacity >= CompactTraceLog.chunkCapacity else { return }

@@ -15,6 +15,15 @@ public enum AppearanceCallback: String, Sendable, CaseIterable {
 public enum PresentationCallback: String, Sendable, CaseIterable {
     case presentationTransitionWillBegin, presentationTransitionDidEnd
     case dismissalTransitionWillBegin, dismissalTransitionDidEnd
+
+    /// What the callback's value is: `animated` for the `WillBegin` callbacks, `completed` for
+    /// the `DidEnd` ones (the canonical text's label and the capture's payload key).
+    public var valueName: String {
+        switch self {
+        case .presentationTransitionWillBegin, .dismissalTransitionWillBegin: return "animated"
+        case .presentationTransitionDidEnd, .dismissalTransitionDidEnd: return "completed"
+        }
+    }
 }
 
 /// What happened in one trace event. Its canonical text (SPEC §6) is `canonicalText`.
@@ -156,11 +165,7 @@ public enum TraceMessage: Sendable, Equatable {
         case let .fault(text): return "fault " + Self.oneLine(text)
         case let .note(text): return "note " + Self.oneLine(text)
         case let .appearance(callback): return callback.rawValue
-        case let .presentationTransition(callback, value):
-            switch callback {
-            case .presentationTransitionWillBegin, .dismissalTransitionWillBegin: return "\(callback.rawValue)(animated: \(value))"
-            case .presentationTransitionDidEnd, .dismissalTransitionDidEnd: return "\(callback.rawValue)(completed: \(value))"
-            }
+        case let .presentationTransition(callback, value): return "\(callback.rawValue)(\(callback.valueName): \(value))"
         case let .present(presented, style, _): return "present(\(presented), style: \(style.rawValue))"
         case let .dismiss(presented): return "dismiss(\(presented))"
         case let .adaptivePresentationStyle(style): return "adaptivePresentationStyle -> " + style.rawValue

@@ -19,10 +19,10 @@ public final class TraceRecorder: Sendable {
         case memory
         /// Counted and dropped: for measuring the runtime without the trace's memory.
         case discard
-        /// Written to a capture file (JSON Lines): handed to the writer in chunks, formatted
-        /// and written on the writer's own thread; nothing kept in memory. Call `flush()` before
-        /// closing the writer.
-        case file(TraceFileWriter)
+        /// Written to a capture file: handed to the sink (a `TraceFileWriter`) in chunks,
+        /// encoded and written on the writer's own thread; nothing kept in memory. Call `flush()`
+        /// before closing the writer.
+        case file(any TraceChunkSink)
 
         var discards: Bool {
             if case .discard = self { return true }
@@ -203,12 +203,12 @@ public final class TraceRecorder: Sendable {
     @inline(__always)
     private func store(_ event: CompactTraceEvent, time: UInt64, to state: inout State) {
         state.log.append(buffers: buffers, event, time: time)
-        if case let .file(writer) = storage, state.log.count >= Self.fileChunkSize {
+        if state.log.count >= Self.fileChunkSize, case let .file(writer) = storage {
             handOver(to: writer, &state)
         }
     }
 
-    private func handOver(to writer: TraceFileWriter, _ state: inout State) {
+    private func handOver(to writer: any TraceChunkSink, _ state: inout State) {
         guard !state.log.isEmpty else { return }
         var log = CompactTraceLog(firstSequence: state.nextSequence)
         swap(&log, &state.log)

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import TrellisBench
 import TrellisTrace
+import TrellisTraceFiles
 
 /// `trellis bench`: each performance figure beside its anchor, measured in the same run.
 struct BenchCommand: AsyncParsableCommand {

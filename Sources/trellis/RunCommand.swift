@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import TrellisScenario
 import TrellisTrace
+import TrellisTraceFiles
 import TrellisDistributed
 import TrellisTransport
 

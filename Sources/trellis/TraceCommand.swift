@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import TrellisModel
 import TrellisTrace
+import TrellisTraceFiles
 
 /// `trellis trace`: inspect recorded runs (SPEC §6).
 struct TraceCommand: AsyncParsableCommand {

@@ -2,8 +2,10 @@ import ArgumentParser
 import Foundation
 import TrellisModel
 import TrellisRuntime
+import TrellisScreenPicture
 import TrellisScenario
 import TrellisTrace
+import TrellisTraceFiles
 
 /// `trellis trace export`: a recorded run for standard viewers, or a picture of the screen.
 struct TraceExportCommand: AsyncParsableCommand {

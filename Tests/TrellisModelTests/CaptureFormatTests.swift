@@ -1,6 +1,7 @@
 import Testing
 import TrellisModel
 import TrellisTrace
+import TrellisTraceFiles
 
 @Suite("JSON Lines capture format (SPEC §6)")
 struct CaptureFormatTests {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TrellisModel
 import TrellisTrace
+import TrellisTraceFiles
 
 /// The compact binary capture (`Protocols/compact-trace-format.md`) and JSON Lines 1.1.
 @Suite("Compact capture and JSON Lines 1.1")
@@ -10,8 +11,10 @@ struct CompactCaptureTests {
     static let messages: [TraceMessage] = CaptureFormatTests.messages + [
         .layout(.viewWillLayoutSubviews, frame: Rect(x: 0, y: 0, width: 320, height: 568)),
         .layout(.viewDidLayoutSubviews, frame: Rect(x: -0.0, y: 0, width: 1, height: 2)),
-        .appearance(.viewWillAppear), .appearance(.viewDidDisappear),
+        .appearance(.viewWillAppear), .appearance(.viewDidAppear), .appearance(.viewWillDisappear), .appearance(.viewDidDisappear),
         .presentationTransition(.presentationTransitionWillBegin, value: true),
+        .presentationTransition(.presentationTransitionDidEnd, value: true),
+        .presentationTransition(.dismissalTransitionWillBegin, value: false),
         .presentationTransition(.dismissalTransitionDidEnd, value: false),
         .present("P", style: .formSheet, transitionStyle: .crossDissolve),
         .dismiss("P"),

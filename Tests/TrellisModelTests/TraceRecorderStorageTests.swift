@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TrellisModel
 import TrellisTrace
+import TrellisTraceFiles
 
 /// The recorder keeps events compactly and writes capture files on a thread of its own: what
 /// comes out must be exactly what the plain `TraceEvent` and `TraceCaptureFormat.line` give.

@@ -2,6 +2,7 @@ import Testing
 import TrellisModel
 import TrellisRuntime
 import TrellisTrace
+import TrellisTraceFiles
 
 /// A behaviour that overrides nothing, written as a user would: it takes the router's general
 /// path (the behaviour is asked, super is an explicit call), where `DefaultBehavior` takes the

@@ -3,6 +3,7 @@ import Testing
 import TrellisScenario
 import TrellisTestSupport
 import TrellisTrace
+import TrellisTraceFiles
 
 /// Bad input never crashes, traps or hangs (SPEC §10): every example file, damaged in many
 /// deterministic ways, is either accepted or rejected with a located error; the same for

@@ -3,6 +3,7 @@ import Testing
 import TrellisModel
 import TrellisScenario
 import TrellisTrace
+import TrellisTraceFiles
 
 /// Reading, filtering, following and diffing recorded traces (SPEC §6, `trellis trace`).
 @Suite struct TraceInspectionTests {

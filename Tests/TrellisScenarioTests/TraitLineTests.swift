@@ -4,6 +4,7 @@ import TrellisTestSupport
 import TrellisModel
 import TrellisScenario
 import TrellisTrace
+import TrellisTraceFiles
 
 /// SPEC §6 (amended): trait lines print `style=`, `direction=` and `category=` after the four
 /// core axes when those axes are specified, so a dark-mode change is visible.

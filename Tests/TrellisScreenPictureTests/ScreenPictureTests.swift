@@ -5,6 +5,7 @@ import FoundationXML
 import Testing
 import TrellisModel
 import TrellisRuntime
+import TrellisScreenPicture
 import TrellisScenario
 import TrellisTrace
 

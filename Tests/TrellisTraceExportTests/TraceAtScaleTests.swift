@@ -1,6 +1,7 @@
 import Testing
 import TrellisModel
 import TrellisTrace
+import TrellisTraceFiles
 
 /// Reading traces at scale (SPEC §6, issue 17): a minimal diff without an N×M table, steps
 /// aligned by what they are, cycles of causes reported, and deep cause chains giving output

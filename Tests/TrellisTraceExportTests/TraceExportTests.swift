@@ -4,6 +4,7 @@ import TrellisModel
 import TrellisScenario
 import TrellisTestSupport
 import TrellisTrace
+import TrellisTraceFiles
 
 /// Exports of a recorded run (SPEC §6): Perfetto JSON checked by structure, sequence diagrams
 /// against golden files.

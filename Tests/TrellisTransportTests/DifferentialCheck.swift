@@ -2,6 +2,7 @@ import Foundation
 import TrellisScenario
 import TrellisTestSupport
 import TrellisTrace
+import TrellisTraceFiles
 import TrellisDistributed
 import TrellisTransport
 

@@ -4,6 +4,7 @@ import TrellisTestSupport
 import TrellisModel
 import TrellisScenario
 import TrellisTrace
+import TrellisTraceFiles
 import TrellisDistributed
 import TrellisTransport
 import TrellisWire

@@ -4,6 +4,7 @@ import TrellisModel
 import TrellisScenario
 import TrellisTestSupport
 import TrellisTrace
+import TrellisTraceFiles
 @testable import TrellisDistributed
 import TrellisTransport
 import TrellisWire

@@ -1,5 +1,6 @@
 import Foundation
 import TrellisJSON
+import TrellisTrace
 
 /// A part of a capture file that could not be read: the file, where (a line number from 1 for
 /// JSON Lines, a byte offset for the compact capture) and why.

@@ -1,3 +1,5 @@
+import TrellisTrace
+
 
 
 /// Merging the events of several nodes into one trace by causality (TTF/1 §4.7): by Lamport

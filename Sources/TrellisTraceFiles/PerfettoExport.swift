@@ -1,5 +1,6 @@
 import TrellisJSON
 import TrellisModel
+import TrellisTrace
 
 /// A trace in the Chrome / Perfetto Trace Event Format (opens in ui.perfetto.dev): one process
 /// per node, one track per controller, a slice per handled message, flow arrows from each event

@@ -1,3 +1,5 @@
+import TrellisTrace
+
 /// A node's events cut into whole compact captures (TCF/1) of about a given size: what a worker
 /// sends in TRACE-DATA's compact form (TWP/1 §7.8). Each capture stands alone — its own header,
 /// RUN record, name and size tables, and an event before the first is "none" (TCF/1 §3.2) — so a

@@ -1,3 +1,5 @@
+import TrellisTrace
+
 /// A whole trace as the bytes of a capture file, in either form: what `trellis run --trace`,
 /// `trellis trace convert` and `trellis trace merge` write. Both forms start a new header (a
 /// JSON Lines header line, a compact RUN record) where the run id changes, naming the node of the

@@ -1,12 +1,13 @@
 import Dispatch
 import Glibc
 import Synchronization
+import TrellisTrace
 
 /// Writes a capture file (JSON Lines or the compact capture) on a thread of its own: a recorder
 /// hands it chunks of compact events, which it encodes and writes while the router goes on — so a file
 /// trace costs the router about what a trace in memory costs, as long as the other core keeps up.
 /// At most a few chunks wait at a time; past that the recorder waits (backpressure, nothing dropped).
-public final class TraceFileWriter: Sendable {
+public final class TraceFileWriter: TraceChunkSink {
     /// Why a capture file could not be opened or written.
     public struct WriteError: Error, Sendable, CustomStringConvertible {
         public var path: String
@@ -64,7 +65,8 @@ public final class TraceFileWriter: Sendable {
         submit { $0.append(line) }
     }
 
-    func write(_ chunk: consuming TraceChunk) {
+    /// Takes a recorder's chunk: encoded and written on the writer's thread.
+    public func write(_ chunk: consuming TraceChunk) {
         let events = chunk.log.count
         written.withLock { $0 += events }
         // Moved into a box so that, once encoded, its buffers have no other owner and can be

@@ -1,3 +1,5 @@
+import TrellisTrace
+
 /// A structural diff of two traces (`trellis trace diff`). Steps are aligned first by what they
 /// are — a longest common subsequence of their descriptions, in order, so a step inserted or
 /// removed on one side shows as that step alone and the steps after it still pair up — then each

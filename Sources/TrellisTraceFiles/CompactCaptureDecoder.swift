@@ -1,4 +1,5 @@
 import TrellisModel
+import TrellisTrace
 
 /// Why a compact capture could not be read on: where (the byte offset from the start of the
 /// file) and what is wrong there.
@@ -30,7 +31,7 @@ package enum CompactCaptureDecoder {
         try reader.readRecords(body)
     }
 
-    private struct Reader {
+    struct Reader {
         let bytes: UnsafeRawBufferPointer
         var position = 0
         /// The end of the record being read (the file's end for events).
@@ -49,8 +50,7 @@ package enum CompactCaptureDecoder {
         var what: String {
             guard let tag else { return "the file header" }
             guard tag >= Format.eventTagBase else { return "the record at byte \(start) (tag 0x\(String(tag, radix: 16)))" }
-            let code = Format.Code(rawValue: tag - Format.eventTagBase).map { "\($0)" } ?? "unknown"
-            return "the event at byte \(start) (\(code))"
+            return "the event at byte \(start) (\(TraceMessageSchema.label(ofCode: tag - Format.eventTagBase)))"
         }
 
         init(bytes: UnsafeRawBufferPointer) {
@@ -116,8 +116,9 @@ package enum CompactCaptureDecoder {
 
         mutating func readEvent(_ tag: UInt8) throws(CompactCaptureError) -> TraceEvent {
             typealias Flag = Format.Flag
-            guard let code = Format.Code(rawValue: tag - Format.eventTagBase) else {
-                throw failure("unknown event code \(tag - Format.eventTagBase) (tag 0x\(String(tag, radix: 16)))", at: start)
+            let code = Int(tag - Format.eventTagBase)
+            guard code < TraceMessageSchema.prototypesByCode.count, let prototype = TraceMessageSchema.prototypesByCode[code].first else {
+                throw failure("unknown event code \(code) (tag 0x\(String(tag, radix: 16)))", at: start)
             }
             guard let run else { throw failure("an event before any RUN record", at: start) }
             _ = run
@@ -145,61 +146,11 @@ package enum CompactCaptureDecoder {
             let step = flags & Flag.step != 0 ? try signed("step") : previous.step
             let time = flags & Flag.time != 0 ? previous.time &+ UInt64(bitPattern: Format.unzigzag(try varint("time"))) : previous.time
             let controller = try controller("controller")
-            let message = try message(code)
+            let message = try TraceMessageSchema.fields(of: prototype, &self).message
             previous.become(node: node, sequence: sequence, lamportOffset: lamportOffset, transition: transition, step: step, time: time)
             return TraceEvent(
                 id: EventRef(node: node, sequence: sequence), lamport: sequence &+ lamportOffset, cause: cause, controller: controller,
                 transition: transition, step: step, message: message, time: time)
-        }
-
-        mutating func message(_ code: Format.Code) throws(CompactCaptureError) -> TraceMessage {
-            switch code {
-            case .step: return .step(number: try signed("step number"), description: try text("step description"))
-            case .viewWillTransition: return .viewWillTransition(to: try size("size"))
-            case .sizeForChild:
-                return .sizeForChild(child: try controller("child"), parent: try size("parent size"), answer: try size("answer"))
-            case .frameOfPresentedView:
-                let origin = try size("origin"), size = try size("size")
-                return .frameOfPresentedView(Rect(origin: Point(x: origin.width, y: origin.height), size: size))
-            case .willTransition: return .willTransition(to: try traits())
-            case .traitCollectionDidChange: return .traitCollectionDidChange(previous: try traits())
-            case .preferredContentSizeDidChange: return .preferredContentSizeDidChange(child: try controller("child"))
-            case .systemLayoutFittingSizeDidChange: return .systemLayoutFittingSizeDidChange(child: try controller("child"))
-            case .suppressed:
-                let message = try name("suppressed message")
-                let cutCount = try count("cut count")
-                var cut: [ControllerID] = []
-                cut.reserveCapacity(cutCount)
-                for _ in 0..<cutCount { cut.append(try controller("cut controller")) }
-                return .suppressed(message: message, cut: cut)
-            case .viewWillLayoutSubviews: return .layout(.viewWillLayoutSubviews, frame: try frame())
-            case .viewDidLayoutSubviews: return .layout(.viewDidLayoutSubviews, frame: try frame())
-            case .containerViewWillLayoutSubviews: return .layout(.containerViewWillLayoutSubviews, frame: try frame())
-            case .containerViewDidLayoutSubviews: return .layout(.containerViewDidLayoutSubviews, frame: try frame())
-            case .alongsideTransition: return .alongsideTransition(transition: try signed("transition"))
-            case .transitionCompletion: return .transitionCompletion(transition: try signed("transition"))
-            case .warning: return .warning(try text("text"))
-            case .error: return .error(try text("text"))
-            case .fault: return .fault(try text("text"))
-            case .note: return .note(try text("text"))
-            case .appearance: return .appearance(try choice(AppearanceCallback.allCases, "appearance callback"))
-            case .presentationTransition:
-                let callback = try choice(PresentationCallback.allCases, "presentation callback")
-                return .presentationTransition(callback, value: try flag("value"))
-            case .present:
-                return .present(
-                    try controller("presented"), style: try named(ModalPresentationStyle.self, "style"),
-                    transitionStyle: try named(ModalTransitionStyle.self, "transition style"))
-            case .dismiss: return .dismiss(try controller("presented"))
-            case .adaptivePresentationStyle: return .adaptivePresentationStyle(try named(ModalPresentationStyle.self, "style"))
-            case .willPresentWithAdaptiveStyle: return .willPresentWithAdaptiveStyle(try named(ModalPresentationStyle.self, "style"))
-            case .completion: return .completion(action: try name("action"), try controller("target"))
-            case .show: return .show(try controller("child"), detail: try flag("detail"))
-            case .push: return .push(try controller("child"))
-            case .pop: return .pop(try controller("child"))
-            case .replaceDetail: return .replaceDetail(try controller("child"))
-            case .select: return .select(try controller("child"), index: try signed("index"))
-            }
         }
 
         mutating func frame() throws(CompactCaptureError) -> Rect? {
@@ -240,14 +191,14 @@ package enum CompactCaptureDecoder {
                 : failure("\(what) ends before its fields do", at: end)
         }
 
-        mutating func varint(_ field: String) throws(CompactCaptureError) -> UInt64 {
+        mutating func varint(_ field: @autoclosure () -> String) throws(CompactCaptureError) -> UInt64 {
             let at = position
             var value: UInt64 = 0
             var shift: UInt64 = 0
             while true {
                 let next = try byte()
                 guard shift < 63 || (shift == 63 && next <= 1) else {
-                    throw failure("the \(field) of \(what) is longer than 64 bits", at: at)
+                    throw failure("the \(field()) of \(what) is longer than 64 bits", at: at)
                 }
                 value |= UInt64(next & 0x7F) << shift
                 if next & 0x80 == 0 { return value }
@@ -255,22 +206,22 @@ package enum CompactCaptureDecoder {
             }
         }
 
-        mutating func signed(_ field: String) throws(CompactCaptureError) -> Int {
-            Int(Format.unzigzag(try varint(field)))
+        mutating func signed(_ field: @autoclosure () -> String) throws(CompactCaptureError) -> Int {
+            Int(Format.unzigzag(try varint(field())))
         }
 
         /// A count or length: at most the bytes left (each counted thing takes at least one).
-        mutating func count(_ field: String) throws(CompactCaptureError) -> Int {
+        mutating func count(_ field: @autoclosure () -> String) throws(CompactCaptureError) -> Int {
             let at = position
-            let value = try varint(field)
+            let value = try varint(field())
             guard value <= UInt64(end - position) else {
-                throw failure("the \(field) of \(what) is \(value), more than the \(end - position) bytes left", at: at)
+                throw failure("the \(field()) of \(what) is \(value), more than the \(end - position) bytes left", at: at)
             }
             return Int(value)
         }
 
-        mutating func text(_ field: String) throws(CompactCaptureError) -> String {
-            let length = try count("\(field) length")
+        mutating func text(_ field: @autoclosure () -> String) throws(CompactCaptureError) -> String {
+            let length = try count("\(field()) length")
             defer { position += length }
             return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[position..<position + length]), as: UTF8.self)
         }
@@ -283,48 +234,113 @@ package enum CompactCaptureDecoder {
             return Double(bitPattern: bits)
         }
 
-        mutating func index(_ field: String, below limit: Int, table: String) throws(CompactCaptureError) -> Int {
+        mutating func index(_ field: @autoclosure () -> String, below limit: Int, table: String) throws(CompactCaptureError) -> Int {
             let at = position
-            let value = try varint(field)
+            let value = try varint(field())
             guard value < UInt64(limit) else {
-                throw failure("the \(field) of \(what) is \(table) entry \(value), but only \(limit) are defined", at: at)
+                throw failure("the \(field()) of \(what) is \(table) entry \(value), but only \(limit) are defined", at: at)
             }
             return Int(value)
         }
 
-        mutating func name(_ field: String) throws(CompactCaptureError) -> String {
-            names[try index(field, below: names.count, table: "name")]
+        mutating func name(_ field: @autoclosure () -> String) throws(CompactCaptureError) -> String {
+            names[try index(field(), below: names.count, table: "name")]
         }
 
-        mutating func controller(_ field: String) throws(CompactCaptureError) -> ControllerID {
-            controllers[try index(field, below: controllers.count, table: "name")]
+        mutating func controller(_ field: @autoclosure () -> String) throws(CompactCaptureError) -> ControllerID {
+            controllers[try index(field(), below: controllers.count, table: "name")]
         }
 
-        mutating func size(_ field: String) throws(CompactCaptureError) -> Size {
-            sizes[try index(field, below: sizes.count, table: "size")]
+        mutating func size(_ field: @autoclosure () -> String) throws(CompactCaptureError) -> Size {
+            sizes[try index(field(), below: sizes.count, table: "size")]
         }
 
-        mutating func named<T: RawRepresentable>(_: T.Type, _ field: String) throws(CompactCaptureError) -> T where T.RawValue == String {
+        mutating func named<T: RawRepresentable>(_: T.Type, _ field: @autoclosure () -> String) throws(CompactCaptureError) -> T where T.RawValue == String {
             let at = position
-            let raw = try name(field)
-            guard let value = T(rawValue: raw) else { throw failure("unknown \(field) \"\(raw)\" in \(what)", at: at) }
+            let raw = try name(field())
+            guard let value = T(rawValue: raw) else { throw failure("unknown \(field()) \"\(raw)\" in \(what)", at: at) }
             return value
         }
 
-        mutating func choice<T>(_ cases: [T], _ field: String) throws(CompactCaptureError) -> T {
+        mutating func choice<T>(_ cases: [T], _ field: @autoclosure () -> String) throws(CompactCaptureError) -> T {
             let at = position
             let value = Int(try byte())
-            guard value < cases.count else { throw failure("unknown \(field) \(value) in \(what)", at: at) }
+            guard value < cases.count else { throw failure("unknown \(field()) \(value) in \(what)", at: at) }
             return cases[value]
         }
 
-        mutating func flag(_ field: String) throws(CompactCaptureError) -> Bool {
+        mutating func flag(_ field: @autoclosure () -> String) throws(CompactCaptureError) -> Bool {
             let at = position
             switch try byte() {
             case 0: return false
             case 1: return true
-            case let other: throw failure("the \(field) of \(what) is \(other) (expected 0 or 1)", at: at)
+            case let other: throw failure("the \(field()) of \(what) is \(other) (expected 0 or 1)", at: at)
             }
         }
+    }
+}
+
+/// A compact payload's fields (TCF/1 §4), in the order the schema visits them; a field is named
+/// by its JSON Lines key in messages.
+extension CompactCaptureDecoder.Reader: TraceFieldCoder {
+    typealias Failure = CompactCaptureError
+
+    private static func label(_ key: String) -> String { "payload field \"\(key)\"" }
+
+    mutating func integer(_ key: String, _ value: Int) throws(CompactCaptureError) -> Int {
+        try signed(Self.label(key))
+    }
+
+    mutating func text(_ key: String, _ value: String) throws(CompactCaptureError) -> String {
+        try text(Self.label(key))
+    }
+
+    mutating func name(_ key: String, _ value: String) throws(CompactCaptureError) -> String {
+        try name(Self.label(key))
+    }
+
+    mutating func named<Value: RawRepresentable<String>>(_ key: String, _ value: Value) throws(CompactCaptureError) -> Value {
+        try named(Value.self, key)
+    }
+
+    mutating func controller(_ key: String, _ value: ControllerID) throws(CompactCaptureError) -> ControllerID {
+        try controller(Self.label(key))
+    }
+
+    mutating func controllers(_ key: String, _ value: [ControllerID]) throws(CompactCaptureError) -> [ControllerID] {
+        let count = try count("\(Self.label(key)) count")
+        var ids: [ControllerID] = []
+        ids.reserveCapacity(count)
+        for _ in 0..<count { ids.append(try controller(Self.label(key))) }
+        return ids
+    }
+
+    mutating func size(_ key: String, _ value: Size) throws(CompactCaptureError) -> Size {
+        try size(Self.label(key))
+    }
+
+    mutating func rect(_ key: String, _ value: Rect) throws(CompactCaptureError) -> Rect {
+        let origin = try size("\(Self.label(key)) origin"), size = try size("\(Self.label(key)) size")
+        return Rect(origin: Point(x: origin.width, y: origin.height), size: size)
+    }
+
+    mutating func frame(_ key: String, _ value: Rect?) throws(CompactCaptureError) -> Rect? {
+        try frame()
+    }
+
+    mutating func traits(_ key: String, _ value: TraitCollection) throws(CompactCaptureError) -> TraitCollection {
+        try traits()
+    }
+
+    mutating func flag(_ key: String, _ value: Bool) throws(CompactCaptureError) -> Bool {
+        try flag(Self.label(key))
+    }
+
+    mutating func variant<Value: CaseIterable & Equatable>(_ field: String, _ value: Value) throws(CompactCaptureError) -> Value {
+        try choice(Array(Value.allCases), field)
+    }
+
+    mutating func variant(_ field: String, _ value: Bool) throws(CompactCaptureError) -> Bool {
+        try flag(field)
     }
 }

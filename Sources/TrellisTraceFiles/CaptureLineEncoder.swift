@@ -1,15 +1,6 @@
 import TrellisJSON
 import TrellisModel
-
-/// Events handed from a recorder to its file writer: a stretch of the compact log with the
-/// name tables it refers to.
-struct TraceChunk: Sendable {
-    var log: CompactTraceLog
-    var tables: TraceTables.Snapshot
-    var runID: String
-    /// Where the chunks go once written, for reuse.
-    var buffers: TraceChunkPool?
-}
+import TrellisTrace
 
 /// Writes capture lines (`Protocols/trace-format.md`, version 1.1) of compact events straight
 /// into bytes: a header line when the run id changes, then event lines; the quoted names are made
@@ -85,7 +76,7 @@ final class CaptureLineEncoder: CaptureByteBuffer {
         for events in chunk.log.chunks {
             for event in events {
                 quote(event.controller, chunk)
-                if event.code == .sizeForChild { quote(event.detail, chunk) }
+                if case .sizeForChild = event.code { quote(event.detail, chunk) }
             }
         }
         lineBound = linePrefix.count + (causePrefixes.map(\.count).max() ?? 0) + 2 * longestName + 768
@@ -106,7 +97,7 @@ final class CaptureLineEncoder: CaptureByteBuffer {
     }
 
     private func encode(_ event: CompactTraceEvent, sequence: UInt64, time: UInt64, _ chunk: TraceChunk, names: UnsafeRawBufferPointer) {
-        if event.code == .other {
+        if case .other = event.code {
             let full = chunk.log.event(event, sequence: sequence, time: time, tables: chunk.tables)
             append(TraceCaptureFormat.eventLine(for: full, headerNode: header?.node ?? ""))
             return
@@ -128,7 +119,8 @@ final class CaptureLineEncoder: CaptureByteBuffer {
             put(",\"answer\":")
             size(chunk.tables.sizes[Int(event.second)])
         case .viewWillLayoutSubviews, .viewDidLayoutSubviews:
-            head(event, sequence, names, kind: "layout", message: event.code == .viewWillLayoutSubviews ? "viewWillLayoutSubviews" : "viewDidLayoutSubviews")
+            let message: StaticString = if case .viewWillLayoutSubviews = event.code { "viewWillLayoutSubviews" } else { "viewDidLayoutSubviews" }
+            head(event, sequence, names, kind: "layout", message: message)
             put("{")
             if event.detail == CompactTraceEvent.frameAtZero || event.detail == CompactTraceEvent.frameWithOrigin {
                 put(event.detail == CompactTraceEvent.frameAtZero ? "\"frame\":[0,0," : "\"frame\":[")

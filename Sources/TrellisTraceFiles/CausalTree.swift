@@ -1,3 +1,5 @@
+import TrellisTrace
+
 /// The events of a trace as a forest by causality: each event under the event that caused it
 /// (its `cause`), roots being step headers and whatever has no cause in the trace.
 ///

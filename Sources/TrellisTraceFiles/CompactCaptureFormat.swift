@@ -1,5 +1,8 @@
+import TrellisTrace
+
 /// The constants of the compact binary capture (`Protocols/compact-trace-format.md`): the
-/// magic bytes and version, the record tags, the event codes and the event flags.
+/// magic bytes and version, the record tags and the event flags. The event codes are
+/// `TraceMessageSchema`'s.
 package enum CompactCaptureFormat {
     /// `89 54 52 4C 0D 0A 1A 0A`: not text (so never taken for JSON Lines), and a file that went
     /// through a text-mode transfer is recognised as damaged.
@@ -34,51 +37,6 @@ package enum CompactCaptureFormat {
         package static let time: UInt8 = 0x40
         /// Bits a reader of this version rejects: a writer never sets them.
         package static let reserved: UInt8 = 0x80
-    }
-
-    /// The event codes (`tag - eventTagBase`).
-    package enum Code: UInt8 {
-        case step = 0
-        case viewWillTransition = 1
-        case sizeForChild = 2
-        case frameOfPresentedView = 3
-        case willTransition = 4
-        case traitCollectionDidChange = 5
-        case preferredContentSizeDidChange = 6
-        case systemLayoutFittingSizeDidChange = 7
-        case suppressed = 8
-        case viewWillLayoutSubviews = 9
-        case viewDidLayoutSubviews = 10
-        case containerViewWillLayoutSubviews = 11
-        case containerViewDidLayoutSubviews = 12
-        case alongsideTransition = 13
-        case transitionCompletion = 14
-        case warning = 15
-        case error = 16
-        case fault = 17
-        case note = 18
-        case appearance = 19
-        case presentationTransition = 20
-        case present = 21
-        case dismiss = 22
-        case adaptivePresentationStyle = 23
-        case willPresentWithAdaptiveStyle = 24
-        case completion = 25
-        case show = 26
-        case push = 27
-        case pop = 28
-        case replaceDetail = 29
-        case select = 30
-
-        /// The code of a layout callback's event.
-        package init(_ callback: LayoutCallback) {
-            switch callback {
-            case .viewWillLayoutSubviews: self = .viewWillLayoutSubviews
-            case .viewDidLayoutSubviews: self = .viewDidLayoutSubviews
-            case .containerViewWillLayoutSubviews: self = .containerViewWillLayoutSubviews
-            case .containerViewDidLayoutSubviews: self = .containerViewDidLayoutSubviews
-            }
-        }
     }
 
     /// A layout event's frame marker: no frame, a frame at (0,0) (its size follows), or a frame

@@ -1,4 +1,5 @@
 import TrellisModel
+import TrellisTrace
 
 /// A trace as a sequence diagram (Mermaid or PlantUML): participants in order of first
 /// appearance, an arrow from the cause's controller to the receiver for every event with a

@@ -1,4 +1,5 @@
 import TrellisModel
+import TrellisTrace
 
 /// Which events of a trace to keep: by controller (alone, or with everything its events
 /// caused), message kind, step range, transition and node. Empty criteria keep everything.

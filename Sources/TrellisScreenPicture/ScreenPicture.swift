@@ -1,4 +1,5 @@
 import TrellisModel
+import TrellisRuntime
 
 /// A picture (SVG) of the simulated screen's frames (SPEC §6): each frame a `<rect>` with a
 /// `<title>` (its tooltip) drawn in order, bottom to top, and a visible `<text>` label naming the
@@ -42,19 +43,7 @@ public enum ScreenPicture {
         let labels = frames.map(label)
         let boxes = zip(labels, positions).map { labelBox($0, at: $1) }
         let arrows = frames.map(popoverArrow)
-
-        // What is drawn, in window coordinates: the window, the frames, popover sources and
-        // arrows, and the labels (which may stand outside the window when it is crowded).
-        var bounds = Bounds(Rect(windowSize))
-        for frame in frames {
-            bounds.add(frame.rect)
-            if let source = frame.popoverSource { bounds.add(source) }
-        }
-        for arrow in arrows.compactMap({ $0 }) {
-            for point in arrow.points { bounds.add(Rect(origin: point, .zero)) }
-        }
-        for box in boxes { bounds.add(box) }
-        let content = bounds.rect
+        let content = drawnBounds(frames, windowSize: windowSize, arrows: arrows, boxes: boxes)
 
         let heading = title + " — window " + windowSize.description
         let headingLines = wrap(heading, width: max(content.size.width, headingMinimumWidth), fontSize: headingFontSize, bold: true)
@@ -69,19 +58,49 @@ public enum ScreenPicture {
             + " viewBox=\"0 0 \(number(width)) \(number(height))\""
             + " font-family=\"Helvetica, Arial, sans-serif\" font-size=\"\(number(labelFontSize))\">\n"
         out += "  <title>\(escape(title))</title>\n"
-        out += "  <text class=\"heading\" x=\"\(number(margin))\" y=\"\(number(margin + 13))\""
-            + " font-size=\"\(number(headingFontSize))\" font-weight=\"bold\">"
-        for (index, line) in headingLines.enumerated() {
-            out += "<tspan x=\"\(number(margin))\" y=\"\(number(margin + 13 + Double(index) * headingLineHeight))\">"
-                + escape(line) + "</tspan>"
-        }
-        out += "</text>\n"
+        out += headingText(headingLines)
         let origin = Point(x: margin - content.origin.x, y: margin + header - content.origin.y)
         out += "  <g class=\"window\" transform=\"translate(\(number(origin.x)),\(number(origin.y)))\">\n"
         // The window's outline (a path, so that every <rect> is a frame).
         out += "    <path class=\"window-outline\" d=\"M0 0 H\(number(windowSize.width)) V\(number(windowSize.height)) H0 Z\""
             + " fill=\"none\" stroke=\"#222222\" stroke-width=\"2\"/>\n"
-        out += "    <g class=\"frames\">\n"
+        out += framesGroup(frames, arrows: arrows)
+        out += labelsGroup(frames, labels: labels, positions: positions)
+        out += "  </g>\n"
+        out += "</svg>\n"
+        return out
+    }
+
+    /// What is drawn, in window coordinates: the window, the frames, popover sources and
+    /// arrows, and the labels (which may stand outside the window when it is crowded).
+    static func drawnBounds(_ frames: [ScreenFrame], windowSize: Size, arrows: [Arrow?], boxes: [Rect]) -> Rect {
+        var bounds = Bounds(Rect(windowSize))
+        for frame in frames {
+            bounds.add(frame.rect)
+            if let source = frame.popoverSource { bounds.add(source) }
+        }
+        for arrow in arrows.compactMap({ $0 }) {
+            for point in arrow.points { bounds.add(Rect(origin: point, .zero)) }
+        }
+        for box in boxes { bounds.add(box) }
+        return bounds.rect
+    }
+
+    /// The heading's `<text>`, a `<tspan>` a line.
+    static func headingText(_ lines: [String]) -> String {
+        var out = "  <text class=\"heading\" x=\"\(number(margin))\" y=\"\(number(margin + 13))\""
+            + " font-size=\"\(number(headingFontSize))\" font-weight=\"bold\">"
+        for (index, line) in lines.enumerated() {
+            out += "<tspan x=\"\(number(margin))\" y=\"\(number(margin + 13 + Double(index) * headingLineHeight))\">"
+                + escape(line) + "</tspan>"
+        }
+        out += "</text>\n"
+        return out
+    }
+
+    /// The frames, bottom to top, each after its popover source and before its popover arrow.
+    static func framesGroup(_ frames: [ScreenFrame], arrows: [Arrow?]) -> String {
+        var out = "    <g class=\"frames\">\n"
         for (index, frame) in frames.enumerated() {
             if let source = frame.popoverSource {
                 // The source rect, faintly, under the popover.
@@ -107,7 +126,12 @@ public enum ScreenPicture {
             }
         }
         out += "    </g>\n"
-        out += "    <g class=\"labels\" paint-order=\"stroke\" stroke=\"#ffffff\" stroke-width=\"3\" stroke-linejoin=\"round\">\n"
+        return out
+    }
+
+    /// The labels, drawn last so that no frame hides one.
+    static func labelsGroup(_ frames: [ScreenFrame], labels: [String], positions: [Point]) -> String {
+        var out = "    <g class=\"labels\" paint-order=\"stroke\" stroke=\"#ffffff\" stroke-width=\"3\" stroke-linejoin=\"round\">\n"
         for (index, frame) in frames.enumerated() {
             let position = positions[index]
             let colour = frame.role == .dimming ? "#000000" : "#111111"
@@ -116,8 +140,6 @@ public enum ScreenPicture {
                 + escape(labels[index]) + "</text>\n"
         }
         out += "    </g>\n"
-        out += "  </g>\n"
-        out += "</svg>\n"
         return out
     }
 

@@ -1,4 +1,5 @@
 import TrellisModel
+import TrellisTrace
 
 /// Writes the compact binary capture (`Protocols/compact-trace-format.md`) into a growing
 /// buffer: from full events (`append(_:runID:)`, for converting and for `trellis run`) or
@@ -7,7 +8,6 @@ import TrellisModel
 /// them; an event carries only the fields that differ from the event before it.
 final class CompactCaptureEncoder: CaptureByteBuffer {
     private typealias Format = CompactCaptureFormat
-    private typealias Code = CompactCaptureFormat.Code
 
     // The fields below are touched for every event; only one thread uses an encoder, one call
     // at a time (a file writer's queue), so the run-time exclusivity checks would prove nothing.
@@ -67,136 +67,17 @@ final class CompactCaptureEncoder: CaptureByteBuffer {
         let node = name(event.id.node)
         let controller = name(event.controller.name)
         let causeNode = event.cause.map { name($0.node) }
-        scratch.removeAll(keepingCapacity: true)
-        let code = payload(of: event.message)
+        // The payload goes to `scratch` first: what it names is defined (records written) before
+        // the event starts.
+        var payload = CompactPayloadWriter(encoder: self, bytes: [])
+        swap(&payload.bytes, &scratch)
+        payload.bytes.removeAll(keepingCapacity: true)
+        let code = TraceMessageSchema.fields(of: event.message, &payload).code
+        swap(&payload.bytes, &scratch)
         head(code, node: node, sequence: event.id.sequence, lamport: event.lamport, causeNode: causeNode,
              causeSequence: event.cause?.sequence ?? 0, transition: event.transition, step: event.step, time: event.time,
              controller: controller)
         append(bytes: scratch)
-    }
-
-    /// Writes the message's payload into `scratch` (defining what it names first) and returns its code.
-    private func payload(of message: TraceMessage) -> Code {
-        switch message {
-        case let .step(number, description):
-            Self.signed(number, into: &scratch)
-            Self.text(description, into: &scratch)
-            return .step
-        case let .viewWillTransition(to):
-            Self.varint(size(to), into: &scratch)
-            return .viewWillTransition
-        case let .sizeForChild(child, parent, answer):
-            let indices = [name(child.name), size(parent), size(answer)]
-            for index in indices { Self.varint(index, into: &scratch) }
-            return .sizeForChild
-        case let .frameOfPresentedView(frame):
-            let indices = [size(Size(frame.minX, frame.minY)), size(frame.size)]
-            for index in indices { Self.varint(index, into: &scratch) }
-            return .frameOfPresentedView
-        case let .willTransition(traits):
-            self.traits(traits)
-            return .willTransition
-        case let .traitCollectionDidChange(traits):
-            self.traits(traits)
-            return .traitCollectionDidChange
-        case let .preferredContentSizeDidChange(child):
-            Self.varint(name(child.name), into: &scratch)
-            return .preferredContentSizeDidChange
-        case let .systemLayoutFittingSizeDidChange(child):
-            Self.varint(name(child.name), into: &scratch)
-            return .systemLayoutFittingSizeDidChange
-        case let .suppressed(message, cut):
-            let indices = [name(message)] + cut.map { name($0.name) }
-            Self.varint(indices[0], into: &scratch)
-            Self.varint(UInt32(truncatingIfNeeded: cut.count), into: &scratch)
-            for index in indices.dropFirst() { Self.varint(index, into: &scratch) }
-            return .suppressed
-        case let .layout(callback, frame):
-            if let frame {
-                let origin = Size(frame.minX, frame.minY)
-                if origin.width.bitPattern == 0, origin.height.bitPattern == 0 {
-                    let index = size(frame.size)
-                    scratch.append(Format.FrameMarker.atZero.rawValue)
-                    Self.varint(index, into: &scratch)
-                } else {
-                    let indices = [size(origin), size(frame.size)]
-                    scratch.append(Format.FrameMarker.withOrigin.rawValue)
-                    for index in indices { Self.varint(index, into: &scratch) }
-                }
-            } else {
-                scratch.append(Format.FrameMarker.none.rawValue)
-            }
-            return Code(callback)
-        case let .alongsideTransition(transition):
-            Self.signed(transition, into: &scratch)
-            return .alongsideTransition
-        case let .transitionCompletion(transition):
-            Self.signed(transition, into: &scratch)
-            return .transitionCompletion
-        case let .warning(text):
-            Self.text(text, into: &scratch)
-            return .warning
-        case let .error(text):
-            Self.text(text, into: &scratch)
-            return .error
-        case let .fault(text):
-            Self.text(text, into: &scratch)
-            return .fault
-        case let .note(text):
-            Self.text(text, into: &scratch)
-            return .note
-        case let .appearance(callback):
-            scratch.append(UInt8(AppearanceCallback.allCases.firstIndex(of: callback) ?? 0))
-            return .appearance
-        case let .presentationTransition(callback, value):
-            scratch.append(UInt8(PresentationCallback.allCases.firstIndex(of: callback) ?? 0))
-            scratch.append(value ? 1 : 0)
-            return .presentationTransition
-        case let .present(presented, style, transitionStyle):
-            let indices = [name(presented.name), name(style.rawValue), name(transitionStyle.rawValue)]
-            for index in indices { Self.varint(index, into: &scratch) }
-            return .present
-        case let .dismiss(presented):
-            Self.varint(name(presented.name), into: &scratch)
-            return .dismiss
-        case let .adaptivePresentationStyle(style):
-            Self.varint(name(style.rawValue), into: &scratch)
-            return .adaptivePresentationStyle
-        case let .willPresentWithAdaptiveStyle(style):
-            Self.varint(name(style.rawValue), into: &scratch)
-            return .willPresentWithAdaptiveStyle
-        case let .completion(action, target):
-            let indices = [name(action), name(target.name)]
-            for index in indices { Self.varint(index, into: &scratch) }
-            return .completion
-        case let .show(child, detail):
-            Self.varint(name(child.name), into: &scratch)
-            scratch.append(detail ? 1 : 0)
-            return .show
-        case let .push(child):
-            Self.varint(name(child.name), into: &scratch)
-            return .push
-        case let .pop(child):
-            Self.varint(name(child.name), into: &scratch)
-            return .pop
-        case let .replaceDetail(child):
-            Self.varint(name(child.name), into: &scratch)
-            return .replaceDetail
-        case let .select(child, index):
-            Self.varint(name(child.name), into: &scratch)
-            Self.signed(index, into: &scratch)
-            return .select
-        }
-    }
-
-    private func traits(_ traits: TraitCollection) {
-        let indices = [
-            name(traits.horizontalSizeClass.rawValue), name(traits.verticalSizeClass.rawValue), name(traits.userInterfaceIdiom.rawValue),
-        ]
-        let rest = [name(traits.layoutDirection.rawValue), name(traits.userInterfaceStyle.rawValue), name(traits.preferredContentSizeCategory.rawValue)]
-        for index in indices { Self.varint(index, into: &scratch) }
-        Self.double(traits.displayScale, into: &scratch)
-        for index in rest { Self.varint(index, into: &scratch) }
     }
 
     // MARK: Chunks of compact events
@@ -223,57 +104,86 @@ final class CompactCaptureEncoder: CaptureByteBuffer {
         }
         begin(runID: chunk.runID, node: tables.nodes.first ?? "")
         let ownNode = mapNode(0, tables)
+        let codes = Self.recorderCodes
         chunk.log.forEach { event, sequence, time in
-            if event.code == .other {
-                append(chunk.log.event(event, sequence: sequence, time: time, tables: tables), runID: chunk.runID)
-                return
-            }
-            // What the event names is defined before the event starts, in the order
-            // `append(_:runID:)` defines it: controller, cause node, then the payload's.
-            let controller = mapController(event.controller, tables)
-            let causeNode = event.causeNode < 0 ? nil : mapNode(Int(event.causeNode), tables)
-            var first: UInt32 = 0, second: UInt32 = 0, child: UInt32 = 0
-            let code: Code
-            switch event.code {
-            case .other: return
-            case .viewWillTransition:
-                code = .viewWillTransition
-                first = mapSize(event.first, tables)
-            case .sizeForChild:
-                code = .sizeForChild
-                child = mapController(event.detail, tables)
-                first = mapSize(event.first, tables)
+            encode(event, sequence: sequence, time: time, node: ownNode, codes: codes, chunk, tables)
+        }
+    }
+
+    /// Appends one event of a recorder's chunk: a compact one straight from its table indices,
+    /// an `.other` one as the full event it stands for.
+    @inline(__always)
+    private func encode(
+        _ event: CompactTraceEvent, sequence: UInt64, time: UInt64, node: UInt32, codes: RecorderCodes, _ chunk: TraceChunk,
+        _ tables: TraceTables.Snapshot
+    ) {
+        let code: UInt8
+        switch event.code {
+        case .other:
+            append(chunk.log.event(event, sequence: sequence, time: time, tables: tables), runID: chunk.runID)
+            return
+        case .viewWillTransition: code = codes.viewWillTransition
+        case .sizeForChild: code = codes.sizeForChild
+        case .viewWillLayoutSubviews: code = codes.viewWillLayoutSubviews
+        case .viewDidLayoutSubviews: code = codes.viewDidLayoutSubviews
+        }
+        // What the event names is defined before the event starts, in the order
+        // `append(_:runID:)` defines it: controller, cause node, then the payload's.
+        let controller = mapController(event.controller, tables)
+        let causeNode = event.causeNode < 0 ? nil : mapNode(Int(event.causeNode), tables)
+        var first: UInt32 = 0, second: UInt32 = 0, child: UInt32 = 0
+        switch event.code {
+        case .other: return
+        case .viewWillTransition:
+            first = mapSize(event.first, tables)
+        case .sizeForChild:
+            child = mapController(event.detail, tables)
+            first = mapSize(event.first, tables)
+            second = mapSize(event.second, tables)
+        case .viewWillLayoutSubviews, .viewDidLayoutSubviews:
+            if event.detail == CompactTraceEvent.frameWithOrigin { first = mapSize(event.first, tables) }
+            if event.detail == CompactTraceEvent.frameAtZero || event.detail == CompactTraceEvent.frameWithOrigin {
                 second = mapSize(event.second, tables)
-            case .viewWillLayoutSubviews, .viewDidLayoutSubviews:
-                code = event.code == .viewWillLayoutSubviews ? .viewWillLayoutSubviews : .viewDidLayoutSubviews
-                if event.detail == CompactTraceEvent.frameWithOrigin { first = mapSize(event.first, tables) }
-                if event.detail == CompactTraceEvent.frameAtZero || event.detail == CompactTraceEvent.frameWithOrigin {
-                    second = mapSize(event.second, tables)
-                }
             }
-            head(code, node: ownNode, sequence: sequence, lamport: sequence &+ UInt64(event.lamportOffset),
-                 causeNode: causeNode, causeSequence: event.causeSequence,
-                 transition: event.transition, step: Int(event.step), time: time, controller: controller)
-            switch code {
-            case .viewWillTransition:
-                putVarint(first)
-            case .sizeForChild:
-                putVarint(child)
-                putVarint(first)
-                putVarint(second)
-            default:
-                switch event.detail {
-                case CompactTraceEvent.frameAtZero:
-                    put(Format.FrameMarker.atZero.rawValue)
-                    putVarint(second)
-                case CompactTraceEvent.frameWithOrigin:
-                    put(Format.FrameMarker.withOrigin.rawValue)
-                    putVarint(first)
-                    putVarint(second)
-                default:
-                    put(Format.FrameMarker.none.rawValue)
-                }
-            }
+        }
+        head(code, node: node, sequence: sequence, lamport: sequence &+ UInt64(event.lamportOffset),
+             causeNode: causeNode, causeSequence: event.causeSequence,
+             transition: event.transition, step: Int(event.step), time: time, controller: controller)
+        switch event.code {
+        case .other: return
+        case .viewWillTransition: putVarint(first)
+        case .sizeForChild:
+            putVarint(child)
+            putVarint(first)
+            putVarint(second)
+        case .viewWillLayoutSubviews, .viewDidLayoutSubviews: putFrame(detail: event.detail, origin: first, size: second)
+        }
+    }
+
+    private typealias RecorderCodes = (viewWillTransition: UInt8, sizeForChild: UInt8, viewWillLayoutSubviews: UInt8, viewDidLayoutSubviews: UInt8)
+
+    /// The codes of the recorder's own compact events (`CompactTraceEvent.Code`), as the schema
+    /// gives them; their payloads above are what `CompactPayloadWriter` writes for the same
+    /// messages (the golden tests compare the two paths).
+    private static let recorderCodes: RecorderCodes = (
+        viewWillTransition: TraceMessageSchema.code(of: .viewWillTransition(to: .zero)),
+        sizeForChild: TraceMessageSchema.code(of: .sizeForChild(child: "", parent: .zero, answer: .zero)),
+        viewWillLayoutSubviews: TraceMessageSchema.code(of: .layout(.viewWillLayoutSubviews)),
+        viewDidLayoutSubviews: TraceMessageSchema.code(of: .layout(.viewDidLayoutSubviews)))
+
+    /// A compact layout event's frame, as `CompactPayloadWriter.frame` writes it.
+    @inline(__always)
+    private func putFrame(detail: UInt32, origin: UInt32, size: UInt32) {
+        switch detail {
+        case CompactTraceEvent.frameAtZero:
+            put(Format.FrameMarker.atZero.rawValue)
+            putVarint(size)
+        case CompactTraceEvent.frameWithOrigin:
+            put(Format.FrameMarker.withOrigin.rawValue)
+            putVarint(origin)
+            putVarint(size)
+        default:
+            put(Format.FrameMarker.none.rawValue)
         }
     }
 
@@ -327,7 +237,7 @@ final class CompactCaptureEncoder: CaptureByteBuffer {
     }
 
     /// The name table index of `text`, defined by a NAME record the first time.
-    private func name(_ text: String) -> UInt32 {
+    func name(_ text: String) -> UInt32 {
         if let index = names[text] { return index }
         let index = UInt32(truncatingIfNeeded: names.count)
         names[text] = index
@@ -336,7 +246,7 @@ final class CompactCaptureEncoder: CaptureByteBuffer {
     }
 
     /// The size table index of `size` (bit for bit), defined by a SIZE record the first time.
-    private func size(_ size: Size) -> UInt32 {
+    func size(_ size: Size) -> UInt32 {
         let key = SizeKey(width: size.width.bitPattern, height: size.height.bitPattern)
         if let index = sizes[key] { return index }
         let index = UInt32(truncatingIfNeeded: sizes.count)
@@ -358,7 +268,7 @@ final class CompactCaptureEncoder: CaptureByteBuffer {
     /// The event's tag, flags and the fields that differ from the event before.
     @inline(__always)
     private func head(
-        _ code: Code, node: UInt32, sequence: UInt64, lamport: UInt64, causeNode: UInt32?, causeSequence: UInt64,
+        _ code: UInt8, node: UInt32, sequence: UInt64, lamport: UInt64, causeNode: UInt32?, causeSequence: UInt64,
         transition: Int?, step: Int, time: UInt64, controller: UInt32
     ) {
         typealias Flag = Format.Flag
@@ -372,7 +282,7 @@ final class CompactCaptureEncoder: CaptureByteBuffer {
         if step != previous.step { flags |= Flag.step }
         if time != previous.time { flags |= Flag.time }
         reserve(Self.eventBound)
-        put(Format.eventTagBase + code.rawValue)
+        put(Format.eventTagBase + code)
         put(flags)
         if flags & Flag.node != 0 { putVarint(node) }
         if flags & Flag.sequence != 0 { putVarint(sequence) }
