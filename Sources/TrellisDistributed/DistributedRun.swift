@@ -249,7 +249,8 @@ package actor DistributedRun {
         for node in workers where options.startedNodes[node] == nil {
             let launch = NodeLaunch(
                 node: node, bindEndpoint: endpoint(for: node, in: directory), conductor: placement.conductor,
-                conductorEndpoint: conductorEndpoint, keys: try launchKeys(of: node, keys: keys, in: directory))
+                conductorEndpoint: conductorEndpoint, keys: try launchKeys(of: node, keys: keys, in: directory),
+                registry: scenario.registry)
             children[node] = try options.launcher.launch(launch, options: options) { why in await run.lost(node, why) }
         }
     }
@@ -326,7 +327,8 @@ package actor DistributedRun {
         if let refused = await transport.send(
             .setup(runID: scenario.name, node: node, scenarioJSON: scenarioText,
                    heartbeatIntervalMilliseconds: UInt32(options.heartbeatIntervalMilliseconds),
-                   peerGoneTimeoutMilliseconds: UInt32(options.peerTimeoutMilliseconds), peers: peers),
+                   peerGoneTimeoutMilliseconds: UInt32(options.peerTimeoutMilliseconds), peers: peers,
+                   behaviors: NodeBehaviors.needed(by: node, in: scenario, placement: placement)),
             to: node, correlationID: correlation) {
             throw .setup("cannot send SETUP to node \(node): \(refused)")
         }

@@ -27,6 +27,14 @@ enum NodeBehaviors {
         }
     }
 
+    /// What `node`'s SETUP names (TWP/1 §7.2): the behaviours of the controllers it hosts, their
+    /// presentation controllers' and adaptive delegates' (made on the presented controller's
+    /// node), each once, sorted by kind then name.
+    static func needed(by node: String, in scenario: Scenario, placement: Placement) -> [WireBehavior] {
+        let names = scenario.controllers.filter { placement.nodeOf[$0.id] == node }.flatMap(\.behaviorNames)
+        return Set(names).sorted().map(wire)
+    }
+
     /// The behaviours a SETUP names that `registry` does not register, sorted; a kind octet this
     /// version does not define is one of them.
     static func missing(_ named: [WireBehavior], in registry: BehaviorRegistry) -> [WireBehavior] {

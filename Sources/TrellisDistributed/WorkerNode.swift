@@ -238,7 +238,9 @@ package actor WorkerNode {
     }
 
     private func setUp(runID: String, scenarioJSON: String, peers: [WirePeer], conductor: String) async throws {
-        let scenario = try ScenarioDecoder.decode(scenarioJSON, file: "SETUP from \(conductor)")
+        // Every name the file uses is checked against this node's runner (SETUP named the ones
+        // its own controllers need, checked already): a node is its conductor's program.
+        let scenario = try ScenarioDecoder.decode(scenarioJSON, file: "SETUP from \(conductor)", registry: registry)
         let placement = Placement(scenario)
         let environment = RuntimeEnvironment(recorder: recorder)
         let host = NodeHost(
@@ -287,7 +289,7 @@ package actor WorkerNode {
     /// conductor wrongly. Nil for any other refusal.
     private func misnamedConductor(_ peer: String, node: String, scenarioJSON: String) -> String? {
         guard conductor == nil, node == name, let expectedConductor, expectedConductor != peer,
-              let scenario = try? ScenarioDecoder.decode(scenarioJSON, file: "SETUP from \(peer)"),
+              let scenario = try? ScenarioDecoder.decode(scenarioJSON, file: "SETUP from \(peer)", registry: registry),
               Placement(scenario).conductor == peer else { return nil }
         return "node \(name) was told its conductor is \(expectedConductor), but the run's conductor is \(peer): SETUP from \(peer) refused (start the node with --conductor \(peer) and --peer \(peer)=ENDPOINT)"
     }

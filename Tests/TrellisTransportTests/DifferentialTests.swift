@@ -31,6 +31,32 @@ struct DifferentialTests {
         }
     }
 
+    /// Swift behaviours on every node (SPEC §4.1, §7): the seeds' scenarios with named
+    /// behaviours, over in-process nodes built with the test registry, give the in-process trace.
+    static let namedLoopbackSeeds: [UInt64] = Array(1...200)
+
+    @Test("a random scenario naming Swift behaviours over in-process nodes gives the in-process trace", arguments: namedLoopbackSeeds)
+    func namedBehavioursOverLoopbackMatchInProcess(_ seed: UInt64) async throws {
+        if let mismatch = await DifferentialCheck.check(seed: seed, options: loopbackOptions(), namingBehaviors: true) {
+            Issue.record("over loopback, named behaviours: \(mismatch)")
+        }
+    }
+
+    @Test("named behaviours keep the seed's hierarchy, steps and placement, and use every name")
+    func theNamingGeneratorReachesEveryBehaviour() throws {
+        var used = Set<String>()
+        for seed: UInt64 in 0..<200 {
+            let plain = ScenarioGenerator.scenario(seed: seed), named = ScenarioGenerator.scenarioNamingBehaviors(seed: seed)
+            #expect(named.placementDescription == plain.placementDescription)
+            #expect(named.text == ScenarioGenerator.scenarioNamingBehaviors(seed: seed).text)
+            let scenario = try ScenarioDecoder.decode(named.text, file: "seed-\(seed).json", registry: DifferentialBehaviors.registry)
+            #expect(scenario.steps == (try ScenarioDecoder.decode(plain.text, file: "seed-\(seed).json")).steps)
+            #expect(!scenario.behaviorNames.isEmpty)
+            used.formUnion(scenario.behaviorNames.map(\.name))
+        }
+        #expect(used == Set(DifferentialBehaviors.registry.names.map(\.name)))
+    }
+
     @Test func theGeneratorIsDeterministicAndStaysSmall() throws {
         for seed: UInt64 in 0..<200 {
             let first = ScenarioGenerator.scenario(seed: seed), second = ScenarioGenerator.scenario(seed: seed)
