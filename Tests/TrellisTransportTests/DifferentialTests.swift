@@ -57,6 +57,21 @@ struct DifferentialTests {
         #expect(used == Set(DifferentialBehaviors.registry.names.map(\.name)))
     }
 
+    /// The named seeds are not the plain ones under other names: the behaviours' code runs.
+    @Test func theNamedBehavioursRun() async throws {
+        var suppressed = false, differs = 0
+        for seed: UInt64 in 1...40 {
+            let named = ScenarioGenerator.scenarioNamingBehaviors(seed: seed), plain = ScenarioGenerator.scenario(seed: seed)
+            let lines = try await ScenarioRunner.run(
+                try ScenarioDecoder.decode(named.text, file: "named.json", registry: DifferentialBehaviors.registry)).canonicalLines
+            let plainLines = try await ScenarioRunner.run(try ScenarioDecoder.decode(plain.text, file: "plain.json")).canonicalLines
+            suppressed = suppressed || lines.contains { $0.contains("keeps landscape to itself") }
+            if lines.dropFirst() != plainLines.dropFirst() { differs += 1 }
+        }
+        #expect(suppressed)
+        #expect(differs > 20, "only \(differs) of 40 named seeds trace otherwise than their plain scenario")
+    }
+
     @Test func theGeneratorIsDeterministicAndStaysSmall() throws {
         for seed: UInt64 in 0..<200 {
             let first = ScenarioGenerator.scenario(seed: seed), second = ScenarioGenerator.scenario(seed: seed)
