@@ -5,13 +5,13 @@ import TrellisWire
 /// The Swift behaviours of a distributed run (SPEC §4.1, TWP/1 §7.2): the ones a node's SETUP
 /// names, and the refusal of a node whose runner lacks some. Every node runs the conductor's own
 /// program, so they all know the same names; a node of another program says which it lacks.
-enum NodeBehaviors {
+package enum NodeBehaviors {
     /// The SETUP form of a registered name.
-    static func wire(_ name: BehaviorName) -> WireBehavior {
+    package static func wire(_ name: BehaviorName) -> WireBehavior {
         WireBehavior(wireKind(name.kind), name.name)
     }
 
-    static func wireKind(_ kind: BehaviorKind) -> WireBehaviorKind {
+    package static func wireKind(_ kind: BehaviorKind) -> WireBehaviorKind {
         switch kind {
         case .viewController: .viewController
         case .presentationController: .presentationController
@@ -19,7 +19,7 @@ enum NodeBehaviors {
         }
     }
 
-    static func registryKind(_ kind: WireBehaviorKind) -> BehaviorKind {
+    package static func registryKind(_ kind: WireBehaviorKind) -> BehaviorKind {
         switch kind {
         case .viewController: .viewController
         case .presentationController: .presentationController
@@ -30,14 +30,14 @@ enum NodeBehaviors {
     /// What `node`'s SETUP names (TWP/1 §7.2): the behaviours of the controllers it hosts, their
     /// presentation controllers' and adaptive delegates' (made on the presented controller's
     /// node), each once, sorted by kind then name.
-    static func needed(by node: String, in scenario: Scenario, placement: Placement) -> [WireBehavior] {
+    package static func needed(by node: String, in scenario: Scenario, placement: Placement) -> [WireBehavior] {
         let names = scenario.controllers.filter { placement.nodeOf[$0.id] == node }.flatMap(\.behaviorNames)
         return Set(names).sorted().map(wire)
     }
 
     /// The behaviours a SETUP names that `registry` does not register, sorted; a kind octet this
     /// version does not define is one of them.
-    static func missing(_ named: [WireBehavior], in registry: BehaviorRegistry) -> [WireBehavior] {
+    package static func missing(_ named: [WireBehavior], in registry: BehaviorRegistry) -> [WireBehavior] {
         Set(named.filter { behavior in
             guard let kind = behavior.knownKind else { return true }
             return !registry.contains(behavior.name, as: registryKind(kind))
@@ -45,7 +45,7 @@ enum NodeBehaviors {
     }
 
     /// ERROR 8's text (TWP/1 §9.1 rule 4): the node, every behaviour it lacks, and what it knows.
-    static func refusal(node: String, missing: [WireBehavior], registry: BehaviorRegistry) -> String {
+    package static func refusal(node: String, missing: [WireBehavior], registry: BehaviorRegistry) -> String {
         let lacked = missing.map(\.description).joined(separator: ", ")
         let known = registry.names.map { wire($0).description }
         let knows = known.isEmpty
