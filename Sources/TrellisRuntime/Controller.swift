@@ -345,9 +345,9 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
             return recorder.recordLayoutPair(controller: traceName, frame: frame, cause: cause)
         }
         let event = recorder.recordLayout(.viewWillLayoutSubviews, controller: traceName, frame: frame, cause: cause)
-        behavior.viewWillLayoutSubviews(in: self)
-        recorder.recordLayout(.viewDidLayoutSubviews, controller: traceName, cause: cause)
-        behavior.viewDidLayoutSubviews(in: self)
+        hook(event) { behavior.viewWillLayoutSubviews(in: self) }
+        let didEvent = recorder.recordLayout(.viewDidLayoutSubviews, controller: traceName, cause: cause)
+        hook(didEvent) { behavior.viewDidLayoutSubviews(in: self) }
         return event
     }
 
@@ -359,14 +359,15 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
         if let frame {
             size = frame.size
             place(at: frame.origin)
-            layoutEvent = recorder.recordLayout(.viewWillLayoutSubviews, controller: traceName, frame: frame, cause: cause)
-            behavior.viewWillLayoutSubviews(in: self)
+            let willEvent = recorder.recordLayout(.viewWillLayoutSubviews, controller: traceName, frame: frame, cause: cause)
+            layoutEvent = willEvent
+            hook(willEvent) { behavior.viewWillLayoutSubviews(in: self) }
             for index in slots.indices where visible.contains(index) {
                 slots[index].size = askSize(forChildAt: index, parentSize: frame.size, cause: layoutEvent, transition: nil)
             }
             placeChildren()
-            recorder.recordLayout(.viewDidLayoutSubviews, controller: traceName, cause: cause)
-            behavior.viewDidLayoutSubviews(in: self)
+            let didEvent = recorder.recordLayout(.viewDidLayoutSubviews, controller: traceName, cause: cause)
+            hook(didEvent) { behavior.viewDidLayoutSubviews(in: self) }
         }
         for index in slots.indices {
             let childFrame: Rect? = frame != nil && visible.contains(index) ? childFrame(at: index) : nil
@@ -450,8 +451,9 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
             let previous = traitCollection
             traitCollection = traits
             columnsChanged = ContainerRules.columnsMayChange(kind, from: previous.horizontalSizeClass, to: traits.horizontalSizeClass)
-            next = record(.traitCollectionDidChange(previous: previous), cause: cause)
-            behavior.traitCollectionDidChange(previous: previous, in: self)
+            let event = record(.traitCollectionDidChange(previous: previous), cause: cause)
+            next = event
+            hook(event) { behavior.traitCollectionDidChange(previous: previous, in: self) }
         }
         for index in slots.indices where slots[index].traitWalked {
             slots[index].traitWalked = false
@@ -549,16 +551,39 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
         record(.note(text), cause: delivery?.cause, transition: delivery?.transition?.id)
     }
 
+    // MARK: Actions and requests (SPEC §4.2)
+
+    /// Runs a hook that has no super step as the handling of `event`, so that what it requests
+    /// names it as the cause. UIKit's own hooks of this kind do nothing, so the default
+    /// behaviour skips them, as before.
+    private func hook(_ event: EventRef, _ body: () -> Void) {
+        guard !usesDefaultBehavior else { return }
+        handleNow(.hook, event: event, body)
+    }
+
+    public func request(_ request: BehaviorRequest) {
+        enqueue(request, from: id)
+    }
+
+    package func perform(action: String, value: ActionValue?, cause: EventRef) async -> ActionOutcome {
+        let behavior = behavior
+        return await deliverAction(value: value, expected: behavior.valueType(forAction: action), event: cause) {
+            await behavior.perform(action: action, value: value, in: self)
+        }
+    }
+
     // MARK: Appearance (R42)
 
     /// An appearance callback, forwarded to the visible children as UIKit's containers do.
     package func deliverAppearance(_ callback: AppearanceCallback, cause: EventRef?) async {
         let event = record(.appearance(callback), cause: cause)
-        switch callback {
-        case .viewWillAppear: behavior.viewWillAppear(in: self)
-        case .viewDidAppear: behavior.viewDidAppear(in: self)
-        case .viewWillDisappear: behavior.viewWillDisappear(in: self)
-        case .viewDidDisappear: behavior.viewDidDisappear(in: self)
+        hook(event) {
+            switch callback {
+            case .viewWillAppear: behavior.viewWillAppear(in: self)
+            case .viewDidAppear: behavior.viewDidAppear(in: self)
+            case .viewWillDisappear: behavior.viewWillDisappear(in: self)
+            case .viewDidDisappear: behavior.viewDidDisappear(in: self)
+            }
         }
         let visible = ContainerRules.forwardTargets(kind, childCount: slots.count, selected: selectedIndex, horizontal: traitCollection.horizontalSizeClass)
         for index in visible {
@@ -639,7 +664,7 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
             let previous = traitCollection
             traitCollection = traits
             let event = record(.traitCollectionDidChange(previous: previous), cause: cause)
-            behavior.traitCollectionDidChange(previous: previous, in: self)
+            hook(event) { behavior.traitCollectionDidChange(previous: previous, in: self) }
             for index in defaultTargets {
                 await endpoints[index].refresh(
                     frame: childFrame(at: index), traits: effectiveTraits(forChildAt: index, parentTraits: traits), cause: event)

@@ -46,6 +46,8 @@ package protocol ManagedController: ControllerEndpoint {
     func select(index: Int, cause: EventRef?) async
     /// A child becomes visible: sized by this container's SFC, its traits brought up to date.
     func showChild(at index: Int, cause: EventRef?) async
+    /// A user action for its behaviour (SPEC §4.2); `cause` is the action's event.
+    func perform(action: String, value: ActionValue?, cause: EventRef) async -> ActionOutcome
     /// Creates the presentation controller of a presentation of this controller, on the node
     /// that hosts it, from this controller's own presentation settings. `popoverSource` gives a
     /// popover's source rect in window coordinates, asked at each layout pass (R62).
@@ -62,13 +64,19 @@ package protocol ManagedPresentationController: ControllerEndpoint {
     func adaptForPresentation(cause: EventRef?) async
     /// Gives what it displays its traits, silently, before it appears.
     func prepareDisplayed() async
-    func transitionCallback(_ callback: PresentationCallback, value: Bool, cause: EventRef?) async
+    /// A presentation or dismissal callback (R42); `transition` is the presentation's or
+    /// dismissal's, whose coordinator the `WillBegin` callbacks see (nil: none to hand).
+    func transitionCallback(_ callback: PresentationCallback, value: Bool, transition: TransitionInfo?, cause: EventRef?) async
     /// Sizes and lays out what it displays, the first time.
     func initialPresentationLayout(cause: EventRef?) async
     /// Whether the presenter's views are removed (R41), what the container shows now and where.
     func presentationState() async -> PresentationState
     /// An appearance callback to what the container shows (the presented controller or its wrapper).
     func deliverDisplayedAppearance(_ callback: AppearanceCallback, cause: EventRef?) async
+    /// A user action for its behaviour (SPEC §4.2); `cause` is the action's event.
+    func perform(action: String, value: ActionValue?, cause: EventRef) async -> ActionOutcome
+    /// `presentedView.frame = frame` requested by its behaviour (§4.2).
+    func setPresentedViewFrame(_ frame: Rect, cause: EventRef?) async
 }
 
 /// A presentation as its window reads it, for inspection and the screen picture.

@@ -119,9 +119,13 @@ public actor PresentationController: ManagedPresentationController, Presentation
 
     // MARK: Presentation and dismissal callbacks
 
-    package func transitionCallback(_ callback: PresentationCallback, value: Bool, cause: EventRef?) {
+    /// The coordinator handed to `presentationTransitionWillBegin` / `dismissalTransitionWillBegin`.
+    public private(set) var transitionCoordinator: TransitionCoordinator?
+
+    package func transitionCallback(_ callback: PresentationCallback, value: Bool, transition: TransitionInfo?, cause: EventRef?) {
         let event = record(.presentationTransition(callback, value: value), cause: cause)
         let behavior = description.behavior
+        transitionCoordinator = transition.map { environment.coordinator(for: $0, owner: id) }
         handleNow(.transitionCallback, event: event) {
             switch callback {
             case .presentationTransitionWillBegin: behavior.presentationTransitionWillBegin(in: self)
@@ -130,6 +134,40 @@ public actor PresentationController: ManagedPresentationController, Presentation
             case .dismissalTransitionDidEnd: behavior.dismissalTransitionDidEnd(completed: value, in: self)
             }
         }
+        transitionCoordinator = nil
+    }
+
+    // The super steps of the hooks whose UIKit implementation does nothing: each only checks it
+    // is called from its own hook (a misplaced call is an error in the trace).
+    public func superPresentationTransitionWillBegin() { _ = superStep(.transitionCallback) }
+    public func superPresentationTransitionDidEnd(completed: Bool) { _ = superStep(.transitionCallback) }
+    public func superDismissalTransitionWillBegin() { _ = superStep(.transitionCallback) }
+    public func superDismissalTransitionDidEnd(completed: Bool) { _ = superStep(.transitionCallback) }
+    public func superContainerViewDidLayoutSubviews() { _ = superStep(.containerViewDidLayoutSubviews) }
+
+    // MARK: Actions and requests (SPEC §4.2)
+
+    public func request(_ request: BehaviorRequest) {
+        enqueue(request, from: id)
+    }
+
+    package func perform(action: String, value: ActionValue?, cause: EventRef) async -> ActionOutcome {
+        let behavior = description.behavior
+        return await deliverAction(value: value, expected: behavior.valueType(forAction: action), event: cause) {
+            await behavior.perform(action: action, value: value, in: self)
+        }
+    }
+
+    /// Gives the presented view (or its wrapper) `frame` now, as UIKit code setting
+    /// `presentedView.frame` does: recorded as the frame the container view shows, and what it
+    /// displays is laid out when its size changes. It holds until this presentation controller's
+    /// `containerViewWillLayoutSubviews` places it again (§4.2, R63).
+    package func setPresentedViewFrame(_ frame: Rect, cause: EventRef?) async {
+        let event = record(.frameOfPresentedView(frame), cause: cause)
+        let resized = frame.size != displayed.size
+        displayedOrigin = frame.origin
+        displayed.size = frame.size
+        if resized { await displayedEndpoint.layout(frame: presentedViewFrame, cause: event) }
     }
 
     /// R51: adaptation when presenting into an environment that is already compact.
@@ -162,7 +200,9 @@ public actor PresentationController: ManagedPresentationController, Presentation
         let event = record(.layout(.containerViewWillLayoutSubviews, frame: laidOutContainer), cause: cause)
         handleNow(.containerViewWillLayoutSubviews, event: event) {
             description.behavior.containerViewWillLayoutSubviews(in: self)
-            record(.layout(.containerViewDidLayoutSubviews), cause: cause)
+        }
+        let didEvent = record(.layout(.containerViewDidLayoutSubviews), cause: cause)
+        handleNow(.containerViewDidLayoutSubviews, event: didEvent) {
             description.behavior.containerViewDidLayoutSubviews(in: self)
         }
         return event

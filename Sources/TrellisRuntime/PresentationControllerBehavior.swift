@@ -48,8 +48,56 @@ public protocol PresentationControllerContext: Actor {
     /// Asks this presentation controller's own `frameOfPresentedViewInContainerView` (the
     /// behaviour's), as UIKit code reading `self.frameOfPresentedViewInContainerView` does.
     func frameOfPresentedViewInContainerView() -> Rect
+    /// `super.containerViewDidLayoutSubviews()`: UIKit's does nothing; called for symmetry with
+    /// a subclass's code (not calling it changes nothing).
+    func superContainerViewDidLayoutSubviews()
+    /// `super.presentationTransitionWillBegin()` (R42): UIKit's does nothing.
+    func superPresentationTransitionWillBegin()
+    /// `super.presentationTransitionDidEnd(_:)` (R42): UIKit's does nothing.
+    func superPresentationTransitionDidEnd(completed: Bool)
+    /// `super.dismissalTransitionWillBegin()` (R42): UIKit's does nothing.
+    func superDismissalTransitionWillBegin()
+    /// `super.dismissalTransitionDidEnd(_:)` (R42): UIKit's does nothing.
+    func superDismissalTransitionDidEnd(completed: Bool)
+    /// The coordinator of the presentation or dismissal transition under way, as UIKit's
+    /// `presentedViewController.transitionCoordinator`: set in `presentationTransitionWillBegin`
+    /// and `dismissalTransitionWillBegin` (animate alongside, register a completion), nil elsewhere.
+    var transitionCoordinator: TransitionCoordinator? { get }
+    /// Asks the window to do something (SPEC §4.2): recorded now as a `request` event caused by
+    /// the hook being handled, carried out once the window event being handled is done.
+    func request(_ request: BehaviorRequest)
     /// Writes a `note` line into the trace under this presentation controller.
     func note(_ text: String)
+}
+
+extension PresentationControllerContext {
+    /// `presentedViewController.present(_:animated:)`, carried out after the current event (§4.2).
+    public func present(_ controller: ControllerID, animated: Bool = true, style: ModalPresentationStyle? = nil) {
+        request(.present(controller, animated: animated, style: style))
+    }
+
+    /// `presentingViewController.dismiss(animated:)`: dismisses the presented controller (and
+    /// what it presents), after the current event (§4.2).
+    public func dismiss(animated: Bool = true) {
+        request(.dismiss(animated: animated))
+    }
+
+    /// `presentedViewController.show(_:sender:)`, after the current event (§4.2).
+    public func show(_ controller: ControllerID) {
+        request(.show(controller))
+    }
+
+    /// `presentedViewController.showDetailViewController(_:sender:)`, after the current event.
+    public func showDetail(_ controller: ControllerID) {
+        request(.showDetail(controller))
+    }
+
+    /// `presentedView.frame = frame`, in the container view's coordinates, after the current
+    /// event (§4.2). The frame holds until this presentation controller's own code sets it again
+    /// (a built-in style's `containerViewWillLayoutSubviews` at its next layout pass).
+    public func setPresentedViewFrame(_ frame: Rect) {
+        request(.setPresentedViewFrame(frame))
+    }
 }
 
 /// The Swift code that customises a presentation controller (a `custom` presentation's
@@ -70,6 +118,13 @@ public protocol PresentationControllerBehavior: Sendable {
     func presentationTransitionDidEnd(completed: Bool, in pc: isolated any PresentationControllerContext)
     func dismissalTransitionWillBegin(in pc: isolated any PresentationControllerContext)
     func dismissalTransitionDidEnd(completed: Bool, in pc: isolated any PresentationControllerContext)
+    /// A user action (SPEC §4.2): a tap on the dimming view, a drag, the keyboard showing. Return
+    /// true when handled; an action nobody handles is a `warning` in the trace. Requests made
+    /// here are carried out right after it.
+    func perform(action: String, value: ActionValue?, in pc: isolated any PresentationControllerContext) async -> Bool
+    /// The JSON type of the value `action` expects; an action with a value of another type (or
+    /// none) is refused with an error before `perform` runs. nil (the default): any value, or none.
+    func valueType(forAction action: String) -> ActionValueType?
 }
 
 extension PresentationControllerBehavior {
@@ -97,11 +152,29 @@ extension PresentationControllerBehavior {
         pc.superContainerViewWillLayoutSubviews()
     }
 
-    public func containerViewDidLayoutSubviews(in pc: isolated any PresentationControllerContext) {}
-    public func presentationTransitionWillBegin(in pc: isolated any PresentationControllerContext) {}
-    public func presentationTransitionDidEnd(completed: Bool, in pc: isolated any PresentationControllerContext) {}
-    public func dismissalTransitionWillBegin(in pc: isolated any PresentationControllerContext) {}
-    public func dismissalTransitionDidEnd(completed: Bool, in pc: isolated any PresentationControllerContext) {}
+    public func containerViewDidLayoutSubviews(in pc: isolated any PresentationControllerContext) {
+        pc.superContainerViewDidLayoutSubviews()
+    }
+
+    public func presentationTransitionWillBegin(in pc: isolated any PresentationControllerContext) {
+        pc.superPresentationTransitionWillBegin()
+    }
+
+    public func presentationTransitionDidEnd(completed: Bool, in pc: isolated any PresentationControllerContext) {
+        pc.superPresentationTransitionDidEnd(completed: completed)
+    }
+
+    public func dismissalTransitionWillBegin(in pc: isolated any PresentationControllerContext) {
+        pc.superDismissalTransitionWillBegin()
+    }
+
+    public func dismissalTransitionDidEnd(completed: Bool, in pc: isolated any PresentationControllerContext) {
+        pc.superDismissalTransitionDidEnd(completed: completed)
+    }
+
+    public func perform(action: String, value: ActionValue?, in pc: isolated any PresentationControllerContext) async -> Bool { false }
+
+    public func valueType(forAction action: String) -> ActionValueType? { nil }
 }
 
 /// A presentation controller that behaves as UIKit's built-in ones.

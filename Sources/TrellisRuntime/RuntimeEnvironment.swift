@@ -9,6 +9,8 @@ public final class RuntimeEnvironment: Sendable {
     /// The executor the window's actors share.
     let executor = WindowExecutor()
     let registrar = CoordinatorRegistrar()
+    /// What behaviours asked the window to do, waiting for the event being handled to end (§4.2).
+    let requests = BehaviorRequestQueue()
 
     private struct Clock {
         var nextTransition = 1
@@ -68,6 +70,25 @@ public final class RuntimeEnvironment: Sendable {
     /// is now — this node keeps no copy of either that could go stale.
     public func takeTransitions(from window: @escaping @Sendable (_ animated: Bool) async -> TransitionInfo?) {
         windowElsewhere.withLock { $0 = window }
+    }
+
+    /// The window lives on another node: requests made by behaviours here go to `window` as they
+    /// are made, in order, instead of waiting here for a window this node does not have (§4.2).
+    public func forwardRequests(to window: @escaping @Sendable (QueuedRequest) -> Void) {
+        requests.forward(to: window)
+    }
+
+    /// Takes every request waiting here, in order: a single-controller test kit, which has no
+    /// window to carry them out, reports them instead.
+    package func takeRequests() -> [QueuedRequest] {
+        var taken: [QueuedRequest] = []
+        while let next = requests.next() { taken.append(next) }
+        return taken
+    }
+
+    /// Queues a request that reached this node from a behaviour on another one (§4.2).
+    public func enqueueRequest(_ request: QueuedRequest) {
+        requests.append(request)
     }
 
     /// A transition a controller starts by itself, without a step's (a receipt, R25): the

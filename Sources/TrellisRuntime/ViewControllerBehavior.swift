@@ -29,6 +29,13 @@ public protocol ViewControllerBehavior: Sendable {
     func viewDidAppear(in vc: isolated any ViewControllerContext)
     func viewWillDisappear(in vc: isolated any ViewControllerContext)
     func viewDidDisappear(in vc: isolated any ViewControllerContext)
+    /// A user action (SPEC §4.2: the scenario's `action` step, the test kit's `action`): a tap, a
+    /// gesture, a keyboard notification, a timer. Return true when handled; an action nobody
+    /// handles is a `warning` in the trace. Requests made here are carried out right after it.
+    func perform(action: String, value: ActionValue?, in vc: isolated any ViewControllerContext) async -> Bool
+    /// The JSON type of the value `action` expects; an action with a value of another type (or
+    /// none) is refused with an error before `perform` runs. nil (the default): any value, or none.
+    func valueType(forAction action: String) -> ActionValueType?
 }
 
 extension ViewControllerBehavior {
@@ -63,6 +70,10 @@ extension ViewControllerBehavior {
     public func viewWillDisappear(in vc: isolated any ViewControllerContext) {}
 
     public func viewDidDisappear(in vc: isolated any ViewControllerContext) {}
+
+    public func perform(action: String, value: ActionValue?, in vc: isolated any ViewControllerContext) async -> Bool { false }
+
+    public func valueType(forAction action: String) -> ActionValueType? { nil }
 }
 
 /// UIKit's behaviour unchanged: every method calls super.

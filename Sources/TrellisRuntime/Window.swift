@@ -33,6 +33,9 @@ public enum WindowEvent: Sendable, Equatable {
     case pop(ControllerID)
     /// A tab bar controller selects a child.
     case select(tab: ControllerID, index: Int)
+    /// A named user action, with an optional value, for the behaviour of a controller or of a
+    /// presentation controller (`pc:P`) (SPEC §4.2): a tap, a gesture, the keyboard, a timer.
+    case action(String, on: ControllerID, value: ActionValue?)
 
     /// One environment change (R1, R13, R14), as the step that says it: a new size alone is
     /// `resizeWindow`, new traits alone `setTraits`, anything else `transition`.
@@ -66,6 +69,7 @@ extension WindowEvent: CustomStringConvertible {
         case let .setTraitOverride(container, child, traits):
             return "setTraitOverride \(container) child \(child) " + (traits.map(\.specifiedDescription) ?? "removed")
         case let .systemLayoutFittingSizeDidChange(id): return "systemLayoutFittingSizeDidChange \(id)"
+        case let .action(name, target, value): return "action \(name) on \(target)" + (value.map { " value \($0)" } ?? "")
         }
     }
 }
@@ -164,6 +168,7 @@ public actor Window {
             await self?.process(envelope)
         }
         await root.initialLayout(frame: Rect(size), traits: traits, cause: nil)
+        await carryOutRequests()
     }
 
     /// Queues `event` behind the window's earlier events and waits until it and everything it
@@ -191,9 +196,11 @@ public actor Window {
         }
         do {
             try await handle(envelope.event, cause: cause)
+            await carryOutRequests()
             envelope.done.resume(returning: .success(()))
         } catch {
             environment.recorder.record(.error(error.description), controller: rootID, cause: cause)
+            await carryOutRequests()
             envelope.done.resume(returning: .failure(error))
         }
     }
@@ -229,6 +236,61 @@ public actor Window {
             try await pop(navigation, cause: cause)
         case let .select(tab, index):
             try await select(tab: tab, index: index, cause: cause)
+        case let .action(name, target, value):
+            await act(name, on: target, value: value, cause: cause)
+        }
+    }
+
+    // MARK: Actions and behaviours' requests (§4.2)
+
+    /// Delivers a user action to the behaviour of `target` (a controller, or `pc:P`): a target
+    /// not in the window now is a warning, as is an action its behaviour does not handle.
+    private func act(_ name: String, on target: ControllerID, value: ActionValue?, cause: EventRef?) async {
+        let perform: (EventRef) async -> ActionOutcome
+        if let presented = BehaviorRequests.presentedID(ofPresentationController: target) {
+            guard let presentationController = presentationControllers[presented] else {
+                _ = record(.warning("action \(name): \(target) is not in the window (\(presented) is not presented)"), on: rootID, cause: cause)
+                return
+            }
+            perform = { await presentationController.perform(action: name, value: value, cause: $0) }
+        } else {
+            guard let controller = controllers[target], structure.isInHierarchy(target) else {
+                _ = record(.warning("action \(name): \(target) is not in the window"), on: rootID, cause: cause)
+                return
+            }
+            perform = { await controller.perform(action: name, value: value, cause: $0) }
+        }
+        let event = record(.action(name: name, value: value?.description ?? ""), on: target, cause: cause)
+        if let message = await perform(event).message(action: name, on: target) {
+            _ = record(message, on: target, cause: event)
+        }
+    }
+
+    /// Carries out what behaviours requested while the last event was handled, in the order they
+    /// asked, each as the step it stands for (so under the same rules); what carrying one out
+    /// requests joins the end of the queue. A failure is recorded and the next one goes on.
+    private func carryOutRequests() async {
+        var carried = 0
+        while let queued = environment.requests.next() {
+            carried += 1
+            guard carried <= BehaviorRequests.limitPerEvent else {
+                let left = environment.requests.removeAll() + 1
+                _ = record(.error("more than \(BehaviorRequests.limitPerEvent) behaviour requests in one event: \(left) left undone"),
+                           on: queued.requester, cause: queued.event)
+                return
+            }
+            do {
+                switch BehaviorRequests.outcome(of: queued.request, from: queued.requester, in: structure) {
+                case let .event(event):
+                    try await handle(event, cause: queued.event)
+                case let .presentedViewFrame(presented, frame):
+                    await presentationControllers[presented]?.setPresentedViewFrame(frame, cause: queued.event)
+                case let .refused(warning):
+                    _ = record(.warning(warning), on: queued.requester, cause: queued.event)
+                }
+            } catch {
+                _ = record(.error(error.description), on: queued.requester, cause: queued.event)
+            }
         }
     }
 
@@ -322,9 +384,9 @@ public actor Window {
         if covering { coveredPresenters.insert(presenterID) }
         if covering { await presenter.deliverAppearance(.viewWillDisappear, cause: event) }
         await presentationController.deliverDisplayedAppearance(.viewWillAppear, cause: event)
-        await presentationController.transitionCallback(.presentationTransitionWillBegin, value: animated, cause: event)
+        await presentationController.transitionCallback(.presentationTransitionWillBegin, value: animated, transition: transition, cause: event)
         await presentationController.initialPresentationLayout(cause: event)
-        await presentationController.transitionCallback(.presentationTransitionDidEnd, value: true, cause: event)
+        await presentationController.transitionCallback(.presentationTransitionDidEnd, value: true, transition: nil, cause: event)
         await presentationController.deliverDisplayedAppearance(.viewDidAppear, cause: event)
         if covering { await presenter.deliverAppearance(.viewDidDisappear, cause: event) }
         environment.finishTransition(transition, cause: event)
@@ -364,8 +426,10 @@ public actor Window {
         let topFirst = Array(chain.reversed())
         // R45: only the top-most of the dismissed chain is animated.
         let animatedTop = structure.topOfPresentationChain(from: presenterID)
+        let transition = environment.beginTransition(animated: animated)
         for link in topFirst {
-            await link.pc.transitionCallback(.dismissalTransitionWillBegin, value: animated && link.id == animatedTop, cause: event)
+            await link.pc.transitionCallback(
+                .dismissalTransitionWillBegin, value: animated && link.id == animatedTop, transition: transition, cause: event)
         }
         // Only what is on screen disappears: a controller covered by a presentation above it
         // already did, and the presenter reappears only if it had been covered.
@@ -378,7 +442,7 @@ public actor Window {
         }
         for link in visible { await link.pc.deliverDisplayedAppearance(.viewDidDisappear, cause: event) }
         for link in topFirst {
-            await link.pc.transitionCallback(.dismissalTransitionDidEnd, value: true, cause: event)
+            await link.pc.transitionCallback(.dismissalTransitionDidEnd, value: true, transition: nil, cause: event)
         }
         for link in chain {
             // Each removed controller's own presenter lets go of it: the dismissing presenter,
@@ -395,7 +459,6 @@ public actor Window {
             coveredPresenters.remove(link.id)
             presentationControllers[link.id] = nil
         }
-        let transition = environment.beginTransition(animated: animated)
         environment.finishTransition(transition, cause: event)
         _ = record(.completion(action: "dismiss", removed[0]), on: receiverID, cause: event)
     }

@@ -13,7 +13,7 @@ import TrellisTrace
 /// The name a step object carries: `{ "<name>": <value>, <fields beside it>… }`.
 enum StepName: String, CaseIterable {
     case resizeWindow, setTraits, transition, present, dismiss, show, showDetail, push, pop, select
-    case setPreferredContentSize, setTraitOverride, systemLayoutFittingSizeDidChange, expect
+    case setPreferredContentSize, setTraitOverride, systemLayoutFittingSizeDidChange, action, expect
 }
 
 /// One step object while it is read: its name, its value (the member the name keys) and where
@@ -73,6 +73,7 @@ extension Reader {
         case .systemLayoutFittingSizeDidChange:
             _ = try beside(step)
             return .event(.systemLayoutFittingSizeDidChange(try id(step.value, step.at)))
+        case .action: return .event(try action(step))
         case .expect: return .expect(try expectedLines(step))
         }
     }
@@ -165,6 +166,46 @@ extension Reader {
         return .setTraitOverride(container: container, child: child, traits: override)
     }
 
+    /// `{ "action": "keyboardWillShow", "on": "pc:S", "value": 216 }` (SPEC §4.2): `on` a
+    /// controller or a presentation controller, `value` any JSON value (optional).
+    mutating func action(_ step: StepSyntax) throws(ScenarioError) -> WindowEvent {
+        var target: ControllerID = ""
+        var value: ActionValue?
+        for (key, member) in try beside(step, ["on", "value"], required: ["on"]) {
+            if key == "on" {
+                positions[step.path + ".on"] = (member.line, member.column)
+                target = try actionTarget(member, step.path + ".on")
+            } else if key == "value" {
+                value = Self.actionValue(member.value)
+            }
+        }
+        let name = try string(step.value, step.at)
+        if name.isEmpty || name.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.value < 0x20 }) {
+            throw fail(step.value, step.at, "an action's name must be one word (no white space), got \"\(name)\"")
+        }
+        return .action(name, on: target, value: value)
+    }
+
+    /// A controller id, or `pc:` and one: the presentation controller of that controller.
+    func actionTarget(_ node: JSONNode, _ path: String) throws(ScenarioError) -> ControllerID {
+        let text = try string(node, path)
+        guard text.hasPrefix("pc:") else { return try id(node, path) }
+        let presented = try Self.controllerID(String(text.dropFirst(3))) { message throws(ScenarioError) in throw fail(node, path, message) }
+        return .presentationController(of: presented)
+    }
+
+    /// A JSON value as the runtime carries an action's value.
+    static func actionValue(_ value: JSONValue) -> ActionValue {
+        switch value {
+        case .null: return .null
+        case let .bool(flag): return .bool(flag)
+        case let .number(number): return .number(number)
+        case let .string(text): return .string(text)
+        case let .array(items): return .array(items.map { actionValue($0.value) })
+        case let .object(members): return .object(members.map { ActionMember($0.key, actionValue($0.value.value)) })
+        }
+    }
+
     /// `{ "expect": ["<canonical line>", …] }`.
     mutating func expectedLines(_ step: StepSyntax) throws(ScenarioError) -> [String] {
         _ = try beside(step)
@@ -221,6 +262,12 @@ extension ScenarioValidator {
             guard spec.children.indices.contains(tabIndex) else {
                 throw fail(at, "index \(tabIndex) is out of range for \(spec.children.count) children")
             }
+        case let .action(_, target, _):
+            // `on`: a controller of the file, or `pc:P` for the presentation controller of one.
+            let controller = BehaviorRequests.presentedID(ofPresentationController: target) ?? target
+            guard byID[controller] != nil else {
+                throw fail(at + ".on", "unknown controller \"\(target)\"" + (controller == target ? "" : " (no controller \"\(controller)\" to present)"))
+            }
         case let .setTraitOverride(container, child, _):
             try known(container, "container")
             try known(child, "child")
@@ -239,7 +286,7 @@ extension WindowEvent {
         case let .show(shown, from), let .showDetail(shown, from): return (shown, from)
         case let .push(pushed, onto): return (pushed, onto)
         case .resizeWindow, .setTraits, .transition, .dismiss, .pop, .select, .setPreferredContentSize, .setTraitOverride,
-             .systemLayoutFittingSizeDidChange:
+             .systemLayoutFittingSizeDidChange, .action:
             return nil
         }
     }

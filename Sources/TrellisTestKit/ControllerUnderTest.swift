@@ -76,7 +76,19 @@ public final class ControllerUnderTest: Sendable {
         environment.finishTransition(transition, cause: nil)
         let events = recorder.events(after: eventsBefore)
         let calls = log.entries(from: callsBefore)
-        return ProbeReport(subject: id, events: events, calls: calls, frames: await controller.childFrames)
+        return ProbeReport(
+            subject: id, events: events, calls: calls, frames: await controller.childFrames, requests: environment.takeRequests().map(\.request))
+    }
+
+    /// A user action for the behaviour (SPEC §4.2): the report holds what `perform` requested
+    /// (`requests`; nothing carries them out here) and, when it did not handle the action or
+    /// refused its value, the warning or error a window would record.
+    public func action(_ name: String, value: ActionValue? = nil) async -> ProbeReport {
+        await run { _ in
+            let event = recorder.record(.action(name: name, value: value?.description ?? ""), controller: id, cause: nil)
+            let outcome = await controller.perform(action: name, value: value, cause: event)
+            if let message = outcome.message(action: name, on: id) { recorder.record(message, controller: id, cause: event) }
+        }
     }
 
     /// Sends `viewWillTransition(to:)` and then the layout pass that applies the sizes.

@@ -21,7 +21,7 @@ public struct ViewController: Sendable {
         modalTransitionStyle: ModalTransitionStyle = .coverVertical,
         definesPresentationContext: Bool? = nil,
         presentationController: PresentationControllerDescription = PresentationControllerDescription(),
-        adaptiveDelegate: AdaptiveDelegate? = nil,
+        adaptiveDelegate: (any AdaptivePresentationDelegate)? = nil,
         hasPopoverSource: Bool = false,
         @HierarchyBuilder children: () -> [ViewController] = { [] }
     ) {

@@ -26,7 +26,7 @@ public final class PresentationControllerUnderTest: Sendable {
         presented: ControllerID = "P",
         style: ModalPresentationStyle,
         description: PresentationControllerDescription = PresentationControllerDescription(),
-        delegate: AdaptiveDelegate? = nil,
+        delegate: (any AdaptivePresentationDelegate)? = nil,
         profile: AdaptationProfile = .ios8,
         containerSize: Size,
         windowSize: Size? = nil,
@@ -65,7 +65,21 @@ public final class PresentationControllerUnderTest: Sendable {
         environment.finishTransition(transition, cause: nil)
         return ProbeReport(
             subject: presentationController.id, events: recorder.events(after: eventsBefore), calls: log.entries(from: callsBefore),
-            frames: [await presentationController.displayedID: await presentationController.presentedViewFrame])
+            frames: [await presentationController.displayedID: await presentationController.presentedViewFrame],
+            requests: environment.takeRequests().map(\.request))
+    }
+
+    /// A user action for the behaviour (SPEC §4.2): the report holds what `perform` requested
+    /// (`requests`; nothing carries them out here) and, when it did not handle the action or
+    /// refused its value, the warning or error a window would record.
+    public func action(_ name: String, value: ActionValue? = nil) async -> ProbeReport {
+        await run { _ in
+            let event = recorder.record(.action(name: name, value: value?.description ?? ""), controller: presentationController.id, cause: nil)
+            let outcome = await presentationController.perform(action: name, value: value, cause: event)
+            if let message = outcome.message(action: name, on: presentationController.id) {
+                recorder.record(message, controller: presentationController.id, cause: event)
+            }
+        }
     }
 
     /// The presenter's new size arrives (R6); `windowSize` is where the window goes (default: the same size).

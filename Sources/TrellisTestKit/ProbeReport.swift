@@ -12,8 +12,15 @@ public struct ProbeReport: Sendable {
     /// The frames the controller under test gives after the message (R60–R63): its children's,
     /// in its coordinates, or the presented view's, in the container view's.
     public let frames: [ControllerID: Rect]
+    /// What the behaviour asked its context to do (SPEC §4.2), in order. A window would carry
+    /// them out after the message; a single controller has none, so they are only reported.
+    public let requests: [BehaviorRequest]
 
-    init(subject: ControllerID, events: [TraceEvent], calls: [(ControllerID, ProbeCall)], frames: [ControllerID: Rect]) {
+    init(
+        subject: ControllerID, events: [TraceEvent], calls: [(ControllerID, ProbeCall)], frames: [ControllerID: Rect],
+        requests: [BehaviorRequest] = []
+    ) {
+        self.requests = requests
         self.subject = subject
         self.events = events
         self.calls = calls.map { (probe: $0.0, call: $0.1) }

@@ -118,4 +118,14 @@ extension TraceTestStore {
     ) async {
         await perform(.systemLayoutFittingSizeDidChange(controller), fileID: fileID, filePath: filePath, line: line, column: column)
     }
+
+    /// A named user action for the behaviour of `controller` (or of `pc:P`, a presentation
+    /// controller), with an optional value (SPEC §4.2): what its `perform` requests is carried
+    /// out right after it, in the same action.
+    public func action(
+        _ name: String, on controller: ControllerID, value: ActionValue? = nil,
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) async {
+        await perform(.action(name, on: controller, value: value), fileID: fileID, filePath: filePath, line: line, column: column)
+    }
 }

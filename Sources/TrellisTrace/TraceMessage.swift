@@ -87,6 +87,13 @@ public enum TraceMessage: Sendable, Equatable {
     case replaceDetail(ControllerID)
     /// A tab bar controller selected a child.
     case select(ControllerID, index: Int)
+    /// A user action delivered to a behaviour (SPEC §4.2, the `action` step); `value` is its JSON
+    /// value in compact form, "" when it has none.
+    case action(name: String, value: String)
+    /// A request a behaviour made of its context (SPEC §4.2): present, dismiss, show, showDetail,
+    /// a preferred size, a child's trait override, the presented view's frame. Caused by the
+    /// event of the hook that made it; what carrying it out leads to is caused by it.
+    case request(String)
 
     /// The event category stored in the capture format (`kind`).
     public var kind: String {
@@ -106,6 +113,8 @@ public enum TraceMessage: Sendable, Equatable {
         case .appearance: return "appearance"
         case .presentationTransition, .adaptivePresentationStyle, .willPresentWithAdaptiveStyle: return "presentation"
         case .present, .dismiss, .completion, .show, .push, .pop, .replaceDetail, .select: return "structure"
+        case .action: return "delivery"
+        case .request: return "request"
         }
     }
 
@@ -140,6 +149,8 @@ public enum TraceMessage: Sendable, Equatable {
         case .pop: return "pop"
         case .replaceDetail: return "replaceDetail"
         case .select: return "select"
+        case .action: return "action"
+        case .request: return "request"
         }
     }
 
@@ -176,6 +187,8 @@ public enum TraceMessage: Sendable, Equatable {
         case let .pop(child): return "pop(\(child))"
         case let .replaceDetail(child): return "replaceDetail(\(child))"
         case let .select(child, index): return "select(\(child), index: \(index))"
+        case let .action(name, value): return "action(\(Self.oneLine(name))" + (value.isEmpty ? ")" : ", value: \(Self.oneLine(value)))")
+        case let .request(text): return "request " + Self.oneLine(text)
         }
     }
 

@@ -77,6 +77,7 @@ public enum TraceMessageSchema {
         .show("", detail: false), .show("", detail: true),
         .push(""), .pop(""), .replaceDetail(""),
         .select("", index: 0),
+        .action(name: "", value: ""), .request(""),
     ] + LayoutCallback.allCases.map { .layout($0) }
         + AppearanceCallback.allCases.map { .appearance($0) }
         + PresentationCallback.allCases.map { .presentationTransition($0, value: false) }
@@ -141,6 +142,9 @@ public enum TraceMessageSchema {
         case let .replaceDetail(child): return (29, .replaceDetail(try c.controller("child", child)))
         case let .select(child, index):
             return (30, .select(try c.controller("child", child), index: try c.integer("index", index)))
+        case let .action(name, value):
+            return (31, .action(name: try c.name("action", name), value: try c.text("value", value)))
+        case let .request(text): return (32, .request(try c.text("text", text)))
         }
     }
 

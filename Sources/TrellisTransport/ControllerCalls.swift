@@ -181,7 +181,7 @@ enum ControllerCalls {
         .presentationCallback, on: .sharedPool, to: .presentationController, .presentationCallback.named("callback name"),
         .bool.named("value"), .cause, returns: .nothing
     ) { _, pc, callback, value, cause in
-        await pc.transitionCallback(callback, value: value, cause: cause)
+        await pc.transitionCallback(callback, value: value, transition: nil, cause: cause)
     }
 
     static let initialPresentationLayout = WireCall(
@@ -413,8 +413,19 @@ extension RemoteController {
         await send(ControllerCalls.prepareDisplayed, ())
     }
 
-    package func transitionCallback(_ callback: PresentationCallback, value: Bool, cause: EventRef?) async {
+    /// The transition does not travel (TWP/1.1 §8's call has no transition): a presentation
+    /// controller on another node sees no coordinator in its `WillBegin` callbacks.
+    package func transitionCallback(_ callback: PresentationCallback, value: Bool, transition: TransitionInfo?, cause: EventRef?) async {
         await send(ControllerCalls.presentationCallback, (callback, value, cause))
+    }
+
+    package func perform(action: String, value: ActionValue?, cause: EventRef) async -> ActionOutcome {
+        await host.noteFault("action \(action) for \(id) on node \(address.node): not yet carried by TWP/1.1")
+        return .notHandled
+    }
+
+    package func setPresentedViewFrame(_ frame: Rect, cause: EventRef?) async {
+        await host.noteFault("setPresentedViewFrame for \(id) on node \(address.node): not yet carried by TWP/1.1")
     }
 
     package func initialPresentationLayout(cause: EventRef?) async {

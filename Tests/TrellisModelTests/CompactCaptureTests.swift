@@ -24,6 +24,8 @@ struct CompactCaptureTests {
         .completion(action: "dismiss", "R"),
         .show("D", detail: false), .show("D", detail: true),
         .push("N2"), .pop("N2"), .replaceDetail("D2"), .select("T1", index: 2),
+        .action(name: "keyboardWillShow", value: #"{"height":216,"note":"é\n"}"#), .action(name: "dimmingTapped", value: ""),
+        .request("present Q style: formSheet animated"),
         .step(number: -1, description: ""),
         .alongsideTransition(transition: Int.min), .select("T1", index: Int.max),
     ]

@@ -13,7 +13,7 @@ struct TraceMessageSchemaTests {
     @Test("every compact code from 0 has a message, and every message name is one prototype's")
     func denseAndUnique() {
         let byCode = TraceMessageSchema.prototypesByCode
-        #expect(byCode.count == 31)
+        #expect(byCode.count == 33)
         #expect(byCode.allSatisfy { !$0.isEmpty }, "codes without a message: \(byCode.indices.filter { byCode[$0].isEmpty })")
         let names = TraceMessageSchema.prototypes.map(\.name)
         #expect(Set(names).count == names.count, "names given twice: \(names.filter { name in names.filter { $0 == name }.count > 1 })")
@@ -63,6 +63,7 @@ struct TraceMessageSchemaTests {
             "viewWillLayoutSubviews", "viewDidLayoutSubviews", "containerViewWillLayoutSubviews", "containerViewDidLayoutSubviews",
             "viewWillAppear", "viewDidAppear", "viewWillDisappear", "viewDidDisappear",
             "presentationTransitionWillBegin", "presentationTransitionDidEnd", "dismissalTransitionWillBegin", "dismissalTransitionDidEnd",
+            "action", "request",
         ])
     }
 

@@ -29,6 +29,9 @@ struct StepVocabularyTests {
         (#"{ "setTraitOverride": { "container": "T", "child": "A", "traits": null } }"#,
          .setTraitOverride(container: "T", child: "A", traits: nil), "setTraitOverride T child A removed"),
         (#"{ "systemLayoutFittingSizeDidChange": "A" }"#, .systemLayoutFittingSizeDidChange("A"), "systemLayoutFittingSizeDidChange A"),
+        (#"{ "action": "keyboardWillShow", "on": "pc:P", "value": { "height": 216 } }"#,
+         .action("keyboardWillShow", on: "pc:P", value: .object([ActionMember("height", .number(216))])),
+         #"action keyboardWillShow on pc:P value {"height":216}"#),
         (#"{ "expect": ["A viewWillTransition(to: 568x320)"] }"#, nil, ""),
     ]
 

@@ -1,0 +1,86 @@
+/// The value a user action carries (SPEC §4.2, the `action` step's `value`): any JSON value —
+/// a keyboard height, a drag's translation, a tapped item. Kept here, in the value model, so that
+/// the runtime, the scenario reader and the wire can all carry it without a JSON parser.
+public indirect enum ActionValue: Sendable, Hashable, CustomStringConvertible {
+    case null
+    case bool(Bool)
+    case number(Double)
+    case string(String)
+    case array([ActionValue])
+    /// Members in the order they were written.
+    case object([ActionMember])
+
+    /// The JSON type of this value, as a behaviour declares the type it expects.
+    public var type: ActionValueType {
+        switch self {
+        case .null: return .null
+        case .bool: return .boolean
+        case .number: return .number
+        case .string: return .string
+        case .array: return .array
+        case .object: return .object
+        }
+    }
+
+    /// The member named `key` of an object (nil for anything else).
+    public subscript(key: String) -> ActionValue? {
+        guard case let .object(members) = self else { return nil }
+        return members.first { $0.key == key }?.value
+    }
+
+    /// The number, when this is one: the common case of a keyboard height or an offset.
+    public var number: Double? {
+        guard case let .number(value) = self else { return nil }
+        return value
+    }
+
+    /// Compact JSON, numbers as canonical trace text prints them (SPEC §6), so that a step's
+    /// header and a trace line read the same in every process.
+    public var description: String {
+        switch self {
+        case .null: return "null"
+        case let .bool(value): return value ? "true" : "false"
+        case let .number(value): return CanonicalNumber.format(value)
+        case let .string(value): return Self.quoted(value)
+        case let .array(items): return "[" + items.map(\.description).joined(separator: ",") + "]"
+        case let .object(members): return "{" + members.map { Self.quoted($0.key) + ":" + $0.value.description }.joined(separator: ",") + "}"
+        }
+    }
+
+    private static func quoted(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            default:
+                if scalar.value < 0x20 {
+                    let hex = String(scalar.value, radix: 16)
+                    result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    result.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return result + "\""
+    }
+}
+
+/// One member of an `ActionValue` object.
+public struct ActionMember: Sendable, Hashable {
+    public var key: String
+    public var value: ActionValue
+
+    public init(_ key: String, _ value: ActionValue) {
+        self.key = key
+        self.value = value
+    }
+}
+
+/// The JSON type of an action's value, named as the scenario format's errors name JSON types.
+public enum ActionValueType: String, Sendable, Hashable, CaseIterable {
+    case null, boolean, number, string, array, object
+}

@@ -1,0 +1,148 @@
+import Synchronization
+import TrellisModel
+import TrellisTrace
+
+/// What a behaviour may ask its controller to do from any hook (SPEC §4.2): UIKit code presents
+/// on a tap, dismisses when the dimming view is tapped, moves the presented view when the
+/// keyboard shows. A request is recorded when it is made (a `request` event caused by the hook's
+/// event) and carried out by the window once the event being handled is done, in order, under
+/// the rules of the scenario step it stands for (`BehaviorRequests.outcome`).
+public enum BehaviorRequest: Sendable, Hashable, CustomStringConvertible {
+    /// `present(_:animated:)` from the requester (a presentation controller: its presented controller).
+    case present(ControllerID, animated: Bool, style: ModalPresentationStyle?)
+    /// `dismiss(animated:)`: a view controller dismisses what it presents, or itself (R43–R46); a
+    /// presentation controller dismisses its presented controller (`presentingViewController.dismiss`).
+    case dismiss(animated: Bool)
+    /// `show(_:sender:)` from the requester (R55).
+    case show(ControllerID)
+    /// `showDetailViewController(_:sender:)` from the requester (R56, R57).
+    case showDetail(ControllerID)
+    /// A view controller sets its own `preferredContentSize` (R22).
+    case setPreferredContentSize(Size)
+    /// A container sets (nil: removes) a child's override traits (R17).
+    case setTraitOverride(child: ControllerID, traits: TraitCollection?)
+    /// A presentation controller sets its presented view's frame directly (keyboard avoidance,
+    /// dragging), in the container view's coordinates.
+    case setPresentedViewFrame(Rect)
+
+    /// The text of the `request` trace event: the request as the step that stands for it reads.
+    public var description: String {
+        switch self {
+        case let .present(presented, animated, style):
+            return "present \(presented)" + (style.map { " style: \($0.rawValue)" } ?? "") + (animated ? " animated" : "")
+        case let .dismiss(animated): return "dismiss" + (animated ? " animated" : "")
+        case let .show(shown): return "show \(shown)"
+        case let .showDetail(shown): return "showDetail \(shown)"
+        case let .setPreferredContentSize(size): return "setPreferredContentSize \(size)"
+        case let .setTraitOverride(child, traits):
+            return "setTraitOverride child \(child) " + (traits.map(\.specifiedDescription) ?? "removed")
+        case let .setPresentedViewFrame(frame): return "setPresentedViewFrame \(frame)"
+        }
+    }
+}
+
+/// A request waiting for the window: who made it, what it is, and its `request` event (the cause
+/// of everything carrying it out leads to).
+public struct QueuedRequest: Sendable, Hashable {
+    public var requester: ControllerID
+    public var request: BehaviorRequest
+    public var event: EventRef
+
+    public init(requester: ControllerID, request: BehaviorRequest, event: EventRef) {
+        self.requester = requester
+        self.request = request
+        self.event = event
+    }
+}
+
+/// The requests of one window in the order they were made. Behaviours run on the window's actors
+/// and a transport's handlers off them, so the queue has a lock of its own; it is touched only
+/// when a behaviour makes a request and once when an event ends, never on a message's hop.
+final class BehaviorRequestQueue: Sendable {
+    private let queued = Mutex<[QueuedRequest]>([])
+    /// Where this node's requests go when the window lives on another node (nil: here).
+    private let elsewhere = Mutex<(@Sendable (QueuedRequest) -> Void)?>(nil)
+
+    func append(_ request: QueuedRequest) {
+        if let forward = elsewhere.withLock({ $0 }) {
+            forward(request)
+            return
+        }
+        queued.withLock { $0.append(request) }
+    }
+
+    /// The oldest request, removed; nil when none is waiting.
+    func next() -> QueuedRequest? {
+        queued.withLock { $0.isEmpty ? nil : $0.removeFirst() }
+    }
+
+    /// Drops every waiting request; returns how many there were.
+    func removeAll() -> Int {
+        queued.withLock { queue in
+            defer { queue.removeAll() }
+            return queue.count
+        }
+    }
+
+    func forward(to window: @escaping @Sendable (QueuedRequest) -> Void) {
+        elsewhere.withLock { $0 = window }
+    }
+}
+
+/// SPEC §4.2's rules for carrying a request out: what scenario step it stands for, given who made
+/// it and the window's structure when it is carried out.
+public enum BehaviorRequests {
+    /// What the window does with a request.
+    public enum Outcome: Sendable, Equatable {
+        /// The same as this step (R28–R57 decide, with their warnings and errors).
+        case event(WindowEvent)
+        /// The presentation controller of `presented` gives its presented view `frame`.
+        case presentedViewFrame(presented: ControllerID, frame: Rect)
+        /// Refused: the warning to record under the requester.
+        case refused(String)
+    }
+
+    /// The most requests one window event may lead to, counting the requests their own handling
+    /// makes: a behaviour that requests something in every layout pass it causes would otherwise
+    /// never let the step end.
+    public static let limitPerEvent = 1000
+
+    /// The step `request` from `requester` stands for. A presentation controller (`pc:P`) acts
+    /// through its presented controller P: it presents and shows from P, and dismisses P from
+    /// P's presenter; only a view controller has a preferred size and children to override.
+    public static func outcome(of request: BehaviorRequest, from requester: ControllerID, in structure: HierarchyStructure) -> Outcome {
+        let presented = presentedID(ofPresentationController: requester)
+        let actor = presented ?? requester
+        switch request {
+        case let .present(shown, animated, style): return .event(.present(shown, from: actor, animated: animated, style: style))
+        case let .show(shown): return .event(.show(shown, from: actor))
+        case let .showDetail(shown): return .event(.showDetail(shown, from: actor))
+        case let .dismiss(animated):
+            guard let presented else { return .event(.dismiss(requester, animated: animated)) }
+            guard let presenter = structure[presented]?.presenting else {
+                return .refused("dismiss: \(requester) presents nothing (\(presented) is not presented)")
+            }
+            return .event(.dismiss(presenter, animated: animated))
+        case let .setPreferredContentSize(size):
+            guard presented == nil else { return .refused("setPreferredContentSize: \(requester) is not a view controller") }
+            return .event(.setPreferredContentSize(requester, size))
+        case let .setTraitOverride(child, traits):
+            guard presented == nil else { return .refused("setTraitOverride: \(requester) is not a view controller") }
+            guard structure[requester]?.children.contains(child) == true else {
+                return .refused("setTraitOverride: \(child) is not a child of \(requester)")
+            }
+            return .event(.setTraitOverride(container: requester, child: child, traits: traits))
+        case let .setPresentedViewFrame(frame):
+            guard let presented else { return .refused("setPresentedViewFrame: \(requester) is not a presentation controller") }
+            guard structure[presented]?.presenting != nil else {
+                return .refused("setPresentedViewFrame: \(presented) is not presented")
+            }
+            return .presentedViewFrame(presented: presented, frame: frame)
+        }
+    }
+
+    /// P for `pc:P`; nil for a view controller.
+    public static func presentedID(ofPresentationController id: ControllerID) -> ControllerID? {
+        id.name.hasPrefix("pc:") ? ControllerID(String(id.name.dropFirst(3))) : nil
+    }
+}

@@ -1,0 +1,237 @@
+import Testing
+import TrellisModel
+import TrellisRuntime
+import TrellisTestKit
+
+/// A custom presentation controller that acts as UIKit code does (SPEC §4.2): dismisses on a tap
+/// on its dimming view, moves the presented view up by the keyboard's height, and animates
+/// alongside its presentation with the transition coordinator.
+struct ActingSheet: PresentationControllerBehavior {
+    func size(forPresented child: ControllerID, parentSize: Size, in pc: isolated any PresentationControllerContext) -> Size {
+        Size(parentSize.width, 200)
+    }
+
+    func frameOfPresentedViewInContainerView(in pc: isolated any PresentationControllerContext) -> Rect {
+        let bounds = pc.containerViewBounds
+        return Rect(origin: Point(x: 0, y: bounds.size.height - 200), size: Size(bounds.size.width, 200))
+    }
+
+    func presentationTransitionWillBegin(in pc: isolated any PresentationControllerContext) {
+        pc.superPresentationTransitionWillBegin()
+        pc.transitionCoordinator?.animate(alongsideTransition: { _ in }, completion: { _ in })
+    }
+
+    func dismissalTransitionWillBegin(in pc: isolated any PresentationControllerContext) {
+        pc.superDismissalTransitionWillBegin()
+        pc.transitionCoordinator?.animate(alongsideTransition: nil, completion: { _ in })
+    }
+
+    func perform(action: String, value: ActionValue?, in pc: isolated any PresentationControllerContext) async -> Bool {
+        switch action {
+        case "dimmingTapped":
+            pc.dismiss()
+            return true
+        case "keyboardWillShow":
+            var frame = pc.presentedViewFrame
+            frame.origin.y -= value?.number ?? 0
+            pc.setPresentedViewFrame(frame)
+            return true
+        default:
+            return false
+        }
+    }
+
+    func valueType(forAction action: String) -> ActionValueType? {
+        action == "keyboardWillShow" ? .number : nil
+    }
+}
+
+/// A view controller that presents on a tap, and asks for things a rule refuses.
+struct Tapper: ViewControllerBehavior {
+    func perform(action: String, value: ActionValue?, in vc: isolated any ViewControllerContext) async -> Bool {
+        switch action {
+        case "tap":
+            vc.present("Q", animated: false)
+            return true
+        case "close":
+            vc.dismiss(animated: false)
+            return true
+        case "grow":
+            vc.setPreferredContentSize(Size(100, 100))
+            vc.note("asked")
+            return true
+        default:
+            return false
+        }
+    }
+}
+
+/// A view controller that requests a presentation from inside a size transition.
+struct PresentsOnRotation: ViewControllerBehavior {
+    func viewWillTransition(to size: Size, with coordinator: TransitionCoordinator, in vc: isolated any ViewControllerContext) async {
+        vc.present("Q", animated: false)
+        await vc.superViewWillTransition(to: size, with: coordinator)
+    }
+}
+
+@Suite struct BehaviorActionTests {
+    private func sheetWindow() -> HierarchyDescription {
+        HierarchyDescription(.iPhonePortrait) {
+            ViewController("R")
+            ViewController(
+                "S", modalPresentationStyle: .custom,
+                presentationController: PresentationControllerDescription(shouldPresentInFullscreen: true, behavior: ActingSheet()))
+        }
+    }
+
+    @Test("an action dismisses a presentation from behaviour code, after perform returns")
+    func actionDismissesFromBehaviourCode() async throws {
+        let store = try await TraceTestStore(sheetWindow())
+        await store.present("S", from: "R", animated: false)
+        store.skipReceivedEvents()
+        await store.action("dimmingTapped", on: "pc:S")
+        // The request is caused by the action, and the dismissal by the request.
+        let action = try #require(store.received.first { $0.message == .action(name: "dimmingTapped", value: "") })
+        let request = try #require(store.received.first { $0.message == .request("dismiss animated") })
+        let dismissal = try #require(store.received.first { $0.message == .dismiss("S") })
+        #expect(request.cause == action.id)
+        #expect(dismissal.cause == request.id)
+        store.expect([
+            "pc:S action(dimmingTapped)",
+            "pc:S request dismiss animated",
+            "R dismiss(S)",
+            "pc:S dismissalTransitionWillBegin(animated: true)",
+            "S viewWillDisappear",
+            "S viewDidDisappear",
+            "pc:S dismissalTransitionDidEnd(completed: true)",
+            "pc:S transitionCompletion",
+            "R dismissCompletion(S)",
+        ], kinds: nil)
+        #expect(await store.window.structure["R"]?.presented == nil)
+        await store.finish()
+    }
+
+    @Test("the coordinator in presentationTransitionWillBegin: alongside and completion at the transition's end")
+    func coordinatorInPresentationTransitionWillBegin() async throws {
+        let store = try await TraceTestStore(sheetWindow())
+        await store.present("S", from: "R", animated: true)
+        store.expect([
+            "pc:S presentationTransitionWillBegin(animated: true)",
+            "pc:S presentationTransitionDidEnd(completed: true)",
+            "pc:S alongsideTransition",
+            "pc:S transitionCompletion",
+        ], kinds: ["presentationTransitionWillBegin", "presentationTransitionDidEnd", "alongsideTransition", "transitionCompletion"])
+        await store.finish()
+    }
+
+    @Test("a keyboard action sets the presented view's frame; its value's type is checked")
+    func keyboardMovesThePresentedView() async throws {
+        let store = try await TraceTestStore(sheetWindow())
+        await store.present("S", from: "R", animated: false)
+        store.skipReceivedEvents()
+        await store.action("keyboardWillShow", on: "pc:S", value: .number(216))
+        store.expect([
+            "pc:S action(keyboardWillShow, value: 216)",
+            "pc:S request setPresentedViewFrame 0,152 320x200",
+            "pc:S frameOfPresentedViewInContainerView -> 0,152 320x200",
+        ])
+        let state = try #require(await store.window.presentationController(presenting: "S"))
+        #expect(await state.presentedViewFrame == Rect(origin: Point(x: 0, y: 152), size: Size(320, 200)))
+        await store.action("keyboardWillShow", on: "pc:S", value: .string("tall"))
+        store.expect([
+            "pc:S action(keyboardWillShow, value: \"tall\")",
+            "pc:S error action keyboardWillShow on pc:S: its behaviour expects a number value, got a string",
+        ])
+        await store.action("keyboardWillShow", on: "pc:S")
+        store.expect([
+            "pc:S action(keyboardWillShow)",
+            "pc:S error action keyboardWillShow on pc:S: its behaviour expects a number value, got none",
+        ])
+        // Nothing moved.
+        #expect(await state.presentedViewFrame == Rect(origin: Point(x: 0, y: 152), size: Size(320, 200)))
+        await store.finish()
+    }
+
+    @Test("an action nobody handles is a warning; one on a controller not in the window is a warning")
+    func unhandledAndAbsentTargetsAreWarnings() async throws {
+        let store = try await TraceTestStore(HierarchyDescription(.iPhonePortrait) {
+            ViewController("R") { ViewController("A") }
+            ViewController("Q", modalPresentationStyle: .fullScreen)
+        })
+        await store.action("swipe", on: "A", value: .object([ActionMember("dx", .number(3))]))
+        store.expect([
+            "A action(swipe, value: {\"dx\":3})",
+            "A warning action swipe on A was not handled (its behaviour's perform returned false)",
+        ])
+        await store.action("tap", on: "Q")
+        store.expect(["R warning action tap: Q is not in the window"])
+        await store.action("tap", on: "pc:Q")
+        store.expect(["R warning action tap: pc:Q is not in the window (Q is not presented)"])
+        await store.action("tap", on: "nobody")
+        store.expect(["R warning action tap: nobody is not in the window"])
+        await store.finish()
+    }
+
+    @Test("requests that break a rule: present while presenting (R30), dismiss with nothing presented")
+    func requestsUnderTheRulesOfSteps() async throws {
+        let store = try await TraceTestStore(HierarchyDescription(.iPhonePortrait) {
+            ViewController("R", behavior: Tapper()) { ViewController("A") }
+            ViewController("P", modalPresentationStyle: .overFullScreen)
+            ViewController("Q", modalPresentationStyle: .fullScreen)
+        })
+        await store.action("close", on: "R")
+        store.expect([
+            "R action(close)",
+            "R request dismiss",
+            "R warning dismiss: R has nothing to dismiss",
+        ])
+        await store.present("P", from: "R")
+        store.skipReceivedEvents()
+        await store.action("tap", on: "R")
+        store.expect([
+            "R action(tap)",
+            "R request present Q",
+            "R warning Attempt to present Q on R (from R) which is already presenting P",
+        ])
+        #expect(await store.window.structure["R"]?.presented == "P")
+        await store.finish()
+    }
+
+    @Test("a request made inside a transition is carried out after the whole transition, in the same step")
+    func requestInsideATransitionWaitsForItsEnd() async throws {
+        let store = try await TraceTestStore(HierarchyDescription(.iPhonePortrait) {
+            ViewController("R") { ViewController("A", behavior: PresentsOnRotation()) }
+            ViewController("Q", modalPresentationStyle: .overFullScreen)
+        })
+        await store.resizeWindow(to: Size(568, 320))
+        let lines = store.received.map(\.canonicalLine)
+        let request = try #require(lines.firstIndex(of: "A request present Q"))
+        let lastLayout = try #require(lines.lastIndex { $0.hasSuffix("viewDidLayoutSubviews") && !$0.hasPrefix("Q") })
+        let present = try #require(lines.firstIndex(of: "R present(Q, style: overFullScreen)"))
+        #expect(request < lastLayout)
+        #expect(lastLayout < present)
+        store.skipReceivedEvents()
+        await store.finish()
+    }
+
+    @Test("the single-controller kits report what an action requested")
+    func singleControllerKitsReportRequests() async {
+        let vc = await ControllerUnderTest("R", behavior: Tapper(), size: Size(320, 568))
+        let report = await vc.action("grow")
+        #expect(report.requests == [.setPreferredContentSize(Size(100, 100))])
+        #expect(report.notes == ["asked"])
+        #expect(report.lines == ["R action(grow)", "R request setPreferredContentSize 100x100", "R note asked"])
+        let unhandled = await vc.action("nothing")
+        #expect(unhandled.requests.isEmpty)
+        #expect(unhandled.lines.last == "R warning action nothing on R was not handled (its behaviour's perform returned false)")
+
+        let pc = await PresentationControllerUnderTest(
+            presented: "S", style: .custom, description: PresentationControllerDescription(behavior: ActingSheet()),
+            containerSize: Size(320, 568))
+        let tapped = await pc.action("dimmingTapped")
+        #expect(tapped.requests == [.dismiss(animated: true)])
+        let wrongType = await pc.action("keyboardWillShow", value: .bool(true))
+        #expect(wrongType.requests.isEmpty)
+        #expect(wrongType.lines.last == "pc:S error action keyboardWillShow on pc:S: its behaviour expects a number value, got a boolean")
+    }
+}
