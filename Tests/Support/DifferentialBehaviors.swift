@@ -7,12 +7,17 @@ import TrellisRuntime
 /// traits. One registry: the test process decodes and runs with it, its in-process nodes are
 /// built with it, and the test runner executable (`trellis-test-runner`) registers the same.
 public enum DifferentialBehaviors {
-    public static let registry = BehaviorRegistry()
-        .viewController("Suppressing", Suppressing())
-        .viewController("Forwarding", Forwarding())
-        .viewController("Stashing", Stashing())
-        .presentationController("Sidebar", Sidebar())
-        .adaptiveDelegate("CompactSheet", CompactSheet())
+    public static let registry = register(in: BehaviorRegistry())
+
+    /// `registry` with these behaviours added (the test runner's own are registered beside them).
+    public static func register(in registry: BehaviorRegistry) -> BehaviorRegistry {
+        registry
+            .viewController("Suppressing", Suppressing())
+            .viewController("Forwarding", Forwarding())
+            .viewController("Stashing", Stashing())
+            .presentationController("Sidebar", Sidebar())
+            .adaptiveDelegate("CompactSheet", CompactSheet())
+    }
 
     public static let viewControllerNames = ["Suppressing", "Forwarding", "Stashing"]
     public static let presentationControllerName = "Sidebar"

@@ -42,6 +42,16 @@ struct DifferentialTests {
         }
     }
 
+    /// The same over ZeroMQ: spawned processes of the test runner, which registers them.
+    static let namedZeroMQSeeds: [UInt64] = Array(1...6)
+
+    @Test("a random scenario naming Swift behaviours over processes of the runner gives the in-process trace", arguments: namedZeroMQSeeds)
+    func namedBehavioursOverZeroMQMatchInProcess(_ seed: UInt64) async throws {
+        if let mismatch = await DifferentialCheck.check(seed: seed, options: try runnerOptions(), namingBehaviors: true) {
+            Issue.record("over ZeroMQ, named behaviours: \(mismatch)")
+        }
+    }
+
     @Test("named behaviours keep the seed's hierarchy, steps and placement, and use every name")
     func theNamingGeneratorReachesEveryBehaviour() throws {
         var used = Set<String>()
