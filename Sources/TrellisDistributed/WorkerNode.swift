@@ -167,8 +167,9 @@ package actor WorkerNode {
                 return
             }
             // Before anything is built (TWP/1 §9.1 rule 4): a node of another program refuses,
-            // naming what it lacks, and stays as it was until its conductor's goodbye.
-            let missing = NodeBehaviors.missing(behaviors, in: registry)
+            // naming what it lacks — what its controllers need, or another name of the file —,
+            // and stays as it was until its conductor's goodbye.
+            let missing = NodeBehaviors.missing(behaviors + NodeBehaviors.named(inScenarioJSON: scenarioJSON), in: registry)
             guard missing.isEmpty else {
                 let text = NodeBehaviors.refusal(node: name, missing: missing, registry: registry)
                 FileHandle.standardError.write(Data("trellis node \(name): \(text)\n".utf8))

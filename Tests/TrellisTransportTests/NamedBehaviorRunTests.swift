@@ -89,4 +89,45 @@ struct NamedBehaviorRunTests {
         let distributed = try await DistributedRun.run(scenario, scenarioText: Self.text, options: loopbackOptions()).canonicalLines
         #expect(distributed == expected, "\(DifferentialCheck.difference(expected, distributed))")
     }
+
+    /// A runner lacking one name (the test runner has no "OnlyHere"): the conductor here
+    /// registers it and node c hosts the controller naming it. Node b, set up first, refuses
+    /// too: it needs only names it has, but it is not the conductor's program, and would fail
+    /// to read the file's other name.
+    @Test("nodes of a runner lacking one name refuse: a mistake naming the node and that behaviour alone")
+    func aRunnerLackingANameRefuses() async throws {
+        let registry = DifferentialBehaviors.registry.viewController("OnlyHere", DefaultBehavior())
+        let text = Self.text.replacingOccurrences(of: #""B": {}"#, with: #""B": { "behavior": "OnlyHere" }"#)
+        let scenario = try ScenarioDecoder.decode(text, file: "named.json", registry: registry)
+        let run = DistributedRun(scenario: scenario, scenarioText: text, options: try runnerOptions())
+        let began = ContinuousClock.now
+        var failure: DistributedRunError?
+        do {
+            _ = try await run.conduct()
+        } catch {
+            failure = error
+        }
+        guard case let .mistake(said)? = failure else {
+            Issue.record("expected a set-up mistake, got \(String(describing: failure))")
+            return
+        }
+        #expect(said.hasPrefix("node b does not know the behaviour OnlyHere (view-controller behaviour): it knows "), "\(said)")
+        #expect(began.duration(to: .now) < .seconds(20))
+        for (node, id) in await run.processIDs {
+            #expect(!processExists(id), "node \(node) (pid \(id)) outlived the run")
+        }
+    }
+
+    /// CURVE needs nothing of its own with a runner: keys made per spawned node, the runner's
+    /// processes, the in-process trace.
+    @Test("with CURVE, a run of the runner's processes gives the in-process trace")
+    func curveWithARunner() async throws {
+        let scenario = try ScenarioDecoder.decode(Self.text, file: "named.json", registry: DifferentialBehaviors.registry)
+        let expected = try await ScenarioRunner.run(scenario).canonicalLines
+        var options = try runnerOptions()
+        options.secureSpawnedNodes = true
+        let distributed = try await DistributedRun.run(scenario, scenarioText: Self.text, options: options).canonicalLines
+        #expect(distributed == expected, "\(DifferentialCheck.difference(expected, distributed))")
+    }
+
 }
