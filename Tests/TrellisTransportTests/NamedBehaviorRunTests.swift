@@ -130,4 +130,50 @@ struct NamedBehaviorRunTests {
         #expect(distributed == expected, "\(DifferentialCheck.difference(expected, distributed))")
     }
 
+
+    /// `trellis-test-runner run --transport zmq --node b=…` with b started by hand: the runner
+    /// itself works; the plain `trellis` in its place is refused — the conductor exits 2 naming
+    /// node b and the behaviour, and the node exits 2 — within seconds.
+    @Test("hand-started nodes: the same runner joins; the plain trellis is refused, both exit 2", arguments: ["runner", "plain"])
+    func handStartedNodes(program: String) async throws {
+        let runner = try #require(TrellisBinary.testRunnerURL)
+        let plain = try #require(TrellisBinary.url)
+        let directory = try SetupFailureTests.folder()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("named.json")
+        try Self.text.write(to: file, atomically: true, encoding: .utf8)
+        let started = { (node: String) throws -> Process in
+            let process = Process()
+            process.executableURL = program == "runner" ? runner : plain
+            process.arguments = ["node", "--name", node, "--bind", "ipc://\(directory.path)/\(node).sock",
+                                 "--peer", "main=ipc://\(directory.path)/main.sock", "--conductor", "main"]
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            return process
+        }
+        let b = try started("b"), c = try started("c")
+        defer { for node in [b, c] where node.isRunning { kill(node.processIdentifier, SIGKILL) } }
+        let began = ContinuousClock.now
+        let outcome = try #require(try await runBounded(runner, [
+            "run", file.path, "--transport", "zmq", "--listen", "ipc://\(directory.path)/main.sock",
+            "--node", "b=ipc://\(directory.path)/b.sock", "--node", "c=ipc://\(directory.path)/c.sock",
+        ], timeout: .seconds(60)))
+        #expect(!outcome.timedOut)
+        #expect(await SetupFailureTests.exits(b, within: .seconds(10)))
+        #expect(await SetupFailureTests.exits(c, within: .seconds(10)))
+        if program == "runner" {
+            let scenario = try ScenarioDecoder.decode(Self.text, file: "named.json", registry: DifferentialBehaviors.registry)
+            let expected = try await ScenarioRunner.run(scenario).canonicalLines
+            #expect(outcome.status == 0, "\(outcome.stderr)")
+            #expect(outcome.stdoutLines == expected, "\(DifferentialCheck.difference(expected, outcome.stdoutLines))")
+            #expect(b.terminationStatus == 0)
+            return
+        }
+        #expect(outcome.status == 2, "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("node b does not know the behaviours Suppressing (view-controller behaviour), Sidebar (presentation-controller behaviour), CompactSheet (adaptive delegate)"), "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("start a node by hand with the same runner"), "\(outcome.stderr)")
+        #expect(began.duration(to: .now) < .seconds(20))
+        #expect(b.terminationStatus == 2)
+    }
+
 }
