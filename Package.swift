@@ -17,9 +17,11 @@ import PackageDescription
 //   TrellisBench     `trellis bench`: each figure beside its anchor, measured in the same run
 //   CZeroMQ          Debian's libzmq as a system library (headers in /usr/include, apt libzmq3-dev)
 //   ZeroMQ           the project's own thin Swift binding over it
-//   TrellisTransport the ZeroMQ node transport: I/O thread, peers, calls, remote stand-ins, hosted
-//                    controllers; knows nothing of scenario files
-//   TrellisDistributed distributed runs on top of it: conductor, worker, placement, rendezvous, keys
+//   TrellisTransport the node transport: one link under it (ZeroMQ's I/O thread, or the in-memory
+//                    loopback for nodes sharing a process), peers, the controller calls declared
+//                    once (ControllerCalls), remote stand-ins, hosted controllers; no scenario files
+//   TrellisDistributed distributed runs on top of it: conductor (its view of each node a state
+//                    machine, NodeLifecycle), worker, launchers, placement, trace collection, keys
 //   TrellisWire      the wire protocol's messages and their codec: pure bytes, no sockets
 //   trellis          the command-line tool
 let package = Package(

@@ -104,9 +104,13 @@ package actor NodeHost {
         case let .ok(values):
             return values
         case let .fault(text):
-            environment.recorder.record(.fault("\(code) to \(address.controller) on node \(address.node) failed: \(text)"),
-                                        controller: ControllerID(address.controller), cause: nil)
-            faults.append("\(code) to \(address.controller) on node \(address.node): \(text)")
+            // TWP/1 §9.3 rule 5: the fault is the target's; the conductor's window (the empty
+            // controller id) is named by its node, as a node's own receivers are (TTF/1 §3.1).
+            let windowCall = address.controller == Self.windowTarget
+            let target = windowCall ? "the window" : address.controller
+            environment.recorder.record(.fault("\(code) to \(target) on node \(address.node) failed: \(text)"),
+                                        controller: windowCall ? ControllerIDs.node(address.node) : ControllerID(address.controller), cause: nil)
+            faults.append("\(code) to \(target) on node \(address.node): \(text)")
             return nil
         }
     }

@@ -1124,8 +1124,9 @@ class Node:
         results = self.results.pop((address[0], correlation), [])
         if outcome != "ok":
             sys.stderr.write("%s: CALL 0x%02x to %s on %s failed: %s\n" % (self.name, code, address[1], address[0], outcome))
-            self.record(address[1] or "window", "fault", {"text": "call 0x%02x to %s on node %s failed: %s" % (
-                code, address[1], address[0], outcome)}, None)
+            # TWP/1 §9.3 rule 5: the target's fault; the conductor's window is named by its node.
+            self.record(address[1] or "node:" + address[0], "fault", {"text": "call 0x%02x to %s on node %s failed: %s" % (
+                code, address[1] or "the window", address[0], outcome)}, None)
             return None
         return results
 

@@ -27,6 +27,16 @@ import TrellisWire
                           arguments: [.rect(frame), .eventRef(cause)]), correlationID: 1)
     }
 
+    @Test("a failed call to the conductor's window is a fault of the window's node, node:<conductor> (TWP/1 §9.3 rule 5)")
+    func aFailedWindowCallIsTheConductorNodesFault() async throws {
+        let (host, recorder) = await Self.host()
+        // The transport never started: the call to the window on `a` fails at once.
+        #expect(await host.windowTransition(animated: false) == nil)
+        let fault = try #require(recorder.events.last)
+        #expect(fault.controller == ControllerID("node:a"))
+        #expect(fault.canonicalLine.hasPrefix("node:a fault windowTransition to the window on node a failed: "))
+    }
+
     @Test("a cause naming a node of the run is taken; one naming no node of it is refused, and nothing is recorded")
     func causeMustNameANodeOfTheRun() async {
         let (host, recorder) = await Self.host()
