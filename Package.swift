@@ -23,7 +23,9 @@ import PackageDescription
 //   TrellisDistributed distributed runs on top of it: conductor (its view of each node a state
 //                    machine, NodeLifecycle), worker, launchers, placement, trace collection, keys
 //   TrellisWire      the wire protocol's messages and their codec: pure bytes, no sockets
-//   trellis          the command-line tool
+//   TrellisCLI       the whole command line as a library: a runner of yours (SPEC §4.1) registers
+//                    its Swift behaviours and calls TrellisCLI.main(registry:)
+//   trellis          the plain command-line tool: TrellisCLI with no behaviours of its own
 let package = Package(
     name: "Trellis",
     products: [
@@ -32,6 +34,7 @@ let package = Package(
         .library(name: "TrellisScenario", targets: ["TrellisScenario"]),
         .library(name: "TrellisTestKit", targets: ["TrellisTestKit"]),
         .library(name: "TrellisWire", targets: ["TrellisWire"]),
+        .library(name: "TrellisCLI", targets: ["TrellisCLI"]),
         .executable(name: "trellis", targets: ["trellis"]),
     ],
     dependencies: [
@@ -61,13 +64,18 @@ let package = Package(
         .target(name: "TrellisBench", dependencies: ["TrellisModel", "TrellisTrace", "TrellisTraceFiles", "TrellisRuntime", "TrellisTransport", "TrellisDistributed", "TrellisWire", "ZeroMQ", "TrellisScenario"]),
         // No TrellisScenario: a user's `import TrellisTestKit` links no scenario files and no YAML.
         .target(name: "TrellisTestKit", dependencies: ["TrellisModel", "TrellisTrace", "TrellisTraceFiles", "TrellisRuntime"]),
-        .executableTarget(
-            name: "trellis",
+        .target(
+            name: "TrellisCLI",
             dependencies: [
                 "TrellisModel", "TrellisRuntime", "TrellisScenario", "TrellisTrace", "TrellisTraceFiles", "TrellisTransport", "TrellisDistributed", "TrellisBench", "TrellisScreenPicture",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        .executableTarget(name: "trellis", dependencies: ["TrellisCLI", "TrellisRuntime"]),
+        // A runner for the tests (SPEC §4.1): the command line with test behaviours registered,
+        // as a user's runner is; the CLI and distributed tests start it as they start `trellis`.
+        .executableTarget(
+            name: "trellis-test-runner", dependencies: ["TrellisCLI", "TrellisRuntime", "TrellisModel"], path: "Tests/TestRunner"),
         // The project's own test fixtures, shared by every suite: device windows, line filters,
         // bounded waits for child processes, the binary, the random scenarios of the differential tester.
         .target(name: "TrellisTestSupport", dependencies: ["TrellisModel", "TrellisJSON", "TrellisTrace", "TrellisRuntime"], path: "Tests/Support"),
@@ -75,7 +83,7 @@ let package = Package(
         .testTarget(name: "TrellisTraceExportTests", dependencies: ["TrellisTrace", "TrellisTraceFiles", "TrellisScenario", "TrellisModel", "TrellisTestSupport"], exclude: ["Golden"]),
         .testTarget(
             name: "TrellisTransportTests",
-            dependencies: ["TrellisTransport", "TrellisDistributed", "TrellisWire", "TrellisScenario", "TrellisRuntime", "TrellisTrace", "TrellisTraceFiles", "TrellisModel", "ZeroMQ", "trellis", "TrellisTestSupport"]),
+            dependencies: ["TrellisTransport", "TrellisDistributed", "TrellisWire", "TrellisScenario", "TrellisRuntime", "TrellisTrace", "TrellisTraceFiles", "TrellisModel", "ZeroMQ", "trellis", "trellis-test-runner", "TrellisTestSupport"]),
         .testTarget(name: "TrellisTestKitTests", dependencies: ["TrellisTestKit", "TrellisRuntime", "TrellisModel", "TrellisScenario"]),
         // docs/testing.md's code as written: its tests import only Testing and TrellisTestKit.
         .testTarget(name: "TrellisTutorialTests", dependencies: ["TrellisTestKit", "TrellisRuntime", "TrellisModel"]),
@@ -86,7 +94,7 @@ let package = Package(
         .testTarget(name: "TrellisPresentationTests", dependencies: ["TrellisScenario", "TrellisRuntime", "TrellisTrace", "TrellisModel", "TrellisTestSupport"]),
         // The screen picture (SPEC §6): frames of scenarios after a step, and their SVG.
         .testTarget(name: "TrellisScreenPictureTests", dependencies: ["TrellisScreenPicture", "TrellisScenario", "TrellisRuntime", "TrellisTrace", "TrellisModel"]),
-        .testTarget(name: "TrellisCLITests", dependencies: ["trellis", "TrellisTestSupport"]),
+        .testTarget(name: "TrellisCLITests", dependencies: ["trellis", "trellis-test-runner", "TrellisTestSupport"]),
         // Runs Tests/Interop/trellis_node.py (pyzmq) as a node of a distributed run of `trellis`.
         .testTarget(name: "TrellisInteropTests", dependencies: ["trellis", "TrellisTestSupport"]),
     ],

@@ -16,9 +16,20 @@ public struct Scenario: Sendable {
     public var steps: [ScenarioStep]
     /// Where the scenario came from, for messages.
     public var source: String
+    /// The Swift behaviours the file's `"behavior"` names were checked against when it was
+    /// decoded (SPEC §4.1), and that its controllers are built with: a scenario carries the
+    /// registry of the runner that read it, so every tool that runs it (in-process, the screen
+    /// picture, a node) builds the same controllers.
+    public var registry = BehaviorRegistry()
 
     public func controller(_ id: ControllerID) -> ControllerSpec? {
         controllers.first { $0.id == id }
+    }
+
+    /// The Swift behaviours the file names, sorted, each once: what a run of it needs its
+    /// runner (and, distributed, each of its nodes) to register.
+    public var behaviorNames: [BehaviorName] {
+        Set(controllers.flatMap(\.behaviorNames)).sorted()
     }
 }
 
@@ -40,6 +51,17 @@ public struct ControllerSpec: Sendable {
     public var overrides: OverrideSpec
     /// How a `view` container places its children (R61; `layout`).
     public var layout: ChildLayout = .overlay
+    /// `"behavior": "Name"`: the registered Swift behaviour of this controller (SPEC §4.1), in
+    /// place of declarative `overrides`.
+    public var behavior: String?
+
+    /// The Swift behaviours this controller names: its own, its presentation controller's, its
+    /// adaptive delegate's.
+    public var behaviorNames: [BehaviorName] {
+        [behavior.map { BehaviorName(.viewController, $0) },
+         presentationController?.behavior.map { BehaviorName(.presentationController, $0) },
+         adaptiveDelegate?.behavior.map { BehaviorName(.adaptiveDelegate, $0) }].compactMap { $0 }
+    }
 
     public init(id: ControllerID, kind: ContainerKind = .view) {
         self.id = id
@@ -84,10 +106,31 @@ public struct ForwardTarget: Sendable, Equatable {
 
 /// A `sizeForChild` override.
 public enum SizeRule: Sendable, Equatable {
-    case fraction(width: Double, height: Double)
+    /// Fractions of the parent size, rounded as UIKit code rounds its own arithmetic (`round`;
+    /// nil: not rounded).
+    case fraction(width: Double, height: Double, round: FractionRounding? = nil)
     case fixed(Size)
     /// Listed children get these sizes; the others the default answer.
     case perChild([ControllerID: Size])
+}
+
+/// How a `fraction` rule rounds the sizes it gives (SPEC §5 `round`): WWDC 2014's sidebar is
+/// `floorf(width / 3)`.
+public enum FractionRounding: String, Sendable, Equatable, CaseIterable {
+    case floor, ceil, nearest
+
+    /// `value` rounded this way (`nearest`: halves away from zero, as C's `roundf`). A value
+    /// within a millionth of a whole number is that number first: a third written to twelve
+    /// decimals gives 255.99999999974 of 768, where UIKit's `floorf(768 / 3)` is 256.
+    public func apply(_ value: Double) -> Double {
+        let whole = value.rounded()
+        if abs(value - whole) < 1e-6 { return whole }
+        switch self {
+        case .floor: return value.rounded(.down)
+        case .ceil: return value.rounded(.up)
+        case .nearest: return value.rounded(.toNearestOrAwayFromZero)
+        }
+    }
 }
 
 /// The presentation controller of a `custom` presentation.
@@ -99,6 +142,9 @@ public struct CustomPresentationSpec: Sendable, Equatable {
     /// Where the presented view goes in the container view (R62; `frame`); nil: UIKit's default,
     /// the container's bounds.
     public var frame: FrameRule?
+    /// `"behavior": "Name"`: the registered Swift presentation-controller behaviour (SPEC §4.1),
+    /// in place of `sizeForChild`, `frame`, `overrides` and `grant`.
+    public var behavior: String?
 
     public init() {}
 }
@@ -109,6 +155,9 @@ public struct AdaptiveDelegateSpec: Sendable, Equatable {
     public var style: String?
     /// `"navigation"` to wrap the presented controller in a navigation controller (R49).
     public var wrapIn: ContainerKind?
+    /// `"behavior": "Name"`: the registered Swift adaptive delegate (SPEC §4.1), in place of
+    /// `style` and `wrapIn`.
+    public var behavior: String?
 }
 
 /// Where a popover points from.

@@ -52,8 +52,10 @@ extension SizeRule {
     /// The rule's answer, or nil where it leaves the default in place (a `perChild` miss).
     func size(forChild child: ControllerID, parentSize: Size) -> Size? {
         switch self {
-        case let .fraction(width, height):
+        case let .fraction(width, height, nil):
             return Size(parentSize.width * width, parentSize.height * height)
+        case let .fraction(width, height, rounding?):
+            return Size(rounding.apply(parentSize.width * width), rounding.apply(parentSize.height * height))
         case let .fixed(size):
             return size
         case let .perChild(sizes):

@@ -6,8 +6,10 @@ import TrellisRuntime
 /// wrong types, unknown ids, duplicate children, cycles, a controller used twice.
 public enum ScenarioDecoder {
     /// Decodes `text`; `file` names it in error messages. A file named `*.yaml` or `*.yml` is
-    /// read as YAML, anything else as JSON.
-    public static func decode(_ text: String, file: String) throws(ScenarioError) -> Scenario {
+    /// read as YAML, anything else as JSON. Every `"behavior"` name must be in `registry` (the
+    /// runner's, SPEC §4.1; the plain `trellis` has an empty one); the scenario keeps it to build
+    /// its controllers with.
+    public static func decode(_ text: String, file: String, registry: BehaviorRegistry = BehaviorRegistry()) throws(ScenarioError) -> Scenario {
         let root: JSONNode
         if file.hasSuffix(".yaml") || file.hasSuffix(".yml") {
             root = try YAMLScenarioReader.read(text, file: file)
@@ -19,7 +21,8 @@ public enum ScenarioDecoder {
             }
         }
         var reader = Reader(file: file)
-        let scenario = try reader.scenario(root)
+        var scenario = try reader.scenario(root)
+        scenario.registry = registry
         try ScenarioValidator(scenario: scenario, file: file, positions: reader.positions).validate()
         return scenario
     }
@@ -31,9 +34,9 @@ public enum ScenarioDecoder {
         return JSONWriter.write(try YAMLScenarioReader.read(text, file: file).value)
     }
 
-    /// Decodes the file at `path`.
-    public static func load(path: String) throws(ScenarioError) -> Scenario {
-        try decode(try text(path: path), file: path)
+    /// Decodes the file at `path`, its behaviour names checked against `registry`.
+    public static func load(path: String, registry: BehaviorRegistry = BehaviorRegistry()) throws(ScenarioError) -> Scenario {
+        try decode(try text(path: path), file: path, registry: registry)
     }
 
     /// The text of the file at `path`, read once and streamed, so that a pipe or process
@@ -237,7 +240,7 @@ struct Reader {
         let fields: Set<String> = ["kind", "children", "selected", "modalPresentationStyle", "modalTransitionStyle",
                                    "preferredContentSize", "definesPresentationContext",
                                    "providesPresentationContextTransitionStyle", "traitOverrides",
-                                   "presentationController", "adaptiveDelegate", "popoverSource", "overrides", "layout"]
+                                   "presentationController", "adaptiveDelegate", "popoverSource", "overrides", "layout", "behavior"]
         var spec = ControllerSpec(id: ControllerID(rawID))
         for (key, value) in try members(node, path, allowed: fields) {
             let at = path + "." + key
@@ -263,6 +266,7 @@ struct Reader {
                 }
             case "presentationController": spec.presentationController = try presentationController(value, at)
             case "adaptiveDelegate": spec.adaptiveDelegate = try adaptiveDelegate(value, at)
+            case "behavior": spec.behavior = try behaviorName(value, at)
             case "layout": spec.layout = try childLayout(value, at)
             case "popoverSource":
                 let source = try members(value, at, allowed: ["view", "rect"], required: ["view"])
@@ -329,14 +333,23 @@ struct Reader {
     }
 
     func sizeRule(_ node: JSONNode, _ path: String) throws(ScenarioError) -> SizeRule {
-        let members = try members(node, path, allowed: ["fraction", "fixed", "perChild"])
+        var members = try members(node, path, allowed: ["fraction", "fixed", "perChild", "round"])
+        // SPEC §5: `round` goes with a `fraction` rule only, as UIKit code rounds its own division.
+        var rounding: FractionRounding?
+        if let index = members.firstIndex(where: { $0.key == "round" }) {
+            let roundNode = members.remove(at: index).value
+            rounding = try rawEnum(roundNode, path + ".round", FractionRounding.self, what: "rounding")
+            guard members.count != 1 || members[0].key == "fraction" else {
+                throw fail(roundNode, path + ".round", "\"round\" applies to a \"fraction\" rule only; a \"\(members[0].key)\" rule gives its sizes as written")
+            }
+        }
         guard members.count == 1 else { throw fail(node, path, "expected exactly one of \"fraction\", \"fixed\", \"perChild\"") }
         let (key, value) = members[0]
         let at = path + "." + key
         switch key {
         case "fraction":
             let fractions = try numbers(value, at, count: 2, what: "[widthFraction, heightFraction]", limit: 100)
-            return .fraction(width: fractions[0], height: fractions[1])
+            return .fraction(width: fractions[0], height: fractions[1], round: rounding)
         case "fixed": return .fixed(try size(value, at))
         default:
             var sizes: [ControllerID: Size] = [:]
@@ -366,10 +379,13 @@ struct Reader {
 
     mutating func presentationController(_ node: JSONNode, _ path: String) throws(ScenarioError) -> CustomPresentationSpec {
         var spec = CustomPresentationSpec()
-        let fields: Set<String> = ["sizeForChild", "frame", "shouldPresentInFullscreen", "shouldRemovePresentersView", "overrideTraits", "overrides", "grant"]
+        let fields: Set<String> = ["sizeForChild", "frame", "shouldPresentInFullscreen", "shouldRemovePresentersView", "overrideTraits", "overrides", "grant",
+                                   "behavior"]
         for (key, value) in try members(node, path, allowed: fields) {
             let at = path + "." + key
+            positions[at] = (value.line, value.column)
             switch key {
+            case "behavior": spec.behavior = try behaviorName(value, at)
             case "sizeForChild": spec.overrides.sizeForChild = try sizeRule(value, at)
             case "frame": spec.frame = try frameRule(value, at)
             case "shouldPresentInFullscreen": spec.shouldPresentInFullscreen = try bool(value, at)
@@ -425,10 +441,13 @@ struct Reader {
         return .fixed(Rect(x: rect[0], y: rect[1], width: rect[2], height: rect[3]))
     }
 
-    func adaptiveDelegate(_ node: JSONNode, _ path: String) throws(ScenarioError) -> AdaptiveDelegateSpec {
+    mutating func adaptiveDelegate(_ node: JSONNode, _ path: String) throws(ScenarioError) -> AdaptiveDelegateSpec {
         var spec = AdaptiveDelegateSpec()
-        for (key, value) in try members(node, path, allowed: ["style", "wrapIn"]) {
-            if key == "style" {
+        for (key, value) in try members(node, path, allowed: ["style", "wrapIn", "behavior"]) {
+            positions[path + "." + key] = (value.line, value.column)
+            if key == "behavior" {
+                spec.behavior = try behaviorName(value, path + ".behavior")
+            } else if key == "style" {
                 spec.style = try string(value, path + ".style")
             } else {
                 let kind = try rawEnum(value, path + ".wrapIn", ContainerKind.self, what: "wrapper kind")
@@ -437,5 +456,13 @@ struct Reader {
             }
         }
         return spec
+    }
+
+    /// `"behavior": "Name"` (SPEC §4.1): a non-empty name; whether a runner registers it is the
+    /// validator's check.
+    func behaviorName(_ node: JSONNode, _ path: String) throws(ScenarioError) -> String {
+        let name = try string(node, path)
+        guard !name.isEmpty else { throw fail(node, path, "a behaviour name must not be empty") }
+        return name
     }
 }

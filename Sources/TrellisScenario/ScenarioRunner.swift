@@ -52,17 +52,22 @@ public enum ScenarioRunError: Error, Sendable, CustomStringConvertible {
 
 /// Builds a scenario's hierarchy in one process and runs its steps, checking `expect` steps.
 public enum ScenarioRunner {
-    /// The runtime's description of the scenario's window and controllers.
+    /// The runtime's description of the scenario's window and controllers, with the Swift
+    /// behaviours its `"behavior"` names give from the scenario's registry (SPEC §4.1).
     public static func hierarchy(of scenario: Scenario) -> HierarchyDescription {
         HierarchyDescription(
             windowSize: scenario.windowSize,
             windowTraits: scenario.windowTraits,
             root: scenario.root,
-            controllers: scenario.controllers.map(description(of:)),
+            controllers: scenario.controllers.map { description(of: $0, registry: scenario.registry) },
             profile: scenario.profile)
     }
 
-    static func description(of spec: ControllerSpec) -> ControllerDescription {
+    // The registry lookups below cannot miss for a decoded scenario: the decoder checked every
+    // name against the same registry (`ScenarioValidator.validateBehaviors`). A scenario put
+    // together in code with a name its registry lacks gets UIKit's default in its place.
+
+    static func description(of spec: ControllerSpec, registry: BehaviorRegistry) -> ControllerDescription {
         let custom = spec.presentationController ?? CustomPresentationSpec()
         return ControllerDescription(
             spec.id,
@@ -72,7 +77,7 @@ public enum ScenarioRunner {
             preferredContentSize: spec.preferredContentSize ?? .zero,
             traitOverrides: spec.traitOverrides,
             grant: spec.overrides.grant ?? .none,
-            behavior: spec.overrides.callsSuperEverywhere ? DefaultBehavior() : ScenarioBehavior(overrides: spec.overrides),
+            behavior: viewControllerBehavior(of: spec, registry: registry),
             modalPresentationStyle: spec.modalPresentationStyle,
             modalTransitionStyle: spec.modalTransitionStyle ?? .coverVertical,
             definesPresentationContext: spec.definesPresentationContext,
@@ -82,16 +87,28 @@ public enum ScenarioRunner {
                 shouldRemovePresentersView: custom.shouldRemovePresentersView,
                 overrideTraitCollection: custom.overrideTraits,
                 grant: custom.overrides.grant,
-                behavior: ScenarioPresentationBehavior(overrides: custom.overrides, frame: custom.frame)),
-            adaptiveDelegate: spec.adaptiveDelegate.map { delegate in
-                AdaptiveDelegate(
-                    answer: delegate.style.map { raw in ModalPresentationStyle(rawValue: raw).map(AdaptiveAnswer.style) ?? .unrecognized(raw) },
-                    wrapsInNavigationController: delegate.wrapIn == .navigation)
-            },
+                behavior: custom.behavior.map { registry.presentationControllerBehavior(named: $0) ?? DefaultPresentationBehavior() }
+                    ?? ScenarioPresentationBehavior(overrides: custom.overrides, frame: custom.frame)),
+            adaptiveDelegate: spec.adaptiveDelegate.map { delegate in adaptiveDelegate(delegate, registry: registry) },
             hasPopoverSource: spec.popoverSource != nil,
             popoverSourceView: spec.popoverSource?.view,
             popoverSourceRect: spec.popoverSource?.rect,
             layout: spec.layout)
+    }
+
+    /// The named Swift behaviour, else the file's `overrides` (none: `DefaultBehavior`, which the
+    /// router runs without asking).
+    private static func viewControllerBehavior(of spec: ControllerSpec, registry: BehaviorRegistry) -> any ViewControllerBehavior {
+        if let name = spec.behavior { return registry.viewControllerBehavior(named: name) ?? DefaultBehavior() }
+        return spec.overrides.callsSuperEverywhere ? DefaultBehavior() : ScenarioBehavior(overrides: spec.overrides)
+    }
+
+    /// The named Swift delegate, else the file's answer in every environment.
+    private static func adaptiveDelegate(_ delegate: AdaptiveDelegateSpec, registry: BehaviorRegistry) -> any AdaptivePresentationDelegate {
+        if let name = delegate.behavior { return registry.adaptiveDelegate(named: name) ?? AdaptiveDelegate() }
+        return AdaptiveDelegate(
+            answer: delegate.style.map { raw in ModalPresentationStyle(rawValue: raw).map(AdaptiveAnswer.style) ?? .unrecognized(raw) },
+            wrapsInNavigationController: delegate.wrapIn == .navigation)
     }
 
     /// Runs the scenario in this process.

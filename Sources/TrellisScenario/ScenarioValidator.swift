@@ -38,6 +38,7 @@ struct ScenarioValidator {
                 throw fail("\(base).traitOverrides.\(child)", "\"\(child)\" is not a child of \"\(spec.id)\"")
             }
             try validateOverrides(spec.overrides, of: spec, at: "\(base).overrides")
+            try validateBehaviors(spec, base)
             if let source = spec.popoverSource, byID[source.view] == nil {
                 throw fail("\(base).popoverSource.view", "unknown controller \"\(source.view)\"")
             }
@@ -85,6 +86,34 @@ struct ScenarioValidator {
             for child in sizes.keys.sorted() where !spec.children.contains(child) {
                 throw fail("\(base).sizeForChild", "\"\(child)\" is not a child of \"\(spec.id)\"")
             }
+        }
+    }
+
+    /// SPEC §4.1: every `"behavior"` name is registered as its kind by the runner reading the
+    /// file, and stands alone: the declarative rules it would replace are not beside it.
+    private func validateBehaviors(_ spec: ControllerSpec, _ base: String) throws(ScenarioError) {
+        if let name = spec.behavior {
+            try validateBehavior(name, .viewController, at: "\(base).behavior", replacing: ["overrides"], in: base)
+        }
+        if let name = spec.presentationController?.behavior {
+            try validateBehavior(name, .presentationController, at: "\(base).presentationController.behavior",
+                                 replacing: ["sizeForChild", "frame", "overrides", "grant"], in: "\(base).presentationController")
+        }
+        if let name = spec.adaptiveDelegate?.behavior {
+            try validateBehavior(name, .adaptiveDelegate, at: "\(base).adaptiveDelegate.behavior",
+                                 replacing: ["style", "wrapIn"], in: "\(base).adaptiveDelegate")
+        }
+    }
+
+    private func validateBehavior(
+        _ name: String, _ kind: BehaviorKind, at path: String, replacing rules: [String], in object: String
+    ) throws(ScenarioError) {
+        let registry = scenario.registry
+        guard registry.contains(name, as: kind) else {
+            throw fail(path, BehaviorAdvice.unknown(name, kind, in: registry))
+        }
+        for rule in rules where positions["\(object).\(rule)"] != nil {
+            throw fail("\(object).\(rule)", "declarative \"\(rule)\" beside the \(kind.words) \"\(name)\": the Swift behaviour decides what \"\(rule)\" would; remove one of them")
         }
     }
 

@@ -95,10 +95,13 @@ public func runBounded(_ executable: URL, _ arguments: [String], timeout: Durati
 /// of a build in one directory), else in the package's usual build directories.
 public enum TrellisBinary {
     public static let url: URL? = locate()
+    /// The test runner (`Tests/TestRunner`): the command line with the tests' Swift behaviours
+    /// registered, as a user's runner (SPEC §4.1).
+    public static let testRunnerURL: URL? = locate("trellis-test-runner", override: "TRELLIS_TEST_RUNNER")
 
-    static func locate() -> URL? {
+    static func locate(_ name: String = "trellis", override variable: String = "TRELLIS_BINARY") -> URL? {
         var candidates: [URL] = []
-        if let override = ProcessInfo.processInfo.environment["TRELLIS_BINARY"], !override.isEmpty {
+        if let override = ProcessInfo.processInfo.environment[variable], !override.isEmpty {
             candidates.append(URL(fileURLWithPath: override))
         }
         var executables: [URL] = []
@@ -109,12 +112,12 @@ public enum TrellisBinary {
         for executable in executables {
             var directory = executable.resolvingSymlinksInPath().deletingLastPathComponent()
             for _ in 0..<4 {
-                candidates.append(directory.appendingPathComponent("trellis"))
+                candidates.append(directory.appendingPathComponent(name))
                 directory = directory.deletingLastPathComponent()
             }
         }
         for buildDirectory in [".build-tests", ".build"] {
-            candidates.append(packageRoot.appendingPathComponent(buildDirectory).appendingPathComponent("debug/trellis"))
+            candidates.append(packageRoot.appendingPathComponent(buildDirectory).appendingPathComponent("debug/\(name)"))
         }
         return candidates.first { candidate in
             var isDirectory: ObjCBool = false

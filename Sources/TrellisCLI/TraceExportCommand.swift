@@ -8,7 +8,7 @@ import TrellisTrace
 import TrellisTraceFiles
 
 /// `trellis trace export`: a recorded run for standard viewers, or a picture of the screen.
-struct TraceExportCommand: AsyncParsableCommand {
+struct TraceExportCommand: BehaviorCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
         abstract: "Export a trace (Perfetto/Chrome JSON, Mermaid, PlantUML) or draw the simulated screen (SVG).",
@@ -63,11 +63,11 @@ struct TraceExportCommand: AsyncParsableCommand {
         try step.map(StepRange.parse)
     }
 
-    func run() async throws {
+    func run(registry: BehaviorRegistry) async throws {
         let text: String
         switch format {
         case .svg:
-            text = try await screenPicture()
+            text = try await screenPicture(registry: registry)
         case .perfetto, .mermaid, .plantuml:
             let tree = try TraceInput.tree(TraceInput.read(files).events)
             let limit = try steps()
@@ -95,11 +95,11 @@ struct TraceExportCommand: AsyncParsableCommand {
         }
     }
 
-    private func screenPicture() async throws -> String {
+    private func screenPicture(registry: BehaviorRegistry) async throws -> String {
         let path = scenario ?? ""
         let loaded: Scenario
         do {
-            loaded = try ScenarioDecoder.load(path: path)
+            loaded = try ScenarioDecoder.load(path: path, registry: registry)
         } catch {
             StandardError.write("error: \(error)")
             throw ExitCode(2)

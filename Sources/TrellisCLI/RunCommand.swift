@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TrellisRuntime
 import TrellisScenario
 import TrellisTrace
 import TrellisTraceFiles
@@ -16,7 +17,7 @@ enum TransportKind: String, ExpressibleByArgument, CaseIterable {
 
 extension DistributedOptions.EndpointKind: ExpressibleByArgument {}
 
-struct RunCommand: AsyncParsableCommand {
+struct RunCommand: BehaviorCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
         abstract: "Run a scenario and print its trace.",
@@ -89,13 +90,14 @@ struct RunCommand: AsyncParsableCommand {
         }
     }
 
-    func run() async throws {
+    func run(registry: BehaviorRegistry) async throws {
         let loaded: Scenario
         let text: String
         do {
-            // Read once: the file may be a pipe.
+            // Read once: the file may be a pipe. The scenario keeps the registry its names were
+            // checked against, and every node of a distributed run is started from this program.
             let fileText = try ScenarioDecoder.text(path: scenario)
-            loaded = try ScenarioDecoder.decode(fileText, file: scenario)
+            loaded = try ScenarioDecoder.decode(fileText, file: scenario, registry: registry)
             text = try ScenarioDecoder.jsonText(fileText, file: scenario)
         } catch {
             StandardError.write("error: \(error)")
@@ -208,7 +210,7 @@ struct RunCommand: AsyncParsableCommand {
     }
 }
 
-struct ValidateCommand: AsyncParsableCommand {
+struct ValidateCommand: BehaviorCommand {
     static let configuration = CommandConfiguration(
         commandName: "validate",
         abstract: "Check a scenario file without running it.",
@@ -226,9 +228,9 @@ struct ValidateCommand: AsyncParsableCommand {
     @Argument(help: "The scenario file (JSON, or YAML when named *.yaml or *.yml).")
     var scenario: String
 
-    func run() async throws {
+    func run(registry: BehaviorRegistry) async throws {
         do {
-            let loaded = try ScenarioDecoder.load(path: scenario)
+            let loaded = try ScenarioDecoder.load(path: scenario, registry: registry)
             print("ok: \(scenario): scenario \"\(loaded.name)\", \(loaded.controllers.count) controllers, \(loaded.steps.count) steps")
         } catch {
             StandardError.write("error: \(error)")

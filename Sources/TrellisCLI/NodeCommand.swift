@@ -1,11 +1,12 @@
 import ArgumentParser
 import Foundation
 import TrellisDistributed
+import TrellisRuntime
 import TrellisTransport
 
 /// `trellis node`: one node of a distributed run, started by hand (on any host) or by
 /// `trellis run --transport zmq`.
-struct NodeCommand: AsyncParsableCommand {
+struct NodeCommand: BehaviorCommand {
     static let configuration = CommandConfiguration(
         commandName: "node",
         abstract: "Host part of a distributed run: wait for a conductor's setup, then serve it.",
@@ -83,7 +84,9 @@ struct NodeCommand: AsyncParsableCommand {
         return (name, endpoint)
     }
 
-    func run() async throws {
+    /// `registry`: the behaviours of the runner this node is (SPEC §4.1: a node is started
+    /// from the conductor's own executable), for the scenario its SETUP brings.
+    func run(registry: BehaviorRegistry) async throws {
         var curve: CurveConfiguration?
         var keys: [String: String] = [:]
         do {

@@ -1,0 +1,158 @@
+/// The kinds of Swift code a registry names (SPEC §4.1): each kind has its own names, so
+/// "Overlay" may name a presentation controller and a view controller at once.
+public enum BehaviorKind: String, Sendable, Hashable, CaseIterable, Comparable {
+    /// A `ViewControllerBehavior`: `"behavior": "Name"` on a controller.
+    case viewController
+    /// A `PresentationControllerBehavior`: `"behavior": "Name"` in a `presentationController`.
+    case presentationController
+    /// An `AdaptivePresentationDelegate`: `"adaptiveDelegate": { "behavior": "Name" }`.
+    case adaptiveDelegate
+
+    /// Words for messages: "view-controller behaviour", ….
+    public var words: String {
+        switch self {
+        case .viewController: return "view-controller behaviour"
+        case .presentationController: return "presentation-controller behaviour"
+        case .adaptiveDelegate: return "adaptive delegate"
+        }
+    }
+
+    /// The words with their article: "a view-controller behaviour", "an adaptive delegate".
+    public var wordsWithArticle: String {
+        switch self {
+        case .viewController, .presentationController: return "a \(words)"
+        case .adaptiveDelegate: return "an \(words)"
+        }
+    }
+
+    public static func < (lhs: BehaviorKind, rhs: BehaviorKind) -> Bool {
+        allCases.firstIndex(of: lhs) ?? 0 < allCases.firstIndex(of: rhs) ?? 0
+    }
+}
+
+/// A registered name and the kind it is registered as.
+public struct BehaviorName: Sendable, Hashable, Comparable, CustomStringConvertible {
+    public var kind: BehaviorKind
+    public var name: String
+
+    public init(_ kind: BehaviorKind, _ name: String) {
+        self.kind = kind
+        self.name = name
+    }
+
+    public var description: String { "\(name) (\(kind.words))" }
+
+    public static func < (lhs: BehaviorName, rhs: BehaviorName) -> Bool {
+        (lhs.kind, lhs.name) < (rhs.kind, rhs.name)
+    }
+}
+
+/// Names → Swift behaviours (SPEC §4.1): what a scenario file's `"behavior": "Name"`, a
+/// storyboard's `customClass`, the test kit and a node's SETUP refer to. One registry is built
+/// by a runner's `@main` and handed to every tool (`TrellisCLI.main(registry:)`).
+///
+/// ```swift
+/// BehaviorRegistry()
+///     .presentationController("Overlay", OverlayPresentation())
+///     .viewController("SideBySide", SideBySideContainer())
+///     .adaptiveDelegate("SlideOver", SlideOverDelegate())
+/// ```
+///
+/// Each controller built from a name gets its own behaviour, made for it by the registry: a
+/// behaviour registered as a value is copied (its per-controller state lives in the context's
+/// `state`, SPEC §4); one registered with a `make` closure is made anew for every controller.
+/// Registering a name again for the same kind replaces it.
+public struct BehaviorRegistry: Sendable {
+    private var viewControllers: [String: @Sendable () -> any ViewControllerBehavior] = [:]
+    private var presentationControllers: [String: @Sendable () -> any PresentationControllerBehavior] = [:]
+    private var adaptiveDelegates: [String: @Sendable () -> any AdaptivePresentationDelegate] = [:]
+
+    /// An empty registry: the plain `trellis` knows no user behaviours.
+    public init() {}
+
+    // MARK: Registering
+
+    /// Registers a view controller's (or container's) behaviour under `name`.
+    public func viewController(_ name: String, _ behavior: some ViewControllerBehavior) -> BehaviorRegistry {
+        viewController(name) { behavior }
+    }
+
+    /// Registers a view controller's behaviour made anew for every controller that names it.
+    public func viewController(_ name: String, make: @escaping @Sendable () -> some ViewControllerBehavior) -> BehaviorRegistry {
+        var copy = self
+        copy.viewControllers[name] = { make() }
+        return copy
+    }
+
+    /// Registers a `custom` presentation's presentation-controller behaviour under `name`.
+    public func presentationController(_ name: String, _ behavior: some PresentationControllerBehavior) -> BehaviorRegistry {
+        presentationController(name) { behavior }
+    }
+
+    /// Registers a presentation-controller behaviour made anew for every presentation controller.
+    public func presentationController(
+        _ name: String, make: @escaping @Sendable () -> some PresentationControllerBehavior
+    ) -> BehaviorRegistry {
+        var copy = self
+        copy.presentationControllers[name] = { make() }
+        return copy
+    }
+
+    /// Registers an adaptive presentation delegate under `name`.
+    public func adaptiveDelegate(_ name: String, _ delegate: some AdaptivePresentationDelegate) -> BehaviorRegistry {
+        adaptiveDelegate(name) { delegate }
+    }
+
+    /// Registers an adaptive delegate made anew for every controller that names it.
+    public func adaptiveDelegate(_ name: String, make: @escaping @Sendable () -> some AdaptivePresentationDelegate) -> BehaviorRegistry {
+        var copy = self
+        copy.adaptiveDelegates[name] = { make() }
+        return copy
+    }
+
+    // MARK: Looking up
+
+    /// A new view-controller behaviour for one controller, or nil when `name` is not registered.
+    public func viewControllerBehavior(named name: String) -> (any ViewControllerBehavior)? {
+        viewControllers[name]?()
+    }
+
+    /// A new presentation-controller behaviour for one presentation controller, or nil.
+    public func presentationControllerBehavior(named name: String) -> (any PresentationControllerBehavior)? {
+        presentationControllers[name]?()
+    }
+
+    /// A new adaptive delegate for one controller, or nil.
+    public func adaptiveDelegate(named name: String) -> (any AdaptivePresentationDelegate)? {
+        adaptiveDelegates[name]?()
+    }
+
+    /// Whether `name` is registered as `kind`.
+    public func contains(_ name: String, as kind: BehaviorKind) -> Bool {
+        switch kind {
+        case .viewController: return viewControllers[name] != nil
+        case .presentationController: return presentationControllers[name] != nil
+        case .adaptiveDelegate: return adaptiveDelegates[name] != nil
+        }
+    }
+
+    /// The names registered as `kind`, sorted.
+    public func names(of kind: BehaviorKind) -> [String] {
+        switch kind {
+        case .viewController: return viewControllers.keys.sorted()
+        case .presentationController: return presentationControllers.keys.sorted()
+        case .adaptiveDelegate: return adaptiveDelegates.keys.sorted()
+        }
+    }
+
+    /// Every registered name with its kind, sorted by kind then name (for `--help`, SETUP and
+    /// messages).
+    public var names: [BehaviorName] {
+        BehaviorKind.allCases.flatMap { kind in names(of: kind).map { BehaviorName(kind, $0) } }
+    }
+
+    /// Whether nothing is registered (the plain `trellis`).
+    public var isEmpty: Bool {
+        viewControllers.isEmpty && presentationControllers.isEmpty && adaptiveDelegates.isEmpty
+    }
+}

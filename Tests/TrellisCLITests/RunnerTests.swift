@@ -1,0 +1,111 @@
+import Foundation
+import Testing
+import TrellisTestSupport
+
+/// SPEC §4.1, §8: a runner of one's own (`Tests/TestRunner`, the command line with Swift
+/// behaviours registered) gives every command its behaviours; the plain `trellis` refuses a
+/// scenario that names one.
+@Suite("a runner's behaviours in every command")
+struct RunnerTests {
+    /// A right-aligned floored third (`Third`), a Swift note on R (`Noting`), a Swift adaptive
+    /// delegate (`CompactFullScreen`), with `expect` steps only the Swift code satisfies.
+    static let sidebar = """
+        { \(Pad.window), "root": "R",
+          "controllers": {
+            "R": { "kind": "view", "children": ["Content"], "behavior": "Noting" },
+            "Content": { "kind": "view", "behavior": "CallsSuper" },
+            "S": { "kind": "view", "modalPresentationStyle": "custom",
+                   "presentationController": { "behavior": "Third" },
+                   "adaptiveDelegate": { "behavior": "CompactFullScreen" } } },
+          "steps": [
+            { "present": "S", "from": "R", "animated": true },
+            { "expect": [ "pc:S sizeForChild(S, parent: 1024x768) -> 341x768",
+                          "pc:S frameOfPresentedViewInContainerView -> 683,0 341x768" ] },
+            { "transition": { "size": [320, 768], "traits": { "horizontalSizeClass": "compact" } } },
+            { "expect": [ "pc:S adaptivePresentationStyle -> fullScreen", "R note laid out by Swift" ] } ] }
+        """
+
+    func scenarioFile(_ text: String = RunnerTests.sidebar) throws -> String {
+        let url = try scratchDirectory().appendingPathComponent("named.json")
+        try Data(text.utf8).write(to: url)
+        return url.path
+    }
+
+    func runRunner(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) async throws -> ProcessOutcome {
+        let binary = try #require(TrellisBinary.testRunnerURL, "trellis-test-runner was not built", sourceLocation: sourceLocation)
+        return try await runProcess(binary, arguments, timeout: .seconds(60), sourceLocation: sourceLocation)
+    }
+
+    @Test("the plain trellis refuses a scenario naming a behaviour: exit 2, FILE:LINE:COLUMN: $.path and the advice, in validate, run and svg")
+    func plainTrellisRefuses() async throws {
+        let path = try scenarioFile()
+        for arguments in [["validate", path], ["run", path], ["trace", "export", "--format", "svg", "--scenario", path, "--step", "1"]] {
+            let outcome = try await runTrellis(arguments)
+            #expect(outcome.status == 2, "\(arguments): \(outcome.stderr)")
+            #expect(outcome.stderr.contains("\(path):4:"), "\(outcome.stderr)")
+            #expect(outcome.stderr.contains("$.controllers.R.behavior: unknown view-controller behaviour \"Noting\""))
+            #expect(outcome.stderr.contains("run it with the runner that registers it"))
+            #expect(outcome.stdout.isEmpty, "nothing runs")
+        }
+    }
+
+    @Test("the runner validates and runs it; its expect steps hold only with the Swift code; text and jsonl")
+    func runnerRuns() async throws {
+        let path = try scenarioFile()
+        let validated = try await runRunner(["validate", path])
+        #expect(validated.status == 0, "\(validated.stderr)")
+        #expect(validated.stdout.hasPrefix("ok: \(path)"))
+        let text = try await runRunner(["run", path])
+        #expect(text.status == 0, "\(text.stderr)")
+        #expect(text.stdoutLines.contains("pc:S frameOfPresentedViewInContainerView -> 683,0 341x768"))
+        #expect(text.stderr.isEmpty)
+        let jsonl = try await runRunner(["run", path, "--format", "jsonl"])
+        #expect(jsonl.status == 0)
+        #expect(jsonl.stdoutLines.count == text.stdoutLines.count)
+        #expect(jsonl.stdout.contains("\"laid out by Swift\""))
+    }
+
+    @Test("run --trace writes the capture the Swift behaviours made; trace show reads it back as the same lines")
+    func runnerTrace() async throws {
+        let path = try scenarioFile()
+        let capture = try scratchDirectory().appendingPathComponent("run.jsonl").path
+        let run = try await runRunner(["run", path, "--trace", capture])
+        #expect(run.status == 0, "\(run.stderr)")
+        let shown = try await runTrellis(["trace", "show", capture])
+        #expect(shown.status == 0, "\(shown.stderr)")
+        #expect(shown.stdoutLines.contains("R note laid out by Swift"))
+        #expect(shown.stdoutLines.contains("pc:S sizeForChild(S, parent: 1024x768) -> 341x768"))
+    }
+
+    @Test("trace export --format svg --scenario draws the frames the Swift presentation controller gave")
+    func runnerScreenPicture() async throws {
+        let path = try scenarioFile()
+        let outcome = try await runRunner(["trace", "export", "--format", "svg", "--scenario", path, "--step", "1"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stdout.hasPrefix("<svg") || outcome.stdout.contains("<svg"))
+        // The presented sidebar: x 683, width 341, at the right edge of the 1024-point window.
+        #expect(outcome.stdout.contains("x=\"683\"") && outcome.stdout.contains("width=\"341\""), "\(outcome.stdout.prefix(2000))")
+    }
+
+    @Test("behaviors lists what a program registers: the runner's by kind, none for the plain trellis")
+    func listsBehaviors() async throws {
+        let listed = try await runRunner(["behaviors"])
+        #expect(listed.status == 0)
+        #expect(listed.stdoutLines == [
+            "viewController CallsSuper", "viewController Noting", "presentationController Third", "adaptiveDelegate CompactFullScreen",
+        ])
+        let plain = try await runTrellis(["behaviors"])
+        #expect(plain.status == 0 && plain.stdout.isEmpty)
+    }
+
+    @Test("the runner's exit statuses are the tool's: a failed expect 1, a usage error 2, a name it lacks 2")
+    func runnerExitStatuses() async throws {
+        let failing = try scenarioFile(Self.sidebar.replacingOccurrences(of: "683,0 341x768", with: "682,0 341x768"))
+        #expect(try await runRunner(["run", failing]).status == 1)
+        #expect(try await runRunner(["run"]).status == 2)
+        let unknown = try scenarioFile(Self.sidebar.replacingOccurrences(of: "\"Third\"", with: "\"Thrd\""))
+        let refused = try await runRunner(["validate", unknown])
+        #expect(refused.status == 2)
+        #expect(refused.stderr.contains("$.controllers.S.presentationController.behavior: unknown presentation-controller behaviour \"Thrd\" (did you mean \"Third\"?"))
+    }
+}
