@@ -49,7 +49,7 @@ let package = Package(
         // every dependent's build; the headers are in /usr/include and the module map links zmq.
         .systemLibrary(name: "CZeroMQ", providers: [.apt(["libzmq3-dev"])]),
         .target(name: "ZeroMQ", dependencies: ["CZeroMQ"]),
-        .target(name: "TrellisTransport", dependencies: ["ZeroMQ", "TrellisWire", "TrellisModel", "TrellisTrace", "TrellisRuntime"]),
+        .target(name: "TrellisTransport", dependencies: ["ZeroMQ", "TrellisWire", "TrellisModel", "TrellisJSON", "TrellisTrace", "TrellisRuntime"]),
         .target(name: "TrellisDistributed", dependencies: ["TrellisTransport", "ZeroMQ", "TrellisWire", "TrellisModel", "TrellisTrace", "TrellisTraceFiles", "TrellisRuntime", "TrellisScenario"]),
         .target(name: "TrellisWire", dependencies: ["TrellisModel"]),
         .target(name: "TrellisJSON"),

@@ -60,32 +60,37 @@ public struct QueuedRequest: Sendable, Hashable {
 /// when a behaviour makes a request and once when an event ends, never on a message's hop.
 final class BehaviorRequestQueue: Sendable {
     private let queued = Mutex<[QueuedRequest]>([])
-    /// Where this node's requests go when the window lives on another node (nil: here).
-    private let elsewhere = Mutex<(@Sendable (QueuedRequest) -> Void)?>(nil)
+    /// How many wait, readable without the lock: a node checks it around every call it serves
+    /// or sends (its requests go to the conductor's window first), and almost always finds none.
+    private let waiting = Atomic<Int>(0)
+
+    var isEmpty: Bool { waiting.load(ordering: .acquiring) == 0 }
 
     func append(_ request: QueuedRequest) {
-        if let forward = elsewhere.withLock({ $0 }) {
-            forward(request)
-            return
+        queued.withLock { queue in
+            queue.append(request)
+            waiting.store(queue.count, ordering: .releasing)
         }
-        queued.withLock { $0.append(request) }
     }
 
     /// The oldest request, removed; nil when none is waiting.
     func next() -> QueuedRequest? {
-        queued.withLock { $0.isEmpty ? nil : $0.removeFirst() }
+        guard !isEmpty else { return nil }
+        return queued.withLock { queue in
+            defer { waiting.store(queue.count, ordering: .releasing) }
+            return queue.isEmpty ? nil : queue.removeFirst()
+        }
     }
 
     /// Drops every waiting request; returns how many there were.
     func removeAll() -> Int {
         queued.withLock { queue in
-            defer { queue.removeAll() }
+            defer {
+                queue.removeAll()
+                waiting.store(0, ordering: .releasing)
+            }
             return queue.count
         }
-    }
-
-    func forward(to window: @escaping @Sendable (QueuedRequest) -> Void) {
-        elsewhere.withLock { $0 = window }
     }
 }
 

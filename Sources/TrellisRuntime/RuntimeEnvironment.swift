@@ -72,15 +72,11 @@ public final class RuntimeEnvironment: Sendable {
         windowElsewhere.withLock { $0 = window }
     }
 
-    /// The window lives on another node: requests made by behaviours here go to `window` as they
-    /// are made, in order, instead of waiting here for a window this node does not have (§4.2).
-    public func forwardRequests(to window: @escaping @Sendable (QueuedRequest) -> Void) {
-        requests.forward(to: window)
-    }
-
     /// Takes every request waiting here, in order: a single-controller test kit, which has no
-    /// window to carry them out, reports them instead.
+    /// window to carry them out, reports them instead; a node without the window sends them to
+    /// the conductor's.
     package func takeRequests() -> [QueuedRequest] {
+        guard !requests.isEmpty else { return [] }
         var taken: [QueuedRequest] = []
         while let next = requests.next() { taken.append(next) }
         return taken

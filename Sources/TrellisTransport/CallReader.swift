@@ -161,6 +161,12 @@ struct CallReader {
         return callback
     }
 
+    mutating func list() throws(CallFault) -> [WireValue] {
+        let value = try next("a list")
+        guard case let .list(items) = value else { throw mismatch("a list", value) }
+        return items
+    }
+
     mutating func style() throws(CallFault) -> ModalPresentationStyle {
         let name = try string()
         guard let style = ModalPresentationStyle(rawValue: name) else {

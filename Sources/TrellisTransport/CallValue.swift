@@ -77,6 +77,13 @@ extension CallValue where Value == TraitCollection? {
     }
 }
 
+extension CallValue where Value == String {
+    /// Free text: an action's name.
+    static var text: CallValue {
+        CallValue("string", encode: { .string($0) }, decode: { reader throws(CallFault) in try reader.string() })
+    }
+}
+
 extension CallValue where Value == ControllerID {
     /// A controller id, written as a string.
     static var controllerID: CallValue {

@@ -70,6 +70,22 @@ enum ControllerCalls {
         host, controller, container in await controller.setContainer(container.map { host.endpoint(for: $0) })
     }
 
+    /// SPEC §4.2: a user action for the behaviour of the target, a view controller or a
+    /// presentation controller; the cause is the action's event, which the target's node did not record.
+    static let performAction = WireCall(
+        .performAction, on: .sharedPool, to: .controller, .text.named("action"), .actionValue.named("value"), .cause,
+        returns: .actionOutcome
+    ) { _, controller, action, value, cause throws(CallFault) in
+        guard let cause else { throw CallFault("performAction: argument 3 must name the action's event, got none") }
+        if let viewController = controller as? any ManagedController {
+            return await viewController.perform(action: action, value: value, cause: cause)
+        }
+        guard let presentationController = controller as? any ManagedPresentationController else {
+            throw CallFault("performAction: \(controller.id) has no behaviour")
+        }
+        return await presentationController.perform(action: action, value: value, cause: cause)
+    }
+
     // MARK: 0x20–0x2C: view controllers (`ManagedController`)
 
     static let snapshot = WireCall(.snapshot, on: .ioThread, to: .viewController, returns: snapshotResults) {
@@ -220,7 +236,14 @@ enum ControllerCalls {
         await pc.deliverDisplayedAppearance(callback, cause: cause)
     }
 
-    // MARK: 0x60–0x62: the conductor's window
+    /// SPEC §4.2: the target presentation controller's behaviour set its presented view's frame.
+    static let setPresentedViewFrame = WireCall(
+        .setPresentedViewFrame, on: .sharedPool, to: .presentationController, .rect.named("frame"), .cause, returns: .nothing
+    ) { _, pc, frame, cause in
+        await pc.setPresentedViewFrame(frame, cause: cause)
+    }
+
+    // MARK: 0x60–0x63: the conductor's window
 
     static let wrapperChanged = WireCall(
         .wrapperChanged, on: .sharedPool, to: .window, .controllerID.named("presented id"), .addressOrNone.named("wrapper"),
@@ -240,6 +263,16 @@ enum ControllerCalls {
         .windowTransition, on: .sharedPool, to: .window, .bool.named("animated"), returns: .one(.transition)
     ) { host, _, animated in
         host.environment.beginTransition(animated: animated)
+    }
+
+    /// SPEC §4.2: a request a behaviour on the sending node made, queued by the window behind the
+    /// ones made before it; the cause is the request's event on the sending node.
+    static let behaviorRequest = WireCall(
+        .behaviorRequest, on: .sharedPool, to: .window, .controllerID.named("requester"), .request.named("request"), .cause,
+        returns: .nothing
+    ) { host, _, requester, request, event throws(CallFault) in
+        guard let event else { throw CallFault("behaviorRequest: argument 3 must name the request's event, got none") }
+        host.environment.enqueueRequest(QueuedRequest(requester: requester, request: request, event: event))
     }
 
     // MARK: The table
@@ -267,6 +300,7 @@ enum ControllerCalls {
         case .initialLayout: initialLayout.served
         case .appearance: appearance.served
         case .refresh: refresh.served
+        case .performAction: performAction.served
         case .snapshot: snapshot.served
         case .setPreferredContentSize: setPreferredContentSize.served
         case .notifySystemLayoutFittingSizeDidChange: notifySystemLayoutFittingSizeDidChange.served
@@ -287,9 +321,11 @@ enum ControllerCalls {
         case .initialPresentationLayout: initialPresentationLayout.served
         case .presentationState: presentationState.served
         case .displayedAppearance: displayedAppearance.served
+        case .setPresentedViewFrame: setPresentedViewFrame.served
         case .wrapperChanged: wrapperChanged.served
         case .popoverSourceRect: popoverSourceRect.served
         case .windowTransition: windowTransition.served
+        case .behaviorRequest: behaviorRequest.served
         }
     }
 }
@@ -419,13 +455,14 @@ extension RemoteController {
         await send(ControllerCalls.presentationCallback, (callback, value, cause))
     }
 
+    /// A call that failed was recorded as a fault, which ends the run: nothing more is said of
+    /// the action then (it counts as handled).
     package func perform(action: String, value: ActionValue?, cause: EventRef) async -> ActionOutcome {
-        await host.noteFault("action \(action) for \(id) on node \(address.node): not yet carried by TWP/1.1")
-        return .notHandled
+        await read(ControllerCalls.performAction, (action, value, cause)) ?? .handled
     }
 
     package func setPresentedViewFrame(_ frame: Rect, cause: EventRef?) async {
-        await host.noteFault("setPresentedViewFrame for \(id) on node \(address.node): not yet carried by TWP/1.1")
+        await send(ControllerCalls.setPresentedViewFrame, (frame, cause))
     }
 
     package func initialPresentationLayout(cause: EventRef?) async {

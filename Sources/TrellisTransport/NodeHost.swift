@@ -98,6 +98,7 @@ package actor NodeHost {
     /// One CALL to the node hosting `address`; nil when it failed, the fault recorded under the
     /// target's name and kept for the end of the run.
     private func call(_ address: WireAddress, _ code: WireCallCode, _ arguments: [WireValue]) async -> [WireValue]? {
+        await sendRequests()
         let result = await transport.call(peer: address.node, target: address, code: code, arguments: arguments)
         switch result {
         case let .ok(values):
@@ -155,6 +156,18 @@ package actor NodeHost {
         return rect
     }
 
+    /// SPEC §4.2 over the wire: the requests this node's behaviours made go to the conductor's
+    /// window before anything else leaves this node — a CALL, or the RETURN of the call during
+    /// which they were made — so the window queues them in the order one process would have
+    /// made them, before the event that led to them is done. Nothing on the conductor's node:
+    /// its behaviours queue in the window's own environment.
+    func sendRequests() async {
+        guard nodeName != conductorNode else { return }
+        for queued in environment.takeRequests() {
+            _ = await call(conductorWindow, ControllerCalls.behaviorRequest, (queued.requester, queued.request, queued.event))
+        }
+    }
+
     /// A transition from the conductor's window (TWP/1 `windowTransition`): its next number, its
     /// size and traits now. Nil when the call failed (the fault is recorded).
     func windowTransition(animated: Bool) async -> TransitionInfo? {
@@ -187,8 +200,11 @@ package actor NodeHost {
         var reader = CallReader(code: code, values: values, runNodes: runNodes)
         do throws(CallFault) {
             try reader.checkNoMoreThan(call.arguments.count)
-            return .ok(try await call.serve(self, &reader, try recipient(of: target, for: call)))
+            let results = try await call.serve(self, &reader, try recipient(of: target, for: call))
+            await sendRequests()
+            return .ok(results)
         } catch {
+            await sendRequests()
             return .fault(error.description)
         }
     }

@@ -23,6 +23,8 @@ public enum WireCallCode: UInt8, CaseIterable, Hashable, Sendable, CustomStringC
     case appearance = 0x08
     /// Becomes visible again with the frame and traits its container gives it.
     case refresh = 0x09
+    /// A user action for the target's Swift behaviour (SPEC §4.2).
+    case performAction = 0x0A
     /// Reads the controller's state: size, traits, preferred content size, frame.
     case snapshot = 0x20
     /// Sets the controller's `preferredContentSize`.
@@ -63,6 +65,8 @@ public enum WireCallCode: UInt8, CaseIterable, Hashable, Sendable, CustomStringC
     case presentationState = 0x45
     /// An appearance callback to what a presentation controller displays.
     case displayedAppearance = 0x46
+    /// A presentation controller's behaviour set its presented view's frame (SPEC §4.2).
+    case setPresentedViewFrame = 0x47
     /// Tells the conductor that an adaptive wrapper came or went.
     case wrapperChanged = 0x60
     /// Asks the conductor's window where a popover's source is now, in window coordinates (R62).
@@ -70,6 +74,8 @@ public enum WireCallCode: UInt8, CaseIterable, Hashable, Sendable, CustomStringC
     /// Asks the conductor's window for a transition that a controller starts by itself (a
     /// receipt, R25), numbered by the window, towards its size and traits as they are now.
     case windowTransition = 0x62
+    /// A request a behaviour on this node made (SPEC §4.2), for the conductor's window to carry out.
+    case behaviorRequest = 0x63
 
     /// The Swift case name, as the protocol document spells it.
     public var description: String {
@@ -83,6 +89,7 @@ public enum WireCallCode: UInt8, CaseIterable, Hashable, Sendable, CustomStringC
         case .initialLayout: "initialLayout"
         case .appearance: "appearance"
         case .refresh: "refresh"
+        case .performAction: "performAction"
         case .snapshot: "snapshot"
         case .setPreferredContentSize: "setPreferredContentSize"
         case .notifySystemLayoutFittingSizeDidChange: "notifySystemLayoutFittingSizeDidChange"
@@ -103,9 +110,11 @@ public enum WireCallCode: UInt8, CaseIterable, Hashable, Sendable, CustomStringC
         case .initialPresentationLayout: "initialPresentationLayout"
         case .presentationState: "presentationState"
         case .displayedAppearance: "displayedAppearance"
+        case .setPresentedViewFrame: "setPresentedViewFrame"
         case .wrapperChanged: "wrapperChanged"
         case .popoverSourceRect: "popoverSourceRect"
         case .windowTransition: "windowTransition"
+        case .behaviorRequest: "behaviorRequest"
         }
     }
 }

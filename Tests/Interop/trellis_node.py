@@ -27,7 +27,7 @@ HEADER = struct.Struct(">2sBBBBHQQII")  # §5
 HELLO, SETUP, READY, CALL, RETURN, HEARTBEAT = 0x01, 0x02, 0x03, 0x10, 0x11, 0x20
 GOODBYE, GOODBYE_ACK, ERROR, TRACE_REQUEST, TRACE_DATA, BATCH = 0x30, 0x31, 0x40, 0x50, 0x51, 0x60
 COMMANDS = {HELLO, SETUP, READY, CALL, RETURN, HEARTBEAT, GOODBYE, GOODBYE_ACK, ERROR, TRACE_REQUEST, TRACE_DATA, BATCH}
-CALL_CODES = set(range(0x01, 0x0A)) | set(range(0x20, 0x2D)) | set(range(0x40, 0x47)) | {0x60, 0x61, 0x62}
+CALL_CODES = set(range(0x01, 0x0B)) | set(range(0x20, 0x2D)) | set(range(0x40, 0x47)) | {0x60, 0x61, 0x62}
 TRAITS = (("horizontalSizeClass", ("unspecified", "compact", "regular")),  # §6.3 and TSF/1 §4.3
           ("verticalSizeClass", ("unspecified", "compact", "regular")),
           ("userInterfaceIdiom", ("unspecified", "phone", "pad", "tv", "carPlay", "mac", "vision")),
@@ -48,6 +48,7 @@ SIGNATURES = {  # §8: name, the tags each argument may have, who serves it (vc:
     0x06: ("systemLayoutFittingSizeDidChange", [{STRING}, CAUSE], "both"),
     0x07: ("initialLayout", [{RECT, NONE}, {TRAIT}, CAUSE], "both"), 0x08: ("appearance", [{STRING}, CAUSE], "both"),
     0x09: ("refresh", [{RECT}, {TRAIT}, CAUSE], "both"), 0x20: ("snapshot", [], "vc"),
+    0x0A: ("performAction", [{STRING}, {STRING}, {REF}], "both"),
     0x21: ("setPreferredContentSize", [{SIZE}, CAUSE], "vc"), 0x22: ("notifySystemLayoutFittingSizeDidChange", [CAUSE], "vc"),
     0x23: ("setOverrideTraits", [{TRAIT, NONE}, {STRING}, {TRANSITION}, CAUSE], "vc"),
     0x24: ("setContainer", [{ADDRESS, NONE}], "both"), 0x25: ("attachPresentation", [{ADDRESS}, {BOOL}], "vc"),
@@ -493,6 +494,9 @@ class ViewController:
         for i, slot in enumerate(self.slots):
             slot.endpoint.initialLayout(self.frame_of(i) if frame is not None and i in visible else None, self.traits_of(i, traits), event)
 
+    def performAction(self, action, value, cause):  # §8.6: no Swift behaviour here, so nothing handles it
+        return [enc_str("notHandled"), enc_str(""), enc_str("")]
+
     def refresh(self, frame, traits, cause):
         self.origin = frame[:2]
         if self.traits == UNSPECIFIED:
@@ -833,6 +837,9 @@ class PresentationController:
         self.traits = traits
         if frame is not None:
             self.size = frame[2:]
+
+    def performAction(self, action, value, cause):  # §8.6: no Swift behaviour here, so nothing handles it
+        return [enc_str("notHandled"), enc_str(""), enc_str("")]
 
     def refresh(self, frame, traits, cause):
         pass
