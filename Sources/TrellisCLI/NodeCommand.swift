@@ -21,7 +21,9 @@ struct NodeCommand: BehaviorCommand {
             a second setup, or one from any other peer, is refused with ERROR 6 and changes \
             nothing. Started with a conductor name that is not the run's conductor's, or with \
             CURVE keys its conductor does not accept (or that do not accept it), it says so and \
-            exits 2.
+            exits 2. A node is the conductor's own program: a setup naming Swift behaviours this \
+            program does not register is refused with ERROR 8 naming them, and the node exits 2 \
+            at its conductor's goodbye (start it with the runner the conductor runs).
 
             With --keys FOLDER (from `trellis keys make`) the node uses CURVE: its secret key is \
             FOLDER/NAME.key, each --peer's public key FOLDER/PEER.pub, and it lets in exactly the \

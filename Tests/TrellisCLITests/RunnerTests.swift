@@ -91,8 +91,11 @@ struct RunnerTests {
     func listsBehaviors() async throws {
         let listed = try await runRunner(["behaviors"])
         #expect(listed.status == 0)
+        // The test runner also registers the differential tester's behaviours (DifferentialBehaviors).
         #expect(listed.stdoutLines == [
-            "viewController CallsSuper", "viewController Noting", "presentationController Third", "adaptiveDelegate CompactFullScreen",
+            "viewController CallsSuper", "viewController Forwarding", "viewController Noting", "viewController Stashing",
+            "viewController Suppressing", "presentationController Sidebar", "presentationController Third",
+            "adaptiveDelegate CompactFullScreen", "adaptiveDelegate CompactSheet",
         ])
         let plain = try await runTrellis(["behaviors"])
         #expect(plain.status == 0 && plain.stdout.isEmpty)
