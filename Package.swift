@@ -75,7 +75,7 @@ let package = Package(
         // A runner for the tests (SPEC §4.1): the command line with test behaviours registered,
         // as a user's runner is; the CLI and distributed tests start it as they start `trellis`.
         .executableTarget(
-            name: "trellis-test-runner", dependencies: ["TrellisCLI", "TrellisRuntime", "TrellisModel"], path: "Tests/TestRunner"),
+            name: "trellis-test-runner", dependencies: ["TrellisCLI", "TrellisRuntime", "TrellisModel", "TrellisTestSupport"], path: "Tests/TestRunner"),
         // The project's own test fixtures, shared by every suite: device windows, line filters,
         // bounded waits for child processes, the binary, the random scenarios of the differential tester.
         .target(name: "TrellisTestSupport", dependencies: ["TrellisModel", "TrellisJSON", "TrellisTrace", "TrellisRuntime"], path: "Tests/Support"),

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Sets up and runs every test: the Swift test suites (which also run every example scenario
-# and the `trellis` binary), the distributed suites again pinned to one CPU, then each fuzz
+# and the `trellis` binary), the distributed suites again pinned to one CPU, the runner of
+# Examples/Runner (scripts/runner.sh, and over ZeroMQ scripts/runner-zmq.sh), then each fuzz
 # target for a short fixed time (Fuzz/README.md; TRELLIS_FUZZ_SECONDS, 20 by default, 0 to skip).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -16,6 +17,12 @@ if command -v taskset >/dev/null 2>&1; then
 else
     echo "test.sh: taskset not found; the pinned run of the distributed suites is skipped" >&2
 fi
+# The runner of Examples/Runner: built as a user builds theirs (Trellis by path, no warnings),
+# and run over its scenarios in-process (SPEC §4.1).
+bash scripts/runner.sh
+# ... and distributed: its scenarios spread over nodes spawned from the runner give the
+# in-process trace, and the plain trellis as a node is refused (SPEC §4.1, §7).
+bash scripts/runner-zmq.sh
 fuzz_seconds=${TRELLIS_FUZZ_SECONDS:-20}
 if [ "$fuzz_seconds" -gt 0 ]; then
     bash scripts/fuzz.sh "$fuzz_seconds"

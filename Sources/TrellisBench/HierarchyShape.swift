@@ -20,14 +20,15 @@ package struct HierarchyShape: Sendable {
 
     package static func id(_ index: Int) -> ControllerID { ControllerID("c\(index)") }
 
-    /// The hierarchy as Trellis describes it: plain view controllers, default behaviours.
-    package func hierarchy(windowSize: Size) -> HierarchyDescription {
+    /// The hierarchy as Trellis describes it: plain view controllers, each with `behavior`
+    /// (default: UIKit's, which the router runs without asking).
+    package func hierarchy(windowSize: Size, behavior: any ViewControllerBehavior = DefaultBehavior()) -> HierarchyDescription {
         HierarchyDescription(
             windowSize: windowSize,
             windowTraits: TraitCollection(horizontalSizeClass: .compact, verticalSizeClass: .regular, userInterfaceIdiom: .phone, displayScale: 2),
             root: Self.id(0),
             controllers: (0..<count).map { index in
-                ControllerDescription(Self.id(index), children: children(of: index).map(Self.id))
+                ControllerDescription(Self.id(index), children: children(of: index).map(Self.id), behavior: behavior)
             })
     }
 }

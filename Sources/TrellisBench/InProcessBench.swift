@@ -39,6 +39,18 @@ actor BareNode {
     }
 }
 
+/// A Swift behaviour that only calls super, as a registered behaviour that changes nothing: the
+/// router asks it at every hook (only `DefaultBehavior` is run without asking).
+struct SuperOnlyBehavior: ViewControllerBehavior {
+    func viewWillTransition(to size: Size, with coordinator: TransitionCoordinator, in vc: isolated any ViewControllerContext) async {
+        await vc.superViewWillTransition(to: size, with: coordinator)
+    }
+
+    func size(forChild child: ControllerID, parentSize: Size, in vc: isolated any ViewControllerContext) -> Size {
+        vc.superSize(forChild: child, parentSize: parentSize)
+    }
+}
+
 /// Measurements of one process.
 package enum InProcessBench {
     /// Builds the bare tree bottom-up (iteratively; deep shapes cannot overflow the stack).
@@ -79,6 +91,30 @@ package enum InProcessBench {
             best.ours = max(best.ours, Double(2 * shape.count) / seconds(since: start))
         }
         withExtendedLifetime(window) {}
+        return best
+    }
+
+    /// The default walk and the same walk with a Swift behaviour that only calls super on every
+    /// controller (SPEC §4.1: a registered behaviour must cost no more than the default), measured
+    /// in turns on two windows of the same shape; each side's best round counts. Trace to memory.
+    package static func interleavedSuperOnlyHopsPerSecond(_ shape: HierarchyShape, rounds: Int) async throws -> (superOnly: Double, defaultWalk: Double) {
+        let windowSize = Size(320, 568)
+        let plain = try await Window(shape.hierarchy(windowSize: windowSize), environment: RuntimeEnvironment(recorder: TraceRecorder(storage: .memory)))
+        let swift = try await Window(
+            shape.hierarchy(windowSize: windowSize, behavior: SuperOnlyBehavior()), environment: RuntimeEnvironment(recorder: TraceRecorder(storage: .memory)))
+        await plain.start()
+        await swift.start()
+        var best = (superOnly: 0.0, defaultWalk: 0.0)
+        for round in 0..<rounds {
+            let size = round % 2 == 0 ? Size(568, 320) : Size(320, 568)
+            var start = ContinuousClock.now
+            try await plain.perform(.environmentChange(size: size, traits: nil))
+            best.defaultWalk = max(best.defaultWalk, Double(2 * shape.count) / seconds(since: start))
+            start = ContinuousClock.now
+            try await swift.perform(.environmentChange(size: size, traits: nil))
+            best.superOnly = max(best.superOnly, Double(2 * shape.count) / seconds(since: start))
+        }
+        withExtendedLifetime((plain, swift)) {}
         return best
     }
 

@@ -50,7 +50,9 @@ struct BenchCommand: AsyncParsableCommand {
     var transportOnly = false
 
     /// The figures, by the names their lines start with.
-    static let figureNames = ["inproc-hops", "inproc-hops-file-trace", "memory-per-controller", "zmq-throughput", "zmq-rtt", "distributed-traversal"]
+    static let figureNames = [
+        "inproc-hops", "inproc-hops-file-trace", "inproc-swift-super", "memory-per-controller", "zmq-throughput", "zmq-rtt", "distributed-traversal",
+    ]
 
     @Option(name: .customLong("figure"), help: ArgumentHelp(
         "Only this figure (repeatable): \(Self.figureNames.joined(separator: ", ")).", valueName: "name"))
@@ -144,6 +146,11 @@ struct BenchCommand: AsyncParsableCommand {
             if count >= 100_000 && wants("inproc-hops-file-trace") {
                 try await fileTraceFigures(shape, inMemory: ours, readBack: count == sizes.last)
             }
+        }
+        if wants("inproc-swift-super") {
+            let (superOnly, defaultWalk) = try await InProcessBench.interleavedSuperOnlyHopsPerSecond(HierarchyShape(count: 100_000), rounds: rounds)
+            print(BenchLine(name: "inproc-swift-super-100000", ours: superOnly, anchor: defaultWalk, unit: "hops/s", target: .atLeast(0.9),
+                            note: "ours: every controller's behaviour a Swift one that only calls super (a registered behaviour); anchor: the default walk (DefaultBehavior); measured in turns, best round of each"))
         }
         guard wants("memory-per-controller") else { return }
         // Each memory figure in a fresh process: freed memory from the figures above would be

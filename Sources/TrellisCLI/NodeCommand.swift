@@ -119,7 +119,7 @@ struct NodeCommand: BehaviorCommand {
             }
             keys[peerName] = key
         }
-        let node = WorkerNode(name: name)
+        let node = WorkerNode(name: name, registry: registry)
         let peers = peer.compactMap(Self.split).map { (name: $0.name, endpoint: $0.endpoint, serverKey: keys[$0.name]) }
         let code = await node.run(bind: bind, peers: peers, curve: curve, conductor: conductor, setupTimeout: .seconds(max(1, setupTimeout)))
         if code != 0 { throw ExitCode(code) }

@@ -249,7 +249,8 @@ package actor DistributedRun {
         for node in workers where options.startedNodes[node] == nil {
             let launch = NodeLaunch(
                 node: node, bindEndpoint: endpoint(for: node, in: directory), conductor: placement.conductor,
-                conductorEndpoint: conductorEndpoint, keys: try launchKeys(of: node, keys: keys, in: directory))
+                conductorEndpoint: conductorEndpoint, keys: try launchKeys(of: node, keys: keys, in: directory),
+                registry: scenario.registry)
             children[node] = try options.launcher.launch(launch, options: options) { why in await run.lost(node, why) }
         }
     }
@@ -326,7 +327,8 @@ package actor DistributedRun {
         if let refused = await transport.send(
             .setup(runID: scenario.name, node: node, scenarioJSON: scenarioText,
                    heartbeatIntervalMilliseconds: UInt32(options.heartbeatIntervalMilliseconds),
-                   peerGoneTimeoutMilliseconds: UInt32(options.peerTimeoutMilliseconds), peers: peers),
+                   peerGoneTimeoutMilliseconds: UInt32(options.peerTimeoutMilliseconds), peers: peers,
+                   behaviors: NodeBehaviors.needed(by: node, in: scenario, placement: placement)),
             to: node, correlationID: correlation) {
             throw .setup("cannot send SETUP to node \(node): \(refused)")
         }
@@ -334,10 +336,29 @@ package actor DistributedRun {
             throw .setup("node \(node) did not get ready within \(options.startupTimeout)")
         }
         // TWP/1 §9.1: the text of any ERROR that answers a SETUP ends the run. ERROR 6 (not
-        // from its conductor, not for it) is a mistake in how the node was started.
+        // from its conductor, not for it) and ERROR 8 (behaviours it lacks: another program
+        // than this one) are mistakes in how the node was started.
         if case let .error(code, text) = reply.body {
-            throw code == WireErrorCode.unexpectedCommand.rawValue ? .mistake(text) : .setup(text)
+            switch WireErrorCode(rawValue: code) {
+            case .unexpectedCommand?: throw .mistake(text)
+            case .unknownBehavior?: throw .mistake(Self.lackedBehaviors(node, text))
+            case .malformedHeader?, .unsupportedVersion?, .unknownCommand?, .malformedBody?, .unknownCallCode?, .setupFailed?, nil:
+                throw .setup(text)
+            }
         }
+    }
+
+    /// The mistake of a node that refused its SETUP for behaviours it lacks (ERROR 8): its own
+    /// words (the node, what it lacks), and what to do about it.
+    static func lackedBehaviors(_ node: String, _ text: String) -> String {
+        let said = text.contains("node \(node)") ? text : "node \(node): \(text)"
+        return "\(said) — every node of a run must be this conductor's own program (\(ownProgram)), which registers them: the nodes it starts are; start a node by hand with the same runner"
+    }
+
+    /// The name of the program this conductor runs, for messages.
+    static var ownProgram: String {
+        let path = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments.first ?? "trellis"
+        return URL(fileURLWithPath: path).lastPathComponent
     }
 
     /// A worker exited or went silent before the run was set up: the set-up fails now, naming

@@ -27,7 +27,7 @@ final class InProcessNode: Sendable {
     static func launch(
         _ launch: NodeLaunch, on network: LoopbackNetwork, exited: @escaping @Sendable (_ why: String) async -> Void
     ) -> InProcessNode {
-        let node = InProcessNode(worker: WorkerNode(name: launch.node))
+        let node = InProcessNode(worker: WorkerNode(name: launch.node, registry: launch.registry))
         let task = Task {
             let code = await node.worker.run(
                 bind: launch.bindEndpoint, peers: [(launch.conductor, launch.conductorEndpoint, nil)], curve: nil,

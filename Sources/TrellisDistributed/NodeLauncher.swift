@@ -1,4 +1,5 @@
 import Foundation
+import TrellisRuntime
 import TrellisTransport
 
 /// How the conductor starts the workers that were not started by hand: the one place a new kind
@@ -33,6 +34,9 @@ struct NodeLaunch: Sendable {
     var conductor: String
     var conductorEndpoint: String
     var keys: Keys?
+    /// The Swift behaviours the conductor's program registers (SPEC §4.1): an in-process node
+    /// is built with them; a process runs the conductor's own executable, which has the same.
+    var registry: BehaviorRegistry
 }
 
 /// A worker the conductor launched, until it has exited.

@@ -12,6 +12,9 @@ import ZeroMQ
 /// on request, and leaves after a goodbye — or when its conductor is gone.
 package actor WorkerNode {
     package nonisolated let name: String
+    /// The Swift behaviours this node's program registers (SPEC §4.1): a SETUP naming one it
+    /// lacks is refused (ERROR 8), and its controllers are built with them.
+    let registry: BehaviorRegistry
     let recorder: TraceRecorder
     let transport: NodeTransport
     private var host: NodeHost?
@@ -24,6 +27,9 @@ package actor WorkerNode {
     /// (its conductor may be that one); a stranger going silent does not.
     private var greeted = Set<String>()
     private var sentEvents = 0
+    /// It refused a SETUP for behaviours it lacks (ERROR 8): it was started as another program
+    /// than its conductor's, and exits 2 at its conductor's goodbye.
+    private var lackedBehaviors = false
     /// The run this node was set up for (SETUP's run id): the `run` of every trace line it sends.
     private var runID = ""
     private var finished: CheckedContinuation<Int32, Never>?
@@ -55,8 +61,9 @@ package actor WorkerNode {
     static let mismatchGrace: Duration = .seconds(1)
     static let mismatchRedial: Duration = .milliseconds(100)
 
-    package init(name: String) {
+    package init(name: String, registry: BehaviorRegistry = BehaviorRegistry()) {
         self.name = name
+        self.registry = registry
         recorder = TraceRecorder(node: name, runID: "")
         transport = NodeTransport(nodeName: name, recorder: recorder)
     }
@@ -136,7 +143,7 @@ package actor WorkerNode {
     private func control(_ message: WireMessage, from peer: String) async {
         let correlation = message.header.correlationID
         switch message.body {
-        case let .setup(runID, node, scenarioJSON, _, _, peers):
+        case let .setup(runID, node, scenarioJSON, _, _, peers, behaviors):
             if let refusal = setupRefusal(from: peer, for: node) {
                 let misnamed = misnamedConductor(peer, node: node, scenarioJSON: scenarioJSON)
                 // The refusal must reach the sender, to whom this node may have no stream. A
@@ -157,6 +164,17 @@ package actor WorkerNode {
                     await transport.waitUntilIdle()
                     finish(2)
                 }
+                return
+            }
+            // Before anything is built (TWP/1 §9.1 rule 4): a node of another program refuses,
+            // naming what it lacks — what its controllers need, or another name of the file —,
+            // and stays as it was until its conductor's goodbye.
+            let missing = NodeBehaviors.missing(behaviors + NodeBehaviors.named(inScenarioJSON: scenarioJSON), in: registry)
+            guard missing.isEmpty else {
+                let text = NodeBehaviors.refusal(node: name, missing: missing, registry: registry)
+                FileHandle.standardError.write(Data("trellis node \(name): \(text)\n".utf8))
+                await transport.send(.error(code: WireErrorCode.unknownBehavior.rawValue, text: text), to: peer, correlationID: correlation)
+                lackedBehaviors = true
                 return
             }
             do {
@@ -188,7 +206,7 @@ package actor WorkerNode {
             }
             await transport.waitUntilIdle()
             await transport.answer(.goodbyeAck, to: peer, correlationID: correlation)
-            finish(0)
+            finish(lackedBehaviors ? 2 : 0)
         case let .hello(node, _, capabilities, _) where node == peer:
             noteCapabilities(WireCapabilities(rawValue: capabilities), of: peer)
         case .hello, .goodbyeAck, .ready, .traceData, .compactTraceData, .error, .heartbeat, .call, .return:
@@ -221,7 +239,9 @@ package actor WorkerNode {
     }
 
     private func setUp(runID: String, scenarioJSON: String, peers: [WirePeer], conductor: String) async throws {
-        let scenario = try ScenarioDecoder.decode(scenarioJSON, file: "SETUP from \(conductor)")
+        // Every name the file uses is checked against this node's runner (SETUP named the ones
+        // its own controllers need, checked already): a node is its conductor's program.
+        let scenario = try ScenarioDecoder.decode(scenarioJSON, file: "SETUP from \(conductor)", registry: registry)
         let placement = Placement(scenario)
         let environment = RuntimeEnvironment(recorder: recorder)
         let host = NodeHost(
@@ -270,7 +290,7 @@ package actor WorkerNode {
     /// conductor wrongly. Nil for any other refusal.
     private func misnamedConductor(_ peer: String, node: String, scenarioJSON: String) -> String? {
         guard conductor == nil, node == name, let expectedConductor, expectedConductor != peer,
-              let scenario = try? ScenarioDecoder.decode(scenarioJSON, file: "SETUP from \(peer)"),
+              let scenario = try? ScenarioDecoder.decode(scenarioJSON, file: "SETUP from \(peer)", registry: registry),
               Placement(scenario).conductor == peer else { return nil }
         return "node \(name) was told its conductor is \(expectedConductor), but the run's conductor is \(peer): SETUP from \(peer) refused (start the node with --conductor \(peer) and --peer \(peer)=ENDPOINT)"
     }

@@ -8,7 +8,11 @@ public enum WireBody: Hashable, Sendable {
     /// interval and peer-gone timeout in milliseconds.
     /// `peers` (optional, trailing): every node of the run and where it listens, so that workers
     /// can open their DEALERs to each other.
-    case setup(runID: String, node: String, scenarioJSON: String, heartbeatIntervalMilliseconds: UInt32, peerGoneTimeoutMilliseconds: UInt32, peers: [WirePeer] = [])
+    /// `behaviors` (optional, trailing, since 1.3): the Swift behaviours the node's controllers
+    /// need; a node that lacks one refuses the SETUP (ERROR 8).
+    case setup(
+        runID: String, node: String, scenarioJSON: String, heartbeatIntervalMilliseconds: UInt32,
+        peerGoneTimeoutMilliseconds: UInt32, peers: [WirePeer] = [], behaviors: [WireBehavior] = [])
     /// READY: the node that is ready.
     case ready(node: String)
     /// CALL: the controller addressed, the operation and its arguments.

@@ -16,18 +16,28 @@ extension WireBody {
             writer.u32(capabilities)
             // Optional trailing field: absent when empty, so 1.0 bodies stay byte-identical.
             if !endpoint.isEmpty { writer.string(endpoint) }
-        case .setup(let runID, let node, let scenarioJSON, let heartbeat, let timeout, let peers):
+        case .setup(let runID, let node, let scenarioJSON, let heartbeat, let timeout, let peers, let behaviors):
             writer.string(runID)
             writer.string(node)
             writer.longString(scenarioJSON)
             writer.u32(heartbeat)
             writer.u32(timeout)
-            if !peers.isEmpty {
+            // Optional trailing fields, each absent when empty and nothing follows, so that a
+            // SETUP without them stays byte-identical to 1.0's: the peer list (written empty
+            // when behaviours follow), then the behaviour names (1.3).
+            if !peers.isEmpty || !behaviors.isEmpty {
                 writer.u16(UInt16(min(peers.count, Int(UInt16.max))))
                 for peer in peers.prefix(Int(UInt16.max)) {
                     writer.string(peer.node)
                     writer.string(peer.endpoint)
                     writer.string(peer.publicKey)
+                }
+            }
+            if !behaviors.isEmpty {
+                writer.u16(UInt16(min(behaviors.count, Int(UInt16.max))))
+                for behavior in behaviors.prefix(Int(UInt16.max)) {
+                    writer.u8(behavior.kind)
+                    writer.string(behavior.name)
                 }
             }
         case .ready(let node):
@@ -70,6 +80,20 @@ extension WireBody {
         return peers
     }
 
+    /// SETUP's optional behaviour list (1.3): a u16 count, then (u8 kind, string name).
+    static func behaviors(_ reader: inout WireReader) throws(WireError) -> [WireBehavior] {
+        let count = Int(try reader.u16())
+        // Each name takes three bytes at least (a kind and an empty string): cap by what is left.
+        guard count * 3 <= reader.remaining else {
+            throw reader.failure(.countPastEnd(count: count, left: reader.remaining), at: reader.offset)
+        }
+        var behaviors: [WireBehavior] = []
+        for _ in 0..<count {
+            behaviors.append(WireBehavior(kind: try reader.u8(), name: try reader.string()))
+        }
+        return behaviors
+    }
+
     /// Reads the body of a `command` message. Bytes after the last field are ignored.
     public static func decode(_ command: WireCommand, _ frame: [UInt8]) throws(WireError) -> WireBody {
         try decode(command, frame, range: 0..<frame.count)
@@ -101,13 +125,18 @@ extension WireBody {
             let scenario = try reader.within("scenario") { reader throws(WireError) in try reader.longString() }
             let heartbeat = try reader.within("heartbeat interval") { reader throws(WireError) in try reader.u32() }
             let timeout = try reader.within("peer-gone timeout") { reader throws(WireError) in try reader.u32() }
-            // The optional tail: bytes that do not read as a peer list are ignored like any
-            // trailing bytes.
+            // The optional tail: bytes that do not read as a peer list, then as a behaviour
+            // list, are ignored like any trailing bytes.
             var tail = reader
-            let peers = reader.remaining > 0 ? ((try? Self.peers(&tail)) ?? []) : []
+            var peers: [WirePeer] = []
+            var behaviors: [WireBehavior] = []
+            if tail.remaining > 0, let listed = try? Self.peers(&tail) {
+                peers = listed
+                if tail.remaining > 0 { behaviors = (try? Self.behaviors(&tail)) ?? [] }
+            }
             return .setup(
                 runID: runID, node: node, scenarioJSON: scenario, heartbeatIntervalMilliseconds: heartbeat,
-                peerGoneTimeoutMilliseconds: timeout, peers: peers)
+                peerGoneTimeoutMilliseconds: timeout, peers: peers, behaviors: behaviors)
         case .ready:
             return .ready(node: try reader.within("node") { reader throws(WireError) in try reader.string() })
         case .call:

@@ -24,7 +24,7 @@ struct WireEncodingCheck {
             try check(string: node, "node")
             try check(string: runID, "run id")
             try check(string: endpoint, "endpoint")
-        case .setup(let runID, let node, let scenario, _, _, let peers):
+        case .setup(let runID, let node, let scenario, _, _, let peers, let behaviors):
             try check(string: runID, "run id")
             try check(string: node, "node")
             try check(string: scenario, "scenario", limit: WireLimits.maxLongStringBytes)
@@ -32,6 +32,10 @@ struct WireEncodingCheck {
                 try check(string: peer.node, "peer node")
                 try check(string: peer.endpoint, "peer endpoint")
                 try check(string: peer.publicKey, "peer key")
+            }
+            for behavior in behaviors {
+                bytes += 1
+                try check(string: behavior.name, "behaviour name")
             }
         case .ready(let node):
             try check(string: node, "node")

@@ -14,4 +14,7 @@ public enum WireErrorCode: UInt16, CaseIterable, Hashable, Sendable {
     case unexpectedCommand = 6
     /// A worker could not set up from a SETUP (its scenario or placement is unusable); the text says why.
     case setupFailed = 7
+    /// (Since 1.3) a SETUP names Swift behaviours the worker does not know (§7.2): it runs
+    /// another program than its conductor. The text names the node and every behaviour it lacks.
+    case unknownBehavior = 8
 }

@@ -9,7 +9,10 @@ presentations and the adaptive wrappers those create (§8.5) — in a run starte
     /usr/bin/python3 Tests/Interop/trellis_node.py --name py --bind ipc:///tmp/run/py.sock \\
         --peer main=ipc:///tmp/run/main.sock [--connect-timeout SECONDS] [--verbose]
 
-Exit status: 0 after the conductor's GOODBYE, 2 bad usage, 3 when the conductor was silent for
+It knows no Swift behaviours (SPEC §4.1): a SETUP naming any is refused with ERROR 8 (§7.2, §9.1).
+
+Exit status: 0 after the conductor's GOODBYE, 2 bad usage or after the GOODBYE of a conductor
+whose SETUP it refused for behaviours it lacks, 3 when the conductor was silent for
 the peer-gone timeout (or did not come within --connect-timeout seconds, default 60).
 """
 import json
@@ -883,6 +886,7 @@ class Node:
         self.interval, self.timeout = 0.25, 2.0  # §9.5 defaults until SETUP
         self.run_id, self.conductor, self.receivers, self.events, self.replies, self.closing = "", None, {}, [], {}, None
         self.results, self.remotes, self.profile = {}, {}, "ios8"  # RETURN values; endpoints on other nodes (§8.2)
+        self.exit_status = 0  # 2 once it refused its conductor's SETUP for behaviours it lacks
         self.backlog = []  # entries of a BATCH not served yet (§7.9): served before the inbox is read again
         self.context = zmq.Context()
         self.inbox = self.context.socket(zmq.ROUTER)
@@ -1046,7 +1050,17 @@ class Node:
         try:  # the optional peers tail (§7.2); ignored when it does not read as such a list
             listed = [(reader.text(), reader.text(), reader.text()) for _ in range(reader.unpack(">H"))]
         except Malformed:
-            listed = []
+            listed, reader = [], None
+        try:  # then the optional behaviour names (§7.2, 1.3): (u8 kind, string name) each
+            named = [(reader.unpack(">B"), reader.text()) for _ in range(reader.unpack(">H"))] if reader else []
+        except Malformed:
+            named = []
+        if named:  # this node knows no Swift behaviours: it refuses every one a SETUP names (§9.1 rule 4)
+            kinds = {0: "view-controller behaviour", 1: "presentation-controller behaviour", 2: "adaptive delegate"}
+            names = ", ".join("%s (%s)" % (name, kinds.get(kind, "behaviour of kind %d" % kind)) for kind, name in named)
+            self.conductor, self.exit_status = peer.name, 2  # it can never be set up: it leaves at this peer's GOODBYE
+            return self.reject(peer, 8, correlation, "node %s does not know the behaviours %s: it is %s, which registers no Swift behaviours"
+                               % (self.name, names, os.path.basename(sys.argv[0])))
         try:
             document = json.loads(scenario)
             placement, controllers = document.get("placement", {}), document["controllers"]
@@ -1193,7 +1207,7 @@ class Node:
             peer.socket.close()
         self.inbox.close()
         self.context.term()
-        return 0
+        return self.exit_status
 
 
 COMPACT_TRACE = 1  # HELLO capability bit 0 (§7.1): the sender reads TRACE-DATA in the compact form

@@ -153,8 +153,13 @@ def decode(header, body, in_batch=False):
     r = Reader(body)
     if command == 0x01:    # HELLO
         fields = (r.text(">H"), r.text(">H"), r.unpack(">I"))
-    elif command == 0x02:  # SETUP
+    elif command == 0x02:  # SETUP, then its optional tails: peers, behaviour names (1.3), §7.2
         fields = (r.text(">H"), r.text(">H"), r.text(">I"), r.unpack(">I"), r.unpack(">I"))
+        for read_entry in (lambda: (r.text(">H"), r.text(">H"), r.text(">H")), lambda: (r.unpack(">B"), r.text(">H"))):
+            try:
+                fields += ([read_entry() for _ in range(r.unpack(">H"))],)
+            except Malformed:
+                break  # a tail that does not read is ignored, like trailing bytes
     elif command == 0x03:  # READY
         fields = (r.text(">H"),)
     elif command == 0x10:  # CALL
@@ -192,6 +197,10 @@ def encode(message):
         body = s(f[0]) + s(f[1]) + struct.pack(">I", f[2])
     elif command == 0x02:
         body = s(f[0]) + s(f[1]) + ls(f[2]) + struct.pack(">II", f[3], f[4])
+        for tail in f[5:]:  # peers (node, endpoint, key), then behaviours (kind, name)
+            body += struct.pack(">H", len(tail))
+            for entry in tail:
+                body += b"".join(s(x) if isinstance(x, str) else struct.pack(">B", x) for x in entry)
     elif command == 0x03:
         body = s(f[0])
     elif command == 0x10:
@@ -222,15 +231,19 @@ def check(path):
     header, body = binascii.unhexlify(lines[0]), binascii.unhexlify(lines[1])
     problems = []
     try:
-        again = encode(decode(header, body))
+        fields, values = decode(header, body)
     except Malformed as error:
         return ["rejected: %s" % error]
+    again = encode((fields, values))
     if again != (header, body):
         problems.append("re-encoded as %s / %s" % (binascii.hexlify(again[0]).decode(), binascii.hexlify(again[1]).decode()))
+    # SETUP's optional tails (§7.2): cut inside them, it is a SETUP without (the rest of) them.
+    required = len(encode((fields, values[:5]))[1]) if fields[1] == 0x02 else len(body)
     for cut in range(len(body)):
         try:
             decode(header, body[:cut])
-            problems.append("body cut to %d bytes was accepted" % cut)
+            if cut < required:
+                problems.append("body cut to %d bytes was accepted" % cut)
         except Malformed:
             pass
     return problems

@@ -53,6 +53,20 @@ public struct ScenarioGenerator {
         return generator.make(seed: seed)
     }
 
+    /// The seed's scenario with some of its declarative rules replaced by the Swift behaviours of
+    /// `DifferentialBehaviors` (SPEC §4.1): `"behavior"` on controllers in place of their
+    /// `overrides`, in presentation controllers in place of their size and frame rules, in
+    /// adaptive delegates in place of their answer. The same hierarchy, steps and placement as
+    /// `scenario(seed:)`: the choices come from a second generator, so the first is untouched.
+    public static func scenarioNamingBehaviors(seed: UInt64) -> GeneratedScenario {
+        var generator = ScenarioGenerator(random: SplitMix64(seed: seed))
+        generator.naming = SplitMix64(seed: seed ^ 0x6E61_6D65_6400)
+        return generator.make(seed: seed)
+    }
+
+    /// Where the choices of `scenarioNamingBehaviors` come from; nil: the file names none.
+    private var naming: SplitMix64?
+
     private init(random: SplitMix64) {
         self.random = random
     }
@@ -66,13 +80,14 @@ public struct ScenarioGenerator {
         decorateControllers()
         let steps = makeSteps()
         let placement = makePlacement()
+        nameBehaviors()
         let controllerMembers = controllers.map { draft -> (String, JSONValue) in
             var members: [(String, JSONValue)] = [("kind", .string(draft.kind))]
             if !draft.children.isEmpty { members.append(("children", .array(draft.children.map { JSONNode(.string($0)) }))) }
             return (draft.id, object(members + draft.members))
         }
         let file = object([
-            ("scenario", .string("generated-\(seed)")),
+            ("scenario", .string(naming == nil ? "generated-\(seed)" : "generated-named-\(seed)")),
             ("profile", .string(profile)),
             ("window", window),
             ("root", .string("R")),
@@ -273,6 +288,36 @@ public struct ScenarioGenerator {
             return JSONNode(.string(child))
         }
         return object([("forwardTo", .array(targets))])
+    }
+
+    // MARK: Named behaviours
+
+    /// In `scenarioNamingBehaviors`: about half the controllers name a view-controller behaviour
+    /// (their `overrides` go), most presentation controllers and adaptive delegates name theirs
+    /// (the rules a named one decides go; the rest stay), and at least one name is used.
+    private mutating func nameBehaviors() {
+        guard var naming else { return }
+        defer { self.naming = naming }
+        let replaced: [String: Set<String>] = [
+            "presentationController": ["sizeForChild", "frame", "overrides", "grant"],
+            "adaptiveDelegate": ["style", "wrapIn"],
+        ]
+        var named = 0
+        for index in controllers.indices {
+            var members = controllers[index].members
+            if naming.chance(50) || (index == controllers.count - 1 && named == 0) {
+                members.removeAll { $0.0 == "overrides" }
+                members.append(("behavior", .string(naming.pick(DifferentialBehaviors.viewControllerNames))))
+                named += 1
+            }
+            for (position, member) in members.enumerated() {
+                guard let dropped = replaced[member.0], case let .object(fields) = member.1, naming.chance(70) else { continue }
+                let name = member.0 == "adaptiveDelegate" ? DifferentialBehaviors.adaptiveDelegateName : DifferentialBehaviors.presentationControllerName
+                let kept = fields.filter { !dropped.contains($0.key) }.map { ($0.key, $0.value.value) }
+                members[position] = (member.0, object(kept + [("behavior", .string(name))]))
+            }
+            controllers[index].members = members
+        }
     }
 
     // MARK: Steps

@@ -1,13 +1,15 @@
 import TrellisCLI
 import TrellisModel
 import TrellisRuntime
+import TrellisTestSupport
 
 /// A runner as a user writes one (SPEC §4.1), with the behaviours the tests name: the CLI and
 /// distributed tests start it as they start the plain `trellis`.
 @main
 struct TestRunner {
     static func main() async {
-        await TrellisCLI.main(registry: BehaviorRegistry()
+        // With the differential tester's behaviours, so that its seeds run over ZeroMQ too.
+        await TrellisCLI.main(registry: DifferentialBehaviors.register(in: BehaviorRegistry())
             .presentationController("Third", Third())
             .viewController("Noting", Noting())
             .viewController("CallsSuper", CallsSuper())

@@ -142,6 +142,40 @@ struct PythonNodeTests {
         }
     }
 
+    /// SPEC §4.1, TWP/1 §9.1 rule 4 (1.3): the Python node knows no Swift behaviours. In a
+    /// runner's run whose scenario places a controller naming one on it, it refuses its SETUP
+    /// with ERROR 8; the runner exits 2 naming the node and the behaviour, and the Python node
+    /// exits 2 at the runner's goodbye — within seconds.
+    @Test("the Python node refuses a SETUP naming Swift behaviours: the runner exits 2 naming it",
+          .enabled(if: PythonZMQ.available && TrellisBinary.testRunnerURL != nil, PythonZMQ.skipMessage))
+    func pythonNodeRefusesBehaviours() async throws {
+        let runner = try #require(TrellisBinary.testRunnerURL)
+        let directory = try InteropDirectory()
+        defer { directory.remove() }
+        let scenarioFile = directory.url.appendingPathComponent("named.json")
+        try """
+            { \(Phone.window), "root": "R",
+              "controllers": { "R": { "children": ["B"] }, "B": { "behavior": "Noting" } },
+              "placement": { "B": "py" }, "steps": [ { "resizeWindow": [568, 320] } ] }
+            """.write(to: scenarioFile, atomically: true, encoding: .utf8)
+        let main = "ipc://\(directory.url.path)/main.sock", python = "ipc://\(directory.url.path)/py.sock"
+        let script = packageRoot.appendingPathComponent("Tests/Interop/trellis_node.py")
+        let node = try ChildProcess(
+            URL(fileURLWithPath: PythonZMQ.interpreter), [script.path, "--name", "py", "--bind", python, "--peer", "main=\(main)"],
+            in: directory, name: "py-named")
+        defer { node.kill() }
+        let began = ContinuousClock.now
+        let run = try await ChildProcess.run(
+            runner, ["run", scenarioFile.path, "--transport", "zmq", "--listen", main, "--node", "py=\(python)"],
+            in: directory, name: "runner-named")
+        let nodeOutcome = await node.finish(within: .seconds(20))
+        #expect(run.status == 2, "\(run.stderr)")
+        #expect(run.stderr.contains("node py does not know the behaviours Noting (view-controller behaviour)"), "\(run.stderr)")
+        #expect(began.duration(to: .now) < .seconds(30))
+        #expect(!nodeOutcome.timedOut, "the Python node did not exit: \(nodeOutcome.stderr)")
+        #expect(nodeOutcome.status == 2, "\(nodeOutcome.stderr)")
+    }
+
     /// One distributed run: the Python node started first, then `trellis run --transport zmq`
     /// with it as a hand-started node. Both must exit 0; each is killed 60 s after it started.
     private func distributedRun(_ binary: URL, _ scenarioFile: URL, format: String, in directory: InteropDirectory) async throws -> Outcome {

@@ -238,7 +238,7 @@ struct ScreenPictureTests {
             "Content child (0,0 1024x768)",
             "pc:S container custom (0,0 1024x768)",
             "pc:S dimming (0,0 1024x768)",
-            "S presented custom (682.667,0 341.333x768)",
+            "S presented custom (683,0 341x768)",
         ])
         // Step 5 rotates to 768x1024: a third of 768.
         #expect(try await screen(after: 5, of: scenario).suffix(3) == [

@@ -4,6 +4,7 @@ import TrellisTestSupport
 import TrellisTrace
 import TrellisTraceFiles
 import TrellisDistributed
+import TrellisRuntime
 import TrellisTransport
 
 /// One seed of the differential tester (SPEC §7, CONFORMANCE 36): the seed's random scenario is
@@ -22,7 +23,8 @@ enum DifferentialCheck {
         var file: URL?
 
         var description: String {
-            let replay = file.map { "trellis run \($0.path) --transport zmq" } ?? "(the scenario file could not be written)"
+            let program = generated.text.contains("\"behavior\"") ? "trellis-test-runner" : "trellis"
+            let replay = file.map { "\(program) run \($0.path) --transport zmq" } ?? "(the scenario file could not be written)"
             return """
                 differential mismatch for seed \(generated.seed): \(problem)
                 placement: \(generated.placementDescription)
@@ -32,12 +34,16 @@ enum DifferentialCheck {
         }
     }
 
-    /// Runs one seed; nil when both runs print the same trace.
-    static func check(seed: UInt64, options: DistributedOptions, verbose: Bool = false) async -> Mismatch? {
-        let generated = ScenarioGenerator.scenario(seed: seed)
+    /// Runs one seed; nil when both runs print the same trace. `namingBehaviors`: the seed's
+    /// scenario with Swift behaviours (`DifferentialBehaviors`), which every node must then know:
+    /// in-process nodes are built with the registry the file was read with; spawned nodes must
+    /// run a program that registers them (`trellis-test-runner`).
+    static func check(seed: UInt64, options: DistributedOptions, namingBehaviors: Bool = false, verbose: Bool = false) async -> Mismatch? {
+        let generated = namingBehaviors ? ScenarioGenerator.scenarioNamingBehaviors(seed: seed) : ScenarioGenerator.scenario(seed: seed)
         let scenario: Scenario
         do {
-            scenario = try ScenarioDecoder.decode(generated.text, file: "seed-\(seed).json")
+            scenario = try ScenarioDecoder.decode(
+                generated.text, file: "seed-\(seed).json", registry: namingBehaviors ? DifferentialBehaviors.registry : BehaviorRegistry())
         } catch {
             return mismatch(generated, "the generator made a file the decoder rejects: \(error)")
         }

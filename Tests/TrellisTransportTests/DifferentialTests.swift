@@ -31,6 +31,57 @@ struct DifferentialTests {
         }
     }
 
+    /// Swift behaviours on every node (SPEC §4.1, §7): the seeds' scenarios with named
+    /// behaviours, over in-process nodes built with the test registry, give the in-process trace.
+    static let namedLoopbackSeeds: [UInt64] = Array(1...200)
+
+    @Test("a random scenario naming Swift behaviours over in-process nodes gives the in-process trace", arguments: namedLoopbackSeeds)
+    func namedBehavioursOverLoopbackMatchInProcess(_ seed: UInt64) async throws {
+        if let mismatch = await DifferentialCheck.check(seed: seed, options: loopbackOptions(), namingBehaviors: true) {
+            Issue.record("over loopback, named behaviours: \(mismatch)")
+        }
+    }
+
+    /// The same over ZeroMQ: spawned processes of the test runner, which registers them.
+    static let namedZeroMQSeeds: [UInt64] = Array(1...6)
+
+    @Test("a random scenario naming Swift behaviours over processes of the runner gives the in-process trace", arguments: namedZeroMQSeeds)
+    func namedBehavioursOverZeroMQMatchInProcess(_ seed: UInt64) async throws {
+        if let mismatch = await DifferentialCheck.check(seed: seed, options: try runnerOptions(), namingBehaviors: true) {
+            Issue.record("over ZeroMQ, named behaviours: \(mismatch)")
+        }
+    }
+
+    @Test("named behaviours keep the seed's hierarchy, steps and placement, and use every name")
+    func theNamingGeneratorReachesEveryBehaviour() throws {
+        var used = Set<String>()
+        for seed: UInt64 in 0..<200 {
+            let plain = ScenarioGenerator.scenario(seed: seed), named = ScenarioGenerator.scenarioNamingBehaviors(seed: seed)
+            #expect(named.placementDescription == plain.placementDescription)
+            #expect(named.text == ScenarioGenerator.scenarioNamingBehaviors(seed: seed).text)
+            let scenario = try ScenarioDecoder.decode(named.text, file: "seed-\(seed).json", registry: DifferentialBehaviors.registry)
+            #expect(scenario.steps == (try ScenarioDecoder.decode(plain.text, file: "seed-\(seed).json")).steps)
+            #expect(!scenario.behaviorNames.isEmpty)
+            used.formUnion(scenario.behaviorNames.map(\.name))
+        }
+        #expect(used == Set(DifferentialBehaviors.registry.names.map(\.name)))
+    }
+
+    /// The named seeds are not the plain ones under other names: the behaviours' code runs.
+    @Test func theNamedBehavioursRun() async throws {
+        var suppressed = false, differs = 0
+        for seed: UInt64 in 1...40 {
+            let named = ScenarioGenerator.scenarioNamingBehaviors(seed: seed), plain = ScenarioGenerator.scenario(seed: seed)
+            let lines = try await ScenarioRunner.run(
+                try ScenarioDecoder.decode(named.text, file: "named.json", registry: DifferentialBehaviors.registry)).canonicalLines
+            let plainLines = try await ScenarioRunner.run(try ScenarioDecoder.decode(plain.text, file: "plain.json")).canonicalLines
+            suppressed = suppressed || lines.contains { $0.contains("keeps landscape to itself") }
+            if lines.dropFirst() != plainLines.dropFirst() { differs += 1 }
+        }
+        #expect(suppressed)
+        #expect(differs > 20, "only \(differs) of 40 named seeds trace otherwise than their plain scenario")
+    }
+
     @Test func theGeneratorIsDeterministicAndStaysSmall() throws {
         for seed: UInt64 in 0..<200 {
             let first = ScenarioGenerator.scenario(seed: seed), second = ScenarioGenerator.scenario(seed: seed)

@@ -94,7 +94,8 @@ struct NodeProcessTests {
         let node: Process
         let conductorEndpoint: String
 
-        init(nodeArguments: [String]) throws {
+        /// `program`: the node's program and its first arguments (default: `trellis node`).
+        init(nodeArguments: [String], program: [String]? = nil) throws {
             let executable = try #require(trellisExecutable)
             directory = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-node-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -104,8 +105,9 @@ struct NodeProcessTests {
             conductorEndpoint = "ipc://\(directory.path)/main.sock"
             try router.bind(conductorEndpoint)
             node = Process()
-            node.executableURL = URL(fileURLWithPath: executable)
-            node.arguments = ["node", "--name", "b", "--bind", "ipc://\(directory.path)/b.sock", "--peer", "main=\(conductorEndpoint)"] + nodeArguments
+            let command = program ?? [executable, "node"]
+            node.executableURL = URL(fileURLWithPath: command[0])
+            node.arguments = Array(command.dropFirst()) + ["--name", "b", "--bind", "ipc://\(directory.path)/b.sock", "--peer", "main=\(conductorEndpoint)"] + nodeArguments
             node.standardError = FileHandle.nullDevice
             try node.run()
         }
@@ -197,4 +199,56 @@ struct NodeProcessTests {
         stage.node.waitUntilExit()
         #expect(stage.node.terminationStatus == 0)
     }
+
+    /// TWP/1 §9.1 rule 4 (1.3), SPEC §4.1: a node that lacks a behaviour its SETUP names — the
+    /// plain `trellis`, which registers none, or the Python node — refuses with ERROR 8 naming
+    /// itself and the behaviour, builds nothing, and exits 2 at its conductor's goodbye.
+    @Test("a node refuses a SETUP naming behaviours it lacks (ERROR 8), and exits 2 at the goodbye",
+          arguments: ["trellis", "python"])
+    func aNodeRefusesBehavioursItLacks(program: String) throws {
+        let python = [Self.python, packageRoot.appendingPathComponent("Tests/Interop/trellis_node.py").path]
+        if program == "python", !Self.pythonHasZMQ { return }
+        let stage = try StandInConductor(nodeArguments: [], program: program == "python" ? python : nil)
+        guard case let .hello(_, _, _, announced)? = try stage.next()?.message.body else {
+            Issue.record("the node did not greet its conductor")
+            return
+        }
+        let endpoint = announced.isEmpty ? "ipc://\(stage.directory.path)/b.sock" : announced
+        let scenario = #"{ "window": { "size": [320, 568] }, "root": "R", "controllers": { "R": { "children": ["A"] }, "A": {} }, "placement": { "A": "b" } }"#
+        let conductor = try stage.dealer("main", to: endpoint)
+        defer { conductor.close() }
+        _ = try conductor.send(WireMessage(.hello(node: "main", runID: "named", capabilities: 0)).encode(), dontWait: false)
+        let named = [WireBehavior(.presentationController, "Overlay"), WireBehavior(.viewController, "Sidebar")]
+        _ = try conductor.send(WireMessage(.setup(
+            runID: "named", node: "b", scenarioJSON: scenario, heartbeatIntervalMilliseconds: 250, peerGoneTimeoutMilliseconds: 2_000,
+            behaviors: named), correlationID: 5).encode(), dontWait: false)
+        let reply = try stage.next()?.message
+        guard case let .error(code, text)? = reply?.body else {
+            Issue.record("a SETUP naming unknown behaviours got \(String(describing: reply?.body)), not ERROR 8")
+            return
+        }
+        #expect(code == WireErrorCode.unknownBehavior.rawValue)
+        #expect(reply?.header.correlationID == 5)
+        #expect(text.contains("node b"), "\(text)")
+        #expect(text.contains("Sidebar (view-controller behaviour)"), "\(text)")
+        #expect(text.contains("Overlay (presentation-controller behaviour)"), "\(text)")
+        #expect(stage.node.isRunning)
+        _ = try conductor.send(WireMessage(.goodbye, correlationID: 6).encode(), dontWait: false)
+        stage.node.waitUntilExit()
+        #expect(stage.node.terminationStatus == 2)
+    }
+
+    static let python = "/usr/bin/python3"
+
+    /// Whether Debian's Python with pyzmq is there (the Python node's tests say so when not).
+    static let pythonHasZMQ: Bool = {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: python)
+        process.arguments = ["-c", "import zmq"]
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return false }
+        process.waitUntilExit()
+        return process.terminationStatus == 0
+    }()
+
 }

@@ -86,3 +86,11 @@ func rawDealer(in context: ZMQContext, routingID: String, connectedTo endpoint: 
     try socket.connect(endpoint)
     return socket
 }
+
+/// Options for a run whose spawned nodes run the test runner (`trellis-test-runner`, SPEC §4.1):
+/// the conductor's program in a runner's run, with the differential tester's behaviours.
+func runnerOptions() throws -> DistributedOptions {
+    var options = try options()
+    options.nodeExecutable = try #require(TrellisBinary.testRunnerURL?.path, "build the test runner first (swift build --build-tests)")
+    return options
+}

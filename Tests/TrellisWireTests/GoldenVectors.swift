@@ -14,6 +14,9 @@ enum GoldenVectors {
         horizontalSizeClass: .compact, verticalSizeClass: .compact, userInterfaceIdiom: .phone, displayScale: 2,
         layoutDirection: .leftToRight, userInterfaceStyle: .light, preferredContentSizeCategory: .large)
 
+    /// The scenario of `setup-behaviors.hex` (1.3): node b's controller names a Swift behaviour.
+    static let namedScenario = #"{"scenario":"named","root":"R","controllers":{"R":{"kind":"view","children":["C2"]},"C2":{"kind":"view","behavior":"SideBySide"}},"placement":{"C2":"b"},"steps":[]}"#
+
     static let tinyScenario = #"{"scenario":"tiny","window":{"size":[320,568],"traits":{"horizontalSizeClass":"compact","verticalSizeClass":"regular","userInterfaceIdiom":"phone","displayScale":2}},"root":"R","controllers":{"R":{"kind":"view","children":["C2"]},"C2":{"kind":"view"}},"placement":{"C2":"b"},"steps":[{"resizeWindow":[568,320]}]}"#
 
     static let traceLines = #"""
@@ -36,6 +39,12 @@ enum GoldenVectors {
         ("setup", WireMessage(
             .setup(runID: "golden-run", node: "b", scenarioJSON: tinyScenario, heartbeatIntervalMilliseconds: 250,
                    peerGoneTimeoutMilliseconds: 2000),
+            correlationID: 1)),
+        ("setup-behaviors", WireMessage(
+            .setup(runID: "golden-run", node: "b", scenarioJSON: namedScenario, heartbeatIntervalMilliseconds: 250,
+                   peerGoneTimeoutMilliseconds: 2000, peers: [],
+                   behaviors: [WireBehavior(.viewController, "SideBySide"), WireBehavior(.presentationController, "Overlay"),
+                               WireBehavior(.adaptiveDelegate, "SlideOver")]),
             correlationID: 1)),
         ("ready", WireMessage(.ready(node: "b"), correlationID: 1, lamport: 2)),
         ("call-view-will-transition", WireMessage(
@@ -143,6 +152,14 @@ enum GoldenVectors {
                 "0c", "406e400000000000", "4052800000000000",  // presentedViewFrame: x 242, y 74,
                 "4080e00000000000", "4083600000000000"),  // width 540, height 620
          ]),
+    ]
+
+    /// Vector name → the bytes of its body before optional trailing fields, for the vectors that
+    /// have them: a cut after these is a message without (the rest of) the tail, not an error.
+    static let requiredBodyBytes: [String: Int] = [
+        "setup-behaviors": WireBody.setup(
+            runID: "golden-run", node: "b", scenarioJSON: namedScenario, heartbeatIntervalMilliseconds: 250,
+            peerGoneTimeoutMilliseconds: 2000).encode().count,
     ]
 
     /// Hex fields written one after the other.

@@ -1,0 +1,78 @@
+import Foundation
+import TrellisRuntime
+import TrellisScenario
+import TrellisWire
+
+/// The Swift behaviours of a distributed run (SPEC §4.1, TWP/1 §7.2): the ones a node's SETUP
+/// names, and the refusal of a node whose runner lacks some. Every node runs the conductor's own
+/// program, so they all know the same names; a node of another program says which it lacks.
+package enum NodeBehaviors {
+    /// The SETUP form of a registered name.
+    package static func wire(_ name: BehaviorName) -> WireBehavior {
+        WireBehavior(wireKind(name.kind), name.name)
+    }
+
+    package static func wireKind(_ kind: BehaviorKind) -> WireBehaviorKind {
+        switch kind {
+        case .viewController: .viewController
+        case .presentationController: .presentationController
+        case .adaptiveDelegate: .adaptiveDelegate
+        }
+    }
+
+    package static func registryKind(_ kind: WireBehaviorKind) -> BehaviorKind {
+        switch kind {
+        case .viewController: .viewController
+        case .presentationController: .presentationController
+        case .adaptiveDelegate: .adaptiveDelegate
+        }
+    }
+
+    /// What `node`'s SETUP names (TWP/1 §7.2): the behaviours of the controllers it hosts, their
+    /// presentation controllers' and adaptive delegates' (made on the presented controller's
+    /// node), each once, sorted by kind then name.
+    package static func needed(by node: String, in scenario: Scenario, placement: Placement) -> [WireBehavior] {
+        let names = scenario.controllers.filter { placement.nodeOf[$0.id] == node }.flatMap(\.behaviorNames)
+        return Set(names).sorted().map(wire)
+    }
+
+    /// Every behaviour the scenario's JSON text names (TSF/1 `"behavior"` on a controller, in its
+    /// `presentationController`, in its `adaptiveDelegate`), read before it is decoded: a node
+    /// checks the names its controllers need (SETUP's) and the file's others alike, so that a
+    /// node of another program is refused as one (ERROR 8) whichever names it lacks. Empty when
+    /// the text is no JSON object (the decoder then says why).
+    package static func named(inScenarioJSON text: String) -> [WireBehavior] {
+        guard let document = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
+              let controllers = document["controllers"] as? [String: Any] else { return [] }
+        var names: [WireBehavior] = []
+        for case let controller as [String: Any] in controllers.values {
+            if let name = controller["behavior"] as? String { names.append(WireBehavior(.viewController, name)) }
+            if let name = (controller["presentationController"] as? [String: Any])?["behavior"] as? String {
+                names.append(WireBehavior(.presentationController, name))
+            }
+            if let name = (controller["adaptiveDelegate"] as? [String: Any])?["behavior"] as? String {
+                names.append(WireBehavior(.adaptiveDelegate, name))
+            }
+        }
+        return names
+    }
+
+    /// The behaviours a SETUP names that `registry` does not register, sorted; a kind octet this
+    /// version does not define is one of them.
+    package static func missing(_ named: [WireBehavior], in registry: BehaviorRegistry) -> [WireBehavior] {
+        Set(named.filter { behavior in
+            guard let kind = behavior.knownKind else { return true }
+            return !registry.contains(behavior.name, as: registryKind(kind))
+        }).sorted()
+    }
+
+    /// ERROR 8's text (TWP/1 §9.1 rule 4): the node, every behaviour it lacks, and what it knows.
+    package static func refusal(node: String, missing: [WireBehavior], registry: BehaviorRegistry) -> String {
+        let lacked = missing.map(\.description).joined(separator: ", ")
+        let known = registry.names.map { wire($0).description }
+        let knows = known.isEmpty
+            ? "it registers no Swift behaviours (the plain trellis, or a runner without them)"
+            : "it knows \(known.joined(separator: ", "))"
+        return "node \(node) does not know the \(missing.count == 1 ? "behaviour" : "behaviours") \(lacked): \(knows)"
+    }
+}

@@ -1,0 +1,179 @@
+import Foundation
+import Testing
+import TrellisDistributed
+import TrellisRuntime
+import TrellisScenario
+import TrellisTestSupport
+import TrellisTransport
+import TrellisWire
+
+/// SPEC §4.1, TWP/1 §7.2 (1.3): the behaviours a node's controllers need are named in its SETUP;
+/// a node whose program lacks one refuses (ERROR 8), and the run ends as set up wrongly, naming
+/// the node and the behaviour, within seconds and with nothing left running.
+@Suite(.timeLimit(.minutes(2)))
+struct NamedBehaviorRunTests {
+    /// b hosts A (Suppressing) and C, which is presented with the Sidebar presentation controller
+    /// and the CompactSheet delegate; c hosts B, which names no behaviour.
+    static let text = #"""
+        { "window": { "size": [1024, 768], "traits": { "horizontalSizeClass": "regular", "verticalSizeClass": "regular", "userInterfaceIdiom": "pad" } },
+          "root": "R",
+          "controllers": {
+            "R": { "children": ["A", "B"] },
+            "A": { "behavior": "Suppressing" }, "B": {},
+            "C": { "modalPresentationStyle": "custom", "presentationController": { "behavior": "Sidebar" },
+                   "adaptiveDelegate": { "behavior": "CompactSheet" } }
+          },
+          "placement": { "A": "b", "B": "c", "C": "b" },
+          "steps": [ { "present": "C", "from": "A" }, { "resizeWindow": [768, 1024] } ] }
+        """#
+
+    @Test("each node's SETUP names exactly the behaviours of the controllers it hosts and of their presentations")
+    func eachNodeIsToldItsOwnBehaviours() throws {
+        let scenario = try ScenarioDecoder.decode(Self.text, file: "named.json", registry: DifferentialBehaviors.registry)
+        let placement = Placement(scenario)
+        #expect(NodeBehaviors.needed(by: "b", in: scenario, placement: placement) == [
+            WireBehavior(.viewController, "Suppressing"), WireBehavior(.presentationController, "Sidebar"),
+            WireBehavior(.adaptiveDelegate, "CompactSheet"),
+        ])
+        #expect(NodeBehaviors.needed(by: "c", in: scenario, placement: placement).isEmpty)
+        #expect(NodeBehaviors.needed(by: "main", in: scenario, placement: placement).isEmpty)
+    }
+
+    @Test("a runner's registry knows what it registers; a node lacking some says which, and what it has")
+    func refusalNamesWhatIsLacked() {
+        let named = [WireBehavior(.viewController, "Suppressing"), WireBehavior(.viewController, "Missing"),
+                     WireBehavior(kind: 7, name: "Future"), WireBehavior(.adaptiveDelegate, "Suppressing")]
+        let missing = NodeBehaviors.missing(named, in: DifferentialBehaviors.registry)
+        #expect(missing == [WireBehavior(.viewController, "Missing"), WireBehavior(.adaptiveDelegate, "Suppressing"), WireBehavior(kind: 7, name: "Future")])
+        let text = NodeBehaviors.refusal(node: "b", missing: missing, registry: BehaviorRegistry())
+        #expect(text == "node b does not know the behaviours Missing (view-controller behaviour), Suppressing (adaptive delegate), Future (behaviour of kind 7): it registers no Swift behaviours (the plain trellis, or a runner without them)")
+        #expect(NodeBehaviors.refusal(node: "b", missing: [missing[0]], registry: DifferentialBehaviors.registry)
+            .hasPrefix("node b does not know the behaviour Missing (view-controller behaviour): it knows Forwarding (view-controller behaviour), "))
+    }
+
+    /// The plain `trellis` as a node (spawned from it, as a conductor that is not the runner
+    /// would): node b refuses, node c (no behaviour) is set up; the run is a mistake naming b
+    /// and what it lacks, and every node has exited when `conduct` returns.
+    @Test("spawned from the plain trellis, a node refuses its behaviours: a mistake naming node and behaviour, nothing left running")
+    func plainTrellisNodesRefuse() async throws {
+        let scenario = try ScenarioDecoder.decode(Self.text, file: "named.json", registry: DifferentialBehaviors.registry)
+        let run = DistributedRun(scenario: scenario, scenarioText: Self.text, options: try options())
+        let began = ContinuousClock.now
+        var failure: DistributedRunError?
+        do {
+            _ = try await run.conduct()
+        } catch {
+            failure = error
+        }
+        let took = began.duration(to: .now)
+        guard case let .mistake(said)? = failure else {
+            Issue.record("expected a set-up mistake, got \(String(describing: failure))")
+            return
+        }
+        #expect(said.contains("node b does not know the behaviours Suppressing (view-controller behaviour), Sidebar (presentation-controller behaviour), CompactSheet (adaptive delegate)"), "\(said)")
+        #expect(said.contains("every node of a run must be this conductor's own program"), "\(said)")
+        #expect(took < .seconds(20), "took \(took)")
+        for (node, id) in await run.processIDs {
+            #expect(!processExists(id), "node \(node) (pid \(id)) outlived the run")
+        }
+        #expect(await run.exitStatuses["b"] == 2)
+    }
+
+    /// The same run over in-process nodes built with the registry: exactly the in-process trace,
+    /// the behaviours' own lines included.
+    @Test("with the behaviours on every node, the run gives exactly the in-process trace")
+    func namedBehavioursOverLoopback() async throws {
+        let scenario = try ScenarioDecoder.decode(Self.text, file: "named.json", registry: DifferentialBehaviors.registry)
+        let expected = try await ScenarioRunner.run(scenario).canonicalLines
+        #expect(expected.contains { $0.contains("frameOfPresentedViewInContainerView") && $0.contains("683,0 341x768") }, "\(expected.joined(separator: "\n"))")
+        let distributed = try await DistributedRun.run(scenario, scenarioText: Self.text, options: loopbackOptions()).canonicalLines
+        #expect(distributed == expected, "\(DifferentialCheck.difference(expected, distributed))")
+    }
+
+    /// A runner lacking one name (the test runner has no "OnlyHere"): the conductor here
+    /// registers it and node c hosts the controller naming it. Node b, set up first, refuses
+    /// too: it needs only names it has, but it is not the conductor's program, and would fail
+    /// to read the file's other name.
+    @Test("nodes of a runner lacking one name refuse: a mistake naming the node and that behaviour alone")
+    func aRunnerLackingANameRefuses() async throws {
+        let registry = DifferentialBehaviors.registry.viewController("OnlyHere", DefaultBehavior())
+        let text = Self.text.replacingOccurrences(of: #""B": {}"#, with: #""B": { "behavior": "OnlyHere" }"#)
+        let scenario = try ScenarioDecoder.decode(text, file: "named.json", registry: registry)
+        let run = DistributedRun(scenario: scenario, scenarioText: text, options: try runnerOptions())
+        let began = ContinuousClock.now
+        var failure: DistributedRunError?
+        do {
+            _ = try await run.conduct()
+        } catch {
+            failure = error
+        }
+        guard case let .mistake(said)? = failure else {
+            Issue.record("expected a set-up mistake, got \(String(describing: failure))")
+            return
+        }
+        #expect(said.hasPrefix("node b does not know the behaviour OnlyHere (view-controller behaviour): it knows "), "\(said)")
+        #expect(began.duration(to: .now) < .seconds(20))
+        for (node, id) in await run.processIDs {
+            #expect(!processExists(id), "node \(node) (pid \(id)) outlived the run")
+        }
+    }
+
+    /// CURVE needs nothing of its own with a runner: keys made per spawned node, the runner's
+    /// processes, the in-process trace.
+    @Test("with CURVE, a run of the runner's processes gives the in-process trace")
+    func curveWithARunner() async throws {
+        let scenario = try ScenarioDecoder.decode(Self.text, file: "named.json", registry: DifferentialBehaviors.registry)
+        let expected = try await ScenarioRunner.run(scenario).canonicalLines
+        var options = try runnerOptions()
+        options.secureSpawnedNodes = true
+        let distributed = try await DistributedRun.run(scenario, scenarioText: Self.text, options: options).canonicalLines
+        #expect(distributed == expected, "\(DifferentialCheck.difference(expected, distributed))")
+    }
+
+
+    /// `trellis-test-runner run --transport zmq --node b=…` with b started by hand: the runner
+    /// itself works; the plain `trellis` in its place is refused — the conductor exits 2 naming
+    /// node b and the behaviour, and the node exits 2 — within seconds.
+    @Test("hand-started nodes: the same runner joins; the plain trellis is refused, both exit 2", arguments: ["runner", "plain"])
+    func handStartedNodes(program: String) async throws {
+        let runner = try #require(TrellisBinary.testRunnerURL)
+        let plain = try #require(TrellisBinary.url)
+        let directory = try SetupFailureTests.folder()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("named.json")
+        try Self.text.write(to: file, atomically: true, encoding: .utf8)
+        let started = { (node: String) throws -> Process in
+            let process = Process()
+            process.executableURL = program == "runner" ? runner : plain
+            process.arguments = ["node", "--name", node, "--bind", "ipc://\(directory.path)/\(node).sock",
+                                 "--peer", "main=ipc://\(directory.path)/main.sock", "--conductor", "main"]
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            return process
+        }
+        let b = try started("b"), c = try started("c")
+        defer { for node in [b, c] where node.isRunning { kill(node.processIdentifier, SIGKILL) } }
+        let began = ContinuousClock.now
+        let outcome = try #require(try await runBounded(runner, [
+            "run", file.path, "--transport", "zmq", "--listen", "ipc://\(directory.path)/main.sock",
+            "--node", "b=ipc://\(directory.path)/b.sock", "--node", "c=ipc://\(directory.path)/c.sock",
+        ], timeout: .seconds(60)))
+        #expect(!outcome.timedOut)
+        #expect(await SetupFailureTests.exits(b, within: .seconds(10)))
+        #expect(await SetupFailureTests.exits(c, within: .seconds(10)))
+        if program == "runner" {
+            let scenario = try ScenarioDecoder.decode(Self.text, file: "named.json", registry: DifferentialBehaviors.registry)
+            let expected = try await ScenarioRunner.run(scenario).canonicalLines
+            #expect(outcome.status == 0, "\(outcome.stderr)")
+            #expect(outcome.stdoutLines == expected, "\(DifferentialCheck.difference(expected, outcome.stdoutLines))")
+            #expect(b.terminationStatus == 0)
+            return
+        }
+        #expect(outcome.status == 2, "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("node b does not know the behaviours Suppressing (view-controller behaviour), Sidebar (presentation-controller behaviour), CompactSheet (adaptive delegate)"), "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("start a node by hand with the same runner"), "\(outcome.stderr)")
+        #expect(began.duration(to: .now) < .seconds(20))
+        #expect(b.terminationStatus == 2)
+    }
+
+}

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# The runner's scenarios over ZeroMQ (SPEC §4.1, §7; issue 28's done-when): each scenario of
+# Examples/Runner named below is spread over nodes b and c (every controller but the root, in
+# turn), then run by the runner in-process and with `--transport zmq` — its nodes are spawned
+# from the runner's own executable, so the Swift behaviours run on other nodes — and the two
+# traces must be equal line for line. The plain `trellis` started by hand as node b must be
+# refused: the runner exits 2 naming node b. Builds the runner when scripts/runner.sh has not.
+# Usage: scripts/runner-zmq.sh [SCENARIO_NAME...]   (default: side-by-side panel)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/bootstrap.sh
+runner_dir=Examples/Runner
+runner="$runner_dir/.build/debug/my-trellis"
+[ -x "$runner" ] || swift build --package-path "$runner_dir"
+plain=$(swift build --show-bin-path)/trellis
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+names=("$@")
+[ ${#names[@]} -gt 0 ] || names=(side-by-side panel)
+for name in "${names[@]}"; do
+    placed="$work/$name.json"
+    /usr/bin/python3 - "$runner_dir/Scenarios/$name.json" "$placed" <<'PY'
+import json, sys
+scenario = json.load(open(sys.argv[1]))
+others = [ident for ident in scenario["controllers"] if ident != scenario["root"]]
+scenario["placement"] = {ident: ("b", "c")[index % 2] for index, ident in enumerate(others)}
+json.dump(scenario, open(sys.argv[2], "w"), indent=1)
+PY
+    "$runner" run "$placed" > "$work/$name.inproc"
+    "$runner" run "$placed" --transport zmq > "$work/$name.zmq"
+    if ! diff -u "$work/$name.inproc" "$work/$name.zmq"; then
+        echo "runner-zmq.sh: $name over ZeroMQ differs from the in-process trace (above)" >&2
+        exit 1
+    fi
+    echo "runner-zmq.sh: $name: $(wc -l < "$work/$name.zmq") lines, the same in-process and over ZeroMQ ($(python3 -c "import json,sys; print(' '.join(f'{k}={v}' for k,v in json.load(open(sys.argv[1]))['placement'].items()))" "$placed"))"
+done
+# A node of another program: the plain trellis started by hand as node b is refused (exit 2).
+if [ -x "$plain" ]; then
+    placed="$work/${names[0]}.json"
+    "$plain" node --name b --bind "ipc://$work/b.sock" --peer "main=ipc://$work/main.sock" --conductor main 2>/dev/null &
+    node_pid=$!
+    status=0
+    "$runner" run "$placed" --transport zmq --listen "ipc://$work/main.sock" --node "b=ipc://$work/b.sock" \
+        > /dev/null 2> "$work/refused.err" || status=$?
+    node_status=0
+    wait "$node_pid" || node_status=$?
+    if [ "$status" -ne 2 ] || ! grep -q "node b does not know the behaviour" "$work/refused.err" || [ "$node_status" -ne 2 ]; then
+        echo "runner-zmq.sh: the plain trellis as node b was not refused as it must be (runner exit $status, node exit $node_status):" >&2
+        cat "$work/refused.err" >&2
+        exit 1
+    fi
+    echo "runner-zmq.sh: the plain trellis as node b is refused: $(grep -o 'node b does not know[^:]*' "$work/refused.err" | head -1)"
+fi
+echo "runner-zmq.sh: the runner's scenarios give the in-process trace over ZeroMQ"
