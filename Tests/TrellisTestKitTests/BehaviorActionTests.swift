@@ -76,7 +76,40 @@ struct PresentsOnRotation: ViewControllerBehavior {
     }
 }
 
+/// Dismisses itself as soon as it appears.
+struct GoesAway: ViewControllerBehavior {
+    func viewDidAppear(in vc: isolated any ViewControllerContext) {
+        vc.dismiss(animated: false)
+    }
+}
+
+/// Presents P again whenever it reappears: with `GoesAway`, a loop of requests that never ends.
+struct BringsBack: ViewControllerBehavior {
+    func viewDidAppear(in vc: isolated any ViewControllerContext) {
+        vc.present("P", animated: false)
+    }
+}
+
 @Suite struct BehaviorActionTests {
+    @Test("requests that keep causing requests stop at the limit with an error; the window goes on")
+    func runAwayRequestsStop() async throws {
+        let store = try await TraceTestStore(HierarchyDescription(.iPhonePortrait) {
+            ViewController("R", behavior: BringsBack())
+            ViewController("P", behavior: GoesAway(), modalPresentationStyle: .fullScreen)
+        })
+        store.exhaustivity = .off
+        await store.present("P", from: "R", animated: false)
+        let lines = store.received.map(\.canonicalLine)
+        // 1000 carried out (P dismisses, R presents, in turn); the 1001st, P's, is not.
+        #expect(lines.filter { $0 == "P request dismiss" }.count == BehaviorRequests.limitPerEvent / 2 + 1)
+        #expect(lines.last == "P error more than \(BehaviorRequests.limitPerEvent) behaviour requests in one event: 1 left undone")
+        store.skipReceivedEvents()
+        // The window still takes events.
+        await store.resizeWindow(to: Size(568, 320))
+        #expect(store.received.contains { $0.canonicalLine == "R viewWillTransition(to: 568x320)" })
+        store.skipReceivedEvents()
+    }
+
     private func sheetWindow() -> HierarchyDescription {
         HierarchyDescription(.iPhonePortrait) {
             ViewController("R")
