@@ -100,6 +100,10 @@ struct BringsBack: ViewControllerBehavior {
         store.exhaustivity = .off
         await store.present("P", from: "R", animated: false)
         let lines = store.received.map(\.canonicalLine)
+        // A request from a hook without a super step is caused by that hook's event.
+        let appeared = try #require(store.received.first { $0.canonicalLine == "P viewDidAppear" })
+        let request = try #require(store.received.first { $0.canonicalLine == "P request dismiss" })
+        #expect(request.cause == appeared.id)
         // 1000 carried out (P dismisses, R presents, in turn); the 1001st, P's, is not.
         #expect(lines.filter { $0 == "P request dismiss" }.count == BehaviorRequests.limitPerEvent / 2 + 1)
         #expect(lines.last == "P error more than \(BehaviorRequests.limitPerEvent) behaviour requests in one event: 1 left undone")
