@@ -16,6 +16,7 @@ whose SETUP it refused for behaviours it lacks, 3 when the conductor was silent 
 the peer-gone timeout (or did not come within --connect-timeout seconds, default 60).
 """
 import json
+import math
 import os
 import struct
 import sys
@@ -216,11 +217,23 @@ def overlay(base, over):  # §8.2: each specified trait of `over` replaces the o
     return tuple(o if o else b for b, o in zip(base[:6], over[:6])) + (over[6] if over[6] != 0 else base[6],)
 
 
+def rounded(value, how):  # TSF/1 §5.5 `round`: within 1e-6 of a whole number is that number first
+    whole = math.floor(value + 0.5) if value >= 0 else -math.floor(-value + 0.5)
+    if abs(value - whole) < 1e-6:
+        return float(whole)
+    if how == "floor":
+        return float(math.floor(value))
+    if how == "ceil":
+        return float(math.ceil(value))
+    return float(whole)  # nearest: halves away from zero, as C's roundf
+
+
 def size_rule(rule, child, parent):  # TSF/1 §5.5; None where the rule leaves the default
     if not rule:
         return None
     if "fraction" in rule:
-        return (parent[0] * rule["fraction"][0], parent[1] * rule["fraction"][1])
+        size = (parent[0] * rule["fraction"][0], parent[1] * rule["fraction"][1])
+        return tuple(rounded(v, rule["round"]) for v in size) if "round" in rule else size
     if "fixed" in rule:
         return tuple(float(v) for v in rule["fixed"])
     if child in rule.get("perChild", {}):
