@@ -9,6 +9,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/bootstrap.sh
+set -euo pipefail
 runner_dir=Examples/Runner
 runner="$runner_dir/.build/debug/my-trellis"
 [ -x "$runner" ] || swift build --package-path "$runner_dir"
@@ -28,7 +29,7 @@ json.dump(scenario, open(sys.argv[2], "w"), indent=1)
 PY
     "$runner" run "$placed" > "$work/$name.inproc"
     "$runner" run "$placed" --transport zmq > "$work/$name.zmq"
-    if ! diff -u "$work/$name.inproc" "$work/$name.zmq"; then
+    if [ ! -s "$work/$name.inproc" ] || ! diff -u "$work/$name.inproc" "$work/$name.zmq"; then
         echo "runner-zmq.sh: $name over ZeroMQ differs from the in-process trace (above)" >&2
         exit 1
     fi

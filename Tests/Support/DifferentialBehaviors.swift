@@ -34,8 +34,19 @@ public enum DifferentialBehaviors {
         }
     }
 
+    /// The actions the differential tester's scenarios send (SPEC §4.2); Suppressing handles
+    /// none (each is a warning), the others some.
+    public static let actionNames = ["tap", "grow", "compact", "keyboard"]
+
     /// R9: forwards by hand, last child first, a third of the width (floored) to the first.
+    /// `grow` asks for a larger preferred content size.
     struct Forwarding: ViewControllerBehavior {
+        func perform(action: String, value: ActionValue?, in vc: isolated any ViewControllerContext) async -> Bool {
+            guard action == "grow" else { return false }
+            vc.setPreferredContentSize(Size(vc.preferredContentSize.width + 100, vc.preferredContentSize.height + 50))
+            return true
+        }
+
         func viewWillTransition(to size: Size, with coordinator: TransitionCoordinator, in vc: isolated any ViewControllerContext) async {
             for child in vc.children.reversed() {
                 await vc.forwardViewWillTransition(toChild: child, size: vc.sizeForChild(child, parentSize: size), with: coordinator)
@@ -50,9 +61,25 @@ public enum DifferentialBehaviors {
 
     /// Stashes the incoming traits in `willTransition` and sizes its children by them before R14
     /// makes them its own: 40 % of the width in a regular width, all of it in a compact one.
+    /// `compact` sets a compact width on its first child; `tap` presents nothing but dismisses
+    /// what it presented.
     struct Stashing: ViewControllerBehavior {
         enum Incoming: BehaviorStateKey {
             static let initialValue: TraitCollection? = nil
+        }
+
+        func perform(action: String, value: ActionValue?, in vc: isolated any ViewControllerContext) async -> Bool {
+            switch action {
+            case "compact":
+                guard let child = vc.children.first else { return false }
+                vc.setOverrideTraitCollection(TraitCollection(horizontalSizeClass: .compact), forChild: child)
+                return true
+            case "tap":
+                vc.dismiss(animated: false)
+                return true
+            default:
+                return false
+            }
         }
 
         func willTransition(to traits: TraitCollection, with coordinator: TransitionCoordinator, in vc: isolated any ViewControllerContext) async {
@@ -67,8 +94,27 @@ public enum DifferentialBehaviors {
         }
     }
 
-    /// A right-aligned sidebar a third of the container wide (floored), as WWDC 2014's.
+    /// A right-aligned sidebar a third of the container wide (floored), as WWDC 2014's. A `tap`
+    /// (on the dimming view) dismisses it; `keyboard` (a number) moves it up by that much.
     struct Sidebar: PresentationControllerBehavior {
+        func perform(action: String, value: ActionValue?, in pc: isolated any PresentationControllerContext) async -> Bool {
+            switch (action, value) {
+            case ("tap", _):
+                pc.dismiss()
+                return true
+            case let ("keyboard", .number(height)?):
+                let frame = pc.presentedViewFrame
+                pc.setPresentedViewFrame(Rect(x: frame.origin.x, y: frame.origin.y - height, width: frame.size.width, height: frame.size.height))
+                return true
+            default:
+                return false
+            }
+        }
+
+        func valueType(forAction action: String) -> ActionValueType? {
+            action == "keyboard" ? .number : nil
+        }
+
         func size(forPresented child: ControllerID, parentSize: Size, in pc: isolated any PresentationControllerContext) -> Size {
             Size((parentSize.width / 3).rounded(.down), parentSize.height)
         }

@@ -78,9 +78,10 @@ public struct ScenarioGenerator {
         let window = makeWindow()
         makeHierarchy()
         decorateControllers()
-        let steps = makeSteps()
+        var steps = makeSteps()
         let placement = makePlacement()
         nameBehaviors()
+        steps = addActions(to: steps)
         let controllerMembers = controllers.map { draft -> (String, JSONValue) in
             var members: [(String, JSONValue)] = [("kind", .string(draft.kind))]
             if !draft.children.isEmpty { members.append(("children", .array(draft.children.map { JSONNode(.string($0)) }))) }
@@ -318,6 +319,23 @@ public struct ScenarioGenerator {
             }
             controllers[index].members = members
         }
+    }
+
+    /// In `scenarioNamingBehaviors`: one to three `action` steps (SPEC §4.2) among the steps, on
+    /// controllers and presentation controllers, some handled by the named behaviours (their
+    /// requests carried out), some not (a warning), some on what is not in the window.
+    private mutating func addActions(to steps: [JSONValue]) -> [JSONValue] {
+        guard var naming else { return steps }
+        defer { self.naming = naming }
+        var steps = steps
+        for _ in 0..<naming.between(1, 3) {
+            let name = naming.pick(DifferentialBehaviors.actionNames)
+            let target = naming.chance(40) && !detached.isEmpty ? "pc:" + naming.pick(detached) : naming.pick(ids)
+            var step: [(String, JSONValue)] = [("action", .string(name)), ("on", .string(target))]
+            if name == "keyboard" { step.append(("value", .number(Double(naming.pick([0, 100, 216]))))) }
+            steps.insert(object(step), at: naming.between(0, steps.count))
+        }
+        return steps
     }
 
     // MARK: Steps
