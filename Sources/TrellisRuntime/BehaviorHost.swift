@@ -12,9 +12,6 @@ enum HandledMessage: String, Sendable {
     case transitionCallback
     /// A user action (SPEC §4.2): no super step, nothing forwarded.
     case action
-    /// A hook with no super step the runtime tracks (layout, appearance, traitCollectionDidChange):
-    /// handled as a delivery only so that its requests name it as their cause (§4.2).
-    case hook
 
     /// The name of the `super` step, for the error a misplaced call records.
     var superName: String {

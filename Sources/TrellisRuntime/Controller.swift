@@ -554,11 +554,11 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
     // MARK: Actions and requests (SPEC §4.2)
 
     /// Runs a hook that has no super step as the handling of `event`, so that what it requests
-    /// names it as the cause. UIKit's own hooks of this kind do nothing, so the default
-    /// behaviour skips them, as before.
+    /// names it as the cause (no allocation: `RuntimeEnvironment.runHook`). UIKit's own hooks of
+    /// this kind do nothing, so the default behaviour skips them, as before.
     private func hook(_ event: EventRef, _ body: () -> Void) {
         guard !usesDefaultBehavior else { return }
-        handleNow(.hook, event: event, body)
+        environment.runHook(event, body)
     }
 
     public func request(_ request: BehaviorRequest) {

@@ -11,6 +11,10 @@ public final class RuntimeEnvironment: Sendable {
     let registrar = CoordinatorRegistrar()
     /// What behaviours asked the window to do, waiting for the event being handled to end (§4.2).
     let requests = BehaviorRequestQueue()
+    /// The event of the synchronous hook a behaviour is running (layout, appearance,
+    /// `traitCollectionDidChange`): what a request made there is caused by. Kept here rather
+    /// than in the controller's boxed delivery, which would allocate on every such hook.
+    private let hookEvent = Mutex<EventRef?>(nil)
 
     private struct Clock {
         var nextTransition = 1
@@ -71,6 +75,21 @@ public final class RuntimeEnvironment: Sendable {
     public func takeTransitions(from window: @escaping @Sendable (_ animated: Bool) async -> TransitionInfo?) {
         windowElsewhere.withLock { $0 = window }
     }
+
+    /// Runs a synchronous hook of a behaviour as the handling of `event` (§4.2: what it requests
+    /// names `event` as its cause). The window's controllers share one serial executor and a
+    /// synchronous hook cannot be interleaved, so one slot serves them all.
+    func runHook(_ event: EventRef, _ body: () -> Void) {
+        let outer = hookEvent.withLock { slot in
+            defer { slot = event }
+            return slot
+        }
+        body()
+        hookEvent.withLock { $0 = outer }
+    }
+
+    /// The event of the synchronous hook running now, if any.
+    var runningHookEvent: EventRef? { hookEvent.withLock { $0 } }
 
     /// Takes every request waiting here, in order: a single-controller test kit, which has no
     /// window to carry them out, reports them instead; a node without the window sends them to

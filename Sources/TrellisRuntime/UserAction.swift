@@ -34,7 +34,7 @@ public enum ActionOutcome: Sendable, Hashable {
 extension BehaviorHost {
     /// Records `request` (caused by the hook being handled) and queues it for the window (§4.2).
     func enqueue(_ request: BehaviorRequest, from requester: ControllerID) {
-        let event = record(.request(request.description), cause: delivery?.cause, transition: delivery?.transition?.id)
+        let event = record(.request(request.description), cause: environment.runningHookEvent ?? delivery?.cause, transition: delivery?.transition?.id)
         environment.requests.append(QueuedRequest(requester: requester, request: request, event: event))
     }
 

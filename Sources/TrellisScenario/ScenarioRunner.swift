@@ -63,6 +63,14 @@ public enum ScenarioRunner {
             profile: scenario.profile)
     }
 
+    /// The hierarchy of the scenario file at `path`, its behaviour names taken from `registry`:
+    /// what a test kit store is built from (`TraceTestStore(try ScenarioRunner.hierarchy(ofFile:
+    /// path, registry: registry))`, SPEC §4.2) — the kit itself links no scenario reader. The
+    /// file's steps are not run; a bad file throws its `FILE:LINE:COLUMN` error.
+    public static func hierarchy(ofFile path: String, registry: BehaviorRegistry) throws(ScenarioError) -> HierarchyDescription {
+        hierarchy(of: try ScenarioDecoder.load(path: path, registry: registry))
+    }
+
     // The registry lookups below cannot miss for a decoded scenario: the decoder checked every
     // name against the same registry (`ScenarioValidator.validateBehaviors`). A scenario put
     // together in code with a name its registry lacks gets UIKit's default in its place.

@@ -176,6 +176,7 @@ extension Reader {
                 positions[step.path + ".on"] = (member.line, member.column)
                 target = try actionTarget(member, step.path + ".on")
             } else if key == "value" {
+                positions[step.path + ".value"] = (member.line, member.column)
                 value = Self.actionValue(member.value)
             }
         }
@@ -262,17 +263,38 @@ extension ScenarioValidator {
             guard spec.children.indices.contains(tabIndex) else {
                 throw fail(at, "index \(tabIndex) is out of range for \(spec.children.count) children")
             }
-        case let .action(_, target, _):
+        case let .action(name, target, value):
             // `on`: a controller of the file, or `pc:P` for the presentation controller of one.
-            let controller = BehaviorRequests.presentedID(ofPresentationController: target) ?? target
-            guard byID[controller] != nil else {
-                throw fail(at + ".on", "unknown controller \"\(target)\"" + (controller == target ? "" : " (no controller \"\(controller)\" to present)"))
+            let presented = BehaviorRequests.presentedID(ofPresentationController: target)
+            guard let spec = byID[presented ?? target] else {
+                throw fail(at + ".on", "unknown controller \"\(target)\"" + (presented.map { " (no controller \"\($0)\" to present)" } ?? ""))
             }
+            try validateActionValue(name, value, of: target, spec, presented: presented != nil, at: at)
         case let .setTraitOverride(container, child, _):
             try known(container, "container")
             try known(child, "child")
             guard byID[container]?.children.contains(child) == true else { throw fail(at, "\"\(child)\" is not a child of \"\(container)\"") }
         }
+    }
+}
+
+extension ScenarioValidator {
+    /// SPEC §4.2: the value an action carries must be of the JSON type its behaviour declares
+    /// for it — a behaviour the file names and the registry knows, so this is decided before
+    /// anything runs (`$.steps[i].value`, or the step where the value is missing).
+    func validateActionValue(
+        _ action: String, _ value: ActionValue?, of target: ControllerID, _ spec: ControllerSpec, presented: Bool, at: String
+    ) throws(ScenarioError) {
+        let expected: ActionValueType?
+        if presented {
+            expected = spec.presentationController?.behavior
+                .flatMap { scenario.registry.presentationControllerBehavior(named: $0) }?.valueType(forAction: action)
+        } else {
+            expected = spec.behavior.flatMap { scenario.registry.viewControllerBehavior(named: $0) }?.valueType(forAction: action)
+        }
+        guard case let .wrongValueType(expected, got)? = ActionOutcome.check(value, expected: expected) else { return }
+        let path = value == nil ? at : at + ".value"
+        throw fail(path, "action \(action) on \(target): its behaviour expects a \(expected.rawValue) value, got " + (got.map { "a \($0.rawValue)" } ?? "none"))
     }
 }
 

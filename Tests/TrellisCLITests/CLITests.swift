@@ -151,6 +151,28 @@ struct CLITests {
         #expect(outcome.stderr.contains("$.controllers.R.colour"))
     }
 
+    @Test("an action on an unknown controller: exit 2 with FILE:LINE:COLUMN and the path of its `on`; one nobody handles runs, with a warning")
+    func actionSteps() async throws {
+        let bad = try scenarioFile("""
+            { \(Phone.window), "root": "R", "controllers": { "R": {} },
+              "steps": [ { "action": "tap", "on": "Nobody" } ] }
+            """)
+        let refused = try await runTrellis(["validate", bad])
+        #expect(refused.status == 2)
+        #expect(refused.stderr.contains("\(bad):3:39: $.steps[0].on: unknown controller \"Nobody\""), "\(refused.stderr)")
+        let good = try scenarioFile("""
+            { \(Phone.window), "root": "R", "controllers": { "R": {} },
+              "steps": [ { "action": "tap", "on": "R", "value": { "x": 1.5 } } ] }
+            """)
+        let ran = try await runTrellis(["run", good])
+        #expect(ran.status == 0, "\(ran.stderr)")
+        #expect(ran.stdoutLines.suffix(3) == [
+            #"== step 1: action tap on R value {"x":1.5}"#,
+            #"R action(tap, value: {"x":1.5})"#,
+            "R warning action tap on R was not handled (its behaviour's perform returned false)",
+        ])
+    }
+
     @Test("--format jsonl prints one JSON object per event, as many as the text form has lines")
     func jsonl() async throws {
         let text = try await runTrellis(["run", "Examples/iphone-rotation.json"])

@@ -65,4 +65,43 @@ import TrellisTrace
         #expect(trace[step: 2] == ["R warning action tap: pc:P is not in the window (P is not presented)"])
         #expect(trace.run.passed)
     }
+
+    /// Takes a number for `keyboardWillShow`.
+    struct Keyboard: PresentationControllerBehavior {
+        func valueType(forAction action: String) -> ActionValueType? { action == "keyboardWillShow" ? .number : nil }
+    }
+
+    @Test("a value of another JSON type than the registered behaviour declares is rejected before anything runs")
+    func wrongValueTypeIsASetUpMistake() throws {
+        let registry = BehaviorRegistry().presentationController("Keyboard", Keyboard())
+        func file(_ step: String) -> String {
+            """
+            { "window": { "size": [320, 568] }, "root": "R",
+              "controllers": { "R": {},
+                               "S": { "modalPresentationStyle": "custom", "presentationController": { "behavior": "Keyboard" } } },
+              "steps": [
+                \(step)
+              ] }
+            """
+        }
+        func rejection(_ step: String) -> ScenarioError? {
+            do {
+                _ = try ScenarioDecoder.decode(file(step), file: "keys.json", registry: registry)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        let wrong = try #require(rejection(#"{ "action": "keyboardWillShow", "on": "pc:S", "value": "tall" }"#))
+        #expect(wrong.path == "$.steps[0].value")
+        #expect(wrong.message == "action keyboardWillShow on pc:S: its behaviour expects a number value, got a string")
+        #expect((wrong.line, wrong.column) == (5, 60))
+        let missing = try #require(rejection(#"{ "action": "keyboardWillShow", "on": "pc:S" }"#))
+        #expect(missing.path == "$.steps[0]")
+        #expect(missing.message.hasSuffix("expects a number value, got none"))
+        #expect(rejection(#"{ "action": "keyboardWillShow", "on": "pc:S", "value": 216 }"#) == nil)
+        // An action the behaviour declares nothing for takes any value; a declarative controller's too.
+        #expect(rejection(#"{ "action": "wave", "on": "pc:S", "value": [1] }"#) == nil)
+        #expect(rejection(#"{ "action": "keyboardWillShow", "on": "R", "value": "tall" }"#) == nil)
+    }
 }

@@ -1,6 +1,8 @@
+import Foundation
 import Testing
 import TrellisModel
 import TrellisRuntime
+import TrellisScenario
 import TrellisTestKit
 
 /// A custom presentation controller that acts as UIKit code does (SPEC §4.2): dismisses on a tap
@@ -74,7 +76,44 @@ struct PresentsOnRotation: ViewControllerBehavior {
     }
 }
 
+/// Dismisses itself as soon as it appears.
+struct GoesAway: ViewControllerBehavior {
+    func viewDidAppear(in vc: isolated any ViewControllerContext) {
+        vc.dismiss(animated: false)
+    }
+}
+
+/// Presents P again whenever it reappears: with `GoesAway`, a loop of requests that never ends.
+struct BringsBack: ViewControllerBehavior {
+    func viewDidAppear(in vc: isolated any ViewControllerContext) {
+        vc.present("P", animated: false)
+    }
+}
+
 @Suite struct BehaviorActionTests {
+    @Test("requests that keep causing requests stop at the limit with an error; the window goes on")
+    func runAwayRequestsStop() async throws {
+        let store = try await TraceTestStore(HierarchyDescription(.iPhonePortrait) {
+            ViewController("R", behavior: BringsBack())
+            ViewController("P", behavior: GoesAway(), modalPresentationStyle: .fullScreen)
+        })
+        store.exhaustivity = .off
+        await store.present("P", from: "R", animated: false)
+        let lines = store.received.map(\.canonicalLine)
+        // A request from a hook without a super step is caused by that hook's event.
+        let appeared = try #require(store.received.first { $0.canonicalLine == "P viewDidAppear" })
+        let request = try #require(store.received.first { $0.canonicalLine == "P request dismiss" })
+        #expect(request.cause == appeared.id)
+        // 1000 carried out (P dismisses, R presents, in turn); the 1001st, P's, is not.
+        #expect(lines.filter { $0 == "P request dismiss" }.count == BehaviorRequests.limitPerEvent / 2 + 1)
+        #expect(lines.last == "P error more than \(BehaviorRequests.limitPerEvent) behaviour requests in one event: 1 left undone")
+        store.skipReceivedEvents()
+        // The window still takes events.
+        await store.resizeWindow(to: Size(568, 320))
+        #expect(store.received.contains { $0.canonicalLine == "R viewWillTransition(to: 568x320)" })
+        store.skipReceivedEvents()
+    }
+
     private func sheetWindow() -> HierarchyDescription {
         HierarchyDescription(.iPhonePortrait) {
             ViewController("R")
@@ -233,5 +272,77 @@ struct PresentsOnRotation: ViewControllerBehavior {
         let wrongType = await pc.action("keyboardWillShow", value: .bool(true))
         #expect(wrongType.requests.isEmpty)
         #expect(wrongType.lines.last == "pc:S error action keyboardWillShow on pc:S: its behaviour expects a number value, got a boolean")
+    }
+}
+
+/// SPEC §4.2 with a registry: a scenario file names the behaviours, the test kit builds from the
+/// file or from the registry's names, and an `action` step dismisses from behaviour code.
+@Suite struct RegisteredActionTests {
+    static let registry = BehaviorRegistry()
+        .presentationController("Sheet", ActingSheet())
+        .viewController("Tapper", Tapper())
+        .adaptiveDelegate("Full", AdaptiveDelegate(answer: .style(.fullScreen)))
+
+    static let scenario = """
+        { "scenario": "sheet", "window": { "size": [320, 568] }, "root": "R",
+          "controllers": {
+            "R": {},
+            "S": { "modalPresentationStyle": "custom", "presentationController": { "behavior": "Sheet" } } },
+          "steps": [
+            { "present": "S", "from": "R", "animated": false },
+            { "action": "dimmingTapped", "on": "pc:S" },
+            { "expect": ["pc:S action(dimmingTapped)", "pc:S request dismiss animated", "R dismiss(S)", "R dismissCompletion(S)"] }
+          ] }
+        """
+
+    @Test("a scenario's action step dismisses a presentation from behaviour code, its expect step holds")
+    func scenarioActionDismisses() async throws {
+        let run = try await ScenarioRunner.run(try ScenarioDecoder.decode(Self.scenario, file: "sheet.json", registry: Self.registry))
+        #expect(run.passed, "\(run.failures)")
+        #expect(run.canonicalLines.contains("== step 2: action dimmingTapped on pc:S"))
+    }
+
+    @Test("a store from a scenario file and a registry")
+    func storeFromAScenarioFile() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("acting-sheet-\(UInt32.random(in: 0...UInt32.max)).json").path
+        try Self.scenario.write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let store = try await TraceTestStore(try ScenarioRunner.hierarchy(ofFile: path, registry: Self.registry))
+        await store.present("S", from: "R", animated: false)
+        store.skipReceivedEvents()
+        await store.action("dimmingTapped", on: "pc:S")
+        store.expect(["pc:S action(dimmingTapped)", "pc:S request dismiss animated", "R dismiss(S)", "R dismissCompletion(S)"],
+                     kinds: ["action", "request", "dismiss", "dismissCompletion"])
+        #expect(await store.window.structure["S"]?.presenting == nil)
+        await store.finish()
+    }
+
+    @Test("the builder and the single-controller kits take registered behaviours and Swift delegates")
+    func kitsTakeRegisteredBehaviours() async throws {
+        let registry = Self.registry
+        let store = try await TraceTestStore(HierarchyDescription(.iPadLandscape) {
+            ViewController("R", behavior: registry.registeredViewController("Tapper"))
+            ViewController("Q", modalPresentationStyle: .formSheet, adaptiveDelegate: registry.registeredAdaptiveDelegate("Full"))
+        })
+        await store.action("tap", on: "R")
+        store.expect(["R action(tap)", "R request present Q", "R present(Q, style: formSheet)"], kinds: ["action", "request", "present"])
+        await store.setTraits(TraitCollection(horizontalSizeClass: .compact))
+        store.expect(["pc:Q adaptivePresentationStyle -> fullScreen"], kinds: ["adaptivePresentationStyle"])
+        await store.finish()
+
+        let pc = await PresentationControllerUnderTest(
+            presented: "S", style: .custom,
+            description: PresentationControllerDescription(behavior: registry.registeredPresentationController("Sheet")),
+            containerSize: Size(320, 568))
+        #expect(await pc.action("dimmingTapped").requests == [BehaviorRequest.dismiss(animated: true)])
+        let vc = await ControllerUnderTest("R", behavior: registry.registeredViewController("Tapper"), size: Size(320, 568))
+        #expect(await vc.action("tap").requests == [BehaviorRequest.present("Q", animated: false, style: nil)])
+    }
+
+    @Test("a name the registry lacks fails the test where it is asked for")
+    func unknownNameFails() {
+        withKnownIssue {
+            _ = Self.registry.registeredPresentationController("Nope")
+        } matching: { $0.description.contains("no presentation-controller behaviour is registered as \"Nope\"") }
     }
 }
