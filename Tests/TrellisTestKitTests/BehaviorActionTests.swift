@@ -90,7 +90,66 @@ struct BringsBack: ViewControllerBehavior {
     }
 }
 
+/// Asks for each of the other requests on cue.
+struct Asker: ViewControllerBehavior {
+    func perform(action: String, value: ActionValue?, in vc: isolated any ViewControllerContext) async -> Bool {
+        switch action {
+        case "override": vc.setOverrideTraitCollection(TraitCollection(horizontalSizeClass: .regular), forChild: "A")
+        case "overrideStranger": vc.setOverrideTraitCollection(nil, forChild: "Q")
+        case "show": vc.show("Q")
+        case "grow": vc.setPreferredContentSize(Size(100, 100))
+        default: return false
+        }
+        return true
+    }
+}
+
+/// Calls a presentation-controller super step outside its hook.
+struct MisplacedSuper: PresentationControllerBehavior {
+    func perform(action: String, value: ActionValue?, in pc: isolated any PresentationControllerContext) async -> Bool {
+        pc.superPresentationTransitionWillBegin()
+        return true
+    }
+}
+
 @Suite struct BehaviorActionTests {
+    @Test("override, show and preferred-size requests are the steps they stand for; a stranger child is a warning")
+    func otherRequests() async throws {
+        let store = try await TraceTestStore(HierarchyDescription(.iPhonePortrait) {
+            ViewController("R", behavior: Asker()) { ViewController("A") }
+            ViewController("Q", modalPresentationStyle: .overFullScreen)
+        })
+        await store.action("override", on: "R")
+        store.expect([
+            "R action(override)",
+            "R request setTraitOverride child A h=regular",
+            "A willTransition(to: h=regular v=regular idiom=phone scale=2)",
+            "A traitCollectionDidChange(previous: h=compact v=regular idiom=phone scale=2)",
+        ], kinds: ["action", "request", "willTransition", "traitCollectionDidChange"])
+        await store.action("overrideStranger", on: "R")
+        store.expect(["R action(overrideStranger)", "R request setTraitOverride child Q removed", "R warning setTraitOverride: Q is not a child of R"])
+        await store.action("show", on: "R")
+        store.expect(["R action(show)", "R request show Q", "R show(Q)", "R present(Q, style: overFullScreen)"],
+                     kinds: ["action", "request", "show", "present"])
+        await store.action("grow", on: "R")
+        store.expect(["R action(grow)", "R request setPreferredContentSize 100x100"])
+        #expect(await store.state(of: "R")?.preferredContentSize == Size(100, 100))
+        await store.finish()
+    }
+
+    @Test("a presentation controller's super step called outside its hook is an error line")
+    func misplacedSuperStep() async throws {
+        let store = try await TraceTestStore(HierarchyDescription(.iPhonePortrait) {
+            ViewController("R")
+            ViewController("S", modalPresentationStyle: .custom, presentationController: PresentationControllerDescription(behavior: MisplacedSuper()))
+        })
+        await store.present("S", from: "R", animated: false)
+        store.skipReceivedEvents()
+        await store.action("anything", on: "pc:S")
+        store.expect(["pc:S action(anything)", "pc:S error superTransitionCallback called outside transitionCallback"])
+        await store.finish()
+    }
+
     @Test("requests that keep causing requests stop at the limit with an error; the window goes on")
     func runAwayRequestsStop() async throws {
         let store = try await TraceTestStore(HierarchyDescription(.iPhonePortrait) {
