@@ -176,4 +176,22 @@ struct NamedBehaviorRunTests {
         #expect(b.terminationStatus == 2)
     }
 
+
+    /// `trellis-test-runner run --transport zmq`: the nodes it spawns are itself (the running
+    /// executable, not a `trellis` found elsewhere), so the behaviours run on them and the trace
+    /// is the in-process one.
+    @Test("a runner's zmq run spawns the runner: its nodes know its behaviours, the trace is the in-process one")
+    func theRunnerSpawnsItself() async throws {
+        let runner = try #require(TrellisBinary.testRunnerURL)
+        let directory = try SetupFailureTests.folder()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("named.json")
+        try Self.text.write(to: file, atomically: true, encoding: .utf8)
+        let outcome = try #require(try await runBounded(runner, ["run", file.path, "--transport", "zmq"], timeout: .seconds(60)))
+        let scenario = try ScenarioDecoder.decode(Self.text, file: "named.json", registry: DifferentialBehaviors.registry)
+        let expected = try await ScenarioRunner.run(scenario).canonicalLines
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stdoutLines == expected, "\(DifferentialCheck.difference(expected, outcome.stdoutLines))")
+    }
+
 }
