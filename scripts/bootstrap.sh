@@ -4,6 +4,13 @@
 # Sourced by the other scripts (it exports PATH); it leaves the caller's
 # shell options as they were, and returns non-zero instead of exiting when something is missing.
 trellis_bootstrap_options=$(set +o)
+# `set +o` runs in a command substitution, which bash starts without errexit (unless
+# inherit_errexit is on): its output says errexit is off even when the caller has it on, and
+# restoring it silently turned `set -e` off in every script that sourced this one — so a failing
+# `swift test` in scripts/test.sh did not fail CI. Remember errexit from `$-` instead.
+case $- in
+    *e*) trellis_bootstrap_options+=$'\nset -o errexit' ;;
+esac
 set -uo pipefail
 # Says what is wrong and restores the caller's options; the caller then stops the script.
 trellis_bootstrap_fail() {
