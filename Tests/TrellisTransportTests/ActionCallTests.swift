@@ -77,4 +77,24 @@ private struct Closer: ViewControllerBehavior {
         var unknown = CallReader(code: .behaviorRequest, values: [.list([.string("explode")])], runNodes: ["a"])
         #expect(throws: CallFault.self) { try value.decode(&unknown) }
     }
+
+    @Test("an action's value crosses the wire exactly: 216.5004 stays 216.5004, not the trace's 216.5 (TWP §8, 0x0A)")
+    func actionValuesRoundTripExactly() throws {
+        let values: [ActionValue] = [
+            .number(216.5004), .number(0.1), .number(-3), .number(1e-7), .number(123_456_789.123_456_79),
+            .object([ActionMember("dy", .number(216.5004)), ActionMember("items", .array([.number(2.0005), .string("a\"b"), .null, .bool(true)]))]),
+        ]
+        let value = CallValue<ActionValue?>.actionValue
+        for sent in values {
+            var reader = CallReader(code: .performAction, values: [value.encode(sent)], runNodes: ["a"])
+            #expect(try value.decode(&reader) == sent)
+        }
+        #expect(value.encode(.number(216.5004)) == .string("216.5004"))
+        #expect(value.encode(.number(216)) == .string("216"))
+        var none = CallReader(code: .performAction, values: [value.encode(nil)], runNodes: ["a"])
+        #expect(try value.decode(&none) == nil)
+        // The trace keeps its canonical text.
+        #expect(ActionValue.number(216.5004).description == "216.5")
+        #expect(!ActionValue.array([.number(.infinity)]).isJSON && ActionValue.number(216.5004).isJSON)
+    }
 }
