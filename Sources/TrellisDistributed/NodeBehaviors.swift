@@ -1,4 +1,3 @@
-import Foundation
 import TrellisRuntime
 import TrellisScenario
 import TrellisWire
@@ -36,25 +35,11 @@ package enum NodeBehaviors {
         return Set(names).sorted().map(wire)
     }
 
-    /// Every behaviour the scenario's JSON text names (TSF/1 `"behavior"` on a controller, in its
-    /// `presentationController`, in its `adaptiveDelegate`), read before it is decoded: a node
-    /// checks the names its controllers need (SETUP's) and the file's others alike, so that a
-    /// node of another program is refused as one (ERROR 8) whichever names it lacks. Empty when
-    /// the text is no JSON object (the decoder then says why).
+    /// Every behaviour the scenario's JSON text names, read before it is decoded (the
+    /// decoder's own reading, `ScenarioDecoder.behaviorNames(inJSON:)`): a node checks the names
+    /// its controllers need (SETUP's) and the file's others alike.
     package static func named(inScenarioJSON text: String) -> [WireBehavior] {
-        guard let document = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
-              let controllers = document["controllers"] as? [String: Any] else { return [] }
-        var names: [WireBehavior] = []
-        for case let controller as [String: Any] in controllers.values {
-            if let name = controller["behavior"] as? String { names.append(WireBehavior(.viewController, name)) }
-            if let name = (controller["presentationController"] as? [String: Any])?["behavior"] as? String {
-                names.append(WireBehavior(.presentationController, name))
-            }
-            if let name = (controller["adaptiveDelegate"] as? [String: Any])?["behavior"] as? String {
-                names.append(WireBehavior(.adaptiveDelegate, name))
-            }
-        }
-        return names
+        ScenarioDecoder.behaviorNames(inJSON: text).map(wire)
     }
 
     /// The behaviours a SETUP names that `registry` does not register, sorted; a kind octet this

@@ -39,6 +39,16 @@ struct NamedBehaviorRunTests {
         #expect(NodeBehaviors.needed(by: "main", in: scenario, placement: placement).isEmpty)
     }
 
+    @Test("before decoding, a node reads the names the file gives (the decoder's reading): every controller's, not its own only")
+    func namesInTheFileAreTheDecodersReading() throws {
+        let named = NodeBehaviors.named(inScenarioJSON: Self.text)
+        #expect(Set(named) == [WireBehavior(.viewController, "Suppressing"), WireBehavior(.presentationController, "Sidebar"),
+                               WireBehavior(.adaptiveDelegate, "CompactSheet")])
+        let scenario = try ScenarioDecoder.decode(Self.text, file: "named.json", registry: DifferentialBehaviors.registry)
+        #expect(ScenarioDecoder.behaviorNames(inJSON: Self.text) == scenario.behaviorNames)
+        #expect(NodeBehaviors.named(inScenarioJSON: "{oops").isEmpty)
+    }
+
     @Test("a runner's registry knows what it registers; a node lacking some says which, and what it has")
     func refusalNamesWhatIsLacked() {
         let named = [WireBehavior(.viewController, "Suppressing"), WireBehavior(.viewController, "Missing"),
