@@ -282,7 +282,7 @@ extension ScenarioValidator {
         }
         guard case let .wrongValueType(expected, got)? = ActionOutcome.check(value, expected: expected) else { return }
         let path = value == nil ? at : at + ".value"
-        throw fail(path, "action \(action) on \(target): its behaviour expects a \(expected.rawValue) value, got " + (got.map { "a \($0.rawValue)" } ?? "none"))
+        throw fail(path, ActionOutcome.refusal(action: action, on: target, expected: expected, got: got))
     }
 }
 
