@@ -49,6 +49,12 @@ struct NamedBehaviorRunTests {
         #expect(NodeBehaviors.named(inScenarioJSON: "{oops").isEmpty)
     }
 
+    @Test("the conductor names, and starts its nodes as, the program it runs")
+    func ownProgramIsTheExecutablesName() {
+        #expect(DistributedRun.ownExecutable.hasPrefix("/"))
+        #expect(FileManager.default.isExecutableFile(atPath: DistributedRun.ownExecutable))
+    }
+
     @Test("a runner's registry knows what it registers; a node lacking some says which, and what it has")
     func refusalNamesWhatIsLacked() {
         let named = [WireBehavior(.viewController, "Suppressing"), WireBehavior(.viewController, "Missing"),
