@@ -51,13 +51,23 @@ package enum NodeBehaviors {
         }).sorted()
     }
 
-    /// ERROR 8's text (TWP/1 §9.1 rule 4): the node, every behaviour it lacks, and what it knows.
+    /// At most this many names are listed in ERROR 8's text, so that it always encodes (a
+    /// SETUP may name up to 65,535 behaviours; the text's length is a u16).
+    package static let listedNames = 20
+
+    /// ERROR 8's text (TWP/1 §9.1 rule 4): the node, the behaviours it lacks (the first
+    /// `listedNames`, then how many more), and what it knows (as many).
     package static func refusal(node: String, missing: [WireBehavior], registry: BehaviorRegistry) -> String {
-        let lacked = missing.map(\.description).joined(separator: ", ")
+        let lacked = listed(missing.map(\.description))
         let known = registry.names.map { wire($0).description }
         let knows = known.isEmpty
             ? "it registers no Swift behaviours (the plain trellis, or a runner without them)"
-            : "it knows \(known.joined(separator: ", "))"
+            : "it knows \(listed(known))"
         return "node \(node) does not know the \(missing.count == 1 ? "behaviour" : "behaviours") \(lacked): \(knows)"
+    }
+
+    private static func listed(_ names: [String]) -> String {
+        let shown = names.prefix(listedNames).joined(separator: ", ")
+        return names.count > listedNames ? shown + " … \(names.count - listedNames) more" : shown
     }
 }

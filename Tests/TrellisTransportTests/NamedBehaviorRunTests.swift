@@ -49,6 +49,16 @@ struct NamedBehaviorRunTests {
         #expect(NodeBehaviors.named(inScenarioJSON: "{oops").isEmpty)
     }
 
+    @Test("ERROR 8's text lists the first 20 names it lacks and how many more, so that it always encodes")
+    func refusalOfManyNamesIsCapped() {
+        let missing = (0..<5000).map { WireBehavior(.viewController, "Lacked\($0)") }
+        let text = NodeBehaviors.refusal(node: "b", missing: missing, registry: BehaviorRegistry())
+        #expect(text.hasPrefix("node b does not know the behaviours Lacked0 (view-controller behaviour), "))
+        #expect(text.contains("Lacked19 (view-controller behaviour) … 4980 more: it registers no Swift behaviours"))
+        #expect(!text.contains("Lacked20 "))
+        #expect(text.utf8.count < 2000)
+    }
+
     @Test("the conductor names, and starts its nodes as, the program it runs")
     func ownProgramIsTheExecutablesName() {
         #expect(DistributedRun.ownExecutable.hasPrefix("/"))
