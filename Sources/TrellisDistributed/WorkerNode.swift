@@ -247,7 +247,7 @@ package actor WorkerNode {
         let environment = RuntimeEnvironment(recorder: recorder)
         let host = NodeHost(
             nodeName: name, conductorNode: placement.conductor, environment: environment, transport: transport,
-            profile: scenario.profile, placement: placement.nodeOf)
+            profile: scenario.profile, placement: placement.nodeOf, namesBehaviors: !scenario.behaviorNames.isEmpty)
         for peer in peers where peer.node != name {
             await transport.connect(peer: peer.node, endpoint: peer.endpoint, serverKey: peer.publicKey.isEmpty ? nil : peer.publicKey)
         }

@@ -60,6 +60,26 @@ private struct Closer: ViewControllerBehavior {
         #expect(text.hasPrefix("performAction: the action's value is not JSON"))
     }
 
+    @Test("only a node other than the conductor's, in a run naming a behaviour, looks for requests around its CALLs")
+    func requestsAreLookedForOnlyWhereABehaviourCanMakeThem() async {
+        let recorder = TraceRecorder(node: "b")
+        let environment = RuntimeEnvironment(recorder: recorder)
+        func host(_ node: String, namesBehaviors: Bool) -> NodeHost {
+            NodeHost(
+                nodeName: node, conductorNode: "a", environment: environment,
+                transport: NodeTransport(nodeName: node, recorder: recorder), profile: .ios8, placement: [:], namesBehaviors: namesBehaviors)
+        }
+        #expect(host("b", namesBehaviors: true).sendsRequests)
+        #expect(!host("b", namesBehaviors: false).sendsRequests)
+        #expect(!host("a", namesBehaviors: true).sendsRequests)
+        // A request queued where none is looked for stays unsent: no call, no fault.
+        let quiet = host("b", namesBehaviors: false)
+        environment.enqueueRequest(QueuedRequest(requester: "C", request: .dismiss(animated: false), event: EventRef(node: "b", sequence: 1)))
+        await quiet.sendRequests()
+        #expect(recorder.events.isEmpty)
+        #expect(environment.takeRequests().count == 1)
+    }
+
     @Test("each request survives the wire: written as its list, read back the same")
     func requestsRoundTrip() throws {
         let requests: [BehaviorRequest] = [
