@@ -2,8 +2,8 @@
 import PackageDescription
 
 // Module map (folders under Sources/ are the architecture):
-//   TrellisModel     value model: sizes, traits, styles, controller ids          (no dependencies)
-//   TrellisJSON      JSON reader that keeps positions, shared by scenario and trace files
+//   TrellisModel     value model: sizes, traits, styles, controller ids, action values (only TrellisJSON)
+//   TrellisJSON      JSON reader that keeps positions, shared by scenario, trace files and action values
 //   TrellisTrace     the trace's hot path and event model: events, messages and their one schema,
 //                    canonical text, the recorder (what the runtime needs at run time)
 //   TrellisTraceFiles the trace's files and tools: both capture codecs, file reader and writer,
@@ -44,7 +44,7 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
     ],
     targets: [
-        .target(name: "TrellisModel"),
+        .target(name: "TrellisModel", dependencies: ["TrellisJSON"]),
         // No pkgConfig: Debian's libzmq.pc lists private -isystem flags that SwiftPM warns about in
         // every dependent's build; the headers are in /usr/include and the module map links zmq.
         .systemLibrary(name: "CZeroMQ", providers: [.apt(["libzmq3-dev"])]),

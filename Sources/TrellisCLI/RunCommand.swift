@@ -168,10 +168,8 @@ struct RunCommand: BehaviorCommand {
         if !result.passed { throw ExitCode(1) }
     }
 
-    /// This program's own path, to start nodes with.
-    static var ownExecutable: String {
-        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-    }
+    /// This program's own path, to start nodes with (the conductor's own lookup).
+    static var ownExecutable: String { DistributedRun.ownExecutable }
 
     /// Writes the capture file named by `--trace` and the per-node files of `--trace-dir`.
     private func write(_ events: [TraceEvent], runID: String) throws {

@@ -357,8 +357,13 @@ package actor DistributedRun {
 
     /// The name of the program this conductor runs, for messages.
     static var ownProgram: String {
-        let path = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments.first ?? "trellis"
-        return URL(fileURLWithPath: path).lastPathComponent
+        URL(fileURLWithPath: ownExecutable).lastPathComponent
+    }
+
+    /// This program's own path: what a conductor starts its nodes with (they must know its
+    /// behaviours, SPEC §4.1), and what its messages name.
+    package static var ownExecutable: String {
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments.first ?? "trellis"
     }
 
     /// A worker exited or went silent before the run was set up: the set-up fails now, naming

@@ -1,4 +1,3 @@
-import Foundation
 import TrellisRuntime
 import TrellisScenario
 import TrellisWire
@@ -36,25 +35,11 @@ package enum NodeBehaviors {
         return Set(names).sorted().map(wire)
     }
 
-    /// Every behaviour the scenario's JSON text names (TSF/1 `"behavior"` on a controller, in its
-    /// `presentationController`, in its `adaptiveDelegate`), read before it is decoded: a node
-    /// checks the names its controllers need (SETUP's) and the file's others alike, so that a
-    /// node of another program is refused as one (ERROR 8) whichever names it lacks. Empty when
-    /// the text is no JSON object (the decoder then says why).
+    /// Every behaviour the scenario's JSON text names, read before it is decoded (the
+    /// decoder's own reading, `ScenarioDecoder.behaviorNames(inJSON:)`): a node checks the names
+    /// its controllers need (SETUP's) and the file's others alike.
     package static func named(inScenarioJSON text: String) -> [WireBehavior] {
-        guard let document = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
-              let controllers = document["controllers"] as? [String: Any] else { return [] }
-        var names: [WireBehavior] = []
-        for case let controller as [String: Any] in controllers.values {
-            if let name = controller["behavior"] as? String { names.append(WireBehavior(.viewController, name)) }
-            if let name = (controller["presentationController"] as? [String: Any])?["behavior"] as? String {
-                names.append(WireBehavior(.presentationController, name))
-            }
-            if let name = (controller["adaptiveDelegate"] as? [String: Any])?["behavior"] as? String {
-                names.append(WireBehavior(.adaptiveDelegate, name))
-            }
-        }
-        return names
+        ScenarioDecoder.behaviorNames(inJSON: text).map(wire)
     }
 
     /// The behaviours a SETUP names that `registry` does not register, sorted; a kind octet this
@@ -66,13 +51,23 @@ package enum NodeBehaviors {
         }).sorted()
     }
 
-    /// ERROR 8's text (TWP/1 §9.1 rule 4): the node, every behaviour it lacks, and what it knows.
+    /// At most this many names are listed in ERROR 8's text, so that it always encodes (a
+    /// SETUP may name up to 65,535 behaviours; the text's length is a u16).
+    package static let listedNames = 20
+
+    /// ERROR 8's text (TWP/1 §9.1 rule 4): the node, the behaviours it lacks (the first
+    /// `listedNames`, then how many more), and what it knows (as many).
     package static func refusal(node: String, missing: [WireBehavior], registry: BehaviorRegistry) -> String {
-        let lacked = missing.map(\.description).joined(separator: ", ")
+        let lacked = listed(missing.map(\.description))
         let known = registry.names.map { wire($0).description }
         let knows = known.isEmpty
             ? "it registers no Swift behaviours (the plain trellis, or a runner without them)"
-            : "it knows \(known.joined(separator: ", "))"
+            : "it knows \(listed(known))"
         return "node \(node) does not know the \(missing.count == 1 ? "behaviour" : "behaviours") \(lacked): \(knows)"
+    }
+
+    private static func listed(_ names: [String]) -> String {
+        let shown = names.prefix(listedNames).joined(separator: ", ")
+        return names.count > listedNames ? shown + " … \(names.count - listedNames) more" : shown
     }
 }

@@ -27,9 +27,10 @@ package actor WorkerNode {
     /// (its conductor may be that one); a stranger going silent does not.
     private var greeted = Set<String>()
     private var sentEvents = 0
-    /// It refused a SETUP for behaviours it lacks (ERROR 8): it was started as another program
-    /// than its conductor's, and exits 2 at its conductor's goodbye.
-    private var lackedBehaviors = false
+    /// The peers whose SETUP it refused for behaviours it lacks (ERROR 8): if its conductor is
+    /// one, it was started as another program than its conductor's, and exits 2 at that
+    /// conductor's goodbye; a stray peer's refusal does not mark a good run.
+    private var lackedBehaviorsFor = Set<String>()
     /// The run this node was set up for (SETUP's run id): the `run` of every trace line it sends.
     private var runID = ""
     private var finished: CheckedContinuation<Int32, Never>?
@@ -174,7 +175,7 @@ package actor WorkerNode {
                 let text = NodeBehaviors.refusal(node: name, missing: missing, registry: registry)
                 FileHandle.standardError.write(Data("trellis node \(name): \(text)\n".utf8))
                 await transport.send(.error(code: WireErrorCode.unknownBehavior.rawValue, text: text), to: peer, correlationID: correlation)
-                lackedBehaviors = true
+                lackedBehaviorsFor.insert(peer)
                 return
             }
             do {
@@ -206,7 +207,7 @@ package actor WorkerNode {
             }
             await transport.waitUntilIdle()
             await transport.answer(.goodbyeAck, to: peer, correlationID: correlation)
-            finish(lackedBehaviors ? 2 : 0)
+            finish(lackedBehaviorsFor.contains(peer) ? 2 : 0)
         case let .hello(node, _, capabilities, _) where node == peer:
             noteCapabilities(WireCapabilities(rawValue: capabilities), of: peer)
         case .hello, .goodbyeAck, .ready, .traceData, .compactTraceData, .error, .heartbeat, .call, .return:
@@ -246,7 +247,7 @@ package actor WorkerNode {
         let environment = RuntimeEnvironment(recorder: recorder)
         let host = NodeHost(
             nodeName: name, conductorNode: placement.conductor, environment: environment, transport: transport,
-            profile: scenario.profile, placement: placement.nodeOf)
+            profile: scenario.profile, placement: placement.nodeOf, namesBehaviors: !scenario.behaviorNames.isEmpty)
         for peer in peers where peer.node != name {
             await transport.connect(peer: peer.node, endpoint: peer.endpoint, serverKey: peer.publicKey.isEmpty ? nil : peer.publicKey)
         }

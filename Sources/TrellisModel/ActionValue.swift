@@ -1,6 +1,7 @@
 /// The value a user action carries (SPEC §4.2, the `action` step's `value`): any JSON value —
 /// a keyboard height, a drag's translation, a tapped item. Kept here, in the value model, so that
-/// the runtime, the scenario reader and the wire can all carry it without a JSON parser.
+/// the runtime, the scenario reader and the wire can all carry it (`ActionValue+JSON.swift`: the
+/// mapping from parsed JSON and the exact text the wire carries).
 public indirect enum ActionValue: Sendable, Hashable, CustomStringConvertible {
     case null
     case bool(Bool)

@@ -26,8 +26,14 @@ public enum ActionOutcome: Sendable, Hashable {
         case .notHandled:
             return .warning("action \(action) on \(target) was not handled (its behaviour's perform returned false)")
         case let .wrongValueType(expected, got):
-            return .error("action \(action) on \(target): its behaviour expects a \(expected.rawValue) value, got " + (got.map { "a \($0.rawValue)" } ?? "none"))
+            return .error(Self.refusal(action: action, on: target, expected: expected, got: got))
         }
+    }
+
+    /// The words of a refused value, one text for the trace's error line and the scenario
+    /// reader's error (which refuses such a step before anything runs).
+    public static func refusal(action: String, on target: ControllerID, expected: ActionValueType, got: ActionValueType?) -> String {
+        "action \(action) on \(target): its behaviour expects a \(expected.rawValue) value, got " + (got.map { "a \($0.rawValue)" } ?? "none")
     }
 }
 

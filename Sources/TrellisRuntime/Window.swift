@@ -289,7 +289,9 @@ public actor Window {
                     _ = record(.warning(warning), on: queued.requester, cause: queued.event)
                 }
             } catch {
-                _ = record(.error(error.description), on: queued.requester, cause: queued.event)
+                // Under the root, as the same event from a scenario step would be (SPEC §4.2:
+                // requests follow the rules of the scenario's own steps).
+                _ = record(.error(error.description), on: rootID, cause: queued.event)
             }
         }
     }

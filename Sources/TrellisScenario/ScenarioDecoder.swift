@@ -27,6 +27,16 @@ public enum ScenarioDecoder {
         return scenario
     }
 
+    /// Every Swift behaviour the scenario's JSON text names (`Scenario.behaviorNames`), read
+    /// without a registry: a node checks these against its runner's before decoding, so that a
+    /// node of another program is refused as one (TWP/1 ERROR 8) whichever names it lacks.
+    /// Empty when the text is no scenario (`decode` then says why).
+    public static func behaviorNames(inJSON text: String) -> [BehaviorName] {
+        guard let root = try? JSONParser.parse(text) else { return [] }
+        var reader = Reader(file: "")
+        return (try? reader.scenario(root))?.behaviorNames ?? []
+    }
+
     /// The scenario as JSON text — the file's own text, or a YAML file rewritten as JSON — for
     /// sending to other nodes, whose SETUP carries JSON (TWP/1).
     public static func jsonText(_ text: String, file: String) throws(ScenarioError) -> String {

@@ -177,7 +177,7 @@ extension Reader {
                 target = try actionTarget(member, step.path + ".on")
             } else if key == "value" {
                 positions[step.path + ".value"] = (member.line, member.column)
-                value = Self.actionValue(member.value)
+                value = ActionValue(json: member.value)
             }
         }
         let name = try string(step.value, step.at)
@@ -193,18 +193,6 @@ extension Reader {
         guard text.hasPrefix("pc:") else { return try id(node, path) }
         let presented = try Self.controllerID(String(text.dropFirst(3))) { message throws(ScenarioError) in throw fail(node, path, message) }
         return .presentationController(of: presented)
-    }
-
-    /// A JSON value as the runtime carries an action's value.
-    static func actionValue(_ value: JSONValue) -> ActionValue {
-        switch value {
-        case .null: return .null
-        case let .bool(flag): return .bool(flag)
-        case let .number(number): return .number(number)
-        case let .string(text): return .string(text)
-        case let .array(items): return .array(items.map { actionValue($0.value) })
-        case let .object(members): return .object(members.map { ActionMember($0.key, actionValue($0.value.value)) })
-        }
     }
 
     /// `{ "expect": ["<canonical line>", …] }`.
@@ -294,7 +282,7 @@ extension ScenarioValidator {
         }
         guard case let .wrongValueType(expected, got)? = ActionOutcome.check(value, expected: expected) else { return }
         let path = value == nil ? at : at + ".value"
-        throw fail(path, "action \(action) on \(target): its behaviour expects a \(expected.rawValue) value, got " + (got.map { "a \($0.rawValue)" } ?? "none"))
+        throw fail(path, ActionOutcome.refusal(action: action, on: target, expected: expected, got: got))
     }
 }
 

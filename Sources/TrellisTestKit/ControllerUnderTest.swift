@@ -84,7 +84,8 @@ public final class ControllerUnderTest: Sendable {
     /// (`requests`; nothing carries them out here) and, when it did not handle the action or
     /// refused its value, the warning or error a window would record.
     public func action(_ name: String, value: ActionValue? = nil) async -> ProbeReport {
-        await run { _ in
+        precondition(value?.isJSON ?? true, "action \(name): its value must be JSON — a number cannot be infinite or NaN (RFC 8259)")
+        return await run { _ in
             let event = recorder.record(.action(name: name, value: value?.description ?? ""), controller: id, cause: nil)
             let outcome = await controller.perform(action: name, value: value, cause: event)
             if let message = outcome.message(action: name, on: id) { recorder.record(message, controller: id, cause: event) }

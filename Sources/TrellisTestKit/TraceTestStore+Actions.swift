@@ -126,6 +126,7 @@ extension TraceTestStore {
         _ name: String, on controller: ControllerID, value: ActionValue? = nil,
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) async {
+        precondition(value?.isJSON ?? true, "action \(name): its value must be JSON — a number cannot be infinite or NaN (RFC 8259)")
         await perform(.action(name, on: controller, value: value), fileID: fileID, filePath: filePath, line: line, column: column)
     }
 }

@@ -8,10 +8,11 @@ import TrellisWire
 // and a behaviour's request.
 
 extension CallValue where Value == ActionValue? {
-    /// An action's value as compact JSON text (RFC 8259), the empty string for none: every node
-    /// language has a JSON reader, and the text is what the trace records.
+    /// An action's value as exact compact JSON text (RFC 8259), the empty string for none: every
+    /// node language has a JSON reader, and a number arrives as the `Double` sent (not the
+    /// trace's rounded text).
     static var actionValue: CallValue {
-        CallValue("string", encode: { .string($0?.description ?? "") }, decode: { reader throws(CallFault) in
+        CallValue("string", encode: { .string($0?.jsonText ?? "") }, decode: { reader throws(CallFault) in
             let text = try reader.string()
             guard !text.isEmpty else { return nil }
             do throws(JSONParser.SyntaxError) {
@@ -20,20 +21,6 @@ extension CallValue where Value == ActionValue? {
                 throw CallFault("\(reader.code): the action's value is not JSON (\(error))")
             }
         })
-    }
-}
-
-extension ActionValue {
-    /// A parsed JSON value as an action's value (the scenario reader has the same mapping).
-    init(json: JSONValue) {
-        switch json {
-        case .null: self = .null
-        case let .bool(flag): self = .bool(flag)
-        case let .number(number): self = .number(number)
-        case let .string(text): self = .string(text)
-        case let .array(items): self = .array(items.map { ActionValue(json: $0.value) })
-        case let .object(members): self = .object(members.map { ActionMember($0.key, ActionValue(json: $0.value.value)) })
-        }
     }
 }
 

@@ -24,6 +24,11 @@ package actor NodeHost {
     private var local: [ControllerID: any ControllerEndpoint] = [:]
     private var proxies: [ControllerID: RemoteController] = [:]
     private var window: Window?
+    /// Whether a behaviour here can make requests for the conductor's window (TWP §8.6): only
+    /// on another node than the conductor's, in a run whose scenario names a Swift behaviour.
+    /// Decided once, so that a run without behaviours does not look for requests around every
+    /// CALL.
+    package nonisolated let sendsRequests: Bool
     /// Faults met by calls from this node (peer gone, undeliverable): the run ends with them.
     package private(set) var faults: [String] = []
 
@@ -33,7 +38,7 @@ package actor NodeHost {
 
     package init(
         nodeName: String, conductorNode: String, environment: RuntimeEnvironment, transport: NodeTransport,
-        profile: AdaptationProfile, placement: [ControllerID: String], incarnation: UInt32 = 1
+        profile: AdaptationProfile, placement: [ControllerID: String], incarnation: UInt32 = 1, namesBehaviors: Bool = true
     ) {
         self.nodeName = nodeName
         self.conductorNode = conductorNode
@@ -43,6 +48,7 @@ package actor NodeHost {
         self.placement = placement
         self.runNodes = Set(placement.values).union([nodeName, conductorNode])
         self.incarnation = incarnation
+        self.sendsRequests = nodeName != conductorNode && namesBehaviors
         // The window, and so the transitions' numbers and the window's size and traits, live with
         // the conductor: a node elsewhere asks it for the transitions its controllers start.
         if nodeName != conductorNode {
@@ -162,7 +168,7 @@ package actor NodeHost {
     /// made them, before the event that led to them is done. Nothing on the conductor's node:
     /// its behaviours queue in the window's own environment.
     func sendRequests() async {
-        guard nodeName != conductorNode else { return }
+        guard sendsRequests else { return }
         for queued in environment.takeRequests() {
             _ = await call(conductorWindow, ControllerCalls.behaviorRequest, (queued.requester, queued.request, queued.event))
         }

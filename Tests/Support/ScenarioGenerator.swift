@@ -322,7 +322,8 @@ public struct ScenarioGenerator {
     }
 
     /// In `scenarioNamingBehaviors`: one to three `action` steps (SPEC §4.2) among the steps, on
-    /// controllers and presentation controllers, some handled by the named behaviours (their
+    /// controllers and presentation controllers (a keyboard height may have a 4th decimal, which
+    /// must cross the wire exactly), some handled by the named behaviours (their
     /// requests carried out), some not (a warning), some on what is not in the window.
     private mutating func addActions(to steps: [JSONValue]) -> [JSONValue] {
         guard var naming else { return steps }
@@ -332,7 +333,7 @@ public struct ScenarioGenerator {
             let name = naming.pick(DifferentialBehaviors.actionNames)
             let target = naming.chance(40) && !detached.isEmpty ? "pc:" + naming.pick(detached) : naming.pick(ids)
             var step: [(String, JSONValue)] = [("action", .string(name)), ("on", .string(target))]
-            if name == "keyboard" { step.append(("value", .number(Double(naming.pick([0, 100, 216]))))) }
+            if name == "keyboard" { step.append(("value", .number(naming.pick([0, 100, 216, 216.0004])))) }
             steps.insert(object(step), at: naming.between(0, steps.count))
         }
         return steps

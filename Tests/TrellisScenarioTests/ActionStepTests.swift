@@ -95,6 +95,8 @@ import TrellisTrace
         let wrong = try #require(rejection(#"{ "action": "keyboardWillShow", "on": "pc:S", "value": "tall" }"#))
         #expect(wrong.path == "$.steps[0].value")
         #expect(wrong.message == "action keyboardWillShow on pc:S: its behaviour expects a number value, got a string")
+        // The same words as the trace's error line when a run refuses such a value.
+        #expect(ActionOutcome.wrongValueType(expected: .number, got: .string).message(action: "keyboardWillShow", on: "pc:S") == .error(wrong.message))
         #expect((wrong.line, wrong.column) == (5, 60))
         let missing = try #require(rejection(#"{ "action": "keyboardWillShow", "on": "pc:S" }"#))
         #expect(missing.path == "$.steps[0]")

@@ -312,6 +312,17 @@ struct MisplacedSuper: PresentationControllerBehavior {
         await store.finish()
     }
 
+    @Test("a request that fails is an error under the window's root, as the same step's is (SPEC §4.2)")
+    func failedRequestIsTheRootsError() async throws {
+        let store = try await TraceTestStore(HierarchyDescription(.iPhonePortrait) {
+            ViewController("R") { ViewController("A", behavior: Tapper()) }
+        })
+        store.exhaustivity = .off
+        await store.action("tap", on: "A")
+        #expect(store.received.map(\.canonicalLine).last == #"R error unknown controller "Q""#)
+        store.skipReceivedEvents()
+    }
+
     @Test("the single-controller kits report what an action requested")
     func singleControllerKitsReportRequests() async {
         let vc = await ControllerUnderTest("R", behavior: Tapper(), size: Size(320, 568))

@@ -60,6 +60,26 @@ private struct Closer: ViewControllerBehavior {
         #expect(text.hasPrefix("performAction: the action's value is not JSON"))
     }
 
+    @Test("only a node other than the conductor's, in a run naming a behaviour, looks for requests around its CALLs")
+    func requestsAreLookedForOnlyWhereABehaviourCanMakeThem() async {
+        let recorder = TraceRecorder(node: "b")
+        let environment = RuntimeEnvironment(recorder: recorder)
+        func host(_ node: String, namesBehaviors: Bool) -> NodeHost {
+            NodeHost(
+                nodeName: node, conductorNode: "a", environment: environment,
+                transport: NodeTransport(nodeName: node, recorder: recorder), profile: .ios8, placement: [:], namesBehaviors: namesBehaviors)
+        }
+        #expect(host("b", namesBehaviors: true).sendsRequests)
+        #expect(!host("b", namesBehaviors: false).sendsRequests)
+        #expect(!host("a", namesBehaviors: true).sendsRequests)
+        // A request queued where none is looked for stays unsent: no call, no fault.
+        let quiet = host("b", namesBehaviors: false)
+        environment.enqueueRequest(QueuedRequest(requester: "C", request: .dismiss(animated: false), event: EventRef(node: "b", sequence: 1)))
+        await quiet.sendRequests()
+        #expect(recorder.events.isEmpty)
+        #expect(environment.takeRequests().count == 1)
+    }
+
     @Test("each request survives the wire: written as its list, read back the same")
     func requestsRoundTrip() throws {
         let requests: [BehaviorRequest] = [
@@ -76,5 +96,25 @@ private struct Closer: ViewControllerBehavior {
         }
         var unknown = CallReader(code: .behaviorRequest, values: [.list([.string("explode")])], runNodes: ["a"])
         #expect(throws: CallFault.self) { try value.decode(&unknown) }
+    }
+
+    @Test("an action's value crosses the wire exactly: 216.5004 stays 216.5004, not the trace's 216.5 (TWP §8, 0x0A)")
+    func actionValuesRoundTripExactly() throws {
+        let values: [ActionValue] = [
+            .number(216.5004), .number(0.1), .number(-3), .number(1e-7), .number(123_456_789.123_456_79),
+            .object([ActionMember("dy", .number(216.5004)), ActionMember("items", .array([.number(2.0005), .string("a\"b"), .null, .bool(true)]))]),
+        ]
+        let value = CallValue<ActionValue?>.actionValue
+        for sent in values {
+            var reader = CallReader(code: .performAction, values: [value.encode(sent)], runNodes: ["a"])
+            #expect(try value.decode(&reader) == sent)
+        }
+        #expect(value.encode(.number(216.5004)) == .string("216.5004"))
+        #expect(value.encode(.number(216)) == .string("216"))
+        var none = CallReader(code: .performAction, values: [value.encode(nil)], runNodes: ["a"])
+        #expect(try value.decode(&none) == nil)
+        // The trace keeps its canonical text.
+        #expect(ActionValue.number(216.5004).description == "216.5")
+        #expect(!ActionValue.array([.number(.infinity)]).isJSON && ActionValue.number(216.5004).isJSON)
     }
 }

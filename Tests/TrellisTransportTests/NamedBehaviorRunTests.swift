@@ -39,6 +39,32 @@ struct NamedBehaviorRunTests {
         #expect(NodeBehaviors.needed(by: "main", in: scenario, placement: placement).isEmpty)
     }
 
+    @Test("before decoding, a node reads the names the file gives (the decoder's reading): every controller's, not its own only")
+    func namesInTheFileAreTheDecodersReading() throws {
+        let named = NodeBehaviors.named(inScenarioJSON: Self.text)
+        #expect(Set(named) == [WireBehavior(.viewController, "Suppressing"), WireBehavior(.presentationController, "Sidebar"),
+                               WireBehavior(.adaptiveDelegate, "CompactSheet")])
+        let scenario = try ScenarioDecoder.decode(Self.text, file: "named.json", registry: DifferentialBehaviors.registry)
+        #expect(ScenarioDecoder.behaviorNames(inJSON: Self.text) == scenario.behaviorNames)
+        #expect(NodeBehaviors.named(inScenarioJSON: "{oops").isEmpty)
+    }
+
+    @Test("ERROR 8's text lists the first 20 names it lacks and how many more, so that it always encodes")
+    func refusalOfManyNamesIsCapped() {
+        let missing = (0..<5000).map { WireBehavior(.viewController, "Lacked\($0)") }
+        let text = NodeBehaviors.refusal(node: "b", missing: missing, registry: BehaviorRegistry())
+        #expect(text.hasPrefix("node b does not know the behaviours Lacked0 (view-controller behaviour), "))
+        #expect(text.contains("Lacked19 (view-controller behaviour) … 4980 more: it registers no Swift behaviours"))
+        #expect(!text.contains("Lacked20 "))
+        #expect(text.utf8.count < 2000)
+    }
+
+    @Test("the conductor names, and starts its nodes as, the program it runs")
+    func ownProgramIsTheExecutablesName() {
+        #expect(DistributedRun.ownExecutable.hasPrefix("/"))
+        #expect(FileManager.default.isExecutableFile(atPath: DistributedRun.ownExecutable))
+    }
+
     @Test("a runner's registry knows what it registers; a node lacking some says which, and what it has")
     func refusalNamesWhatIsLacked() {
         let named = [WireBehavior(.viewController, "Suppressing"), WireBehavior(.viewController, "Missing"),

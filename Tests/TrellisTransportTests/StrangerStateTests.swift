@@ -69,6 +69,50 @@ struct StrangerStateTests {
         #expect(await running.value == 0)
     }
 
+    /// A stray peer's SETUP naming a behaviour the node lacks is refused (ERROR 8); it does not
+    /// mark the node as another program than its conductor's: the conductor's goodbye ends it
+    /// with 0, not 2.
+    @Test func aStrayPeersRefusedSetupDoesNotMarkTheRun() async throws {
+        let directory = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let context = try ZMQContext()
+        defer { context.terminate() }
+        let mainInbox = try context.socket(.router)
+        defer { mainInbox.close() }
+        try mainInbox.set(ZMQOption.linger, 0)
+        try mainInbox.bind("ipc://\(directory.path)/main.sock")
+        let worker = WorkerNode(name: "w")
+        let inbox = "ipc://\(directory.path)/w.sock"
+        let running = Task {
+            await worker.run(
+                bind: inbox, peers: [(name: "main", endpoint: "ipc://\(directory.path)/main.sock", serverKey: nil)],
+                curve: nil, conductor: nil, setupTimeout: .seconds(60))
+        }
+        let stray = try rawDealer(in: context, routingID: "stray", connectedTo: inbox)
+        defer { stray.close() }
+        let text = #"{ "window": { "size": [320, 568] }, "root": "R", "controllers": { "R": { "behavior": "Lacked" } } }"#
+        let setup = WireMessage(.setup(
+            runID: "r", node: "w", scenarioJSON: text, heartbeatIntervalMilliseconds: 1000, peerGoneTimeoutMilliseconds: 60_000,
+            behaviors: [WireBehavior(.viewController, "Lacked")]), correlationID: 1)
+        // Its TRACE-REQUEST is refused once its SETUP was handled (one control queue, in order).
+        #expect(try stray.send(WireMessage(.hello(node: "stray", runID: "", capabilities: 0, endpoint: "")).encode(), dontWait: true)
+            && stray.send(setup.encode(), dontWait: true) && stray.send(WireMessage(.traceRequest, correlationID: 2).encode(), dontWait: true))
+        let deadline = ContinuousClock.now.advanced(by: .seconds(20))
+        var handled = false
+        while !handled, ContinuousClock.now < deadline {
+            if let frames = try stray.receive(dontWait: true) {
+                handled = (try? WireMessage.decode(frames))?.header.correlationID == 2
+            } else {
+                try await Task.sleep(for: .milliseconds(1))
+            }
+        }
+        #expect(handled, "the stray's TRACE-REQUEST was not refused within 20 s")
+        let main = try rawDealer(in: context, routingID: "main", connectedTo: inbox)
+        defer { main.close() }
+        #expect(try main.send(WireMessage(.goodbye, correlationID: 1).encode(), dontWait: true))
+        #expect(await running.value == 0)
+    }
+
     /// Strangers greeting the conductor during set-up: the first is a mistake, named; the conductor
     /// greets back (opening a stream to each) and tells goodbye `DistributedRun.strangersKept` of
     /// them only, the others counted, and waits 5 s in all for their acknowledgements, not 5 s each.
