@@ -12,7 +12,8 @@ import TrellisTransport
 /// `WillBegin` hooks (the transition travels as 0x43's tail), view controllers in
 /// `viewWillTransition` — have their blocks run when the conductor's window ends the
 /// transition, in the order of one process, interleaved with the conductor's own.
-@Suite(.timeLimit(.minutes(2)))
+/// Serialized: its tests share the log of blocks that ran.
+@Suite(.serialized, .timeLimit(.minutes(2)))
 struct DistributedCoordinatorTests {
     /// Every block that ran, by owner and kind, in order: the blocks themselves ran, not only
     /// their trace lines (in-process nodes share this process).
@@ -87,6 +88,41 @@ struct DistributedCoordinatorTests {
 
         Self.ran.withLock { $0.removeAll() }
         let distributed = try await DistributedRun.run(scenario, scenarioText: Self.text, options: loopbackOptions())
+        #expect(distributed.passed, "\(distributed.failures)")
+        #expect(distributed.canonicalLines == lines, "\(DifferentialCheck.difference(lines, distributed.canonicalLines))")
+        #expect(Self.ran.withLock { $0 } == ranInProcess)
+    }
+
+    /// A receipt (R25) that node b's container starts: the window numbers and ends its
+    /// transition (`endTransition`), so the blocks C (node c) and D (the conductor's) register
+    /// in it run, in order, as in one process.
+    static let receiptText = #"""
+        { "window": { "size": [320, 568] }, "root": "R",
+          "controllers": {
+            "R": { "children": ["T"] },
+            "T": { "kind": "tab", "children": ["C", "D"], "overrides": { "grant": { "fraction": 0.5 } } },
+            "C": { "behavior": "Alongside" }, "D": { "behavior": "Alongside" }
+          },
+          "placement": { "T": "b", "C": "c" },
+          "steps": [
+            { "setPreferredContentSize": { "controller": "C", "size": [200, 300] } },
+            { "setPreferredContentSize": { "controller": "D", "size": [200, 300] } }
+          ] }
+        """#
+
+    @Test("blocks registered in a receipt another node starts run when the window ends it, in order")
+    func coordinatorBlocksOfAReceiptOverLoopback() async throws {
+        let scenario = try ScenarioDecoder.decode(Self.receiptText, file: "receipt.json", registry: Self.registry)
+        Self.ran.withLock { $0.removeAll() }
+        let inProcess = try await ScenarioRunner.run(scenario)
+        #expect(inProcess.passed, "\(inProcess.failures)")
+        let ranInProcess = Self.ran.withLock { $0 }
+        let lines = inProcess.canonicalLines
+        #expect(lines.contains { $0.hasPrefix("C transitionCompletion") }, "\(lines.joined(separator: "\n"))")
+        #expect(!ranInProcess.isEmpty)
+
+        Self.ran.withLock { $0.removeAll() }
+        let distributed = try await DistributedRun.run(scenario, scenarioText: Self.receiptText, options: loopbackOptions())
         #expect(distributed.passed, "\(distributed.failures)")
         #expect(distributed.canonicalLines == lines, "\(DifferentialCheck.difference(lines, distributed.canonicalLines))")
         #expect(Self.ran.withLock { $0 } == ranInProcess)
