@@ -77,6 +77,7 @@ public struct CoordinatorAnnouncement: Sendable, Hashable {
     public var alongside: Bool
     public var completion: Bool
 
+    /// A registration of `owner` for `transition`, as the window's node is told of it.
     public init(transition: Int, owner: ControllerID, alongside: Bool, completion: Bool) {
         self.transition = transition
         self.owner = owner
