@@ -79,7 +79,7 @@ extension BehaviorHost {
         let transition = await environment.beginOwnTransition(animated: true)
         await announce(transition)
         await layOut()
-        environment.finishTransition(transition, cause: cause)
+        await environment.finishTransition(transition, cause: cause)
     }
 
     /// A behaviour's `super` step for `message`: marks super called and returns the delivery

@@ -27,6 +27,9 @@ public final class RuntimeEnvironment: Sendable {
     /// Where the transitions this node's controllers start come from when the window lives on
     /// another node (nil: the window is here).
     private let windowElsewhere = Mutex<(@Sendable (_ animated: Bool) async -> TransitionInfo?)?>(nil)
+    /// Where the transitions this node's controllers start are ended when the window lives on
+    /// another node: its node runs the coordinator blocks of every node in their order (SPEC §7).
+    private let endsElsewhere = Mutex<(@Sendable (_ transition: TransitionInfo, _ cause: EventRef?) async -> Void)?>(nil)
 
     /// Each controller's container (R22). Kept here rather than in the controllers: an object
     /// that is referenced weakly gets a side table, through which every retain and release of it
@@ -72,8 +75,14 @@ public final class RuntimeEnvironment: Sendable {
     /// The window lives on another node (a transport's worker): the transitions that controllers
     /// here start by themselves come from `window`, which numbers them and knows where the window
     /// is now — this node keeps no copy of either that could go stale.
-    public func takeTransitions(from window: @escaping @Sendable (_ animated: Bool) async -> TransitionInfo?) {
+    /// `end` ends them there, running the coordinator blocks registered on every node.
+    public func takeTransitions(
+        from window: @escaping @Sendable (_ animated: Bool) async -> TransitionInfo?,
+        endingThem end: @escaping @Sendable (_ transition: TransitionInfo, _ cause: EventRef?) async -> Void
+    ) {
         windowElsewhere.withLock { $0 = window }
+        endsElsewhere.withLock { $0 = end }
+        registrar.announceRegistrations()
     }
 
     /// Runs a synchronous hook of a behaviour as the handling of `event` (§4.2: what it requests
@@ -115,10 +124,39 @@ public final class RuntimeEnvironment: Sendable {
         return beginTransition(animated: animated)
     }
 
-    /// Ends a transition: advances the simulated clock and runs the coordinator blocks.
-    public func finishTransition(_ info: TransitionInfo, cause: EventRef?) {
+    /// Ends a transition: advances the simulated clock and runs the coordinator blocks (those
+    /// registered on other nodes there, in their place in the order).
+    public func finishTransition(_ info: TransitionInfo, cause: EventRef?, isolation: isolated (any Actor)? = #isolation) async {
         clock.withLock { $0.simulatedSeconds += info.duration }
-        registrar.finish(info, recorder: recorder, cause: cause)
+        if let end = endsElsewhere.withLock({ $0 }) {
+            await end(info, cause)
+            return
+        }
+        await registrar.finish(info, recorder: recorder, cause: cause)
+    }
+
+    /// Runs the coordinator blocks of a transition another node started and ended (TWP/1
+    /// `endTransition`): this node's, and those other nodes told it of, in their order.
+    package func runCoordinatorBlocks(of info: TransitionInfo, cause: EventRef?, isolation: isolated (any Actor)? = #isolation) async {
+        await registrar.finish(info, recorder: recorder, cause: cause)
+    }
+
+    /// The coordinator registrations made on this node (its window elsewhere) that the window's
+    /// node has not been told of yet, in order (TWP/1 `coordinatorRegistration`).
+    package func takeCoordinatorAnnouncements() -> [CoordinatorAnnouncement] {
+        registrar.takeAnnouncements()
+    }
+
+    /// A registration a behaviour on another node made, which `run` runs there when the
+    /// transition ends, in its place among this node's.
+    package func registerBlocksElsewhere(_ announcement: CoordinatorAnnouncement, run: @escaping BlocksElsewhere) {
+        registrar.registerElsewhere(announcement, run: run)
+    }
+
+    /// Runs `owner`'s next alongside or completion block of `info`, as the window's node asked
+    /// (TWP/1 `coordinatorBlock`); false when `owner` registered no such block here.
+    package func runRegisteredBlock(_ info: TransitionInfo, owner: ControllerID, completion: Bool, cause: EventRef?) -> Bool {
+        registrar.runNext(info, owner: owner, completion: completion, recorder: recorder, cause: cause)
     }
 
     /// The container of the controller named `name`: where its preferred-size and fitting-size

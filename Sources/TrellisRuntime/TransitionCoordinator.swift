@@ -64,40 +64,138 @@ public struct TransitionCoordinator: Sendable {
     }
 }
 
+/// Runs, on the node whose behaviour registered them, that behaviour's next alongside block
+/// (`completion` false) or next completion block of a transition: how the conductor's window
+/// runs blocks registered on another node in their place in the order (SPEC §7, TWP/1 §8.7).
+public typealias BlocksElsewhere = @Sendable (_ completion: Bool, _ info: TransitionInfo, _ cause: EventRef?) async -> Void
+
+/// A registration made on a node without the window, not yet told to the conductor's window
+/// (TWP/1 `coordinatorRegistration`): which blocks `owner` registered for `transition`.
+public struct CoordinatorAnnouncement: Sendable, Hashable {
+    public var transition: Int
+    public var owner: ControllerID
+    public var alongside: Bool
+    public var completion: Bool
+
+    /// A registration of `owner` for `transition`, as the window's node is told of it.
+    public init(transition: Int, owner: ControllerID, alongside: Bool, completion: Bool) {
+        self.transition = transition
+        self.owner = owner
+        self.alongside = alongside
+        self.completion = completion
+    }
+}
+
 /// Keeps the blocks registered with the coordinators of unfinished transitions and runs them
-/// when a transition ends.
+/// when a transition ends. The window's node also keeps, in their place in the order, the
+/// registrations other nodes told it of, and runs those there.
 final class CoordinatorRegistrar: Sendable {
+    typealias Block = @Sendable (TransitionCoordinatorContext) -> Void
+
+    /// One block of a registration: here, or kept by the node that registered it.
+    private enum Step {
+        case here(Block)
+        case elsewhere(BlocksElsewhere)
+    }
+
     private struct Registration {
         var owner: ControllerID
-        var alongside: (@Sendable (TransitionCoordinatorContext) -> Void)?
-        var completion: (@Sendable (TransitionCoordinatorContext) -> Void)?
+        var alongside: Step?
+        var completion: Step?
     }
 
-    private let pending = Mutex<[Int: [Registration]]>([:])
+    private struct State {
+        var pending: [Int: [Registration]] = [:]
+        /// Set on a node without the window: its registrations are told to the window's node.
+        var announces = false
+        var unannounced: [CoordinatorAnnouncement] = []
+    }
 
-    func register(
-        transition: Int, owner: ControllerID,
-        alongside: (@Sendable (TransitionCoordinatorContext) -> Void)?,
-        completion: (@Sendable (TransitionCoordinatorContext) -> Void)?
-    ) {
+    private let state = Mutex(State())
+
+    func register(transition: Int, owner: ControllerID, alongside: Block?, completion: Block?) {
         guard alongside != nil || completion != nil else { return }
-        pending.withLock { $0[transition, default: []].append(Registration(owner: owner, alongside: alongside, completion: completion)) }
+        state.withLock { state in
+            state.pending[transition, default: []].append(
+                Registration(owner: owner, alongside: alongside.map(Step.here), completion: completion.map(Step.here)))
+            guard state.announces else { return }
+            state.unannounced.append(CoordinatorAnnouncement(
+                transition: transition, owner: owner, alongside: alongside != nil, completion: completion != nil))
+        }
     }
 
-    /// Runs and forgets the blocks of `transition`: alongside blocks, then completion blocks.
-    func finish(_ info: TransitionInfo, recorder: TraceRecorder, cause: EventRef?) {
-        let registrations = pending.withLock { $0.removeValue(forKey: info.id) } ?? []
-        let context = TransitionCoordinatorContext(
-            transitionID: info.id, isAnimated: info.isAnimated, transitionDuration: info.duration, isCancelled: false)
+    /// This node's window is elsewhere: from now on its registrations are announced.
+    func announceRegistrations() {
+        state.withLock { $0.announces = true }
+    }
+
+    /// The registrations made here and not yet told to the window's node, in order.
+    func takeAnnouncements() -> [CoordinatorAnnouncement] {
+        state.withLock { state in
+            defer { state.unannounced.removeAll() }
+            return state.unannounced
+        }
+    }
+
+    /// A registration another node made, kept in its place in the order; `run` runs its blocks there.
+    func registerElsewhere(_ announcement: CoordinatorAnnouncement, run: @escaping BlocksElsewhere) {
+        guard announcement.alongside || announcement.completion else { return }
+        let registration = Registration(
+            owner: announcement.owner, alongside: announcement.alongside ? .elsewhere(run) : nil,
+            completion: announcement.completion ? .elsewhere(run) : nil)
+        state.withLock { $0.pending[announcement.transition, default: []].append(registration) }
+    }
+
+    /// Runs and forgets the blocks of `transition`: alongside blocks, then completion blocks, those
+    /// registered on other nodes there, in their place (no suspension when there are none).
+    func finish(
+        _ info: TransitionInfo, recorder: TraceRecorder, cause: EventRef?, isolation: isolated (any Actor)? = #isolation
+    ) async {
+        guard let registrations = state.withLock({ $0.pending.removeValue(forKey: info.id) }) else { return }
+        let context = Self.context(info)
         for registration in registrations {
-            guard let alongside = registration.alongside else { continue }
-            recorder.record(.alongsideTransition(transition: info.id), controller: registration.owner, cause: cause, transition: info.id)
-            alongside(context)
+            switch registration.alongside {
+            case .here(let alongside)?:
+                recorder.record(.alongsideTransition(transition: info.id), controller: registration.owner, cause: cause, transition: info.id)
+                alongside(context)
+            case .elsewhere(let run)?: await run(false, info, cause)
+            case nil: continue
+            }
         }
         for registration in registrations {
-            guard let completion = registration.completion else { continue }
-            recorder.record(.transitionCompletion(transition: info.id), controller: registration.owner, cause: cause, transition: info.id)
-            completion(context)
+            switch registration.completion {
+            case .here(let completion)?:
+                recorder.record(.transitionCompletion(transition: info.id), controller: registration.owner, cause: cause, transition: info.id)
+                completion(context)
+            case .elsewhere(let run)?: await run(true, info, cause)
+            case nil: continue
+            }
         }
+    }
+
+    /// Runs `owner`'s next alongside (or completion) block of `info`'s transition, registered
+    /// here: the window's node asked for it in its place in the order. False when there is none.
+    func runNext(_ info: TransitionInfo, owner: ControllerID, completion: Bool, recorder: TraceRecorder, cause: EventRef?) -> Bool {
+        let block: Block? = state.withLock { state in
+            guard var registrations = state.pending[info.id] else { return nil }
+            defer { state.pending[info.id] = registrations.isEmpty ? nil : registrations }
+            for index in registrations.indices where registrations[index].owner == owner {
+                let step = completion ? registrations[index].completion : registrations[index].alongside
+                guard case .here(let block)? = step else { continue }
+                if completion { registrations[index].completion = nil } else { registrations[index].alongside = nil }
+                if registrations[index].alongside == nil && registrations[index].completion == nil { registrations.remove(at: index) }
+                return block
+            }
+            return nil
+        }
+        guard let block else { return false }
+        let message: TraceMessage = completion ? .transitionCompletion(transition: info.id) : .alongsideTransition(transition: info.id)
+        recorder.record(message, controller: owner, cause: cause, transition: info.id)
+        block(Self.context(info))
+        return true
+    }
+
+    private static func context(_ info: TransitionInfo) -> TransitionCoordinatorContext {
+        TransitionCoordinatorContext(transitionID: info.id, isAnimated: info.isAnimated, transitionDuration: info.duration, isCancelled: false)
     }
 }

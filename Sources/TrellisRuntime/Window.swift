@@ -219,7 +219,7 @@ public actor Window {
             let container = try managed(containerID)
             let transition = environment.beginTransition(animated: false)
             try await container.setOverrideTraitCollection(override, forChild: child, transition: transition, cause: cause)
-            environment.finishTransition(transition, cause: cause)
+            await environment.finishTransition(transition, cause: cause)
         case let .systemLayoutFittingSizeDidChange(id):
             try await managed(id).notifySystemLayoutFittingSizeDidChange(cause: cause)
         case let .present(presented, from, animated, style):
@@ -319,7 +319,7 @@ public actor Window {
         if sizeChange {
             await root.layout(frame: Rect(newSize), cause: cause)
         }
-        environment.finishTransition(transition, cause: cause)
+        await environment.finishTransition(transition, cause: cause)
     }
 
     // MARK: Presentation (§3.5)
@@ -391,7 +391,7 @@ public actor Window {
         await presentationController.transitionCallback(.presentationTransitionDidEnd, value: true, transition: nil, cause: event)
         await presentationController.deliverDisplayedAppearance(.viewDidAppear, cause: event)
         if covering { await presenter.deliverAppearance(.viewDidDisappear, cause: event) }
-        environment.finishTransition(transition, cause: event)
+        await environment.finishTransition(transition, cause: event)
         _ = record(.completion(action: "present", presentedID), on: receiverID, cause: event)
     }
 
@@ -461,7 +461,7 @@ public actor Window {
             coveredPresenters.remove(link.id)
             presentationControllers[link.id] = nil
         }
-        environment.finishTransition(transition, cause: event)
+        await environment.finishTransition(transition, cause: event)
         _ = record(.completion(action: "dismiss", removed[0]), on: receiverID, cause: event)
     }
 

@@ -73,7 +73,7 @@ public final class ControllerUnderTest: Sendable {
         let callsBefore = max(log.count, callsAtStart)
         let transition = environment.beginTransition(animated: true, windowSize: windowSize, windowTraits: windowTraits)
         await body(transition)
-        environment.finishTransition(transition, cause: nil)
+        await environment.finishTransition(transition, cause: nil)
         let events = recorder.events(after: eventsBefore)
         let calls = log.entries(from: callsBefore)
         return ProbeReport(

@@ -62,7 +62,7 @@ public final class PresentationControllerUnderTest: Sendable {
         let callsBefore = max(log.count, callsAtStart)
         let transition = environment.beginTransition(animated: true, windowSize: windowSize, windowTraits: windowTraits)
         await body(transition)
-        environment.finishTransition(transition, cause: nil)
+        await environment.finishTransition(transition, cause: nil)
         return ProbeReport(
             subject: presentationController.id, events: recorder.events(after: eventsBefore), calls: log.entries(from: callsBefore),
             frames: [await presentationController.displayedID: await presentationController.presentedViewFrame],

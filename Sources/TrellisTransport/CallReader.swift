@@ -130,6 +130,16 @@ struct CallReader {
                               windowTraits: wire.windowTraits, windowSize: wire.windowSize)
     }
 
+    /// An optional tail (TWP/1.4 §8): nil when the CALL ends before it, or carries none.
+    mutating func transitionTail() throws(CallFault) -> TransitionInfo? {
+        guard index < values.count else { return nil }
+        if case .none = values[index] {
+            index += 1
+            return nil
+        }
+        return try transition()
+    }
+
     mutating func cause() throws(CallFault) -> EventRef? {
         let value = try next("an event ref or none")
         switch value {

@@ -11,6 +11,9 @@ struct CallValue<Value: Sendable>: Sendable {
     let type: String
     /// Whether `none` stands for nil (§8's "… or none").
     let orNone: Bool
+    /// An optional tail (TWP/1.4, §11.4): the last argument, left off the CALL when it is none,
+    /// so that the call is its older form byte for byte.
+    private(set) var isTail = false
     /// The name §8 gives the value, if any: `frame` in "rect frame".
     private(set) var name: String?
     let encode: @Sendable (Value) -> WireValue
@@ -26,9 +29,10 @@ struct CallValue<Value: Sendable>: Sendable {
         self.decode = decode
     }
 
-    /// §8's spelling: type, name, "or none" — "rect frame or none".
+    /// §8's spelling: type, name, "or none" — "rect frame or none"; "[…]" around an optional tail.
     var spelling: String {
-        [type, name].compactMap { $0 }.joined(separator: " ") + (orNone ? " or none" : "")
+        let spelt = [type, name].compactMap { $0 }.joined(separator: " ") + (orNone ? " or none" : "")
+        return isTail ? "[\(spelt)]" : spelt
     }
 
     /// The same value under the name §8 gives it.
@@ -133,6 +137,17 @@ extension CallValue where Value == TransitionInfo {
                 id: Int64(transition.id), animated: transition.isAnimated, duration: transition.duration,
                 windowTraits: transition.windowTraits, windowSize: transition.windowSize))
         }, decode: { reader throws(CallFault) in try reader.transition() })
+    }
+}
+
+extension CallValue where Value == TransitionInfo? {
+    /// 0x43's optional tail (TWP/1.4): the transition a `WillBegin` callback hands its coordinator.
+    static var transitionTail: CallValue {
+        var tail = CallValue("transition", orNone: true, encode: { transition in
+            transition.map { CallValue<TransitionInfo>.transition.encode($0) } ?? .none
+        }, decode: { reader throws(CallFault) in try reader.transitionTail() })
+        tail.isTail = true
+        return tail
     }
 }
 

@@ -86,6 +86,17 @@ enum ControllerCalls {
         return await presentationController.perform(action: action, value: value, cause: cause)
     }
 
+    /// SPEC §7 over nodes: the conductor's window, ending a transition, runs in its place the
+    /// next alongside (completion false) or completion block the target's behaviour registered
+    /// with that transition's coordinator on this node (TWP/1.4 §8.7).
+    static let coordinatorBlock = WireCall(
+        .coordinatorBlock, on: .sharedPool, to: .controller, .transition, .bool.named("completion"), .cause, returns: .nothing
+    ) { host, controller, transition, completion, cause throws(CallFault) in
+        guard host.environment.runRegisteredBlock(transition, owner: controller.id, completion: completion, cause: cause) else {
+            throw CallFault("coordinatorBlock: \(controller.id) registered no \(completion ? "completion" : "alongside") block for transition \(transition.id)")
+        }
+    }
+
     // MARK: 0x20–0x2C: view controllers (`ManagedController`)
 
     static let snapshot = WireCall(.snapshot, on: .ioThread, to: .viewController, returns: snapshotResults) {
@@ -195,9 +206,9 @@ enum ControllerCalls {
 
     static let presentationCallback = WireCall(
         .presentationCallback, on: .sharedPool, to: .presentationController, .presentationCallback.named("callback name"),
-        .bool.named("value"), .cause, returns: .nothing
-    ) { _, pc, callback, value, cause in
-        await pc.transitionCallback(callback, value: value, transition: nil, cause: cause)
+        .bool.named("value"), .cause, .transitionTail, returns: .nothing
+    ) { _, pc, callback, value, cause, transition in
+        await pc.transitionCallback(callback, value: value, transition: transition, cause: cause)
     }
 
     static let initialPresentationLayout = WireCall(
@@ -275,6 +286,26 @@ enum ControllerCalls {
         host.environment.enqueueRequest(QueuedRequest(requester: requester, request: request, event: event))
     }
 
+    /// SPEC §7 over nodes: a behaviour on the sending node registered blocks with the
+    /// coordinator of a transition of the conductor's window, which keeps them in their place in
+    /// the order and runs them with `coordinatorBlock` when the transition ends (TWP/1.4 §8.7).
+    static let coordinatorRegistration = WireCall(
+        .coordinatorRegistration, on: .sharedPool, to: .window, .int.named("transition"), .address.named("owner"),
+        .bool.named("alongside"), .bool.named("completion"), returns: .nothing
+    ) { host, _, transition, owner, alongside, completion in
+        let announcement = CoordinatorAnnouncement(
+            transition: transition, owner: ControllerID(owner.controller), alongside: alongside, completion: completion)
+        host.environment.registerBlocksElsewhere(announcement) { [host] completion, info, cause in
+            await host.proxy(for: owner).runCoordinatorBlock(info, completion: completion, cause: cause)
+        }
+    }
+
+    /// SPEC §7 over nodes: a transition the sending node started with `windowTransition` (a
+    /// receipt) is over; the window runs its coordinator blocks as it does its own (TWP/1.4 §8.7).
+    static let endTransition = WireCall(.endTransition, on: .sharedPool, to: .window, .transition, .cause, returns: .nothing) {
+        host, _, transition, cause in await host.environment.runCoordinatorBlocks(of: transition, cause: cause)
+    }
+
     // MARK: The table
 
     /// The call of `code`, as a node serves it.
@@ -301,6 +332,7 @@ enum ControllerCalls {
         case .appearance: appearance.served
         case .refresh: refresh.served
         case .performAction: performAction.served
+        case .coordinatorBlock: coordinatorBlock.served
         case .snapshot: snapshot.served
         case .setPreferredContentSize: setPreferredContentSize.served
         case .notifySystemLayoutFittingSizeDidChange: notifySystemLayoutFittingSizeDidChange.served
@@ -326,6 +358,8 @@ enum ControllerCalls {
         case .popoverSourceRect: popoverSourceRect.served
         case .windowTransition: windowTransition.served
         case .behaviorRequest: behaviorRequest.served
+        case .coordinatorRegistration: coordinatorRegistration.served
+        case .endTransition: endTransition.served
         }
     }
 }
@@ -449,10 +483,15 @@ extension RemoteController {
         await send(ControllerCalls.prepareDisplayed, ())
     }
 
-    /// The transition does not travel (TWP/1.1 §8's call has no transition): a presentation
-    /// controller on another node sees no coordinator in its `WillBegin` callbacks.
+    /// The transition travels as the call's optional tail (TWP/1.4), so that a presentation
+    /// controller on another node hands its `WillBegin` hooks the coordinator; none is left off.
     package func transitionCallback(_ callback: PresentationCallback, value: Bool, transition: TransitionInfo?, cause: EventRef?) async {
-        await send(ControllerCalls.presentationCallback, (callback, value, cause))
+        await send(ControllerCalls.presentationCallback, (callback, value, cause, transition))
+    }
+
+    /// Runs the next alongside or completion block this controller's behaviour registered on its node.
+    package func runCoordinatorBlock(_ transition: TransitionInfo, completion: Bool, cause: EventRef?) async {
+        await send(ControllerCalls.coordinatorBlock, (transition, completion, cause))
     }
 
     /// A call that failed was recorded as a fault, which ends the run: nothing more is said of

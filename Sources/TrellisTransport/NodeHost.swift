@@ -52,7 +52,9 @@ package actor NodeHost {
         // The window, and so the transitions' numbers and the window's size and traits, live with
         // the conductor: a node elsewhere asks it for the transitions its controllers start.
         if nodeName != conductorNode {
-            environment.takeTransitions { [weak self] animated in await self?.windowTransition(animated: animated) }
+            environment.takeTransitions(
+                from: { [weak self] animated in await self?.windowTransition(animated: animated) },
+                endingThem: { [weak self] transition, cause in await self?.endTransition(transition, cause: cause) })
         }
     }
 
@@ -172,6 +174,13 @@ package actor NodeHost {
         for queued in environment.takeRequests() {
             _ = await call(conductorWindow, ControllerCalls.behaviorRequest, (queued.requester, queued.request, queued.event))
         }
+        // The same rule orders the blocks registered with a coordinator here (TWP/1.4 §8.7).
+        for registered in environment.takeCoordinatorAnnouncements() {
+            let owner = WireAddress(node: nodeName, controller: registered.owner.name, incarnation: incarnation)
+            _ = await call(
+                conductorWindow, ControllerCalls.coordinatorRegistration,
+                (registered.transition, owner, registered.alongside, registered.completion))
+        }
     }
 
     /// A transition from the conductor's window (TWP/1 `windowTransition`): its next number, its
@@ -186,6 +195,12 @@ package actor NodeHost {
         case nil:
             return nil
         }
+    }
+
+    /// A transition this node started is over: the conductor's window runs its coordinator
+    /// blocks, this node's (told to it first, `sendRequests`) among every node's (TWP/1.4 §8.7).
+    func endTransition(_ transition: TransitionInfo, cause: EventRef?) async {
+        _ = await call(conductorWindow, ControllerCalls.endTransition, (transition, cause))
     }
 
     // MARK: Calls in

@@ -91,7 +91,12 @@ extension WireCall {
         self.init(
             code: code, placement: placement, recipient: recipient,
             arguments: [a.spelling, b.spelling, c.spelling, d.spelling], results: results,
-            encode: { [a.encode($0.0), b.encode($0.1), c.encode($0.2), d.encode($0.3)] },
+            encode: { values in
+                let last = d.encode(values.3)
+                // An optional tail that is none is left off (TWP/1.4 §11.4).
+                if d.isTail, case .none = last { return [a.encode(values.0), b.encode(values.1), c.encode(values.2)] }
+                return [a.encode(values.0), b.encode(values.1), c.encode(values.2), last]
+            },
             decode: { reader throws(CallFault) in
                 (try a.decode(&reader), try b.decode(&reader), try c.decode(&reader), try d.decode(&reader))
             },

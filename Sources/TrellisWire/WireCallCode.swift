@@ -25,6 +25,8 @@ public enum WireCallCode: UInt8, CaseIterable, Hashable, Sendable, CustomStringC
     case refresh = 0x09
     /// A user action for the target's Swift behaviour (SPEC §4.2).
     case performAction = 0x0A
+    /// Runs the target behaviour's next alongside or completion block of a transition (SPEC §7).
+    case coordinatorBlock = 0x0B
     /// Reads the controller's state: size, traits, preferred content size, frame.
     case snapshot = 0x20
     /// Sets the controller's `preferredContentSize`.
@@ -76,6 +78,12 @@ public enum WireCallCode: UInt8, CaseIterable, Hashable, Sendable, CustomStringC
     case windowTransition = 0x62
     /// A request a behaviour on this node made (SPEC §4.2), for the conductor's window to carry out.
     case behaviorRequest = 0x63
+    /// Tells the conductor's window of blocks a behaviour on this node registered with a
+    /// transition's coordinator, so that it runs them in their place when the transition ends.
+    case coordinatorRegistration = 0x64
+    /// A transition a controller on this node started (with `windowTransition`) is over: the
+    /// conductor's window runs the coordinator blocks registered for it, on every node.
+    case endTransition = 0x65
 
     /// The Swift case name, as the protocol document spells it.
     public var description: String {
@@ -90,6 +98,7 @@ public enum WireCallCode: UInt8, CaseIterable, Hashable, Sendable, CustomStringC
         case .appearance: "appearance"
         case .refresh: "refresh"
         case .performAction: "performAction"
+        case .coordinatorBlock: "coordinatorBlock"
         case .snapshot: "snapshot"
         case .setPreferredContentSize: "setPreferredContentSize"
         case .notifySystemLayoutFittingSizeDidChange: "notifySystemLayoutFittingSizeDidChange"
@@ -115,6 +124,8 @@ public enum WireCallCode: UInt8, CaseIterable, Hashable, Sendable, CustomStringC
         case .popoverSourceRect: "popoverSourceRect"
         case .windowTransition: "windowTransition"
         case .behaviorRequest: "behaviorRequest"
+        case .coordinatorRegistration: "coordinatorRegistration"
+        case .endTransition: "endTransition"
         }
     }
 }

@@ -60,6 +60,7 @@ SIGNATURES = {  # §8: name, the tags each argument may have, who serves it (vc:
     0x41: ("adaptForPresentation", [CAUSE], "pc"), 0x42: ("prepareDisplayed", [], "pc"),
     0x43: ("presentationCallback", [{STRING}, {BOOL}, CAUSE], "pc"), 0x44: ("initialPresentationLayout", [CAUSE], "pc"),
     0x45: ("presentationState", [], "pc"), 0x46: ("displayedAppearance", [{STRING}, CAUSE], "pc")}
+OPTIONAL_TAILS = {0x43: {TRANSITION, NONE}}  # §8: a bracketed last argument (1.4), left off when none
 UNSPECIFIED = (0,) * 6 + (0.0,)
 APPEARANCE = ("viewWillAppear", "viewDidAppear", "viewWillDisappear", "viewDidDisappear")
 PRESENTATION_CALLBACKS = ("presentationTransitionWillBegin", "presentationTransitionDidEnd",
@@ -393,6 +394,7 @@ class ViewController:
             self.slots[i].announced = size
             self.slots[i].endpoint.viewWillTransition(size, transition, cause)
         self.layout(self.origin + self.size, cause)
+        self.node.end_transition(transition, cause)
 
     # §8.4, call by call
 
@@ -742,6 +744,7 @@ class PresentationController:
             self.displayed.announced = size
             self.displayed.endpoint.viewWillTransition(size, transition, cause)
             self.layout(ORIGIN + self.size, cause)
+            self.node.end_transition(transition, cause)
 
     # §8.5, call by call
 
@@ -1132,6 +1135,11 @@ class Node:
             return "call code 0x%02x goes to the conductor's window, not to %s" % (code, target[1])
         if served_by != "both" and (served_by == "pc") != isinstance(receiver, PresentationController):
             return "%s: %s is not a %s" % (name, target[1], "presentation controller" if served_by == "pc" else "view controller")
+        if code in OPTIONAL_TAILS and len(arguments) == len(tags) + 1:
+            # §8.7: a transition for a Swift behaviour's coordinator; this node hosts none.
+            if arguments[-1][0] not in OPTIONAL_TAILS[code]:
+                return "%s: argument %d is a %s, expected a transition or none" % (name, len(arguments), TAGS[arguments[-1][0]])
+            arguments = arguments[:-1]
         if len(arguments) != len(tags):
             return "%s: %d arguments, expected %d" % (name, len(arguments), len(tags))
         for index, ((tag, _), allowed) in enumerate(zip(arguments, tags)):
@@ -1164,6 +1172,10 @@ class Node:
         """RECEIPT's transition (§8.2, §9.9 rule 2): the window's next one, animated; None when the call failed."""
         results = self.window_call(0x62, [enc_bool(True)])
         return results[0][1] if results and results[0][0] == TRANSITION else None
+
+    def end_transition(self, transition, cause):
+        """§8.7: the window runs the coordinator blocks other nodes registered in this node's transition."""
+        self.window_call(0x65, [enc_transition(transition), enc_cause(cause)])
 
     def popover_source(self, presented):
         results = self.window_call(0x61, [enc_str(presented)])

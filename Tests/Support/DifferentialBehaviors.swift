@@ -23,7 +23,8 @@ public enum DifferentialBehaviors {
     public static let presentationControllerName = "Sidebar"
     public static let adaptiveDelegateName = "CompactSheet"
 
-    /// R8: in landscape nothing below it hears of a size change; in portrait, super.
+    /// R8: in landscape nothing below it hears of a size change; in portrait, super, and a
+    /// completion block with the coordinator (SPEC §7: run in its place over nodes too).
     struct Suppressing: ViewControllerBehavior {
         func viewWillTransition(to size: Size, with coordinator: TransitionCoordinator, in vc: isolated any ViewControllerContext) async {
             guard size.height >= size.width else {
@@ -31,6 +32,7 @@ public enum DifferentialBehaviors {
                 return
             }
             await vc.superViewWillTransition(to: size, with: coordinator)
+            coordinator.animate(alongsideTransition: nil, completion: { _ in })
         }
     }
 
@@ -95,8 +97,19 @@ public enum DifferentialBehaviors {
     }
 
     /// A right-aligned sidebar a third of the container wide (floored), as WWDC 2014's. A `tap`
-    /// (on the dimming view) dismisses it; `keyboard` (a number) moves it up by that much.
+    /// (on the dimming view) dismisses it; `keyboard` (a number) moves it up by that much. Its
+    /// dimming view fades alongside both transitions (the coordinator's blocks, SPEC §4.2, §7).
     struct Sidebar: PresentationControllerBehavior {
+        func presentationTransitionWillBegin(in pc: isolated any PresentationControllerContext) {
+            pc.superPresentationTransitionWillBegin()
+            pc.transitionCoordinator?.animate(alongsideTransition: { _ in }, completion: { _ in })
+        }
+
+        func dismissalTransitionWillBegin(in pc: isolated any PresentationControllerContext) {
+            pc.superDismissalTransitionWillBegin()
+            pc.transitionCoordinator?.animate(alongsideTransition: { _ in })
+        }
+
         func perform(action: String, value: ActionValue?, in pc: isolated any PresentationControllerContext) async -> Bool {
             switch (action, value) {
             case ("tap", _):

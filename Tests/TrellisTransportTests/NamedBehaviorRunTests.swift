@@ -112,6 +112,11 @@ struct NamedBehaviorRunTests {
         let scenario = try ScenarioDecoder.decode(Self.text, file: "named.json", registry: DifferentialBehaviors.registry)
         let expected = try await ScenarioRunner.run(scenario).canonicalLines
         #expect(expected.contains { $0.contains("frameOfPresentedViewInContainerView") && $0.contains("683,0 341x768") }, "\(expected.joined(separator: "\n"))")
+        // The coordinator's blocks of Sidebar (node b) and Suppressing (node b, in portrait):
+        // the zmq runs of this scenario below compare them too (TWP/1.4 §8.7).
+        for line in ["pc:C alongsideTransition", "pc:C transitionCompletion", "A transitionCompletion"] {
+            #expect(expected.contains { $0.hasPrefix(line) }, "no \(line) in \(expected.joined(separator: "\n"))")
+        }
         let distributed = try await DistributedRun.run(scenario, scenarioText: Self.text, options: loopbackOptions()).canonicalLines
         #expect(distributed == expected, "\(DifferentialCheck.difference(expected, distributed))")
     }
