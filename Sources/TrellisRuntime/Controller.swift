@@ -242,6 +242,11 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
         // `handle`'s two halves around a direct call: no closure's async frame on this path.
         let outer = beginHandling(.viewWillTransition, event: event, transition: transition)
         await settings.behavior.viewWillTransition(to: size, with: environment.coordinator(for: transition, owner: id), in: self)
+        // Super called, as usual: put the outer delivery back without copying this one out.
+        if let deliverySlot, deliverySlot.current?.superCalled == true {
+            deliverySlot.current = outer
+            return
+        }
         endHandling(.viewWillTransition, event: event, transition: transition, outer: outer)
     }
 
