@@ -30,6 +30,22 @@ struct Delivery {
     var forwarded: Set<Int> = []
 }
 
+/// Where a controller keeps the `Delivery` being handled: made the first time its behaviour is
+/// asked and kept, so that handling a message writes into it instead of allocating a box (a
+/// controller with a Swift behaviour handles two messages a size transition). Controllers with
+/// the default behaviour never make one. Belongs to its controller's actor.
+final class DeliverySlot {
+    // Only its controller's actor touches it, and never across a suspension.
+    @exclusivity(unchecked) var current: Delivery?
+    /// The slot of the child whose size the router is asking the behaviour for: its `super`
+    /// step finds the child there without searching the children by name.
+    @exclusivity(unchecked) var askedSlot = -1
+
+    init(_ current: Delivery?) {
+        self.current = current
+    }
+}
+
 /// An actor that hands messages to a behaviour — a view controller or a presentation
 /// controller — and keeps the one `Delivery` being handled. The suppression rule (R8) and the
 /// check of every `super` step live here, once for both.
@@ -51,9 +67,28 @@ extension BehaviorHost {
         _ message: HandledMessage, event: EventRef, transition: TransitionInfo?, recordsSuppression: Bool = true,
         _ body: () async -> Void
     ) async -> Delivery {
+        let outer = beginHandling(message, event: event, transition: transition)
+        await body()
+        return endHandling(message, event: event, transition: transition, outer: outer, recordsSuppression: recordsSuppression)
+    }
+
+    /// The first half of `handle`, for a hot path that calls the behaviour itself rather than
+    /// through a closure (one async frame less a message): makes `message` the one being handled
+    /// and returns the delivery it interrupts, which `endHandling` puts back.
+    @inline(__always)
+    func beginHandling(_ message: HandledMessage, event: EventRef, transition: TransitionInfo?) -> Delivery? {
         let outer = delivery
         delivery = Delivery(message: message, cause: event, transition: transition)
-        await body()
+        return outer
+    }
+
+    /// The second half of `handle`: restores `outer`, records the suppression when super was not
+    /// called (R8), and returns what the behaviour did.
+    @inline(__always)
+    @discardableResult
+    func endHandling(
+        _ message: HandledMessage, event: EventRef, transition: TransitionInfo?, outer: Delivery?, recordsSuppression: Bool = true
+    ) -> Delivery {
         let handled = delivery ?? Delivery(message: message, cause: event, transition: transition)
         delivery = outer
         if recordsSuppression, !handled.superCalled {

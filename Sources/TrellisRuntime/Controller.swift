@@ -1,3 +1,4 @@
+import Synchronization
 import TrellisModel
 import TrellisTrace
 
@@ -37,6 +38,11 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
     /// Whether `origin` is not (0,0): most controllers sit at their container's origin, and the
     /// layout pass tests this instead of touching `origin`, which is kept with the rarely used state.
     @exclusivity(unchecked) var isOffset = false
+    /// The layout hooks known to be the behaviour's empty defaults (`DefaultHook` bits), copied
+    /// from the settings once learned: the layout pass reads them here, in the line it already
+    /// touches, instead of the settings' box (a cache miss a controller at 100k). Sits in what
+    /// was padding before `traceName`: the controller is no larger.
+    @exclusivity(unchecked) var defaultHooks: UInt8 = 0
     /// This controller's name in the trace recorder.
     let traceName: TraceName
     public private(set) var selectedIndex: Int
@@ -79,10 +85,17 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
         get { stateStorage.value ?? BehaviorState() }
         set { stateStorage.value = newValue }
     }
-    @exclusivity(unchecked) private var deliveryStorage = OutOfLine<Delivery>()
+    /// Made by the first message its behaviour handles, then reused: no allocation a message.
+    @exclusivity(unchecked) private var deliverySlot: DeliverySlot?
     var delivery: Delivery? {
-        get { deliveryStorage.value }
-        set { deliveryStorage.value = newValue }
+        get { deliverySlot?.current }
+        set {
+            if let deliverySlot {
+                deliverySlot.current = newValue
+            } else if newValue != nil {
+                deliverySlot = DeliverySlot(newValue)
+            }
+        }
     }
 
     /// The window's executor (`WindowExecutor`): a hop between two controllers of one window
@@ -226,15 +239,29 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
             await forwardSizeTransition(to: size, transition: transition, cause: event)
             return
         }
-        let coordinator = environment.coordinator(for: transition, owner: id)
-        await handle(.viewWillTransition, event: event, transition: transition) {
-            await behavior.viewWillTransition(to: size, with: coordinator, in: self)
+        // `handle`'s two halves around a direct call: no closure's async frame on this path.
+        let outer = beginHandling(.viewWillTransition, event: event, transition: transition)
+        await settings.behavior.viewWillTransition(to: size, with: environment.coordinator(for: transition, owner: id), in: self)
+        // Super called, as usual: put the outer delivery back without copying this one out.
+        if let deliverySlot, deliverySlot.current?.superCalled == true {
+            deliverySlot.current = outer
+            return
         }
+        endHandling(.viewWillTransition, event: event, transition: transition, outer: outer)
     }
 
     public func superViewWillTransition(to size: Size, with coordinator: TransitionCoordinator) async {
-        guard let current = superStep(.viewWillTransition) else { return }
-        await forwardSizeTransition(to: size, transition: coordinator.info, cause: current.cause)
+        guard let cause = superCalled(.viewWillTransition) else { return }
+        await forwardSizeTransition(to: size, transition: coordinator.info, cause: cause)
+    }
+
+    /// `superStep` for the size walk, marking super called in the delivery's slot in place
+    /// rather than copying the delivery out and back; returns the cause to forward with.
+    @inline(__always)
+    private func superCalled(_ message: HandledMessage) -> EventRef? {
+        guard let deliverySlot, deliverySlot.current?.message == message else { return superStep(message)?.cause }
+        deliverySlot.current?.superCalled = true
+        return deliverySlot.current?.cause
     }
 
     /// What super does with `viewWillTransition`: R2, R5: one child at a time, its SFC asked
@@ -279,15 +306,22 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
     }
 
     private func askSize(forChildAt index: Int, parentSize: Size, cause: EventRef?, transition: Int?) -> Size {
-        let answer = usesDefaultBehavior
-            ? ContainerRules.defaultSize(kind, forChildAt: index, parentSize: parentSize, horizontal: columnsSizeClass)
-            : behavior.size(forChild: endpoints[index].id, parentSize: parentSize, in: self)
+        let answer: Size
+        if usesDefaultBehavior {
+            answer = ContainerRules.defaultSize(kind, forChildAt: index, parentSize: parentSize, horizontal: columnsSizeClass)
+        } else {
+            deliverySlot?.askedSlot = index
+            answer = behavior.size(forChild: endpoints[index].id, parentSize: parentSize, in: self)
+            deliverySlot?.askedSlot = -1
+        }
         recorder.recordSizeForChild(slots[index].name, parent: parentSize, answer: answer, controller: traceName, cause: cause, transition: transition)
         return answer
     }
 
     public func superSize(forChild child: ControllerID, parentSize: Size) -> Size {
-        guard let index = index(of: child) else { return parentSize }
+        let asked = deliverySlot?.askedSlot ?? -1
+        let known = asked >= 0 && asked < endpoints.count && endpoints[asked].id == child ? asked : nil
+        guard let index = known ?? index(of: child) else { return parentSize }
         return ContainerRules.defaultSize(kind, forChildAt: index, parentSize: parentSize, horizontal: transitioningTraits.horizontalSizeClass)
     }
 
@@ -341,14 +375,38 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
     /// `viewWillLayoutSubviews` then `viewDidLayoutSubviews`; returns the first's event.
     /// `frame` is the pass's (the parameter, not `self.frame`, which reads the rarely used `origin`).
     private func layOutSubviews(frame: Rect, cause: EventRef?) -> EventRef {
-        if usesDefaultBehavior {
+        if usesDefaultBehavior || defaultHooks == DefaultHook.bothLayoutHooks {
             return recorder.recordLayoutPair(controller: traceName, frame: frame, cause: cause)
         }
         let event = recorder.recordLayout(.viewWillLayoutSubviews, controller: traceName, frame: frame, cause: cause)
-        hook(event) { behavior.viewWillLayoutSubviews(in: self) }
+        layoutHook(.viewWillLayoutSubviews, event)
         let didEvent = recorder.recordLayout(.viewDidLayoutSubviews, controller: traceName, cause: cause)
-        hook(didEvent) { behavior.viewDidLayoutSubviews(in: self) }
+        layoutHook(.viewDidLayoutSubviews, didEvent)
         return event
+    }
+
+    /// Runs a layout hook of the behaviour as the handling of `event`, unless its type is known
+    /// to keep UIKit's, which does nothing (`DefaultHook`).
+    private func layoutHook(_ which: DefaultHook, _ event: EventRef) {
+        guard !usesDefaultBehavior, defaultHooks & which.rawValue == 0 else { return }
+        hook(event) {
+            switch which {
+            case .viewWillLayoutSubviews: behavior.viewWillLayoutSubviews(in: self)
+            case .viewDidLayoutSubviews: behavior.viewDidLayoutSubviews(in: self)
+            }
+        }
+        // What the default implementation learned as it ran, if it did.
+        defaultHooks = settings.learnedDefaultHooks
+    }
+
+    /// Called by the default implementation of `which` (UIKit's: nothing) as it runs for a
+    /// behaviour of type `type`: when that is this controller's behaviour's own type, the
+    /// method the runtime calls for this behaviour is that default, so it can be skipped from
+    /// now on. (A wrapper behaviour whose own hook calls a wrapped behaviour's default is of
+    /// another type, and is still called.)
+    nonisolated func defaultHookRan(_ which: DefaultHook, for type: any ViewControllerBehavior.Type) {
+        guard ObjectIdentifier(type) == ObjectIdentifier(Swift.type(of: settings.behavior)) else { return }
+        settings.learnDefault(which)
     }
 
     package func initialLayout(frame: Rect?, traits: TraitCollection, cause: EventRef?) async {
@@ -361,13 +419,13 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
             place(at: frame.origin)
             let willEvent = recorder.recordLayout(.viewWillLayoutSubviews, controller: traceName, frame: frame, cause: cause)
             layoutEvent = willEvent
-            hook(willEvent) { behavior.viewWillLayoutSubviews(in: self) }
+            layoutHook(.viewWillLayoutSubviews, willEvent)
             for index in slots.indices where visible.contains(index) {
                 slots[index].size = askSize(forChildAt: index, parentSize: frame.size, cause: layoutEvent, transition: nil)
             }
             placeChildren()
             let didEvent = recorder.recordLayout(.viewDidLayoutSubviews, controller: traceName, cause: cause)
-            hook(didEvent) { behavior.viewDidLayoutSubviews(in: self) }
+            layoutHook(.viewDidLayoutSubviews, didEvent)
         }
         for index in slots.indices {
             let childFrame: Rect? = frame != nil && visible.contains(index) ? childFrame(at: index) : nil
@@ -701,6 +759,10 @@ final class ControllerSettings: Sendable {
     let presentationDescription: PresentationControllerDescription
     let delegate: (any AdaptivePresentationDelegate)?
     let layout: ChildLayout
+    /// The layout hooks `behavior`'s type is known to keep UIKit's (empty) implementation of,
+    /// by `DefaultHook` bit: learned as the defaults run, then skipped. Only the controller's
+    /// actor writes it; atomic because the settings are shared by reference.
+    private let defaultHooks = Atomic<UInt8>(0)
 
     private init(
         behavior: any ViewControllerBehavior, grantPolicy: GrantPolicy,
@@ -718,6 +780,15 @@ final class ControllerSettings: Sendable {
         behavior: DefaultBehavior(), grantPolicy: .none, presentationDescription: PresentationControllerDescription(), delegate: nil,
         layout: .overlay)
 
+    /// The `DefaultHook` bits of the hooks `behavior` is known to leave as the defaults.
+    var learnedDefaultHooks: UInt8 {
+        defaultHooks.load(ordering: .relaxed)
+    }
+
+    func learnDefault(_ which: DefaultHook) {
+        defaultHooks.bitwiseOr(which.rawValue, ordering: .relaxed)
+    }
+
     static func make(_ description: ControllerDescription) -> ControllerSettings {
         let presentation = description.presentationController
         let isDefault = description.behavior is DefaultBehavior && description.grant == .none && description.adaptiveDelegate == nil
@@ -728,4 +799,18 @@ final class ControllerSettings: Sendable {
             behavior: description.behavior, grantPolicy: description.grant,
             presentationDescription: presentation, delegate: description.adaptiveDelegate, layout: description.layout)
     }
+}
+
+/// The synchronous hooks a controller learns its behaviour leaves as UIKit's (empty) default, so
+/// that a Swift behaviour that overrides only what it needs costs no more than the default
+/// behaviour on the layout pass (SPEC §4.1). Learned from the default implementation itself
+/// (`Controller.defaultHookRan`): Swift offers no other way to ask whether a type implements a
+/// protocol requirement.
+enum DefaultHook: UInt8 {
+    case viewWillLayoutSubviews = 1
+    case viewDidLayoutSubviews = 2
+
+    /// Both layout hooks known to be the defaults: the layout pass then records its two
+    /// callbacks as the default behaviour does (`recordLayoutPair`).
+    static let bothLayoutHooks = viewWillLayoutSubviews.rawValue | viewDidLayoutSubviews.rawValue
 }

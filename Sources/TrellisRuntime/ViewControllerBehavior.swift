@@ -59,9 +59,15 @@ extension ViewControllerBehavior {
 
     public func systemLayoutFittingSizeDidChange(forChild child: ControllerID, in vc: isolated any ViewControllerContext) async {}
 
-    public func viewWillLayoutSubviews(in vc: isolated any ViewControllerContext) {}
+    // UIKit's layout hooks do nothing; the runtime learns that a behaviour's type keeps them
+    // (`DefaultHook`) and skips them from then on, as it does for `DefaultBehavior`.
+    public func viewWillLayoutSubviews(in vc: isolated any ViewControllerContext) {
+        (vc as? Controller)?.defaultHookRan(.viewWillLayoutSubviews, for: Self.self)
+    }
 
-    public func viewDidLayoutSubviews(in vc: isolated any ViewControllerContext) {}
+    public func viewDidLayoutSubviews(in vc: isolated any ViewControllerContext) {
+        (vc as? Controller)?.defaultHookRan(.viewDidLayoutSubviews, for: Self.self)
+    }
 
     public func viewWillAppear(in vc: isolated any ViewControllerContext) {}
 
