@@ -1,3 +1,5 @@
+import TrellisJSON
+
 /// The value a user action carries (SPEC §4.2, the `action` step's `value`): any JSON value —
 /// a keyboard height, a drag's translation, a tapped item. Kept here, in the value model, so that
 /// the runtime, the scenario reader and the wire can all carry it (`ActionValue+JSON.swift`: the
@@ -42,31 +44,10 @@ public indirect enum ActionValue: Sendable, Hashable, CustomStringConvertible {
         case .null: return "null"
         case let .bool(value): return value ? "true" : "false"
         case let .number(value): return CanonicalNumber.format(value)
-        case let .string(value): return Self.quoted(value)
+        case let .string(value): return JSONWriter.quoted(value)
         case let .array(items): return "[" + items.map(\.description).joined(separator: ",") + "]"
-        case let .object(members): return "{" + members.map { Self.quoted($0.key) + ":" + $0.value.description }.joined(separator: ",") + "}"
+        case let .object(members): return "{" + members.map { JSONWriter.quoted($0.key) + ":" + $0.value.description }.joined(separator: ",") + "}"
         }
-    }
-
-    private static func quoted(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    result.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return result + "\""
     }
 }
 
