@@ -9,33 +9,6 @@ import TrellisTrace
 /// like every other reference, and the controllers are built with the registered code.
 @Suite("scenario files naming Swift behaviours")
 struct NamedBehaviorTests {
-    /// A right-aligned third of the container, floored.
-    struct Third: PresentationControllerBehavior {
-        func size(forPresented child: ControllerID, parentSize: Size, in pc: isolated any PresentationControllerContext) -> Size {
-            Size((parentSize.width / 3).rounded(.down), parentSize.height)
-        }
-
-        func frameOfPresentedViewInContainerView(in pc: isolated any PresentationControllerContext) -> Rect {
-            let bounds = pc.containerViewBounds
-            let width = (bounds.size.width / 3).rounded(.down)
-            return Rect(x: bounds.size.width - width, y: 0, width: width, height: bounds.size.height)
-        }
-    }
-
-    /// Notes every layout pass it sees.
-    struct Noting: ViewControllerBehavior {
-        func viewWillLayoutSubviews(in vc: isolated any ViewControllerContext) {
-            vc.note("laid out by Swift")
-        }
-    }
-
-    /// Adapts to full screen in compact width only.
-    struct CompactFullScreen: AdaptivePresentationDelegate {
-        func adaptivePresentationStyle(for pc: isolated any PresentationControllerContext, traitCollection traits: TraitCollection) -> AdaptiveAnswer? {
-            traits.horizontalSizeClass == .compact ? .style(.fullScreen) : .style(.none)
-        }
-    }
-
     static let registry = BehaviorRegistry()
         .presentationController("Third", Third())
         .viewController("Noting", Noting())
