@@ -151,3 +151,37 @@ public enum BehaviorRequests {
         id.name.hasPrefix("pc:") ? ControllerID(String(id.name.dropFirst(3))) : nil
     }
 }
+
+/// What a behaviour's context can ask of the window (SPEC §4.2), for view controllers and
+/// presentation controllers alike: the requests both may make are written once, here.
+public protocol BehaviorRequester: Actor {
+    /// Asks the window to do something (SPEC §4.2): recorded now as a `request` event caused by
+    /// the hook being handled, carried out once the window event being handled is done.
+    func request(_ request: BehaviorRequest)
+}
+
+extension BehaviorRequester {
+    /// `present(_:animated:)` (a presentation controller: its presented controller's), carried
+    /// out after the current event as the step `present` would be: a refused presentation is the
+    /// same R30/R31 warning or error.
+    public func present(_ controller: ControllerID, animated: Bool = true, style: ModalPresentationStyle? = nil) {
+        request(.present(controller, animated: animated, style: style))
+    }
+
+    /// `dismiss(animated:)`: what this controller presents, or itself (R43–R46); a presentation
+    /// controller dismisses its presented controller and what that presents. After the current
+    /// event; with nothing to dismiss, a warning.
+    public func dismiss(animated: Bool = true) {
+        request(.dismiss(animated: animated))
+    }
+
+    /// `show(_:sender:)`, after the current event.
+    public func show(_ controller: ControllerID) {
+        request(.show(controller))
+    }
+
+    /// `showDetailViewController(_:sender:)`, after the current event.
+    public func showDetail(_ controller: ControllerID) {
+        request(.showDetail(controller))
+    }
+}

@@ -2,7 +2,7 @@ import TrellisModel
 
 /// What a presentation controller's behaviour sees of it: its state, the `super` steps of each
 /// message, and its presented controller. It is the presentation controller's own actor.
-public protocol PresentationControllerContext: Actor {
+public protocol PresentationControllerContext: BehaviorRequester {
     /// `pc:` + the presented controller's id.
     nonisolated var id: ControllerID { get }
     /// The presented controller.
@@ -63,35 +63,11 @@ public protocol PresentationControllerContext: Actor {
     /// `presentedViewController.transitionCoordinator`: set in `presentationTransitionWillBegin`
     /// and `dismissalTransitionWillBegin` (animate alongside, register a completion), nil elsewhere.
     var transitionCoordinator: TransitionCoordinator? { get }
-    /// Asks the window to do something (SPEC §4.2): recorded now as a `request` event caused by
-    /// the hook being handled, carried out once the window event being handled is done.
-    func request(_ request: BehaviorRequest)
     /// Writes a `note` line into the trace under this presentation controller.
     func note(_ text: String)
 }
 
 extension PresentationControllerContext {
-    /// `presentedViewController.present(_:animated:)`, carried out after the current event (§4.2).
-    public func present(_ controller: ControllerID, animated: Bool = true, style: ModalPresentationStyle? = nil) {
-        request(.present(controller, animated: animated, style: style))
-    }
-
-    /// `presentingViewController.dismiss(animated:)`: dismisses the presented controller (and
-    /// what it presents), after the current event (§4.2).
-    public func dismiss(animated: Bool = true) {
-        request(.dismiss(animated: animated))
-    }
-
-    /// `presentedViewController.show(_:sender:)`, after the current event (§4.2).
-    public func show(_ controller: ControllerID) {
-        request(.show(controller))
-    }
-
-    /// `presentedViewController.showDetailViewController(_:sender:)`, after the current event.
-    public func showDetail(_ controller: ControllerID) {
-        request(.showDetail(controller))
-    }
-
     /// `presentedView.frame = frame`, in the container view's coordinates, after the current
     /// event (§4.2). The frame holds until this presentation controller's own code sets it again
     /// (a built-in style's `containerViewWillLayoutSubviews` at its next layout pass).

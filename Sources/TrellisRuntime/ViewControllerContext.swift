@@ -6,7 +6,7 @@ import TrellisModel
 ///
 /// Calling a `super…` method is UIKit's `super.…` call: not calling it is suppression (SPEC R8),
 /// and code after the `await` runs after the whole forwarded subtree handled the message (R11).
-public protocol ViewControllerContext: Actor {
+public protocol ViewControllerContext: BehaviorRequester {
     nonisolated var id: ControllerID { get }
     /// The container kind whose default forwarding `super` performs.
     var kind: ContainerKind { get }
@@ -49,36 +49,11 @@ public protocol ViewControllerContext: Actor {
     /// Changes a child's size as a container does after a preferred-size request (R25): a
     /// `viewWillTransition` receipt to the child, then a layout pass. Nothing when the size is unchanged.
     func resize(child: ControllerID, to size: Size) async
-    /// Asks the window to do something (SPEC §4.2): recorded now as a `request` event caused by
-    /// the hook being handled, carried out once the window event being handled is done.
-    func request(_ request: BehaviorRequest)
     /// Writes a `note` line into the trace under this controller.
     func note(_ text: String)
 }
 
 extension ViewControllerContext {
-    /// `present(_:animated:)`, carried out after the current event (SPEC §4.2), as the step
-    /// `present` would be: a refused presentation is the same R30/R31 warning or error.
-    public func present(_ controller: ControllerID, animated: Bool = true, style: ModalPresentationStyle? = nil) {
-        request(.present(controller, animated: animated, style: style))
-    }
-
-    /// `dismiss(animated:)`: what this controller presents, or itself (R43–R46), after the
-    /// current event (§4.2); with nothing to dismiss, a warning.
-    public func dismiss(animated: Bool = true) {
-        request(.dismiss(animated: animated))
-    }
-
-    /// `show(_:sender:)`, after the current event (§4.2).
-    public func show(_ controller: ControllerID) {
-        request(.show(controller))
-    }
-
-    /// `showDetailViewController(_:sender:)`, after the current event (§4.2).
-    public func showDetail(_ controller: ControllerID) {
-        request(.showDetail(controller))
-    }
-
     /// `preferredContentSize = size`, after the current event (§4.2, R22).
     public func setPreferredContentSize(_ size: Size) {
         request(.setPreferredContentSize(size))
