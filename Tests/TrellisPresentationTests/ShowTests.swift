@@ -88,7 +88,7 @@ struct ShowTests {
         #expect(await stage.node("D0")?.parent == nil)
         #expect(await stage.node("M")?.children == ["MV"])
         #expect(await stage.node("W")?.presenting == nil)
-        #expect(try await stage.controller("W").size == Size(704, 768))
+        #expect(try await stage.controller("W").size == Size(703, 768))
     }
 
     /// CONFORMANCE 28 — R57: collapsed in compact width, `showDetail` falls back to `show`,
