@@ -304,6 +304,25 @@ struct ScreenPictureTests {
         #expect(picture.rects.filter { $0.classes.contains("dimming") }.count == frames.filter { $0.role == .dimming }.count)
     }
 
+    @Test("a regular split view's 1-point divider is drawn dark between the columns, after them, so their outlines do not hide it (§3.2)")
+    func svgSplitDivider() async throws {
+        let split = try example("split-view.json")
+        let frames = try await ScenarioRunner.screen(after: 0, of: split).frames
+        let picture = try ParsedPicture(ScreenPicture.svg(frames, windowSize: Size(1024, 768), title: "split"))
+        let order = picture.elements.filter { $0.name == "rect" }.map { $0.classes.contains("divider") ? "divider" : $0.id }
+        #expect(order == ["S", "M", "D", "divider"])
+        let divider = try #require(picture.elements.first { $0.classes.contains("divider") })
+        #expect(divider.id == "S")
+        #expect(["x", "y", "width", "height"].map { divider.attributes[$0] } == ["320", "0", "1", "768"])
+        #expect(divider.attributes["fill"] == "#222222")
+        // The gap between the columns is exactly the divider.
+        let m = try #require(frames.first { $0.id == "M" }), d = try #require(frames.first { $0.id == "D" })
+        #expect(d.rect.minX - m.rect.maxX == ContainerRules.splitDividerWidth)
+        // Collapsed, there is no divider.
+        let collapsed = try await ScenarioRunner.screen(after: 4, of: split).frames
+        #expect(!collapsed.contains { $0.role == .divider })
+    }
+
     @Test("the SVG's labels name the controller and its size; presented frames are outlined and dimming is translucent black")
     func svgContent() async throws {
         let scenario = try inline("""
