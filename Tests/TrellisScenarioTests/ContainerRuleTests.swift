@@ -75,7 +75,7 @@ struct ContainerRuleTests {
         ])
     }
 
-    @Test("split, regular width: the primary gets 320 points wide, the secondary the rest")
+    @Test("split, regular width: the primary gets 320 points wide, a 1-point divider, the secondary the rest")
     func splitRegular() async throws {
         let trace = try await Scenarios.run("""
             { \(Pad.window), "root": "S",
@@ -84,14 +84,14 @@ struct ContainerRuleTests {
             """)
         #expect(trace.lines(step: 0, kinds: ["sizeForChild"]) == [
             "S sizeForChild(M, parent: 1024x768) -> 320x768",
-            "S sizeForChild(D, parent: 1024x768) -> 704x768",
+            "S sizeForChild(D, parent: 1024x768) -> 703x768",
         ])
         #expect(trace[step: 1] == [
             "S viewWillTransition(to: 768x1024)",
             "S sizeForChild(M, parent: 768x1024) -> 320x1024",
             "M viewWillTransition(to: 320x1024)",
-            "S sizeForChild(D, parent: 768x1024) -> 448x1024",
-            "D viewWillTransition(to: 448x1024)",
+            "S sizeForChild(D, parent: 768x1024) -> 447x1024",
+            "D viewWillTransition(to: 447x1024)",
         ] + Lines.layout("S", "M", "D"))
     }
 

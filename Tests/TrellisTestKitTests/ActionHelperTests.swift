@@ -79,7 +79,7 @@ import TrellisTestKit
             "S replaceDetail(E)",
             "D viewWillDisappear",
             "E viewWillAppear",
-            "S sizeForChild(E, parent: 1024x768) -> 704x768",
+            "S sizeForChild(E, parent: 1024x768) -> 703x768",
             "E viewWillLayoutSubviews",
             "E viewDidLayoutSubviews",
             "E viewDidAppear",
