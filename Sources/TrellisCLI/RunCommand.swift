@@ -147,7 +147,7 @@ struct RunCommand: BehaviorCommand {
 
     private func runDistributed(_ loaded: Scenario, text: String, into outcome: inout RunOutcome) async {
         if let notice = Self.oneNodeNotice(loaded, file: scenario) { StandardError.write(notice) }
-        let interruptions = InterruptHandling.install()
+        let interruptions = InterruptHandling.install(documents: format == .json ? interruptedDocuments(loaded) : [:])
         defer { interruptions.forEach { $0.cancel() } }
         var options = DistributedOptions(nodeExecutable: Self.ownExecutable)
         options.endpointKind = endpoints
@@ -174,6 +174,19 @@ struct RunCommand: BehaviorCommand {
                 outcome.fail(status: 3, step: nil, message: "\(error)")
             }
         }
+    }
+
+    /// With --format json, the document an interrupted conductor prints for each signal: one
+    /// error, nothing of the run (it has not ended), and 128 + the signal as its status.
+    private func interruptedDocuments(_ loaded: Scenario) -> [Int32: String] {
+        var documents: [Int32: String] = [:]
+        for number in InterruptHandling.signals {
+            var outcome = RunOutcome(file: scenario)
+            outcome.scenario = loaded
+            outcome.fail(status: 128 + number, step: nil, message: InterruptHandling.message(number))
+            documents[number] = outcome.report(transport: transport.rawValue).text(status: outcome.status)
+        }
+        return documents
     }
 
     /// One line for stderr when `--transport zmq` would run every controller in the conductor's
@@ -285,13 +298,23 @@ struct ValidateCommand: BehaviorCommand {
 
 /// An interrupted conductor (SIGINT, SIGTERM) takes the nodes it started down with it.
 enum InterruptHandling {
-    static func install() -> [DispatchSourceSignal] {
-        [SIGINT, SIGTERM].map { number in
+    static let signals = [SIGINT, SIGTERM]
+
+    /// What the conductor says when `number` stops it.
+    static func message(_ number: Int32) -> String {
+        "interrupted by \(number == SIGINT ? "SIGINT" : "SIGTERM"); the nodes it started were stopped"
+    }
+
+    /// Installs the handlers; `documents` holds, by signal, a JSON document to print on standard
+    /// output before exiting (`run --format json`: the report the run will not reach).
+    static func install(documents: [Int32: String] = [:]) -> [DispatchSourceSignal] {
+        signals.map { number in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler {
                 SpawnedProcesses.shared.killAll()
                 StandardError.write("trellis: interrupted; the nodes it started were stopped")
+                if let document = documents[number] { JSONReport.write(document + "\n") }
                 exit(128 + number)
             }
             source.resume()

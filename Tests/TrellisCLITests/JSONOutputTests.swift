@@ -12,12 +12,16 @@ struct JSONOutputTests {
     /// object, and it must name `command` and the process's exit `status`.
     func document(_ outcome: ProcessOutcome, command: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> [String: Any] {
         #expect(!outcome.timedOut, sourceLocation: sourceLocation)
-        #expect(outcome.stdout.hasSuffix("\n"), "stdout: \(outcome.stdout)", sourceLocation: sourceLocation)
-        #expect(outcome.stdoutLines.count == 1, "one document on one line; stdout: \(outcome.stdout)", sourceLocation: sourceLocation)
-        let parsed = try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8))
-        let object = try #require(parsed as? [String: Any], "stdout: \(outcome.stdout)", sourceLocation: sourceLocation)
+        return try document(stdout: outcome.stdout, status: outcome.status, command: command, sourceLocation: sourceLocation)
+    }
+
+    func document(stdout: String, status: Int32, command: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> [String: Any] {
+        #expect(stdout.hasSuffix("\n"), "stdout: \(stdout)", sourceLocation: sourceLocation)
+        #expect(stdout.split(separator: "\n").count == 1, "one document on one line; stdout: \(stdout)", sourceLocation: sourceLocation)
+        let parsed = try JSONSerialization.jsonObject(with: Data(stdout.utf8))
+        let object = try #require(parsed as? [String: Any], "stdout: \(stdout)", sourceLocation: sourceLocation)
         #expect(object["command"] as? String == command, sourceLocation: sourceLocation)
-        #expect(object["status"] as? Int == Int(outcome.status), sourceLocation: sourceLocation)
+        #expect(object["status"] as? Int == Int(status), sourceLocation: sourceLocation)
         return object
     }
 
@@ -224,6 +228,47 @@ struct JSONOutputTests {
         checkErrorShape(error)
         #expect((error["message"] as? String)?.contains("set up wrongly") == true)
         #expect((error["message"] as? String)?.contains("zz") == true)
+    }
+
+    @Test("run --format json of a distributed run interrupted while it sets up prints one document saying so; exit 128 + the signal")
+    func runInterrupted() async throws {
+        let directory = try scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let output = directory.appendingPathComponent("stdout.json")
+        try Data().write(to: output)
+        let binary: URL = try #require(TrellisBinary.url, Comment(rawValue: TrellisBinary.missingMessage))
+        let conductor = Process()
+        conductor.executableURL = binary
+        conductor.currentDirectoryURL = packageRoot
+        // c is spawned; b is "started by hand" but never is: the conductor waits for its greeting.
+        conductor.arguments = [
+            "run", "Examples/iphone-rotation.json", "--transport", "zmq", "--node", "b=ipc://\(directory.path)/b.sock", "--format", "json",
+        ]
+        conductor.standardOutput = try FileHandle(forWritingTo: output)
+        conductor.standardError = FileHandle.nullDevice
+        try conductor.run()
+        defer { if conductor.isRunning { kill(conductor.processIdentifier, SIGKILL) } }
+        // Its work folder exists once its handlers are installed (a bounded wait on another
+        // process, which sends no message to wait for).
+        let pid = conductor.processIdentifier
+        let temporary = FileManager.default.temporaryDirectory.path
+        var deadline = ContinuousClock.now.advanced(by: .seconds(20))
+        while ContinuousClock.now < deadline,
+              !((try? FileManager.default.contentsOfDirectory(atPath: temporary)) ?? []).contains(where: { $0.hasPrefix("trellis-\(pid)-") }) {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        kill(pid, SIGINT)
+        deadline = ContinuousClock.now.advanced(by: .seconds(20))
+        while conductor.isRunning, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(!conductor.isRunning)
+        conductor.waitUntilExit()
+        let stdout = try String(contentsOf: output, encoding: .utf8)
+        #expect(conductor.terminationStatus == 128 + SIGINT)
+        let report = try document(stdout: stdout, status: conductor.terminationStatus, command: "run")
+        #expect(report["transport"] as? String == "zmq")
+        let error = try #require(try objects(report["errors"]).first)
+        checkErrorShape(error)
+        #expect((error["message"] as? String)?.hasPrefix("interrupted by SIGINT") == true)
     }
 
     @Test("bad arguments with --format json give a JSON error naming the command; exit 2", arguments: [
