@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TrellisJSON
 import TrellisModel
 import TrellisTrace
 import TrellisTraceFiles
@@ -62,10 +63,15 @@ enum TraceInput {
 /// Writing capture files for the commands: a file that cannot be written exits 2.
 enum TraceOutput {
     static func write(_ bytes: [UInt8], to path: String) throws {
-        guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else {
-            StandardError.write("error: cannot write the trace file \(path)")
+        if let problem = problem(writing: bytes, to: path) {
+            StandardError.write("error: \(problem)")
             throw ExitCode(2)
         }
+    }
+
+    /// Writes the file, and says what went wrong instead of telling it (a JSON report tells it).
+    static func problem(writing bytes: [UInt8], to path: String) -> String? {
+        FileManager.default.createFile(atPath: path, contents: Data(bytes)) ? nil : "cannot write the trace file \(path)"
     }
 }
 
@@ -267,13 +273,16 @@ struct TraceDiffCommand: AsyncParsableCommand {
         commandName: "diff",
         abstract: "Compare two traces step by step, aligned by causal order, not by time.",
         discussion: """
-            Exit status 0 when they are the same, 1 when they differ. Use --left/--right to give \
-            several files per side.
+            Exit status 0 when they are the same, 1 when they differ, 2 when a file cannot be \
+            read. Use --left/--right to give several files per side. --format json prints one \
+            JSON document instead (docs/json-output.md); lines that cannot be read are then \
+            among its warnings, not on standard error.
 
             EXAMPLES:
               trellis trace diff before.jsonl after.jsonl
               trellis trace diff run.jsonl <(trellis run other.json --format jsonl)
               trellis trace diff --left main.jsonl --left b.jsonl --right inproc.jsonl
+              trellis trace diff before.jsonl after.jsonl --format json
             """)
 
     @Argument(help: "The two traces (one file each).")
@@ -285,6 +294,9 @@ struct TraceDiffCommand: AsyncParsableCommand {
     @Option(help: "A file of the second trace (repeatable).")
     var right: [String] = []
 
+    @Option(help: "What to print: text, or json (one document: each differing step and its lines, each unreadable line; docs/json-output.md).")
+    var format: ReportFormat = .text
+
     func validate() throws {
         let sides = (left.isEmpty ? 0 : 1) + (right.isEmpty ? 0 : 1)
         guard (files.count == 2 && sides == 0) || (files.isEmpty && sides == 2) else {
@@ -292,13 +304,56 @@ struct TraceDiffCommand: AsyncParsableCommand {
         }
     }
 
+    private var leftFiles: [String] { files.isEmpty ? left : [files[0]] }
+    private var rightFiles: [String] { files.isEmpty ? right : [files[1]] }
+
     func run() async throws {
-        let a = try TraceInput.read(files.isEmpty ? left : [files[0]])
-        let b = try TraceInput.read(files.isEmpty ? right : [files[1]])
-        let differences = TraceDiff.compare(a.events, b.events)
-        guard !differences.isEmpty else { return }
-        print(TraceDiff.render(differences))
-        throw ExitCode(1)
+        guard format == .json else {
+            let a = try TraceInput.read(leftFiles)
+            let b = try TraceInput.read(rightFiles)
+            let differences = TraceDiff.compare(a.events, b.events)
+            guard !differences.isEmpty else { return }
+            print(TraceDiff.render(differences))
+            throw ExitCode(1)
+        }
+        var report = JSONReport(command: "trace diff")
+        report.set("left", JSONFields.strings(leftFiles))
+        report.set("right", JSONFields.strings(rightFiles))
+        let status = Self.compare(leftFiles, rightFiles, into: &report)
+        report.emit(status: status)
+        if status != 0 { throw ExitCode(status) }
+    }
+
+    /// Reads both sides and puts the differences, the lines that could not be read and any
+    /// unreadable file into `report` (docs/json-output.md §trace diff); returns the exit status.
+    static func compare(_ leftFiles: [String], _ rightFiles: [String], into report: inout JSONReport) -> Int32 {
+        var sides: [TraceFile] = []
+        var errors: [JSONValue] = []
+        for paths in [leftFiles, rightFiles] {
+            do {
+                sides.append(try TraceFileReader.read(paths: paths))
+            } catch {
+                errors.append(JSONFields.error(file: paths.count == 1 ? paths[0] : nil, message: error.description))
+            }
+        }
+        let warnings = sides.flatMap(\.problems).map { problem in
+            JSONFields.object([
+                ("file", .string(problem.file)), ("line", JSONFields.position(problem.line)),
+                ("byteOffset", problem.byteOffset.map(JSONFields.int) ?? .null), ("message", .string(problem.message)),
+            ])
+        }
+        var differences: [TraceDiff.StepDifference] = []
+        if sides.count == 2 { differences = TraceDiff.compare(sides[0].events, sides[1].events) }
+        report.set("same", errors.isEmpty ? .bool(differences.isEmpty) : .null)
+        report.set("differences", JSONFields.array(differences.map { difference in
+            JSONFields.object([
+                ("step", JSONFields.int(difference.step)), ("header", .string(difference.header)),
+                ("minimal", .bool(difference.minimal)), ("lines", JSONFields.diff(difference.operations, context: 2)),
+            ])
+        }))
+        report.set("warnings", JSONFields.array(warnings))
+        report.set("errors", JSONFields.array(errors))
+        return !errors.isEmpty ? 2 : differences.isEmpty ? 0 : 1
     }
 }
 
