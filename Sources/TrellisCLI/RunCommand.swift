@@ -163,7 +163,8 @@ struct RunCommand: BehaviorCommand {
         print(events: result.events, runID: runID)
         try write(result.events, runID: runID)
         for failure in result.failures {
-            StandardError.write("\(scenario): \(failure)")
+            // The failure names the file, and the expect step's line and column in it.
+            StandardError.write("\(failure)")
         }
         if !result.passed { throw ExitCode(1) }
     }
