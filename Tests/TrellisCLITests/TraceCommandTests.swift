@@ -146,4 +146,34 @@ struct TraceExportCommandTests {
         #expect(try await runTrellis(["trace", "export", "--format", "svg"]).status == 2)
         #expect(try await runTrellis(["trace", "export", trace, "--format", "mermaid", "--step", "x"]).status == 2)
     }
+
+    /// Issue 24: svg draws by running --scenario; a trace file named with it was silently ignored
+    /// (even one that does not exist). It is refused, naming the file; missing files are exit 2.
+    @Test("svg refuses a trace file it would not read; a missing file is exit 2 naming it")
+    func svgRefusesATraceFile() async throws {
+        let directory = try scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let trace = directory.appendingPathComponent("t.jsonl").path
+        #expect(try await runTrellis(["run", "Examples/popover-adaptation.json", "--trace", trace]).status == 0)
+        let svg = ["--format", "svg", "--scenario", "Examples/popover-adaptation.json", "--step", "1"]
+        let given = try await runTrellis(["trace", "export", trace] + svg)
+        #expect(given.status == 2)
+        #expect(given.stdout.isEmpty)
+        #expect(given.stderr.contains(trace) && given.stderr.contains("reads no trace file"), "\(given.stderr)")
+        let missing = directory.appendingPathComponent("missing.jsonl").path
+        let absent = try await runTrellis(["trace", "export", missing] + svg)
+        #expect(absent.status == 2)
+        #expect(absent.stderr.contains("\(missing) does not exist"), "\(absent.stderr)")
+        // A missing scenario, and a missing trace for the other formats: exit 2, naming the file.
+        let noScenario = try await runTrellis(["trace", "export", "--format", "svg", "--scenario", missing, "--step", "1"])
+        #expect(noScenario.status == 2)
+        #expect(noScenario.stderr.contains(missing), "\(noScenario.stderr)")
+        let noTrace = try await runTrellis(["trace", "export", missing, "--format", "mermaid"])
+        #expect(noTrace.status == 2)
+        #expect(noTrace.stderr.contains(missing), "\(noTrace.stderr)")
+        // The help says so.
+        let help = try await runTrellis(["trace", "export", "--help"])
+        let words = help.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(words.contains("svg reads no trace file") && words.contains("svg takes none"), "\(help.stdout)")
+    }
 }
