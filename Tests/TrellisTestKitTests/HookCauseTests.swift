@@ -137,7 +137,7 @@ struct PCNotesEveryHook: PresentationControllerBehavior {
         var events: [TraceEvent] = []
         for event: WindowEvent in [
             .present("P", from: "R", animated: true, style: nil), .transition(size: WindowSetup.iPadPortrait.size, traits: WindowSetup.iPadPortrait.traits),
-            .action("tap", on: "P", value: nil), .dismiss("P", animated: true),
+            .setTraits(TraitCollection(userInterfaceStyle: .dark)), .action("tap", on: "P", value: nil), .dismiss("P", animated: true),
         ] {
             await store.perform(event)
             events += store.received
@@ -145,8 +145,8 @@ struct PCNotesEveryHook: PresentationControllerBehavior {
         }
         let hooks = Set(checkCauses(events))
         for hook in [
-            "viewWillTransition", "viewWillLayoutSubviews", "viewDidLayoutSubviews", "viewWillAppear", "viewDidAppear",
-            "viewWillDisappear", "viewDidDisappear", "action",
+            "viewWillTransition", "willTransition", "traitCollectionDidChange", "viewWillLayoutSubviews", "viewDidLayoutSubviews",
+            "viewWillAppear", "viewDidAppear", "viewWillDisappear", "viewDidDisappear", "action",
         ] {
             #expect(hooks.contains(hook), "no note from \(hook)")
         }
