@@ -124,6 +124,11 @@ struct TraceShowCommand: AsyncParsableCommand {
             the depth is printed as a number ("[40] A viewDidLayoutSubviews"), so the output of a \
             deep cause chain grows with its length only.
 
+            While a custom presentation is adapted (SPEC §3.7), its presentation controller's \
+            sizeForChild and frameOfPresentedViewInContainerView lines are the adapted style's \
+            answers, not its code's: show and follow print "(answered by the adapted style S, \
+            not the custom presentation's code)" after them.
+
             EXAMPLES:
               trellis trace show run.jsonl
               trellis trace show run.jsonl --tree --step 1 --subtree A
@@ -150,9 +155,10 @@ struct TraceShowCommand: AsyncParsableCommand {
         _ = try filterOptions.filter()
     }
 
-    /// The event's canonical line, with its frame when asked for and it has one.
-    private func text(_ event: TraceEvent) -> String {
-        let line = ids ? "\(event.id)  " + event.canonicalLine : event.canonicalLine
+    /// The event's canonical line, with its frame when asked for and it has one, and whose
+    /// answer it is when an adapted style answered for a custom presentation (`AdaptedAnswers`).
+    private func text(_ event: TraceEvent, _ adapted: AdaptedAnswers) -> String {
+        let line = adapted.annotated(ids ? "\(event.id)  " + event.canonicalLine : event.canonicalLine, event)
         guard frames, let frame = event.message.frame else { return line }
         return line + "  frame " + frame.description
     }
@@ -162,6 +168,8 @@ struct TraceShowCommand: AsyncParsableCommand {
         let filter = try filterOptions.filter()
         let causal = try TraceInput.tree(file.events)
         let kept = filter.keep(in: causal)
+        let adapted = AdaptedAnswers(causal.events)
+        let text = { (event: TraceEvent) in self.text(event, adapted) }
         var output = OutputBuffer()
         if tree {
             let keepHeaders = Set(kept.map { causal.events[$0].step })
@@ -216,16 +224,19 @@ struct TraceFollowCommand: AsyncParsableCommand {
             StandardError.write("error: no event \(name) in the trace (write node#sequence; nodes: \(nodes.sorted().joined(separator: ", ")))")
             throw ExitCode(2)
         }
+        // Whose answer a query line is, when an adapted style answered for a custom presentation.
+        let adapted = AdaptedAnswers(causal.events)
+        let text = { (index: Int) in adapted.annotated("\(causal.events[index].id)  " + causal.events[index].canonicalLine, causal.events[index]) }
         var output = OutputBuffer()
         output.line("causes:")
         for (depth, cause) in causal.causes(of: position).enumerated() {
-            output.line(CausalTree.indent(depth + 1) + "\(causal.events[cause].id)  " + causal.events[cause].canonicalLine)
+            output.line(CausalTree.indent(depth + 1) + text(cause))
         }
         output.line("event:")
-        output.line("  \(reference)  " + causal.events[position].canonicalLine)
+        output.line("  " + text(position))
         output.line("effects:")
         for effect in causal.effects(of: position) {
-            output.line(CausalTree.indent(effect.depth) + "\(causal.events[effect.position].id)  " + causal.events[effect.position].canonicalLine)
+            output.line(CausalTree.indent(effect.depth) + text(effect.position))
         }
         output.flush()
     }

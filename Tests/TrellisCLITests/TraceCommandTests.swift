@@ -104,6 +104,46 @@ struct TraceCommandTests {
         #expect(tree.stdoutLines.contains("      \(id)  A suppressed viewWillTransition (cut: A1)"))
     }
 
+    /// Issue 24: while a custom presentation is adapted, its presentation controller's size and
+    /// frame lines are the adapted style's answers, and show and follow say so; before and after
+    /// the adaptation they are its own, and nothing is added.
+    @Test func adaptedAnswersAreMarked() async throws {
+        let directory = try scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let scenario = directory.appendingPathComponent("adapted.json")
+        try Data("""
+            { \(Pad.window), "root": "R",
+              "controllers": {
+                "R": { "kind": "view" },
+                "S": { "kind": "view", "modalPresentationStyle": "custom",
+                       "presentationController": { "sizeForChild": { "fraction": [0.3333, 1], "round": "floor" },
+                                                   "frame": { "align": "right" } },
+                       "adaptiveDelegate": { "style": "fullScreen" } } },
+              "steps": [
+                { "present": "S", "from": "R", "animated": true },
+                { "transition": { "size": [320, 768], "traits": { "horizontalSizeClass": "compact" } } },
+                { "transition": { "size": [1024, 768], "traits": { "horizontalSizeClass": "regular" } } } ] }
+            """.utf8).write(to: scenario)
+        let trace = directory.appendingPathComponent("adapted.jsonl").path
+        #expect(try await runTrellis(["run", scenario.path, "--trace", trace]).status == 0)
+        let mark = "  (answered by the adapted style fullScreen, not the custom presentation's code)"
+        for step in ["1", "3"] {
+            let own = try await runTrellis(["trace", "show", trace, "--step", step])
+            #expect(own.status == 0)
+            #expect(!own.stdout.contains("answered by the adapted style"), "step \(step): \(own.stdout)")
+        }
+        let adapted = try await runTrellis(["trace", "show", trace, "--step", "2", "--ids"]).stdoutLines
+        let marked = adapted.filter { $0.hasSuffix(mark) }
+        #expect(marked.contains { $0.hasSuffix("pc:S sizeForChild(S, parent: 320x768) -> 320x768" + mark) }, "\(adapted)")
+        // Only the presentation controller's size and frame lines are marked.
+        #expect(marked.allSatisfy { $0.contains("pc:S sizeForChild(") || $0.contains("pc:S frameOfPresentedViewInContainerView") }, "\(marked)")
+        let id = try #require(marked.first.map { String($0.prefix { $0 != " " }) })
+        let follow = try await runTrellis(["trace", "follow", trace, id])
+        #expect(follow.stdoutLines.contains { $0.hasPrefix("  \(id)  pc:S") && $0.hasSuffix(mark) }, "\(follow.stdout)")
+        let tree = try await runTrellis(["trace", "show", trace, "--tree", "--step", "2"])
+        #expect(tree.stdoutLines.contains { $0.hasSuffix("pc:S sizeForChild(S, parent: 320x768) -> 320x768" + mark) }, "\(tree.stdout)")
+    }
+
     /// A damaged file whose causes go round in a cycle is an error naming an event of it.
     @Test func aCycleOfCausesIsReported() async throws {
         let directory = try scratchDirectory()
