@@ -126,8 +126,9 @@ struct TraceShowCommand: AsyncParsableCommand {
 
             While a custom presentation is adapted (SPEC §3.7), its presentation controller's \
             sizeForChild and frameOfPresentedViewInContainerView lines are the adapted style's \
-            answers, not its code's: show and follow print "(answered by the adapted style S, \
-            not the custom presentation's code)" after them.
+            answers, not its code's: follow and show --tree, --ids or --frames print \
+            "(answered by the adapted style S, not the custom presentation's code)" after them \
+            (plain show prints the canonical lines, as trellis run does).
 
             EXAMPLES:
               trellis trace show run.jsonl
@@ -155,10 +156,13 @@ struct TraceShowCommand: AsyncParsableCommand {
         _ = try filterOptions.filter()
     }
 
-    /// The event's canonical line, with its frame when asked for and it has one, and whose
-    /// answer it is when an adapted style answered for a custom presentation (`AdaptedAnswers`).
-    private func text(_ event: TraceEvent, _ adapted: AdaptedAnswers) -> String {
-        let line = adapted.annotated(ids ? "\(event.id)  " + event.canonicalLine : event.canonicalLine, event)
+    /// The event's canonical line, with its frame when asked for and it has one. The inspection
+    /// views (--tree, --ids, --frames) also say whose answer a query is when an adapted style
+    /// answered for a custom presentation (`AdaptedAnswers`); the plain listing stays the
+    /// canonical lines, which equal `trellis run`'s output.
+    private func text(_ event: TraceEvent, _ adapted: AdaptedAnswers?) -> String {
+        let canonical = ids ? "\(event.id)  " + event.canonicalLine : event.canonicalLine
+        let line = adapted?.annotated(canonical, event) ?? canonical
         guard frames, let frame = event.message.frame else { return line }
         return line + "  frame " + frame.description
     }
@@ -168,7 +172,7 @@ struct TraceShowCommand: AsyncParsableCommand {
         let filter = try filterOptions.filter()
         let causal = try TraceInput.tree(file.events)
         let kept = filter.keep(in: causal)
-        let adapted = AdaptedAnswers(causal.events)
+        let adapted = tree || ids || frames ? AdaptedAnswers(causal.events) : nil
         let text = { (event: TraceEvent) in self.text(event, adapted) }
         var output = OutputBuffer()
         if tree {

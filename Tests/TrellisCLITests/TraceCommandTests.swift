@@ -105,8 +105,8 @@ struct TraceCommandTests {
     }
 
     /// Issue 24: while a custom presentation is adapted, its presentation controller's size and
-    /// frame lines are the adapted style's answers, and show and follow say so; before and after
-    /// the adaptation they are its own, and nothing is added.
+    /// frame lines are the adapted style's answers, and follow and show's inspection views say so;
+    /// before and after the adaptation they are its own, and nothing is added.
     @Test func adaptedAnswersAreMarked() async throws {
         let directory = try scratchDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -128,10 +128,14 @@ struct TraceCommandTests {
         #expect(try await runTrellis(["run", scenario.path, "--trace", trace]).status == 0)
         let mark = "  (answered by the adapted style fullScreen, not the custom presentation's code)"
         for step in ["1", "3"] {
-            let own = try await runTrellis(["trace", "show", trace, "--step", step])
+            let own = try await runTrellis(["trace", "show", trace, "--step", step, "--tree"])
             #expect(own.status == 0)
             #expect(!own.stdout.contains("answered by the adapted style"), "step \(step): \(own.stdout)")
         }
+        // Plain show prints the canonical lines, as run does.
+        let plain = try await runTrellis(["trace", "show", trace, "--step", "2"])
+        #expect(plain.stdoutLines.contains("pc:S sizeForChild(S, parent: 320x768) -> 320x768"), "\(plain.stdout)")
+        #expect(!plain.stdout.contains("answered by the adapted style"))
         let adapted = try await runTrellis(["trace", "show", trace, "--step", "2", "--ids"]).stdoutLines
         let marked = adapted.filter { $0.hasSuffix(mark) }
         #expect(marked.contains { $0.hasSuffix("pc:S sizeForChild(S, parent: 320x768) -> 320x768" + mark) }, "\(adapted)")
