@@ -77,7 +77,8 @@ struct RunOutcome {
         }
         output.flush()
         for problem in problems { StandardError.write(problem.text) }
-        for failure in failures { StandardError.write("\(file): \(failure)") }
+        // A failure names its file and the expect step's line and column itself.
+        for failure in failures { StandardError.write("\(failure)") }
     }
 
     /// The JSON document (docs/json-output.md §run); the trace itself is not in it.
@@ -104,7 +105,8 @@ struct RunOutcome {
         }
         return JSONFields.object([
             ("step", JSONFields.int(failure.step)), ("checkedStep", JSONFields.int(failure.checkedStep)),
-            ("file", .string(file)), ("line", JSONFields.position(location?.line ?? 0)), ("column", JSONFields.position(location?.column ?? 0)),
+            ("file", .string(file)), ("line", JSONFields.position(failure.position?.line ?? location?.line ?? 0)),
+            ("column", JSONFields.position(failure.position?.column ?? location?.column ?? 0)),
             ("path", JSONFields.optional(location?.path)), ("message", .string(failure.summary)),
             ("kinds", JSONFields.strings(failure.kinds)), ("expected", JSONFields.strings(failure.expected)),
             ("expectedAt", JSONFields.array(expectedAt)), ("actual", JSONFields.strings(failure.actual)),

@@ -130,6 +130,12 @@ struct TraceShowCommand: AsyncParsableCommand {
             the depth is printed as a number ("[40] A viewDidLayoutSubviews"), so the output of a \
             deep cause chain grows with its length only.
 
+            While a custom presentation is adapted (SPEC §3.7), its presentation controller's \
+            sizeForChild and frameOfPresentedViewInContainerView lines are the adapted style's \
+            answers, not its code's: follow and show --tree, --ids or --frames print \
+            "(answered by the adapted style S, not the custom presentation's code)" after them \
+            (plain show prints the canonical lines, as trellis run does).
+
             EXAMPLES:
               trellis trace show run.jsonl
               trellis trace show run.jsonl --tree --step 1 --subtree A
@@ -156,9 +162,13 @@ struct TraceShowCommand: AsyncParsableCommand {
         _ = try filterOptions.filter()
     }
 
-    /// The event's canonical line, with its frame when asked for and it has one.
-    private func text(_ event: TraceEvent) -> String {
-        let line = ids ? "\(event.id)  " + event.canonicalLine : event.canonicalLine
+    /// The event's canonical line, with its frame when asked for and it has one. The inspection
+    /// views (--tree, --ids, --frames) also say whose answer a query is when an adapted style
+    /// answered for a custom presentation (`AdaptedAnswers`); the plain listing stays the
+    /// canonical lines, which equal `trellis run`'s output.
+    private func text(_ event: TraceEvent, _ adapted: AdaptedAnswers?) -> String {
+        let canonical = ids ? "\(event.id)  " + event.canonicalLine : event.canonicalLine
+        let line = adapted?.annotated(canonical, event) ?? canonical
         guard frames, let frame = event.message.frame else { return line }
         return line + "  frame " + frame.description
     }
@@ -168,6 +178,8 @@ struct TraceShowCommand: AsyncParsableCommand {
         let filter = try filterOptions.filter()
         let causal = try TraceInput.tree(file.events)
         let kept = filter.keep(in: causal)
+        let adapted = tree || ids || frames ? AdaptedAnswers(causal.events) : nil
+        let text = { (event: TraceEvent) in self.text(event, adapted) }
         var output = OutputBuffer()
         if tree {
             let keepHeaders = Set(kept.map { causal.events[$0].step })
@@ -222,16 +234,19 @@ struct TraceFollowCommand: AsyncParsableCommand {
             StandardError.write("error: no event \(name) in the trace (write node#sequence; nodes: \(nodes.sorted().joined(separator: ", ")))")
             throw ExitCode(2)
         }
+        // Whose answer a query line is, when an adapted style answered for a custom presentation.
+        let adapted = AdaptedAnswers(causal.events)
+        let text = { (index: Int) in adapted.annotated("\(causal.events[index].id)  " + causal.events[index].canonicalLine, causal.events[index]) }
         var output = OutputBuffer()
         output.line("causes:")
         for (depth, cause) in causal.causes(of: position).enumerated() {
-            output.line(CausalTree.indent(depth + 1) + "\(causal.events[cause].id)  " + causal.events[cause].canonicalLine)
+            output.line(CausalTree.indent(depth + 1) + text(cause))
         }
         output.line("event:")
-        output.line("  \(reference)  " + causal.events[position].canonicalLine)
+        output.line("  " + text(position))
         output.line("effects:")
         for effect in causal.effects(of: position) {
-            output.line(CausalTree.indent(effect.depth) + "\(causal.events[effect.position].id)  " + causal.events[effect.position].canonicalLine)
+            output.line(CausalTree.indent(effect.depth) + text(effect.position))
         }
         output.flush()
     }

@@ -114,7 +114,8 @@ public actor PresentationController: ManagedPresentationController, Presentation
     }
 
     public func note(_ text: String) {
-        record(.note(text), cause: delivery?.cause, transition: delivery?.transition?.id)
+        let cause = hookCause
+        record(.note(text), cause: cause.event, transition: cause.transition)
     }
 
     // MARK: Presentation and dismissal callbacks
