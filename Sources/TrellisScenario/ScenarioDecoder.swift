@@ -21,6 +21,7 @@ public enum ScenarioDecoder {
             }
         }
         var reader = Reader(file: file)
+        reader.registry = registry
         var scenario = try reader.scenario(root)
         scenario.registry = registry
         try ScenarioValidator(scenario: scenario, file: file, positions: reader.positions).validate()
@@ -67,6 +68,8 @@ struct Reader {
     var positions: [String: (line: Int, column: Int)] = [:]
     /// What the `performSegue` steps read so far did (SPEC §11), made when the steps begin.
     var segueCopies = SegueCopies()
+    /// The runner's registry, whose segue behaviours say what a custom segue does (SPEC §11).
+    var registry = BehaviorRegistry()
 
     init(file: String) {
         self.file = file
@@ -228,7 +231,7 @@ struct Reader {
             case "segues": scenario.segues = try segues(value, at)
             default:
                 guard case let .array(items) = value.value else { throw fail(value, at, "expected an array of steps") }
-                segueCopies = SegueCopies(scenario)
+                segueCopies = SegueCopies(scenario, registry: registry)
                 for (index, item) in items.enumerated() {
                     positions["\(at)[\(index)]"] = (item.line, item.column)
                     scenario.steps.append(try step(item, "\(at)[\(index)]"))
