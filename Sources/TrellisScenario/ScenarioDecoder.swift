@@ -33,7 +33,10 @@ public enum ScenarioDecoder {
     /// node of another program is refused as one (TWP/1 ERROR 8) whichever names it lacks.
     /// Empty when the text is no scenario (`decode` then says why).
     public static func behaviorNames(inJSON text: String) -> [BehaviorName] {
-        guard let root = try? JSONParser.parse(text) else { return [] }
+        guard var root = try? JSONParser.parse(text) else { return [] }
+        // Without the steps: a `performSegue` copy names its original's behaviours, and reading
+        // a custom segue's step needs the runner's registry, which this check is made without.
+        if case let .object(members) = root.value { root.value = .object(members.filter { $0.key != "steps" }) }
         var reader = Reader(file: "")
         return (try? reader.scenario(root))?.behaviorNames ?? []
     }

@@ -9,11 +9,16 @@ import TrellisRuntime
 /// origins and overrides name the copies. A copy takes the segue's style, transition style and
 /// anchor, as UIKit's segue sets them on the destination. A segue's source (and a popover's
 /// anchor view) is the latest copy of its `from` made by an earlier step, else `from` itself:
-/// the scene the user sees. A custom segue does what the runner's registered `SegueBehavior` of
-/// its class says, and is refused without one. The copies are ordinary controllers of the scenario, so every
-/// tool — the validator, placement, the runtime, the distributed conductor — handles them as
-/// it handles the file's own (`docs/decisions.md`, *Segues*).
+/// the scene the user sees. A custom segue does what the runner's registered `SegueBehavior`
+/// of its class says, and is refused without one. The copies are ordinary controllers of the
+/// scenario, so every tool — the validator, placement, the runtime, the distributed conductor —
+/// handles them as it handles the file's own (`docs/decisions.md`, *Segues*).
 struct SegueCopies {
+    /// SPEC §10 (bounded memory on any input): at most this many copies in one scenario. Each
+    /// performance copies a whole subtree, so a short file could otherwise ask for billions
+    /// (`docs/decisions.md`, *Segues*).
+    static let maximumCopies = 100_000
+
     private var segues: [String: SegueSpec] = [:]
     private var originals: [ControllerID: ControllerSpec] = [:]
     private var placement: [ControllerID: String] = [:]
@@ -38,8 +43,8 @@ struct SegueCopies {
         placement = scenario.placement
     }
 
-    /// Why performing `id` is refused (an unknown segue, a custom one, a copy whose name the
-    /// file already uses), else what it does.
+    /// Why performing `id` is refused (an unknown segue, an unregistered custom one, a copy
+    /// whose name the file already uses, too many copies), else what it does.
     mutating func perform(_ id: String) -> Result<SegueAction, SegueRefusal> {
         guard let segue = segues[id] else { return .failure(.unknown(id, known: segues.keys.sorted())) }
         let source = current(segue.from)
@@ -91,6 +96,7 @@ struct SegueCopies {
             counts[id] = number
             renamed[id] = name
             order.append(id)
+            guard copies.count + order.count <= Self.maximumCopies else { return .failure(.tooManyCopies(segue.id)) }
             pending.append(contentsOf: spec.children.reversed())
         }
         for id in order {
@@ -161,6 +167,8 @@ enum SegueRefusal: Error {
     case custom(SegueSpec, registered: [String])
     /// The copy's name is a controller id the file declares.
     case nameTaken(String, ControllerID)
+    /// The performance would take the scenario past `SegueCopies.maximumCopies`.
+    case tooManyCopies(String)
 
     var message: String {
         switch self {
@@ -175,6 +183,8 @@ enum SegueRefusal: Error {
                 + "run the scenario with a runner that registers a segue behaviour named \"\(name)\" (BehaviorRegistry.segue; \(known))"
         case let .nameTaken(id, name):
             return "performing segue \"\(id)\" makes a copy named \"\(name)\", which $.controllers already declares (ID~N names the Nth copy of ID)"
+        case let .tooManyCopies(id):
+            return "performing segue \"\(id)\" would take the copies this scenario's steps make past \(SegueCopies.maximumCopies); at most \(SegueCopies.maximumCopies) are supported"
         }
     }
 }

@@ -280,10 +280,32 @@ struct SegueStepTests {
         #expect(error.message.contains("\"FadeSegue\"") && error.message.contains("it registers: ZoomSegue"), "\(error.message)")
     }
 
+    @Test("the behaviour names a node checks before SETUP are read without the steps, so a custom segue does not hide them")
+    func behaviorNamesWithCustomSegues() {
+        let json = Self.masterDetail(window: Pad.window, steps: [#"{ "performSegue": "fade" }"#],
+                                     extraSegues: #", "fade": { "kind": "custom", "from": "Master", "destination": "More", "customClass": "FadeSegue" }"#)
+            .replacingOccurrences(of: #""More": { "kind": "view" }"#, with: #""More": { "kind": "view", "behavior": "Overlay" }"#)
+        #expect(ScenarioDecoder.behaviorNames(inJSON: json) == [BehaviorName(.viewController, "Overlay")])
+    }
+
     @Test("a copy whose name the file declares is refused at the step that would make it")
     func copyNameTaken() {
         let json = Self.masterDetail(window: Pad.window, steps: [#"{ "performSegue": "more" }"#], extraControllers: #", "More~1": { "kind": "view" }"#)
         expectRejected(json, path: "$.steps[0].performSegue", mentions: ["copy named \"More~1\"", "already declares"])
+    }
+
+    @Test("bounded memory: the copies of a scenario are at most SegueCopies' limit, refused at the step that would pass it")
+    func tooManyCopies() {
+        let children = (0..<2_000).map { "\"c\($0)\"" }
+        let json = """
+            { \(Phone.window), "root": "R",
+              "controllers": { "R": {}, "W": { "children": [\(children.joined(separator: ", "))] }
+                \(children.map { ", \($0): {}" }.joined()) },
+              "segues": { "s": { "kind": "presentation", "from": "R", "destination": "W" } },
+              "steps": [ \(Array(repeating: #"{ "performSegue": "s" }"#, count: 60).joined(separator: ", ")) ] }
+            """
+        // 49 performances make 98,049 copies; the 50th would make 100,050.
+        expectRejected(json, path: "$.steps[49].performSegue", mentions: ["past 100000", "at most 100000"])
     }
 
     @Test("wrong shapes: not a string, an extra field; a segue to nobody is named at the segue, not at the step")
