@@ -21,6 +21,7 @@ public enum ScenarioDecoder {
             }
         }
         var reader = Reader(file: file)
+        reader.registry = registry
         var scenario = try reader.scenario(root)
         scenario.registry = registry
         try ScenarioValidator(scenario: scenario, file: file, positions: reader.positions).validate()
@@ -32,7 +33,10 @@ public enum ScenarioDecoder {
     /// node of another program is refused as one (TWP/1 ERROR 8) whichever names it lacks.
     /// Empty when the text is no scenario (`decode` then says why).
     public static func behaviorNames(inJSON text: String) -> [BehaviorName] {
-        guard let root = try? JSONParser.parse(text) else { return [] }
+        guard var root = try? JSONParser.parse(text) else { return [] }
+        // Without the steps: a `performSegue` copy names its original's behaviours, and reading
+        // a custom segue's step needs the runner's registry, which this check is made without.
+        if case let .object(members) = root.value { root.value = .object(members.filter { $0.key != "steps" }) }
         var reader = Reader(file: "")
         return (try? reader.scenario(root))?.behaviorNames ?? []
     }
@@ -65,6 +69,10 @@ struct Reader {
     let file: String
     /// JSON path → position, for the semantic checks that run after decoding.
     var positions: [String: (line: Int, column: Int)] = [:]
+    /// What the `performSegue` steps read so far did (SPEC §11), made when the steps begin.
+    var segueCopies = SegueCopies()
+    /// The runner's registry, whose segue behaviours say what a custom segue does (SPEC §11).
+    var registry = BehaviorRegistry()
 
     init(file: String) {
         self.file = file
@@ -186,11 +194,13 @@ struct Reader {
     // MARK: Scenario
 
     mutating func scenario(_ node: JSONNode) throws(ScenarioError) -> Scenario {
-        let members = try members(node, "$", allowed: ["scenario", "profile", "window", "root", "controllers", "placement", "steps"],
+        let members = try members(node, "$", allowed: ["scenario", "profile", "window", "root", "controllers", "placement", "segues", "steps"],
                                   required: ["window", "root", "controllers"])
         var scenario = Scenario(name: "", profile: .ios8, windowSize: .zero, windowTraits: TraitCollection(), root: "",
                                 controllers: [], placement: [:], steps: [], source: file)
-        for (key, value) in members {
+        // The steps last, whatever the file's order: a `performSegue` step needs the controllers
+        // and segues it copies and performs.
+        for (key, value) in members.filter({ $0.key != "steps" }) + members.filter({ $0.key == "steps" }) {
             let at = "$." + key
             positions[at] = (value.line, value.column)
             switch key {
@@ -221,13 +231,18 @@ struct Reader {
                     guard !nodeName.contains("/") else { throw fail(nodeValue, at + "." + controllerKey, "a node name may not contain /") }
                     scenario.placement[ControllerID(controllerKey)] = nodeName
                 }
+            case "segues": scenario.segues = try segues(value, at)
             default:
                 guard case let .array(items) = value.value else { throw fail(value, at, "expected an array of steps") }
+                segueCopies = SegueCopies(scenario, registry: registry)
                 for (index, item) in items.enumerated() {
                     positions["\(at)[\(index)]"] = (item.line, item.column)
                     scenario.stepPositions.append(SourcePosition(line: item.line, column: item.column))
                     scenario.steps.append(try step(item, "\(at)[\(index)]"))
                 }
+                scenario.controllers += segueCopies.copies
+                scenario.copiedFrom = segueCopies.copiedFrom
+                scenario.placement.merge(segueCopies.copiedPlacement) { explicit, _ in explicit }
             }
         }
         if scenario.name.isEmpty { scenario.name = file }
@@ -279,23 +294,27 @@ struct Reader {
             case "adaptiveDelegate": spec.adaptiveDelegate = try adaptiveDelegate(value, at)
             case "behavior": spec.behavior = try behaviorName(value, at)
             case "layout": spec.layout = try childLayout(value, at)
-            case "popoverSource":
-                let source = try members(value, at, allowed: ["view", "rect"], required: ["view"])
-                var popover = PopoverSourceSpec(view: "", rect: Rect(x: 0, y: 0, width: 0, height: 0))
-                for (sourceKey, sourceValue) in source {
-                    if sourceKey == "view" {
-                        positions[at + ".view"] = (sourceValue.line, sourceValue.column)
-                        popover.view = try id(sourceValue, at + ".view")
-                    } else {
-                        let rect = try numbers(sourceValue, at + ".rect", count: 4, what: "a rect [x, y, width, height]", signed: [0, 1])
-                        popover.rect = Rect(x: rect[0], y: rect[1], width: rect[2], height: rect[3])
-                    }
-                }
-                spec.popoverSource = popover
+            case "popoverSource": spec.popoverSource = try popoverSource(value, at)
             default: spec.overrides = try overrides(value, at, presentationController: false)
             }
         }
         return spec
+    }
+
+    /// `{ "view": id, "rect": [x, y, w, h] }`: a controller's `popoverSource`, a segue's `anchor`.
+    mutating func popoverSource(_ node: JSONNode, _ at: String) throws(ScenarioError) -> PopoverSourceSpec {
+        let source = try members(node, at, allowed: ["view", "rect"], required: ["view"])
+        var popover = PopoverSourceSpec(view: "", rect: Rect(x: 0, y: 0, width: 0, height: 0))
+        for (sourceKey, sourceValue) in source {
+            if sourceKey == "view" {
+                positions[at + ".view"] = (sourceValue.line, sourceValue.column)
+                popover.view = try id(sourceValue, at + ".view")
+            } else {
+                let rect = try numbers(sourceValue, at + ".rect", count: 4, what: "a rect [x, y, width, height]", signed: [0, 1])
+                popover.rect = Rect(x: rect[0], y: rect[1], width: rect[2], height: rect[3])
+            }
+        }
+        return popover
     }
 
     mutating func overrides(_ node: JSONNode, _ path: String, presentationController: Bool) throws(ScenarioError) -> OverrideSpec {
