@@ -55,6 +55,9 @@ let package = Package(
         // Scenario files may be YAML (SPEC §5): Yams brings libyaml (its CYaml module), whose
         // events TrellisScenario composes itself (YAML 1.2 core schema, one-line errors).
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
+        // `swift package generate-documentation` (DocC) for scripts/test.sh and the Swift Package
+        // Index. A command plugin no target uses: a package that depends on Trellis builds none of it.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
     ],
     targets: [
         .target(name: "TrellisModel", dependencies: ["TrellisJSON"]),
@@ -97,7 +100,7 @@ let package = Package(
             name: "TrellisTransportTests",
             dependencies: ["TrellisTransport", "TrellisDistributed", "TrellisWire", "TrellisScenario", "TrellisRuntime", "TrellisTrace", "TrellisTraceFiles", "TrellisModel", "ZeroMQ", "trellis", "trellis-test-runner", "TrellisTestSupport"]),
         .testTarget(name: "TrellisTestKitTests", dependencies: ["TrellisTestKit", "TrellisRuntime", "TrellisModel", "TrellisScenario"]),
-        // docs/testing.md's code as written: its tests import only Testing and TrellisTestKit.
+        // The tutorial's code as written (Sources/TrellisTestKit/TrellisTestKit.docc/Testing.md): its tests import only Testing and TrellisTestKit.
         .testTarget(name: "TrellisTutorialTests", dependencies: ["TrellisTestKit", "TrellisRuntime", "TrellisModel"]),
         .testTarget(name: "TrellisWireTests", dependencies: ["TrellisWire", "TrellisModel", "TrellisTestSupport"]),
         .testTarget(name: "TrellisModelTests", dependencies: ["TrellisModel", "TrellisJSON", "TrellisTrace", "TrellisTraceFiles"], exclude: ["Golden"]),

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Sets up and runs every test: the Swift test suites (which also run every example scenario
-# and the `trellis` binary), the distributed suites again pinned to one CPU, the runner of
+# and the `trellis` binary), the distributed suites again pinned to one CPU, the documentation,
+# the runner of
 # Examples/Runner (scripts/runner.sh, and over ZeroMQ scripts/runner-zmq.sh), then each fuzz
 # target for a short fixed time (Fuzz/README.md; TRELLIS_FUZZ_SECONDS, 20 by default, 0 to skip).
 set -euo pipefail
@@ -20,6 +21,9 @@ if command -v taskset >/dev/null 2>&1; then
 else
     echo "test.sh: taskset not found; the pinned run of the distributed suites is skipped" >&2
 fi
+# The DocC documentation of every library product, warnings as errors, and a summary line on
+# every public symbol (scripts/doc-coverage.py), so a symbol added later is caught (issue 26).
+bash scripts/docs.sh
 # The runner of Examples/Runner: built as a user builds theirs (Trellis by path, no warnings),
 # and run over its scenarios in-process (SPEC §4.1).
 bash scripts/runner.sh
