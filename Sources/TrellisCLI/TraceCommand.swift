@@ -131,7 +131,7 @@ struct TraceShowCommand: AsyncParsableCommand {
               trellis trace show node-a.jsonl node-b.jsonl --kind suppressed --step 2-3
             """)
 
-    @Argument(help: "Capture files (JSON Lines or compact).")
+    @Argument(help: "Capture files (JSON Lines or compact).", completion: .file())
     var files: [String]
 
     @Flag(help: "Indent each event under the event that caused it.")
@@ -196,7 +196,7 @@ struct TraceFollowCommand: AsyncParsableCommand {
               trellis trace follow run.jsonl 12
             """)
 
-    @Argument(help: "Capture files, then the event.")
+    @Argument(help: "Capture files, then the event.", completion: .file())
     var arguments: [String]
 
     func validate() throws {
@@ -239,10 +239,10 @@ struct TraceMergeCommand: AsyncParsableCommand {
               trellis trace merge traces/main.jsonl traces/b.jsonl -o merged.jsonl
             """)
 
-    @Argument(help: "Capture files to merge.")
+    @Argument(help: "Capture files to merge.", completion: .file())
     var files: [String]
 
-    @Option(name: .shortAndLong, help: "Write the merged trace here instead of standard output (JSON Lines for a name ending in .jsonl, else compact).")
+    @Option(name: .shortAndLong, help: "Write the merged trace here instead of standard output (JSON Lines for a name ending in .jsonl, else compact).", completion: .file())
     var output: String?
 
     func validate() throws {
@@ -276,13 +276,13 @@ struct TraceDiffCommand: AsyncParsableCommand {
               trellis trace diff --left main.jsonl --left b.jsonl --right inproc.jsonl
             """)
 
-    @Argument(help: "The two traces (one file each).")
+    @Argument(help: "The two traces (one file each).", completion: .file())
     var files: [String] = []
 
-    @Option(help: "A file of the first trace (repeatable, for per-process files).")
+    @Option(help: "A file of the first trace (repeatable, for per-process files).", completion: .file())
     var left: [String] = []
 
-    @Option(help: "A file of the second trace (repeatable).")
+    @Option(help: "A file of the second trace (repeatable).", completion: .file())
     var right: [String] = []
 
     func validate() throws {
@@ -317,10 +317,10 @@ struct TraceConvertCommand: AsyncParsableCommand {
               trellis trace convert run.jsonl copy --to compact
             """)
 
-    @Argument(help: "The capture file to read.")
+    @Argument(help: "The capture file to read.", completion: .file())
     var input: String
 
-    @Argument(help: "The file to write.")
+    @Argument(help: "The file to write.", completion: .file())
     var output: String
 
     @Option(help: "The form to write: jsonl or compact (by default, from OUT's name).")
