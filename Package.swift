@@ -15,7 +15,7 @@ import PackageDescription
 //                    runtime WindowEvent; ScenarioSteps.swift holds each step's file syntax)
 //   TrellisTestKit   actor-level unit tests: hierarchy stores and single-controller probes (no YAML)
 //   TrellisBench     `trellis bench`: each figure beside its anchor, measured in the same run
-//   CZeroMQ          Debian's libzmq as a system library (headers in /usr/include, apt libzmq3-dev)
+//   CZeroMQ          libzmq as a system library (Debian's libzmq3-dev; Homebrew's zeromq on macOS)
 //   ZeroMQ           the project's own thin Swift binding over it
 //   TrellisTransport the node transport: one link under it (ZeroMQ's I/O thread, or the in-memory
 //                    loopback for nodes sharing a process), peers, the controller calls declared
@@ -26,8 +26,21 @@ import PackageDescription
 //   TrellisCLI       the whole command line as a library: a runner of yours (SPEC §4.1) registers
 //                    its Swift behaviours and calls TrellisCLI.main(registry:)
 //   trellis          the plain command-line tool: TrellisCLI with no behaviours of its own
+// Where libzmq's headers are found. Debian puts them in /usr/include, which needs no flags, and its
+// libzmq.pc lists private -isystem flags that SwiftPM warns about in every dependent's build, so
+// Linux asks pkg-config nothing. Homebrew's prefix (/opt/homebrew) is not searched by default:
+// on macOS its libzmq.pc says where the headers and the library are.
+#if os(macOS)
+let zeroMQPkgConfig: String? = "libzmq"
+#else
+let zeroMQPkgConfig: String? = nil
+#endif
+
 let package = Package(
     name: "Trellis",
+    // macOS 15: the first with the Synchronization module (Mutex, Atomic). Linux needs no entry.
+    // Supported by construction; this project's machines and CI build and test on Linux only.
+    platforms: [.macOS(.v15)],
     products: [
         .library(name: "TrellisModel", targets: ["TrellisModel"]),
         .library(name: "TrellisRuntime", targets: ["TrellisRuntime"]),
@@ -42,12 +55,14 @@ let package = Package(
         // Scenario files may be YAML (SPEC §5): Yams brings libyaml (its CYaml module), whose
         // events TrellisScenario composes itself (YAML 1.2 core schema, one-line errors).
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
+        // `swift package generate-documentation` (DocC) for scripts/test.sh and the Swift Package
+        // Index. A command plugin no target uses: a package that depends on Trellis builds none of it.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
     ],
     targets: [
         .target(name: "TrellisModel", dependencies: ["TrellisJSON"]),
-        // No pkgConfig: Debian's libzmq.pc lists private -isystem flags that SwiftPM warns about in
-        // every dependent's build; the headers are in /usr/include and the module map links zmq.
-        .systemLibrary(name: "CZeroMQ", providers: [.apt(["libzmq3-dev"])]),
+        // The module map links zmq; pkg-config is asked on macOS only (zeroMQPkgConfig, above).
+        .systemLibrary(name: "CZeroMQ", pkgConfig: zeroMQPkgConfig, providers: [.apt(["libzmq3-dev"]), .brew(["zeromq"])]),
         .target(name: "ZeroMQ", dependencies: ["CZeroMQ"]),
         .target(name: "TrellisTransport", dependencies: ["ZeroMQ", "TrellisWire", "TrellisModel", "TrellisJSON", "TrellisTrace", "TrellisRuntime"]),
         .target(name: "TrellisDistributed", dependencies: ["TrellisTransport", "ZeroMQ", "TrellisWire", "TrellisModel", "TrellisTrace", "TrellisTraceFiles", "TrellisRuntime", "TrellisScenario"]),
@@ -85,7 +100,7 @@ let package = Package(
             name: "TrellisTransportTests",
             dependencies: ["TrellisTransport", "TrellisDistributed", "TrellisWire", "TrellisScenario", "TrellisRuntime", "TrellisTrace", "TrellisTraceFiles", "TrellisModel", "ZeroMQ", "trellis", "trellis-test-runner", "TrellisTestSupport"]),
         .testTarget(name: "TrellisTestKitTests", dependencies: ["TrellisTestKit", "TrellisRuntime", "TrellisModel", "TrellisScenario"]),
-        // docs/testing.md's code as written: its tests import only Testing and TrellisTestKit.
+        // The tutorial's code as written (Sources/TrellisTestKit/TrellisTestKit.docc/Testing.md): its tests import only Testing and TrellisTestKit.
         .testTarget(name: "TrellisTutorialTests", dependencies: ["TrellisTestKit", "TrellisRuntime", "TrellisModel"]),
         .testTarget(name: "TrellisWireTests", dependencies: ["TrellisWire", "TrellisModel", "TrellisTestSupport"]),
         .testTarget(name: "TrellisModelTests", dependencies: ["TrellisModel", "TrellisJSON", "TrellisTrace", "TrellisTraceFiles"], exclude: ["Golden"]),

@@ -6,6 +6,8 @@ import PackageDescription
 //   swift build && .build/debug/my-trellis run Scenarios/overlay-sidebar.json
 let package = Package(
     name: "Runner",
+    // Trellis's own floor on macOS (Synchronization's Mutex and Atomic); Linux needs no entry.
+    platforms: [.macOS(.v15)],
     dependencies: [
         // `name:` because the checkout folder (the identity SwiftPM derives from a path) may be
         // named anything; products are looked up by this name.

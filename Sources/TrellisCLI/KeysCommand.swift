@@ -44,7 +44,7 @@ struct KeysMakeCommand: AsyncParsableCommand {
     @Argument(help: "The nodes to make a key pair for, as the scenario's placement names them.")
     var names: [String]
 
-    @Option(help: "The folder to write the key files into (made private, 0700, when missing).")
+    @Option(help: "The folder to write the key files into (made private, 0700, when missing).", completion: .directory)
     var dir: String
 
     func run() async throws {

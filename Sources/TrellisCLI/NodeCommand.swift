@@ -51,16 +51,16 @@ struct NodeCommand: BehaviorCommand {
     @Option(help: "Seconds to wait for a conductor's setup before giving up (exit 3).")
     var setupTimeout: Int = 600
 
-    @Option(help: "CURVE: the folder of key files (trellis keys make) with NAME.key and every peer's NAME.pub.")
+    @Option(help: "CURVE: the folder of key files (trellis keys make) with NAME.key and every peer's NAME.pub.", completion: .directory)
     var keys: String?
 
     @Option(help: "CURVE: a peer's public key, NAME=Z85KEY (repeatable), to greet it securely.")
     var peerKey: [String] = []
 
-    @Option(help: "CURVE: file with this node's secret key (Z85, 40 characters).")
+    @Option(help: "CURVE: file with this node's secret key (Z85, 40 characters).", completion: .file())
     var curveSecretKey: String?
 
-    @Option(help: "CURVE: file listing the peers allowed to connect, a line NAME=KEY each (node name, Z85 public key); a key is heard under its name only.")
+    @Option(help: "CURVE: file listing the peers allowed to connect, a line NAME=KEY each (node name, Z85 public key); a key is heard under its name only.", completion: .file())
     var curveAllow: String?
 
     func validate() throws {

@@ -51,16 +51,16 @@ struct RunCommand: BehaviorCommand {
             """
     )
 
-    @Argument(help: "The scenario file (JSON, or YAML when named *.yaml or *.yml).")
+    @Argument(help: "The scenario file (JSON, or YAML when named *.yaml or *.yml).", completion: .file(extensions: ["json", "yaml", "yml"]))
     var scenario: String
 
     @Option(help: "Where the controllers run: inproc (one process) or zmq (one process per placement node).")
     var transport: TransportKind = .inproc
 
-    @Option(help: "Also write the capture to this file: JSON Lines for a name ending in .jsonl, the compact capture for any other (.trellis, say).")
+    @Option(help: "Also write the capture to this file: JSON Lines for a name ending in .jsonl, the compact capture for any other (.trellis, say).", completion: .file())
     var trace: String?
 
-    @Option(help: "Also write one capture file per node (process) into this folder: NODE.jsonl.")
+    @Option(help: "Also write one capture file per node (process) into this folder: NODE.jsonl.", completion: .directory)
     var traceDir: String?
 
     @Option(help: "What to print: text (canonical lines), jsonl (the capture format), or json (one report of the run: failed expects, errors; no trace, which --trace writes).")
@@ -78,7 +78,7 @@ struct RunCommand: BehaviorCommand {
     @Flag(help: "With zmq: secure every connection with CURVE, a fresh key pair per node.")
     var curve = false
 
-    @Option(help: "With zmq: secure every connection with CURVE, with the key files of this folder (trellis keys make).")
+    @Option(help: "With zmq: secure every connection with CURVE, with the key files of this folder (trellis keys make).", completion: .directory)
     var keys: String?
 
     func validate() throws {
@@ -256,7 +256,7 @@ struct ValidateCommand: BehaviorCommand {
             """
     )
 
-    @Argument(help: "The scenario file (JSON, or YAML when named *.yaml or *.yml).")
+    @Argument(help: "The scenario file (JSON, or YAML when named *.yaml or *.yml).", completion: .file(extensions: ["json", "yaml", "yml"]))
     var scenario: String
 
     @Option(help: "What to print: text, or json (one document with every error: file, line, column, path, message; docs/json-output.md).")

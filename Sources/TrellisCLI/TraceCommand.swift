@@ -143,7 +143,7 @@ struct TraceShowCommand: AsyncParsableCommand {
               trellis trace show node-a.jsonl node-b.jsonl --kind suppressed --step 2-3
             """)
 
-    @Argument(help: "Capture files (JSON Lines or compact).")
+    @Argument(help: "Capture files (JSON Lines or compact).", completion: .file())
     var files: [String]
 
     @Flag(help: "Indent each event under the event that caused it.")
@@ -214,7 +214,7 @@ struct TraceFollowCommand: AsyncParsableCommand {
               trellis trace follow run.jsonl 12
             """)
 
-    @Argument(help: "Capture files, then the event.")
+    @Argument(help: "Capture files, then the event.", completion: .file())
     var arguments: [String]
 
     func validate() throws {
@@ -260,10 +260,10 @@ struct TraceMergeCommand: AsyncParsableCommand {
               trellis trace merge traces/main.jsonl traces/b.jsonl -o merged.jsonl
             """)
 
-    @Argument(help: "Capture files to merge.")
+    @Argument(help: "Capture files to merge.", completion: .file())
     var files: [String]
 
-    @Option(name: .shortAndLong, help: "Write the merged trace here instead of standard output (JSON Lines for a name ending in .jsonl, else compact).")
+    @Option(name: .shortAndLong, help: "Write the merged trace here instead of standard output (JSON Lines for a name ending in .jsonl, else compact).", completion: .file())
     var output: String?
 
     func validate() throws {
@@ -300,13 +300,13 @@ struct TraceDiffCommand: AsyncParsableCommand {
               trellis trace diff before.jsonl after.jsonl --format json
             """)
 
-    @Argument(help: "The two traces (one file each).")
+    @Argument(help: "The two traces (one file each).", completion: .file())
     var files: [String] = []
 
-    @Option(help: "A file of the first trace (repeatable, for per-process files).")
+    @Option(help: "A file of the first trace (repeatable, for per-process files).", completion: .file())
     var left: [String] = []
 
-    @Option(help: "A file of the second trace (repeatable).")
+    @Option(help: "A file of the second trace (repeatable).", completion: .file())
     var right: [String] = []
 
     @Option(help: "What to print: text, or json (one document: each differing step and its lines, each unreadable line; docs/json-output.md).")
@@ -387,10 +387,10 @@ struct TraceConvertCommand: AsyncParsableCommand {
               trellis trace convert run.jsonl copy --to compact
             """)
 
-    @Argument(help: "The capture file to read.")
+    @Argument(help: "The capture file to read.", completion: .file())
     var input: String
 
-    @Argument(help: "The file to write.")
+    @Argument(help: "The file to write.", completion: .file())
     var output: String
 
     @Option(help: "The form to write: jsonl or compact (by default, from OUT's name).")

@@ -32,7 +32,7 @@ struct TraceExportCommand: BehaviorCommand {
         case perfetto, mermaid, plantuml, svg
     }
 
-    @Argument(help: "Capture files (perfetto, mermaid, plantuml; svg takes none: it runs --scenario).")
+    @Argument(help: "Capture files (perfetto, mermaid, plantuml; svg takes none: it runs --scenario).", completion: .file())
     var files: [String] = []
 
     @Option(help: "perfetto, mermaid, plantuml or svg.")
@@ -47,10 +47,10 @@ struct TraceExportCommand: BehaviorCommand {
     @Option(help: "Only the controllers reached from this one's events, itself included (diagrams; repeatable).")
     var subtree: [String] = []
 
-    @Option(help: "svg: the scenario file to run up to --step.")
+    @Option(help: "svg: the scenario file to run up to --step.", completion: .file(extensions: ["json", "yaml", "yml"]))
     var scenario: String?
 
-    @Option(name: .shortAndLong, help: "Write here instead of standard output.")
+    @Option(name: .shortAndLong, help: "Write here instead of standard output.", completion: .file())
     var output: String?
 
     func validate() throws {

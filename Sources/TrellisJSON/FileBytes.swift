@@ -1,4 +1,12 @@
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#else
+#error("Trellis needs a C library it knows: Glibc, Musl or Darwin")
+#endif
 
 /// Reads a whole file by streaming it — `read(2)` until the end — rather than asking its size
 /// first, so that pipes, FIFOs and process substitutions (`<(…)`, `/dev/fd/63`, `/dev/stdin`)
@@ -46,7 +54,7 @@ public enum FileBytes {
             bytes.withUnsafeMutableBytes { buffer in
                 guard let base = buffer.baseAddress else { failed = true; return }
                 repeat {
-                    count = Glibc.read(descriptor, base + before, chunk)
+                    count = readDescriptor(descriptor, base + before, chunk)
                 } while count < 0 && errno == EINTR
                 failed = count < 0
             }
@@ -60,4 +68,10 @@ public enum FileBytes {
             }
         }
     }
+}
+
+/// `read(2)` under a name `FileBytes.read` does not hide (the C library's module name differs
+/// between Linux and Darwin, so it cannot be qualified).
+private func readDescriptor(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
+    read(descriptor, buffer, count)
 }

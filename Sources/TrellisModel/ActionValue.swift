@@ -5,10 +5,15 @@ import TrellisJSON
 /// the runtime, the scenario reader and the wire can all carry it (`ActionValue+JSON.swift`: the
 /// mapping from parsed JSON and the exact text the wire carries).
 public indirect enum ActionValue: Sendable, Hashable, CustomStringConvertible {
+    /// JSON's `null`.
     case null
+    /// `true` or `false`.
     case bool(Bool)
+    /// A number (JSON has one kind: a double).
     case number(Double)
+    /// A string.
     case string(String)
+    /// Elements in order.
     case array([ActionValue])
     /// Members in the order they were written.
     case object([ActionMember])
@@ -53,9 +58,12 @@ public indirect enum ActionValue: Sendable, Hashable, CustomStringConvertible {
 
 /// One member of an `ActionValue` object.
 public struct ActionMember: Sendable, Hashable {
+    /// The member's name.
     public var key: String
+    /// The member's value.
     public var value: ActionValue
 
+    /// A member named `key`.
     public init(_ key: String, _ value: ActionValue) {
         self.key = key
         self.value = value
@@ -64,5 +72,16 @@ public struct ActionMember: Sendable, Hashable {
 
 /// The JSON type of an action's value, named as the scenario format's errors name JSON types.
 public enum ActionValueType: String, Sendable, Hashable, CaseIterable {
-    case null, boolean, number, string, array, object
+    /// `null`.
+    case null
+    /// `true` or `false`.
+    case boolean
+    /// A number.
+    case number
+    /// A string.
+    case string
+    /// An array.
+    case array
+    /// An object.
+    case object
 }

@@ -1,6 +1,7 @@
 /// How numbers print in canonical trace text (SPEC §6): an integer when whole, otherwise
 /// with up to three decimals and trailing zeros removed.
 public enum CanonicalNumber {
+    /// The canonical text of `value`: `nan`, `inf` and `-inf` for the values that are not finite.
     public static func format(_ value: Double) -> String {
         guard value.isFinite else { return value.isNaN ? "nan" : (value < 0 ? "-inf" : "inf") }
         // Round to three decimals first so that 0.1 + 0.2 prints as 0.3, and 2.9999 as 3.

@@ -2,8 +2,10 @@
 ///
 /// A presentation controller is named after the controller it presents: `pc:P`.
 public struct ControllerID: Hashable, Sendable, Comparable, ExpressibleByStringLiteral, CustomStringConvertible {
+    /// The name as trace lines and scenario files write it.
     public let name: String
 
+    /// The controller named `name`.
     public init(_ name: String) {
         self.name = name
     }

@@ -1,17 +1,22 @@
 /// A width and height in points, as UIKit's `CGSize`.
 public struct Size: Hashable, Sendable, CustomStringConvertible {
+    /// The width in points.
     public var width: Double
+    /// The height in points.
     public var height: Double
 
+    /// A size of `width` by `height` points.
     public init(width: Double, height: Double) {
         self.width = width
         self.height = height
     }
 
+    /// A size of `width` by `height` points, unlabelled as a trace line writes it (`390x844`).
     public init(_ width: Double, _ height: Double) {
         self.init(width: width, height: height)
     }
 
+    /// No width, no height.
     public static let zero = Size(0, 0)
 
     /// Canonical trace form: `WxH`, each number as `CanonicalNumber` prints it.
@@ -22,18 +27,23 @@ public struct Size: Hashable, Sendable, CustomStringConvertible {
 
 /// A position in points, as UIKit's `CGPoint`.
 public struct Point: Hashable, Sendable, CustomStringConvertible {
+    /// The horizontal position in points.
     public var x: Double
+    /// The vertical position in points.
     public var y: Double
 
+    /// The point at `x`, `y`.
     public init(x: Double, y: Double) {
         self.x = x
         self.y = y
     }
 
+    /// The point at `x`, `y`, unlabelled.
     public init(_ x: Double, _ y: Double) {
         self.init(x: x, y: y)
     }
 
+    /// The origin.
     public static let zero = Point(x: 0, y: 0)
 
     /// Canonical trace form: `x,y`, each number as `CanonicalNumber` prints it.
@@ -44,29 +54,41 @@ public struct Point: Hashable, Sendable, CustomStringConvertible {
 
 /// A frame: origin and size, as UIKit's `CGRect`.
 public struct Rect: Hashable, Sendable, CustomStringConvertible {
+    /// The top-left corner.
     public var origin: Point
+    /// The width and height.
     public var size: Size
 
+    /// The rect at `origin` of `size`.
     public init(origin: Point, size: Size) {
         self.origin = origin
         self.size = size
     }
 
+    /// The rect at `x`, `y` of `width` by `height` points.
     public init(x: Double, y: Double, width: Double, height: Double) {
         self.init(origin: Point(x: x, y: y), size: Size(width, height))
     }
 
+    /// A rect of `size` at `origin` (by default the origin of its container).
     public init(origin: Point = .zero, _ size: Size) {
         self.init(origin: origin, size: size)
     }
 
+    /// An empty rect at the origin.
     public static let zero = Rect(origin: .zero, size: .zero)
 
+    /// The left edge.
     public var minX: Double { origin.x }
+    /// The top edge.
     public var minY: Double { origin.y }
+    /// The right edge.
     public var maxX: Double { origin.x + size.width }
+    /// The bottom edge.
     public var maxY: Double { origin.y + size.height }
+    /// The horizontal centre.
     public var midX: Double { origin.x + size.width / 2 }
+    /// The vertical centre.
     public var midY: Double { origin.y + size.height / 2 }
 
     /// This rect moved by `offset` (a frame given in a container's coordinates, in its

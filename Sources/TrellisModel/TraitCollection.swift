@@ -1,28 +1,79 @@
 /// UIKit's `UIUserInterfaceSizeClass`.
 public enum SizeClass: String, CaseIterable, Hashable, Sendable {
-    case unspecified, compact, regular
+    /// `.unspecified`: not set here; a merge takes it from the environment.
+    case unspecified
+    /// `.compact`: an iPhone's width, or its height in landscape.
+    case compact
+    /// `.regular`: an iPad's width and height.
+    case regular
 }
 
 /// UIKit's `UIUserInterfaceIdiom`.
 public enum UserInterfaceIdiom: String, CaseIterable, Hashable, Sendable {
-    case unspecified, phone, pad, tv, carPlay, mac, vision
+    /// `.unspecified`: not set here.
+    case unspecified
+    /// `.phone`: an iPhone.
+    case phone
+    /// `.pad`: an iPad.
+    case pad
+    /// `.tv`: an Apple TV.
+    case tv
+    /// `.carPlay`: a CarPlay screen.
+    case carPlay
+    /// `.mac`: a Mac (Catalyst in the Mac idiom).
+    case mac
+    /// `.vision`: Apple Vision Pro.
+    case vision
 }
 
 /// UIKit's `UITraitEnvironmentLayoutDirection`.
 public enum LayoutDirection: String, CaseIterable, Hashable, Sendable {
-    case unspecified, leftToRight, rightToLeft
+    /// `.unspecified`: not set here.
+    case unspecified
+    /// `.leftToRight`: English, say.
+    case leftToRight
+    /// `.rightToLeft`: Arabic or Hebrew, say.
+    case rightToLeft
 }
 
 /// UIKit's `UIUserInterfaceStyle`.
 public enum UserInterfaceStyle: String, CaseIterable, Hashable, Sendable {
-    case unspecified, light, dark
+    /// `.unspecified`: not set here.
+    case unspecified
+    /// `.light`: light mode.
+    case light
+    /// `.dark`: dark mode.
+    case dark
 }
 
 /// UIKit's `UIContentSizeCategory`.
 public enum ContentSizeCategory: String, CaseIterable, Hashable, Sendable {
-    case unspecified, extraSmall, small, medium, large, extraLarge, extraExtraLarge, extraExtraExtraLarge,
-         accessibilityMedium, accessibilityLarge, accessibilityExtraLarge, accessibilityExtraExtraLarge,
-         accessibilityExtraExtraExtraLarge
+    /// `.unspecified`: not set here.
+    case unspecified
+    /// `UIContentSizeCategory.extraSmall`.
+    case extraSmall
+    /// `UIContentSizeCategory.small`.
+    case small
+    /// `UIContentSizeCategory.medium`.
+    case medium
+    /// `UIContentSizeCategory.large`: the default text size.
+    case large
+    /// `UIContentSizeCategory.extraLarge`.
+    case extraLarge
+    /// `UIContentSizeCategory.extraExtraLarge`.
+    case extraExtraLarge
+    /// `UIContentSizeCategory.extraExtraExtraLarge`: the largest outside accessibility sizes.
+    case extraExtraExtraLarge
+    /// `UIContentSizeCategory.accessibilityMedium`: the smallest accessibility size.
+    case accessibilityMedium
+    /// `UIContentSizeCategory.accessibilityLarge`.
+    case accessibilityLarge
+    /// `UIContentSizeCategory.accessibilityExtraLarge`.
+    case accessibilityExtraLarge
+    /// `UIContentSizeCategory.accessibilityExtraExtraLarge`.
+    case accessibilityExtraExtraLarge
+    /// `UIContentSizeCategory.accessibilityExtraExtraExtraLarge`: the largest of all.
+    case accessibilityExtraExtraExtraLarge
 }
 
 /// The traits of a controller's environment, as UIKit's `UITraitCollection`.
@@ -30,14 +81,22 @@ public enum ContentSizeCategory: String, CaseIterable, Hashable, Sendable {
 /// Every trait may be unspecified (`displayScale` 0 means unspecified). Merging follows
 /// `UITraitCollection(traitsFrom:)`: for each trait the last collection that specifies it wins.
 public struct TraitCollection: Hashable, Sendable, CustomStringConvertible {
+    /// `horizontalSizeClass`: compact on an iPhone in portrait, regular on an iPad's full width.
     public var horizontalSizeClass: SizeClass
+    /// `verticalSizeClass`: compact on most iPhones in landscape.
     public var verticalSizeClass: SizeClass
+    /// `userInterfaceIdiom`: which kind of device.
     public var userInterfaceIdiom: UserInterfaceIdiom
+    /// `displayScale`: points to pixels (2 or 3 on today's iPhones); 0 is unspecified.
     public var displayScale: Double
+    /// `layoutDirection`: left to right or right to left.
     public var layoutDirection: LayoutDirection
+    /// `userInterfaceStyle`: light or dark mode.
     public var userInterfaceStyle: UserInterfaceStyle
+    /// `preferredContentSizeCategory`: the user's text size.
     public var preferredContentSizeCategory: ContentSizeCategory
 
+    /// A collection with the traits given; every other trait unspecified.
     public init(
         horizontalSizeClass: SizeClass = .unspecified,
         verticalSizeClass: SizeClass = .unspecified,

@@ -32,9 +32,12 @@ public enum BehaviorKind: String, Sendable, Hashable, CaseIterable, Comparable {
 
 /// A registered name and the kind it is registered as.
 public struct BehaviorName: Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// The kind the name is registered as.
     public var kind: BehaviorKind
+    /// The name, as a scenario file writes it.
     public var name: String
 
+    /// The name `name` of kind `kind`.
     public init(_ kind: BehaviorKind, _ name: String) {
         self.kind = kind
         self.name = name

@@ -44,10 +44,14 @@ public enum BehaviorRequest: Sendable, Hashable, CustomStringConvertible {
 /// A request waiting for the window: who made it, what it is, and its `request` event (the cause
 /// of everything carrying it out leads to).
 public struct QueuedRequest: Sendable, Hashable {
+    /// The controller whose behaviour asked.
     public var requester: ControllerID
+    /// What it asked for.
     public var request: BehaviorRequest
+    /// Its `request` event: the cause of everything carrying it out does.
     public var event: EventRef
 
+    /// A request `requester` made, recorded as `event`.
     public init(requester: ControllerID, request: BehaviorRequest, event: EventRef) {
         self.requester = requester
         self.request = request

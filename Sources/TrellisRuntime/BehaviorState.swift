@@ -11,6 +11,7 @@ import TrellisModel
 /// // in size(forPresented:…in:):       pc.state[IncomingTraits.self] ?? pc.traitCollection
 /// ```
 public protocol BehaviorStateKey {
+    /// The type of what the slot holds.
     associatedtype Value: Sendable
     /// What the slot holds before anything is written to it.
     static var initialValue: Value { get }
@@ -23,6 +24,7 @@ public protocol BehaviorStateKey {
 public struct BehaviorState: Sendable {
     private var values: [ObjectIdentifier: any Sendable] = [:]
 
+    /// State with every slot at its initial value.
     public init() {}
 
     /// The value stored under `key`, or the key's initial value.

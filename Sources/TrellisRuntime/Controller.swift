@@ -45,6 +45,7 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
     @exclusivity(unchecked) var defaultHooks: UInt8 = 0
     /// This controller's name in the trace recorder.
     let traceName: TraceName
+    /// The index of the selected child (a tab bar controller's `selectedIndex`).
     public private(set) var selectedIndex: Int
     @exclusivity(unchecked) public private(set) var size: Size = .zero
     @exclusivity(unchecked) var pendingSize: Size?
@@ -55,12 +56,14 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
     @exclusivity(unchecked) var pendingTraits: TraitCollection?
 
     // Rarely touched on a transition.
+    /// The controller's id, readable from any actor.
     public nonisolated let id: ControllerID
     /// Where its container put it, in the container's coordinates, at its last layout (R60).
     @exclusivity(unchecked) public private(set) var origin: Point = .zero
     /// Its frame as its container last laid it out (R60).
     public var frame: Rect { Rect(origin: origin, size: size) }
     var traitOverrides: [ControllerID: TraitCollection]
+    /// The size it asks its container for (UIKit's `preferredContentSize`).
     public private(set) var preferredContentSize: Size
     /// The behaviour, grant policy and presentation settings: shared by every controller with
     /// the defaults, so a large hierarchy does not pay for what few controllers use.
@@ -118,6 +121,7 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
         self.settings = ControllerSettings.make(description)
     }
 
+    /// Its state as a window reads it: size, traits, preferred size and frame.
     public func snapshot() -> ControllerSnapshot {
         ControllerSnapshot(size: size, traitCollection: traitCollection, preferredContentSize: preferredContentSize, frame: frame)
     }
@@ -149,6 +153,7 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
         Dictionary(zip(endpoints.ids, slots.indices.map(childFrame(at:))), uniquingKeysWith: { first, _ in first })
     }
 
+    /// The `setOverrideTraitCollection(_:forChild:)` values it set, by child.
     public var traitOverridesByChild: [ControllerID: TraitCollection] { traitOverrides }
 
     public func frame(ofChild child: ControllerID) -> Rect? {

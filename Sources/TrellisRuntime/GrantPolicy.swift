@@ -5,6 +5,7 @@ import TrellisModel
 public enum GrantPolicy: Sendable, Hashable {
     /// UIKit's default for a plain view controller: nothing changes.
     case none
+    /// The whole requested size, granted as asked.
     case all
     /// The requested size, clamped axis by axis to at most this size.
     case clamp(Size)

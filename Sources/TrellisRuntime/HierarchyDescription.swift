@@ -2,22 +2,29 @@ import TrellisModel
 
 /// How to build one controller: its kind, children, configuration and behaviour.
 public struct ControllerDescription: Sendable {
+    /// The controller's id, unique in its window.
     public var id: ControllerID
+    /// Which built-in container it is, or a plain `view`.
     public var kind: ContainerKind
+    /// Its children, in order.
     public var children: [ControllerID]
     /// The selected child of a tab bar controller.
     public var selectedIndex: Int
+    /// The size it asks its container for (UIKit's `preferredContentSize`).
     public var preferredContentSize: Size
     /// `setOverrideTraitCollection(_:forChild:)` values, by child.
     public var traitOverrides: [ControllerID: TraitCollection]
     /// What the default `preferredContentSizeDidChange(forChild:)` grants (R24).
     public var grant: GrantPolicy
+    /// The Swift code that customises it (`DefaultBehavior`: UIKit's, unchanged).
     public var behavior: any ViewControllerBehavior
     /// The style this controller asks for when presented (nil: the profile's default).
     public var modalPresentationStyle: ModalPresentationStyle?
+    /// The transition style it asks for when presented.
     public var modalTransitionStyle: ModalTransitionStyle
     /// R37; nil means UIKit's default (true for navigation controllers).
     public var definesPresentationContext: Bool?
+    /// R38: whether it provides the transition style of presentations in its context.
     public var providesPresentationContextTransitionStyle: Bool
     /// The presentation controller used when this controller is presented with `custom`.
     public var presentationController: PresentationControllerDescription
@@ -33,6 +40,7 @@ public struct ControllerDescription: Sendable {
     /// a source view, in the window's. Only the screen picture reads it.
     public var popoverSourceRect: Rect?
 
+    /// A controller `id` with UIKit's defaults for everything not given.
     public init(
         _ id: ControllerID,
         kind: ContainerKind = .view,
@@ -76,12 +84,18 @@ public struct ControllerDescription: Sendable {
 
 /// A whole window: its size and traits, its root controller and every controller below it.
 public struct HierarchyDescription: Sendable {
+    /// The window's size in points.
     public var windowSize: Size
+    /// The window's traits (its screen's).
     public var windowTraits: TraitCollection
+    /// The id of the window's root controller.
     public var root: ControllerID
+    /// Every controller of the window, the root among them.
     public var controllers: [ControllerDescription]
+    /// Which UIKit generation's presentation defaults and adaptation apply.
     public var profile: AdaptationProfile
 
+    /// A window of `windowSize` and `windowTraits` whose root is `root`.
     public init(
         windowSize: Size, windowTraits: TraitCollection, root: ControllerID, controllers: [ControllerDescription],
         profile: AdaptationProfile = .ios8

@@ -7,18 +7,27 @@ import TrellisModel
 public struct HierarchyStructure: Sendable, Equatable {
     /// One controller as the structure sees it.
     public struct Node: Sendable, Equatable {
+        /// The controller's id.
         public var id: ControllerID
+        /// Which container it is.
         public var kind: ContainerKind
+        /// Its container, nil for the root (filled in from the children lists).
         public var parent: ControllerID?
+        /// Its children, in order.
         public var children: [ControllerID]
+        /// The selected child of a tab bar controller.
         public var selectedIndex: Int
         /// The controller this one presents (R28: at most one).
         public var presented: ControllerID?
         /// The controller that presents this one.
         public var presenting: ControllerID?
+        /// R37: whether it defines the context of `currentContext` presentations below it.
         public var definesPresentationContext: Bool
+        /// R38: whether it also provides their transition style.
         public var providesPresentationContextTransitionStyle: Bool
+        /// The style it asks for when presented (nil: the profile's default).
         public var modalPresentationStyle: ModalPresentationStyle?
+        /// The transition style it asks for when presented.
         public var modalTransitionStyle: ModalTransitionStyle
         /// Whether a popover presentation of this controller has a source (R31).
         public var hasPopoverSource: Bool
@@ -26,8 +35,10 @@ public struct HierarchyStructure: Sendable, Equatable {
         public var customPresentsInFullscreen: Bool
         /// Where a popover presentation of this controller points from (for the screen picture).
         public var popoverSourceView: ControllerID?
+        /// The rect it points from, in the source view's coordinates (or the window's).
         public var popoverSourceRect: Rect?
 
+        /// A node with UIKit's defaults for everything not given.
         public init(
             id: ControllerID, kind: ContainerKind = .view, parent: ControllerID? = nil, children: [ControllerID] = [],
             selectedIndex: Int = 0, definesPresentationContext: Bool? = nil,
@@ -53,9 +64,12 @@ public struct HierarchyStructure: Sendable, Equatable {
         }
     }
 
+    /// Every controller, by id.
     public private(set) var nodes: [ControllerID: Node]
+    /// The window's root controller.
     public let root: ControllerID
 
+    /// The structure of `nodes`, each node's `parent` taken from its container's children.
     public init(root: ControllerID, nodes: [Node]) {
         self.root = root
         var byID: [ControllerID: Node] = [:]
@@ -66,6 +80,7 @@ public struct HierarchyStructure: Sendable, Equatable {
         self.nodes = byID
     }
 
+    /// The node of `id`; nil when there is none.
     public subscript(id: ControllerID) -> Node? { nodes[id] }
 
     mutating func update(_ id: ControllerID, _ change: (inout Node) -> Void) {

@@ -3,8 +3,11 @@ import TrellisTrace
 
 /// A controller's state as a window reads it.
 public struct ControllerSnapshot: Sendable, Equatable {
+    /// Its size (its view's bounds).
     public var size: Size
+    /// Its traits, as its environment last gave them.
     public var traitCollection: TraitCollection
+    /// The size it asks its container for.
     public var preferredContentSize: Size
     /// Its frame as its container last laid it out (R60): origin in the container's coordinates.
     public var frame: Rect
@@ -95,6 +98,7 @@ public struct PresentationState: Sendable, Equatable {
     /// The presented view's frame in the container view's coordinates (R63).
     public var presentedViewFrame: Rect
 
+    /// A presentation as its window reads it.
     public init(
         removesPresenterViews: Bool, displayedID: ControllerID, style: ModalPresentationStyle, coversContext: Bool,
         containerViewBounds: Rect, presentedViewFrame: Rect

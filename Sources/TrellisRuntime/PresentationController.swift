@@ -24,9 +24,11 @@ public actor PresentationController: ManagedPresentationController, Presentation
     var displayedEndpoint: any ControllerEndpoint
     /// The navigation controller wrapping the presented controller while adapted (R49).
     public private(set) var wrapper: Controller?
+    /// The id of the navigation controller wrapping the presented controller while adapted (R49).
     public var wrapperID: ControllerID? { wrapper?.id }
     public private(set) var size: Size
     var pendingSize: Size?
+    /// Its traits: the presented controller's environment.
     public private(set) var traitCollection: TraitCollection
     var pendingTraits: TraitCollection?
     var windowSize: Size

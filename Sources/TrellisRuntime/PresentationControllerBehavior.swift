@@ -26,6 +26,7 @@ public protocol PresentationControllerContext: BehaviorRequester {
     var presentedViewSize: Size { get }
     /// A popover's source rect in the container view's (the window's) coordinates, or nil.
     var popoverSourceRect: Rect? { get }
+    /// Its traits: the environment it gives the presented controller.
     var traitCollection: TraitCollection { get }
     /// State the behaviour keeps across messages, isolated to this presentation controller (SPEC §4).
     var state: BehaviorState { get set }
@@ -79,20 +80,27 @@ extension PresentationControllerContext {
 /// The Swift code that customises a presentation controller (a `custom` presentation's
 /// `UIPresentationController` subclass), each method defaulting to UIKit's behaviour.
 public protocol PresentationControllerBehavior: Sendable {
+    /// `viewWillTransition(to:with:)`: the container view is resizing; super forwards it to the presented controller.
     func viewWillTransition(to size: Size, with coordinator: TransitionCoordinator, in pc: isolated any PresentationControllerContext) async
+    /// `willTransition(to:with:)`: the traits are changing; super forwards them to the presented controller.
     func willTransition(to traits: TraitCollection, with coordinator: TransitionCoordinator, in pc: isolated any PresentationControllerContext) async
     /// `size(forChildContentContainer:withParentContainerSize:)` for the presented controller.
     func size(forPresented child: ControllerID, parentSize: Size, in pc: isolated any PresentationControllerContext) -> Size
+    /// `preferredContentSizeDidChange(forChildContentContainer:)` from the presented controller.
     func preferredContentSizeDidChange(forChild child: ControllerID, preferredSize: Size, in pc: isolated any PresentationControllerContext) async
     /// `frameOfPresentedViewInContainerView` (R62), in the container view's coordinates.
     func frameOfPresentedViewInContainerView(in pc: isolated any PresentationControllerContext) -> Rect
     /// `containerViewWillLayoutSubviews()` (R63): super gives the presented view its frame.
     func containerViewWillLayoutSubviews(in pc: isolated any PresentationControllerContext)
+    /// `containerViewDidLayoutSubviews()` (R63): after the presented view has its frame.
     func containerViewDidLayoutSubviews(in pc: isolated any PresentationControllerContext)
     /// The transition callbacks of R42, called when they are recorded.
     func presentationTransitionWillBegin(in pc: isolated any PresentationControllerContext)
+    /// `presentationTransitionDidEnd(_:)`: the presentation finished, or was cancelled.
     func presentationTransitionDidEnd(completed: Bool, in pc: isolated any PresentationControllerContext)
+    /// `dismissalTransitionWillBegin()`: the dismissal is starting.
     func dismissalTransitionWillBegin(in pc: isolated any PresentationControllerContext)
+    /// `dismissalTransitionDidEnd(_:)`: the dismissal finished, or was cancelled.
     func dismissalTransitionDidEnd(completed: Bool, in pc: isolated any PresentationControllerContext)
     /// A user action (SPEC §4.2): a tap on the dimming view, a drag, the keyboard showing. Return
     /// true when handled; an action nobody handles is a `warning` in the trace. Requests made
@@ -155,6 +163,7 @@ extension PresentationControllerBehavior {
 
 /// A presentation controller that behaves as UIKit's built-in ones.
 public struct DefaultPresentationBehavior: PresentationControllerBehavior {
+    /// UIKit's built-in presentation controller.
     public init() {}
 }
 
@@ -168,8 +177,10 @@ public struct PresentationControllerDescription: Sendable {
     public var overrideTraitCollection: TraitCollection?
     /// The preferred-size policy; nil: the built-in default of the style.
     public var grant: GrantPolicy?
+    /// The Swift code of the presentation controller (`DefaultPresentationBehavior`: UIKit's).
     public var behavior: any PresentationControllerBehavior
 
+    /// A presentation controller run by `behavior`.
     public init(
         shouldPresentInFullscreen: Bool = true, shouldRemovePresentersView: Bool = false,
         overrideTraitCollection: TraitCollection? = nil, grant: GrantPolicy? = nil,

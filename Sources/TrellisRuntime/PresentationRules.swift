@@ -2,12 +2,16 @@ import TrellisModel
 
 /// Which UIKit generation's presentation defaults and adaptation table apply (SPEC §3.5, §3.7).
 public enum AdaptationProfile: String, Sendable, CaseIterable {
-    case ios8, ios13
+    /// iOS 8 to 12: `automatic` is full screen; sheets adapt to full screen in compact width.
+    case ios8
+    /// iOS 13 and later: `automatic` is a page sheet; sheets adapt to full screen in compact height.
+    case ios13
 }
 
 /// What an adaptive presentation delegate answers (R48). Only fullScreen, overFullScreen,
 /// formSheet and none are valid; anything else falls back to the default.
 public enum AdaptiveAnswer: Sendable, Hashable {
+    /// A presentation style.
     case style(ModalPresentationStyle)
     /// An answer that is not a presentation style at all, kept as written.
     case unrecognized(String)
@@ -28,6 +32,7 @@ public struct AdaptiveDelegate: Sendable, Hashable {
     /// R49: wrap the presented controller in a navigation controller while adapted.
     public var wrapsInNavigationController: Bool
 
+    /// A delegate answering `answer` and, with `wrapsInNavigationController`, wrapping while adapted.
     public init(answer: AdaptiveAnswer? = nil, wrapsInNavigationController: Bool = false) {
         self.answer = answer
         self.wrapsInNavigationController = wrapsInNavigationController
@@ -300,5 +305,14 @@ public enum PresentationRules {
 
 /// Where a custom presentation's `frame` rule puts the presented view in its container (SPEC §5).
 public enum FrameAlignment: String, Sendable, CaseIterable {
-    case left, right, center, top, bottom
+    /// Against the container's left edge.
+    case left
+    /// Against the container's right edge.
+    case right
+    /// In the container's centre.
+    case center
+    /// Against the container's top edge.
+    case top
+    /// Against the container's bottom edge.
+    case bottom
 }

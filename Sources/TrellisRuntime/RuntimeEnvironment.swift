@@ -5,6 +5,7 @@ import TrellisTrace
 /// What every controller of one window shares on one node: the trace recorder, the coordinator
 /// registrations, the transition counter and the simulated clock.
 public final class RuntimeEnvironment: Sendable {
+    /// Where every event of the window's controllers is recorded.
     public let recorder: TraceRecorder
     /// The executor the window's actors share.
     let executor = WindowExecutor()
@@ -43,6 +44,7 @@ public final class RuntimeEnvironment: Sendable {
     /// Simulated seconds elapsed: the sum of the durations of the finished transitions.
     public var simulatedTime: Double { clock.withLock { $0.simulatedSeconds } }
 
+    /// An environment recording to `recorder` (in memory by default).
     public init(recorder: TraceRecorder = TraceRecorder()) {
         self.recorder = recorder
     }

@@ -2,12 +2,19 @@ import TrellisModel
 
 /// Why the runtime refused a request. The hierarchy is unchanged when one is thrown.
 public enum RuntimeError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// No controller of the window has this id.
     case unknownController(ControllerID)
+    /// The first controller is not a child of the second.
     case notAChild(ControllerID, of: ControllerID)
+    /// Two descriptions give the same id.
     case duplicateController(ControllerID)
+    /// A controller is listed as a child of two containers.
     case usedTwice(ControllerID, firstParent: ControllerID, secondParent: ControllerID)
+    /// The containment or presentation chain comes back to where it started.
     case cycle([ControllerID])
+    /// A tab bar controller selects an index it has no child at.
     case invalidSelection(ControllerID, index: Int, childCount: Int)
+    /// The window was closed: it takes no more events.
     case windowClosed
 
     public var description: String {

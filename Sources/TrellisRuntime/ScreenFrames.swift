@@ -41,6 +41,7 @@ public struct ScreenFrame: Sendable, Equatable {
     public var id: ControllerID
     /// Where it is, in window coordinates.
     public var rect: Rect
+    /// What it is: a controller's view, a container view or a dimming view.
     public var role: Role
     /// Its place in drawing order: 0 is drawn first (at the bottom); each frame is drawn over
     /// every frame with a smaller depth. It equals the frame's index in `screenFrames()`.
@@ -49,6 +50,7 @@ public struct ScreenFrame: Sendable, Equatable {
     /// A popover's source rect in window coordinates, where its arrow points (R62); else nil.
     public var popoverSource: Rect?
 
+    /// A frame of `id` at `rect`, drawn at `depth`.
     public init(id: ControllerID, rect: Rect, role: Role, depth: Int, popoverSource: Rect? = nil) {
         self.id = id
         self.rect = rect

@@ -21,6 +21,7 @@ public final class SerialMailbox<Message: Sendable>: Sendable {
     private let busy = Atomic<Bool>(false)
     private let consumer: @Sendable (Message) async -> Void
 
+    /// A mailbox that hands each message to `consumer`, one at a time.
     public init(consumer: @escaping @Sendable (Message) async -> Void) {
         self.consumer = consumer
     }

@@ -6,7 +6,9 @@ import TrellisTrace
 /// its id within the window, whether it animates, its simulated duration, and the window
 /// traits it moves to.
 public struct TransitionInfo: Sendable, Hashable {
+    /// The transition's id within its window, as trace lines name it.
     public var id: Int
+    /// Whether it animates.
     public var isAnimated: Bool
     /// Simulated seconds; the simulated clock advances by this much when the transition ends.
     public var duration: Double
@@ -15,6 +17,7 @@ public struct TransitionInfo: Sendable, Hashable {
     /// The window's size after the transition (what full-screen presentations get, §3.5).
     public var windowSize: Size
 
+    /// The facts of transition `id`.
     public init(id: Int, isAnimated: Bool, duration: Double, windowTraits: TraitCollection, windowSize: Size) {
         self.id = id
         self.isAnimated = isAnimated
@@ -27,9 +30,13 @@ public struct TransitionInfo: Sendable, Hashable {
 /// What an alongside or completion block receives, as UIKit's
 /// `UIViewControllerTransitionCoordinatorContext`.
 public struct TransitionCoordinatorContext: Sendable {
+    /// The transition's id within its window.
     public var transitionID: Int
+    /// Whether it animates.
     public var isAnimated: Bool
+    /// Its simulated duration in seconds.
     public var transitionDuration: Double
+    /// Whether it was cancelled: always false, since a simulated transition always completes.
     public var isCancelled: Bool
 }
 
@@ -37,6 +44,7 @@ public struct TransitionCoordinatorContext: Sendable {
 /// and `animate(alongsideTransition:completion:)`, whose blocks run when the transition ends,
 /// each recorded in the trace under the controller that registered it.
 public struct TransitionCoordinator: Sendable {
+    /// The transition's facts.
     public let info: TransitionInfo
     let registrar: CoordinatorRegistrar
     /// The controller the coordinator was handed to; registrations are traced under its name.
@@ -48,8 +56,11 @@ public struct TransitionCoordinator: Sendable {
         self.owner = owner
     }
 
+    /// The transition's id within its window (UIKit's coordinator has none: for the trace).
     public var transitionID: Int { info.id }
+    /// Whether it animates (`isAnimated`).
     public var isAnimated: Bool { info.isAnimated }
+    /// Its simulated duration in seconds (`transitionDuration`).
     public var transitionDuration: Double { info.duration }
 
     /// Registers blocks to run at the end of this transition, in registration order: every
@@ -72,9 +83,13 @@ public typealias BlocksElsewhere = @Sendable (_ completion: Bool, _ info: Transi
 /// A registration made on a node without the window, not yet told to the conductor's window
 /// (TWP/1 `coordinatorRegistration`): which blocks `owner` registered for `transition`.
 public struct CoordinatorAnnouncement: Sendable, Hashable {
+    /// The transition the blocks belong to.
     public var transition: Int
+    /// The controller whose behaviour registered them.
     public var owner: ControllerID
+    /// Whether an alongside block was registered.
     public var alongside: Bool
+    /// Whether a completion block was registered.
     public var completion: Bool
 
     /// A registration of `owner` for `transition`, as the window's node is told of it.

@@ -17,17 +17,29 @@ import TrellisModel
 /// }
 /// ```
 public protocol ViewControllerBehavior: Sendable {
+    /// `viewWillTransition(to:with:)`: the view is resizing; super forwards it to the children (R11).
     func viewWillTransition(to size: Size, with coordinator: TransitionCoordinator, in vc: isolated any ViewControllerContext) async
+    /// `willTransition(to:with:)`: the traits are changing; super forwards them to the children.
     func willTransition(to traits: TraitCollection, with coordinator: TransitionCoordinator, in vc: isolated any ViewControllerContext) async
+    /// `traitCollectionDidChange(_:)`: the traits changed (UIKit's does nothing).
     func traitCollectionDidChange(previous: TraitCollection, in vc: isolated any ViewControllerContext)
+    /// `size(forChildContentContainer:withParentContainerSize:)`: the size a child gets (R5).
     func size(forChild child: ControllerID, parentSize: Size, in vc: isolated any ViewControllerContext) -> Size
+    /// `preferredContentSizeDidChange(forChildContentContainer:)`: a child asks for a size (R24).
     func preferredContentSizeDidChange(forChild child: ControllerID, preferredSize: Size, in vc: isolated any ViewControllerContext) async
+    /// `systemLayoutFittingSizeDidChange(forChildContentContainer:)` (UIKit's does nothing).
     func systemLayoutFittingSizeDidChange(forChild child: ControllerID, in vc: isolated any ViewControllerContext) async
+    /// `viewWillLayoutSubviews()`: before the children are laid out (UIKit's does nothing).
     func viewWillLayoutSubviews(in vc: isolated any ViewControllerContext)
+    /// `viewDidLayoutSubviews()`: after the children are laid out (UIKit's does nothing).
     func viewDidLayoutSubviews(in vc: isolated any ViewControllerContext)
+    /// `viewWillAppear(_:)` (R40).
     func viewWillAppear(in vc: isolated any ViewControllerContext)
+    /// `viewDidAppear(_:)` (R40).
     func viewDidAppear(in vc: isolated any ViewControllerContext)
+    /// `viewWillDisappear(_:)` (R40).
     func viewWillDisappear(in vc: isolated any ViewControllerContext)
+    /// `viewDidDisappear(_:)` (R40).
     func viewDidDisappear(in vc: isolated any ViewControllerContext)
     /// A user action (SPEC §4.2: the scenario's `action` step, the test kit's `action`): a tap, a
     /// gesture, a keyboard notification, a timer. Return true when handled; an action nobody
@@ -84,5 +96,6 @@ extension ViewControllerBehavior {
 
 /// UIKit's behaviour unchanged: every method calls super.
 public struct DefaultBehavior: ViewControllerBehavior {
+    /// UIKit's behaviour, unchanged.
     public init() {}
 }

@@ -7,6 +7,7 @@ import TrellisModel
 /// Calling a `super…` method is UIKit's `super.…` call: not calling it is suppression (SPEC R8),
 /// and code after the `await` runs after the whole forwarded subtree handled the message (R11).
 public protocol ViewControllerContext: BehaviorRequester {
+    /// The controller's id.
     nonisolated var id: ControllerID { get }
     /// The container kind whose default forwarding `super` performs.
     var kind: ContainerKind { get }
@@ -16,6 +17,7 @@ public protocol ViewControllerContext: BehaviorRequester {
     var traitCollection: TraitCollection { get }
     /// The child controllers, in order.
     var children: [ControllerID] { get }
+    /// The size it asks its container for; set it with `setPreferredContentSize(_:)`.
     var preferredContentSize: Size { get }
     /// This controller's frame as its container last laid it out: origin in the container's
     /// coordinates, size (R60).

@@ -81,8 +81,11 @@ extension WindowEvent: CustomStringConvertible {
 /// A window and its controller hierarchy: the entry point of every environment change and the
 /// serial queue of its events. Different windows run concurrently.
 public actor Window {
+    /// What the window's controllers share: the recorder, the coordinator, the clock.
     public nonisolated let environment: RuntimeEnvironment
+    /// The id of its root controller.
     public nonisolated let rootID: ControllerID
+    /// Which UIKit generation's presentation defaults and adaptation apply.
     public nonisolated let profile: AdaptationProfile
     let root: any ManagedController
     /// Every controller of the window, local or (with a transport) a stand-in for a remote one.
@@ -93,7 +96,9 @@ public actor Window {
     var coveredPresenters = Set<ControllerID>()
     /// Who presents whom, who is whose parent: the source of every presentation decision.
     public private(set) var structure: HierarchyStructure
+    /// Its size in points.
     public private(set) var size: Size
+    /// Its traits (its screen's).
     public private(set) var traits: TraitCollection
     private var started = false
 

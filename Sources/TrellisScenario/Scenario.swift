@@ -4,10 +4,15 @@ import TrellisRuntime
 /// A scenario file (SPEC §5, `Protocols/scenario-format.md`): a window, a controller hierarchy
 /// and the steps to drive it, with `expect` steps that assert what happened.
 public struct Scenario: Sendable {
+    /// The file's `name`: what the run is about.
     public var name: String
+    /// `profile`: which UIKit generation's presentation defaults and adaptation apply.
     public var profile: AdaptationProfile
+    /// The window's size in points.
     public var windowSize: Size
+    /// The window's traits.
     public var windowTraits: TraitCollection
+    /// The id of the root controller.
     public var root: ControllerID
     /// In the order the file lists them.
     public var controllers: [ControllerSpec]
@@ -18,6 +23,7 @@ public struct Scenario: Sendable {
     /// Each controller a `performSegue` step made (`DEST~N`, SPEC §11), and the file's
     /// controller it copies; the copies themselves are in `controllers`, after the file's own.
     public var copiedFrom: [ControllerID: ControllerID] = [:]
+    /// The steps, in order: window events and `expect` checks.
     public var steps: [ScenarioStep]
     /// Where the scenario came from, for messages.
     public var source: String
@@ -31,6 +37,7 @@ public struct Scenario: Sendable {
     /// picture, a node) builds the same controllers.
     public var registry = BehaviorRegistry()
 
+    /// The controller `id` describes; nil when the file has none.
     public func controller(_ id: ControllerID) -> ControllerSpec? {
         controllers.first { $0.id == id }
     }
@@ -48,9 +55,12 @@ public struct Scenario: Sendable {
 
 /// A place in a scenario file: 1-based line and column, as `TrellisJSON` and the YAML reader keep them.
 public struct SourcePosition: Sendable, Equatable {
+    /// The line, from 1.
     public var line: Int
+    /// The column, from 1.
     public var column: Int
 
+    /// A place at `line` and `column`, both from 1.
     public init(line: Int, column: Int) {
         self.line = line
         self.column = column
@@ -59,19 +69,33 @@ public struct SourcePosition: Sendable, Equatable {
 
 /// One controller of a scenario, as the file describes it.
 public struct ControllerSpec: Sendable {
+    /// `id`: the controller's id, unique in the file.
     public var id: ControllerID
+    /// `kind`: a built-in container or a plain `view`.
     public var kind: ContainerKind
+    /// `children`: its children, in order.
     public var children: [ControllerID]
+    /// `selected`: the selected child of a tab bar controller.
     public var selected: Int
+    /// `modalPresentationStyle`: the style it asks for when presented (nil: the profile's default).
     public var modalPresentationStyle: ModalPresentationStyle?
+    /// `modalTransitionStyle`: the transition style it asks for when presented.
     public var modalTransitionStyle: ModalTransitionStyle?
+    /// `preferredContentSize`: the size it asks its container for.
     public var preferredContentSize: Size?
+    /// `definesPresentationContext` (R37; nil: UIKit's default).
     public var definesPresentationContext: Bool?
+    /// `providesPresentationContextTransitionStyle` (R38).
     public var providesPresentationContextTransitionStyle: Bool?
+    /// `traitOverrides`: traits it sets on its children, by child.
     public var traitOverrides: [ControllerID: TraitCollection]
+    /// `presentationController`: its presentation controller when presented with `custom`.
     public var presentationController: CustomPresentationSpec?
+    /// `adaptiveDelegate`: the adaptive delegate of its presentations (R48, R49).
     public var adaptiveDelegate: AdaptiveDelegateSpec?
+    /// `popoverSource`: where a popover presentation of it points from.
     public var popoverSource: PopoverSourceSpec?
+    /// `overrides`: its declarative overrides of UIKit's forwarding.
     public var overrides: OverrideSpec
     /// How a `view` container places its children (R61; `layout`).
     public var layout: ChildLayout = .overlay
@@ -87,6 +111,7 @@ public struct ControllerSpec: Sendable {
          adaptiveDelegate?.behavior.map { BehaviorName(.adaptiveDelegate, $0) }].compactMap { $0 }
     }
 
+    /// A controller with UIKit's defaults, which the file's fields then change.
     public init(id: ControllerID, kind: ContainerKind = .view) {
         self.id = id
         self.kind = kind
@@ -99,11 +124,16 @@ public struct ControllerSpec: Sendable {
 
 /// The declarative overrides of a controller or custom presentation controller.
 public struct OverrideSpec: Sendable, Equatable {
+    /// `viewWillTransition`: super, no super, or manual forwarding.
     public var viewWillTransition: ForwardingOverride = .callSuper
+    /// `willTransition`: super, no super, or manual forwarding.
     public var willTransition: ForwardingOverride = .callSuper
+    /// `sizeForChild`: the sizes it gives its children (nil: the container's default).
     public var sizeForChild: SizeRule?
+    /// `grant`: how it answers a child's preferred-size request (nil: the container's default).
     public var grant: GrantPolicy?
 
+    /// No override: every message calls super.
     public init() {}
 }
 
@@ -119,9 +149,12 @@ public enum ForwardingOverride: Sendable, Equatable {
 
 /// A child an override forwards to manually, with the size it chooses (else the SFC answer).
 public struct ForwardTarget: Sendable, Equatable {
+    /// The child.
     public var child: ControllerID
+    /// The size it is sent (nil: what `size(forChild:)` answers).
     public var size: Size?
 
+    /// A manual forward to `child`.
     public init(child: ControllerID, size: Size? = nil) {
         self.child = child
         self.size = size
@@ -133,6 +166,7 @@ public enum SizeRule: Sendable, Equatable {
     /// Fractions of the parent size, rounded as UIKit code rounds its own arithmetic (`round`;
     /// nil: not rounded).
     case fraction(width: Double, height: Double, round: FractionRounding? = nil)
+    /// The same size for every child.
     case fixed(Size)
     /// Listed children get these sizes; the others the default answer.
     case perChild([ControllerID: Size])
@@ -141,7 +175,12 @@ public enum SizeRule: Sendable, Equatable {
 /// How a `fraction` rule rounds the sizes it gives (SPEC §5 `round`): WWDC 2014's sidebar is
 /// `floorf(width / 3)`.
 public enum FractionRounding: String, Sendable, Equatable, CaseIterable {
-    case floor, ceil, nearest
+    /// Down, as C's `floorf`.
+    case floor
+    /// Up, as C's `ceilf`.
+    case ceil
+    /// To the nearest whole number, halves away from zero, as C's `roundf`.
+    case nearest
 
     /// `value` rounded this way (`nearest`: halves away from zero, as C's `roundf`). A value
     /// within a millionth of a whole number is that number first: a third written to twelve
@@ -159,9 +198,13 @@ public enum FractionRounding: String, Sendable, Equatable, CaseIterable {
 
 /// The presentation controller of a `custom` presentation.
 public struct CustomPresentationSpec: Sendable, Equatable {
+    /// R35: whether a presentation that covers the screen needs a full-screen presenter.
     public var shouldPresentInFullscreen: Bool = true
+    /// R41: whether the presenter's views are removed once it is presented.
     public var shouldRemovePresentersView: Bool = false
+    /// R18: traits laid over the presented controller's inherited traits.
     public var overrideTraits: TraitCollection?
+    /// The presentation controller's declarative overrides.
     public var overrides = OverrideSpec()
     /// Where the presented view goes in the container view (R62; `frame`); nil: UIKit's default,
     /// the container's bounds.
@@ -170,6 +213,7 @@ public struct CustomPresentationSpec: Sendable, Equatable {
     /// in place of `sizeForChild`, `frame`, `overrides` and `grant`.
     public var behavior: String?
 
+    /// A presentation controller with UIKit's defaults, which the file's fields then change.
     public init() {}
 }
 
@@ -186,9 +230,12 @@ public struct AdaptiveDelegateSpec: Sendable, Equatable {
 
 /// Where a popover points from.
 public struct PopoverSourceSpec: Sendable, Equatable {
+    /// The controller whose view the popover points from.
     public var view: ControllerID
+    /// The rect it points from, in that view's coordinates.
     public var rect: Rect
 
+    /// A popover source in `view`'s coordinates.
     public init(view: ControllerID, rect: Rect) {
         self.view = view
         self.rect = rect

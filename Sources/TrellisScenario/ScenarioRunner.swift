@@ -5,7 +5,9 @@ import TrellisTraceFiles
 
 /// The outcome of running a scenario: every event, and the `expect` steps that failed.
 public struct ScenarioRun: Sendable {
+    /// Every event of the run, in trace order.
     public var events: [TraceEvent]
+    /// The `expect` steps that failed, in order.
     public var failures: [ExpectationFailure]
     /// How long each step took, by step number (wall clock; for `trellis bench`, never for tests).
     public var stepDurations: [Int: Duration] = [:]
@@ -13,7 +15,9 @@ public struct ScenarioRun: Sendable {
     /// every step ran.
     public var stoppedAfterStep: Int?
 
+    /// The canonical text of every event, one line each.
     public var canonicalLines: [String] { events.map(\.canonicalLine) }
+    /// Whether every `expect` step passed.
     public var passed: Bool { failures.isEmpty }
 }
 
@@ -23,8 +27,11 @@ public struct ExpectationFailure: Sendable, Equatable, CustomStringConvertible {
     public var step: Int
     /// The step it checked (0: the initial layout).
     public var checkedStep: Int
+    /// The message kinds the `expect` step compared (`kinds`; all, by default).
     public var kinds: [String]
+    /// The lines the step expected.
     public var expected: [String]
+    /// The lines of those kinds the checked step produced.
     public var actual: [String]
     /// The scenario file, and where in it the `expect` step is (nil: a scenario made in code):
     /// the failure starts with `FILE:LINE:COLUMN:` as every other scenario error does (SPEC §5).
@@ -41,6 +48,7 @@ public struct ExpectationFailure: Sendable, Equatable, CustomStringConvertible {
 
 /// Why a scenario could not be run at all.
 public enum ScenarioRunError: Error, Sendable, CustomStringConvertible {
+    /// The runtime refused what a step asked (step 0: building the hierarchy).
     case runtime(step: Int, RuntimeError)
     /// A step number outside the scenario (0 is the initial layout, then 1 through `stepCount`).
     case noSuchStep(Int, stepCount: Int)

@@ -14,6 +14,7 @@ import TrellisTrace
 public final class ControllerUnderTest: Sendable {
     /// The controller's actor, to read its state after a message.
     public let controller: Controller
+    /// The controller's id.
     public let id: ControllerID
     let recorder: TraceRecorder
     let environment: RuntimeEnvironment
@@ -22,11 +23,21 @@ public final class ControllerUnderTest: Sendable {
     /// The probe standing for the container (the parent, or the presentation controller).
     public static let containerID: ControllerID = "container"
 
+    /// Builds the controller alone, with a probe in place of each child and of its container.
+    ///
     /// - Parameters:
+    ///   - id: the controller's id, as its trace lines name it.
+    ///   - kind: the container it is (a plain `view` by default).
+    ///   - children: its children, each a probe that records what reaches it.
     ///   - presenting: give the controller a presentation: a probe presentation controller
     ///     `pc:<presenting>` receives what the controller forwards to its presented chain.
-    ///   - size, traits: where the controller starts, laid out (its children sized by its own
+    ///   - behavior: the code under test.
+    ///   - grant: how it answers its children's preferred-content-size requests.
+    ///   - traitOverrides: the trait overrides it sets on its children.
+    ///   - preferredContentSize: its own preferred content size.
+    ///   - size: where the controller starts, laid out (its children sized by its own
     ///     `size(forChild:)`); that initial layout is not part of any report.
+    ///   - traits: the traits it starts with.
     public init(
         _ id: ControllerID = "subject",
         kind: ContainerKind = .view,

@@ -9,12 +9,16 @@ import TrellisRuntime
 /// await store.expectState(of: "V", ExpectedState(size: Size(320, 634), preferredContentSize: Size(320, 700)))
 /// ```
 public struct ExpectedState: Sendable, Equatable {
+    /// Its size (its view's bounds); nil: not compared.
     public var size: Size?
+    /// Its effective traits; nil: not compared.
     public var traits: TraitCollection?
+    /// The size it asks its container for; nil: not compared.
     public var preferredContentSize: Size?
     /// The frame its container gave it (R60), in the container's coordinates.
     public var frame: Rect?
 
+    /// An expectation of the fields given; the others are not compared.
     public init(size: Size? = nil, traits: TraitCollection? = nil, preferredContentSize: Size? = nil, frame: Rect? = nil) {
         self.size = size
         self.traits = traits

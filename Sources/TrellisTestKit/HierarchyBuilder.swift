@@ -4,7 +4,9 @@ import TrellisRuntime
 /// One controller of a hierarchy written in Swift, with the controllers nested inside it as its
 /// children: `ViewController("R") { ViewController("A"); ViewController("B") }`.
 public struct ViewController: Sendable {
+    /// How to build this controller (its kind, configuration and behaviour).
     public var description: ControllerDescription
+    /// The controllers nested inside it, in order: its children.
     public var children: [ViewController]
 
     /// A controller of any kind; the block lists its children in order. The parameters are
@@ -45,14 +47,21 @@ public struct ViewController: Sendable {
 /// Builds lists of `ViewController`s.
 @resultBuilder
 public enum HierarchyBuilder {
+    /// A controller in the block is a list of one.
     public static func buildExpression(_ controller: ViewController) -> [ViewController] { [controller] }
+    /// The block's lists, one after the other.
     public static func buildBlock(_ parts: [ViewController]...) -> [ViewController] { parts.flatMap { $0 } }
+    /// An `if` without `else`: its controllers, or none.
     public static func buildOptional(_ part: [ViewController]?) -> [ViewController] { part ?? [] }
+    /// The `if` branch of an `if`–`else`.
     public static func buildEither(first part: [ViewController]) -> [ViewController] { part }
+    /// The `else` branch of an `if`–`else`.
     public static func buildEither(second part: [ViewController]) -> [ViewController] { part }
+    /// A `for` loop's controllers, one iteration after the other.
     public static func buildArray(_ parts: [[ViewController]]) -> [ViewController] { parts.flatMap { $0 } }
 }
 
+/// Hierarchies written in Swift (`ViewController` blocks) for the test kit.
 extension HierarchyDescription {
     /// A window whose root is the first controller listed; the others stand alone, ready to be
     /// presented, pushed or shown.

@@ -13,7 +13,9 @@ import TrellisTrace
 /// #expect(report.forwardedSizes == ["P": Size(256, 1024)])
 /// ```
 public final class PresentationControllerUnderTest: Sendable {
+    /// The presentation controller's actor, to read its state after a message.
     public let presentationController: PresentationController
+    /// The probe standing for the presented controller.
     public let presentedID: ControllerID
     let recorder: TraceRecorder
     let environment: RuntimeEnvironment

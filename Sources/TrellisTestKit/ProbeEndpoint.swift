@@ -5,13 +5,19 @@ import TrellisTrace
 
 /// What reached a probe: one entry per message, in order.
 public enum ProbeCall: Sendable, Equatable {
+    /// `viewWillTransition(to:with:)`, with the size it was given.
     case viewWillTransition(Size)
     /// A trait transition; `delivered` is false when it only carried traits below a suppression.
     case traitTransition(TraitCollection, delivered: Bool)
+    /// `traitCollectionDidChange(_:)`.
     case traitCollectionDidChange
+    /// A layout pass (`viewWillLayoutSubviews` and `viewDidLayoutSubviews`).
     case layout
+    /// `preferredContentSizeDidChange(forChildContentContainer:)`, from a child of the probe.
     case preferredContentSizeDidChange(child: ControllerID, preferredSize: Size)
+    /// `systemLayoutFittingSizeDidChange(forChildContentContainer:)`, from a child of the probe.
     case systemLayoutFittingSizeDidChange(child: ControllerID)
+    /// An appearance callback (`viewWillAppear` and the like).
     case appearance(AppearanceCallback)
 }
 

@@ -4,6 +4,7 @@ import TrellisTrace
 
 /// What one message made the controller under test do.
 public struct ProbeReport: Sendable {
+    /// The controller under test.
     public let subject: ControllerID
     /// Every trace event, the probes' receipts included.
     public let events: [TraceEvent]

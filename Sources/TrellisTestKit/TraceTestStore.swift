@@ -21,12 +21,14 @@ import TrellisTrace
 /// await store.finish()
 /// ```
 public final class TraceTestStore {
+    /// The window under test, to inspect or to send events the helpers do not cover.
     public let window: Window
     /// Whether every event must be asserted (the default) or only those expected.
     public var exhaustivity: Exhaustivity = .on
     /// Events that happened and were not asserted yet.
     public private(set) var received: [TraceEvent] = []
 
+    /// Whether events nobody asserted fail the test.
     public enum Exhaustivity: Sendable, Equatable {
         /// Every event must be asserted before the next action, at `finish()` and before the
         /// store goes away.

@@ -2,9 +2,12 @@ import TrellisModel
 
 /// A window's size and traits: the device the test simulates.
 public struct WindowSetup: Sendable, Equatable {
+    /// The window's size in points.
     public var size: Size
+    /// The window's traits: the device's.
     public var traits: TraitCollection
 
+    /// A window of `size` with `traits`.
     public init(size: Size, traits: TraitCollection) {
         self.size = size
         self.traits = traits

@@ -1,4 +1,12 @@
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#else
+#error("Trellis needs a C library it knows: Glibc, Musl or Darwin")
+#endif
 import Synchronization
 import TrellisModel
 
@@ -302,8 +310,17 @@ public final class TraceRecorder: Sendable {
     /// the precise one): event times are for viewers, never for ordering, and a recorder reads
     /// the clock for every event.
     static func monotonicNanoseconds() -> UInt64 {
+        #if canImport(Darwin)
+        // Darwin's coarse monotonic clock, already in nanoseconds.
+        return clock_gettime_nsec_np(CLOCK_UPTIME_RAW_APPROX)
+        #else
         var now = timespec()
+        #if os(Linux)
         clock_gettime(CLOCK_MONOTONIC_COARSE, &now)
+        #else
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        #endif
         return UInt64(max(0, now.tv_sec)) &* 1_000_000_000 &+ UInt64(max(0, now.tv_nsec))
+        #endif
     }
 }

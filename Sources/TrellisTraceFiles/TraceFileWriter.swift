@@ -1,5 +1,13 @@
 import Dispatch
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#else
+#error("Trellis needs a C library it knows: Glibc, Musl or Darwin")
+#endif
 import Synchronization
 import TrellisTrace
 
@@ -43,7 +51,7 @@ public final class TraceFileWriter: TraceChunkSink {
 
     deinit {
         state.withLock { state in
-            if !state.closed { Glibc.close(descriptor) }
+            if !state.closed { closeDescriptor(descriptor) }
         }
     }
 
@@ -118,7 +126,7 @@ public final class TraceFileWriter: TraceChunkSink {
             state.withLock { state in
                 guard !state.closed else { return }
                 state.closed = true
-                Glibc.close(descriptor)
+                closeDescriptor(descriptor)
             }
         }
     }
@@ -129,7 +137,7 @@ public final class TraceFileWriter: TraceChunkSink {
         let failed: Int32? = encoder.withBytes { buffer in
             var offset = 0
             while offset < buffer.count {
-                let written = Glibc.write(descriptor, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
+                let written = writeDescriptor(descriptor, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
                 if written < 0 {
                     if errno == EINTR { continue }
                     return errno
@@ -158,4 +166,14 @@ extension CaptureLineEncoder: CaptureStreamEncoder {}
 
 extension CompactCaptureEncoder: CaptureStreamEncoder {
     func append(_ line: String) {}
+}
+
+/// `close(2)` and `write(2)` under names the writer's own `close()` does not hide (the C
+/// library's module name differs between Linux and Darwin, so they cannot be qualified).
+private func closeDescriptor(_ descriptor: Int32) {
+    _ = close(descriptor)
+}
+
+private func writeDescriptor(_ descriptor: Int32, _ bytes: UnsafeRawPointer?, _ count: Int) -> Int {
+    write(descriptor, bytes, count)
 }

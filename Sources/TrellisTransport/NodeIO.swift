@@ -141,13 +141,13 @@ package final class NodeIO: Sendable {
 
     /// True on the I/O thread itself, which never needs a signal.
     var isIOThread: Bool {
-        pthread_self() == ioThread.load(ordering: .acquiring)
+        currentThreadNumber() == ioThread.load(ordering: .acquiring)
     }
 
     /// The I/O thread: sets up the sockets, turns the loop until stopped, then closes them and
     /// hands what is left (jobs, stop waiters) back.
     private func run() {
-        ioThread.store(pthread_self(), ordering: .relaxed)
+        ioThread.store(currentThreadNumber(), ordering: .relaxed)
         var loop: NodeIOLoop
         do {
             loop = try NodeIOLoop(io: self)
@@ -207,4 +207,14 @@ extension NodeIO: TaskExecutor {
             wakeUp.signal()
         }
     }
+}
+
+/// The calling thread's `pthread_t` as a number an atomic holds: it is one on Linux, a pointer
+/// on Darwin.
+private func currentThreadNumber() -> UInt {
+    #if canImport(Darwin)
+    UInt(bitPattern: pthread_self())
+    #else
+    pthread_self()
+    #endif
 }

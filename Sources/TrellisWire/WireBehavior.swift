@@ -5,13 +5,16 @@ public struct WireBehavior: Hashable, Sendable, Comparable, CustomStringConverti
     /// The kind octet as sent: a receiver keeps an octet it does not know, and knows no
     /// behaviour of that kind (`knownKind` nil).
     public var kind: UInt8
+    /// The name the runner registers it under.
     public var name: String
 
+    /// A behaviour of kind octet `kind`, as read from the wire.
     public init(kind: UInt8, name: String) {
         self.kind = kind
         self.name = name
     }
 
+    /// A behaviour of a known kind.
     public init(_ kind: WireBehaviorKind, _ name: String) {
         self.init(kind: kind.rawValue, name: name)
     }

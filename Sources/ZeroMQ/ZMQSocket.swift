@@ -1,5 +1,13 @@
 import CZeroMQ
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#else
+#error("Trellis needs a C library it knows: Glibc, Musl or Darwin")
+#endif
 
 /// A libzmq socket, used from the thread that created it only. Messages are byte frames sent
 /// and received through `zmq_msg_*`: never C strings.
@@ -242,29 +250,64 @@ package struct ZMQPollSet {
     }
 }
 
-/// A Linux eventfd: how Swift code on any thread wakes the I/O thread inside `zmq_poll`.
+/// How Swift code on any thread wakes the I/O thread inside `zmq_poll`: a Linux eventfd, or on
+/// other systems (Darwin has no eventfd) a non-blocking pipe whose read end `zmq_poll` watches.
 package struct WakeUpSignal: Sendable {
+    /// What `zmq_poll` watches: readable while a signal is pending.
     package let fileDescriptor: Int32
+    /// Where `signal()` writes: the eventfd itself on Linux, the pipe's write end elsewhere.
+    private let signalDescriptor: Int32
 
     package init() throws(ZMQError) {
+        #if os(Linux)
         let fd = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
         guard fd >= 0 else { throw ZMQError("eventfd", code: errno) }
         fileDescriptor = fd
+        signalDescriptor = fd
+        #else
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else { throw ZMQError("pipe", code: errno) }
+        for end in ends {
+            _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
+            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
+        }
+        fileDescriptor = ends[0]
+        signalDescriptor = ends[1]
+        #endif
     }
 
     /// Wakes the poller. Safe from any thread; several signals before a drain coalesce.
     package func signal() {
+        #if os(Linux)
         var one: UInt64 = 1
-        _ = write(fileDescriptor, &one, 8)
+        _ = write(signalDescriptor, &one, 8)
+        #else
+        // A full pipe is already readable, so a write refused for want of room loses no wake-up.
+        var one: UInt8 = 1
+        _ = write(signalDescriptor, &one, 1)
+        #endif
     }
 
     /// Clears pending signals (called by the I/O thread when woken).
     package func drain() {
+        #if os(Linux)
         var value: UInt64 = 0
         _ = read(fileDescriptor, &value, 8)
+        #else
+        withUnsafeTemporaryAllocation(byteCount: 64, alignment: 1) { buffer in
+            while read(fileDescriptor, buffer.baseAddress, buffer.count) > 0 {}
+        }
+        #endif
     }
 
     package func close() {
-        _ = Glibc.close(fileDescriptor)
+        closeDescriptor(fileDescriptor)
+        if signalDescriptor != fileDescriptor { closeDescriptor(signalDescriptor) }
     }
+}
+
+/// `close(2)` under a name `WakeUpSignal.close()` does not hide (the C library's module name
+/// differs between Linux and Darwin, so it cannot be qualified).
+private func closeDescriptor(_ descriptor: Int32) {
+    _ = close(descriptor)
 }

@@ -1,14 +1,16 @@
 import Foundation
 import Testing
 
-/// docs/testing.md's Swift is this target's code: every ```swift block of the document is in
+/// The tutorial's Swift is this target's code: every ```swift block of the document is in
 /// one of this folder's files as written, so the tutorial compiles (and its tests run) with the
 /// project's tests. A block whose test fails on purpose is kept without its `@Test ` (see
 /// FailingOnPurpose.swift); a block that starts `// Package.swift` is a user's manifest.
 @Suite struct TutorialDocumentTests {
     static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    /// The tutorial: an article of the test kit's documentation catalog (docs/testing.md points
+    /// to it), so DocC publishes the text these tests compile.
     static let document = folder.deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("docs/testing.md")
+        .appendingPathComponent("Sources/TrellisTestKit/TrellisTestKit.docc/Testing.md")
 
     /// The ```swift blocks of the document, each as its lines joined.
     static func swiftBlocks() throws -> [String] {
