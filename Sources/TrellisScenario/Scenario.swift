@@ -79,6 +79,10 @@ public struct OverrideSpec: Sendable, Equatable {
     public var willTransition: ForwardingOverride = .callSuper
     public var sizeForChild: SizeRule?
     public var grant: GrantPolicy?
+    /// A custom presentation controller's `"containerViewWillLayoutSubviews": "super"` (R63): it
+    /// keeps UIKit's default, which leaves the presented view where it is (autoresized), even
+    /// with a `frame` rule — whose controller otherwise places the view again, as the seed's does.
+    public var containerLayoutCallsSuper = false
 
     public init() {}
 }
