@@ -67,7 +67,7 @@ let package = Package(
         .target(
             name: "TrellisCLI",
             dependencies: [
-                "TrellisModel", "TrellisRuntime", "TrellisScenario", "TrellisTrace", "TrellisTraceFiles", "TrellisTransport", "TrellisDistributed", "TrellisBench", "TrellisScreenPicture",
+                "TrellisModel", "TrellisJSON", "TrellisRuntime", "TrellisScenario", "TrellisTrace", "TrellisTraceFiles", "TrellisTransport", "TrellisDistributed", "TrellisBench", "TrellisScreenPicture",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

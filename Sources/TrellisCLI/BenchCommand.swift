@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TrellisBench
+import TrellisJSON
 import TrellisTrace
 import TrellisTraceFiles
 
@@ -10,15 +11,21 @@ struct BenchCommand: AsyncParsableCommand {
         commandName: "bench",
         abstract: "Measure Trellis beside its anchors (build with -c release for meaningful figures).",
         discussion: """
-            Prints one line per figure: bench <name>: ours=… anchor=… ratio=… target=… pass|miss
+            Prints one line per figure: bench <name>: ours=… anchor=… ratio=… target=… pass|miss \
+            (as each is measured), or with --format json one JSON document at the end \
+            (docs/json-output.md). A missed target does not change the exit status.
 
             EXAMPLES:
               swift build -c release && .build/release/trellis bench
               trellis bench --quick
+              trellis bench --quick --figure inproc-hops --format json
             """)
 
     @Flag(help: "Smaller hierarchies and fewer rounds: finishes within a minute.")
     var quick = false
+
+    @Option(help: "What to print: text (a line a figure), or json (one document with every figure: name, ours, anchor, ratio, unit, target, verdict; docs/json-output.md).")
+    var format: ReportFormat = .text
 
     /// Internal: measure one memory figure in this fresh process and print it.
     @Option(help: .hidden)
@@ -116,15 +123,25 @@ struct BenchCommand: AsyncParsableCommand {
             print(bytes)
             return
         }
-        if transportOnly {
-            try await transportFigures()
-            return
+        var figures = BenchFigures(format: format)
+        do {
+            if !transportOnly { try await inProcessFigures(&figures) }
+            if !inProcessOnly { try await transportFigures(&figures) }
+        } catch {
+            guard format == .json else { throw error }
+            figures.errors.append(JSONFields.error(file: nil, message: "\(error)"))
         }
-        try await inProcessFigures()
-        if !inProcessOnly { try await transportFigures() }
+        guard format == .json else { return }
+        var report = JSONReport(command: "bench")
+        report.set("quick", .bool(quick))
+        figures.fill(&report)
+        // A figure that misses its target does not change the exit status (as in prose).
+        let status: Int32 = figures.errors.isEmpty ? 0 : 2
+        report.emit(status: status)
+        if status != 0 { throw ExitCode(status) }
     }
 
-    private func inProcessFigures() async throws {
+    private func inProcessFigures(_ figures: inout BenchFigures) async throws {
         let sizes = quick ? [10_000, 100_000] : [10_000, 100_000, 1_000_000]
         // Each side's best of several rounds: on a shared machine a round is slowed now and then, and
         // the fewer the rounds the likelier one side has no clean one (a 100k round takes about
@@ -137,19 +154,19 @@ struct BenchCommand: AsyncParsableCommand {
             // A 10k transition takes a few milliseconds: more rounds, so that its best is as
             // settled as a larger hierarchy's.
             let (ours, bare, plain) = try await InProcessBench.interleavedHopsPerSecond(shape, rounds: rounds * min(10, max(1, 100_000 / count)))
-            print(BenchLine(name: "inproc-hops-\(count)", ours: ours, anchor: bare, unit: "hops/s", target: .atLeast(0.5),
+            figures.add(BenchLine(name: "inproc-hops-\(count)", ours: ours, anchor: bare, unit: "hops/s", target: .atLeast(0.5),
                             note: "a hop: a message delivered to a controller's actor, viewWillTransition then layout (2 per controller); anchor: the same two walks over bare actors; measured in turns, best round of each"))
             if wants("inproc-hops") {
-                print(BenchLine(name: "inproc-hops-\(count)-plain-calls", ours: ours, anchor: plain, unit: "hops/s", target: .atLeast(0.33),
+                figures.add(BenchLine(name: "inproc-hops-\(count)-plain-calls", ours: ours, anchor: plain, unit: "hops/s", target: .atLeast(0.33),
                                 note: "anchor: the same two walks as plain Swift method calls over final class objects (no actors: the floor), measured in the same turns"))
             }
             if count >= 100_000 && wants("inproc-hops-file-trace") {
-                try await fileTraceFigures(shape, inMemory: ours, readBack: count == sizes.last)
+                try await fileTraceFigures(shape, inMemory: ours, readBack: count == sizes.last, into: &figures)
             }
         }
         if wants("inproc-swift-super") {
             let (superOnly, defaultWalk) = try await InProcessBench.interleavedSuperOnlyHopsPerSecond(HierarchyShape(count: 100_000), rounds: rounds)
-            print(BenchLine(name: "inproc-swift-super-100000", ours: superOnly, anchor: defaultWalk, unit: "hops/s", target: .atLeast(0.9),
+            figures.add(BenchLine(name: "inproc-swift-super-100000", ours: superOnly, anchor: defaultWalk, unit: "hops/s", target: .atLeast(0.9),
                             note: "ours: every controller's behaviour a Swift one that only calls super (a registered behaviour); anchor: the default walk (DefaultBehavior); measured in turns, best round of each"))
         }
         guard wants("memory-per-controller") else { return }
@@ -158,13 +175,13 @@ struct BenchCommand: AsyncParsableCommand {
         let count = quick ? 100_000 : 1_000_000
         let trellis = try Self.probe("trellis", count: count)
         let bare = try Self.probe("bare", count: count)
-        print(BenchLine(name: "memory-per-controller", ours: trellis, anchor: bare, unit: "resident bytes per controller",
+        figures.add(BenchLine(name: "memory-per-controller", ours: trellis, anchor: bare, unit: "resident bytes per controller",
                         target: .valueAtMost(1024), note: "\(count) controllers, idle after the initial layout, trace discarded; anchor: a bare actor per node"))
     }
 
     /// Recording to a file in each form beside recording to memory, the bytes per event of
     /// each form, and (`readBack`) how fast `trellis trace show` reads a file beside `cat`.
-    private func fileTraceFigures(_ shape: HierarchyShape, inMemory: Double, readBack: Bool) async throws {
+    private func fileTraceFigures(_ shape: HierarchyShape, inMemory: Double, readBack: Bool, into figures: inout BenchFigures) async throws {
         let count = shape.count
         let base = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-bench-\(getpid())").path
         var bytesPerEvent: [CaptureFileFormat: Double] = [:]
@@ -180,11 +197,11 @@ struct BenchCommand: AsyncParsableCommand {
             let toFile = try await InProcessBench.trellisHopsPerSecond(shape, rounds: quick ? 3 : 2, storage: .file(writer))
             bytesPerEvent[format] = Double(Self.fileSize(path)) / Double(max(1, writer.eventsWritten))
             let name = format == .compact ? "inproc-hops-file-trace-\(count)" : "inproc-hops-file-trace-jsonl-\(count)"
-            print(BenchLine(name: name, ours: toFile, anchor: memory, unit: "hops/s", target: .atLeast(0.75),
+            figures.add(BenchLine(name: name, ours: toFile, anchor: memory, unit: "hops/s", target: .atLeast(0.75),
                             note: (format == .compact ? "the compact capture" : "JSON Lines 1.1")
                                 + "; anchor: the same transitions traced to memory, the better of inproc-hops-\(count) and a run just before"))
         }
-        print(BenchLine(name: "trace-bytes-per-event-\(count)", ours: bytesPerEvent[.compact] ?? 0, anchor: bytesPerEvent[.jsonLines] ?? 0,
+        figures.add(BenchLine(name: "trace-bytes-per-event-\(count)", ours: bytesPerEvent[.compact] ?? 0, anchor: bytesPerEvent[.jsonLines] ?? 0,
                         unit: "bytes per event", target: .atMost(1.0 / 6), note: "ours: the compact capture; anchor: JSON Lines 1.1 of the same transitions"))
         guard readBack else { return }
         // A file of the initial layout and one transition, read back by `trellis trace show`;
@@ -198,7 +215,7 @@ struct BenchCommand: AsyncParsableCommand {
             let show = try Self.secondsToRun(RunCommand.ownExecutable, ["trace", "show", path])
             let cat = try Self.secondsToRun("/bin/cat", [path])
             let name = format == .compact ? "trace-show-\(count)" : "trace-show-jsonl-\(count)"
-            print(BenchLine(name: name, ours: events / show, anchor: events / cat, unit: "events/s", target: .atLeast(0),
+            figures.add(BenchLine(name: name, ours: events / show, anchor: events / cat, unit: "events/s", target: .atLeast(0),
                             note: "\(Int(events)) events, \(Self.fileSize(path)) bytes (\(format == .compact ? "compact" : "JSON Lines")): trellis trace show to /dev/null \(BenchLine.format(show)) s, cat \(BenchLine.format(cat)) s; no target, reported"))
         }
     }
@@ -221,7 +238,7 @@ struct BenchCommand: AsyncParsableCommand {
         return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     }
 
-    private func transportFigures() async throws {
+    private func transportFigures(_ figures: inout BenchFigures) async throws {
         let launcher = PeerLauncher(executable: RunCommand.ownExecutable)
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-bench-\(getpid())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -245,24 +262,24 @@ struct BenchCommand: AsyncParsableCommand {
                         peer: launcher, endpoint: endpoint(kind, "measure"), peerEndpoint: endpoint(kind, "push"), count: messages, size: size))
                 }
                 let name = size == 64 ? "zmq-throughput-64B-\(kind)" : "zmq-throughput-1KiB-\(kind)"
-                print(BenchLine(name: name, ours: ours, anchor: raw, unit: "messages/s", target: .atLeast(0.7),
+                figures.add(BenchLine(name: name, ours: ours, anchor: raw, unit: "messages/s", target: .atLeast(0.7),
                                 note: "\(messages) messages, best of \(throughputRounds) turns each; ours: CALL frames through the node I/O thread, decoded; anchor: raw PUSH/PULL"))
             }
         }
         if wants("zmq-rtt") {
-            try await roundTripFigures(launcher: launcher, endpoint: endpoint)
+            try await roundTripFigures(launcher: launcher, endpoint: endpoint, into: &figures)
         }
         guard wants("distributed-traversal") else { return }
         let shape = HierarchyShape(count: quick ? 20_000 : 100_000)
         let resizes = 3
         let traversal = try await DistributedBench.measure(shape, resizes: resizes, nodeExecutable: RunCommand.ownExecutable)
-        print(BenchLine(name: "distributed-traversal", ours: traversal.distributed, anchor: traversal.inProcess, unit: "seconds per transition",
+        figures.add(BenchLine(name: "distributed-traversal", ours: traversal.distributed, anchor: traversal.inProcess, unit: "seconds per transition",
                         target: .atMost(2), note: "\(shape.count) controllers over 4 processes (8 boundary edges) vs one process; best of \(resizes) resizes each; "
                             + String(format: "trace data: %.1f bytes an event (%d events, %d parts)",
                                      traversal.traceData.bytesPerEvent, traversal.traceData.events, traversal.traceData.parts)))
     }
 
-    private func roundTripFigures(launcher: PeerLauncher, endpoint: @escaping (String, String) -> String) async throws {
+    private func roundTripFigures(launcher: PeerLauncher, endpoint: @escaping (String, String) -> String, into figures: inout BenchFigures) async throws {
         // The p99 of 2,000 trips was their 20th slowest, at the mercy of one busy moment.
         let trips = quick ? 6_000 : 20_000
         let times = try await TransportBench.roundTrips(peer: launcher, endpoint: { endpoint("ipc", $0) }, count: trips, block: 500)
@@ -273,9 +290,9 @@ struct BenchCommand: AsyncParsableCommand {
         func layoutNote(_ p: Double) -> String {
             "raw libzmq over Trellis's socket layout: \(BenchLine.format(percentile(layout, p))) µs, bare NodeIO echo: \(BenchLine.format(percentile(nodeIO, p))) µs"
         }
-        print(BenchLine(name: "zmq-rtt-median", ours: percentile(ours, 0.5), anchor: percentile(raw, 0.5), unit: "µs", target: .atMost(1.5),
+        figures.add(BenchLine(name: "zmq-rtt-median", ours: percentile(ours, 0.5), anchor: percentile(raw, 0.5), unit: "µs", target: .atMost(1.5),
                         note: "\(trips) round trips over ipc, in turns of 500; ours: CALL/RETURN from a task on the node's I/O thread; anchor: raw REQ/REP; \(layoutNote(0.5))"))
-        print(BenchLine(name: "zmq-rtt-p99", ours: percentile(ours, 0.99), anchor: percentile(raw, 0.99), unit: "µs", target: .atMost(1.5),
+        figures.add(BenchLine(name: "zmq-rtt-p99", ours: percentile(ours, 0.99), anchor: percentile(raw, 0.99), unit: "µs", target: .atMost(1.5),
                         note: layoutNote(0.99)))
     }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TrellisJSON
 import TrellisRuntime
 import TrellisScenario
 import TrellisTrace
@@ -7,8 +8,10 @@ import TrellisTraceFiles
 import TrellisDistributed
 import TrellisTransport
 
+/// What `trellis run` prints on standard output: the trace (canonical lines or JSON Lines), or
+/// a JSON report of the run without the trace (docs/json-output.md §run).
 enum TraceFormat: String, ExpressibleByArgument, CaseIterable {
-    case text, jsonl
+    case text, jsonl, json
 }
 
 enum TransportKind: String, ExpressibleByArgument, CaseIterable {
@@ -25,6 +28,11 @@ struct RunCommand: BehaviorCommand {
             Prints the canonical trace (SPEC §6). Exits 1 when an `expect` step fails, 2 for bad \
             input (the file, JSON path and reason on standard error).
 
+            --format json prints one JSON document instead of the trace, whatever the exit \
+            status: each failed `expect` with its place in the file and its diff, each error; \
+            the trace goes only to --trace or --trace-dir (docs/json-output.md). Notices and \
+            progress stay on standard error.
+
             With --transport zmq the controllers run in one process per placement node; exit 2 \
             when the run is set up wrongly (a --node the placement does not have, an endpoint \
             that is none, a node started with another conductor name or keys that do not \
@@ -37,6 +45,7 @@ struct RunCommand: BehaviorCommand {
               trellis run Examples/iphone-rotation.json
               trellis run Examples/suppression-middle.yaml --trace run.jsonl
               trellis run Examples/popover-adaptation.json --format jsonl > run.jsonl
+              trellis run Examples/iphone-rotation.json --format json --trace run.jsonl
               trellis run Examples/iphone-rotation.json --transport zmq --trace-dir out
               trellis run s.json --transport zmq --node b=tcp://b:5556 --keys k
             """
@@ -54,7 +63,7 @@ struct RunCommand: BehaviorCommand {
     @Option(help: "Also write one capture file per node (process) into this folder: NODE.jsonl.")
     var traceDir: String?
 
-    @Option(help: "What to print: text (canonical lines) or jsonl (the capture format).")
+    @Option(help: "What to print: text (canonical lines), jsonl (the capture format), or json (one report of the run: failed expects, errors; no trace, which --trace writes).")
     var format: TraceFormat = .text
 
     @Option(help: "With zmq: the endpoint kind of the nodes this command starts (ipc or tcp on loopback).")
@@ -91,39 +100,54 @@ struct RunCommand: BehaviorCommand {
     }
 
     func run(registry: BehaviorRegistry) async throws {
+        var outcome = RunOutcome(file: scenario)
+        await perform(registry: registry, into: &outcome)
+        switch format {
+        case .text, .jsonl: outcome.tell(jsonLines: format == .jsonl, runID: outcome.scenario?.name ?? "")
+        case .json: outcome.report(transport: transport.rawValue).emit(status: outcome.status)
+        }
+        if outcome.status != 0 { throw ExitCode(outcome.status) }
+    }
+
+    /// Reads, runs and writes the trace files, gathering what happened into `outcome`.
+    private func perform(registry: BehaviorRegistry, into outcome: inout RunOutcome) async {
         let loaded: Scenario
         let text: String
         do {
             // Read once: the file may be a pipe. The scenario keeps the registry its names were
             // checked against, and every node of a distributed run is started from this program.
             let fileText = try ScenarioDecoder.text(path: scenario)
+            outcome.fileText = fileText
             loaded = try ScenarioDecoder.decode(fileText, file: scenario, registry: registry)
             text = try ScenarioDecoder.jsonText(fileText, file: scenario)
         } catch {
-            StandardError.write("error: \(error)")
-            throw ExitCode(2)
-        }
-        if transport == .zmq {
-            try await runDistributed(loaded, text: text)
+            outcome.fail(error)
             return
         }
-        let recorder = TraceRecorder(node: "main", runID: loaded.name)
-        let result: ScenarioRun
-        do {
-            result = try await ScenarioRunner.run(loaded, recorder: recorder, progress: Progress.reporter(steps: loaded.steps.count))
-        } catch {
-            // What happened before the failure is still printed and written: nothing recorded is lost.
-            print(events: recorder.events, runID: recorder.runID)
-            try? write(recorder.events, runID: recorder.runID)
-            StandardError.write("error: \(scenario): \(error)")
-            throw ExitCode(2)
+        outcome.scenario = loaded
+        if transport == .zmq {
+            await runDistributed(loaded, text: text, into: &outcome)
+        } else {
+            let recorder = TraceRecorder(node: "main", runID: loaded.name)
+            do {
+                let result = try await ScenarioRunner.run(loaded, recorder: recorder, progress: Progress.reporter(steps: loaded.steps.count))
+                outcome.events = result.events
+                outcome.failures = result.failures
+            } catch {
+                // What happened before the failure is still printed and written: nothing recorded is lost.
+                outcome.events = recorder.events
+                outcome.fail(status: 2, step: error.step, message: "\(error)")
+            }
         }
-        try finish(result, runID: recorder.runID)
+        // A distributed run that never started recorded nothing: no file is written then.
+        if !outcome.events.isEmpty || outcome.problems.isEmpty {
+            write(outcome.events, runID: loaded.name, into: &outcome)
+        }
     }
 
-    private func runDistributed(_ loaded: Scenario, text: String) async throws {
+    private func runDistributed(_ loaded: Scenario, text: String, into outcome: inout RunOutcome) async {
         if let notice = Self.oneNodeNotice(loaded, file: scenario) { StandardError.write(notice) }
-        let interruptions = InterruptHandling.install()
+        let interruptions = InterruptHandling.install(documents: format == .json ? interruptedDocuments(loaded) : [:])
         defer { interruptions.forEach { $0.cancel() } }
         var options = DistributedOptions(nodeExecutable: Self.ownExecutable)
         options.endpointKind = endpoints
@@ -135,18 +159,34 @@ struct RunCommand: BehaviorCommand {
         }
         do {
             let result = try await DistributedRun.run(loaded, scenarioText: text, options: options)
-            try finish(result, runID: loaded.name)
-        } catch let error as DistributedRunError {
-            if case let .faults(_, partial) = error {
-                print(events: partial.events, runID: loaded.name)
-                try? write(partial.events, runID: loaded.name)
-            }
-            StandardError.write("error: \(scenario): \(error)")
+            outcome.events = result.events
+            outcome.failures = result.failures
+        } catch {
             // A run set up wrongly (an unknown node, a bad endpoint, a wrong conductor name or
             // key) is bad input; any other failure is a fault of the run.
-            if case .mistake = error { throw ExitCode(2) }
-            throw ExitCode(3)
+            switch error {
+            case .mistake: outcome.fail(status: 2, step: nil, message: "\(error)")
+            case .setup: outcome.fail(status: 3, step: nil, message: "\(error)")
+            case let .run(runError): outcome.fail(status: 3, step: runError.step, message: "\(error)")
+            case let .faults(faults, partial):
+                outcome.events = partial.events
+                outcome.faults = faults
+                outcome.fail(status: 3, step: nil, message: "\(error)")
+            }
         }
+    }
+
+    /// With --format json, the document an interrupted conductor prints for each signal: one
+    /// error, nothing of the run (it has not ended), and 128 + the signal as its status.
+    private func interruptedDocuments(_ loaded: Scenario) -> [Int32: String] {
+        var documents: [Int32: String] = [:]
+        for number in InterruptHandling.signals {
+            var outcome = RunOutcome(file: scenario)
+            outcome.scenario = loaded
+            outcome.fail(status: 128 + number, step: nil, message: InterruptHandling.message(number))
+            documents[number] = outcome.report(transport: transport.rawValue).text(status: outcome.status)
+        }
+        return documents
     }
 
     /// One line for stderr when `--transport zmq` would run every controller in the conductor's
@@ -158,53 +198,44 @@ struct RunCommand: BehaviorCommand {
         return "notice: \(file) \(reason): every controller runs in one node (\(placement.conductor)), in this process"
     }
 
-    /// Prints and writes a finished run's trace, reports failed expectations (exit 1).
-    private func finish(_ result: ScenarioRun, runID: String) throws {
-        print(events: result.events, runID: runID)
-        try write(result.events, runID: runID)
-        for failure in result.failures {
-            StandardError.write("\(scenario): \(failure)")
-        }
-        if !result.passed { throw ExitCode(1) }
-    }
-
     /// This program's own path, to start nodes with (the conductor's own lookup).
     static var ownExecutable: String { DistributedRun.ownExecutable }
 
-    /// Writes the capture file named by `--trace` and the per-node files of `--trace-dir`.
-    private func write(_ events: [TraceEvent], runID: String) throws {
+    /// Writes the capture file named by `--trace` and the per-node files of `--trace-dir`; a
+    /// file that cannot be written is a problem of the run (exit 2 unless it already failed).
+    private func write(_ events: [TraceEvent], runID: String, into outcome: inout RunOutcome) {
         var files: [(String, [TraceEvent])] = []
         if let trace { files.append((trace, events)) }
         if let traceDir {
             do {
                 try FileManager.default.createDirectory(atPath: traceDir, withIntermediateDirectories: true)
+                var nodes: [String] = []
+                for event in events where !nodes.contains(event.id.node) { nodes.append(event.id.node) }
+                for node in nodes {
+                    files.append(((traceDir as NSString).appendingPathComponent("\(node).jsonl"), events.filter { $0.id.node == node }))
+                }
             } catch {
-                StandardError.write("error: cannot create \(traceDir): \(error)")
-                throw ExitCode(2)
-            }
-            var nodes: [String] = []
-            for event in events where !nodes.contains(event.id.node) { nodes.append(event.id.node) }
-            for node in nodes {
-                files.append(((traceDir as NSString).appendingPathComponent("\(node).jsonl"), events.filter { $0.id.node == node }))
+                outcome.fail(status: 2, file: traceDir, message: "cannot create \(traceDir): \(error)")
             }
         }
         for (path, content) in files {
-            try TraceOutput.write(
-                CaptureFileEncoding.bytes(of: content, runs: [], defaultRunID: runID, format: CaptureFileFormat.forPath(path)), to: path)
-        }
-    }
-
-    private func print(events: [TraceEvent], runID: String) {
-        // Printed JSON lines are self-contained (each names its run and node): a stream that
-        // line-oriented tools cut and filter, not a file.
-        var output = OutputBuffer()
-        for event in events {
-            switch format {
-            case .text: output.line(event.canonicalLine)
-            case .jsonl: output.line(TraceCaptureFormat.line(for: event, runID: runID))
+            let bytes = CaptureFileEncoding.bytes(of: content, runs: [], defaultRunID: runID, format: CaptureFileFormat.forPath(path))
+            if let problem = TraceOutput.problem(writing: bytes, to: path) {
+                outcome.fail(status: 2, file: path, message: problem)
+            } else {
+                outcome.traceFiles.append(path)
             }
         }
-        output.flush()
+    }
+}
+
+extension ScenarioRunError {
+    /// The step the run failed at (0: building the hierarchy); nil when it is not a step's.
+    var step: Int? {
+        switch self {
+        case let .runtime(step, _): return step
+        case .noSuchStep: return nil
+        }
     }
 }
 
@@ -215,37 +246,75 @@ struct ValidateCommand: BehaviorCommand {
         discussion: """
             Exits 0 when the file is valid, 2 with FILE:LINE:COLUMN: PATH: reason when it is not \
             (Protocols/scenario-format.md §8). `expect` lines are checked too: their receivers \
-            and message names must exist.
+            and message names must exist. --format json prints one JSON document on standard \
+            output instead, the error as an object (docs/json-output.md).
 
             EXAMPLES:
               trellis validate Examples/iphone-rotation.json
               trellis validate my-scenario.yaml
+              trellis validate my-scenario.yaml --format json
             """
     )
 
     @Argument(help: "The scenario file (JSON, or YAML when named *.yaml or *.yml).")
     var scenario: String
 
+    @Option(help: "What to print: text, or json (one document with every error: file, line, column, path, message; docs/json-output.md).")
+    var format: ReportFormat = .text
+
     func run(registry: BehaviorRegistry) async throws {
+        let loaded: Scenario
         do {
-            let loaded = try ScenarioDecoder.load(path: scenario, registry: registry)
-            print("ok: \(scenario): scenario \"\(loaded.name)\", \(loaded.controllers.count) controllers, \(loaded.steps.count) steps")
+            loaded = try ScenarioDecoder.load(path: scenario, registry: registry)
         } catch {
-            StandardError.write("error: \(error)")
+            switch format {
+            case .text: StandardError.write("error: \(error)")
+            case .json: Self.report(file: scenario, loaded: nil, errors: [error]).emit(status: 2)
+            }
             throw ExitCode(2)
         }
+        switch format {
+        case .text: print("ok: \(scenario): scenario \"\(loaded.name)\", \(loaded.controllers.count) controllers, \(loaded.steps.count) steps")
+        case .json: Self.report(file: scenario, loaded: loaded, errors: []).emit(status: 0)
+        }
+    }
+
+    /// The JSON document (docs/json-output.md §validate). The reader stops at a file's first
+    /// error, so `errors` holds one error or none.
+    static func report(file: String, loaded: Scenario?, errors: [ScenarioError]) -> JSONReport {
+        var report = JSONReport(command: "validate")
+        report.set("file", .string(file))
+        report.set("valid", .bool(errors.isEmpty))
+        report.set("scenario", loaded.map { scenario in
+            JSONFields.object([
+                ("name", .string(scenario.name)), ("controllers", JSONFields.int(scenario.controllers.count)),
+                ("steps", JSONFields.int(scenario.steps.count)),
+            ])
+        } ?? .null)
+        report.set("errors", JSONFields.array(errors.map(JSONFields.error)))
+        return report
     }
 }
 
 /// An interrupted conductor (SIGINT, SIGTERM) takes the nodes it started down with it.
 enum InterruptHandling {
-    static func install() -> [DispatchSourceSignal] {
-        [SIGINT, SIGTERM].map { number in
+    static let signals = [SIGINT, SIGTERM]
+
+    /// What the conductor says when `number` stops it.
+    static func message(_ number: Int32) -> String {
+        "interrupted by \(number == SIGINT ? "SIGINT" : "SIGTERM"); the nodes it started were stopped"
+    }
+
+    /// Installs the handlers; `documents` holds, by signal, a JSON document to print on standard
+    /// output before exiting (`run --format json`: the report the run will not reach).
+    static func install(documents: [Int32: String] = [:]) -> [DispatchSourceSignal] {
+        signals.map { number in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler {
                 SpawnedProcesses.shared.killAll()
                 StandardError.write("trellis: interrupted; the nodes it started were stopped")
+                if let document = documents[number] { JSONReport.write(document + "\n") }
                 exit(128 + number)
             }
             source.resume()

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TrellisJSON
 import TrellisModel
 import TrellisTrace
 import TrellisTraceFiles
@@ -62,10 +63,15 @@ enum TraceInput {
 /// Writing capture files for the commands: a file that cannot be written exits 2.
 enum TraceOutput {
     static func write(_ bytes: [UInt8], to path: String) throws {
-        guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else {
-            StandardError.write("error: cannot write the trace file \(path)")
+        if let problem = problem(writing: bytes, to: path) {
+            StandardError.write("error: \(problem)")
             throw ExitCode(2)
         }
+    }
+
+    /// Writes the file, and says what went wrong instead of telling it (a JSON report tells it).
+    static func problem(writing bytes: [UInt8], to path: String) -> String? {
+        FileManager.default.createFile(atPath: path, contents: Data(bytes)) ? nil : "cannot write the trace file \(path)"
     }
 }
 
@@ -124,6 +130,12 @@ struct TraceShowCommand: AsyncParsableCommand {
             the depth is printed as a number ("[40] A viewDidLayoutSubviews"), so the output of a \
             deep cause chain grows with its length only.
 
+            While a custom presentation is adapted (SPEC §3.7), its presentation controller's \
+            sizeForChild and frameOfPresentedViewInContainerView lines are the adapted style's \
+            answers, not its code's: follow and show --tree, --ids or --frames print \
+            "(answered by the adapted style S, not the custom presentation's code)" after them \
+            (plain show prints the canonical lines, as trellis run does).
+
             EXAMPLES:
               trellis trace show run.jsonl
               trellis trace show run.jsonl --tree --step 1 --subtree A
@@ -150,9 +162,13 @@ struct TraceShowCommand: AsyncParsableCommand {
         _ = try filterOptions.filter()
     }
 
-    /// The event's canonical line, with its frame when asked for and it has one.
-    private func text(_ event: TraceEvent) -> String {
-        let line = ids ? "\(event.id)  " + event.canonicalLine : event.canonicalLine
+    /// The event's canonical line, with its frame when asked for and it has one. The inspection
+    /// views (--tree, --ids, --frames) also say whose answer a query is when an adapted style
+    /// answered for a custom presentation (`AdaptedAnswers`); the plain listing stays the
+    /// canonical lines, which equal `trellis run`'s output.
+    private func text(_ event: TraceEvent, _ adapted: AdaptedAnswers?) -> String {
+        let canonical = ids ? "\(event.id)  " + event.canonicalLine : event.canonicalLine
+        let line = adapted?.annotated(canonical, event) ?? canonical
         guard frames, let frame = event.message.frame else { return line }
         return line + "  frame " + frame.description
     }
@@ -162,6 +178,8 @@ struct TraceShowCommand: AsyncParsableCommand {
         let filter = try filterOptions.filter()
         let causal = try TraceInput.tree(file.events)
         let kept = filter.keep(in: causal)
+        let adapted = tree || ids || frames ? AdaptedAnswers(causal.events) : nil
+        let text = { (event: TraceEvent) in self.text(event, adapted) }
         var output = OutputBuffer()
         if tree {
             let keepHeaders = Set(kept.map { causal.events[$0].step })
@@ -216,16 +234,19 @@ struct TraceFollowCommand: AsyncParsableCommand {
             StandardError.write("error: no event \(name) in the trace (write node#sequence; nodes: \(nodes.sorted().joined(separator: ", ")))")
             throw ExitCode(2)
         }
+        // Whose answer a query line is, when an adapted style answered for a custom presentation.
+        let adapted = AdaptedAnswers(causal.events)
+        let text = { (index: Int) in adapted.annotated("\(causal.events[index].id)  " + causal.events[index].canonicalLine, causal.events[index]) }
         var output = OutputBuffer()
         output.line("causes:")
         for (depth, cause) in causal.causes(of: position).enumerated() {
-            output.line(CausalTree.indent(depth + 1) + "\(causal.events[cause].id)  " + causal.events[cause].canonicalLine)
+            output.line(CausalTree.indent(depth + 1) + text(cause))
         }
         output.line("event:")
-        output.line("  \(reference)  " + causal.events[position].canonicalLine)
+        output.line("  " + text(position))
         output.line("effects:")
         for effect in causal.effects(of: position) {
-            output.line(CausalTree.indent(effect.depth) + "\(causal.events[effect.position].id)  " + causal.events[effect.position].canonicalLine)
+            output.line(CausalTree.indent(effect.depth) + text(effect.position))
         }
         output.flush()
     }
@@ -267,13 +288,16 @@ struct TraceDiffCommand: AsyncParsableCommand {
         commandName: "diff",
         abstract: "Compare two traces step by step, aligned by causal order, not by time.",
         discussion: """
-            Exit status 0 when they are the same, 1 when they differ. Use --left/--right to give \
-            several files per side.
+            Exit status 0 when they are the same, 1 when they differ, 2 when a file cannot be \
+            read. Use --left/--right to give several files per side. --format json prints one \
+            JSON document instead (docs/json-output.md); lines that cannot be read are then \
+            among its warnings, not on standard error.
 
             EXAMPLES:
               trellis trace diff before.jsonl after.jsonl
               trellis trace diff run.jsonl <(trellis run other.json --format jsonl)
               trellis trace diff --left main.jsonl --left b.jsonl --right inproc.jsonl
+              trellis trace diff before.jsonl after.jsonl --format json
             """)
 
     @Argument(help: "The two traces (one file each).")
@@ -285,6 +309,9 @@ struct TraceDiffCommand: AsyncParsableCommand {
     @Option(help: "A file of the second trace (repeatable).")
     var right: [String] = []
 
+    @Option(help: "What to print: text, or json (one document: each differing step and its lines, each unreadable line; docs/json-output.md).")
+    var format: ReportFormat = .text
+
     func validate() throws {
         let sides = (left.isEmpty ? 0 : 1) + (right.isEmpty ? 0 : 1)
         guard (files.count == 2 && sides == 0) || (files.isEmpty && sides == 2) else {
@@ -292,13 +319,56 @@ struct TraceDiffCommand: AsyncParsableCommand {
         }
     }
 
+    private var leftFiles: [String] { files.isEmpty ? left : [files[0]] }
+    private var rightFiles: [String] { files.isEmpty ? right : [files[1]] }
+
     func run() async throws {
-        let a = try TraceInput.read(files.isEmpty ? left : [files[0]])
-        let b = try TraceInput.read(files.isEmpty ? right : [files[1]])
-        let differences = TraceDiff.compare(a.events, b.events)
-        guard !differences.isEmpty else { return }
-        print(TraceDiff.render(differences))
-        throw ExitCode(1)
+        guard format == .json else {
+            let a = try TraceInput.read(leftFiles)
+            let b = try TraceInput.read(rightFiles)
+            let differences = TraceDiff.compare(a.events, b.events)
+            guard !differences.isEmpty else { return }
+            print(TraceDiff.render(differences))
+            throw ExitCode(1)
+        }
+        var report = JSONReport(command: "trace diff")
+        report.set("left", JSONFields.strings(leftFiles))
+        report.set("right", JSONFields.strings(rightFiles))
+        let status = Self.compare(leftFiles, rightFiles, into: &report)
+        report.emit(status: status)
+        if status != 0 { throw ExitCode(status) }
+    }
+
+    /// Reads both sides and puts the differences, the lines that could not be read and any
+    /// unreadable file into `report` (docs/json-output.md §trace diff); returns the exit status.
+    static func compare(_ leftFiles: [String], _ rightFiles: [String], into report: inout JSONReport) -> Int32 {
+        var sides: [TraceFile] = []
+        var errors: [JSONValue] = []
+        for paths in [leftFiles, rightFiles] {
+            do {
+                sides.append(try TraceFileReader.read(paths: paths))
+            } catch {
+                errors.append(JSONFields.error(file: paths.count == 1 ? paths[0] : nil, message: error.description))
+            }
+        }
+        let warnings = sides.flatMap(\.problems).map { problem in
+            JSONFields.object([
+                ("file", .string(problem.file)), ("line", JSONFields.position(problem.line)),
+                ("byteOffset", problem.byteOffset.map(JSONFields.int) ?? .null), ("message", .string(problem.message)),
+            ])
+        }
+        var differences: [TraceDiff.StepDifference] = []
+        if sides.count == 2 { differences = TraceDiff.compare(sides[0].events, sides[1].events) }
+        report.set("same", errors.isEmpty ? .bool(differences.isEmpty) : .null)
+        report.set("differences", JSONFields.array(differences.map { difference in
+            JSONFields.object([
+                ("step", JSONFields.int(difference.step)), ("header", .string(difference.header)),
+                ("minimal", .bool(difference.minimal)), ("lines", JSONFields.diff(difference.operations, context: 2)),
+            ])
+        }))
+        report.set("warnings", JSONFields.array(warnings))
+        report.set("errors", JSONFields.array(errors))
+        return !errors.isEmpty ? 2 : differences.isEmpty ? 0 : 1
     }
 }
 

@@ -16,7 +16,11 @@ struct TraceExportCommand: BehaviorCommand {
             perfetto: open the file in ui.perfetto.dev (one track per controller, grouped by node, \
             flow arrows for causality, instants for suppressions and warnings). mermaid, plantuml: \
             sequence diagrams, optionally limited with --step and --controller. svg: the frames on \
-            screen after --step of --scenario, which is run in this process to get there.
+            screen after --step of --scenario, which is run in this process to get there; svg \
+            reads no trace file (a trace keeps each controller's frame in its container, not which \
+            children a container shows or what a presentation covers), so naming one is an error \
+            (exit 2) rather than a file silently ignored. To see the frames a trace carries: \
+            trellis trace show FILE --frames.
 
             EXAMPLES:
               trellis trace export run.jsonl --format perfetto -o run.perfetto.json
@@ -28,7 +32,7 @@ struct TraceExportCommand: BehaviorCommand {
         case perfetto, mermaid, plantuml, svg
     }
 
-    @Argument(help: "Capture files (not used with svg).")
+    @Argument(help: "Capture files (perfetto, mermaid, plantuml; svg takes none: it runs --scenario).")
     var files: [String] = []
 
     @Option(help: "perfetto, mermaid, plantuml or svg.")
@@ -51,6 +55,12 @@ struct TraceExportCommand: BehaviorCommand {
 
     func validate() throws {
         if format == .svg {
+            // Refused rather than ignored: a user naming a trace expects the picture of that trace.
+            if let file = files.first {
+                let missing = FileManager.default.fileExists(atPath: file) ? "" : " (and \(file) does not exist)"
+                throw ValidationError(
+                    "svg draws the screen by running --scenario up to --step; it reads no trace file, so \(file) would be ignored\(missing): leave it out")
+            }
             guard scenario != nil else { throw ValidationError("svg needs --scenario FILE (and --step N)") }
             guard step.map({ (Int($0) ?? -1) >= 0 }) ?? true else { throw ValidationError("svg needs --step N with N ≥ 0") }
         } else {

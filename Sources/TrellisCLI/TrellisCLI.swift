@@ -48,7 +48,12 @@ public enum TrellisCLI {
                 print(Trellis.fullMessage(for: error))
                 return 0
             }
-            StandardError.write(Trellis.fullMessage(for: error))
+            // A CI that asked for JSON gets its one document even when the arguments are wrong.
+            if UsageErrorReport.asksForJSON(arguments) {
+                UsageErrorReport.emit(arguments: arguments, message: Trellis.message(for: error))
+            } else {
+                StandardError.write(Trellis.fullMessage(for: error))
+            }
             return 2
         }
     }

@@ -117,6 +117,16 @@ extension BehaviorHost {
         await environment.finishTransition(transition, cause: cause)
     }
 
+    /// What a note, a request or a query a behaviour makes now is caused by (SPEC §4.2, §6): the
+    /// event of the synchronous hook running now (layout, appearance, `traitCollectionDidChange`:
+    /// `RuntimeEnvironment.runHook`), else the message being handled, with its transition. A
+    /// synchronous hook cannot be interleaved, so while one runs it is what the behaviour is in,
+    /// whatever message this actor was handling when the hook began.
+    var hookCause: (event: EventRef?, transition: Int?) {
+        if let hook = environment.runningHookEvent { return (hook, nil) }
+        return (delivery?.cause, delivery?.transition?.id)
+    }
+
     /// A behaviour's `super` step for `message`: marks super called and returns the delivery
     /// being handled, or records an error and returns nil when `message` is not being handled.
     func superStep(_ message: HandledMessage) -> Delivery? {

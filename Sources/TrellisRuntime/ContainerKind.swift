@@ -8,7 +8,8 @@ public enum ContainerKind: String, Sendable, CaseIterable {
     /// A navigation controller: the children are the stack; only the top one is forwarded to.
     case navigation
     /// A split view controller `[primary, secondary]`: both in regular width (primary 320 points
-    /// wide, secondary the rest); collapsed in compact width (primary full size, secondary silent).
+    /// wide, a 1-point divider, secondary the rest); collapsed in compact width (primary full
+    /// size, secondary silent).
     case split
     /// A tab bar controller: only the selected child is forwarded to.
     case tab

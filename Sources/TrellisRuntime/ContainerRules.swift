@@ -8,17 +8,18 @@ import TrellisModel
 ///
 /// Every rule switches over every `ContainerKind`, with no `default:` arm: a new kind does not
 /// compile until each rule here has decided for it. The split view's geometry is its three
-/// constants below, so the SPEC's 1-point divider is a change of `splitDividerWidth` (and of
-/// the goldens), and the collapsed `showDetail` is `showDetailOutcome`.
+/// constants below (the primary column, the 1-point divider, the secondary's slot): every
+/// size and origin of a split view derives from them, and the collapsed `showDetail` is
+/// `showDetailOutcome`.
 public enum ContainerRules {
     // MARK: Split view columns (§3.2)
 
     /// The width of a split view controller's primary column in regular width.
     public static let splitPrimaryWidth = 320.0
-    /// The width between a regular split view's primary and secondary columns. None today: the
-    /// secondary is W − 320 wide, at x = 320. SPEC §3.2's amendment (a 1-point divider, W − 321,
-    /// at x = 321) sets this to 1 in its own issue.
-    public static let splitDividerWidth = 0.0
+    /// §3.2, R61: the divider between a regular split view's primary and secondary columns. UIKit
+    /// logs show a 1-point divider: the secondary is W − 321 wide (703 × 768 in a 1024 × 768
+    /// window, 447 × 1024 in 768 × 1024), at x = 321.
+    public static let splitDividerWidth = 1.0
     /// How many columns a split view has: `[primary, secondary]`.
     public static let splitColumnCount = 2
     /// The slot of a split view's secondary column, the one `showDetail` replaces.
@@ -109,6 +110,20 @@ public enum ContainerRules {
             viewOrigins(layout, children: children, sizes: sizes, visible: visible, into: &origins)
         }
         return origins
+    }
+
+    /// §3.2, R61: the divider a container draws between its columns, in its own coordinates,
+    /// given the frame of its first column: a regular split view's, `splitDividerWidth` wide and
+    /// the container's height, where its primary column ends (the secondary starts after it).
+    /// Nil when both columns are not shown (a collapsed split view) and for other kinds.
+    public static func divider(_ kind: ContainerKind, visible: Range<Int>, primary: Rect, containerSize: Size) -> Rect? {
+        switch kind {
+        case .split:
+            guard visible.count == splitColumnCount, visible.lowerBound == 0, splitDividerWidth > 0 else { return nil }
+            return Rect(x: primary.maxX, y: primary.minY, width: splitDividerWidth, height: containerSize.height)
+        case .view, .navigation, .tab:
+            return nil
+        }
     }
 
     /// R61: a plain `view` container's children, placed by the scenario's `layout` rule.
@@ -205,25 +220,31 @@ public enum ContainerRules {
         }
     }
 
-    /// What `showDetail` does (R56, R57).
+    /// What `showDetail` does (R56, R57, §3.2).
     public enum ShowDetailOutcome: Sendable, Hashable {
         /// The split view puts the shown controller in its secondary column (`splitSecondaryIndex`).
         case replaceSecondary(of: ControllerID)
-        /// `show` from this controller instead: a collapsed split view's primary column.
-        case show(from: ControllerID)
-        /// This controller presents the shown one modally: the window's root when nobody handles it.
+        /// A collapsed split view forwards it to the controller being replaced, its primary
+        /// column (the secondary is collapsed onto it), which is a navigation controller: it pushes.
+        case push(onto: ControllerID)
+        /// This controller presents the shown one modally: a collapsed split view whose primary
+        /// column does not push, or the window's root when nobody handles it.
         case present(from: ControllerID)
     }
 
-    /// R56/R57: what `showDetail` does, given the controller that handles it (found by
+    /// R56/R57, §3.2: what `showDetail` does, given the controller that handles it (found by
     /// `HierarchyStructure.showDetailHandler`; nil: nobody) and that controller's horizontal
-    /// size class: expanded, it replaces the secondary column; collapsed, `show` from its
-    /// primary column; nobody handling it (or a collapsed split view without a column), the
-    /// window's root presents it modally.
+    /// size class. Expanded, it replaces the secondary column. Collapsed, it is forwarded to the
+    /// controller being replaced — the primary column, onto which the secondary is collapsed —
+    /// and a navigation controller there pushes; else the split view presents it modally
+    /// (Apple's `UISplitViewController.showDetailViewController(_:sender:)`). Nobody handling
+    /// it, the window's root presents it modally.
     public static func showDetailOutcome(handler: ControllerID?, horizontal: SizeClass, in structure: HierarchyStructure) -> ShowDetailOutcome {
         guard let handler, let node = structure[handler] else { return .present(from: structure.root) }
         guard isCollapsed(node.kind, horizontal: horizontal) else { return .replaceSecondary(of: handler) }
-        guard let primary = node.children.first else { return .present(from: structure.root) }
-        return .show(from: primary)
+        if let primary = node.children.first, let column = structure[primary], handlesShow(column.kind) {
+            return .push(onto: primary)
+        }
+        return .present(from: handler)
     }
 }

@@ -227,7 +227,8 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
     }
 
     private func misuse(_ text: String) {
-        record(.error(text), cause: delivery?.cause, transition: delivery?.transition?.id)
+        let cause = hookCause
+        record(.error(text), cause: cause.event, transition: cause.transition)
     }
 
     // MARK: Size transitions (R1–R11)
@@ -302,7 +303,9 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
             misuse("sizeForChild: \(child) is not a child of \(id)")
             return parentSize
         }
-        return askSize(forChildAt: index, parentSize: parentSize, cause: delivery?.cause, transition: delivery?.transition?.id)
+        // Caused by the hook asking, which may be a layout hook (SPEC §4.2).
+        let cause = hookCause
+        return askSize(forChildAt: index, parentSize: parentSize, cause: cause.event, transition: cause.transition)
     }
 
     private func askSize(forChildAt index: Int, parentSize: Size, cause: EventRef?, transition: Int?) -> Size {
@@ -619,7 +622,8 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
     }
 
     public func note(_ text: String) {
-        record(.note(text), cause: delivery?.cause, transition: delivery?.transition?.id)
+        let cause = hookCause
+        record(.note(text), cause: cause.event, transition: cause.transition)
     }
 
     // MARK: Actions and requests (SPEC §4.2)

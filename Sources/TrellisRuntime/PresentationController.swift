@@ -126,7 +126,8 @@ public actor PresentationController: ManagedPresentationController, Presentation
     }
 
     public func note(_ text: String) {
-        record(.note(text), cause: delivery?.cause, transition: delivery?.transition?.id)
+        let cause = hookCause
+        record(.note(text), cause: cause.event, transition: cause.transition)
     }
 
     // MARK: Presentation and dismissal callbacks
@@ -245,8 +246,9 @@ public actor PresentationController: ManagedPresentationController, Presentation
 
     public func applyFrameOfPresentedViewInContainerView() {
         guard delivery?.message == .containerViewWillLayoutSubviews else {
+            let cause = hookCause
             record(.error("applyFrameOfPresentedViewInContainerView called outside containerViewWillLayoutSubviews (elsewhere, setPresentedViewFrame)"),
-                   cause: delivery?.cause, transition: delivery?.transition?.id)
+                   cause: cause.event, transition: cause.transition)
             return
         }
         placePresentedView(cause: delivery?.cause)
@@ -283,8 +285,9 @@ public actor PresentationController: ManagedPresentationController, Presentation
         if queriesInFrame != nil {
             queriesInFrame?.append((parentSize, answer))
         } else {
-            record(.sizeForChild(child: displayedEndpoint.id, parent: parentSize, answer: answer),
-                   cause: delivery?.cause, transition: delivery?.transition?.id)
+            // Caused by the hook asking (SPEC §4.2).
+            let cause = hookCause
+            record(.sizeForChild(child: displayedEndpoint.id, parent: parentSize, answer: answer), cause: cause.event, transition: cause.transition)
         }
         return answer
     }

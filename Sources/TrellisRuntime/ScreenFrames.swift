@@ -19,6 +19,9 @@ public struct ScreenFrame: Sendable, Equatable {
         /// The dimming view over a presentation's container view, under the presented view, for
         /// the styles that dim (R64; `pc:P`'s).
         case dimming
+        /// The 1-point divider a regular split view draws between its columns (§3.2, R61; the
+        /// split view's), over the columns' edges, under what the split view presents.
+        case divider
 
         public var description: String {
             switch self {
@@ -28,11 +31,13 @@ public struct ScreenFrame: Sendable, Equatable {
             case let .presented(style): return "presented " + style.rawValue
             case .wrapper: return "wrapper"
             case .dimming: return "dimming"
+            case .divider: return "divider"
             }
         }
     }
 
-    /// The controller; for a container view or a dimming view, its presentation controller (`pc:P`).
+    /// The controller; for a container view or a dimming view, its presentation controller
+    /// (`pc:P`); for a divider, its split view.
     public var id: ControllerID
     /// Where it is, in window coordinates.
     public var rect: Rect
@@ -91,10 +96,16 @@ extension Window {
         let managed = controllers[id]
         let horizontal = await managed?.snapshot().traitCollection.horizontalSizeClass ?? .unspecified
         let visible = ContainerRules.forwardTargets(node.kind, childCount: node.children.count, selected: node.selectedIndex, horizontal: horizontal)
+        var first = Rect.zero
         for index in visible {
             let child = node.children[index]
             let frame = await frame(of: child) ?? .zero
+            if index == visible.lowerBound { first = frame }
             await place(child, in: frame.offset(by: rect.origin), role: .child, layout: &layout)
+        }
+        // §3.2: a regular split view's divider, drawn over its columns' edges.
+        if let divider = ContainerRules.divider(node.kind, visible: visible, primary: first, containerSize: rect.size) {
+            layout.frames.append((id, divider.offset(by: rect.origin), .divider, nil))
         }
         if let presented = node.presented {
             await placePresentation(of: presented, presenterRect: rect, presenterStart: start, layout: &layout)

@@ -40,7 +40,8 @@ public enum ActionOutcome: Sendable, Hashable {
 extension BehaviorHost {
     /// Records `request` (caused by the hook being handled) and queues it for the window (§4.2).
     func enqueue(_ request: BehaviorRequest, from requester: ControllerID) {
-        let event = record(.request(request.description), cause: environment.runningHookEvent ?? delivery?.cause, transition: delivery?.transition?.id)
+        let cause = hookCause
+        let event = record(.request(request.description), cause: cause.event, transition: cause.transition)
         environment.requests.append(QueuedRequest(requester: requester, request: request, event: event))
     }
 

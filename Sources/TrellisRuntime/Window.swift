@@ -478,7 +478,7 @@ public actor Window {
             if let handler { horizontal = try await managed(handler).snapshot().traitCollection.horizontalSizeClass }
             switch ContainerRules.showDetailOutcome(handler: handler, horizontal: horizontal, in: structure) {
             case let .replaceSecondary(of: splitID): try await replaceDetail(of: splitID, with: shownID, cause: event)
-            case let .show(from: primary): try await show(shownID, from: primary, detail: false, cause: event)
+            case let .push(onto: navigation): try await push(shownID, onto: navigation, cause: event)
             case let .present(from: presenter): try await present(shownID, from: presenter, animated: true, style: nil, cause: event)
             }
             return

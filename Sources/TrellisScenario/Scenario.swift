@@ -16,6 +16,10 @@ public struct Scenario: Sendable {
     public var steps: [ScenarioStep]
     /// Where the scenario came from, for messages.
     public var source: String
+    /// Where each step is written in `source`, by index (SPEC §5: an `expect` failure names its
+    /// step's `FILE:LINE:COLUMN`, as every other scenario error does); empty for a scenario made
+    /// in code.
+    public var stepPositions: [SourcePosition] = []
     /// The Swift behaviours the file's `"behavior"` names were checked against when it was
     /// decoded (SPEC §4.1), and that its controllers are built with: a scenario carries the
     /// registry of the runner that read it, so every tool that runs it (in-process, the screen
@@ -30,6 +34,17 @@ public struct Scenario: Sendable {
     /// runner (and, distributed, each of its nodes) to register.
     public var behaviorNames: [BehaviorName] {
         Set(controllers.flatMap(\.behaviorNames)).sorted()
+    }
+}
+
+/// A place in a scenario file: 1-based line and column, as `TrellisJSON` and the YAML reader keep them.
+public struct SourcePosition: Sendable, Equatable {
+    public var line: Int
+    public var column: Int
+
+    public init(line: Int, column: Int) {
+        self.line = line
+        self.column = column
     }
 }
 

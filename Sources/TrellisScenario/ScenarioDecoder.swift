@@ -225,6 +225,7 @@ struct Reader {
                 guard case let .array(items) = value.value else { throw fail(value, at, "expected an array of steps") }
                 for (index, item) in items.enumerated() {
                     positions["\(at)[\(index)]"] = (item.line, item.column)
+                    scenario.stepPositions.append(SourcePosition(line: item.line, column: item.column))
                     scenario.steps.append(try step(item, "\(at)[\(index)]"))
                 }
             }

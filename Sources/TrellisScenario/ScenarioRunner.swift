@@ -26,10 +26,15 @@ public struct ExpectationFailure: Sendable, Equatable, CustomStringConvertible {
     public var kinds: [String]
     public var expected: [String]
     public var actual: [String]
+    /// The scenario file, and where in it the `expect` step is (nil: a scenario made in code):
+    /// the failure starts with `FILE:LINE:COLUMN:` as every other scenario error does (SPEC §5).
+    public var file: String = ""
+    public var position: SourcePosition?
 
     public var description: String {
         let checked = checkedStep == 0 ? "the initial layout" : "step \(checkedStep)"
-        return "expect at step \(step) ($.steps[\(step - 1)]) failed for \(checked), comparing kinds \(kinds.joined(separator: ", ")):\n"
+        let place = position.map { "\(file):\($0.line):\($0.column): " } ?? (file.isEmpty ? "" : "\(file): ")
+        return place + "expect at step \(step) ($.steps[\(step - 1)]) failed for \(checked), comparing kinds \(kinds.joined(separator: ", ")):\n"
             + LineDiff.render(expected: expected, actual: actual)
     }
 }
@@ -188,7 +193,9 @@ public enum ScenarioRunner {
                     if case .step = event.message { return false }
                     return true
                 }
-                if let failure = check(lines, against: events, step: number, checkedStep: checkedStep) {
+                if var failure = check(lines, against: events, step: number, checkedStep: checkedStep) {
+                    failure.file = scenario.source
+                    failure.position = scenario.stepPositions.indices.contains(index) ? scenario.stepPositions[index] : nil
                     failures.append(failure)
                 }
                 continue

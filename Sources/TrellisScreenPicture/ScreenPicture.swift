@@ -8,7 +8,9 @@ import TrellisRuntime
 /// - A popover's source rect (R62) is outlined faintly under the popover, and an arrow (a
 ///   `<path class="popover-arrow">`, never a `<rect>`: every `<rect>` is a frame) goes from the
 ///   popover's edge nearest the source to the source. Dimming views are drawn where the frame
-///   list puts them: over their container view, under the presented view (R64).
+///   list puts them: over their container view, under the presented view (R64). A regular
+///   split view's 1-point divider (§3.2) is a dark frame over its columns' edges, so that the
+///   gap between the columns shows even where their outlines meet it.
 /// - The heading (the title and the window's size) is wrapped onto as many lines as it needs at
 ///   the picture's width, and the picture is made at least as wide as its widest line, so that it
 ///   is never clipped.
@@ -152,6 +154,7 @@ public enum ScreenPicture {
         case .wrapper: return "\(frame.id) \(size) wrapper"
         case let .presentationContainer(style): return "\(frame.id) container \(style.rawValue)"
         case .dimming: return "\(frame.id) dimming"
+        case .divider: return "\(frame.id) divider"
         }
     }
 
@@ -375,6 +378,7 @@ public enum ScreenPicture {
         case .presented: return "presented"
         case .wrapper: return "wrapper"
         case .dimming: return "dimming"
+        case .divider: return "divider"
         }
     }
 
@@ -383,7 +387,8 @@ public enum ScreenPicture {
         role == .wrapper ? "#2c6fbb" : "#c0392b"
     }
 
-    /// Fill and stroke by role: dimming translucent black, presented frames and wrappers
+    /// Fill and stroke by role: dimming translucent black, a split view's divider solid dark
+    /// (drawn after the columns, so their outlines do not hide it), presented frames and wrappers
     /// outlined, containers dashed, controllers in light translucent tints.
     static func paint(_ role: ScreenFrame.Role, index: Int) -> String {
         let tints = ["#dbe9f6", "#e3f1df", "#fbeedd", "#efe3f4", "#f6f3d6"]
@@ -396,6 +401,8 @@ public enum ScreenPicture {
             return "fill=\"none\" stroke=\"#8a8a8a\" stroke-width=\"1\" stroke-dasharray=\"6 4\""
         case .dimming:
             return "fill=\"#000000\" fill-opacity=\"0.3\" stroke=\"none\""
+        case .divider:
+            return "fill=\"#222222\" stroke=\"none\""
         case .presented:
             return "fill=\"#ffffff\" fill-opacity=\"0.9\" stroke=\"\(accent(role))\" stroke-width=\"3\""
         case .wrapper:

@@ -254,6 +254,7 @@ def grant(policy, current, requested):  # §8.3 GRANT (TSF/1 §5.6)
 
 
 ZERO, ORIGIN, COMPACT = (0.0, 0.0), (0.0, 0.0), 1
+SPLIT_PRIMARY, SPLIT_DIVIDER = 320.0, 1.0  # §8.3: a regular split's primary column and the divider after it (SPEC §3.2, R61)
 
 
 class Remote:
@@ -341,8 +342,8 @@ class ViewController:
     def child_size(self, i, parent):  # §8.3 CHILD-SIZE: SFC's answer, which the layout also sizes with (R2a)
         answer = size_rule(self.rule, self.slots[i].endpoint.id, parent)
         if answer is None and self.kind == "split" and self.transitioning()[0] != COMPACT:
-            primary = min(320.0, parent[0])
-            answer = (primary, parent[1]) if i == 0 else (max(0.0, parent[0] - primary), parent[1])
+            primary = min(SPLIT_PRIMARY, parent[0])
+            answer = (primary, parent[1]) if i == 0 else (max(0.0, parent[0] - primary - SPLIT_DIVIDER), parent[1])
         return parent if answer is None else answer
 
     def sfc(self, i, parent, cause, transition):  # §8.3 SFC
@@ -356,7 +357,7 @@ class ViewController:
         visible, origins = self.targets(), [ORIGIN] * len(self.slots)
         if self.kind == "split":
             if visible == [0, 1]:
-                origins[1] = (self.slots[0].size[0], 0.0)
+                origins[1] = (self.slots[0].size[0] + SPLIT_DIVIDER, 0.0)
         elif self.layout_rule in ("row", "column"):
             offset = 0.0
             for i in visible:

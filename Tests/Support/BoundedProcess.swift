@@ -19,17 +19,26 @@ public struct ProcessOutcome: Sendable {
 /// Kills a process from the watchdog task. Holds only the process id behind a lock, so it is
 /// Sendable without `@unchecked`.
 final class ProcessKiller: Sendable {
-    private let state = Mutex<(pid: Int32?, exited: Bool, killed: Bool)>((nil, false, false))
+    private let state = Mutex<(pid: Int32?, exited: Bool, killed: Bool, due: Bool)>((nil, false, false, false))
 
-    func started(_ pid: Int32) { state.withLock { $0.pid = pid } }
+    /// Records the pid, and kills at once when the deadline passed while `run()` was still
+    /// launching (on a loaded machine a launch took longer than a 200 ms bound, and the
+    /// watchdog, finding no pid, left the process running unbounded).
+    func started(_ pid: Int32) {
+        state.withLock { state in
+            state.pid = pid
+            if state.due { Self.kill(&state) }
+        }
+    }
     func exited() { state.withLock { $0.exited = true } }
 
-    func kill() {
-        state.withLock { state in
-            guard let pid = state.pid, !state.exited else { return }
-            state.killed = true
-            _ = Foundation.kill(pid, SIGKILL)
-        }
+    func kill() { state.withLock { Self.kill(&$0) } }
+
+    private static func kill(_ state: inout (pid: Int32?, exited: Bool, killed: Bool, due: Bool)) {
+        state.due = true
+        guard let pid = state.pid, !state.exited else { return }
+        state.killed = true
+        _ = Foundation.kill(pid, SIGKILL)
     }
 
     var wasKilled: Bool { state.withLock { $0.killed } }

@@ -58,7 +58,12 @@ struct CLITests {
         let errorLines = outcome.stderr.split(separator: "\n").map(String.init)
         #expect(errorLines.contains { $0.hasPrefix("  - ") && $0.hasSuffix("A viewWillTransition(to: 999x999)") })
         #expect(errorLines.contains { $0.hasPrefix("  + ") && $0.hasSuffix("A viewWillTransition(to: 568x320)") })
-        #expect(outcome.stderr.contains(path))
+        // Issue 24: FILE:LINE:COLUMN of the expect step, as every other scenario error gives.
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        let line = try #require(lines.firstIndex { $0.contains("{ \"expect\"") })
+        let column = try #require(lines[line].range(of: "{ \"expect\"")).lowerBound.utf16Offset(in: lines[line]) + 1
+        #expect(outcome.stderr.contains("\(path):\(line + 1):\(column): expect at step 2 ($.steps[1]) failed for step 1"), "\(outcome.stderr)")
         // The trace is still printed.
         #expect(outcome.stdoutLines.contains("A viewWillTransition(to: 568x320)"))
     }

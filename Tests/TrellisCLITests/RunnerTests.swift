@@ -77,6 +77,42 @@ struct RunnerTests {
         #expect(shown.stdoutLines.contains("pc:S sizeForChild(S, parent: 320x768) -> 320x768"))
     }
 
+    /// Issue 24: a note written in a layout hook is caused by that hook's event, so `trace follow`
+    /// names the hook as its cause and `show --tree` draws it under the hook — in-process, and
+    /// over ZeroMQ with the noting controller on another node.
+    @Test("a Swift note is caused by the layout hook it was written in: follow and show --tree say so", arguments: ["inproc", "zmq"])
+    func noteIsCausedByItsHook(transport: String) async throws {
+        let path = try scenarioFile("""
+            { \(Pad.window), "root": "R",
+              "controllers": { "R": { "kind": "view", "children": ["Content"], "behavior": "Noting" },
+                               "Content": { "kind": "view", "behavior": "Noting" } },
+              "placement": { "Content": "b" },
+              "steps": [ { "resizeWindow": [768, 1024] } ] }
+            """)
+        let trace = path + ".jsonl"
+        let run = try await runRunner(["run", path, "--transport", transport, "--trace", trace])
+        #expect(run.status == 0, "\(run.stderr)")
+        let shown = try await runTrellis(["trace", "show", trace, "--ids"])
+        let notes = shown.stdoutLines.filter { $0.hasSuffix("note laid out by Swift") }
+        #expect(notes.count == 4, "\(shown.stdout)")
+        for note in notes {
+            let id = String(note.prefix { $0 != " " })
+            let receiver = note.split(separator: " ")[1]
+            let follow = try await runTrellis(["trace", "follow", trace, id])
+            let lines = follow.stdoutLines
+            let cause = lines.firstIndex(of: "event:").flatMap { $0 > 0 ? lines[$0 - 1] : nil }
+            #expect(cause?.hasSuffix("  \(receiver) viewWillLayoutSubviews") == true, "\(follow.stdout)")
+        }
+        // In the tree, each note is one level under its controller's viewWillLayoutSubviews.
+        let tree = try await runTrellis(["trace", "show", trace, "--tree"]).stdoutLines
+        for (index, line) in tree.enumerated() where line.hasSuffix("note laid out by Swift") {
+            let depth = line.prefix { $0 == " " }.count
+            let receiver = line.dropFirst(depth).split(separator: " ")[0]
+            let parent = tree[..<index].last { $0.prefix { $0 == " " }.count < depth }
+            #expect(parent == String(repeating: " ", count: depth - 2) + "\(receiver) viewWillLayoutSubviews", "\(tree)")
+        }
+    }
+
     @Test("trace export --format svg --scenario draws the frames the Swift presentation controller gave")
     func runnerScreenPicture() async throws {
         let path = try scenarioFile()

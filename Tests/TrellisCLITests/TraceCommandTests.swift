@@ -104,6 +104,50 @@ struct TraceCommandTests {
         #expect(tree.stdoutLines.contains("      \(id)  A suppressed viewWillTransition (cut: A1)"))
     }
 
+    /// Issue 24: while a custom presentation is adapted, its presentation controller's size and
+    /// frame lines are the adapted style's answers, and follow and show's inspection views say so;
+    /// before and after the adaptation they are its own, and nothing is added.
+    @Test func adaptedAnswersAreMarked() async throws {
+        let directory = try scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let scenario = directory.appendingPathComponent("adapted.json")
+        try Data("""
+            { \(Pad.window), "root": "R",
+              "controllers": {
+                "R": { "kind": "view" },
+                "S": { "kind": "view", "modalPresentationStyle": "custom",
+                       "presentationController": { "sizeForChild": { "fraction": [0.3333, 1], "round": "floor" },
+                                                   "frame": { "align": "right" } },
+                       "adaptiveDelegate": { "style": "fullScreen" } } },
+              "steps": [
+                { "present": "S", "from": "R", "animated": true },
+                { "transition": { "size": [320, 768], "traits": { "horizontalSizeClass": "compact" } } },
+                { "transition": { "size": [1024, 768], "traits": { "horizontalSizeClass": "regular" } } } ] }
+            """.utf8).write(to: scenario)
+        let trace = directory.appendingPathComponent("adapted.jsonl").path
+        #expect(try await runTrellis(["run", scenario.path, "--trace", trace]).status == 0)
+        let mark = "  (answered by the adapted style fullScreen, not the custom presentation's code)"
+        for step in ["1", "3"] {
+            let own = try await runTrellis(["trace", "show", trace, "--step", step, "--tree"])
+            #expect(own.status == 0)
+            #expect(!own.stdout.contains("answered by the adapted style"), "step \(step): \(own.stdout)")
+        }
+        // Plain show prints the canonical lines, as run does.
+        let plain = try await runTrellis(["trace", "show", trace, "--step", "2"])
+        #expect(plain.stdoutLines.contains("pc:S sizeForChild(S, parent: 320x768) -> 320x768"), "\(plain.stdout)")
+        #expect(!plain.stdout.contains("answered by the adapted style"))
+        let adapted = try await runTrellis(["trace", "show", trace, "--step", "2", "--ids"]).stdoutLines
+        let marked = adapted.filter { $0.hasSuffix(mark) }
+        #expect(marked.contains { $0.hasSuffix("pc:S sizeForChild(S, parent: 320x768) -> 320x768" + mark) }, "\(adapted)")
+        // Only the presentation controller's size and frame lines are marked.
+        #expect(marked.allSatisfy { $0.contains("pc:S sizeForChild(") || $0.contains("pc:S frameOfPresentedViewInContainerView") }, "\(marked)")
+        let id = try #require(marked.first.map { String($0.prefix { $0 != " " }) })
+        let follow = try await runTrellis(["trace", "follow", trace, id])
+        #expect(follow.stdoutLines.contains { $0.hasPrefix("  \(id)  pc:S") && $0.hasSuffix(mark) }, "\(follow.stdout)")
+        let tree = try await runTrellis(["trace", "show", trace, "--tree", "--step", "2"])
+        #expect(tree.stdoutLines.contains { $0.hasSuffix("pc:S sizeForChild(S, parent: 320x768) -> 320x768" + mark) }, "\(tree.stdout)")
+    }
+
     /// A damaged file whose causes go round in a cycle is an error naming an event of it.
     @Test func aCycleOfCausesIsReported() async throws {
         let directory = try scratchDirectory()
@@ -146,5 +190,35 @@ struct TraceExportCommandTests {
         #expect(try await runTrellis(["trace", "export", "--format", "svg", "--scenario", "Examples/popover-adaptation.json", "--step", "99"]).status == 2)
         #expect(try await runTrellis(["trace", "export", "--format", "svg"]).status == 2)
         #expect(try await runTrellis(["trace", "export", trace, "--format", "mermaid", "--step", "x"]).status == 2)
+    }
+
+    /// Issue 24: svg draws by running --scenario; a trace file named with it was silently ignored
+    /// (even one that does not exist). It is refused, naming the file; missing files are exit 2.
+    @Test("svg refuses a trace file it would not read; a missing file is exit 2 naming it")
+    func svgRefusesATraceFile() async throws {
+        let directory = try scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let trace = directory.appendingPathComponent("t.jsonl").path
+        #expect(try await runTrellis(["run", "Examples/popover-adaptation.json", "--trace", trace]).status == 0)
+        let svg = ["--format", "svg", "--scenario", "Examples/popover-adaptation.json", "--step", "1"]
+        let given = try await runTrellis(["trace", "export", trace] + svg)
+        #expect(given.status == 2)
+        #expect(given.stdout.isEmpty)
+        #expect(given.stderr.contains(trace) && given.stderr.contains("reads no trace file"), "\(given.stderr)")
+        let missing = directory.appendingPathComponent("missing.jsonl").path
+        let absent = try await runTrellis(["trace", "export", missing] + svg)
+        #expect(absent.status == 2)
+        #expect(absent.stderr.contains("\(missing) does not exist"), "\(absent.stderr)")
+        // A missing scenario, and a missing trace for the other formats: exit 2, naming the file.
+        let noScenario = try await runTrellis(["trace", "export", "--format", "svg", "--scenario", missing, "--step", "1"])
+        #expect(noScenario.status == 2)
+        #expect(noScenario.stderr.contains(missing), "\(noScenario.stderr)")
+        let noTrace = try await runTrellis(["trace", "export", missing, "--format", "mermaid"])
+        #expect(noTrace.status == 2)
+        #expect(noTrace.stderr.contains(missing), "\(noTrace.stderr)")
+        // The help says so.
+        let help = try await runTrellis(["trace", "export", "--help"])
+        let words = help.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(words.contains("svg reads no trace file") && words.contains("svg takes none"), "\(help.stdout)")
     }
 }

@@ -39,7 +39,7 @@ struct ChildFrameTests {
         #expect(await stage.window.windowFrame(of: "R") == Rect(x: 0, y: 0, width: 768, height: 1024))
     }
 
-    /// R61: a regular split puts the secondary at the primary's width; collapsed, the primary
+    /// R61: a regular split puts the secondary after the primary and the 1-point divider; collapsed, the primary
     /// alone at (0,0) — and a trait-only change that collapses or expands it lays the columns
     /// out (issue 14's fidelity bug: the primary had kept its 320 points).
     @Test func r61SplitColumnsAndATraitOnlyCollapse() async throws {
@@ -50,7 +50,7 @@ struct ChildFrameTests {
                          { "setTraits": { "horizontalSizeClass": "regular" } } ] }
             """)
         #expect(await stage.window.frame(of: "M") == Rect(x: 0, y: 0, width: 320, height: 768))
-        #expect(await stage.window.frame(of: "D") == Rect(x: 320, y: 0, width: 704, height: 768))
+        #expect(await stage.window.frame(of: "D") == Rect(x: 321, y: 0, width: 703, height: 768))
         try await stage.perform(step: 1)
         #expect(stage.lines(step: 1) == [
             "S willTransition(to: h=compact v=regular idiom=pad scale=2)",
@@ -69,11 +69,11 @@ struct ChildFrameTests {
         try await stage.perform(step: 2)
         #expect(stage.lines(step: 2, kinds: Lines.sizeKinds) == [
             "S sizeForChild(M, parent: 1024x768) -> 320x768",
-            "S sizeForChild(D, parent: 1024x768) -> 704x768",
+            "S sizeForChild(D, parent: 1024x768) -> 703x768",
             "M viewWillTransition(to: 320x768)",
         ])
         #expect(await stage.window.frame(of: "M") == Rect(x: 0, y: 0, width: 320, height: 768))
-        #expect(await stage.window.frame(of: "D") == Rect(x: 320, y: 0, width: 704, height: 768))
+        #expect(await stage.window.frame(of: "D") == Rect(x: 321, y: 0, width: 703, height: 768))
     }
 
     /// R61: a Swift behaviour places its children itself in `viewDidLayoutSubviews`.
@@ -163,8 +163,8 @@ struct PresentedFrameTests {
               "steps": [ { "present": "P", "from": "D" } ] }
             """)
         try await stage.perform(step: 1)
-        #expect(stage.lines(step: 1, kinds: frameKinds) == ["pc:P frameOfPresentedViewInContainerView -> 0,0 704x768"])
-        #expect(await stage.window.windowFrame(of: "P") == Rect(x: 320, y: 0, width: 704, height: 768))
+        #expect(stage.lines(step: 1, kinds: frameKinds) == ["pc:P frameOfPresentedViewInContainerView -> 0,0 703x768"])
+        #expect(await stage.window.windowFrame(of: "P") == Rect(x: 321, y: 0, width: 703, height: 768))
     }
 
     /// R62 for an adapted presentation: the frame of the style it adapted to.

@@ -88,23 +88,85 @@ struct ShowTests {
         #expect(await stage.node("D0")?.parent == nil)
         #expect(await stage.node("M")?.children == ["MV"])
         #expect(await stage.node("W")?.presenting == nil)
-        #expect(try await stage.controller("W").size == Size(704, 768))
+        #expect(try await stage.controller("W").size == Size(703, 768))
     }
 
-    /// CONFORMANCE 28 — R57: collapsed in compact width, `showDetail` falls back to `show`,
-    /// which pushes W onto the primary navigation controller.
-    @Test("R57: show detail in compact width pushes onto the primary navigation controller")
+    /// CONFORMANCE 28, SPEC §3.2 (turn 3, Apple's `showDetailViewController(_:sender:)`): collapsed
+    /// in compact width, the split view forwards `showDetail` to the controller being replaced —
+    /// its primary column, onto which the secondary is collapsed — and the navigation controller
+    /// there pushes W, which takes that navigation controller's size and compact traits. No
+    /// `show` line: the split view forwards the request, it does not start a `show` lookup.
+    @Test("§3.2: show detail in compact width is forwarded to the primary navigation controller, which pushes")
     func showDetailInCompactWidthPushesOntoThePrimaryNavigationController() async throws {
         let stage = try await Stage(Self.split(Phone.window))
         try await stage.runAll()
-        let produced = stage.lines(step: 1, kinds: Self.showKinds)
-        #expect(produced.first == "MV showDetail(W)")
-        #expect(produced.last == "M push(W)")
-        #expect(!produced.contains { $0.contains("replaceDetail") || $0.contains("present(") })
+        #expect(stage.lines(step: 1, kinds: Self.showKinds) == [
+            "MV showDetail(W)",
+            "M push(W)",
+        ])
         #expect(await stage.node("M")?.children == ["MV", "W"])
         #expect(await stage.node("W")?.parent == "M")
         #expect(await stage.node("S")?.children == ["M", "D0"])
         #expect(await stage.node("W")?.presenting == nil)
+        #expect(try await stage.controller("W").size == Phone.size)
+        #expect(try await stage.controller("W").traitCollection == Phone.traits)
+        #expect(await stage.window.frame(of: "W") == Rect(origin: .zero, size: Phone.size))
+    }
+
+    /// SPEC §3.2: collapsed, with a primary that is not a navigation controller, nothing else
+    /// shows W: the split view presents it modally, from itself. So a navigation controller
+    /// around the split view does not push it (the `show` fallback this replaces did): the full-
+    /// screen presentation is made by the top of the split view's ancestry (R35), and W takes
+    /// the window's size and traits.
+    @Test("§3.2: show detail in compact width with a plain primary is presented modally by the split view")
+    func showDetailInCompactWidthWithAPlainPrimaryIsPresentedModally() async throws {
+        let stage = try await Stage("""
+        { \(Phone.window), "root": "N",
+          "controllers": {
+            "N":  { "kind": "navigation", "children": ["S"] },
+            "S":  { "kind": "split", "children": ["M", "D0"] },
+            "M":  { "kind": "view" },
+            "D0": { "kind": "view" },
+            "W":  { "kind": "view" } },
+          "steps": [ { "showDetail": "W", "from": "M" } ] }
+        """)
+        try await stage.runAll()
+        #expect(stage.lines(step: 1, kinds: Self.showKinds) == [
+            "M showDetail(W)",
+            "N present(W, style: fullScreen)",
+        ])
+        #expect(await stage.node("N")?.children == ["S"])
+        #expect(await stage.node("S")?.children == ["M", "D0"])
+        #expect(await stage.node("W")?.parent == nil)
+        #expect(await stage.node("W")?.presenting == "N")
+        #expect(try await stage.controller("W").size == Phone.size)
+        #expect(try await stage.controller("W").traitCollection == Phone.traits)
+    }
+
+    /// SPEC §3.2 and R37: it is the split view that presents — a current-context W is presented
+    /// in the context the split view defines, not by the window's root, and covers the split
+    /// view's frame with the split view's traits.
+    @Test("§3.2: a collapsed split view that defines a context presents a current-context detail itself")
+    func showDetailInCompactWidthIsPresentedFromTheSplitView() async throws {
+        let stage = try await Stage("""
+        { \(Phone.window), "root": "R",
+          "controllers": {
+            "R":  { "kind": "view", "children": ["S"] },
+            "S":  { "kind": "split", "children": ["M", "D0"], "definesPresentationContext": true },
+            "M":  { "kind": "view" },
+            "D0": { "kind": "view" },
+            "W":  { "kind": "view", "modalPresentationStyle": "overCurrentContext" } },
+          "steps": [ { "showDetail": "W", "from": "M" } ] }
+        """)
+        try await stage.runAll()
+        #expect(stage.lines(step: 1, kinds: Self.showKinds) == [
+            "M showDetail(W)",
+            "S present(W, style: overCurrentContext)",
+        ])
+        #expect(await stage.node("W")?.presenting == "S")
+        #expect(await stage.node("R")?.presented == nil)
+        #expect(try await stage.controller("W").size == Phone.size)
+        #expect(try await stage.controller("W").traitCollection == Phone.traits)
     }
 
     /// SPEC R55 — the lookup walks parents, then a presented controller's presenter: from

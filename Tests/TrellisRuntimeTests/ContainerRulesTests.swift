@@ -37,7 +37,7 @@ import TrellisRuntime
             #expect(ContainerRules.defaultSize(kind, forChildAt: 1, parentSize: parent, horizontal: .regular) == parent)
         }
         #expect(ContainerRules.defaultSize(.split, forChildAt: 0, parentSize: parent, horizontal: .regular) == Size(320, 768))
-        #expect(ContainerRules.defaultSize(.split, forChildAt: 1, parentSize: parent, horizontal: .regular) == Size(704, 768))
+        #expect(ContainerRules.defaultSize(.split, forChildAt: 1, parentSize: parent, horizontal: .regular) == Size(703, 768))
         #expect(ContainerRules.defaultSize(.split, forChildAt: 1, parentSize: parent, horizontal: .compact) == parent)
         // Narrower than a primary column: the primary takes it all, the secondary nothing.
         #expect(ContainerRules.defaultSize(.split, forChildAt: 0, parentSize: Size(200, 100), horizontal: .regular) == Size(200, 100))
@@ -45,9 +45,9 @@ import TrellisRuntime
     }
 
     @Test func originsPlaceTheSecondaryColumnAfterThePrimary() {
-        let sizes = [Size(320, 768), Size(704, 768)]
+        let sizes = [Size(320, 768), Size(703, 768)]
         #expect(ContainerRules.origins(.split, layout: .overlay, children: ["M", "D"], sizes: sizes, visible: 0..<2)
-            == [.zero, Point(x: 320, y: 0)])
+            == [.zero, Point(x: 321, y: 0)])
         #expect(ContainerRules.origins(.split, layout: .overlay, children: ["M", "D"], sizes: sizes, visible: 0..<1) == [.zero, .zero])
         #expect(ContainerRules.origins(.view, layout: .row, children: ["M", "D"], sizes: sizes, visible: 0..<2)
             == [.zero, Point(x: 320, y: 0)])
@@ -71,12 +71,12 @@ import TrellisRuntime
         #expect(ContainerRules.childCountRefusal(.view, count: 3) == nil)
     }
 
-    /// R{S split [M, D]}; E is not in any container.
-    func splitStructure(children: [ControllerID] = ["M", "D"]) -> HierarchyStructure {
+    /// R{S split [M, D]}; E is not in any container; M is of `primary` kind.
+    func splitStructure(children: [ControllerID] = ["M", "D"], primary: ContainerKind = .view) -> HierarchyStructure {
         HierarchyStructure(root: "R", nodes: [
             .init(id: "R", children: ["S"]),
             .init(id: "S", kind: .split, parent: "R", children: children),
-            .init(id: "M", parent: "S"), .init(id: "D", parent: "S"), .init(id: "E"),
+            .init(id: "M", kind: primary, parent: "S"), .init(id: "D", parent: "S"), .init(id: "E"),
         ])
     }
 
@@ -84,12 +84,43 @@ import TrellisRuntime
         let structure = splitStructure()
         #expect(ContainerRules.showDetailOutcome(handler: "S", horizontal: .regular, in: structure) == .replaceSecondary(of: "S"))
         #expect(ContainerRules.showDetailOutcome(handler: "S", horizontal: .unspecified, in: structure) == .replaceSecondary(of: "S"))
-        // R57: collapsed, `show` from the primary column.
-        #expect(ContainerRules.showDetailOutcome(handler: "S", horizontal: .compact, in: structure) == .show(from: "M"))
-        // R56: nobody handles it (or a collapsed split view has no column): the root presents.
+        #expect(ContainerRules.showDetailOutcome(handler: "S", horizontal: .regular, in: splitStructure(primary: .navigation))
+            == .replaceSecondary(of: "S"))
+        // §3.2, R57: collapsed, forwarded to the controller being replaced (the primary column, the
+        // secondary collapsed onto it): a navigation controller pushes; any other primary, or
+        // none, and the split view itself presents modally — not the window's root, not `show`.
+        #expect(ContainerRules.showDetailOutcome(handler: "S", horizontal: .compact, in: splitStructure(primary: .navigation))
+            == .push(onto: "M"))
+        for kind in ContainerKind.allCases where kind != .navigation {
+            #expect(ContainerRules.showDetailOutcome(handler: "S", horizontal: .compact, in: splitStructure(primary: kind))
+                == .present(from: "S"), "a collapsed split view whose primary is a \(kind) presents")
+        }
+        #expect(ContainerRules.showDetailOutcome(handler: "S", horizontal: .compact, in: splitStructure(children: [])) == .present(from: "S"))
+        // R56: nobody handles it: the window's root presents.
         #expect(ContainerRules.showDetailOutcome(handler: nil, horizontal: .regular, in: structure) == .present(from: "R"))
-        #expect(ContainerRules.showDetailOutcome(handler: "S", horizontal: .compact, in: splitStructure(children: [])) == .present(from: "R"))
+        #expect(ContainerRules.showDetailOutcome(handler: nil, horizontal: .compact, in: structure) == .present(from: "R"))
         #expect(structure.showDetailHandler(from: "M") == "S")
         #expect(structure.showDetailHandler(from: "E") == nil)
+    }
+
+    @Test func theSplitDividerIsOnePointAndEverySizeAndOriginDerivesFromIt() {
+        // §3.2, R61: UIKit logs show 703 × 768 beside a 320-point primary in 1024 × 768, 447 in 768.
+        #expect(ContainerRules.splitDividerWidth == 1)
+        #expect(ContainerRules.defaultSize(.split, forChildAt: 1, parentSize: Size(1024, 768), horizontal: .regular) == Size(703, 768))
+        #expect(ContainerRules.defaultSize(.split, forChildAt: 1, parentSize: Size(768, 1024), horizontal: .regular) == Size(447, 1024))
+        #expect(ContainerRules.defaultSize(.split, forChildAt: 1, parentSize: Size(320.5, 10), horizontal: .regular) == Size(0, 10))
+        let width = ContainerRules.splitPrimaryWidth
+        let origins = ContainerRules.origins(.split, layout: .overlay, children: ["M", "D"],
+                                             sizes: [Size(width, 768), Size(703, 768)], visible: 0..<2)
+        #expect(origins == [.zero, Point(x: width + ContainerRules.splitDividerWidth, y: 0)])
+        #expect(origins[1] == Point(x: 321, y: 0))
+        // The divider lies between the columns, the container's height; none when collapsed or for other kinds.
+        let primary = Rect(x: 0, y: 0, width: width, height: 768)
+        #expect(ContainerRules.divider(.split, visible: 0..<2, primary: primary, containerSize: Size(1024, 768))
+            == Rect(x: 320, y: 0, width: 1, height: 768))
+        #expect(ContainerRules.divider(.split, visible: 0..<1, primary: primary, containerSize: Size(1024, 768)) == nil)
+        for kind in ContainerKind.allCases where kind != .split {
+            #expect(ContainerRules.divider(kind, visible: 0..<2, primary: primary, containerSize: Size(1024, 768)) == nil)
+        }
     }
 }

@@ -76,7 +76,7 @@ struct ContainerRuleTests {
         ])
     }
 
-    @Test("split, regular width: the primary gets 320 points wide, the secondary the rest")
+    @Test("split, regular width: the primary gets 320 points wide, a 1-point divider, the secondary the rest")
     func splitRegular() async throws {
         let trace = try await Scenarios.run("""
             { \(Pad.window), "root": "S",
@@ -84,13 +84,13 @@ struct ContainerRuleTests {
               "steps": [ { "resizeWindow": [768, 1024] } ] }
             """)
         #expect(trace.lines(step: 0, kinds: ["sizeForChild"]) == [])
-        #expect(trace.laidOutFrames(step: 0) == ["S 0,0 1024x768", "M 0,0 320x768", "D 320,0 704x768"])
+        #expect(trace.laidOutFrames(step: 0) == ["S 0,0 1024x768", "M 0,0 320x768", "D 321,0 703x768"])
         #expect(trace[step: 1] == [
             "S viewWillTransition(to: 768x1024)",
             "S sizeForChild(M, parent: 768x1024) -> 320x1024",
             "M viewWillTransition(to: 320x1024)",
-            "S sizeForChild(D, parent: 768x1024) -> 448x1024",
-            "D viewWillTransition(to: 448x1024)",
+            "S sizeForChild(D, parent: 768x1024) -> 447x1024",
+            "D viewWillTransition(to: 447x1024)",
         ] + Lines.layout("S", "M", "D"))
     }
 

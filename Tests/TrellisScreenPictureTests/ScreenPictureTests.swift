@@ -49,19 +49,21 @@ private func screen(after step: Int, of scenario: Scenario, sourceLocation: Sour
 struct ScreenPictureTests {
     // MARK: Containers
 
-    @Test("split view expanded: primary 320 wide at the left, secondary after it; collapsed: the primary alone")
+    @Test("split view expanded: primary 320 wide at the left, the 1-point divider, secondary after it; collapsed: the primary alone")
     func splitView() async throws {
         let split = try example("split-view.json")
         #expect(try await screen(after: 0, of: split) == [
             "S root (0,0 1024x768)",
             "M child (0,0 320x768)",
-            "D child (320,0 704x768)",
+            "D child (321,0 703x768)",
+            "S divider (320,0 1x768)",
         ])
         // Step 2 rotates to 768x1024, still regular width.
         #expect(try await screen(after: 2, of: split) == [
             "S root (0,0 768x1024)",
             "M child (0,0 320x1024)",
-            "D child (320,0 448x1024)",
+            "D child (321,0 447x1024)",
+            "S divider (320,0 1x1024)",
         ])
         // Step 4 goes to compact width: collapsed, the secondary is not on screen.
         #expect(try await screen(after: 4, of: split) == [
@@ -131,16 +133,18 @@ struct ScreenPictureTests {
                          { "present": "E", "from": "M" } ] }
             """
         let scenario = try inline(json)
-        // D is at x 320, so P's source is (420,100 40x40) in the window: centred on x 440, below y 140.
+        // D is at x 321, after the divider, so P's source is (421,100 40x40) in the window:
+        // centred on x 441, below y 140 (CONFORMANCE 39: it shifts by 321).
         #expect(try await screen(after: 1, of: scenario) == [
             "S root (0,0 1024x768)",
             "M child (0,0 320x768)",
-            "D child (320,0 704x768)",
+            "D child (321,0 703x768)",
+            "S divider (320,0 1x768)",
             "pc:P container popover (0,0 1024x768)",
-            "P presented popover (290,140 300x400)",
+            "P presented popover (291,140 300x400)",
         ])
         // Below Q's source (y 640) 400 points do not fit in 768: above it, at 600 - 400.
-        #expect(try await screen(after: 3, of: scenario).last == "Q presented popover (290,200 300x400)")
+        #expect(try await screen(after: 3, of: scenario).last == "Q presented popover (291,200 300x400)")
         // E's source is at x 1000: centring would overflow the right edge, so it is kept inside.
         #expect(try await screen(after: 5, of: scenario).last == "E presented popover (724,30 300x400)")
     }
@@ -217,16 +221,18 @@ struct ScreenPictureTests {
         #expect(try await screen(after: 1, of: scenario) == [
             "S root (0,0 1024x768)",
             "M child (0,0 320x768)",
-            "pc:P container currentContext (320,0 704x768)",
-            "P presented currentContext (320,0 704x768)",
+            "pc:P container currentContext (321,0 703x768)",
+            "P presented currentContext (321,0 703x768)",
+            "S divider (320,0 1x768)",
         ])
         #expect(try await screen(after: 3, of: scenario) == [
             "S root (0,0 1024x768)",
             "M child (0,0 320x768)",
-            "D child (320,0 704x768)",
-            "V child (320,0 704x768)",
-            "pc:O container overCurrentContext (320,0 704x768)",
-            "O presented overCurrentContext (320,0 704x768)",
+            "D child (321,0 703x768)",
+            "V child (321,0 703x768)",
+            "pc:O container overCurrentContext (321,0 703x768)",
+            "O presented overCurrentContext (321,0 703x768)",
+            "S divider (320,0 1x768)",
         ])
     }
 
@@ -293,9 +299,28 @@ struct ScreenPictureTests {
         #expect(picture.rects.allSatisfy { !$0.title.isEmpty }, "every <rect> has a <title>")
         #expect(picture.labels == frames.map(ScreenPicture.label))
         // One frame per controller on screen, plus the presentations' containers and dimming views.
-        let controllers = frames.filter { $0.role != .dimming && !isContainer($0.role) }
+        let controllers = frames.filter { $0.role != .dimming && $0.role != .divider && !isContainer($0.role) }
         #expect(Set(controllers.map(\.id)).count == controllers.count)
         #expect(picture.rects.filter { $0.classes.contains("dimming") }.count == frames.filter { $0.role == .dimming }.count)
+    }
+
+    @Test("a regular split view's 1-point divider is drawn dark between the columns, after them, so their outlines do not hide it (§3.2)")
+    func svgSplitDivider() async throws {
+        let split = try example("split-view.json")
+        let frames = try await ScenarioRunner.screen(after: 0, of: split).frames
+        let picture = try ParsedPicture(ScreenPicture.svg(frames, windowSize: Size(1024, 768), title: "split"))
+        let order = picture.elements.filter { $0.name == "rect" }.map { $0.classes.contains("divider") ? "divider" : $0.id }
+        #expect(order == ["S", "M", "D", "divider"])
+        let divider = try #require(picture.elements.first { $0.classes.contains("divider") })
+        #expect(divider.id == "S")
+        #expect(["x", "y", "width", "height"].map { divider.attributes[$0] } == ["320", "0", "1", "768"])
+        #expect(divider.attributes["fill"] == "#222222")
+        // The gap between the columns is exactly the divider.
+        let m = try #require(frames.first { $0.id == "M" }), d = try #require(frames.first { $0.id == "D" })
+        #expect(d.rect.minX - m.rect.maxX == ContainerRules.splitDividerWidth)
+        // Collapsed, there is no divider.
+        let collapsed = try await ScenarioRunner.screen(after: 4, of: split).frames
+        #expect(!collapsed.contains { $0.role == .divider })
     }
 
     @Test("the SVG's labels name the controller and its size; presented frames are outlined and dimming is translucent black")
@@ -452,12 +477,12 @@ struct ScreenPictureTests {
     @Test("no two label boxes intersect, nor a label and a popover's arrow, in a crowded picture (split view, form sheet, popover)")
     func svgLabelsDoNotOverlap() async throws {
         let frames = try await ScenarioRunner.screen(after: 2, of: try inline(crowded)).frames
-        #expect(frames.count == 9)
+        #expect(frames.count == 10)  // with the split view's divider
         let picture = try ParsedPicture(ScreenPicture.svg(frames, windowSize: Size(1024, 768), title: "crowded"))
         #expect(picture.labels == frames.map(ScreenPicture.label))
         let boxes = try expectLabelsApart(picture)
         // Labels stay in their frame's top-left corner when it is free, a line lower when not.
-        #expect(picture.labelElements.first { $0.id == "D" }?.position == Point(x: 324, y: 14))
+        #expect(picture.labelElements.first { $0.id == "D" }?.position == Point(x: 325, y: 14))
         #expect(picture.labelElements.first { $0.id == "M" }?.position == Point(x: 4, y: 28))
         #expect(picture.labelElements.first { $0.id == "P" }?.position == Point(x: 446, y: 203))
         // The dimming view's label in its bottom-left corner.

@@ -73,4 +73,30 @@ struct PlacementEquivalenceTests {
               "steps": [ { "present": "P", "from": "R" }, { "resizeWindow": [768, 1024] } ] }
             """)
     }
+
+    /// SPEC §3.2, R61 and R57 across nodes: split views on nodes b and c. Regular, S's secondary
+    /// is W − 321 wide (the 1-point divider; 447 in a 768-point window); collapsed, `showDetail`
+    /// is forwarded to S's primary navigation controller (on c), which pushes, and T, whose
+    /// primary is a plain controller, presents the detail itself in the context it defines.
+    /// Every placement prints the in-process trace, and that trace is the amended one.
+    @Test func aSplitViewOnAnotherNodeKeepsItsDividerAndForwardsShowDetail() async throws {
+        let text = """
+            { \(Self.pad), "root": "R",
+              "controllers": { "R": { "children": ["S", "T"] },
+                               "S": { "kind": "split", "children": ["M", "D"] },
+                               "M": { "kind": "navigation", "children": ["MV"] }, "MV": {}, "D": {}, "E": {}, "X": {},
+                               "T": { "kind": "split", "children": ["U", "V"], "definesPresentationContext": true },
+                               "U": {}, "V": {}, "W": { "modalPresentationStyle": "overCurrentContext" } },
+              "placement": { "S": "b", "M": "c", "T": "c", "W": "b" },
+              "steps": [ { "showDetail": "E", "from": "MV" }, { "resizeWindow": [768, 1024] },
+                         { "setTraits": { "horizontalSizeClass": "compact" } },
+                         { "showDetail": "X", "from": "MV" }, { "showDetail": "W", "from": "U" } ] }
+            """
+        try await Self.expectSameTrace(text)
+        let lines = try await ScenarioRunner.run(try ScenarioDecoder.decode(text, file: "inline.json")).canonicalLines
+        let amended = ["S replaceDetail(E)", "S sizeForChild(E, parent: 768x1024) -> 447x1024", "E viewWillTransition(to: 447x1024)",
+                       "M push(X)", "T present(W, style: overCurrentContext)"]
+        #expect(amended.filter { !lines.contains($0) } == [], "the in-process trace lacks these lines")
+        #expect(lines.filter { $0.hasPrefix("M show(") || $0.hasPrefix("R present(") } == [])
+    }
 }

@@ -156,11 +156,11 @@ import TrellisWire
     func rectLayout() throws {
         let vector = try #require(GoldenVectors.handWritten.first { $0.name == "call-layout" })
         // The numbers' IEEE 754 bit patterns, as the hand-written hex spells them.
-        let fields = [320.0, 0, 704, 768].map { number -> String in
+        let fields = [321.0, 0, 703, 768].map { number -> String in
             let digits = String(number.bitPattern, radix: 16)
             return String(repeating: "0", count: 16 - digits.count) + digits
         }
-        #expect(fields == ["4074000000000000", "0000000000000000", "4086000000000000", "4088000000000000"])
+        #expect(fields == ["4074100000000000", "0000000000000000", "4085f80000000000", "4088000000000000"])
         // After the target (11 bytes: b, C2, 1), the call code and the count: the rect at offset 13, 33 bytes.
         let body = vector.frames[1]
         let rect = body.dropFirst(2 * 13).prefix(2 * 33)

@@ -119,7 +119,7 @@ enum GoldenVectors {
     static let handWritten: [(name: String, message: WireMessage, frames: [String])] = [
         ("call-layout", WireMessage(
             .call(target: c2, code: .layout, arguments: [
-                .rect(Rect(x: 320, y: 0, width: 704, height: 768)),
+                .rect(Rect(x: 321, y: 0, width: 703, height: 768)),
                 .eventRef(WireEventRef(node: "a", sequence: 42)),
             ]),
             correlationID: 17, lamport: 44, step: 5),
@@ -128,8 +128,8 @@ enum GoldenVectors {
                 "0000000000000011", "000000000000002c", "00000005", "00000000"),  // corr 17, clock 44, step 5, reserved
             hex("0001", "62", "0002", "4332", "00000001",  // target b / C2 / 1
                 "04", "02",  // layout, 2 values
-                "0c", "4074000000000000", "0000000000000000",  // rect: x 320, y 0,
-                "4086000000000000", "4088000000000000",  // width 704, height 768
+                "0c", "4074100000000000", "0000000000000000",  // rect: x 321, y 0,
+                "4085f80000000000", "4088000000000000",  // width 703, height 768 (SPEC §3.2's divider)
                 "08", "0001", "61", "000000000000002a"),  // cause: eventref a#42
          ]),
         ("return-ok-presentation-state", WireMessage(
