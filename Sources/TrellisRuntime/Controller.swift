@@ -326,6 +326,19 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
         return answer
     }
 
+    /// R2a: the size this container's layout gives the child in slot `index` outside a size
+    /// transition (the first layout, a child that becomes visible) — the same rule its SFC
+    /// answers with (a container keeps the two in step), taken without a query: UIKit asks SFC
+    /// only from `viewWillTransition`.
+    private func layoutSize(forChildAt index: Int, parentSize: Size) -> Size {
+        guard !usesDefaultBehavior else {
+            return ContainerRules.defaultSize(kind, forChildAt: index, parentSize: parentSize, horizontal: columnsSizeClass)
+        }
+        deliverySlot?.askedSlot = index
+        defer { deliverySlot?.askedSlot = -1 }
+        return behavior.size(forChild: endpoints[index].id, parentSize: parentSize, in: self)
+    }
+
     public func superSize(forChild child: ControllerID, parentSize: Size) -> Size {
         let asked = deliverySlot?.askedSlot ?? -1
         let known = asked >= 0 && asked < endpoints.count && endpoints[asked].id == child ? asked : nil
@@ -429,7 +442,7 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
             layoutEvent = willEvent
             layoutHook(.viewWillLayoutSubviews, willEvent)
             for index in slots.indices where visible.contains(index) {
-                slots[index].size = askSize(forChildAt: index, parentSize: frame.size, cause: layoutEvent, transition: nil)
+                slots[index].size = layoutSize(forChildAt: index, parentSize: frame.size)
             }
             placeChildren()
             let didEvent = recorder.recordLayout(.viewDidLayoutSubviews, controller: traceName, cause: cause)
@@ -708,12 +721,11 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
         await showChild(at: index, cause: cause)
     }
 
-    /// A child becomes visible: sized by this container's SFC and laid out, its traits brought
-    /// up to date (with `traitCollectionDidChange` when they changed while it was away).
+    /// A child becomes visible: sized by this container's layout (R2a: no query) and laid out,
+    /// its traits brought up to date (with `traitCollectionDidChange` when they changed while it was away).
     package func showChild(at index: Int, cause: EventRef?) async {
         guard slots.indices.contains(index) else { return }
-        let answer = askSize(forChildAt: index, parentSize: size, cause: cause, transition: nil)
-        slots[index].size = answer
+        slots[index].size = layoutSize(forChildAt: index, parentSize: size)
         placeChildren()
         await endpoints[index].refresh(frame: childFrame(at: index), traits: effectiveTraits(forChildAt: index, parentTraits: traitCollection), cause: cause)
     }

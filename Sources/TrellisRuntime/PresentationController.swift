@@ -33,8 +33,20 @@ public actor PresentationController: ManagedPresentationController, Presentation
     var pendingTraits: TraitCollection?
     var windowSize: Size
     var presentedPreferredSize: Size
-    /// The size `size(forPresented:)` last gave what it displays (R7), before R63's frame.
+    /// The size `size(forPresented:)` last gave what it displays (R7), before R63's frame; at
+    /// presentation, its answer taken without a query (R2a).
     public private(set) var presentedViewSize: Size = .zero
+    /// Whether a size transition told what it displays `presentedViewSize` (R7): only then can
+    /// its frame disagree with it (R63's warning). Nothing is told at presentation (R2a).
+    var presentedViewSizeTold = false
+    /// A size the presentation controller itself gives what it displays in the next layout pass
+    /// (a grant, a style change): unlike R7's announcement, it sets the frame's size.
+    var resizingDisplayed: Size?
+    /// Whether the presented view was placed at its frame in the container layout under way (R63).
+    var placedInLayout = false
+    /// Its own `size(forPresented:)` calls made while its frame is asked, recorded after the
+    /// frame query they are nested in (R2a); nil when no frame is being asked.
+    var queriesInFrame: [(parent: Size, answer: Size)]?
     /// The container view's bounds at the last layout pass: a change lays the container out.
     var laidOutContainer: Rect?
     /// Where a popover presentation points from, in window coordinates, asked at each layout.
@@ -163,13 +175,16 @@ public actor PresentationController: ManagedPresentationController, Presentation
 
     /// Gives the presented view (or its wrapper) `frame` now, as UIKit code setting
     /// `presentedView.frame` does: recorded as the frame the container view shows, and what it
-    /// displays is laid out when its size changes. It holds until this presentation controller's
-    /// `containerViewWillLayoutSubviews` places it again (§4.2, R63).
+    /// displays is laid out when its size changes. It holds, autoresized with the container view,
+    /// until this presentation controller's own code places it again (§4.2, R63).
     package func setPresentedViewFrame(_ frame: Rect, cause: EventRef?) async {
         let event = record(.frameOfPresentedView(frame), cause: cause)
         let resized = frame.size != displayed.size
         displayedOrigin = frame.origin
         displayed.size = frame.size
+        if style == .custom, presentedViewSizeTold, frame.size != presentedViewSize {
+            record(.warning(PresentationRules.frameWarning(displayedEndpoint.id, frame: frame, told: presentedViewSize, source: .setByBehavior)), cause: event)
+        }
         if resized { await displayedEndpoint.layout(frame: presentedViewFrame, cause: event) }
     }
 
@@ -183,27 +198,40 @@ public actor PresentationController: ManagedPresentationController, Presentation
         await displayedEndpoint.initialLayout(frame: nil, traits: presentedTraits(traitCollection), cause: nil)
     }
 
-    /// Sizes and lays out what it displays, the first time.
+    /// Sizes and lays out what it displays, the first time: the transition gives it the frame
+    /// R62 answers, its final frame (R63), and asks no size (R2a). Its `size(forPresented:)`
+    /// answer, taken without a query, is what a frame rule sizes that frame with.
     package func initialPresentationLayout(cause: EventRef?) async {
-        let answer = askSize(parentSize: size, cause: cause, transition: nil)
-        presentedViewSize = answer
-        displayed.size = answer
-        let event = await layOutContainerView(cause: cause)
+        presentedViewSize = layoutSize(parentSize: size)
+        presentedViewSizeTold = false
+        displayed.size = presentedViewSize
+        let event = await layOutContainerView(cause: cause, presenting: true)
         await displayedEndpoint.initialLayout(frame: presentedViewFrame, traits: presentedTraits(traitCollection), cause: event)
     }
 
-    /// The container view's layout callbacks (R63): `containerViewWillLayoutSubviews`, whose
-    /// super gives the presented view its frame, then `containerViewDidLayoutSubviews`; returns
-    /// the first's event.
-    private func layOutContainerView(cause: EventRef?) async -> EventRef {
+    /// The container view's layout callbacks (R63): its bounds change first (what it displays is
+    /// autoresized with them), then `containerViewWillLayoutSubviews` (a built-in style's super,
+    /// or a custom behaviour's own code, places the presented view at its frame again), then
+    /// `containerViewDidLayoutSubviews`; returns the first's event. At presentation the
+    /// transition gives the presented view its frame if that hook did not.
+    private func layOutContainerView(cause: EventRef?, presenting: Bool) async -> EventRef {
+        let previous = laidOutContainer
         laidOutContainer = containerViewBounds
+        if let previous, !presenting {
+            let resized = PresentationRules.autoresizedFrame(presentedViewFrame, from: previous.size, to: containerViewBounds.size)
+            displayedOrigin = resized.origin
+            displayed.size = resized.size
+        }
         popoverSourceRect = style == .popover ? await popoverSource() : nil  // only a popover in effect is placed by its source
         // The container view covers its context (the window, or the context controller): its
         // frame there is its bounds.
         let event = record(.layout(.containerViewWillLayoutSubviews, frame: laidOutContainer), cause: cause)
+        placedInLayout = false
         handleNow(.containerViewWillLayoutSubviews, event: event) {
             description.behavior.containerViewWillLayoutSubviews(in: self)
         }
+        if presenting, !placedInLayout { placePresentedView(cause: event) }
+        warnIfFrameDisagrees(placed: placedInLayout, cause: event)
         let didEvent = record(.layout(.containerViewDidLayoutSubviews), cause: cause)
         handleNow(.containerViewDidLayoutSubviews, event: didEvent) {
             description.behavior.containerViewDidLayoutSubviews(in: self)
@@ -211,16 +239,59 @@ public actor PresentationController: ManagedPresentationController, Presentation
         return event
     }
 
+    /// R63: UIKit's built-in presentation controllers place the presented view again; a custom
+    /// one's default leaves it where it is, autoresized with the container view.
     public func superContainerViewWillLayoutSubviews() {
+        guard PresentationRules.reappliesFrameOnLayout(style) else { return }
+        placePresentedView(cause: delivery?.cause)
+    }
+
+    public func applyFrameOfPresentedViewInContainerView() {
+        guard delivery?.message == .containerViewWillLayoutSubviews else {
+            let cause = hookCause
+            record(.error("applyFrameOfPresentedViewInContainerView called outside containerViewWillLayoutSubviews (elsewhere, setPresentedViewFrame)"),
+                   cause: cause.event, transition: cause.transition)
+            return
+        }
+        placePresentedView(cause: delivery?.cause)
+    }
+
+    /// Asks `frameOfPresentedViewInContainerView` (the query event, R63) and places what it
+    /// displays there; the behaviour's own size queries made meanwhile are recorded under it (R2a).
+    private func placePresentedView(cause: EventRef?) {
+        let outer = queriesInFrame
+        queriesInFrame = []
         let frame = frameOfPresentedViewInContainerView()
-        let cause = delivery?.cause
-        record(.frameOfPresentedView(frame), cause: cause)
-        // R63: a custom presentation whose frame does not match what its sizeForChild said.
-        if style == .custom, frame.size != presentedViewSize {
-            record(.warning("frameOfPresentedViewInContainerView gives \(displayedEndpoint.id) \(frame.size), but sizeForChild gave \(presentedViewSize)"), cause: cause)
+        let nested = queriesInFrame ?? []
+        queriesInFrame = outer
+        let event = record(.frameOfPresentedView(frame), cause: cause)
+        for query in nested {
+            record(.sizeForChild(child: displayedEndpoint.id, parent: query.parent, answer: query.answer), cause: event)
         }
         displayedOrigin = frame.origin
         displayed.size = frame.size
+        placedInLayout = true
+    }
+
+    /// R63: a custom presentation whose presented view's frame — placed by its frame, or kept and
+    /// autoresized — does not match the size its `sizeForChild` told the presented controller.
+    private func warnIfFrameDisagrees(placed: Bool, cause: EventRef?) {
+        guard style == .custom, presentedViewSizeTold, displayed.size != presentedViewSize else { return }
+        let text = PresentationRules.frameWarning(
+            displayedEndpoint.id, frame: presentedViewFrame, told: presentedViewSize, source: placed ? .query : .autoresized)
+        record(.warning(text), cause: cause)
+    }
+
+    public func sizeForPresented(parentSize: Size) -> Size {
+        let answer = layoutSize(parentSize: parentSize)
+        if queriesInFrame != nil {
+            queriesInFrame?.append((parentSize, answer))
+        } else {
+            // Caused by the hook asking (SPEC §4.2).
+            let cause = hookCause
+            record(.sizeForChild(child: displayedEndpoint.id, parent: parentSize, answer: answer), cause: cause.event, transition: cause.transition)
+        }
+        return answer
     }
 
     public func frameOfPresentedViewInContainerView() -> Rect {
@@ -259,6 +330,8 @@ public actor PresentationController: ManagedPresentationController, Presentation
     public func superViewWillTransition(to size: Size, with coordinator: TransitionCoordinator) async {
         guard let current = superStep(.viewWillTransition) else { return }
         let answer = askSize(parentSize: size, cause: current.cause, transition: current.transition?.id)
+        presentedViewSize = answer
+        presentedViewSizeTold = true
         // R4 applies to this edge too: it is decided by SFC.
         guard answer != displayed.size else { return }
         displayed.announced = answer
@@ -266,11 +339,16 @@ public actor PresentationController: ManagedPresentationController, Presentation
     }
 
     private func askSize(parentSize: Size, cause: EventRef?, transition: Int?) -> Size {
-        let answer = behaviourPlacesPresented
-            ? description.behavior.size(forPresented: displayedEndpoint.id, parentSize: parentSize, in: self)
-            : superSize(forPresentedWithParentSize: parentSize)
+        let answer = layoutSize(parentSize: parentSize)
         record(.sizeForChild(child: displayedEndpoint.id, parent: parentSize, answer: answer), cause: cause, transition: transition)
         return answer
+    }
+
+    /// What `size(forPresented:)` answers (the adapted style's size while adapted), unrecorded.
+    private func layoutSize(parentSize: Size) -> Size {
+        behaviourPlacesPresented
+            ? description.behavior.size(forPresented: displayedEndpoint.id, parentSize: parentSize, in: self)
+            : superSize(forPresentedWithParentSize: parentSize)
     }
 
     public func superSize(forPresentedWithParentSize parentSize: Size) -> Size {
@@ -282,20 +360,23 @@ public actor PresentationController: ManagedPresentationController, Presentation
     /// The layout pass (R10, R63): `frame` is the presenter's bounds. The container view is laid
     /// out when its bounds or the presented size changed — a form sheet that keeps its size is
     /// still re-centred on rotation — and what it displays is laid out when it was announced a
-    /// size or its frame's size changed.
+    /// size or its frame's size changed. An announcement does not move the presented view: its
+    /// frame is autoresized with the container view unless the layout places it again (R63).
     package func layout(frame: Rect, cause: EventRef?) async {
         size = frame.size
         pendingSize = nil
         let announced = displayed.announced
         displayed.announced = nil
+        let resized = resizingDisplayed
+        resizingDisplayed = nil
         let sizeBefore = displayed.size
         if let announced { presentedViewSize = announced }
         guard announced.map({ $0 != sizeBefore }) ?? false || laidOutContainer != containerViewBounds else {
             if announced != nil { await displayedEndpoint.layout(frame: presentedViewFrame, cause: cause) }
             return
         }
-        displayed.size = presentedViewSize
-        let event = await layOutContainerView(cause: cause)
+        if let resized { displayed.size = resized }
+        let event = await layOutContainerView(cause: cause, presenting: false)
         if announced != nil || displayed.size != sizeBefore {
             await displayedEndpoint.layout(frame: presentedViewFrame, cause: event)
         }
@@ -452,6 +533,7 @@ public actor PresentationController: ManagedPresentationController, Presentation
         guard newSize != displayed.size else { return }
         await receipt(cause: cause, announce: { transition in
             displayed.announced = newSize
+            resizingDisplayed = newSize
             await displayedEndpoint.deliverViewWillTransition(to: newSize, transition: transition, cause: cause)
         }, layOut: { await layout(frame: Rect(size), cause: cause) })
     }

@@ -22,7 +22,8 @@ public protocol PresentationControllerContext: BehaviorRequester {
     /// coordinates (R60, R63).
     var presentedViewFrame: Rect { get }
     /// The size `size(forPresented:)` last gave the presented view (R7), before the layout pass
-    /// applies the frame.
+    /// applies the frame; at presentation, its answer taken without a query (R2a), which a frame
+    /// may be sized with.
     var presentedViewSize: Size { get }
     /// A popover's source rect in the container view's (the window's) coordinates, or nil.
     var popoverSourceRect: Rect? { get }
@@ -40,9 +41,20 @@ public protocol PresentationControllerContext: BehaviorRequester {
     func superSize(forPresentedWithParentSize parentSize: Size) -> Size
     /// `super.preferredContentSizeDidChange(forChildContentContainer:)`: the grant policy (R24).
     func superPreferredContentSizeDidChange(forChild child: ControllerID, preferredSize: Size) async
-    /// `super.containerViewWillLayoutSubviews()` (R63): asks `frameOfPresentedViewInContainerView`
-    /// (traced as a query) and gives the presented view that frame.
+    /// `super.containerViewWillLayoutSubviews()` (R63): a built-in style's asks
+    /// `frameOfPresentedViewInContainerView` (traced as a query) and gives the presented view that
+    /// frame; a custom presentation's, as UIKit's, leaves the presented view where it is
+    /// (autoresized with the container view).
     func superContainerViewWillLayoutSubviews()
+    /// `presentedView.frame = frameOfPresentedViewInContainerView`, the line WWDC 2014's sidebar
+    /// writes in its `containerViewWillLayoutSubviews` override so that a rotation moves the view
+    /// to its new frame (R63): asks the frame (traced as the query) and places the presented view
+    /// there. Call it from `containerViewWillLayoutSubviews`; elsewhere, `setPresentedViewFrame`.
+    func applyFrameOfPresentedViewInContainerView()
+    /// Asks this presentation controller's own `size(forPresented:)` (traced as a query, nested
+    /// under the frame query when asked from `frameOfPresentedViewInContainerView`), as UIKit code
+    /// calling `self.size(forChildContentContainer:…)` does (R2a).
+    func sizeForPresented(parentSize: Size) -> Size
     /// `super.frameOfPresentedViewInContainerView` (R62): the built-in frame of the style in
     /// effect; for `custom`, the container view's bounds, as UIKit's default.
     func superFrameOfPresentedViewInContainerView() -> Rect
@@ -71,7 +83,8 @@ public protocol PresentationControllerContext: BehaviorRequester {
 extension PresentationControllerContext {
     /// `presentedView.frame = frame`, in the container view's coordinates, after the current
     /// event (§4.2). The frame holds until this presentation controller's own code sets it again
-    /// (a built-in style's `containerViewWillLayoutSubviews` at its next layout pass).
+    /// (a built-in style's `containerViewWillLayoutSubviews` at its next layout pass); meanwhile it
+    /// is autoresized with the container view (R63).
     public func setPresentedViewFrame(_ frame: Rect) {
         request(.setPresentedViewFrame(frame))
     }
@@ -90,7 +103,9 @@ public protocol PresentationControllerBehavior: Sendable {
     func preferredContentSizeDidChange(forChild child: ControllerID, preferredSize: Size, in pc: isolated any PresentationControllerContext) async
     /// `frameOfPresentedViewInContainerView` (R62), in the container view's coordinates.
     func frameOfPresentedViewInContainerView(in pc: isolated any PresentationControllerContext) -> Rect
-    /// `containerViewWillLayoutSubviews()` (R63): super gives the presented view its frame.
+    /// `containerViewWillLayoutSubviews()` (R63): a built-in style's super gives the presented view
+    /// its frame again; a custom presentation places it with `applyFrameOfPresentedViewInContainerView()`,
+    /// else it keeps its frame, autoresized with the container view.
     func containerViewWillLayoutSubviews(in pc: isolated any PresentationControllerContext)
     /// `containerViewDidLayoutSubviews()` (R63): after the presented view has its frame.
     func containerViewDidLayoutSubviews(in pc: isolated any PresentationControllerContext)

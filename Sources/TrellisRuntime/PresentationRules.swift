@@ -288,6 +288,41 @@ public enum PresentationRules {
         return Rect(origin: origin, size: size)
     }
 
+    /// R63: whether the style's presentation controller places the presented view at its frame
+    /// again in every layout pass (its `containerViewWillLayoutSubviews`): UIKit's built-in ones
+    /// do; a custom one's default does not (WWDC 2014's sidebar overrides it to).
+    public static func reappliesFrameOnLayout(_ style: ModalPresentationStyle) -> Bool {
+        switch style {
+        case .custom: return false
+        case .automatic, .none, .fullScreen, .pageSheet, .formSheet, .currentContext, .overFullScreen, .overCurrentContext, .popover:
+            return true
+        }
+    }
+
+    /// R63: the presented view's frame after the container view's bounds go from `old` to `new`
+    /// and nothing places it again — autoresized as a view controller's view is by default
+    /// (flexible width and height): its margins kept, its size changed by the container's,
+    /// never below zero.
+    public static func autoresizedFrame(_ frame: Rect, from old: Size, to new: Size) -> Rect {
+        Rect(
+            origin: frame.origin,
+            size: Size(max(0, frame.size.width + new.width - old.width), max(0, frame.size.height + new.height - old.height)))
+    }
+
+    /// R63's warning: a custom presentation's presented view has a frame whose size is not the
+    /// one its `sizeForChild` told the presented controller; the text says where the frame came from.
+    public static func frameWarning(_ presented: ControllerID, frame: Rect, told: Size, source: PresentedFrameSource) -> String {
+        switch source {
+        case .query:
+            return "frameOfPresentedViewInContainerView gives \(presented) \(frame.size), but sizeForChild gave \(told)"
+        case .autoresized:
+            return "\(presented) keeps its frame \(frame), autoresized with the container view, but sizeForChild gave \(told): "
+                + "containerViewWillLayoutSubviews does not place it again"
+        case .setByBehavior:
+            return "the frame set for \(presented) is \(frame), but sizeForChild gave \(told)"
+        }
+    }
+
     /// A custom presentation's frame as the scenario's `frame` rule places it: the size its
     /// `sizeForChild` gave, aligned in the container (SPEC §5).
     public static func alignedFrame(_ alignment: FrameAlignment, size: Size, in container: Rect) -> Rect {
@@ -315,4 +350,14 @@ public enum FrameAlignment: String, Sendable, CaseIterable {
     case top
     /// Against the container's bottom edge.
     case bottom
+}
+
+/// Where a presented view's frame came from, for R63's warning.
+public enum PresentedFrameSource: Sendable {
+    /// `frameOfPresentedViewInContainerView`, asked by the layout or the transition.
+    case query
+    /// Kept from before and autoresized with the container view: nothing placed it again.
+    case autoresized
+    /// Set by the presentation controller's own code (`setPresentedViewFrame`).
+    case setByBehavior
 }

@@ -132,6 +132,10 @@ public struct OverrideSpec: Sendable, Equatable {
     public var sizeForChild: SizeRule?
     /// `grant`: how it answers a child's preferred-size request (nil: the container's default).
     public var grant: GrantPolicy?
+    /// A custom presentation controller's `"containerViewWillLayoutSubviews": "super"` (R63): it
+    /// keeps UIKit's default, which leaves the presented view where it is (autoresized), even
+    /// with a `frame` rule — whose controller otherwise places the view again, as the seed's does.
+    public var containerLayoutCallsSuper = false
 
     /// No override: every message calls super.
     public init() {}

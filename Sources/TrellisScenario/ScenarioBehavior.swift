@@ -88,6 +88,17 @@ struct ScenarioPresentationBehavior: PresentationControllerBehavior {
         overrides.sizeForChild?.size(forChild: child, parentSize: parentSize) ?? pc.superSize(forPresentedWithParentSize: parentSize)
     }
 
+    /// R63: a `frame` rule stands for the seed's presentation controller, which overrides this hook
+    /// to place the presented view at its frame again on every layout pass; without one (or with
+    /// `"containerViewWillLayoutSubviews": "super"`), UIKit's default leaves it where it is.
+    func containerViewWillLayoutSubviews(in pc: isolated any PresentationControllerContext) {
+        if frame != nil, !overrides.containerLayoutCallsSuper {
+            pc.applyFrameOfPresentedViewInContainerView()
+        } else {
+            pc.superContainerViewWillLayoutSubviews()
+        }
+    }
+
     /// R62: the file's `frame` rule places the custom presentation; without one, UIKit's default
     /// (the container view's bounds).
     func frameOfPresentedViewInContainerView(in pc: isolated any PresentationControllerContext) -> Rect {

@@ -319,13 +319,21 @@ struct Reader {
 
     mutating func overrides(_ node: JSONNode, _ path: String, presentationController: Bool) throws(ScenarioError) -> OverrideSpec {
         var spec = OverrideSpec()
-        for (key, value) in try members(node, path, allowed: ["viewWillTransition", "willTransition", "sizeForChild", "grant"]) {
+        var allowed: Set<String> = ["viewWillTransition", "willTransition", "sizeForChild", "grant"]
+        if presentationController { allowed.insert("containerViewWillLayoutSubviews") }
+        for (key, value) in try members(node, path, allowed: allowed) {
             let at = path + "." + key
             positions[at] = (value.line, value.column)
             switch key {
             case "viewWillTransition": spec.viewWillTransition = try forwarding(value, at, sizes: true)
             case "willTransition": spec.willTransition = try forwarding(value, at, sizes: false)
             case "sizeForChild": spec.sizeForChild = try sizeRule(value, at)
+            case "containerViewWillLayoutSubviews":
+                // R63: the one override a scenario can state; the re-applying one is what a frame rule implies.
+                guard case .string("super") = value.value else {
+                    throw fail(value, at, "expected \"super\" (a \"frame\" rule already places the presented view again on layout)")
+                }
+                spec.containerLayoutCallsSuper = true
             default: spec.grant = try grant(value, at)
             }
         }
@@ -433,6 +441,7 @@ struct Reader {
                 spec.overrides.willTransition = nested.willTransition
                 if let rule = nested.sizeForChild { spec.overrides.sizeForChild = rule }
                 if let grant = nested.grant { spec.overrides.grant = grant }
+                spec.overrides.containerLayoutCallsSuper = nested.containerLayoutCallsSuper
             }
         }
         return spec

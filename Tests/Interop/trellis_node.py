@@ -339,13 +339,15 @@ class ViewController:
             return [0] if horizontal == COMPACT else list(range(min(count, 2)))
         return list(range(count))
 
-    def sfc(self, i, parent, cause, transition):  # §8.3 SFC
-        child = self.slots[i].endpoint.id
-        answer = size_rule(self.rule, child, parent)
+    def child_size(self, i, parent):  # §8.3 CHILD-SIZE: SFC's answer, which the layout also sizes with (R2a)
+        answer = size_rule(self.rule, self.slots[i].endpoint.id, parent)
         if answer is None and self.kind == "split" and self.transitioning()[0] != COMPACT:
             primary = min(SPLIT_PRIMARY, parent[0])
             answer = (primary, parent[1]) if i == 0 else (max(0.0, parent[0] - primary - SPLIT_DIVIDER), parent[1])
-        answer = parent if answer is None else answer
+        return parent if answer is None else answer
+
+    def sfc(self, i, parent, cause, transition):  # §8.3 SFC
+        child, answer = self.slots[i].endpoint.id, self.child_size(i, parent)
         self.record("sizeForChild", {"child": child, "parent": size_json(parent), "answer": size_json(answer)}, cause, transition)
         return answer
 
@@ -503,8 +505,8 @@ class ViewController:
         if frame is not None:
             self.size, self.origin = frame[2:], frame[:2]
             event = self.record("viewWillLayoutSubviews", {"frame": size_json(frame)}, cause)
-            for i in visible:
-                self.slots[i].size = self.sfc(i, frame[2:], event, None)
+            for i in visible:  # R2a: sized by the layout, no query
+                self.slots[i].size = self.child_size(i, frame[2:])
             self.place()
             self.record("viewDidLayoutSubviews", {}, cause)
         for i, slot in enumerate(self.slots):
@@ -591,7 +593,7 @@ class ViewController:
 
     def showChild(self, i, cause):
         if 0 <= i < len(self.slots):
-            self.slots[i].size = self.sfc(i, self.size, cause, None)
+            self.slots[i].size = self.child_size(i, self.size)  # R2a: no query
             self.place()
             self.slots[i].endpoint.refresh(self.frame_of(i), self.traits_of(i, self.traits), cause)
 
@@ -623,8 +625,10 @@ class PresentationController:
         self.delegate = presented.spec.get("adaptiveDelegate")
         self.displayed, self.displayed_origin, self.wrapper = Slot(presented), ORIGIN, None
         self.size, self.traits, self.pending, self.window = size, traits, None, window
-        self.presented_preferred, self.presented_size = presented.preferred, ZERO
+        self.presented_preferred, self.presented_size, self.told, self.resizing = presented.preferred, ZERO, False, None
         self.laid_out, self.source, self.adapted_in, self.last_size = None, None, None, None
+        # R63: a frame rule stands for the seed's containerViewWillLayoutSubviews, which places the view again
+        self.reapplies = self.frame_rule is not None and behaviour.get("containerViewWillLayoutSubviews") != "super"
 
     def record(self, message, payload, cause, transition=None):
         return self.node.record(self.id, message, payload, cause, transition)
@@ -663,10 +667,12 @@ class PresentationController:
             return clamp(wanted((320.0, 480.0)))
         return parent
 
+    def displayed_size(self, parent):  # PC-SIZE: SFC's answer, unrecorded (R2a)
+        answer = size_rule(self.rule, self.displayed.endpoint.id, parent) if self.rules_apply() else None
+        return self.presented_size_for(parent) if answer is None else answer
+
     def sfc(self, parent, cause, transition):  # PC-SFC
-        child = self.displayed.endpoint.id
-        answer = size_rule(self.rule, child, parent) if self.rules_apply() else None
-        answer = self.presented_size_for(parent) if answer is None else answer
+        child, answer = self.displayed.endpoint.id, self.displayed_size(parent)
         self.record("sizeForChild", {"child": child, "parent": size_json(parent), "answer": size_json(answer)}, cause, transition)
         return answer
 
@@ -687,16 +693,25 @@ class PresentationController:
             return popover_frame(size, source, bounds)
         return bounds
 
-    def layout_container(self, cause):  # LAYOUT-CONTAINER (R63)
-        self.laid_out = self.bounds()
+    def layout_container(self, cause, presenting=False):  # LAYOUT-CONTAINER (R63)
+        previous, self.laid_out = self.laid_out, self.bounds()
+        if previous is not None and not presenting:  # AUTORESIZE: margins kept, never below zero
+            w, h = self.displayed.size
+            self.displayed.size = (max(0.0, w + self.laid_out[2] - previous[2]), max(0.0, h + self.laid_out[3] - previous[3]))
         self.source = self.node.popover_source(self.presented.id) if self.effective() == "popover" else None
         event = self.record("containerViewWillLayoutSubviews", {"frame": size_json(self.laid_out)}, cause)
-        frame = self.frame()
-        self.record("frameOfPresentedViewInContainerView", {"frame": size_json(frame)}, event)
-        if self.effective() == "custom" and frame[2:] != self.presented_size:
-            self.record("warning", {"text": "frameOfPresentedViewInContainerView gives %s %s, but sizeForChild gave %s" % (
-                self.displayed.endpoint.id, size_text(frame[2:]), size_text(self.presented_size))}, event)
-        self.displayed_origin, self.displayed.size = frame[:2], frame[2:]
+        placed = presenting or self.effective() != "custom" or self.reapplies
+        if placed:
+            frame = self.frame()
+            self.record("frameOfPresentedViewInContainerView", {"frame": size_json(frame)}, event)
+            self.displayed_origin, self.displayed.size = frame[:2], frame[2:]
+        if self.effective() == "custom" and self.told and self.displayed.size != self.presented_size:
+            who, shown, told = self.displayed.endpoint.id, self.displayed.size, size_text(self.presented_size)
+            text = ("frameOfPresentedViewInContainerView gives %s %s, but sizeForChild gave %s" % (who, size_text(shown), told)) if placed \
+                else ("%s keeps its frame %s %s, autoresized with the container view, but sizeForChild gave %s: "
+                      "containerViewWillLayoutSubviews does not place it again" % (
+                          who, "%s,%s" % tuple(number(v) for v in self.displayed_origin), size_text(shown), told))
+            self.record("warning", {"text": text}, event)
         self.record("containerViewDidLayoutSubviews", {}, cause)
         return event
 
@@ -742,7 +757,7 @@ class PresentationController:
     def resize_displayed(self, size, cause):  # RESIZE-DISPLAYED (R25)
         transition = self.node.window_transition() if size != self.displayed.size else None
         if transition is not None:
-            self.displayed.announced = size
+            self.displayed.announced = self.resizing = size
             self.displayed.endpoint.viewWillTransition(size, transition, cause)
             self.layout(ORIGIN + self.size, cause)
             self.node.end_transition(transition, cause)
@@ -760,9 +775,10 @@ class PresentationController:
             return "presentationCallback: unknown callback %s" % name
         self.record(name, {"completed" if name.endswith("DidEnd") else "animated": value}, cause)
 
-    def initialPresentationLayout(self, cause):
-        self.presented_size = self.displayed.size = self.sfc(self.size, cause, None)
-        event = self.layout_container(cause)
+    def initialPresentationLayout(self, cause):  # R2a: no query; the transition gives the R62 frame
+        self.presented_size = self.displayed.size = self.displayed_size(self.size)
+        self.told = False
+        event = self.layout_container(cause, presenting=True)
         self.displayed.endpoint.initialLayout(self.presented_view_frame(), self.presented_traits(self.traits), event)
 
     def presentationState(self):
@@ -783,6 +799,7 @@ class PresentationController:
             self.record("suppressed", {"message": "viewWillTransition", "cut": [self.displayed.endpoint.id]}, event, transition[0])
             return
         answer = self.sfc(size, event, transition[0])
+        self.presented_size, self.told = answer, True
         if answer != self.displayed.size:  # R4
             self.displayed.announced = answer
             self.displayed.endpoint.viewWillTransition(answer, transition, event)
@@ -825,6 +842,7 @@ class PresentationController:
 
     def layout(self, frame, cause):
         self.size, announced, self.displayed.announced = frame[2:], self.displayed.announced, None
+        resizing, self.resizing = self.resizing, None
         before = self.displayed.size
         if announced is not None:
             self.presented_size = announced
@@ -832,7 +850,8 @@ class PresentationController:
             if announced is not None:
                 self.displayed.endpoint.layout(self.presented_view_frame(), cause)
             return
-        self.displayed.size = self.presented_size
+        if resizing is not None:  # the presentation controller's own resize sets the size; R7's does not (R63)
+            self.displayed.size = resizing
         event = self.layout_container(cause)
         if announced is not None or self.displayed.size != before:
             self.displayed.endpoint.layout(self.presented_view_frame(), event)

@@ -17,6 +17,11 @@ public struct Third: PresentationControllerBehavior {
         let width = (bounds.size.width / 3).rounded(.down)
         return Rect(x: bounds.size.width - width, y: 0, width: width, height: bounds.size.height)
     }
+
+    /// The original's override: the frame again on every layout pass (R63).
+    public func containerViewWillLayoutSubviews(in pc: isolated any PresentationControllerContext) {
+        pc.applyFrameOfPresentedViewInContainerView()
+    }
 }
 
 /// Notes each layout pass: a line in the trace that only Swift code writes.

@@ -35,7 +35,6 @@ struct AdaptationTests {
         #expect(stage.lines(step: 1, kinds: Lines.adaptationKinds).isEmpty)
         #expect(stage.lines(step: 1, kinds: ["present", "sizeForChild"]) == [
             "R present(P, style: popover)",
-            "pc:P sizeForChild(P, parent: 1024x768) -> 320x480",
         ])
         #expect(await stage.pc("P")?.style == .popover)
 
@@ -189,7 +188,6 @@ struct AdaptationTests {
             "R viewWillDisappear",
             "P viewWillAppear",
             "pc:P presentationTransitionWillBegin(animated: true)",
-            "pc:P sizeForChild(P, parent: 320x568) -> 320x568",
             "pc:P containerViewWillLayoutSubviews",
             "pc:P frameOfPresentedViewInContainerView -> 0,0 320x568",
             "pc:P containerViewDidLayoutSubviews",

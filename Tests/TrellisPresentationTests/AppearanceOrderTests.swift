@@ -89,7 +89,6 @@ struct AppearanceOrderTests {
             "C1 viewWillDisappear",
             "P viewWillAppear",
             "pc:P presentationTransitionWillBegin(animated: true)",
-            "pc:P sizeForChild(P, parent: 320x568) -> 320x568",
             "pc:P containerViewWillLayoutSubviews",
             "pc:P frameOfPresentedViewInContainerView -> 0,0 320x568",
             "pc:P containerViewDidLayoutSubviews",

@@ -211,26 +211,29 @@ struct PresentedFrameTests {
     }
 
     /// R63, CONFORMANCE 33: only a sizeForChild rule — UIKit's default frame is the container's
-    /// bounds, the layout applies that size, and a warning names both sizes.
+    /// bounds, given at presentation (no size asked there, R2a); a rotation's sizeForChild
+    /// tells S 300x400 while its frame stays the container's, autoresized: a warning names both.
     @Test func r63DefaultCustomFrameWarnsOfTheSizeMismatch() async throws {
         let stage = try await Stage("""
             { \(Pad.window), "root": "R",
               "controllers": { "R": {}, "S": { "modalPresentationStyle": "custom",
                   "presentationController": { "sizeForChild": { "fixed": [300, 400] } } } },
-              "steps": [ { "present": "S", "from": "R" } ] }
+              "steps": [ { "present": "S", "from": "R" }, { "resizeWindow": [768, 1024] } ] }
             """)
         try await stage.perform(step: 1)
-        #expect(stage.lines(step: 1, kinds: frameKinds) == [
-            "pc:S frameOfPresentedViewInContainerView -> 0,0 1024x768",
-            "pc:S warning frameOfPresentedViewInContainerView gives S 1024x768, but sizeForChild gave 300x400",
-        ])
+        #expect(stage.lines(step: 1, kinds: frameKinds) == ["pc:S frameOfPresentedViewInContainerView -> 0,0 1024x768"])
         #expect(try await stage.controller("S").size == Size(1024, 768))
-        #expect(try await stage.controller("S").frame == Rect(x: 0, y: 0, width: 1024, height: 768))
+        try await stage.perform(step: 2)
+        #expect(stage.lines(step: 2, kinds: frameKinds) == [
+            "pc:S warning S keeps its frame 0,0 768x1024, autoresized with the container view, but sizeForChild gave 300x400: "
+                + "containerViewWillLayoutSubviews does not place it again",
+        ])
+        #expect(try await stage.controller("S").frame == Rect(x: 0, y: 0, width: 768, height: 1024))
     }
 
-    /// R63: an override of `containerViewWillLayoutSubviews` that does not call super leaves the
-    /// presented view's frame as it was; the hooks see the frame and the container's bounds.
-    @Test func r63OverrideWithoutSuperLeavesTheFrame() async throws {
+    /// R63: an override of `containerViewWillLayoutSubviews` that places the view once, then never
+    /// again, leaves it where it was, autoresized with the container view (never below zero).
+    @Test func r63OverrideThatStopsPlacingLeavesTheFrameAutoresized() async throws {
         struct Frozen: PresentationControllerBehavior {
             func size(forPresented child: ControllerID, parentSize: Size, in pc: isolated any PresentationControllerContext) -> Size {
                 Size(200, 200)
@@ -244,7 +247,7 @@ struct PresentedFrameTests {
                 // Lays the view out once, then never again.
                 guard !pc.state[LaidOut.self] else { return }
                 pc.state[LaidOut.self] = true
-                pc.superContainerViewWillLayoutSubviews()
+                pc.applyFrameOfPresentedViewInContainerView()
             }
         }
         enum LaidOut: BehaviorStateKey {
@@ -259,7 +262,8 @@ struct PresentedFrameTests {
         try await window.perform(.present("S", from: "R", animated: true, style: nil))
         #expect(await window.frame(of: "S") == Rect(x: 412, y: 284, width: 200, height: 200))
         try await window.perform(.environmentChange(size: Size(768, 1024), traits: nil))
-        #expect(await window.frame(of: "S") == Rect(x: 412, y: 284, width: 200, height: 200))
+        // 200 − 256 wide stops at 0; 200 + 256 high.
+        #expect(await window.frame(of: "S") == Rect(x: 412, y: 284, width: 0, height: 456))
         let frameLines = window.environment.recorder.events.map(\.canonicalLine).filter { $0.contains("frameOfPresented") }
         #expect(frameLines == ["pc:S frameOfPresentedViewInContainerView -> 412,284 200x200"])
     }
@@ -432,5 +436,10 @@ struct TraitAwareSidebar: PresentationControllerBehavior {
 
     func frameOfPresentedViewInContainerView(in pc: isolated any PresentationControllerContext) -> Rect {
         PresentationRules.alignedFrame(.right, size: pc.presentedViewSize, in: pc.containerViewBounds)
+    }
+
+    /// The seed's override: the frame again on every layout pass (R63).
+    func containerViewWillLayoutSubviews(in pc: isolated any PresentationControllerContext) {
+        pc.applyFrameOfPresentedViewInContainerView()
     }
 }

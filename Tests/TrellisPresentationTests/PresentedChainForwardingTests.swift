@@ -79,9 +79,9 @@ struct PresentedChainForwardingTests {
             { "present": "P", "from": "R" },
             { "resizeWindow": [768, 1024] } ] }
         """)
-        #expect(lines(run, step: 1, kinds: ["sizeForChild"]) == [
-            "pc:P sizeForChild(P, parent: 1024x768) -> 768x768",
-            "P sizeForChild(P1, parent: 768x768) -> 768x768",
+        // R2a: at presentation no size is asked; the page sheet's frame sizes P (768 × full height).
+        #expect(lines(run, step: 1, kinds: ["sizeForChild", "frameOfPresentedViewInContainerView"]) == [
+            "pc:P frameOfPresentedViewInContainerView -> 128,0 768x768",
         ])
         #expect(lines(run, step: 2, kinds: Lines.sizeKinds) == [
             "R viewWillTransition(to: 768x1024)",
@@ -190,9 +190,8 @@ struct PresentedChainForwardingTests {
     @Test("R6 + R7 + R5: chain of three during rotation")
     func chainOfThreeDuringRotation() async throws {
         let run = try await run(Self.chainScenario(bSizing: #"{ "fraction": [0.8, 0.8] }"#))
-        #expect(lines(run, step: 2, kinds: ["sizeForChild"]) == [
-            "pc:B sizeForChild(B, parent: 320x568) -> 256x454.4",
-            "B sizeForChild(B1, parent: 256x454.4) -> 256x454.4",
+        #expect(lines(run, step: 2, kinds: ["sizeForChild", "frameOfPresentedViewInContainerView"]) == [
+            "pc:B frameOfPresentedViewInContainerView -> 32,56.8 256x454.4",
         ])
         #expect(lines(run, step: 4, kinds: Lines.sizeKinds) == [
             "R viewWillTransition(to: 568x320)",
@@ -326,7 +325,6 @@ struct PresentedChainForwardingTests {
         #expect(lines(run, step: 4, kinds: ["present", "sizeForChild", "error", "warning"] + Lines.appearanceKinds) == [
             "R present(P, style: formSheet)",
             "P viewWillAppear",
-            "pc:P sizeForChild(P, parent: 768x1024) -> 540x620",
             "P viewDidAppear",
             "R presentCompletion(P)",
         ])

@@ -21,10 +21,12 @@ struct PresentedSizeTests {
         """
     }
 
-    /// The first answer of PC(P) when P is presented.
-    static func presentedSize(_ json: String) async throws -> String? {
+    /// The frame PC(P) gives P when P is presented: its size is the presented size (R2a: no
+    /// sizeForChild is asked at presentation; the transition gives P its R62 frame).
+    static func presentedFrame(_ json: String) async throws -> String? {
         let run = try await run(json)
-        return lines(run, step: 1, kinds: ["sizeForChild"]).first { $0.hasPrefix("pc:P ") }
+        #expect(lines(run, step: 1, kinds: ["sizeForChild"]) == [])
+        return lines(run, step: 1, kinds: ["frameOfPresentedViewInContainerView"]).first { $0.hasPrefix("pc:P ") }
     }
 
     @Test func pageSheetIsClampedToTheScreenInRegularWidth() async throws {
@@ -32,25 +34,29 @@ struct PresentedSizeTests {
         "window": { "size": [694, 768], "traits": { "horizontalSizeClass": "regular", "verticalSizeClass": "regular",
                                                    "userInterfaceIdiom": "pad", "displayScale": 2 } }
         """
-        #expect(try await Self.presentedSize(Self.present("pageSheet", window: narrowPad))
-                == "pc:P sizeForChild(P, parent: 694x768) -> 694x768")
+        #expect(try await Self.presentedFrame(Self.present("pageSheet", window: narrowPad))
+                == "pc:P frameOfPresentedViewInContainerView -> 0,0 694x768")
     }
 
     @Test func formSheetUsesItsPreferredSizeClampedToTheScreen() async throws {
-        #expect(try await Self.presentedSize(Self.present("formSheet", window: Pad.window))
-                == "pc:P sizeForChild(P, parent: 1024x768) -> 540x620")
-        #expect(try await Self.presentedSize(Self.present("formSheet", window: Pad.window, extra: #", "preferredContentSize": [400, 300]"#))
-                == "pc:P sizeForChild(P, parent: 1024x768) -> 400x300")
-        #expect(try await Self.presentedSize(Self.present("formSheet", window: Pad.window, extra: #", "preferredContentSize": [2000, 2000]"#))
-                == "pc:P sizeForChild(P, parent: 1024x768) -> 1024x768")
+        #expect(try await Self.presentedFrame(Self.present("formSheet", window: Pad.window))
+                == "pc:P frameOfPresentedViewInContainerView -> 242,74 540x620")
+        #expect(try await Self.presentedFrame(Self.present("formSheet", window: Pad.window, extra: #", "preferredContentSize": [400, 300]"#))
+                == "pc:P frameOfPresentedViewInContainerView -> 312,234 400x300")
+        #expect(try await Self.presentedFrame(Self.present("formSheet", window: Pad.window, extra: #", "preferredContentSize": [2000, 2000]"#))
+                == "pc:P frameOfPresentedViewInContainerView -> 0,0 1024x768")
     }
 
     /// R3: a custom presentation controller without a sizeForChild rule answers the size it
-    /// received — the presenter's.
+    /// received — the presenter's — when a rotation asks it; at presentation its frame is the
+    /// container's bounds (R62).
     @Test("R3: custom presentation without a rule gives the parent size")
     func customPresentationWithoutARuleGivesTheParentSize() async throws {
-        #expect(try await Self.presentedSize(Self.present("custom", window: Phone.window))
-                == "pc:P sizeForChild(P, parent: 320x568) -> 320x568")
+        #expect(try await Self.presentedFrame(Self.present("custom", window: Phone.window))
+                == "pc:P frameOfPresentedViewInContainerView -> 0,0 320x568")
+        let rotated = try await run(Self.present("custom", window: Phone.window, steps: #", { "resizeWindow": [568, 320] }"#))
+        #expect(lines(rotated, step: 2, kinds: ["sizeForChild"]).filter { $0.hasPrefix("pc:P ") }
+                == ["pc:P sizeForChild(P, parent: 568x320) -> 568x320"])
     }
 
     /// A form sheet adapted to fullScreen is sized as fullScreen when the window rotates.

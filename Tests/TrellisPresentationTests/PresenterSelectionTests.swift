@@ -26,9 +26,9 @@ struct PresenterSelectionTests {
             { "resizeWindow": [568, 320] } ] }
         """)
         try await stage.perform(step: 1)
-        #expect(stage.lines(step: 1, kinds: ["present", "presentCompletion", "sizeForChild"]) == [
+        #expect(stage.lines(step: 1, kinds: ["present", "presentCompletion", "sizeForChild", "frameOfPresentedViewInContainerView"]) == [
             "R present(P, style: fullScreen)",
-            "pc:P sizeForChild(P, parent: 320x568) -> 320x568",
+            "pc:P frameOfPresentedViewInContainerView -> 0,0 320x568",
             "C1 presentCompletion(P)",
         ])
         #expect(await stage.node("R")?.presented == "P")
@@ -112,9 +112,9 @@ struct PresenterSelectionTests {
           "steps": [ { "present": "P", "from": "V", "style": "currentContext" } ] }
         """)
         try await stage.runAll()
-        #expect(stage.lines(step: 1, kinds: ["present", "sizeForChild", "presentCompletion"]) == [
+        #expect(stage.lines(step: 1, kinds: ["present", "sizeForChild", "frameOfPresentedViewInContainerView", "presentCompletion"]) == [
             "R present(P, style: currentContext)",
-            "pc:P sizeForChild(P, parent: 1024x768) -> 1024x768",
+            "pc:P frameOfPresentedViewInContainerView -> 0,0 1024x768",
             "V presentCompletion(P)",
         ])
         #expect(await stage.node("R")?.presented == "P")
@@ -143,9 +143,9 @@ struct PresenterSelectionTests {
             { "resizeWindow": [768, 1024] } ] }
         """)
         try await stage.perform(step: 1)
-        #expect(stage.lines(step: 1, kinds: ["present", "sizeForChild", "presentCompletion"]) == [
+        #expect(stage.lines(step: 1, kinds: ["present", "sizeForChild", "frameOfPresentedViewInContainerView", "presentCompletion"]) == [
             "X present(P, style: currentContext)",
-            "pc:P sizeForChild(P, parent: 512x768) -> 512x768",
+            "pc:P frameOfPresentedViewInContainerView -> 0,0 512x768",
             "V presentCompletion(P)",
         ])
         #expect(await stage.node("X")?.presented == "P")

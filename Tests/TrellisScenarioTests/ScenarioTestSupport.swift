@@ -26,6 +26,15 @@ struct SteppedTrace {
     func lines(step number: Int, kinds: Set<String>) -> [String] {
         self[step: number].filter { kinds.contains(Lines.kind($0)) }
     }
+
+    /// The frames step `number`'s `viewWillLayoutSubviews` carry, as `"C x,y WxH"`: what each
+    /// container's layout gave (the first layout asks no `sizeForChild`, SPEC R2a).
+    func laidOutFrames(step number: Int) -> [String] {
+        run.events.compactMap { event in
+            guard event.step == number, case let .layout(.viewWillLayoutSubviews, frame?) = event.message else { return nil }
+            return "\(event.controller) \(frame)"
+        }
+    }
 }
 
 struct ScenarioTestError: Error, CustomStringConvertible {

@@ -89,7 +89,6 @@ import TrellisTestKit
         }, expectInitialLayout: true)
         store.expect([
             "R viewWillLayoutSubviews",
-            "R sizeForChild(A, parent: 320x568) -> 320x568",
             "R viewDidLayoutSubviews",
             "A viewWillLayoutSubviews",
             "A viewDidLayoutSubviews",

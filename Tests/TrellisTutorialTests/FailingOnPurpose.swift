@@ -10,7 +10,7 @@ import TrellisTestKit
 func twoWrongExpectations() async throws {
     let store = try await TraceTestStore(sidebarHierarchy())
     await store.present("S", from: "R")
-    store.expect(["pc:S sizeForChild(S, parent: 1024x768) -> 512x768"], kinds: nil)   // wrong: a third is 341.333
+    store.expect(["pc:S frameOfPresentedViewInContainerView -> 512,0 512x768"], kinds: nil)   // wrong: a third is 341.333
     await store.resizeWindow(to: Size(768, 1024))
     store.expect(["S viewWillTransition(to: 384x1024)"], kinds: nil)                   // wrong again
     await store.finish()
@@ -31,7 +31,7 @@ func forgottenAssertion() async throws {
     }
 
     @Test func bothWrongExpectationsAreReportedAtTheirOwnLines() async throws {
-        let first = try #require(Self.line(containing: "-> 512x768\"], kinds: nil)"))
+        let first = try #require(Self.line(containing: "-> 512,0 512x768\"], kinds: nil)"))
         let second = try #require(Self.line(containing: "(to: 384x1024)\"], kinds: nil)"))
         let reported = ReportedLines()
         await withKnownIssue {

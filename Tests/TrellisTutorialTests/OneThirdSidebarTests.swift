@@ -32,7 +32,6 @@ import TrellisTestKit
         "R present(S, style: custom)",
         "S viewWillAppear",
         "pc:S presentationTransitionWillBegin(animated: true)",
-        "pc:S sizeForChild(S, parent: 1024x768) -> 341.333x768",
         "pc:S containerViewWillLayoutSubviews",
         "pc:S frameOfPresentedViewInContainerView -> 682.667,0 341.333x768",
         "pc:S containerViewDidLayoutSubviews",

@@ -15,6 +15,12 @@ struct OneThirdSidebar: PresentationControllerBehavior {
         let size = self.size(forPresented: pc.presentedID, parentSize: bounds.size, in: pc)
         return Rect(origin: Point(x: bounds.size.width - size.width, y: 0), size: size)
     }
+
+    /// Puts the view at that frame again on every layout pass, so that it follows a rotation:
+    /// UIKit's own `containerViewWillLayoutSubviews` leaves it where it was, autoresized (R63).
+    func containerViewWillLayoutSubviews(in pc: isolated any PresentationControllerContext) {
+        pc.applyFrameOfPresentedViewInContainerView()
+    }
 }
 
 struct HalfGrant: ViewControllerBehavior {
@@ -54,5 +60,10 @@ struct TraitAwareSidebar: PresentationControllerBehavior {
         let bounds = pc.containerViewBounds
         let size = pc.presentedViewSize
         return Rect(origin: Point(x: bounds.size.width - size.width, y: 0), size: size)
+    }
+
+    /// Placed again on every layout pass, or a rotation would leave it autoresized (R63).
+    func containerViewWillLayoutSubviews(in pc: isolated any PresentationControllerContext) {
+        pc.applyFrameOfPresentedViewInContainerView()
     }
 }

@@ -18,9 +18,11 @@ struct OverlayPresentation: PresentationControllerBehavior {
     }
 
     /// Puts the presented view back at `frameOfPresentedViewInContainerView` on every layout
-    /// pass (super's step, traced as the frame query), so a rotation moves it to the new edge.
+    /// pass (traced as the frame query), so a rotation moves it to the new edge. UIKit's own
+    /// `containerViewWillLayoutSubviews` would leave it where it was, only autoresized (R63):
+    /// that is why the original overrides it.
     func containerViewWillLayoutSubviews(in pc: isolated any PresentationControllerContext) {
-        pc.superContainerViewWillLayoutSubviews()
+        pc.applyFrameOfPresentedViewInContainerView()
     }
 
     /// A tap on the dimming view dismisses the sidebar.

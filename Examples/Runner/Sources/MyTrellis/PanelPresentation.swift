@@ -25,6 +25,12 @@ struct PanelPresentation: PresentationControllerBehavior {
         Size(Self.width, Self.height(for: pc.state[IncomingTraits.self] ?? pc.traitCollection))
     }
 
+    /// Centred again on every layout pass: UIKit's own `containerViewWillLayoutSubviews` would
+    /// leave the panel where it was, stretched with the container on rotation (R63).
+    func containerViewWillLayoutSubviews(in pc: isolated any PresentationControllerContext) {
+        pc.applyFrameOfPresentedViewInContainerView()
+    }
+
     /// The size it gave, centred in the container view.
     func frameOfPresentedViewInContainerView(in pc: isolated any PresentationControllerContext) -> Rect {
         let bounds = pc.containerViewBounds
