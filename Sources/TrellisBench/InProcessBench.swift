@@ -142,9 +142,14 @@ package enum InProcessBench {
     }
 
     /// Seconds for `count` alternating size transitions of one hierarchy (trace discarded unless
-    /// `storage` says otherwise), for profiling the router alone.
-    package static func repeatedTransitions(_ shape: HierarchyShape, count: Int, storage: TraceRecorder.Storage = .discard) async throws -> Double {
-        let window = try await Window(shape.hierarchy(windowSize: Size(320, 568)), environment: RuntimeEnvironment(recorder: TraceRecorder(storage: storage)))
+    /// `storage` says otherwise), for profiling the router alone; `superOnly`: every controller
+    /// with `SuperOnlyBehavior`, the Swift side of `inproc-swift-super`.
+    package static func repeatedTransitions(
+        _ shape: HierarchyShape, count: Int, storage: TraceRecorder.Storage = .discard, superOnly: Bool = false
+    ) async throws -> Double {
+        let behavior: any ViewControllerBehavior = superOnly ? SuperOnlyBehavior() : DefaultBehavior()
+        let window = try await Window(
+            shape.hierarchy(windowSize: Size(320, 568), behavior: behavior), environment: RuntimeEnvironment(recorder: TraceRecorder(storage: storage)))
         await window.start()
         let start = ContinuousClock.now
         for index in 0..<count {

@@ -82,6 +82,11 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: .hidden)
     var profileControllers = 100_000
 
+    /// Internal: with --profile-transitions, every controller with a Swift behaviour that only
+    /// calls super (the Swift side of inproc-swift-super) instead of the default behaviour.
+    @Flag(help: .hidden)
+    var profileSuperOnly = false
+
     func validate() throws {
         if inProcessOnly && transportOnly {
             throw ValidationError("--in-process-only and --transport-only exclude each other")
@@ -106,7 +111,7 @@ struct BenchCommand: AsyncParsableCommand {
             case .file: storage = .file(try TraceFileWriter(path: path))
             case .discard: storage = .discard
             }
-            let seconds = try await InProcessBench.repeatedTransitions(HierarchyShape(count: profileControllers), count: profileTransitions, storage: storage)
+            let seconds = try await InProcessBench.repeatedTransitions(HierarchyShape(count: profileControllers), count: profileTransitions, storage: storage, superOnly: profileSuperOnly)
             print("\(profileTransitions) transitions of \(profileControllers) controllers: \(seconds) s")
             return
         }

@@ -37,12 +37,51 @@ struct Delivery {
 final class DeliverySlot {
     // Only its controller's actor touches it, and never across a suspension.
     @exclusivity(unchecked) var current: Delivery?
-    /// The slot of the child whose size the router is asking the behaviour for: its `super`
-    /// step finds the child there without searching the children by name.
-    @exclusivity(unchecked) var askedSlot = -1
+    /// Its controller's id, read here by the size walk rather than from the controller, where it
+    /// sits past the lines the walk touches.
+    let owner: ControllerID
+    /// The slot and id of the child whose size the router is asking the behaviour for: its
+    /// `super` step finds the child there without searching the children or reading their ids.
+    @exclusivity(unchecked) private var askedSlot = -1
+    @exclusivity(unchecked) private var askedChild: ControllerID?
+    /// The ids of a Swift behaviour's controller's children, in order (empty for a slot made
+    /// for the default behaviour): asking the behaviour for a child's size hands it the child's
+    /// id, and reading it from the child touches a line of the child that the walk otherwise
+    /// never reads, a cache miss a controller in a large hierarchy.
+    @exclusivity(unchecked) var childIDs: [ControllerID]
 
-    init(_ current: Delivery?) {
+    init(_ current: Delivery?, owner: ControllerID, childIDs: [ControllerID] = []) {
         self.current = current
+        self.owner = owner
+        self.childIDs = childIDs
+    }
+
+    /// Whether the delivery being handled is `message`'s and its behaviour called super.
+    @inline(__always)
+    func superCalled(_ message: HandledMessage) -> Bool {
+        current?.message == message && current?.superCalled == true
+    }
+
+    /// Marks super called in place when `message` is being handled, and returns its cause; nil
+    /// (nothing marked) when another message, or none, is.
+    @inline(__always)
+    func markSuperCalled(_ message: HandledMessage) -> EventRef? {
+        guard current?.message == message else { return nil }
+        current?.superCalled = true
+        return current?.cause
+    }
+
+    /// Starts (`slot` >= 0) or ends (-1, nil) asking the behaviour for `child`'s size.
+    @inline(__always)
+    func ask(_ slot: Int, _ child: ControllerID?) {
+        askedSlot = slot
+        askedChild = child
+    }
+
+    /// The slot of `child` when it is the child being asked about, of `count` slots.
+    @inline(__always)
+    func askedSlot(for child: ControllerID, count: Int) -> Int? {
+        askedSlot >= 0 && askedSlot < count && askedChild == child ? askedSlot : nil
     }
 }
 

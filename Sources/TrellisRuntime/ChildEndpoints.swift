@@ -20,6 +20,13 @@ struct ChildEndpoints {
         set { all[index] = newValue }
     }
 
+    /// The id of the child at `index`: a local controller's own field, read without the
+    /// endpoint's witness table.
+    @inline(__always)
+    func id(at index: Int) -> ControllerID {
+        local(at: index)?.id ?? all[index].id
+    }
+
     func firstIndex(of id: ControllerID) -> Int? {
         all.firstIndex { $0.id == id }
     }

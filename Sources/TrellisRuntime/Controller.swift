@@ -55,9 +55,19 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
     @exclusivity(unchecked) public private(set) var traitCollection: TraitCollection = .unspecified
     @exclusivity(unchecked) var pendingTraits: TraitCollection?
 
-    // Rarely touched on a transition.
+    // Touched on a transition only by a controller with a Swift behaviour, which reads these two
+    // in the line after its traits (its id, which straddles the next line, it reads from its
+    // delivery slot). The default behaviour's walk reads nothing from here on.
+    /// The behaviour, grant policy and presentation settings: shared by every controller with
+    /// the defaults, so a large hierarchy does not pay for what few controllers use.
+    let settings: ControllerSettings
+    /// Made with the controller when its behaviour is a Swift one (the size walk asks it on every
+    /// hop), by the first message handled otherwise, then reused: no allocation a message.
+    @exclusivity(unchecked) private var deliverySlot: DeliverySlot?
     /// The controller's id, readable from any actor.
     public nonisolated let id: ControllerID
+
+    // Rarely touched on a transition.
     /// Where its container put it, in the container's coordinates, at its last layout (R60).
     @exclusivity(unchecked) public private(set) var origin: Point = .zero
     /// Its frame as its container last laid it out (R60).
@@ -65,9 +75,6 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
     var traitOverrides: [ControllerID: TraitCollection]
     /// The size it asks its container for (UIKit's `preferredContentSize`).
     public private(set) var preferredContentSize: Size
-    /// The behaviour, grant policy and presentation settings: shared by every controller with
-    /// the defaults, so a large hierarchy does not pay for what few controllers use.
-    let settings: ControllerSettings
     var behavior: any ViewControllerBehavior { settings.behavior }
     var grantPolicy: GrantPolicy { settings.grantPolicy }
     /// Where preferred-size and fitting-size changes go (R22): the parent, or the presentation
@@ -88,15 +95,13 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
         get { stateStorage.value ?? BehaviorState() }
         set { stateStorage.value = newValue }
     }
-    /// Made by the first message its behaviour handles, then reused: no allocation a message.
-    @exclusivity(unchecked) private var deliverySlot: DeliverySlot?
     var delivery: Delivery? {
         get { deliverySlot?.current }
         set {
             if let deliverySlot {
                 deliverySlot.current = newValue
             } else if newValue != nil {
-                deliverySlot = DeliverySlot(newValue)
+                deliverySlot = DeliverySlot(newValue, owner: id)
             }
         }
     }
@@ -119,6 +124,7 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
         self.traitOverrides = description.traitOverrides
         self.preferredContentSize = description.preferredContentSize
         self.settings = ControllerSettings.make(description)
+        self.deliverySlot = usesDefaultBehavior ? nil : DeliverySlot(nil, owner: description.id, childIDs: children.map(\.id))
     }
 
     /// Its state as a window reads it: size, traits, preferred size and frame.
@@ -245,12 +251,20 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
             await forwardSizeTransition(to: size, transition: transition, cause: event)
             return
         }
-        // `handle`'s two halves around a direct call: no closure's async frame on this path.
-        let outer = beginHandling(.viewWillTransition, event: event, transition: transition)
-        await settings.behavior.viewWillTransition(to: size, with: environment.coordinator(for: transition, owner: id), in: self)
+        guard let slot = deliverySlot else {
+            await handle(.viewWillTransition, event: event, transition: transition) {
+                await settings.behavior.viewWillTransition(to: size, with: environment.coordinator(for: transition, owner: id), in: self)
+            }
+            return
+        }
+        // `handle`'s two halves around a direct call, on the slot made with the controller: no
+        // closure's async frame, and the slot is read once, not at each access of `delivery`.
+        let outer = slot.current
+        slot.current = Delivery(message: .viewWillTransition, cause: event, transition: transition)
+        await settings.behavior.viewWillTransition(to: size, with: environment.coordinator(for: transition, owner: slot.owner), in: self)
         // Super called, as usual: put the outer delivery back without copying this one out.
-        if let deliverySlot, deliverySlot.current?.superCalled == true {
-            deliverySlot.current = outer
+        if slot.superCalled(.viewWillTransition) {
+            slot.current = outer
             return
         }
         endHandling(.viewWillTransition, event: event, transition: transition, outer: outer)
@@ -265,9 +279,8 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
     /// rather than copying the delivery out and back; returns the cause to forward with.
     @inline(__always)
     private func superCalled(_ message: HandledMessage) -> EventRef? {
-        guard let deliverySlot, deliverySlot.current?.message == message else { return superStep(message)?.cause }
-        deliverySlot.current?.superCalled = true
-        return deliverySlot.current?.cause
+        guard let slot = deliverySlot, let cause = slot.markSuperCalled(message) else { return superStep(message)?.cause }
+        return cause
     }
 
     /// What super does with `viewWillTransition`: R2, R5: one child at a time, its SFC asked
@@ -314,14 +327,7 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
     }
 
     private func askSize(forChildAt index: Int, parentSize: Size, cause: EventRef?, transition: Int?) -> Size {
-        let answer: Size
-        if usesDefaultBehavior {
-            answer = ContainerRules.defaultSize(kind, forChildAt: index, parentSize: parentSize, horizontal: columnsSizeClass)
-        } else {
-            deliverySlot?.askedSlot = index
-            answer = behavior.size(forChild: endpoints[index].id, parentSize: parentSize, in: self)
-            deliverySlot?.askedSlot = -1
-        }
+        let answer = sizeRule(forChildAt: index, parentSize: parentSize)
         recorder.recordSizeForChild(slots[index].name, parent: parentSize, answer: answer, controller: traceName, cause: cause, transition: transition)
         return answer
     }
@@ -331,18 +337,29 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
     /// answers with (a container keeps the two in step), taken without a query: UIKit asks SFC
     /// only from `viewWillTransition`.
     private func layoutSize(forChildAt index: Int, parentSize: Size) -> Size {
-        guard !usesDefaultBehavior else {
+        sizeRule(forChildAt: index, parentSize: parentSize)
+    }
+
+    /// What this container's size rule answers for the child in slot `index`: the container's
+    /// default (`ContainerRules`), or its behaviour's SFC. Untraced: the caller records the query
+    /// when it is one (R2), and not when it is the layout's sizing rule (R2a).
+    @inline(__always)
+    private func sizeRule(forChildAt index: Int, parentSize: Size) -> Size {
+        if usesDefaultBehavior {
             return ContainerRules.defaultSize(kind, forChildAt: index, parentSize: parentSize, horizontal: columnsSizeClass)
         }
-        deliverySlot?.askedSlot = index
-        defer { deliverySlot?.askedSlot = -1 }
-        return behavior.size(forChild: endpoints[index].id, parentSize: parentSize, in: self)
+        guard let slot = deliverySlot else {
+            return settings.behavior.size(forChild: endpoints.id(at: index), parentSize: parentSize, in: self)
+        }
+        // The child being asked is kept for its `super` step, which then need not find it.
+        let child = index < slot.childIDs.count ? slot.childIDs[index] : endpoints.id(at: index)
+        slot.ask(index, child)
+        defer { slot.ask(-1, nil) }
+        return settings.behavior.size(forChild: child, parentSize: parentSize, in: self)
     }
 
     public func superSize(forChild child: ControllerID, parentSize: Size) -> Size {
-        let asked = deliverySlot?.askedSlot ?? -1
-        let known = asked >= 0 && asked < endpoints.count && endpoints[asked].id == child ? asked : nil
-        guard let index = known ?? index(of: child) else { return parentSize }
+        guard let index = deliverySlot?.askedSlot(for: child, count: slots.count) ?? index(of: child) else { return parentSize }
         return ContainerRules.defaultSize(kind, forChildAt: index, parentSize: parentSize, horizontal: transitioningTraits.horizontalSizeClass)
     }
 
@@ -697,6 +714,7 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
     package func appendChild(_ child: any ControllerEndpoint) {
         slots.append(ChildSlot(child, recorder: recorder))
         endpoints.append(child)
+        if !usesDefaultBehavior { deliverySlot?.childIDs = endpoints.ids }
     }
 
     /// Removes the last child (a pop); the root of a navigation stack stays.
@@ -704,6 +722,7 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
         guard slots.count > 1 else { return }
         slots.removeLast()
         endpoints.removeLast()
+        if !usesDefaultBehavior { deliverySlot?.childIDs = endpoints.ids }
         if childOrigins.count > slots.count { childOrigins.removeLast(childOrigins.count - slots.count) }
     }
 
@@ -712,6 +731,7 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
         guard slots.indices.contains(index) else { return }
         slots[index] = ChildSlot(child, recorder: recorder)
         endpoints[index] = child
+        if !usesDefaultBehavior { deliverySlot?.childIDs = endpoints.ids }
         if index < childOrigins.count { childOrigins[index] = .zero }
     }
 
@@ -812,14 +832,39 @@ final class ControllerSettings: Sendable {
 
     static func make(_ description: ControllerDescription) -> ControllerSettings {
         let presentation = description.presentationController
-        let isDefault = description.behavior is DefaultBehavior && description.grant == .none && description.adaptiveDelegate == nil
+        let otherwiseDefault = description.grant == .none && description.adaptiveDelegate == nil
             && description.layout == .overlay
             && presentation.behavior is DefaultPresentationBehavior && presentation.grant == nil
             && presentation.overrideTraitCollection == nil && presentation.shouldPresentInFullscreen && !presentation.shouldRemovePresentersView
-        return isDefault ? defaults : ControllerSettings(
+        if otherwiseDefault {
+            if description.behavior is DefaultBehavior { return defaults }
+            if let shared = sharedForStateless(description.behavior) { return shared }
+        }
+        return ControllerSettings(
             behavior: description.behavior, grantPolicy: description.grant,
             presentationDescription: presentation, delegate: description.adaptiveDelegate, layout: description.layout)
     }
+
+    /// One box for every controller whose behaviour is of a type without stored properties (most
+    /// Swift behaviours: what they keep is in `vc.state`), with the other settings the defaults:
+    /// every value of such a type is the same, so a hierarchy of them shares one box, as default
+    /// controllers share `defaults`, instead of a box and its cache line a controller.
+    private static func sharedForStateless(_ behavior: some ViewControllerBehavior) -> ControllerSettings? {
+        guard MemoryLayout.size(ofValue: behavior) == 0 else { return nil }
+        let type = ObjectIdentifier(Swift.type(of: behavior))
+        return statelessBoxes.withLock { boxes in
+            if let box = boxes[type] { return box }
+            let box = ControllerSettings(
+                behavior: behavior, grantPolicy: .none, presentationDescription: PresentationControllerDescription(), delegate: nil,
+                layout: .overlay)
+            boxes[type] = box
+            return box
+        }
+    }
+
+    /// The shared boxes of `sharedForStateless`, by behaviour type: one a type, kept for the
+    /// life of the process.
+    private static let statelessBoxes = Mutex<[ObjectIdentifier: ControllerSettings]>([:])
 }
 
 /// The synchronous hooks a controller learns its behaviour leaves as UIKit's (empty) default, so

@@ -13,9 +13,12 @@ public final class RuntimeEnvironment: Sendable {
     /// What behaviours asked the window to do, waiting for the event being handled to end (§4.2).
     let requests = BehaviorRequestQueue()
     /// The event of the synchronous hook a behaviour is running (layout, appearance,
-    /// `traitCollectionDidChange`): what a request made there is caused by. Kept here rather
-    /// than in the controller's boxed delivery, which would allocate on every such hook.
-    private let hookEvent = Mutex<EventRef?>(nil)
+    /// `traitCollectionDidChange`), what a request made there is caused by: its sequence plus
+    /// one, 0 for none. Every such event is this recorder's, so its node need not be kept; an
+    /// atomic word rather than a mutex, since a controller with a Swift or declarative behaviour
+    /// sets and restores it around each of those hooks (two plain stores on x86, where a mutex
+    /// took two lock operations a hook).
+    private let hookSequence = Atomic<UInt64>(0)
 
     private struct Clock {
         var nextTransition = 1
@@ -89,18 +92,21 @@ public final class RuntimeEnvironment: Sendable {
 
     /// Runs a synchronous hook of a behaviour as the handling of `event` (§4.2: what it requests
     /// names `event` as its cause). The window's controllers share one serial executor and a
-    /// synchronous hook cannot be interleaved, so one slot serves them all.
+    /// synchronous hook cannot be interleaved, so one slot serves them all; only the executor's
+    /// running job reads or writes it, so relaxed ordering suffices.
+    @inline(__always)
     func runHook(_ event: EventRef, _ body: () -> Void) {
-        let outer = hookEvent.withLock { slot in
-            defer { slot = event }
-            return slot
-        }
+        let outer = hookSequence.load(ordering: .relaxed)
+        hookSequence.store(event.sequence &+ 1, ordering: .relaxed)
         body()
-        hookEvent.withLock { $0 = outer }
+        hookSequence.store(outer, ordering: .relaxed)
     }
 
     /// The event of the synchronous hook running now, if any.
-    var runningHookEvent: EventRef? { hookEvent.withLock { $0 } }
+    var runningHookEvent: EventRef? {
+        let stored = hookSequence.load(ordering: .relaxed)
+        return stored == 0 ? nil : EventRef(node: recorder.node, sequence: stored - 1)
+    }
 
     /// Takes every request waiting here, in order: a single-controller test kit, which has no
     /// window to carry them out, reports them instead; a node without the window sends them to
