@@ -13,6 +13,8 @@ public struct Scenario: Sendable {
     public var controllers: [ControllerSpec]
     /// Controller id → node name, for distributed runs.
     public var placement: [ControllerID: String]
+    /// The storyboard segues `performSegue` steps name (SPEC §11), in the order the file lists them.
+    public var segues: [SegueSpec] = []
     public var steps: [ScenarioStep]
     /// Where the scenario came from, for messages.
     public var source: String
@@ -24,6 +26,10 @@ public struct Scenario: Sendable {
 
     public func controller(_ id: ControllerID) -> ControllerSpec? {
         controllers.first { $0.id == id }
+    }
+
+    public func segue(_ id: String) -> SegueSpec? {
+        segues.first { $0.id == id }
     }
 
     /// The Swift behaviours the file names, sorted, each once: what a run of it needs its
@@ -164,6 +170,11 @@ public struct AdaptiveDelegateSpec: Sendable, Equatable {
 public struct PopoverSourceSpec: Sendable, Equatable {
     public var view: ControllerID
     public var rect: Rect
+
+    public init(view: ControllerID, rect: Rect) {
+        self.view = view
+        self.rect = rect
+    }
 }
 
 /// One step of a scenario: something done to the window, or a check of what the step before

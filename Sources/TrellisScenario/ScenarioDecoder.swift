@@ -186,7 +186,7 @@ struct Reader {
     // MARK: Scenario
 
     mutating func scenario(_ node: JSONNode) throws(ScenarioError) -> Scenario {
-        let members = try members(node, "$", allowed: ["scenario", "profile", "window", "root", "controllers", "placement", "steps"],
+        let members = try members(node, "$", allowed: ["scenario", "profile", "window", "root", "controllers", "placement", "segues", "steps"],
                                   required: ["window", "root", "controllers"])
         var scenario = Scenario(name: "", profile: .ios8, windowSize: .zero, windowTraits: TraitCollection(), root: "",
                                 controllers: [], placement: [:], steps: [], source: file)
@@ -221,6 +221,7 @@ struct Reader {
                     guard !nodeName.contains("/") else { throw fail(nodeValue, at + "." + controllerKey, "a node name may not contain /") }
                     scenario.placement[ControllerID(controllerKey)] = nodeName
                 }
+            case "segues": scenario.segues = try segues(value, at)
             default:
                 guard case let .array(items) = value.value else { throw fail(value, at, "expected an array of steps") }
                 for (index, item) in items.enumerated() {
@@ -278,23 +279,27 @@ struct Reader {
             case "adaptiveDelegate": spec.adaptiveDelegate = try adaptiveDelegate(value, at)
             case "behavior": spec.behavior = try behaviorName(value, at)
             case "layout": spec.layout = try childLayout(value, at)
-            case "popoverSource":
-                let source = try members(value, at, allowed: ["view", "rect"], required: ["view"])
-                var popover = PopoverSourceSpec(view: "", rect: Rect(x: 0, y: 0, width: 0, height: 0))
-                for (sourceKey, sourceValue) in source {
-                    if sourceKey == "view" {
-                        positions[at + ".view"] = (sourceValue.line, sourceValue.column)
-                        popover.view = try id(sourceValue, at + ".view")
-                    } else {
-                        let rect = try numbers(sourceValue, at + ".rect", count: 4, what: "a rect [x, y, width, height]", signed: [0, 1])
-                        popover.rect = Rect(x: rect[0], y: rect[1], width: rect[2], height: rect[3])
-                    }
-                }
-                spec.popoverSource = popover
+            case "popoverSource": spec.popoverSource = try popoverSource(value, at)
             default: spec.overrides = try overrides(value, at, presentationController: false)
             }
         }
         return spec
+    }
+
+    /// `{ "view": id, "rect": [x, y, w, h] }`: a controller's `popoverSource`, a segue's `anchor`.
+    mutating func popoverSource(_ node: JSONNode, _ at: String) throws(ScenarioError) -> PopoverSourceSpec {
+        let source = try members(node, at, allowed: ["view", "rect"], required: ["view"])
+        var popover = PopoverSourceSpec(view: "", rect: Rect(x: 0, y: 0, width: 0, height: 0))
+        for (sourceKey, sourceValue) in source {
+            if sourceKey == "view" {
+                positions[at + ".view"] = (sourceValue.line, sourceValue.column)
+                popover.view = try id(sourceValue, at + ".view")
+            } else {
+                let rect = try numbers(sourceValue, at + ".rect", count: 4, what: "a rect [x, y, width, height]", signed: [0, 1])
+                popover.rect = Rect(x: rect[0], y: rect[1], width: rect[2], height: rect[3])
+            }
+        }
+        return popover
     }
 
     mutating func overrides(_ node: JSONNode, _ path: String, presentationController: Bool) throws(ScenarioError) -> OverrideSpec {

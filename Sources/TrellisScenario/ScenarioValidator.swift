@@ -48,6 +48,7 @@ struct ScenarioValidator {
         for id in scenario.placement.keys.sorted() where byID[id] == nil {
             throw fail("$.placement.\(id)", "unknown controller \"\(id)\"")
         }
+        try validateSegues(byID)
         try validateSteps(byID, parentOf: parentOf)
     }
 
