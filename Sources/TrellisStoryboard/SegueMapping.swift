@@ -54,6 +54,11 @@ struct SegueMapping {
         }
     }
 
+    /// Whether a segue of `kind` presents, and so may carry a presentation's styles.
+    static func presents(_ kind: String) -> Bool {
+        ["presentation", "popoverPresentation", "modal", "custom"].contains(kind)
+    }
+
     /// Every performable segue, in file order then XML order, with readable unique ids.
     mutating func map() throws(StoryboardError) -> [MappedSegue] {
         var found: [(segue: MappedSegue, identifier: String?)] = []
@@ -74,7 +79,7 @@ struct SegueMapping {
     }
 
     /// Ids: the `identifier`, qualified by the source (`FROM.identifier`) where two segues share
-    /// it; else `FROM-kind-DESTINATION` (`FROM-unwind-ACTION` for an unwind); a suffix -2, -3, …
+    /// it; else `FROM-kind-DESTINATION` (`FROM-unwind-exit` for an unwind); a suffix -2, -3, …
     /// where still taken.
     func name(_ found: [(segue: MappedSegue, identifier: String?)]) -> [MappedSegue] {
         var counts: [String: Int] = [:]
@@ -88,7 +93,10 @@ struct SegueMapping {
             } else {
                 base = segue.from + "-" + segue.kind + "-" + (segue.destination ?? "exit")
             }
-            segue.id = naming.claim(ControllerNaming.sanitized(base), hyphenated: true)
+            // An identifier is kept as written (it may hold spaces: a step names it, no canonical
+            // line does); only control characters, which no step could name, become `_`.
+            let printable = String(String.UnicodeScalarView(base.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "_" : $0 }))
+            segue.id = naming.claim(printable, hyphenated: true)
             return segue
         }
     }
@@ -110,8 +118,10 @@ struct SegueMapping {
             let action = segue["unwindAction"] ?? "?"
             notices.add("unwind segue from \(from) (\(action)) dismisses to a target UIKit finds at run time: performSegue dismisses the presented controller that holds \(from)")
         }
-        mapped.style = try style(segue, "modalPresentationStyle", ModalPresentationStyle.self, file: file)
-        mapped.transitionStyle = try style(segue, "modalTransitionStyle", ModalTransitionStyle.self, file: file)
+        if Self.presents(kind) {
+            mapped.style = try style(segue, "modalPresentationStyle", ModalPresentationStyle.self, file: file)
+            mapped.transitionStyle = try style(segue, "modalTransitionStyle", ModalTransitionStyle.self, file: file)
+        }
         if kind == "popoverPresentation" {
             mapped.anchor = try anchor(segue, place: place, from: from)
         }
