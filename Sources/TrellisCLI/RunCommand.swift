@@ -98,7 +98,8 @@ struct RunCommand: BehaviorCommand {
             // checked against, and every node of a distributed run is started from this program.
             let fileText = try ScenarioDecoder.text(path: scenario)
             loaded = try ScenarioDecoder.decode(fileText, file: scenario, registry: registry)
-            text = try ScenarioDecoder.jsonText(fileText, file: scenario)
+            for notice in loaded.notices { StandardError.write("notice: \(notice)") }
+            text = try ScenarioDecoder.jsonText(fileText, file: scenario, registry: registry)
         } catch {
             StandardError.write("error: \(error)")
             throw ExitCode(2)
@@ -229,6 +230,7 @@ struct ValidateCommand: BehaviorCommand {
     func run(registry: BehaviorRegistry) async throws {
         do {
             let loaded = try ScenarioDecoder.load(path: scenario, registry: registry)
+            for notice in loaded.notices { StandardError.write("notice: \(notice)") }
             print("ok: \(scenario): scenario \"\(loaded.name)\", \(loaded.controllers.count) controllers, \(loaded.steps.count) steps")
         } catch {
             StandardError.write("error: \(error)")
