@@ -21,6 +21,17 @@ public enum StoryboardXML {
             throw StoryboardError(file: file, line: 0, column: 0, element: "",
                                   message: "is larger than \(maximumSize >> 20) MiB, more than any storyboard")
         }
+        // libxml2 hands Foundation's parser whatever bytes a name holds, and Foundation traps on
+        // names that are not UTF-8 (found by the fuzzer): refuse them first. Storyboards are UTF-8.
+        if let offset = firstInvalidUTF8(bytes) {
+            let place = TextPlaces(bytes).place(ofOffset: offset)
+            throw StoryboardError(file: file, line: place.line, column: place.column, element: "",
+                                  message: "not UTF-8 text (byte 0x\(String(bytes[offset], radix: 16)) at offset \(offset)); Interface Builder writes UTF-8")
+        }
+        if let encoding = declaredEncoding(bytes), encoding.lowercased() != "utf-8" {
+            throw StoryboardError(file: file, line: 1, column: 1, element: "?xml",
+                                  message: "encoding \"\(encoding)\" declared; Interface Builder writes UTF-8, the only encoding read")
+        }
         if let doctype = firstDoctype(bytes) {
             let place = TextPlaces(bytes).place(ofOffset: doctype)
             throw StoryboardError(file: file, line: place.line, column: place.column, element: "!DOCTYPE",
@@ -44,6 +55,36 @@ public enum StoryboardXML {
             throw StoryboardError(file: file, line: 1, column: 1, element: "", message: "not XML: no element")
         }
         return document
+    }
+
+    /// The offset of the first byte that does not belong to UTF-8 text, if any.
+    static func firstInvalidUTF8(_ bytes: [UInt8]) -> Int? {
+        if String(validating: bytes, as: UTF8.self) != nil { return nil }
+        var index = 0
+        while index < bytes.count {
+            let length: Int
+            switch bytes[index] {
+            case 0..<0x80: length = 1
+            case 0xC2...0xDF: length = 2
+            case 0xE0...0xEF: length = 3
+            case 0xF0...0xF4: length = 4
+            default: return index
+            }
+            guard index + length <= bytes.count else { return index }
+            if length > 1, String(validating: bytes[index..<(index + length)], as: UTF8.self) == nil { return index }
+            index += length
+        }
+        return 0
+    }
+
+    /// The `encoding` of the XML declaration (`<?xml version="1.0" encoding="UTF-8"?>`), if any.
+    static func declaredEncoding(_ bytes: [UInt8]) -> String? {
+        guard matches(bytes, at: 0, Array("<?xml".utf8)), let end = find(bytes, Array("?>".utf8), from: 0),
+              let declaration = String(validating: bytes[0..<end], as: UTF8.self),
+              let key = declaration.range(of: "encoding") else { return nil }
+        let rest = declaration[key.upperBound...].drop { $0 == " " || $0 == "=" }
+        guard let quote = rest.first, quote == "\"" || quote == "'" else { return "" }
+        return String(rest.dropFirst().prefix { $0 != quote })
     }
 
     /// The byte offset of a `<!DOCTYPE` outside comments, if any.

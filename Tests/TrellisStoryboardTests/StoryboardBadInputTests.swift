@@ -138,3 +138,24 @@ struct StoryboardBadInputTests {
         #expect(ContinuousClock.now - start < .seconds(20))
     }
 }
+
+/// Input the fuzzer found, kept as tests.
+@Suite("storyboards the fuzzer found")
+struct StoryboardFuzzFindingsTests {
+    @Test("an attribute name that is not UTF-8 is refused before the XML parser sees it (Foundation trapped on it)")
+    func notUTF8() throws {
+        var bytes = Array(Storyboards.document(Storyboards.scene("viewController", id: "A")).utf8)
+        let at = try #require(bytes.firstIndex(of: UInt8(ascii: "u")))  // in useAutolayout
+        bytes[at] = 0xEE
+        let error = try #require(throws: StoryboardError.self) { try StoryboardImport.read(bytes: bytes, file: "Bad.storyboard") }
+        #expect(error.line == 2)
+        #expect(error.message.hasPrefix("not UTF-8 text (byte 0xee"))
+    }
+
+    @Test("an encoding other than UTF-8 is refused")
+    func otherEncoding() throws {
+        let text = Storyboards.document(Storyboards.scene("viewController", id: "A")).replacingOccurrences(of: #"encoding="UTF-8""#, with: #"encoding="ISO-8859-1""#)
+        let error = try #require(throws: StoryboardError.self) { try StoryboardImport.read(bytes: Array(text.utf8), file: "Bad.storyboard") }
+        #expect(error.message.hasPrefix("encoding \"ISO-8859-1\" declared"))
+    }
+}
