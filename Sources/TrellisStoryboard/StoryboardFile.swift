@@ -41,23 +41,20 @@ struct StoryboardFile {
                 guard let id = object["id"], !id.isEmpty else {
                     throw StoryboardError(object, file: path, "a controller without an id")
                 }
+                guard sceneIndex[id] == nil else {
+                    throw StoryboardError(object, file: path, "id \"\(id)\" names two controllers")
+                }
                 sceneIndex[id] = scenes.count
                 scenes.append(Scene(controller: object, objects: objects))
             }
         }
         self.scenes = scenes
         self.sceneIndex = sceneIndex
+        // Other elements' ids are only looked up (exits, anchors): the first of an id counts.
         var elements: [String: StoryboardElement] = [:]
-        var duplicate: StoryboardElement?
         document.walk { element, _ in
-            if let id = element["id"], element.name != "segue" {
-                if elements[id] != nil, duplicate == nil { duplicate = element }
-                elements[id] = element
-            }
+            if let id = element["id"], element.name != "segue", elements[id] == nil { elements[id] = element }
             return true
-        }
-        if let duplicate {
-            throw StoryboardError(duplicate, file: path, "id \"\(duplicate["id"] ?? "")\" is used by two elements")
         }
         self.elements = elements
     }
