@@ -148,6 +148,13 @@ public struct HierarchyStructure: Sendable, Equatable {
         return nil
     }
 
+    /// SPEC §11 unwind: the presenter of the presented controller that holds `source` (itself or
+    /// an ancestor), whose `dismiss` removes that controller and everything above it (R44). Nil
+    /// when `source` is not inside a presented controller.
+    public func unwindPresenter(from source: ControllerID) -> ControllerID? {
+        ancestry(of: source).lazy.compactMap { self.nodes[$0]?.presenting }.first
+    }
+
     /// R43–R46: what `dismiss` called on `receiver` removes: the presenter that keeps its place
     /// and the removed controllers from the lowest to the top-most. Nil when there is nothing
     /// to dismiss.

@@ -36,6 +36,9 @@ public enum WindowEvent: Sendable, Equatable {
     /// A named user action, with an optional value, for the behaviour of a controller or of a
     /// presentation controller (`pc:P`) (SPEC §4.2): a tap, a gesture, the keyboard, a timer.
     case action(String, on: ControllerID, value: ActionValue?)
+    /// A storyboard segue performed (SPEC §11): its id, and what it does to which fresh copy of
+    /// its destination.
+    case performSegue(String, SegueAction)
 
     /// One environment change (R1, R13, R14), as the step that says it: a new size alone is
     /// `resizeWindow`, new traits alone `setTraits`, anything else `transition`.
@@ -70,6 +73,7 @@ extension WindowEvent: CustomStringConvertible {
             return "setTraitOverride \(container) child \(child) " + (traits.map(\.specifiedDescription) ?? "removed")
         case let .systemLayoutFittingSizeDidChange(id): return "systemLayoutFittingSizeDidChange \(id)"
         case let .action(name, target, value): return "action \(name) on \(target)" + (value.map { " value \($0)" } ?? "")
+        case let .performSegue(segue, action): return "performSegue \(segue): \(action)"
         }
     }
 }
@@ -238,6 +242,27 @@ public actor Window {
             try await select(tab: tab, index: index, cause: cause)
         case let .action(name, target, value):
             await act(name, on: target, value: value, cause: cause)
+        case let .performSegue(_, action):
+            try await perform(action, cause: cause)
+        }
+    }
+
+    // MARK: Segues (SPEC §11)
+
+    /// Carries out a segue as the call UIKit's segue makes on its source: the copy it presents or
+    /// shows follows the same rules as the scenario's own steps.
+    private func perform(_ action: SegueAction, cause: EventRef?) async throws(RuntimeError) {
+        switch action {
+        case let .present(copy, from): try await present(copy, from: from, animated: true, style: nil, cause: cause)
+        case let .show(copy, from): try await show(copy, from: from, detail: false, cause: cause)
+        case let .showDetail(copy, from): try await show(copy, from: from, detail: true, cause: cause)
+        case let .unwind(from):
+            _ = try node(from)
+            guard let presenter = structure.unwindPresenter(from: from) else {
+                _ = record(.warning("unwind: \(from) is not inside a presented controller: nothing to dismiss"), on: from, cause: cause)
+                return
+            }
+            try await dismiss(from: presenter, animated: true, cause: cause)
         }
     }
 

@@ -15,6 +15,9 @@ public struct Scenario: Sendable {
     public var placement: [ControllerID: String]
     /// The storyboard segues `performSegue` steps name (SPEC §11), in the order the file lists them.
     public var segues: [SegueSpec] = []
+    /// Each controller a `performSegue` step made (`DEST~N`, SPEC §11), and the file's
+    /// controller it copies; the copies themselves are in `controllers`, after the file's own.
+    public var copiedFrom: [ControllerID: ControllerID] = [:]
     public var steps: [ScenarioStep]
     /// Where the scenario came from, for messages.
     public var source: String

@@ -74,6 +74,8 @@ struct Reader {
     let file: String
     /// JSON path → position, for the semantic checks that run after decoding.
     var positions: [String: (line: Int, column: Int)] = [:]
+    /// What the `performSegue` steps read so far did (SPEC §11), made when the steps begin.
+    var segueCopies = SegueCopies()
 
     init(file: String) {
         self.file = file
@@ -199,7 +201,9 @@ struct Reader {
                                   required: ["window", "root", "controllers"])
         var scenario = Scenario(name: "", profile: .ios8, windowSize: .zero, windowTraits: TraitCollection(), root: "",
                                 controllers: [], placement: [:], steps: [], source: file)
-        for (key, value) in members {
+        // The steps last, whatever the file's order: a `performSegue` step needs the controllers
+        // and segues it copies and performs.
+        for (key, value) in members.filter({ $0.key != "steps" }) + members.filter({ $0.key == "steps" }) {
             let at = "$." + key
             positions[at] = (value.line, value.column)
             switch key {
@@ -233,10 +237,14 @@ struct Reader {
             case "segues": scenario.segues = try segues(value, at)
             default:
                 guard case let .array(items) = value.value else { throw fail(value, at, "expected an array of steps") }
+                segueCopies = SegueCopies(scenario)
                 for (index, item) in items.enumerated() {
                     positions["\(at)[\(index)]"] = (item.line, item.column)
                     scenario.steps.append(try step(item, "\(at)[\(index)]"))
                 }
+                scenario.controllers += segueCopies.copies
+                scenario.copiedFrom = segueCopies.copiedFrom
+                scenario.placement.merge(segueCopies.copiedPlacement) { explicit, _ in explicit }
             }
         }
         if scenario.name.isEmpty { scenario.name = file }

@@ -58,6 +58,8 @@ extension ScenarioValidator {
     /// (but for an unwind), a style only where it presents, an anchor only on a popover, a class
     /// only on a custom segue, which must name one.
     func validateSegues(_ byID: [ControllerID: ControllerSpec]) throws(ScenarioError) {
+        // A segue names the file's controllers, never the copies its performances made.
+        let byID = byID.filter { scenario.copiedFrom[$0.key] == nil }
         for segue in scenario.segues {
             let base = "$.segues.\(segue.id)"
             let kind = segue.kind.rawValue

@@ -13,7 +13,7 @@ import TrellisTrace
 /// The name a step object carries: `{ "<name>": <value>, <fields beside it>… }`.
 enum StepName: String, CaseIterable {
     case resizeWindow, setTraits, transition, present, dismiss, show, showDetail, push, pop, select
-    case setPreferredContentSize, setTraitOverride, systemLayoutFittingSizeDidChange, action, expect
+    case setPreferredContentSize, setTraitOverride, systemLayoutFittingSizeDidChange, action, performSegue, expect
 }
 
 /// One step object while it is read: its name, its value (the member the name keys) and where
@@ -74,6 +74,7 @@ extension Reader {
             _ = try beside(step)
             return .event(.systemLayoutFittingSizeDidChange(try id(step.value, step.at)))
         case .action: return .event(try action(step))
+        case .performSegue: return .event(try performSegue(step))
         case .expect: return .expect(try expectedLines(step))
         }
     }
@@ -195,6 +196,17 @@ extension Reader {
         return .presentationController(of: presented)
     }
 
+    /// `{ "performSegue": "<segueId>" }` (SPEC §11): what the segue does, and the fresh copy of
+    /// its destination it does it to (`SegueCopies`).
+    mutating func performSegue(_ step: StepSyntax) throws(ScenarioError) -> WindowEvent {
+        _ = try beside(step)
+        let id = try string(step.value, step.at)
+        switch segueCopies.perform(id) {
+        case let .success(action): return .performSegue(id, action)
+        case let .failure(refusal): throw fail(step.value, step.at, refusal.message)
+        }
+    }
+
     /// `{ "expect": ["<canonical line>", …] }`.
     mutating func expectedLines(_ step: StepSyntax) throws(ScenarioError) -> [String] {
         _ = try beside(step)
@@ -258,6 +270,13 @@ extension ScenarioValidator {
                 throw fail(at + ".on", "unknown controller \"\(target)\"" + (presented.map { " (no controller \"\($0)\" to present)" } ?? ""))
             }
             try validateActionValue(name, value, of: target, spec, presented: presented != nil, at: at)
+        case let .performSegue(_, action):
+            switch action {
+            case let .present(copy, from), let .show(copy, from), let .showDetail(copy, from):
+                try known(copy, "destination")
+                try known(from, "from")
+            case let .unwind(from): try known(from, "from")
+            }
         case let .setTraitOverride(container, child, _):
             try known(container, "container")
             try known(child, "child")
@@ -295,6 +314,7 @@ extension WindowEvent {
         case let .present(presented, from, _, _): return (presented, from)
         case let .show(shown, from), let .showDetail(shown, from): return (shown, from)
         case let .push(pushed, onto): return (pushed, onto)
+        case let .performSegue(_, action): return action.introduced
         case .resizeWindow, .setTraits, .transition, .dismiss, .pop, .select, .setPreferredContentSize, .setTraitOverride,
              .systemLayoutFittingSizeDidChange, .action:
             return nil

@@ -67,6 +67,19 @@ public struct ScenarioGenerator {
     /// Where the choices of `scenarioNamingBehaviors` come from; nil: the file names none.
     private var naming: SplitMix64?
 
+    /// The seed's scenario with a `segues` map and `performSegue` steps among its steps (SPEC
+    /// §11): the same hierarchy, steps and placement as `scenario(seed:)`, the segues chosen by a
+    /// third generator. Apart from the plain seeds because every node must make the same copies
+    /// (TSF/1 §6.5), which the Python node does not.
+    public static func scenarioPerformingSegues(seed: UInt64) -> GeneratedScenario {
+        var generator = ScenarioGenerator(random: SplitMix64(seed: seed))
+        generator.segueing = SplitMix64(seed: seed ^ 0x7365_6775_6573)
+        return generator.make(seed: seed)
+    }
+
+    /// Where the choices of `scenarioPerformingSegues` come from; nil: the file has no segues.
+    private var segueing: SplitMix64?
+
     private init(random: SplitMix64) {
         self.random = random
     }
@@ -82,20 +95,23 @@ public struct ScenarioGenerator {
         let placement = makePlacement()
         nameBehaviors()
         steps = addActions(to: steps)
+        let segues = addSegues(to: &steps)
         let controllerMembers = controllers.map { draft -> (String, JSONValue) in
             var members: [(String, JSONValue)] = [("kind", .string(draft.kind))]
             if !draft.children.isEmpty { members.append(("children", .array(draft.children.map { JSONNode(.string($0)) }))) }
             return (draft.id, object(members + draft.members))
         }
-        let file = object([
+        var members: [(String, JSONValue)] = [
             ("scenario", .string(naming == nil ? "generated-\(seed)" : "generated-named-\(seed)")),
             ("profile", .string(profile)),
             ("window", window),
             ("root", .string("R")),
             ("controllers", object(controllerMembers)),
             ("placement", object(placement.map { ($0.controller, .string($0.node)) })),
-            ("steps", .array(steps.map { JSONNode($0) })),
-        ])
+        ]
+        if let segues { members.append(("segues", segues)) }
+        members.append(("steps", .array(steps.map { JSONNode($0) })))
+        let file = object(members)
         return GeneratedScenario(seed: seed, text: JSONWriter.write(file), placement: placement)
     }
 
@@ -337,6 +353,40 @@ public struct ScenarioGenerator {
             steps.insert(object(step), at: naming.between(0, steps.count))
         }
         return steps
+    }
+
+    /// In `scenarioPerformingSegues`: one to three segues of every kind but custom (whose class
+    /// Trellis cannot perform) between controllers of the file — in the tree, so that a child is
+    /// copied fresh, or detached —, and one to three `performSegue` steps, so that a destination
+    /// is often copied twice and an unwind finds a presentation or none. Returns the map.
+    private mutating func addSegues(to steps: inout [JSONValue]) -> JSONValue? {
+        guard var segueing else { return nil }
+        defer { self.segueing = segueing }
+        let kinds = ["presentation", "popoverPresentation", "show", "showDetail", "push", "modal", "unwind"]
+        let destinations = Array(ids.dropFirst())
+        var segues: [(String, JSONValue)] = []
+        for index in 1...segueing.between(1, 3) {
+            let kind = segueing.pick(kinds)
+            var members: [(String, JSONValue)] = [("kind", .string(kind)), ("from", .string(segueing.pick(ids)))]
+            if kind != "unwind" || segueing.chance(30), !destinations.isEmpty {
+                members.append(("destination", .string(segueing.pick(destinations))))
+            } else if kind != "unwind" {
+                members[0] = ("kind", .string("unwind"))
+            }
+            if kind == "presentation" || kind == "modal", segueing.chance(60) {
+                members.append(("style", .string(segueing.pick(Self.styles))))
+                if segueing.chance(40) { members.append(("transitionStyle", .string(segueing.pick(["coverVertical", "flipHorizontal", "crossDissolve"])))) }
+            }
+            if kind == "popoverPresentation", segueing.chance(80) {
+                let rect = [segueing.between(0, 300), segueing.between(0, 500), segueing.between(1, 60), segueing.between(1, 60)]
+                members.append(("anchor", object([("view", .string(segueing.pick(ids))), ("rect", .array(rect.map { JSONNode(.number(Double($0))) }))])))
+            }
+            segues.append(("s\(index)", object(members)))
+        }
+        for _ in 0..<segueing.between(1, 3) {
+            steps.insert(object([("performSegue", .string(segueing.pick(segues).0))]), at: segueing.between(0, steps.count))
+        }
+        return object(segues)
     }
 
     // MARK: Steps

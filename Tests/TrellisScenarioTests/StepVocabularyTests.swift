@@ -32,6 +32,8 @@ struct StepVocabularyTests {
         (#"{ "action": "keyboardWillShow", "on": "pc:P", "value": { "height": 216 } }"#,
          .action("keyboardWillShow", on: "pc:P", value: .object([ActionMember("height", .number(216))])),
          #"action keyboardWillShow on pc:P value {"height":216}"#),
+        // SPEC §11: what the segue does to the fresh copy of its destination it makes.
+        (#"{ "performSegue": "info" }"#, .performSegue("info", .present("P~1", from: "A")), "performSegue info: present P~1 from A"),
         (#"{ "expect": ["A viewWillTransition(to: 568x320)"] }"#, nil, ""),
     ]
 
@@ -47,6 +49,7 @@ struct StepVocabularyTests {
                 "R": { "children": ["T", "N"] },
                 "T": { "kind": "tab", "children": ["A", "B"] }, "A": {}, "B": {},
                 "N": { "kind": "navigation", "children": ["C"] }, "C": {}, "P": {} },
+              "segues": { "info": { "kind": "presentation", "from": "A", "destination": "P" } },
               "steps": [ \(steps.joined(separator: ", ")) ] }
             """, file: "steps.json")
     }

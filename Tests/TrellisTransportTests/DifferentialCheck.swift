@@ -38,8 +38,12 @@ enum DifferentialCheck {
     /// scenario with Swift behaviours (`DifferentialBehaviors`), which every node must then know:
     /// in-process nodes are built with the registry the file was read with; spawned nodes must
     /// run a program that registers them (`trellis-test-runner`).
-    static func check(seed: UInt64, options: DistributedOptions, namingBehaviors: Bool = false, verbose: Bool = false) async -> Mismatch? {
-        let generated = namingBehaviors ? ScenarioGenerator.scenarioNamingBehaviors(seed: seed) : ScenarioGenerator.scenario(seed: seed)
+    /// `performingSegues`: the seed's scenario with segues and `performSegue` steps (SPEC §11).
+    static func check(
+        seed: UInt64, options: DistributedOptions, namingBehaviors: Bool = false, performingSegues: Bool = false, verbose: Bool = false
+    ) async -> Mismatch? {
+        let generated = performingSegues ? ScenarioGenerator.scenarioPerformingSegues(seed: seed)
+            : namingBehaviors ? ScenarioGenerator.scenarioNamingBehaviors(seed: seed) : ScenarioGenerator.scenario(seed: seed)
         let scenario: Scenario
         do {
             scenario = try ScenarioDecoder.decode(
