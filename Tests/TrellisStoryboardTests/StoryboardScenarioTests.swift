@@ -111,4 +111,66 @@ struct StoryboardScenarioTests {
         let plain = #"{ "window": { "size": [1, 1] }, "root": "R", "controllers": { "R": {} } }"#
         #expect(try ScenarioDecoder.jsonText(plain, file: "p.json") == plain)
     }
+
+    /// The lines of `run`'s step `step` whose message kind (the word before `(`) is in `kinds`.
+    static func lines(_ run: ScenarioRun, step: Int, kinds: Set<String>) -> [String] {
+        var current = 0
+        var found: [String] = []
+        for line in run.canonicalLines {
+            if line.hasPrefix("== step ") {
+                current = Int(line.dropFirst("== step ".count).prefix { $0.isNumber }) ?? -1
+                continue
+            }
+            let words = line.split(separator: " ")
+            guard current == step, words.count > 1 else { continue }
+            let kind = words[1].prefix { $0 != "(" }
+            if kinds.contains(String(kind)) { found.append(line) }
+        }
+        return found
+    }
+
+    @Test("the Master-Detail storyboard performs showDetail from its cells: the secondary replaced in regular width, pushed by the primary in compact width")
+    func masterDetailShowDetail() async throws {
+        let regular = try await ScenarioRunner.run(try Self.decode(#"{ "storyboard": "MasterDetail.storyboard", "steps": [ { "performSegue": "showDetail" } ] }"#))
+        #expect(regular.failures.isEmpty)
+        #expect(regular.canonicalLines.contains("== step 1: performSegue showDetail: showDetail navigationController2~1 from MasterViewController"))
+        #expect(Self.lines(regular, step: 1, kinds: ["showDetail", "replaceDetail", "show", "push"]) == [
+            "MasterViewController showDetail(navigationController2~1)", "splitViewController1 replaceDetail(navigationController2~1)",
+        ])
+        let compact = try await ScenarioRunner.run(try Self.decode("""
+            { "storyboard": "MasterDetail.storyboard",
+              "window": { "size": [390, 844], "traits": { "horizontalSizeClass": "compact", "verticalSizeClass": "regular", "userInterfaceIdiom": "phone", "displayScale": 3 } },
+              "steps": [ { "performSegue": "showPinned" } ] }
+            """))
+        #expect(compact.failures.isEmpty)
+        #expect(Self.lines(compact, step: 1, kinds: ["showDetail", "replaceDetail", "show", "push"]) == [
+            "MasterViewController showDetail(navigationController2~1)", "navigationController1 show(navigationController2~1)",
+            "navigationController1 push(navigationController2~1)",
+        ])
+    }
+
+    @Test("the popover storyboard's segues: a popover from the button's rect, one from the bar button's stand-in, a form sheet, unwind")
+    func popoverSegues() async throws {
+        let scenario = try Self.decode("""
+            { "storyboard": "Popovers.storyboard",
+              "steps": [ { "performSegue": "showBrushes" }, { "dismiss": "BrushPickerViewController~1" },
+                         { "performSegue": "showLayers" }, { "dismiss": "LayersViewController~1" },
+                         { "performSegue": "export" }, { "performSegue": "ExportViewController-unwind-exit" } ] }
+            """)
+        #expect(scenario.controller("BrushPickerViewController~1")?.popoverSource == PopoverSourceSpec(view: "CanvasViewController", rect: Rect(x: 40, y: 120, width: 200, height: 44)))
+        #expect(scenario.controller("LayersViewController~1")?.popoverSource?.rect == Rect(x: 782, y: 0, width: 44, height: 44))
+        let run = try await ScenarioRunner.run(scenario)
+        #expect(run.failures.isEmpty)
+        #expect(Self.lines(run, step: 1, kinds: ["present"]) == ["navigationController1 present(BrushPickerViewController~1, style: popover)"])
+        #expect(Self.lines(run, step: 5, kinds: ["present"]) == ["navigationController1 present(ExportViewController~1, style: formSheet)"])
+        #expect(Self.lines(run, step: 6, kinds: ["dismiss"]).first == "navigationController1 dismiss(ExportViewController~1)")
+    }
+
+    @Test("the tab storyboard's show and push segues push a fresh copy onto the tab's navigation controller")
+    func tabSegues() async throws {
+        let run = try await ScenarioRunner.run(try Self.decode(#"{ "storyboard": "Tabs.storyboard", "steps": [ { "performSegue": "showBook" }, { "performSegue": "BookList-push-BookViewController" } ] }"#))
+        #expect(run.failures.isEmpty)
+        #expect(Self.lines(run, step: 1, kinds: ["show", "push"]) == ["BookList show(BookViewController~1)", "navigationController2 push(BookViewController~1)"])
+        #expect(Self.lines(run, step: 2, kinds: ["show", "push"]) == ["BookList show(BookViewController~2)", "navigationController2 push(BookViewController~2)"])
+    }
 }
