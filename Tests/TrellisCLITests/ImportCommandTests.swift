@@ -116,4 +116,34 @@ struct ImportCommandTests {
         #expect(run.stderr.contains("notice: custom classes without a registered behaviour"))
         #expect(!run.stdout.contains("note laid out by Swift"))
     }
+
+    @Test("a scenario naming a storyboard, with a placement, gives the in-process trace over ZeroMQ: the nodes get the storyboard read in")
+    func distributed() async throws {
+        let storyboard = packageRoot.appendingPathComponent(Self.folder + "Tabs.storyboard").path
+        let scenario = """
+            { "storyboard": "\(storyboard)",
+              "placement": { "navigationController2": "b", "navigationController1": "c" },
+              "steps": [ { "transition": { "size": [852, 393], "traits": { "verticalSizeClass": "compact" } } },
+                         { "performSegue": "showBook" },
+                         { "expect": [ "BookList show(BookViewController~1)", "navigationController2 push(BookViewController~1)" ] } ] }
+            """
+        let file = try scratchDirectory().appendingPathComponent("tabs.json")
+        try Data(scenario.utf8).write(to: file)
+        let inProcess = try await runTrellis(["run", file.path])
+        #expect(inProcess.status == 0, "stderr: \(inProcess.stderr)")
+        let overZeroMQ = try await runTrellis(["run", file.path, "--transport", "zmq"], timeout: .seconds(120))
+        #expect(overZeroMQ.status == 0, "stderr: \(overZeroMQ.stderr)")
+        #expect(overZeroMQ.stdout == inProcess.stdout)
+        #expect(inProcess.stdoutLines.contains("navigationController2 push(BookViewController~1)"))
+    }
+
+    @Test("a YAML scenario may name a storyboard too")
+    func yaml() async throws {
+        let storyboard = packageRoot.appendingPathComponent(Self.folder + "MasterDetail.storyboard").path
+        let file = try scratchDirectory().appendingPathComponent("md.yaml")
+        try Data("storyboard: \(storyboard)\nsteps:\n  - performSegue: showDetail\n".utf8).write(to: file)
+        let outcome = try await runTrellis(["run", file.path])
+        #expect(outcome.status == 0, "stderr: \(outcome.stderr)")
+        #expect(outcome.stdoutLines.contains("splitViewController1 replaceDetail(navigationController2~1)"))
+    }
 }
