@@ -1,12 +1,17 @@
 import TrellisModel
 
+/// The scenario kinds a storyboard's controllers map to (SPEC §11's table).
+enum MappedKind: String {
+    case view, navigation, tab, split
+}
+
 /// One storyboard controller as a scenario controller (SPEC §11's table): its kind, its
 /// children by relationship name (never XML order, except a tab bar's, whose order *is* the
 /// XML's) and embed segues, and the attributes the scenario format has.
 struct MappedController {
     var id: String
     var place: StoryboardLibrary.Place
-    var kind: String
+    var kind: MappedKind
     /// With the element that made each one a child (a relationship or embed segue), for errors.
     var children: [(place: StoryboardLibrary.Place, segue: StoryboardElement)] = []
     /// Fields in the order they are written.
@@ -22,12 +27,12 @@ struct ControllerMapping {
     var notices: StoryboardNotices
 
     /// The scenario kind of a controller element.
-    static func kind(of element: String) -> String {
+    static func kind(of element: String) -> MappedKind {
         switch element {
-        case "navigationController": return "navigation"
-        case "tabBarController": return "tab"
-        case "splitViewController": return "split"
-        default: return "view"
+        case "navigationController": return .navigation
+        case "tabBarController": return .tab
+        case "splitViewController": return .split
+        default: return .view
         }
     }
 
@@ -51,12 +56,12 @@ struct ControllerMapping {
     }
 
     /// Children from `kind="relationship"` segues in the controller's own connections.
-    mutating func relationshipChildren(_ element: StoryboardElement, kind: String, place: StoryboardLibrary.Place) throws(StoryboardError) -> [(place: StoryboardLibrary.Place, segue: StoryboardElement)] {
+    mutating func relationshipChildren(_ element: StoryboardElement, kind: MappedKind, place: StoryboardLibrary.Place) throws(StoryboardError) -> [(place: StoryboardLibrary.Place, segue: StoryboardElement)] {
         let file = library.files[place.file].path
         var byName: [String: [(place: StoryboardLibrary.Place, segue: StoryboardElement)]] = [:]
         for segue in element.child("connections")?.children(named: "segue") ?? [] where segue["kind"] == "relationship" {
             let relationship = segue["relationship"] ?? ""
-            if kind == "split", relationship == "supplementaryViewController" {
+            if kind == .split, relationship == "supplementaryViewController" {
                 throw StoryboardError(element, file: file, "a three-column split (supplementaryViewController) is not simulated yet: refused")
             }
             guard let child = try library.destination(of: segue, place: place) else {
@@ -66,10 +71,10 @@ struct ControllerMapping {
         }
         let order: [String]
         switch kind {
-        case "navigation": order = ["rootViewController"]
-        case "tab": order = ["viewControllers"]
-        case "split": order = ["masterViewController", "detailViewController"]
-        default: order = []
+        case .navigation: order = ["rootViewController"]
+        case .tab: order = ["viewControllers"]
+        case .split: order = ["masterViewController", "detailViewController"]
+        case .view: order = []
         }
         for (name, segues) in byName.sorted(by: { $0.key < $1.key }) where !order.contains(name) {
             notices.add("relationship \"\(name)\" of \(library.names[place] ?? "?") (\(file):\(segues[0].segue.line)) is not simulated: ignored")

@@ -29,12 +29,13 @@ public struct DeviceMetrics: Sendable, Equatable {
 
     /// The window's traits in `orientation`.
     public func traits(_ orientation: DeviceOrientation) -> TraitCollection {
-        let horizontal: SizeClass
-        let vertical: SizeClass
-        switch (idiom, orientation) {
-        case (.phone, .portrait): (horizontal, vertical) = (.compact, .regular)
-        case (.phone, .landscape): (horizontal, vertical) = (landscapeWidthClass, .compact)
-        default: (horizontal, vertical) = (.regular, .regular)
+        // The table holds phones and pads only: anything but a phone is regular both ways.
+        var (horizontal, vertical) = (SizeClass.regular, SizeClass.regular)
+        if idiom == .phone {
+            switch orientation {
+            case .portrait: (horizontal, vertical) = (.compact, .regular)
+            case .landscape: (horizontal, vertical) = (landscapeWidthClass, .compact)
+            }
         }
         return TraitCollection(horizontalSizeClass: horizontal, verticalSizeClass: vertical, userInterfaceIdiom: idiom, displayScale: scale)
     }

@@ -29,10 +29,10 @@ struct DocumentAssembly {
     mutating func controllerMembers() -> [ScenarioJSON.Member] {
         var unregistered: [String] = []
         let members = controllers.map { controller -> ScenarioJSON.Member in
-            var fields: [ScenarioJSON.Member] = [.init("kind", .string(controller.kind))]
+            var fields: [ScenarioJSON.Member] = [.init("kind", .string(controller.kind.rawValue))]
             let children = controller.children.map { library.names[$0.place] ?? "" }
             if !children.isEmpty { fields.append(.init("children", .array(children.map(ScenarioJSON.string)))) }
-            if controller.kind == "tab", !children.isEmpty { fields.append(.init("selected", .number(0))) }
+            if controller.kind == .tab, !children.isEmpty { fields.append(.init("selected", .number(0))) }
             fields += controller.fields.map { ScenarioJSON.Member($0.key, $0.value) }
             var behavior: String?
             if let customClass = controller.customClass {
