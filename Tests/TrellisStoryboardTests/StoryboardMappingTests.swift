@@ -147,4 +147,29 @@ struct StoryboardMappingTests {
         #expect(document["controllers"]?.keys == ["Home_Screen", "window2", "Home_Screen2", "viewController1", "pageViewController1", "viewController2"])
         #expect(document.controller("pageViewController1", "kind") == .string("view"))
     }
+
+    @Test("iOS 14's compact column is not simulated (a notice, the controller left unattached); any other controller element is a view")
+    func compactColumnAndOtherControllers() throws {
+        let xml = Storyboards.document(initial: "S", [
+            Storyboards.scene("splitViewController", id: "S", attributes: #" style="doubleColumn""#, """
+                <connections>
+                    <segue destination="P" kind="relationship" relationship="masterViewController" id="r1"/>
+                    <segue destination="D" kind="relationship" relationship="detailViewController" id="r2"/>
+                    <segue destination="C" kind="relationship" relationship="compactViewController" id="r3"/>
+                </connections>
+                """),
+            Storyboards.scene("viewController", id: "P"),
+            Storyboards.scene("hostingController", id: "D"),
+            Storyboards.scene("navigationController", id: "C"),
+        ].joined(separator: "\n"))
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-compact-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("Split.storyboard").path
+        try Data(xml.utf8).write(to: URL(fileURLWithPath: path))
+        let imported = try StoryboardImport.read(path: path)
+        #expect(imported.document.controller("splitViewController1", "children")?.strings == ["viewController1", "hostingController1"])
+        #expect(imported.document.controller("hostingController1", "kind") == .string("view"))
+        #expect(imported.notices.contains { $0.hasPrefix("relationship \"compactViewController\" of splitViewController1") && $0.hasSuffix("is not simulated: ignored") })
+    }
 }
