@@ -66,6 +66,9 @@ public struct BehaviorRegistry: Sendable {
     private var viewControllers: [String: @Sendable () -> any ViewControllerBehavior] = [:]
     private var presentationControllers: [String: @Sendable () -> any PresentationControllerBehavior] = [:]
     private var adaptiveDelegates: [String: @Sendable () -> any AdaptivePresentationDelegate] = [:]
+    /// Custom segue classes (SPEC §11): not a `BehaviorKind`, since what they decide is read
+    /// with the scenario, before any node builds a controller.
+    private var segues: [String: SegueBehavior] = [:]
 
     /// An empty registry: the plain `trellis` knows no user behaviours.
     public init() {}
@@ -110,6 +113,14 @@ public struct BehaviorRegistry: Sendable {
         return copy
     }
 
+    /// Registers what performing a custom segue of class `name` (its storyboard `customClass`)
+    /// does (SPEC §11); without it, a scenario that performs such a segue is refused.
+    public func segue(_ name: String, _ behavior: SegueBehavior) -> BehaviorRegistry {
+        var copy = self
+        copy.segues[name] = behavior
+        return copy
+    }
+
     // MARK: Looking up
 
     /// A new view-controller behaviour for one controller, or nil when `name` is not registered.
@@ -125,6 +136,16 @@ public struct BehaviorRegistry: Sendable {
     /// A new adaptive delegate for one controller, or nil.
     public func adaptiveDelegate(named name: String) -> (any AdaptivePresentationDelegate)? {
         adaptiveDelegates[name]?()
+    }
+
+    /// What performing a custom segue of class `name` does, or nil when it is not registered.
+    public func segueBehavior(named name: String) -> SegueBehavior? {
+        segues[name]
+    }
+
+    /// The custom segue classes registered, sorted.
+    public var segueNames: [String] {
+        segues.keys.sorted()
     }
 
     /// Whether `name` is registered as `kind`.
@@ -153,6 +174,6 @@ public struct BehaviorRegistry: Sendable {
 
     /// Whether nothing is registered (the plain `trellis`).
     public var isEmpty: Bool {
-        viewControllers.isEmpty && presentationControllers.isEmpty && adaptiveDelegates.isEmpty
+        viewControllers.isEmpty && presentationControllers.isEmpty && adaptiveDelegates.isEmpty && segues.isEmpty
     }
 }

@@ -12,6 +12,7 @@ public enum ScenarioDecoder {
     public static func decode(_ text: String, file: String, registry: BehaviorRegistry = BehaviorRegistry()) throws(ScenarioError) -> Scenario {
         let (root, notices) = try StoryboardField.expand(try document(text, file: file), file: file, registry: registry)
         var reader = Reader(file: file)
+        reader.registry = registry
         var scenario = try reader.scenario(root)
         scenario.registry = registry
         scenario.notices = notices
@@ -24,7 +25,10 @@ public enum ScenarioDecoder {
     /// node of another program is refused as one (TWP/1 ERROR 8) whichever names it lacks.
     /// Empty when the text is no scenario (`decode` then says why).
     public static func behaviorNames(inJSON text: String) -> [BehaviorName] {
-        guard let root = try? JSONParser.parse(text) else { return [] }
+        guard var root = try? JSONParser.parse(text) else { return [] }
+        // Without the steps: a `performSegue` copy names its original's behaviours, and reading
+        // a custom segue's step needs the runner's registry, which this check is made without.
+        if case let .object(members) = root.value { root.value = .object(members.filter { $0.key != "steps" }) }
         var reader = Reader(file: "")
         return (try? reader.scenario(root))?.behaviorNames ?? []
     }
@@ -76,6 +80,8 @@ struct Reader {
     var positions: [String: (line: Int, column: Int)] = [:]
     /// What the `performSegue` steps read so far did (SPEC §11), made when the steps begin.
     var segueCopies = SegueCopies()
+    /// The runner's registry, whose segue behaviours say what a custom segue does (SPEC §11).
+    var registry = BehaviorRegistry()
 
     init(file: String) {
         self.file = file
@@ -237,7 +243,7 @@ struct Reader {
             case "segues": scenario.segues = try segues(value, at)
             default:
                 guard case let .array(items) = value.value else { throw fail(value, at, "expected an array of steps") }
-                segueCopies = SegueCopies(scenario)
+                segueCopies = SegueCopies(scenario, registry: registry)
                 for (index, item) in items.enumerated() {
                     positions["\(at)[\(index)]"] = (item.line, item.column)
                     scenario.steps.append(try step(item, "\(at)[\(index)]"))

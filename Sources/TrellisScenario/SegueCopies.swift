@@ -9,13 +9,20 @@ import TrellisRuntime
 /// origins and overrides name the copies. A copy takes the segue's style, transition style and
 /// anchor, as UIKit's segue sets them on the destination. A segue's source (and a popover's
 /// anchor view) is the latest copy of its `from` made by an earlier step, else `from` itself:
-/// the scene the user sees. The copies are ordinary controllers of the scenario, so every
-/// tool — the validator, placement, the runtime, the distributed conductor — handles them as
-/// it handles the file's own (`docs/decisions.md`, *Segues*).
+/// the scene the user sees. A custom segue does what the runner's registered `SegueBehavior`
+/// of its class says, and is refused without one. The copies are ordinary controllers of the
+/// scenario, so every tool — the validator, placement, the runtime, the distributed conductor —
+/// handles them as it handles the file's own (`docs/decisions.md`, *Segues*).
 struct SegueCopies {
+    /// SPEC §10 (bounded memory on any input): at most this many copies in one scenario. Each
+    /// performance copies a whole subtree, so a short file could otherwise ask for billions
+    /// (`docs/decisions.md`, *Segues*).
+    static let maximumCopies = 100_000
+
     private var segues: [String: SegueSpec] = [:]
     private var originals: [ControllerID: ControllerSpec] = [:]
     private var placement: [ControllerID: String] = [:]
+    private var registry = BehaviorRegistry()
     /// How many copies of each controller the steps so far made.
     private var counts: [ControllerID: Int] = [:]
     /// The latest copy of each controller.
@@ -29,21 +36,33 @@ struct SegueCopies {
 
     init() {}
 
-    init(_ scenario: Scenario) {
+    init(_ scenario: Scenario, registry: BehaviorRegistry) {
+        self.registry = registry
         for segue in scenario.segues { segues[segue.id] = segue }
         for spec in scenario.controllers where originals[spec.id] == nil { originals[spec.id] = spec }
         placement = scenario.placement
     }
 
-    /// Why performing `id` is refused (an unknown segue, a custom one, a copy whose name the
-    /// file already uses), else what it does.
+    /// Why performing `id` is refused (an unknown segue, an unregistered custom one, a copy
+    /// whose name the file already uses, too many copies), else what it does.
     mutating func perform(_ id: String) -> Result<SegueAction, SegueRefusal> {
         guard let segue = segues[id] else { return .failure(.unknown(id, known: segues.keys.sorted())) }
         let source = current(segue.from)
         let action: (ControllerID, ControllerID) -> SegueAction
+        var style = segue.style
         switch segue.kind {
         case .unwind: return .success(.unwind(from: source))
-        case .custom: return .failure(.custom(segue))
+        case .custom:
+            // SPEC §11: only the runner knows what the class's code does.
+            switch segue.customClass.flatMap({ registry.segueBehavior(named: $0) }) {
+            case nil: return .failure(.custom(segue, registered: registry.segueNames))
+            case .unwind?: return .success(.unwind(from: source))
+            case let .present(registered)?:
+                action = SegueAction.present
+                style = registered ?? style
+            case .show?: action = SegueAction.show
+            case .showDetail?: action = SegueAction.showDetail
+            }
         case .presentation, .modal, .popoverPresentation: action = SegueAction.present
         case .show, .push: action = SegueAction.show
         case .showDetail: action = SegueAction.showDetail
@@ -52,7 +71,7 @@ struct SegueCopies {
         guard let destination = segue.destination, originals[destination] != nil else {
             return .success(action(segue.destination ?? source, source))
         }
-        return copySubtree(of: destination, for: segue).map { action($0, source) }
+        return copySubtree(of: destination, for: segue, style: style).map { action($0, source) }
     }
 
     /// The controller the window shows for the file's `id`: its latest copy, else itself.
@@ -63,7 +82,9 @@ struct SegueCopies {
     /// Copies `destination`'s subtree (iteratively: a deep file must not exhaust the stack; each
     /// controller once, so that a cycle the validator will name ends here) and returns the copy
     /// of `destination`.
-    private mutating func copySubtree(of destination: ControllerID, for segue: SegueSpec) -> Result<ControllerID, SegueRefusal> {
+    private mutating func copySubtree(
+        of destination: ControllerID, for segue: SegueSpec, style: ModalPresentationStyle?
+    ) -> Result<ControllerID, SegueRefusal> {
         var order: [ControllerID] = []
         var renamed: [ControllerID: ControllerID] = [:]
         var pending = [destination]
@@ -75,12 +96,13 @@ struct SegueCopies {
             counts[id] = number
             renamed[id] = name
             order.append(id)
+            guard copies.count + order.count <= Self.maximumCopies else { return .failure(.tooManyCopies(segue.id)) }
             pending.append(contentsOf: spec.children.reversed())
         }
         for id in order {
             guard var spec = originals[id], let name = renamed[id] else { continue }
             spec = Self.renamed(spec, to: name, by: renamed)
-            if id == destination { spec = configured(spec, by: segue) }
+            if id == destination { spec = configured(spec, by: segue, style: style) }
             copies.append(spec)
             copiedFrom[name] = id
             latest[id] = name
@@ -89,10 +111,11 @@ struct SegueCopies {
         return .success(renamed[destination] ?? destination)
     }
 
-    /// The segue's own style, transition style and anchor on its destination's copy.
-    private func configured(_ spec: ControllerSpec, by segue: SegueSpec) -> ControllerSpec {
+    /// The segue's style (or a custom segue's registered one), transition style and anchor on
+    /// its destination's copy.
+    private func configured(_ spec: ControllerSpec, by segue: SegueSpec, style: ModalPresentationStyle?) -> ControllerSpec {
         var spec = spec
-        if let style = segue.style { spec.modalPresentationStyle = style }
+        if let style { spec.modalPresentationStyle = style }
         if let transition = segue.transitionStyle { spec.modalTransitionStyle = transition }
         if segue.kind == .popoverPresentation {
             spec.modalPresentationStyle = .popover
@@ -139,11 +162,13 @@ struct SegueCopies {
 /// Why a `performSegue` step cannot be performed, found as the file is read.
 enum SegueRefusal: Error {
     case unknown(String, known: [String])
-    /// SPEC §11: a custom segue's class decides what it does; no registered segue behaviour
-    /// says what.
-    case custom(SegueSpec)
+    /// SPEC §11: a custom segue's class decides what it does, and the runner registers no
+    /// segue behaviour that says what (the classes it does register).
+    case custom(SegueSpec, registered: [String])
     /// The copy's name is a controller id the file declares.
     case nameTaken(String, ControllerID)
+    /// The performance would take the scenario past `SegueCopies.maximumCopies`.
+    case tooManyCopies(String)
 
     var message: String {
         switch self {
@@ -151,10 +176,15 @@ enum SegueRefusal: Error {
             guard !known.isEmpty else { return "unknown segue \"\(id)\": the scenario declares no segues" }
             let hint = NearestName.of(id, among: Set(known)).map { " (did you mean \"\($0)\"?)" } ?? ""
             return "unknown segue \"\(id)\"\(hint); the scenario's segues are: \(known.joined(separator: ", "))"
-        case let .custom(segue):
-            return "segue \"\(segue.id)\" is a custom segue of class \"\(segue.customClass ?? "")\", whose Swift code decides what performing it does; Trellis cannot perform it"
+        case let .custom(segue, registered):
+            let name = segue.customClass ?? ""
+            let known = registered.isEmpty ? "it registers none" : "it registers: " + registered.joined(separator: ", ")
+            return "segue \"\(segue.id)\" is a custom segue of class \"\(name)\", whose Swift code decides what performing it does: "
+                + "run the scenario with a runner that registers a segue behaviour named \"\(name)\" (BehaviorRegistry.segue; \(known))"
         case let .nameTaken(id, name):
             return "performing segue \"\(id)\" makes a copy named \"\(name)\", which $.controllers already declares (ID~N names the Nth copy of ID)"
+        case let .tooManyCopies(id):
+            return "performing segue \"\(id)\" would take the copies this scenario's steps make past \(SegueCopies.maximumCopies); at most \(SegueCopies.maximumCopies) are supported"
         }
     }
 }

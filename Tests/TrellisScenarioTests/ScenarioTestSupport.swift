@@ -71,9 +71,9 @@ enum Scenarios {
     }
 
     /// The error a bad scenario text is rejected with, or nil if it is accepted.
-    static func rejection(_ json: String) -> ScenarioError? {
+    static func rejection(_ json: String, registry: BehaviorRegistry = BehaviorRegistry()) -> ScenarioError? {
         do {
-            _ = try ScenarioDecoder.decode(json, file: "bad.json")
+            _ = try ScenarioDecoder.decode(json, file: "bad.json", registry: registry)
             return nil
         } catch {
             return error

@@ -250,10 +250,62 @@ struct SegueStepTests {
             extraSegues: #", "fade": { "kind": "custom", "from": "Master", "destination": "More", "customClass": "FadeSegue" }"#)) == nil)
     }
 
+    @Test("a custom segue whose class the runner registers does what its segue behaviour says, on a fresh copy")
+    func registeredCustomSegue() throws {
+        let segues = """
+            , "fade": { "kind": "custom", "from": "Master", "destination": "More", "customClass": "FadeSegue" },
+              "slide": { "kind": "custom", "from": "Master", "destination": "More", "customClass": "SlideSegue", "style": "formSheet" },
+              "back": { "kind": "custom", "from": "Info", "customClass": "BackSegue", "destination": "Master" }
+            """
+        let json = Self.masterDetail(window: Pad.window, steps: [
+            #"{ "performSegue": "fade" }"#, #"{ "performSegue": "slide" }"#, #"{ "performSegue": "back" }"#,
+        ], extraSegues: segues)
+        let registry = BehaviorRegistry()
+            .segue("FadeSegue", .present(style: .overFullScreen)).segue("SlideSegue", .show).segue("BackSegue", .unwind)
+        let scenario = try ScenarioDecoder.decode(json, file: "s.json", registry: registry)
+        #expect(scenario.steps == [
+            .event(.performSegue("fade", .present("More~1", from: "Master"))),
+            .event(.performSegue("slide", .show("More~2", from: "Master"))),
+            .event(.performSegue("back", .unwind(from: "Info"))),
+        ])
+        #expect(scenario.controller("More~1")?.modalPresentationStyle == .overFullScreen)
+        // A registered presentation without a style of its own takes the segue's.
+        let sheet = try ScenarioDecoder.decode(json.replacingOccurrences(of: #""performSegue": "fade""#, with: #""performSegue": "slide""#),
+                                               file: "s.json", registry: BehaviorRegistry().segue("SlideSegue", .present(style: nil)).segue("BackSegue", .unwind))
+        #expect(sheet.controller("More~1")?.modalPresentationStyle == .formSheet)
+        #expect(registry.segueNames == ["BackSegue", "FadeSegue", "SlideSegue"])
+        #expect(!registry.isEmpty && registry.names.isEmpty)
+        // Another runner's registry names what it has.
+        let error = try #require(Scenarios.rejection(json, registry: BehaviorRegistry().segue("ZoomSegue", .show)))
+        #expect(error.message.contains("\"FadeSegue\"") && error.message.contains("it registers: ZoomSegue"), "\(error.message)")
+    }
+
+    @Test("the behaviour names a node checks before SETUP are read without the steps, so a custom segue does not hide them")
+    func behaviorNamesWithCustomSegues() {
+        let json = Self.masterDetail(window: Pad.window, steps: [#"{ "performSegue": "fade" }"#],
+                                     extraSegues: #", "fade": { "kind": "custom", "from": "Master", "destination": "More", "customClass": "FadeSegue" }"#)
+            .replacingOccurrences(of: #""More": { "kind": "view" }"#, with: #""More": { "kind": "view", "behavior": "Overlay" }"#)
+        #expect(ScenarioDecoder.behaviorNames(inJSON: json) == [BehaviorName(.viewController, "Overlay")])
+    }
+
     @Test("a copy whose name the file declares is refused at the step that would make it")
     func copyNameTaken() {
         let json = Self.masterDetail(window: Pad.window, steps: [#"{ "performSegue": "more" }"#], extraControllers: #", "More~1": { "kind": "view" }"#)
         expectRejected(json, path: "$.steps[0].performSegue", mentions: ["copy named \"More~1\"", "already declares"])
+    }
+
+    @Test("bounded memory: the copies of a scenario are at most SegueCopies' limit, refused at the step that would pass it")
+    func tooManyCopies() {
+        let children = (0..<2_000).map { "\"c\($0)\"" }
+        let json = """
+            { \(Phone.window), "root": "R",
+              "controllers": { "R": {}, "W": { "children": [\(children.joined(separator: ", "))] }
+                \(children.map { ", \($0): {}" }.joined()) },
+              "segues": { "s": { "kind": "presentation", "from": "R", "destination": "W" } },
+              "steps": [ \(Array(repeating: #"{ "performSegue": "s" }"#, count: 60).joined(separator: ", ")) ] }
+            """
+        // 49 performances make 98,049 copies; the 50th would make 100,050.
+        expectRejected(json, path: "$.steps[49].performSegue", mentions: ["past 100000", "at most 100000"])
     }
 
     @Test("wrong shapes: not a string, an extra field; a segue to nobody is named at the segue, not at the step")

@@ -1,5 +1,6 @@
 import Testing
 import TrellisDistributed
+import TrellisRuntime
 import TrellisScenario
 import TrellisTestSupport
 
@@ -70,6 +71,19 @@ struct SegueDistributedTests {
             #expect(inProcess.contains { $0.contains(line) }, "no \(line)")
         }
         #expect(!inProcess.contains { $0.hasPrefix("error ") || $0.contains(" error ") }, "\(inProcess.filter { $0.contains("error") })")
+    }
+
+    @Test("a custom segue the runner registers is performed alike on in-process nodes, which get the conductor's registry")
+    func registeredCustomSegueOverLoopback() async throws {
+        let text = Self.masterDetail
+            .replacingOccurrences(of: #""done": { "kind": "unwind", "from": "Info" }"#,
+                                  with: #""done": { "kind": "unwind", "from": "Info" }, "fade": { "kind": "custom", "from": "Detail", "destination": "Info", "customClass": "Fade" }"#)
+            .replacingOccurrences(of: #"{ "performSegue": "info" }"#, with: #"{ "performSegue": "fade" }"#)
+        let scenario = try ScenarioDecoder.decode(text, file: "segues.json", registry: BehaviorRegistry().segue("Fade", .present(style: .overFullScreen)))
+        let inProcess = try await ScenarioRunner.run(scenario).canonicalLines
+        #expect(inProcess.contains("S present(Info~1, style: overFullScreen)"))
+        let distributed = try await DistributedRun.run(scenario, scenarioText: text, options: loopbackOptions()).canonicalLines
+        #expect(distributed == inProcess)
     }
 
     /// Random scenarios with segues (`ScenarioGenerator.scenarioPerformingSegues`): a destination
