@@ -2,7 +2,10 @@ import TrellisModel
 
 /// How a storyboard's preview device is held (`<device orientation=…>`, `--orientation`).
 public enum DeviceOrientation: String, Sendable, CaseIterable {
-    case portrait, landscape
+    /// Held upright: the device's portrait size.
+    case portrait
+    /// Turned a quarter: width and height swapped.
+    case landscape
 }
 
 /// A device Interface Builder previews on (`<device id="retina6_1">`): its screen in points in
@@ -10,10 +13,13 @@ public enum DeviceOrientation: String, Sendable, CaseIterable {
 /// metrics (Human Interface Guidelines, "Layout": device screen sizes and size classes). A
 /// storyboard's window (SPEC §11) is its device's screen.
 public struct DeviceMetrics: Sendable, Equatable {
+    /// Interface Builder's id (`retina6_1`).
     public var id: String
     /// Width × height in points, held in portrait.
     public var portraitSize: Size
+    /// Phone or pad.
     public var idiom: UserInterfaceIdiom
+    /// Points to pixels (2 or 3).
     public var scale: Double
     /// Width in landscape: regular on the large iPhones ("Plus", "Max", XR and 11), compact on
     /// the others; an iPad is regular both ways in both orientations.

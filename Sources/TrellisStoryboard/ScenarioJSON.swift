@@ -4,17 +4,25 @@ import TrellisJSON
 /// they are written, printed for `trellis import` and handed to the scenario decoder as the
 /// `JSONNode`s it reads.
 public indirect enum ScenarioJSON: Sendable, Equatable {
+    /// A JSON string.
     case string(String)
+    /// A JSON number.
     case number(Double)
+    /// `true` or `false`.
     case bool(Bool)
+    /// A JSON array.
     case array([ScenarioJSON])
+    /// A JSON object, members in order.
     case object([Member])
 
     /// One member of an object.
     public struct Member: Sendable, Equatable {
+        /// The member's name.
         public var key: String
+        /// The member's value.
         public var value: ScenarioJSON
 
+        /// A member `key: value`.
         public init(_ key: String, _ value: ScenarioJSON) {
             self.key = key
             self.value = value
@@ -62,9 +70,11 @@ public indirect enum ScenarioJSON: Sendable, Equatable {
 /// without a behaviour, preview-device geometry, stand-in anchor rects, unwind targets found at
 /// run time), each once, in the order they arose. They go to standard error, never into the JSON.
 public struct StoryboardNotices: Sendable, Equatable {
+    /// Each notice once, in order.
     public private(set) var lines: [String] = []
     private var seen: Set<String> = []
 
+    /// No notices yet.
     public init() {}
 
     mutating func add(_ line: String) {

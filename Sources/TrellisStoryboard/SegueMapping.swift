@@ -3,17 +3,24 @@ import TrellisModel
 /// A segue as the scenario's `segues` map holds it (SPEC §11): the storyboard's own kind, the
 /// source scene's controller, the destination, the presentation's styles, a popover's anchor.
 public struct MappedSegue: Sendable, Equatable {
+    /// The key in the `segues` map and what a `performSegue` step names.
     public var id: String
+    /// The storyboard's own word (`show`, `popoverPresentation`, …).
     public var kind: String
+    /// The controller of the segue's source scene.
     public var from: String
     /// Nil for an unwind segue: its target is found at run time.
     public var destination: String?
+    /// The segue's `modalPresentationStyle`, for the kinds that present.
     public var style: String?
+    /// The segue's `modalTransitionStyle`, for the kinds that present.
     public var transitionStyle: String?
     /// The controller whose view's coordinates `rect` is in, and the rect.
     public var anchor: (view: String, rect: Rect)?
+    /// A `custom` segue's `UIStoryboardSegue` subclass.
     public var customClass: String?
 
+    /// Field by field (the anchor's tuple has no synthesized equality).
     public static func == (lhs: MappedSegue, rhs: MappedSegue) -> Bool {
         lhs.id == rhs.id && lhs.kind == rhs.kind && lhs.from == rhs.from && lhs.destination == rhs.destination
             && lhs.style == rhs.style && lhs.transitionStyle == rhs.transitionStyle && lhs.customClass == rhs.customClass

@@ -2,13 +2,17 @@
 /// the reader names a line and column (SPEC §11), and the mapping reads the tree more than once
 /// (scenes, then ids, then segues).
 public struct StoryboardElement: Sendable {
+    /// The element's name as written (`viewController`, `segue`).
     public var name: String
+    /// Its attributes as written, unescaped.
     public var attributes: [String: String]
+    /// Its child elements in XML order (text and comments are not kept).
     public var children: [StoryboardElement]
     /// From 1, of the start tag's `<`.
     public var line: Int
     public var column: Int
 
+    /// An element; tests and the reader build them, the parser fills them in.
     public init(name: String, attributes: [String: String] = [:], children: [StoryboardElement] = [], line: Int = 0, column: Int = 0) {
         self.name = name
         self.attributes = attributes
@@ -17,6 +21,7 @@ public struct StoryboardElement: Sendable {
         self.column = column
     }
 
+    /// The attribute named `attribute`, if written.
     public subscript(attribute: String) -> String? {
         attributes[attribute]
     }

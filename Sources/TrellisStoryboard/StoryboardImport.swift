@@ -26,13 +26,17 @@ public struct StoryboardImportOptions: Sendable {
         case suppliedByScenario
     }
 
+    /// Where the window comes from.
     public var window: Window = .fromFile
+    /// `--orientation`: nil keeps the file's.
     public var orientation: DeviceOrientation?
+    /// Which controller is the root.
     public var root: Root = .initial
     /// The view-controller behaviours the runner registers (SPEC §4.1): a `customClass` of one of
     /// these names gets it as its `"behavior"`.
     public var behaviors: Set<String> = []
 
+    /// The options of a plain `trellis import FILE`, or as given.
     public init(window: Window = .fromFile, orientation: DeviceOrientation? = nil, root: Root = .initial, behaviors: Set<String> = []) {
         self.window = window
         self.orientation = orientation
@@ -44,8 +48,11 @@ public struct StoryboardImportOptions: Sendable {
 /// A storyboard read as a scenario (SPEC §11): the JSON document `trellis import` prints and a
 /// scenario's `"storyboard"` field starts from, its segues, and the notices for standard error.
 public struct StoryboardImport: Sendable {
+    /// The scenario document: what `trellis import` prints.
     public var document: ScenarioJSON
+    /// The performable segues, as in the document's `segues` map, in file and XML order.
     public var segues: [MappedSegue]
+    /// What the document stands in for, for standard error.
     public var notices: [String]
 
     /// Reads the storyboard at `path` (and the storyboards it references, from its folder).
