@@ -11,6 +11,8 @@ import PackageDescription
 //   CTrellisPrefetch the processor's cache prefetch, which Swift cannot express (one inline C function)
 //   TrellisRuntime   controllers as actors, behaviours, the router, windows, mailboxes
 //   TrellisScreenPicture the screen picture (SPEC §6): the SVG of the frames a window reports
+//   TrellisStoryboard Interface Builder storyboards read as scenario documents (SPEC §11): the XML
+//                    tree with places, devices, controller ids, segues (Foundation's XMLParser)
 //   TrellisScenario  scenario files: decoding, validation, running, `expect` steps (a step is a
 //                    runtime WindowEvent; ScenarioSteps.swift holds each step's file syntax)
 //   TrellisTestKit   actor-level unit tests: hierarchy stores and single-controller probes (no YAML)
@@ -45,6 +47,7 @@ let package = Package(
         .library(name: "TrellisModel", targets: ["TrellisModel"]),
         .library(name: "TrellisRuntime", targets: ["TrellisRuntime"]),
         .library(name: "TrellisScenario", targets: ["TrellisScenario"]),
+        .library(name: "TrellisStoryboard", targets: ["TrellisStoryboard"]),
         .library(name: "TrellisTestKit", targets: ["TrellisTestKit"]),
         .library(name: "TrellisWire", targets: ["TrellisWire"]),
         .library(name: "TrellisCLI", targets: ["TrellisCLI"]),
@@ -73,16 +76,17 @@ let package = Package(
         .target(name: "CTrellisPrefetch"),
         .target(name: "TrellisRuntime", dependencies: ["TrellisModel", "TrellisTrace", "CTrellisPrefetch"]),
         .target(name: "TrellisScreenPicture", dependencies: ["TrellisModel", "TrellisRuntime"]),
+        .target(name: "TrellisStoryboard", dependencies: ["TrellisModel", "TrellisJSON"]),
         .target(name: "TrellisScenario", dependencies: [
-            "TrellisModel", "TrellisJSON", "TrellisTrace", "TrellisTraceFiles", "TrellisRuntime", .product(name: "Yams", package: "Yams"),
+            "TrellisModel", "TrellisStoryboard", "TrellisJSON", "TrellisTrace", "TrellisTraceFiles", "TrellisRuntime", .product(name: "Yams", package: "Yams"),
         ]),
-        .target(name: "TrellisBench", dependencies: ["TrellisModel", "TrellisTrace", "TrellisTraceFiles", "TrellisRuntime", "TrellisTransport", "TrellisDistributed", "TrellisWire", "ZeroMQ", "TrellisScenario"]),
+        .target(name: "TrellisBench", dependencies: ["TrellisModel", "TrellisTrace", "TrellisTraceFiles", "TrellisRuntime", "TrellisTransport", "TrellisDistributed", "TrellisWire", "ZeroMQ", "TrellisScenario", "TrellisStoryboard"]),
         // No TrellisScenario: a user's `import TrellisTestKit` links no scenario files and no YAML.
         .target(name: "TrellisTestKit", dependencies: ["TrellisModel", "TrellisTrace", "TrellisTraceFiles", "TrellisRuntime"]),
         .target(
             name: "TrellisCLI",
             dependencies: [
-                "TrellisModel", "TrellisJSON", "TrellisRuntime", "TrellisScenario", "TrellisTrace", "TrellisTraceFiles", "TrellisTransport", "TrellisDistributed", "TrellisBench", "TrellisScreenPicture",
+                "TrellisModel", "TrellisJSON", "TrellisRuntime", "TrellisScenario", "TrellisStoryboard", "TrellisTrace", "TrellisTraceFiles", "TrellisTransport", "TrellisDistributed", "TrellisBench", "TrellisScreenPicture",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -106,6 +110,9 @@ let package = Package(
         .testTarget(name: "TrellisModelTests", dependencies: ["TrellisModel", "TrellisJSON", "TrellisTrace", "TrellisTraceFiles"], exclude: ["Golden"]),
         .testTarget(name: "TrellisRuntimeTests", dependencies: ["TrellisRuntime", "TrellisTrace", "TrellisTraceFiles", "TrellisModel", "TrellisTestSupport"]),
         .testTarget(name: "TrellisScenarioTests", dependencies: ["TrellisScenario", "TrellisRuntime", "TrellisTrace", "TrellisTraceFiles", "TrellisModel", "TrellisTestSupport"]),
+        // Storyboards (SPEC §11): the reader on storyboards written in Xcode's shape (Storyboards/).
+        .testTarget(name: "TrellisStoryboardTests", dependencies: ["TrellisStoryboard", "TrellisScenario", "TrellisModel", "TrellisJSON", "TrellisRuntime", "TrellisTestSupport"],
+                    exclude: ["Storyboards"]),
         .testTarget(name: "TrellisPresentationTests", dependencies: ["TrellisScenario", "TrellisRuntime", "TrellisTrace", "TrellisModel", "TrellisTestSupport"]),
         // The screen picture (SPEC §6): frames of scenarios after a step, and their SVG.
         .testTarget(name: "TrellisScreenPictureTests", dependencies: ["TrellisScreenPicture", "TrellisScenario", "TrellisRuntime", "TrellisTrace", "TrellisModel"]),

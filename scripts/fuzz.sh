@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Fuzzes the readers of untrusted input with libFuzzer (Swift's -sanitize=fuzzer): the scenario
-# decoder (JSON), its YAML path, the trace readers and the wire decoder (Fuzz/*Fuzz.swift).
+# decoder (JSON), its YAML path, the trace readers, the wire decoder and the storyboard reader
+# (Fuzz/*Fuzz.swift).
 #
 #   scripts/fuzz.sh [SECONDS] [TARGET...]
 #
 # Runs each target for SECONDS (default 600) from a seed corpus of Examples/, the golden wire
-# vectors (Protocols/vectors/wire) and Fuzz/seeds/; exits non-zero as soon as one finds a crash,
+# vectors (Protocols/vectors/wire), the test storyboards and Fuzz/seeds/; exits non-zero as soon as one finds a crash,
 # a hang or a leak of memory past the limit, with the input saved under .build-fuzz/artifacts/.
 # CI (scripts/test.sh) runs every target for a short fixed time.
 #
@@ -19,14 +20,14 @@ source scripts/bootstrap.sh
 seconds=${1:-600}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(ScenarioJSON ScenarioYAML Trace Wire)
+[ ${#targets[@]} -gt 0 ] || targets=(ScenarioJSON ScenarioYAML Trace Wire Storyboard)
 
 build=.build-fuzz
 out="$build/fuzzers"
 mkdir -p "$out" "$build/artifacts"
 
 # 1. The libraries, instrumented for coverage.
-for library in TrellisScenario TrellisWire; do
+for library in TrellisScenario TrellisStoryboard TrellisWire; do
     swift build --build-path "$build" --target "$library" \
         -Xswiftc -sanitize=fuzzer -Xcc -fsanitize=fuzzer-no-link > "$build/build-$library.log" 2>&1 \
         || { tail -n 40 "$build/build-$library.log" >&2; echo "fuzz: building $library failed" >&2; exit 1; }
@@ -38,7 +39,7 @@ module_maps=()
 while IFS= read -r map; do module_maps+=(-Xcc "-fmodule-map-file=$map"); done < <(
     find "$bin" -maxdepth 2 -name module.modulemap; find "$build/checkouts/Yams/Sources/CYaml/include" -name module.modulemap)
 objects=()
-for module in TrellisModel TrellisJSON TrellisTrace TrellisTraceFiles CTrellisPrefetch TrellisRuntime TrellisScenario TrellisWire Yams CYaml; do
+for module in TrellisModel TrellisJSON TrellisTrace TrellisTraceFiles CTrellisPrefetch TrellisRuntime TrellisStoryboard TrellisScenario TrellisWire Yams CYaml; do
     while IFS= read -r object; do objects+=("$object"); done < <(find "$bin/$module.build" -name '*.o' | sort)
 done
 for target in "${targets[@]}"; do
@@ -59,6 +60,7 @@ seed() {
         ScenarioJSON) cp Examples/*.json "$dir/" ;;
         ScenarioYAML) cp Examples/*.yaml "$dir/"; for f in Examples/*.json; do cp "$f" "$dir/$(basename "$f" .json).yaml"; done ;;
         Trace) cp Fuzz/seeds/trace/*.jsonl "$dir/" ;;
+        Storyboard) cp Tests/TrellisStoryboardTests/Storyboards/*.storyboard "$dir/" ;;
         Wire)
             # Each .hex file holds a message's frames, one a line: written as length-prefixed frames.
             python3 - "$dir" Protocols/vectors/wire/*.hex <<'PY'

@@ -58,7 +58,8 @@ struct BenchCommand: AsyncParsableCommand {
 
     /// The figures, by the names their lines start with.
     static let figureNames = [
-        "inproc-hops", "inproc-hops-file-trace", "inproc-swift-super", "memory-per-controller", "zmq-throughput", "zmq-rtt", "distributed-traversal",
+        "inproc-hops", "inproc-hops-file-trace", "inproc-swift-super", "memory-per-controller", "storyboard-import", "zmq-throughput", "zmq-rtt",
+        "distributed-traversal",
     ]
 
     @Option(name: .customLong("figure"), help: ArgumentHelp(
@@ -174,6 +175,7 @@ struct BenchCommand: AsyncParsableCommand {
             figures.add(BenchLine(name: "inproc-swift-super-100000", ours: superOnly, anchor: defaultWalk, unit: "hops/s", target: .atLeast(0.9),
                             note: "ours: every controller's behaviour a Swift one that only calls super (a registered behaviour); anchor: the default walk (DefaultBehavior); measured in turns, best round of each"))
         }
+        if wants("storyboard-import") { try storyboardFigure() }
         guard wants("memory-per-controller") else { return }
         // Each memory figure in a fresh process: freed memory from the figures above would be
         // reused and hide the growth.
@@ -182,6 +184,14 @@ struct BenchCommand: AsyncParsableCommand {
         let bare = try Self.probe("bare", count: count)
         figures.add(BenchLine(name: "memory-per-controller", ours: trellis, anchor: bare, unit: "resident bytes per controller",
                         target: .valueAtMost(1024), note: "\(count) controllers, idle after the initial layout, trace discarded; anchor: a bare actor per node"))
+    }
+
+    /// Importing a storyboard of about a megabyte (read, mapped, decoded and validated) beside
+    /// reading the same scenario from its JSON file (issue #25 "Speed": well under a second).
+    private func storyboardFigure() throws {
+        let (storyboard, scenario, bytes) = try StoryboardBench.importSeconds(targetBytes: 1 << 20, rounds: quick ? 3 : 5)
+        print(BenchLine(name: "storyboard-import", ours: storyboard, anchor: scenario, unit: "seconds", target: .valueAtMost(0.5),
+                        note: "a storyboard of \(bytes) bytes through a scenario's \"storyboard\" field; anchor: the same scenario read from its JSON file; best of each"))
     }
 
     /// Recording to a file in each form beside recording to memory, the bytes per event of

@@ -119,7 +119,8 @@ struct RunCommand: BehaviorCommand {
             let fileText = try ScenarioDecoder.text(path: scenario)
             outcome.fileText = fileText
             loaded = try ScenarioDecoder.decode(fileText, file: scenario, registry: registry)
-            text = try ScenarioDecoder.jsonText(fileText, file: scenario)
+            for notice in loaded.notices { StandardError.write("notice: \(notice)") }
+            text = try ScenarioDecoder.jsonText(fileText, file: scenario, registry: registry)
         } catch {
             outcome.fail(error)
             return
@@ -266,6 +267,8 @@ struct ValidateCommand: BehaviorCommand {
         let loaded: Scenario
         do {
             loaded = try ScenarioDecoder.load(path: scenario, registry: registry)
+            // Notices (a storyboard's, SPEC §11) go to standard error in both formats.
+            for notice in loaded.notices { StandardError.write("notice: \(notice)") }
         } catch {
             switch format {
             case .text: StandardError.write("error: \(error)")

@@ -96,7 +96,7 @@ struct Trellis: AsyncParsableCommand {
             """,
         version: TrellisVersion.current,
         subcommands: [
-            RunCommand.self, ValidateCommand.self, NodeCommand.self, KeysCommand.self, TraceCommand.self, BenchCommand.self,
+            RunCommand.self, ValidateCommand.self, ImportCommand.self, NodeCommand.self, KeysCommand.self, TraceCommand.self, BenchCommand.self,
             BehaviorsCommand.self,
         ]
     )

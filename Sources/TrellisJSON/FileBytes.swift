@@ -20,8 +20,8 @@ public enum FileBytes {
     /// More than this is refused rather than read: a pipe may never end.
     public static let maximumSize = 1 << 31
 
-    /// The file's bytes.
-    public static func read(_ path: String) throws(ReadError) -> [UInt8] {
+    /// The file's bytes; more than `limit` are refused (a storyboard's reader asks for less).
+    public static func read(_ path: String, limit: Int = maximumSize) throws(ReadError) -> [UInt8] {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             switch errno {
@@ -41,7 +41,7 @@ public enum FileBytes {
         // once. Otherwise the room doubles: reserving only the next chunk each time copied the
         // whole buffer once a chunk — quadratic, 109 s for a 141 MB trace.
         if (status.st_mode & S_IFMT) == S_IFREG, status.st_size > 0 {
-            bytes.reserveCapacity(min(Int(status.st_size), maximumSize) + chunk)
+            bytes.reserveCapacity(min(Int(status.st_size), limit) + chunk)
         }
         while true {
             let before = bytes.count
@@ -63,8 +63,8 @@ public enum FileBytes {
                 throw ReadError(description: errno == EISDIR ? "is a directory, not a file" : "cannot be read")
             }
             if count == 0 { return bytes }
-            guard bytes.count <= maximumSize else {
-                throw ReadError(description: "is larger than \(maximumSize >> 20) MiB")
+            guard bytes.count <= limit else {
+                throw ReadError(description: "is larger than \(limit >> 20) MiB")
             }
         }
     }

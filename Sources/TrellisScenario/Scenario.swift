@@ -36,6 +36,9 @@ public struct Scenario: Sendable {
     /// registry of the runner that read it, so every tool that runs it (in-process, the screen
     /// picture, a node) builds the same controllers.
     public var registry = BehaviorRegistry()
+    /// What a storyboard the scenario names stands in for (SPEC §11: custom classes without a
+    /// behaviour, preview-device geometry, stand-in anchor rects), for standard error.
+    public var notices: [String] = []
 
     /// The controller `id` describes; nil when the file has none.
     public func controller(_ id: ControllerID) -> ControllerSpec? {

@@ -10,20 +10,12 @@ public enum ScenarioDecoder {
     /// runner's, SPEC §4.1; the plain `trellis` has an empty one); the scenario keeps it to build
     /// its controllers with.
     public static func decode(_ text: String, file: String, registry: BehaviorRegistry = BehaviorRegistry()) throws(ScenarioError) -> Scenario {
-        let root: JSONNode
-        if file.hasSuffix(".yaml") || file.hasSuffix(".yml") {
-            root = try YAMLScenarioReader.read(text, file: file)
-        } else {
-            do {
-                root = try JSONParser.parse(text)
-            } catch {
-                throw ScenarioError(file: file, path: "", line: error.line, column: error.column, message: "not valid JSON: \(error.message)")
-            }
-        }
+        let (root, notices) = try StoryboardField.expand(try document(text, file: file), file: file, registry: registry)
         var reader = Reader(file: file)
         reader.registry = registry
         var scenario = try reader.scenario(root)
         scenario.registry = registry
+        scenario.notices = notices
         try ScenarioValidator(scenario: scenario, file: file, positions: reader.positions).validate()
         return scenario
     }
@@ -41,11 +33,28 @@ public enum ScenarioDecoder {
         return (try? reader.scenario(root))?.behaviorNames ?? []
     }
 
-    /// The scenario as JSON text — the file's own text, or a YAML file rewritten as JSON — for
-    /// sending to other nodes, whose SETUP carries JSON (TWP/1).
-    public static func jsonText(_ text: String, file: String) throws(ScenarioError) -> String {
-        guard file.hasSuffix(".yaml") || file.hasSuffix(".yml") else { return text }
-        return JSONWriter.write(try YAMLScenarioReader.read(text, file: file).value)
+    /// The scenario as JSON text — the file's own text, or a YAML file rewritten as JSON, or a
+    /// scenario naming a `"storyboard"` with the storyboard read into it (SPEC §11; a node needs
+    /// no storyboard file) — for sending to other nodes, whose SETUP carries JSON (TWP/1).
+    /// `registry` decides which `customClass`es become `"behavior"`s, as in `decode`.
+    public static func jsonText(_ text: String, file: String, registry: BehaviorRegistry = BehaviorRegistry()) throws(ScenarioError) -> String {
+        let isYAML = file.hasSuffix(".yaml") || file.hasSuffix(".yml")
+        guard isYAML || text.contains("\"storyboard\"") else { return text }
+        let root = try document(text, file: file)
+        guard root["storyboard"] != nil else { return isYAML ? JSONWriter.write(root.value) : text }
+        return JSONWriter.write(try StoryboardField.expand(root, file: file, registry: registry).0.value)
+    }
+
+    /// The file's JSON document: the JSON text parsed, or a YAML file composed as JSON.
+    static func document(_ text: String, file: String) throws(ScenarioError) -> JSONNode {
+        if file.hasSuffix(".yaml") || file.hasSuffix(".yml") {
+            return try YAMLScenarioReader.read(text, file: file)
+        }
+        do {
+            return try JSONParser.parse(text)
+        } catch {
+            throw ScenarioError(file: file, path: "", line: error.line, column: error.column, message: "not valid JSON: \(error.message)")
+        }
     }
 
     /// Decodes the file at `path`, its behaviour names checked against `registry`.

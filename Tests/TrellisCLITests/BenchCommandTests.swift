@@ -42,4 +42,14 @@ struct BenchCommandTests {
         }
         #expect(outcome.stdoutLines.first?.contains("raw libzmq over Trellis's socket layout:") == true)
     }
+
+    @Test("--figure storyboard-import measures a storyboard of about a megabyte beside the same scenario read from JSON, in one line")
+    func storyboardImportLine() async throws {
+        let outcome = try await runTrellis(["bench", "--quick", "--figure", "storyboard-import", "--in-process-only"], timeout: .seconds(300))
+        #expect(outcome.status == 0, "stderr: \(outcome.stderr)")
+        let lines = outcome.stdoutLines.compactMap(Self.parse)
+        #expect(lines.map(\.name) == ["storyboard-import"])
+        #expect(lines.first.map { $0.ours > 0 && $0.anchor > 0 && $0.bound == "ours<=" } == true)
+        #expect(outcome.stdout.contains("a storyboard of ") && outcome.stdout.contains(" bytes through a scenario's"))
+    }
 }

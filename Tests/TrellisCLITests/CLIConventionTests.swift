@@ -7,7 +7,7 @@ import TrellisTestSupport
 @Suite("CLI conventions")
 struct CLIConventionTests {
     static let commands: [[String]] = [
-        [], ["run"], ["validate"], ["node"], ["keys"], ["keys", "make"], ["bench"],
+        [], ["run"], ["validate"], ["import"], ["node"], ["keys"], ["keys", "make"], ["bench"],
         ["trace"], ["trace", "show"], ["trace", "follow"], ["trace", "merge"], ["trace", "diff"], ["trace", "export"], ["trace", "convert"],
     ]
 

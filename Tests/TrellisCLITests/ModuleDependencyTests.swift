@@ -59,7 +59,7 @@ struct ModuleDependencyTests {
     }
 
     @Test("each library and the CLI declare every module they import", arguments: [
-        "TrellisModel", "TrellisJSON", "TrellisTrace", "TrellisRuntime", "TrellisScenario", "TrellisTestKit", "TrellisBench",
+        "TrellisModel", "TrellisJSON", "TrellisTrace", "TrellisRuntime", "TrellisStoryboard", "TrellisScenario", "TrellisTestKit", "TrellisBench",
         "ZeroMQ", "TrellisTransport", "TrellisDistributed", "TrellisWire", "TrellisCLI", "trellis",
     ])
     func declaresWhatItImports(_ target: String) throws {

@@ -1,0 +1,136 @@
+import TrellisModel
+
+/// The scenario kinds a storyboard's controllers map to (SPEC §11's table).
+enum MappedKind: String {
+    case view, navigation, tab, split
+}
+
+/// One storyboard controller as a scenario controller (SPEC §11's table): its kind, its
+/// children by relationship name (never XML order, except a tab bar's, whose order *is* the
+/// XML's) and embed segues, and the attributes the scenario format has.
+struct MappedController {
+    var id: String
+    var place: StoryboardLibrary.Place
+    var kind: MappedKind
+    /// With the element that made each one a child (a relationship or embed segue), for errors.
+    var children: [(place: StoryboardLibrary.Place, segue: StoryboardElement)] = []
+    /// Fields in the order they are written.
+    var fields: [(key: String, value: ScenarioJSON)] = []
+    /// Container views: child place → frame in the scene's root view (preview device).
+    var embedded: [(place: StoryboardLibrary.Place, frame: Rect)] = []
+    var customClass: String?
+}
+
+/// Maps every controller of a library.
+struct ControllerMapping {
+    let library: StoryboardLibrary
+    var notices: StoryboardNotices
+
+    /// The scenario kind of a controller element.
+    static func kind(of element: String) -> MappedKind {
+        switch element {
+        case "navigationController": return .navigation
+        case "tabBarController": return .tab
+        case "splitViewController": return .split
+        default: return .view
+        }
+    }
+
+    mutating func map(_ place: StoryboardLibrary.Place) throws(StoryboardError) -> MappedController {
+        let element = library.controller(place)
+        let file = library.files[place.file].path
+        var mapped = MappedController(id: library.names[place] ?? "", place: place, kind: Self.kind(of: element.name))
+        mapped.customClass = element["customClass"].flatMap { $0.isEmpty ? nil : $0 }
+        mapped.children = try relationshipChildren(element, kind: mapped.kind, place: place)
+        for (key, value) in try attributes(element, file: file) { mapped.fields.append((key, value)) }
+        for (child, segue, container) in try embedSegues(place) {
+            mapped.children.append((child, segue))
+            guard let frame = container.frame else {
+                notices.add("container view \(container.element["id"] ?? "?") of \(mapped.id) has no frame: its child \(library.names[child] ?? "?") is placed at the origin")
+                mapped.embedded.append((child, Rect(x: 0, y: 0, width: 0, height: 0)))
+                continue
+            }
+            mapped.embedded.append((child, frame))
+        }
+        return mapped
+    }
+
+    /// Children from `kind="relationship"` segues in the controller's own connections.
+    mutating func relationshipChildren(_ element: StoryboardElement, kind: MappedKind, place: StoryboardLibrary.Place) throws(StoryboardError) -> [(place: StoryboardLibrary.Place, segue: StoryboardElement)] {
+        let file = library.files[place.file].path
+        var byName: [String: [(place: StoryboardLibrary.Place, segue: StoryboardElement)]] = [:]
+        for segue in element.child("connections")?.children(named: "segue") ?? [] where segue["kind"] == "relationship" {
+            let relationship = segue["relationship"] ?? ""
+            if kind == .split, relationship == "supplementaryViewController" {
+                throw StoryboardError(element, file: file, "a three-column split (supplementaryViewController) is not simulated yet: refused")
+            }
+            guard let child = try library.destination(of: segue, place: place) else {
+                throw StoryboardError(segue, file: file, "a relationship segue's destination must be a controller")
+            }
+            byName[relationship, default: []].append((child, segue))
+        }
+        let order: [String]
+        switch kind {
+        case .navigation: order = ["rootViewController"]
+        case .tab: order = ["viewControllers"]
+        case .split: order = ["masterViewController", "detailViewController"]
+        case .view: order = []
+        }
+        for (name, segues) in byName.sorted(by: { $0.key < $1.key }) where !order.contains(name) {
+            notices.add("relationship \"\(name)\" of \(library.names[place] ?? "?") (\(file):\(segues[0].segue.line)) is not simulated: ignored")
+        }
+        return order.flatMap { byName[$0] ?? [] }
+    }
+
+    /// Embed segues of the scene's container views, with each container view placed.
+    func embedSegues(_ place: StoryboardLibrary.Place) throws(StoryboardError) -> [(StoryboardLibrary.Place, StoryboardElement, SceneGeometry.Placed)] {
+        let controller = library.controller(place)
+        var found: [(StoryboardElement, SceneGeometry.Placed)] = []
+        controller.walk { element, ancestors in
+            if element.name == "containerView" {
+                for segue in element.child("connections")?.children(named: "segue") ?? [] where segue["kind"] == "embed" {
+                    found.append((segue, SceneGeometry.place(element, ancestors: ancestors)))
+                }
+            }
+            return true
+        }
+        var result: [(StoryboardLibrary.Place, StoryboardElement, SceneGeometry.Placed)] = []
+        for (segue, container) in found {
+            guard let child = try library.destination(of: segue, place: place) else {
+                throw StoryboardError(segue, file: library.files[place.file].path, "an embed segue's destination must be a controller")
+            }
+            result.append((child, segue, container))
+        }
+        return result
+    }
+
+    /// The controller attributes the scenario format has (SPEC §11).
+    mutating func attributes(_ element: StoryboardElement, file: String) throws(StoryboardError) -> [(String, ScenarioJSON)] {
+        var fields: [(String, ScenarioJSON)] = []
+        if let style = element["modalPresentationStyle"] {
+            if let known = ModalPresentationStyle(rawValue: style) {
+                fields.append(("modalPresentationStyle", .string(known.rawValue)))
+            } else {
+                notices.add("\(file):\(element.line): modalPresentationStyle \"\(style)\" is not simulated: ignored")
+            }
+        }
+        if let style = element["modalTransitionStyle"] {
+            if let known = ModalTransitionStyle(rawValue: style) {
+                fields.append(("modalTransitionStyle", .string(known.rawValue)))
+            } else {
+                notices.add("\(file):\(element.line): modalTransitionStyle \"\(style)\" is not simulated: ignored")
+            }
+        }
+        for flag in ["definesPresentationContext", "providesPresentationContextTransitionStyle"] {
+            if let value = element[flag] { fields.append((flag, .bool(value == "YES"))) }
+        }
+        if let size = element.children.first(where: { $0.name == "value" && $0["key"] == "contentSizeForViewInPopover" }) {
+            guard let width = size["width"].flatMap(Double.init), let height = size["height"].flatMap(Double.init),
+                  width.isFinite, height.isFinite, (0...1_000_000).contains(width), (0...1_000_000).contains(height) else {
+                throw StoryboardError(size, file: file, "contentSizeForViewInPopover needs a width and a height from 0 to 1000000")
+            }
+            fields.append(("preferredContentSize", .array([.number(width), .number(height)])))
+        }
+        return fields
+    }
+}

@@ -1,0 +1,68 @@
+import TrellisModel
+
+extension DocumentAssembly {
+    /// The window (SPEC §11): `--window`'s size, or the device's (`--device`, else the file's
+    /// `<device>`) screen in the orientation asked for, else the file's, else portrait.
+    func window() throws(StoryboardError) -> ScenarioJSON? {
+        let id: String
+        var place = main.document
+        switch options.window {
+        case .suppliedByScenario: return nil
+        case let .size(size): return .object([.init("size", .array([.number(size.width), .number(size.height)]))])
+        case let .device(named): id = named
+        case .fromFile:
+            guard let device = main.device else {
+                throw StoryboardError(main.document, file: main.path, "the storyboard names no <device>: give --device ID or --window WxH")
+            }
+            id = device.id
+            place = device.element
+        }
+        guard let metrics = DeviceMetrics.named(id) else {
+            let element = options.window == .fromFile ? place.name : ""
+            throw StoryboardError(file: main.path, line: element.isEmpty ? 0 : place.line, column: element.isEmpty ? 0 : place.column,
+                                  element: element, message: "unknown device id \"\(id)\": give --window WxH (known ids: \(DeviceMetrics.table.map(\.id).joined(separator: ", ")))")
+        }
+        let orientation = options.orientation ?? main.device?.orientation.flatMap(DeviceOrientation.init(rawValue:)) ?? .portrait
+        let size = metrics.size(orientation)
+        let traits = metrics.traits(orientation)
+        return .object([
+            .init("size", .array([.number(size.width), .number(size.height)])),
+            .init("traits", .object([
+                .init("horizontalSizeClass", .string(traits.horizontalSizeClass.rawValue)),
+                .init("verticalSizeClass", .string(traits.verticalSizeClass.rawValue)),
+                .init("userInterfaceIdiom", .string(traits.userInterfaceIdiom.rawValue)),
+                .init("displayScale", .number(traits.displayScale)),
+            ])),
+        ])
+    }
+
+    /// The root (SPEC §11): the initial view controller, or `--root ID`; without either, a
+    /// refusal listing the controllers that could be (those no container holds).
+    func root() throws(StoryboardError) -> String? {
+        switch options.root {
+        case .suppliedByScenario: return nil
+        case let .named(id):
+            guard library.names.values.contains(id) else {
+                throw StoryboardError(file: main.path, line: 0, column: 0, element: "",
+                                      message: "--root \(id) is no controller of the storyboard (candidates: \(candidates().joined(separator: ", ")))")
+            }
+            return id
+        case .initial:
+            guard let initial = main.document["initialViewController"], !initial.isEmpty else {
+                throw StoryboardError(main.document, file: main.path,
+                                      "no initialViewController (instantiated from code?): give --root ID, one of: \(candidates().joined(separator: ", "))")
+            }
+            switch try library.target(initial, in: 0, from: main.document) {
+            case let .controller(place)?: return library.names[place]
+            case .exit?, nil:
+                throw StoryboardError(main.document, file: main.path, "initialViewController \"\(initial)\" is no controller (a dangling id)")
+            }
+        }
+    }
+
+    /// Controllers no container holds, in file order.
+    func candidates() -> [String] {
+        let held = Set(controllers.flatMap { $0.children.map(\.place) })
+        return controllers.filter { !held.contains($0.place) }.map(\.id)
+    }
+}

@@ -1,0 +1,82 @@
+import TrellisJSON
+
+/// One storyboard file, read and indexed: its document element checked to be a storyboard, its
+/// scenes' controllers in XML order, and every element's Interface Builder id, so that
+/// references (`destination`, `popoverAnchorView`) resolve — or are refused at their element.
+struct StoryboardFile {
+    /// Interface Builder's document type of a storyboard for iOS (a `.xib` has another).
+    static let documentType = "com.apple.InterfaceBuilder3.CocoaTouch.Storyboard.XIB"
+
+    /// One scene member that is a controller (`sceneMemberID="viewController"`), with its scene's
+    /// other objects (gesture recognizers, exits), whose segues are the scene's too.
+    struct Scene {
+        var controller: StoryboardElement
+        var objects: StoryboardElement
+    }
+
+    let path: String
+    let document: StoryboardElement
+    let scenes: [Scene]
+    /// Interface Builder id of a scene's controller → index into `scenes`.
+    let sceneIndex: [String: Int]
+    /// Every `id` attribute in the file → the element (exits and views included).
+    let elements: [String: StoryboardElement]
+
+    init(path: String, bytes: [UInt8]) throws(StoryboardError) {
+        self.path = path
+        let document = try StoryboardXML.parse(bytes, file: path)
+        guard document.name == "document" else {
+            throw StoryboardError(document, file: path, "not a storyboard: the document element is <\(document.name)>, not Interface Builder's <document>")
+        }
+        guard document["type"] == Self.documentType else {
+            let type = document["type"].map { "\"\($0)\"" } ?? "none"
+            throw StoryboardError(document, file: path, "not an iOS storyboard: type is \(type), expected \"\(Self.documentType)\"")
+        }
+        self.document = document
+        var scenes: [Scene] = []
+        var sceneIndex: [String: Int] = [:]
+        for scene in document.child("scenes")?.children(named: "scene") ?? [] {
+            guard let objects = scene.child("objects") else { continue }
+            for object in objects.children where object["sceneMemberID"] == "viewController" {
+                guard let id = object["id"], !id.isEmpty else {
+                    throw StoryboardError(object, file: path, "a controller without an id")
+                }
+                guard sceneIndex[id] == nil else {
+                    throw StoryboardError(object, file: path, "id \"\(id)\" names two controllers")
+                }
+                sceneIndex[id] = scenes.count
+                scenes.append(Scene(controller: object, objects: objects))
+            }
+        }
+        self.scenes = scenes
+        self.sceneIndex = sceneIndex
+        // Other elements' ids are only looked up (exits, anchors): the first of an id counts.
+        var elements: [String: StoryboardElement] = [:]
+        document.walk { element, _ in
+            if let id = element["id"], element.name != "segue", elements[id] == nil { elements[id] = element }
+            return true
+        }
+        self.elements = elements
+    }
+
+    /// Reads and indexes the file at `path`; `referencedFrom` is the element whose reference made
+    /// it needed (a missing file is refused there).
+    static func load(path: String, referencedFrom: (element: StoryboardElement, file: String)?) throws(StoryboardError) -> StoryboardFile {
+        let bytes: [UInt8]
+        do {
+            bytes = try FileBytes.read(path, limit: StoryboardXML.maximumSize)
+        } catch {
+            if let referencedFrom {
+                throw StoryboardError(referencedFrom.element, file: referencedFrom.file, "the referenced storyboard \(path) \(error.description)")
+            }
+            throw StoryboardError(file: path, line: 0, column: 0, element: "", message: error.description)
+        }
+        return try StoryboardFile(path: path, bytes: bytes)
+    }
+
+    /// The `<device>` element's id and orientation, when the file has one.
+    var device: (id: String, orientation: String?, element: StoryboardElement)? {
+        guard let device = document.child("device"), let id = device["id"] else { return nil }
+        return (id, device["orientation"], device)
+    }
+}

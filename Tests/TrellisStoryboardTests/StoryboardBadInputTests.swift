@@ -1,0 +1,161 @@
+import Foundation
+import Testing
+import TrellisStoryboard
+
+/// SPEC §11 "Bad input": refused with FILE:LINE:COLUMN, the element and what is wrong; no
+/// crash, no hang, bounded memory.
+@Suite("bad storyboards are refused with their place")
+struct StoryboardBadInputTests {
+    static let viewScene = Storyboards.scene("viewController", id: "A")
+
+    @Test("not XML, and XML that is no storyboard")
+    func notAStoryboard() throws {
+        let text = try #require(try Storyboards.refusal("this is { not xml"))
+        #expect(text.line == 1)
+        #expect(text.message.hasPrefix("not well-formed XML"))
+        let other = try #require(try Storyboards.refusal("<?xml version=\"1.0\"?>\n<plist version=\"1.0\"><dict/></plist>"))
+        #expect(other.description == "Bad.storyboard:2:1: <plist>: not a storyboard: the document element is <plist>, not Interface Builder's <document>")
+        let xib = try #require(try Storyboards.refusal(#"<document type="com.apple.InterfaceBuilder3.CocoaTouch.XIB" version="3.0"/>"#))
+        #expect(xib.element == "document")
+        #expect(xib.message.contains("not an iOS storyboard"))
+        let empty = try #require(try Storyboards.refusal(""))
+        #expect(empty.message.hasPrefix("not"))
+    }
+
+    @Test("a truncated file")
+    func truncated() throws {
+        let whole = Storyboards.document(Self.viewScene)
+        let cut = String(whole.prefix(whole.count / 2))
+        let error = try #require(try Storyboards.refusal(cut))
+        #expect(error.line > 1)
+        #expect(error.message.hasPrefix("not well-formed XML"))
+    }
+
+    @Test("a segue's destination that names nothing in the file, at the segue's line and column")
+    func danglingDestination() throws {
+        let xml = Storyboards.document(Storyboards.scene("navigationController", id: "A", """
+                                <connections>
+                                    <segue destination="Gone-00-000" kind="relationship" relationship="rootViewController" id="s1"/>
+                                </connections>
+            """))
+        let error = try #require(try Storyboards.refusal(xml))
+        let lines = xml.split(separator: "\n", omittingEmptySubsequences: false)
+        let index = try #require(lines.firstIndex { $0.contains("Gone-00-000") })
+        let column = try #require(lines[index].firstRange(of: "<segue")).lowerBound
+        #expect(error.line == index + 1)
+        #expect(error.column == lines[index].distance(from: lines[index].startIndex, to: column) + 1)
+        #expect(error.element == "segue")
+        #expect(error.message.hasPrefix("destination \"Gone-00-000\" is no element of "))
+        #expect(error.message.hasSuffix("Bad.storyboard (a dangling id)"))
+    }
+
+    @Test("a relationship cycle names the controllers round it")
+    func cycle() throws {
+        let xml = Storyboards.document([
+            Storyboards.scene("navigationController", id: "A", #"<connections><segue destination="B" kind="relationship" relationship="rootViewController" id="s1"/></connections>"#),
+            Storyboards.scene("tabBarController", id: "B", #"<connections><segue destination="A" kind="relationship" relationship="viewControllers" id="s2"/></connections>"#),
+        ].joined(separator: "\n"))
+        let error = try #require(try Storyboards.refusal(xml))
+        #expect(error.element == "segue")
+        #expect(error.message.hasPrefix("relationship cycle: "))
+        #expect(error.message.contains("navigationController1") && error.message.contains("tabBarController1"))
+    }
+
+    @Test("a controller held by two containers")
+    func twoParents() throws {
+        let xml = Storyboards.document([
+            Storyboards.scene("navigationController", id: "A", #"<connections><segue destination="C" kind="relationship" relationship="rootViewController" id="s1"/></connections>"#),
+            Storyboards.scene("navigationController", id: "B", #"<connections><segue destination="C" kind="relationship" relationship="rootViewController" id="s2"/></connections>"#),
+            Storyboards.scene("viewController", id: "C"),
+        ].joined(separator: "\n"))
+        let error = try #require(try Storyboards.refusal(xml))
+        #expect(error.message == "viewController1 is already the child of navigationController1: a controller has one container")
+    }
+
+    @Test("a reference to a storyboard that is not in the folder, at the placeholder")
+    func missingReference() throws {
+        let xml = Storyboards.document([
+            Storyboards.scene("tabBarController", id: "A", #"<connections><segue destination="P" kind="relationship" relationship="viewControllers" id="s1"/></connections>"#),
+            Storyboards.scene("viewControllerPlaceholder", id: "P", attributes: #" storyboardName="Missing""#),
+        ].joined(separator: "\n"))
+        let error = try #require(try Storyboards.refusal(xml))
+        #expect(error.element == "viewControllerPlaceholder")
+        #expect(error.message.contains("Missing.storyboard"))
+        #expect(error.message.hasSuffix("no such file"))
+    }
+
+    @Test("an unknown device id names itself and asks for --window; no device at all asks for --device or --window")
+    func unknownDevice() throws {
+        let xml = Storyboards.document(device: #"<device id="watch44" orientation="portrait"/>"#, Self.viewScene)
+        let error = try #require(try Storyboards.refusal(xml))
+        #expect(error.element == "device")
+        #expect(error.line == 3)
+        #expect(error.message.hasPrefix("unknown device id \"watch44\": give --window WxH (known ids: retina3_5, "))
+        let option = try #require(try Storyboards.refusal(Storyboards.document(Self.viewScene), options: StoryboardImportOptions(window: .device("tv4k"))))
+        #expect(option.message.hasPrefix("unknown device id \"tv4k\""))
+        let none = try #require(try Storyboards.refusal(Storyboards.document(device: "", Self.viewScene)))
+        #expect(none.message == "the storyboard names no <device>: give --device ID or --window WxH")
+        // With --window the file's device does not matter.
+        #expect(try Storyboards.refusal(xml, options: StoryboardImportOptions(window: .size(.init(500, 700)))) == nil)
+    }
+
+    @Test("no initial view controller: the candidates are listed; --root picks one")
+    func noInitial() throws {
+        let xml = Storyboards.document(initial: nil, [
+            Storyboards.scene("navigationController", id: "A", #"<connections><segue destination="C" kind="relationship" relationship="rootViewController" id="s1"/></connections>"#),
+            Storyboards.scene("viewController", id: "B", attributes: #" storyboardIdentifier="Login""#),
+            Storyboards.scene("viewController", id: "C"),
+        ].joined(separator: "\n"))
+        let error = try #require(try Storyboards.refusal(xml))
+        #expect(error.message == "no initialViewController (instantiated from code?): give --root ID, one of: navigationController1, Login")
+        #expect(try Storyboards.refusal(xml, options: StoryboardImportOptions(root: .named("Login"))) == nil)
+        let unknown = try #require(try Storyboards.refusal(xml, options: StoryboardImportOptions(root: .named("Nope"))))
+        #expect(unknown.message.hasPrefix("--root Nope is no controller"))
+    }
+
+    @Test("nesting deeper than the bound, a DTD, and an unknown segue kind are refused")
+    func limits() throws {
+        let deep = String(repeating: "<view>", count: 5000) + String(repeating: "</view>", count: 5000)
+        let nested = try #require(try Storyboards.refusal(Storyboards.document(deep)))
+        #expect(nested.message == "nested more than \(StoryboardXML.maximumDepth) elements deep")
+        let laughs = "<?xml version=\"1.0\"?>\n<!DOCTYPE document [<!ENTITY a \"aaaaaaaaaa\"><!ENTITY b \"&a;&a;&a;&a;&a;&a;\">]>\n<document>&b;</document>"
+        let dtd = try #require(try Storyboards.refusal(laughs))
+        #expect(dtd.line == 2)
+        #expect(dtd.element == "!DOCTYPE")
+        let odd = Storyboards.document(Storyboards.scene("viewController", id: "A", #"<connections><segue destination="A" kind="teleport" id="s1"/></connections>"#))
+        let kind = try #require(try Storyboards.refusal(odd))
+        #expect(kind.message == "unknown segue kind \"teleport\"")
+    }
+
+    @Test("a storyboard written on one line of a megabyte is read, and fast")
+    func oneLongLine() throws {
+        let scenes = (0..<3000).map { Storyboards.scene("viewController", id: "V\($0)") }.joined().replacingOccurrences(of: "\n", with: "")
+        let xml = Storyboards.document(initial: "V0", scenes).replacingOccurrences(of: "\n", with: "")
+        #expect(xml.utf8.count > 300_000)
+        let start = ContinuousClock.now
+        #expect(try Storyboards.refusal(xml) == nil)
+        // A hang guard, not a benchmark (`trellis bench` measures): one line must not be quadratic.
+        #expect(ContinuousClock.now - start < .seconds(20))
+    }
+}
+
+/// Input the fuzzer found, kept as tests.
+@Suite("storyboards the fuzzer found")
+struct StoryboardFuzzFindingsTests {
+    @Test("an attribute name that is not UTF-8 is refused before the XML parser sees it (Foundation trapped on it)")
+    func notUTF8() throws {
+        var bytes = Array(Storyboards.document(Storyboards.scene("viewController", id: "A")).utf8)
+        let at = try #require(bytes.firstIndex(of: UInt8(ascii: "u")))  // in useAutolayout
+        bytes[at] = 0xEE
+        let error = try #require(throws: StoryboardError.self) { try StoryboardImport.read(bytes: bytes, file: "Bad.storyboard") }
+        #expect(error.line == 2)
+        #expect(error.message.hasPrefix("not UTF-8 text (byte 0xee"))
+    }
+
+    @Test("an encoding other than UTF-8 is refused")
+    func otherEncoding() throws {
+        let text = Storyboards.document(Storyboards.scene("viewController", id: "A")).replacingOccurrences(of: #"encoding="UTF-8""#, with: #"encoding="ISO-8859-1""#)
+        let error = try #require(throws: StoryboardError.self) { try StoryboardImport.read(bytes: Array(text.utf8), file: "Bad.storyboard") }
+        #expect(error.message.hasPrefix("encoding \"ISO-8859-1\" declared"))
+    }
+}

@@ -1,0 +1,175 @@
+import Foundation
+import Testing
+import TrellisModel
+import TrellisStoryboard
+
+/// SPEC §11's table, row by row, on storyboards in the shape Xcode writes them.
+@Suite("storyboards map to scenarios")
+struct StoryboardMappingTests {
+    @Test("Master-Detail: split children by relationship name (master first though XML lists detail first), showDetail from each cell")
+    func masterDetail() throws {
+        let imported = try Storyboards.read("MasterDetail")
+        let document = imported.document
+        #expect(document.keys == ["scenario", "window", "root", "controllers", "segues", "steps"])
+        #expect(document["scenario"] == .string("MasterDetail"))
+        #expect(document["root"] == .string("splitViewController1"))
+        // Ids: customClass, else element name with a number, in XML order.
+        #expect(document["controllers"]?.keys == ["DetailViewController", "splitViewController1", "navigationController1", "MasterViewController", "navigationController2"])
+        #expect(document.controller("splitViewController1", "kind") == .string("split"))
+        #expect(document.controller("splitViewController1", "children")?.strings == ["navigationController1", "navigationController2"])
+        #expect(document.controller("navigationController1", "children")?.strings == ["MasterViewController"])
+        #expect(document.controller("navigationController2", "children")?.strings == ["DetailViewController"])
+        #expect(document.controller("MasterViewController", "kind") == .string("view"))
+        #expect(imported.segueLines == [
+            "showDetail showDetail MasterViewController -> navigationController2",
+            "showPinned showDetail MasterViewController -> navigationController2",
+        ])
+        // The iPad Pro 12.9" held as the file says, landscape.
+        #expect(document["window"]?["size"]?.numbers == [1366, 1024])
+        #expect(document["window"]?["traits"]?["horizontalSizeClass"] == .string("regular"))
+        #expect(document["window"]?["traits"]?["userInterfaceIdiom"] == .string("pad"))
+        #expect(document["steps"] == .array([]))
+        #expect(imported.notices == ["custom classes without a registered behaviour get the default one: DetailViewController, MasterViewController"])
+    }
+
+    @Test("a tab bar of navigation controllers: tabs in the relationships' XML order, show and push segues, a reference to a second storyboard")
+    func tabsAndReference() throws {
+        let imported = try Storyboards.read("Tabs")
+        let document = imported.document
+        #expect(document["root"] == .string("tabBarController1"))
+        #expect(document.controller("tabBarController1", "kind") == .string("tab"))
+        #expect(document.controller("tabBarController1", "children")?.strings == ["navigationController2", "navigationController1"])
+        #expect(document.controller("tabBarController1", "selected") == .number(0))
+        // storyboardIdentifier names first; the referenced storyboard's controllers follow, and
+        // its "About" is taken already.
+        #expect(document["controllers"]?.keys == ["navigationController1", "tabBarController1", "navigationController2", "BookList",
+                                                  "BookViewController", "About", "SettingsRoot", "About2"])
+        #expect(document.controller("navigationController1", "children")?.strings == ["SettingsRoot"])
+        #expect(imported.segueLines == [
+            "showBook show BookList -> BookViewController",
+            "BookList-push-BookViewController push BookList -> BookViewController",
+            "showAbout show SettingsRoot -> About2",
+        ])
+        #expect(document["window"]?["size"]?.numbers == [393, 852])
+        #expect(document["window"]?["traits"]?["displayScale"] == .number(3))
+    }
+
+    @Test("popovers: a view's frame in the root view's coordinates, a bar button item's stand-in rect; a form sheet styled on the segue; unwind")
+    func popoversAndModal() throws {
+        let imported = try Storyboards.read("Popovers")
+        let segues = Dictionary(uniqueKeysWithValues: imported.segues.map { ($0.id, $0) })
+        let brushes = try #require(segues["showBrushes"])
+        #expect(brushes.kind == "popoverPresentation")
+        #expect(brushes.from == "CanvasViewController")
+        #expect(brushes.destination == "BrushPickerViewController")
+        // The button at (0, 0) in a stack view at (40, 120).
+        #expect(brushes.anchor?.view == "CanvasViewController")
+        #expect(brushes.anchor?.rect == Rect(x: 40, y: 120, width: 200, height: 44))
+        let layers = try #require(segues["showLayers"])
+        #expect(layers.anchor?.rect == Rect(x: 834 - 52, y: 0, width: 44, height: 44))
+        #expect(imported.notices.contains { $0.contains("anchors on <barButtonItem> Lyr-pO-b03") && $0.contains("[782, 0, 44, 44]") })
+        let export = try #require(segues["export"])
+        #expect(export.kind == "presentation")
+        #expect(export.style == "formSheet")
+        #expect(export.transitionStyle == "crossDissolve")
+        #expect(export.anchor == nil)
+        let unwind = try #require(segues["ExportViewController-unwind-exit"])
+        #expect(unwind.kind == "unwind")
+        #expect(unwind.destination == nil)
+        #expect(imported.notices.contains { $0.contains("unwind segue from ExportViewController (unwindToCanvas:)") })
+        // The JSON of the map, as agreed with the segues decoder.
+        #expect(imported.document["segues"]?["showBrushes"] == .object([
+            .init("kind", .string("popoverPresentation")), .init("from", .string("CanvasViewController")),
+            .init("destination", .string("BrushPickerViewController")),
+            .init("anchor", .object([.init("view", .string("CanvasViewController")), .init("rect", .array([40, 120, 200, 44].map(ScenarioJSON.number)))])),
+        ]))
+        #expect(imported.document["segues"]?["ExportViewController-unwind-exit"]?.keys == ["kind", "from"])
+        // Controller attributes and the popover's explicit size.
+        let document = imported.document
+        #expect(document.controller("ExportViewController", "modalPresentationStyle") == .string("pageSheet"))
+        #expect(document.controller("ExportViewController", "definesPresentationContext") == .bool(true))
+        #expect(document.controller("BrushPickerViewController", "preferredContentSize")?.numbers == [320, 400])
+    }
+
+    @Test("container views: children placed at their frames in the root view's coordinates and sized to them, with a notice")
+    func embed() throws {
+        let imported = try Storyboards.read("Embed")
+        let document = imported.document
+        #expect(document.controller("DashboardViewController", "children")?.strings == ["ChartViewController", "tableViewController1"])
+        #expect(document.controller("DashboardViewController", "layout") == .object([.init("origins", .object([
+            .init("ChartViewController", .array([.number(0), .number(48)])),
+            .init("tableViewController1", .array([.number(24), .number(404)])),
+        ]))]))
+        #expect(document.controller("DashboardViewController", "overrides")?["sizeForChild"]?["perChild"]?["tableViewController1"]?.numbers == [366, 432])
+        #expect(imported.notices.contains("container views of DashboardViewController are placed and sized as on retina6_1 portrait in Interface Builder; Auto Layout may place them differently"))
+        // Embed segues are containment, not segues to perform; a custom segue keeps its class.
+        #expect(imported.segueLines == ["showFilter custom DashboardViewController -> viewController1"])
+        #expect(imported.segues.first?.customClass == "FadeSegue")
+    }
+
+    @Test("a customClass the runner registers becomes the controller's behaviour; the others are listed once")
+    func registeredBehaviour() throws {
+        let imported = try Storyboards.read("Embed", StoryboardImportOptions(behaviors: ["DashboardViewController"]))
+        let document = imported.document
+        #expect(document.controller("DashboardViewController", "behavior") == .string("DashboardViewController"))
+        // Its behaviour sizes its children: only their places are written.
+        #expect(document.controller("DashboardViewController", "overrides") == nil)
+        #expect(document.controller("DashboardViewController", "layout") != nil)
+        #expect(document.controller("ChartViewController", "behavior") == nil)
+        #expect(imported.notices.filter { $0.hasPrefix("custom classes") } == ["custom classes without a registered behaviour get the default one: ChartViewController"])
+    }
+
+    @Test("a three-column split is refused naming the element")
+    func threeColumns() throws {
+        let error = try #require(throws: StoryboardError.self) { try Storyboards.read("ThreeColumn") }
+        #expect(error.element == "splitViewController")
+        #expect(error.line == 12)
+        #expect(error.message.contains("three-column"))
+        #expect(error.description.hasSuffix("ThreeColumn.storyboard:12:17: <splitViewController>: a three-column split (supplementaryViewController) is not simulated yet: refused"))
+    }
+
+    @Test("ids: duplicates get a suffix, characters an id may not hold become _, reserved names are not used")
+    func ids() throws {
+        let xml = Storyboards.document(initial: "A", [
+            Storyboards.scene("viewController", id: "A", attributes: #" storyboardIdentifier="Home Screen""#),
+            Storyboards.scene("viewController", id: "B", attributes: #" storyboardIdentifier="window""#),
+            Storyboards.scene("viewController", id: "C", attributes: #" customClass="Home_Screen""#),
+            Storyboards.scene("viewController", id: "D"),
+            Storyboards.scene("pageViewController", id: "E"),
+            Storyboards.scene("viewController", id: "F"),
+        ].joined(separator: "\n"))
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-ids-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("Ids.storyboard").path
+        try Data(xml.utf8).write(to: URL(fileURLWithPath: path))
+        let document = try StoryboardImport.read(path: path).document
+        #expect(document["controllers"]?.keys == ["Home_Screen", "window2", "Home_Screen2", "viewController1", "pageViewController1", "viewController2"])
+        #expect(document.controller("pageViewController1", "kind") == .string("view"))
+    }
+
+    @Test("iOS 14's compact column is not simulated (a notice, the controller left unattached); any other controller element is a view")
+    func compactColumnAndOtherControllers() throws {
+        let xml = Storyboards.document(initial: "S", [
+            Storyboards.scene("splitViewController", id: "S", attributes: #" style="doubleColumn""#, """
+                <connections>
+                    <segue destination="P" kind="relationship" relationship="masterViewController" id="r1"/>
+                    <segue destination="D" kind="relationship" relationship="detailViewController" id="r2"/>
+                    <segue destination="C" kind="relationship" relationship="compactViewController" id="r3"/>
+                </connections>
+                """),
+            Storyboards.scene("viewController", id: "P"),
+            Storyboards.scene("hostingController", id: "D"),
+            Storyboards.scene("navigationController", id: "C"),
+        ].joined(separator: "\n"))
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-compact-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("Split.storyboard").path
+        try Data(xml.utf8).write(to: URL(fileURLWithPath: path))
+        let imported = try StoryboardImport.read(path: path)
+        #expect(imported.document.controller("splitViewController1", "children")?.strings == ["viewController1", "hostingController1"])
+        #expect(imported.document.controller("hostingController1", "kind") == .string("view"))
+        #expect(imported.notices.contains { $0.hasPrefix("relationship \"compactViewController\" of splitViewController1") && $0.hasSuffix("is not simulated: ignored") })
+    }
+}

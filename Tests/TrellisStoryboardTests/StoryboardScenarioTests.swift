@@ -1,0 +1,176 @@
+import Foundation
+import Testing
+import TrellisJSON
+import TrellisModel
+import TrellisRuntime
+import TrellisScenario
+import TrellisStoryboard
+
+/// SPEC §5 `"storyboard"`, §11: a scenario takes window, root, controllers and segues from a
+/// storyboard, adds steps, a placement and fields for the controllers it names, and runs.
+@Suite("scenarios that name a storyboard")
+struct StoryboardScenarioTests {
+    /// A scenario text decoded as if it were a file beside the test storyboards.
+    static func decode(_ text: String, registry: BehaviorRegistry = BehaviorRegistry()) throws -> Scenario {
+        try ScenarioDecoder.decode(text, file: Storyboards.folder.appendingPathComponent("scenario.json").path, registry: registry)
+    }
+
+    /// The window turned a quarter: its size swapped, the device's landscape (or portrait) traits.
+    static func rotation(of imported: StoryboardImport) throws -> String {
+        let window = try #require(imported.document["window"])
+        let size = window["size"]?.numbers ?? []
+        let vertical = window["traits"]?["verticalSizeClass"] == .string("compact") ? "regular" : "compact"
+        return #"{ "transition": { "size": [\#(CanonicalNumber.format(size[1])), \#(CanonicalNumber.format(size[0]))], "traits": { "verticalSizeClass": "\#(vertical)" } } }"#
+    }
+
+    @Test("every test storyboard that is not refused imports to a scenario that decodes and runs a rotation", arguments: ["MasterDetail", "Tabs", "Settings", "Popovers", "Embed"])
+    func importsRun(_ name: String) async throws {
+        let options = StoryboardImportOptions(root: name == "Settings" ? .named("SettingsRoot") : .initial)
+        let imported = try Storyboards.read(name, options)
+        // What `trellis import` prints is a scenario `trellis run` accepts as it is.
+        let printed = try Self.decode(imported.document.text())
+        #expect(printed.controllers.count == imported.document["controllers"]?.keys.count)
+        #expect(printed.segues.map(\.id) == imported.segues.map(\.id))
+        // And through the "storyboard" field, with a rotation added.
+        let root = name == "Settings" ? #", "root": "SettingsRoot""# : ""
+        let scenario = try Self.decode(#"{ "storyboard": "\#(name).storyboard"\#(root), "steps": [ \#(try Self.rotation(of: imported)) ] }"#)
+        #expect(scenario.controllers.map(\.id.description) == imported.document["controllers"]?.keys)
+        let run = try await ScenarioRunner.run(scenario)
+        #expect(run.failures.isEmpty)
+        #expect(run.canonicalLines.contains { $0.hasPrefix("== step 1: transition") })
+        #expect(run.canonicalLines.contains { $0.contains("viewWillTransition(to:") })
+    }
+
+    @Test("the scenario's own fields lie over the storyboard's: a controller's field, the window, the root, steps")
+    func overlay() throws {
+        let scenario = try Self.decode("""
+            { "storyboard": "MasterDetail.storyboard",
+              "window": { "size": [768, 1024] },
+              "controllers": { "DetailViewController": { "preferredContentSize": [300, 200] },
+                               "Extra": { "kind": "view" } },
+              "steps": [ { "resizeWindow": [1024, 768] } ] }
+            """)
+        #expect(scenario.windowSize == Size(768, 1024))
+        #expect(scenario.root == "splitViewController1")
+        #expect(scenario.controller("DetailViewController")?.preferredContentSize == Size(300, 200))
+        #expect(scenario.controller("splitViewController1")?.children == ["navigationController1", "navigationController2"])
+        #expect(scenario.controller("Extra") != nil)
+        #expect(scenario.steps.count == 1)
+        #expect(scenario.segues.map(\.id) == ["showDetail", "showPinned"])
+        #expect(scenario.notices == ["custom classes without a registered behaviour get the default one: DetailViewController, MasterViewController"])
+    }
+
+    @Test("a window in the scenario spares a storyboard without a known device; a root spares one without an initial controller")
+    func scenarioSupplies() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-field-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let xml = Storyboards.document(initial: nil, device: #"<device id="appleWatch" orientation="portrait"/>"#, Storyboards.scene("viewController", id: "A"))
+        try Data(xml.utf8).write(to: folder.appendingPathComponent("Odd.storyboard"))
+        let file = folder.appendingPathComponent("s.json").path
+        let text = #"{ "storyboard": "Odd.storyboard", "window": { "size": [300, 400] }, "root": "viewController1" }"#
+        let scenario = try ScenarioDecoder.decode(text, file: file)
+        #expect(scenario.root == "viewController1")
+        // Without them, the storyboard's own refusal, at its place.
+        let error = try #require(throws: ScenarioError.self) { try ScenarioDecoder.decode(#"{ "storyboard": "Odd.storyboard", "root": "viewController1" }"#, file: file) }
+        #expect(error.file.hasSuffix("Odd.storyboard"))
+        #expect(error.line == 3)
+        #expect(error.message.hasPrefix("<device>: unknown device id \"appleWatch\""))
+    }
+
+    @Test("a customClass the runner registers is the controller's behaviour; a behaviour named by the scenario drops the storyboard's container sizes")
+    func behaviours() throws {
+        let registry = BehaviorRegistry().viewController("ChartViewController", DefaultBehavior())
+        let scenario = try Self.decode(#"{ "storyboard": "Embed.storyboard" }"#, registry: registry)
+        #expect(scenario.controller("ChartViewController")?.behavior == "ChartViewController")
+        #expect(scenario.controller("DashboardViewController")?.behavior == nil)
+        let named = try Self.decode(#"{ "storyboard": "Embed.storyboard", "controllers": { "DashboardViewController": { "behavior": "ChartViewController" } } }"#, registry: registry)
+        #expect(named.controller("DashboardViewController")?.behavior == "ChartViewController")
+        #expect(named.controller("DashboardViewController")?.overrides.sizeForChild == nil)
+        // The plain tool has no behaviours: the scenario naming one is refused as any is.
+        #expect(throws: ScenarioError.self) { try Self.decode(#"{ "storyboard": "Embed.storyboard", "controllers": { "DashboardViewController": { "behavior": "Nope" } } }"#) }
+    }
+
+    @Test("bad storyboard fields: not a string, a missing file")
+    func badField() throws {
+        let notString = try #require(throws: ScenarioError.self) { try Self.decode(#"{ "storyboard": 3 }"#) }
+        #expect(notString.path == "$.storyboard")
+        let missing = try #require(throws: ScenarioError.self) { try Self.decode(#"{ "storyboard": "Nowhere.storyboard" }"#) }
+        #expect(missing.description.hasSuffix("Nowhere.storyboard: no such file"))
+    }
+
+    @Test("the JSON sent to nodes has the storyboard read into it: a node needs no storyboard file")
+    func jsonText() throws {
+        let file = Storyboards.folder.appendingPathComponent("scenario.json").path
+        let text = try ScenarioDecoder.jsonText(#"{ "storyboard": "Tabs.storyboard", "placement": { "navigationController1": "b" } }"#, file: file)
+        #expect(!text.contains("\"storyboard\""))
+        let again = try ScenarioDecoder.decode(text, file: "/elsewhere/sent.json")
+        #expect(again.root == "tabBarController1")
+        #expect(again.placement["navigationController1"] == "b")
+        // Other scenarios' text goes as it is.
+        let plain = #"{ "window": { "size": [1, 1] }, "root": "R", "controllers": { "R": {} } }"#
+        #expect(try ScenarioDecoder.jsonText(plain, file: "p.json") == plain)
+    }
+
+    /// The lines of `run`'s step `step` whose message kind (the word before `(`) is in `kinds`.
+    static func lines(_ run: ScenarioRun, step: Int, kinds: Set<String>) -> [String] {
+        var current = 0
+        var found: [String] = []
+        for line in run.canonicalLines {
+            if line.hasPrefix("== step ") {
+                current = Int(line.dropFirst("== step ".count).prefix { $0.isNumber }) ?? -1
+                continue
+            }
+            let words = line.split(separator: " ")
+            guard current == step, words.count > 1 else { continue }
+            let kind = words[1].prefix { $0 != "(" }
+            if kinds.contains(String(kind)) { found.append(line) }
+        }
+        return found
+    }
+
+    @Test("the Master-Detail storyboard performs showDetail from its cells: the secondary replaced in regular width, pushed by the primary in compact width")
+    func masterDetailShowDetail() async throws {
+        let regular = try await ScenarioRunner.run(try Self.decode(#"{ "storyboard": "MasterDetail.storyboard", "steps": [ { "performSegue": "showDetail" } ] }"#))
+        #expect(regular.failures.isEmpty)
+        #expect(regular.canonicalLines.contains("== step 1: performSegue showDetail: showDetail navigationController2~1 from MasterViewController"))
+        #expect(Self.lines(regular, step: 1, kinds: ["showDetail", "replaceDetail", "show", "push"]) == [
+            "MasterViewController showDetail(navigationController2~1)", "splitViewController1 replaceDetail(navigationController2~1)",
+        ])
+        let compact = try await ScenarioRunner.run(try Self.decode("""
+            { "storyboard": "MasterDetail.storyboard",
+              "window": { "size": [390, 844], "traits": { "horizontalSizeClass": "compact", "verticalSizeClass": "regular", "userInterfaceIdiom": "phone", "displayScale": 3 } },
+              "steps": [ { "performSegue": "showPinned" } ] }
+            """))
+        #expect(compact.failures.isEmpty)
+        #expect(Self.lines(compact, step: 1, kinds: ["showDetail", "replaceDetail", "show", "push"]) == [
+            "MasterViewController showDetail(navigationController2~1)", "navigationController1 show(navigationController2~1)",
+            "navigationController1 push(navigationController2~1)",
+        ])
+    }
+
+    @Test("the popover storyboard's segues: a popover from the button's rect, one from the bar button's stand-in, a form sheet, unwind")
+    func popoverSegues() async throws {
+        let scenario = try Self.decode("""
+            { "storyboard": "Popovers.storyboard",
+              "steps": [ { "performSegue": "showBrushes" }, { "dismiss": "BrushPickerViewController~1" },
+                         { "performSegue": "showLayers" }, { "dismiss": "LayersViewController~1" },
+                         { "performSegue": "export" }, { "performSegue": "ExportViewController-unwind-exit" } ] }
+            """)
+        #expect(scenario.controller("BrushPickerViewController~1")?.popoverSource == PopoverSourceSpec(view: "CanvasViewController", rect: Rect(x: 40, y: 120, width: 200, height: 44)))
+        #expect(scenario.controller("LayersViewController~1")?.popoverSource?.rect == Rect(x: 782, y: 0, width: 44, height: 44))
+        let run = try await ScenarioRunner.run(scenario)
+        #expect(run.failures.isEmpty)
+        #expect(Self.lines(run, step: 1, kinds: ["present"]) == ["navigationController1 present(BrushPickerViewController~1, style: popover)"])
+        #expect(Self.lines(run, step: 5, kinds: ["present"]) == ["navigationController1 present(ExportViewController~1, style: formSheet)"])
+        #expect(Self.lines(run, step: 6, kinds: ["dismiss"]).first == "navigationController1 dismiss(ExportViewController~1)")
+    }
+
+    @Test("the tab storyboard's show and push segues push a fresh copy onto the tab's navigation controller")
+    func tabSegues() async throws {
+        let run = try await ScenarioRunner.run(try Self.decode(#"{ "storyboard": "Tabs.storyboard", "steps": [ { "performSegue": "showBook" }, { "performSegue": "BookList-push-BookViewController" } ] }"#))
+        #expect(run.failures.isEmpty)
+        #expect(Self.lines(run, step: 1, kinds: ["show", "push"]) == ["BookList show(BookViewController~1)", "navigationController2 push(BookViewController~1)"])
+        #expect(Self.lines(run, step: 2, kinds: ["show", "push"]) == ["BookList show(BookViewController~2)", "navigationController2 push(BookViewController~2)"])
+    }
+}
