@@ -49,7 +49,9 @@ struct SwiftBehaviorSlotTests {
             guard lines[index].hasPrefix(prefix), index + 1 < lines.count else { return nil }
             let noted = String(lines[index].dropFirst(prefix.count))
             // The query's line: `nav sizeForChild(n0, parent: 568x320) -> 568x320`.
-            guard lines[index + 1].hasPrefix(queryPrefix) else { return (noted, "?") }
+            // No query follows when the layout sized the child by the behaviour's answer (R2a:
+            // a push or the first layout asks no sizeForChild).
+            guard lines[index + 1].hasPrefix(queryPrefix) else { return nil }
             return (noted, String(lines[index + 1].dropFirst(queryPrefix.count).prefix { $0 != "," }))
         }
     }

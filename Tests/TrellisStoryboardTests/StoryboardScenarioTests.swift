@@ -144,8 +144,7 @@ struct StoryboardScenarioTests {
             """))
         #expect(compact.failures.isEmpty)
         #expect(Self.lines(compact, step: 1, kinds: ["showDetail", "replaceDetail", "show", "push"]) == [
-            "MasterViewController showDetail(navigationController2~1)", "navigationController1 show(navigationController2~1)",
-            "navigationController1 push(navigationController2~1)",
+            "MasterViewController showDetail(navigationController2~1)", "navigationController1 push(navigationController2~1)",
         ])
     }
 
