@@ -3,6 +3,7 @@ import TrellisModel
 import TrellisRuntime
 import TrellisStoryboard
 
+/// `--orientation portrait|landscape` of `trellis import`.
 extension DeviceOrientation: ExpressibleByArgument {}
 
 /// `trellis import FILE.storyboard` (SPEC §11): the storyboard as a scenario that `trellis run`

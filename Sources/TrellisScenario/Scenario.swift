@@ -45,6 +45,7 @@ public struct Scenario: Sendable {
         controllers.first { $0.id == id }
     }
 
+    /// The segue whose id is `id`, if the scenario declares one.
     public func segue(_ id: String) -> SegueSpec? {
         segues.first { $0.id == id }
     }

@@ -36,6 +36,7 @@ public struct ExpectationFailure: Sendable, Equatable, CustomStringConvertible {
     /// The scenario file, and where in it the `expect` step is (nil: a scenario made in code):
     /// the failure starts with `FILE:LINE:COLUMN:` as every other scenario error does (SPEC §5).
     public var file: String = ""
+    /// The `expect` step's line and column in `file`.
     public var position: SourcePosition?
 
     public var description: String {

@@ -6,6 +6,7 @@ import TrellisModel
 public struct SegueSpec: Sendable, Equatable {
     /// The segue's id: its key in `segues`, what a `performSegue` step names.
     public var id: String
+    /// What performing it does: present, show, showDetail, unwind… (SPEC §11's kinds).
     public var kind: SegueKind
     /// The controller of the segue's source scene.
     public var from: ControllerID
@@ -21,6 +22,7 @@ public struct SegueSpec: Sendable, Equatable {
     /// The `UIStoryboardSegue` subclass of a `custom` segue.
     public var customClass: String?
 
+    /// A segue of `kind` from `from`'s scene to `destination`, with no style, anchor or class.
     public init(id: String, kind: SegueKind, from: ControllerID, destination: ControllerID?) {
         self.id = id
         self.kind = kind
@@ -31,7 +33,22 @@ public struct SegueSpec: Sendable, Equatable {
 
 /// A segue's `kind`, in the storyboard's own words (SPEC §11).
 public enum SegueKind: String, Sendable, Equatable, CaseIterable {
-    case presentation, popoverPresentation, show, showDetail, push, modal, unwind, custom
+    /// Presents the destination modally (iOS 8 and later).
+    case presentation
+    /// Presents the destination as a popover from the segue's anchor.
+    case popoverPresentation
+    /// `show(_:sender:)` from the source (R55).
+    case show
+    /// `showDetailViewController(_:sender:)` from the source (R56, R57).
+    case showDetail
+    /// Pre-iOS 8 push: performed as `show`.
+    case push
+    /// Pre-iOS 8 modal: performed as `presentation`.
+    case modal
+    /// Dismisses the presented controller that holds the source (R43–R46).
+    case unwind
+    /// A `UIStoryboardSegue` subclass: performed only when the runner registers its class.
+    case custom
 
     /// Whether a `style`/`transitionStyle` may go with the segue: the presenting kinds, and a
     /// custom segue, whose class may present.
