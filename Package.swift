@@ -42,6 +42,9 @@ let package = Package(
         // Scenario files may be YAML (SPEC §5): Yams brings libyaml (its CYaml module), whose
         // events TrellisScenario composes itself (YAML 1.2 core schema, one-line errors).
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
+        // The conductor spawns and supervises its nodes with it (a pidfd on Linux, SIGTERM then
+        // SIGKILL on teardown): docs/decisions.md, "Node processes".
+        .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
     ],
     targets: [
         .target(name: "TrellisModel", dependencies: ["TrellisJSON"]),
@@ -50,7 +53,10 @@ let package = Package(
         .systemLibrary(name: "CZeroMQ", providers: [.apt(["libzmq3-dev"])]),
         .target(name: "ZeroMQ", dependencies: ["CZeroMQ"]),
         .target(name: "TrellisTransport", dependencies: ["ZeroMQ", "TrellisWire", "TrellisModel", "TrellisJSON", "TrellisTrace", "TrellisRuntime"]),
-        .target(name: "TrellisDistributed", dependencies: ["TrellisTransport", "ZeroMQ", "TrellisWire", "TrellisModel", "TrellisTrace", "TrellisTraceFiles", "TrellisRuntime", "TrellisScenario"]),
+        .target(name: "TrellisDistributed", dependencies: [
+            "TrellisTransport", "ZeroMQ", "TrellisWire", "TrellisModel", "TrellisTrace", "TrellisTraceFiles", "TrellisRuntime", "TrellisScenario",
+            .product(name: "Subprocess", package: "swift-subprocess"),
+        ]),
         .target(name: "TrellisWire", dependencies: ["TrellisModel"]),
         .target(name: "TrellisJSON"),
         .target(name: "TrellisTrace", dependencies: ["TrellisModel"]),

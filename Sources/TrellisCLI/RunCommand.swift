@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Synchronization
 import TrellisRuntime
 import TrellisScenario
 import TrellisTrace
@@ -123,8 +124,6 @@ struct RunCommand: BehaviorCommand {
 
     private func runDistributed(_ loaded: Scenario, text: String) async throws {
         if let notice = Self.oneNodeNotice(loaded, file: scenario) { StandardError.write(notice) }
-        let interruptions = InterruptHandling.install()
-        defer { interruptions.forEach { $0.cancel() } }
         var options = DistributedOptions(nodeExecutable: Self.ownExecutable)
         options.endpointKind = endpoints
         options.conductorEndpoint = listen
@@ -133,8 +132,11 @@ struct RunCommand: BehaviorCommand {
         for entry in node {
             if let (name, endpoint) = NodeCommand.split(entry) { options.startedNodes[name] = endpoint }
         }
+        let run = DistributedRun(scenario: loaded, scenarioText: text, options: options)
+        let interruptions = InterruptHandling.install(stopping: run.spawned)
+        defer { interruptions.forEach { $0.cancel() } }
         do {
-            let result = try await DistributedRun.run(loaded, scenarioText: text, options: options)
+            let result = try await run.conduct()
             try finish(result, runID: loaded.name)
         } catch let error as DistributedRunError {
             if case let .faults(_, partial) = error {
@@ -237,16 +239,27 @@ struct ValidateCommand: BehaviorCommand {
     }
 }
 
-/// An interrupted conductor (SIGINT, SIGTERM) takes the nodes it started down with it.
+/// An interrupted conductor (SIGINT, SIGTERM) takes the nodes its run started down with it —
+/// SIGTERM, then SIGKILL for any that has not exited within `NodeProcess.stopGrace` — removes
+/// the run's work folder, and exits 128 + the signal. A second signal ends it at once.
 enum InterruptHandling {
-    static func install() -> [DispatchSourceSignal] {
-        [SIGINT, SIGTERM].map { number in
+    /// Whether a signal came already (shared by both handlers).
+    private final class Signalled: Sendable {
+        let flag = Atomic<Bool>(false)
+    }
+
+    static func install(stopping spawned: SpawnedNodes) -> [DispatchSourceSignal] {
+        let signalled = Signalled()
+        return [SIGINT, SIGTERM].map { number in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler {
-                SpawnedProcesses.shared.killAll()
-                StandardError.write("trellis: interrupted; the nodes it started were stopped")
-                exit(128 + number)
+                guard !signalled.flag.exchange(true, ordering: .relaxed) else { exit(128 + number) }
+                Task {
+                    await spawned.stopAll()
+                    StandardError.write("trellis: interrupted; the nodes it started were stopped")
+                    exit(128 + number)
+                }
             }
             source.resume()
             return source
