@@ -99,22 +99,20 @@ final class NodeProcess: Sendable {
     /// Waits until it has exited, at most `limit`; if it has not by then, stops it (SIGTERM,
     /// then SIGKILL) and waits for that. A waiting task that is cancelled stops it at once.
     func waitForExit(within limit: Duration) async {
-        let supervision = self.supervision
-        let exitedInTime = await withTaskGroup(of: Bool.self) { group in
-            group.addTask {
-                await supervision.value
-                return true
-            }
-            group.addTask {
-                do { try await Task.sleep(for: limit) } catch {}
-                return false
-            }
-            let first = await group.next() ?? false
-            group.cancelAll()
-            return first
+        // The deadline stops it; its end (awaited below) cancels the deadline. A task group
+        // would not do: it waits for every child, and the one awaiting the end would hold the
+        // group until the process exits by itself.
+        let deadline = Task {
+            do { try await Task.sleep(for: limit) } catch { return }
+            self.stop()
         }
-        if !exitedInTime { stop() }
-        await supervision.value
+        let supervision = self.supervision
+        await withTaskCancellationHandler {
+            await supervision.value
+        } onCancel: {
+            self.stop()
+        }
+        deadline.cancel()
     }
 
     /// How a process ended, in the words the conductor's messages use ("node b …").
