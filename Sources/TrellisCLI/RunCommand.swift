@@ -135,9 +135,17 @@ struct RunCommand: BehaviorCommand {
         let run = DistributedRun(scenario: loaded, scenarioText: text, options: options)
         let interruptions = InterruptHandling.install(stopping: run.spawned)
         defer { interruptions.forEach { $0.cancel() } }
+        let outcome: Result<ScenarioRun, DistributedRunError>
         do {
-            let result = try await run.conduct()
-            try finish(result, runID: loaded.name)
+            outcome = .success(try await run.conduct())
+        } catch {
+            outcome = .failure(error)
+        }
+        // Interrupted: the nodes it stopped may have ended the run first; the program still ends
+        // as interrupted (128 + the signal), whichever of the two gets there first.
+        if let signal = run.spawned.interruptingSignal { await InterruptHandling.finish(run.spawned, signal: signal) }
+        do {
+            try finish(outcome.get(), runID: loaded.name)
         } catch let error as DistributedRunError {
             if case let .faults(_, partial) = error {
                 print(events: partial.events, runID: loaded.name)
@@ -255,16 +263,25 @@ enum InterruptHandling {
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler {
                 guard !signalled.flag.exchange(true, ordering: .relaxed) else { exit(128 + number) }
-                Task {
-                    await spawned.stopAll()
-                    StandardError.write("trellis: interrupted; the nodes it started were stopped")
-                    exit(128 + number)
-                }
+                spawned.interrupted(by: number)
+                Task { await finish(spawned, signal: number) }
             }
             source.resume()
             return source
         }
     }
+
+    /// Stops the run's nodes, says so once, and exits 128 + `signal`: from the handler, or from
+    /// the run when it ends first.
+    static func finish(_ spawned: SpawnedNodes, signal: Int32) async -> Never {
+        await spawned.stopAll()
+        if !said.exchange(true, ordering: .relaxed) {
+            StandardError.write("trellis: interrupted; the nodes it started were stopped")
+        }
+        exit(128 + signal)
+    }
+
+    private static let said = Atomic<Bool>(false)
 }
 
 /// SPEC §8: progress on a terminal for long runs — a `step N/M` line on standard error,

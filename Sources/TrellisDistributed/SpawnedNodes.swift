@@ -9,11 +9,21 @@ package final class SpawnedNodes: Sendable {
     private struct Contents {
         var processes: [NodeProcess] = []
         var folder: URL?
+        var interruptingSignal: Int32?
     }
 
     private let contents = Mutex(Contents())
 
     package init() {}
+
+    /// The signal that interrupted the conductor (`interrupted(by:)`), once one has: the run,
+    /// which its stopped nodes end meanwhile, must not end the program with a status of its own.
+    package var interruptingSignal: Int32? { contents.withLock { $0.interruptingSignal } }
+
+    /// Notes that `signal` interrupted the conductor (the first one counts).
+    package func interrupted(by signal: Int32) {
+        contents.withLock { $0.interruptingSignal = $0.interruptingSignal ?? signal }
+    }
 
     func add(_ process: NodeProcess) { contents.withLock { $0.processes.append(process) } }
     func set(folder: URL?) { contents.withLock { $0.folder = folder } }
