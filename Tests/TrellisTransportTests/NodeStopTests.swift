@@ -8,7 +8,7 @@ import TrellisTestSupport
 /// conductor reports it stopped — at once, by name — rather than lost once silent; a node
 /// killed by SIGKILL is still found by its silence (`DistributedRunTests`). Every wait is
 /// bounded and every process is gone at the end.
-@Suite(.tags(.multiProcess), .timeLimit(.minutes(2)))
+@Suite(.tags(.multiProcess), .selected(.multiProcess), .timeLimit(.minutes(2)))
 struct NodeStopTests {
     /// `steps` rotations of a window whose controllers sit on b and c: every step calls both.
     static func rotations(_ steps: Int) -> String {
@@ -96,11 +96,12 @@ struct NodeStopTests {
         try conductor.run()
         defer { if conductor.isRunning { kill(conductor.processIdentifier, SIGKILL) } }
         // Node b once it is set up: the conductor and c have each opened a stream to it.
-        let b = try #require(await NodeWatch.setUpChild(named: "b", of: conductor.processIdentifier, within: .seconds(30)),
-                             "node b was not set up within 30 s")
+        // Generous: pinned to one CPU beside other suites, three processes take long to start.
+        let b = try #require(await NodeWatch.setUpChild(named: "b", of: conductor.processIdentifier, within: .seconds(60)),
+                             "node b was not set up within 60 s")
         kill(b, SIGTERM)
-        let ended = await NodeWatch.waitForExit(conductor, within: .seconds(30))
-        #expect(ended, "the conductor did not end within 30 s of node b's SIGTERM")
+        let ended = await NodeWatch.waitForExit(conductor, within: .seconds(45))
+        #expect(ended, "the conductor did not end within 45 s of node b's SIGTERM")
         let stderr = (try? String(contentsOf: errors, encoding: .utf8)) ?? ""
         #expect(conductor.terminationStatus == 3, "stderr: \(stderr)")
         #expect(stderr.contains("node b stopped"), "stderr: \(stderr)")
