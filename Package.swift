@@ -61,6 +61,9 @@ let package = Package(
         // `swift package generate-documentation` (DocC) for scripts/test.sh and the Swift Package
         // Index. A command plugin no target uses: a package that depends on Trellis builds none of it.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
+        // The conductor spawns and supervises its nodes with it (a pidfd on Linux, SIGTERM then
+        // SIGKILL on teardown): docs/decisions.md, "Node processes".
+        .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
     ],
     targets: [
         .target(name: "TrellisModel", dependencies: ["TrellisJSON"]),
@@ -68,7 +71,10 @@ let package = Package(
         .systemLibrary(name: "CZeroMQ", pkgConfig: zeroMQPkgConfig, providers: [.apt(["libzmq3-dev"]), .brew(["zeromq"])]),
         .target(name: "ZeroMQ", dependencies: ["CZeroMQ"]),
         .target(name: "TrellisTransport", dependencies: ["ZeroMQ", "TrellisWire", "TrellisModel", "TrellisJSON", "TrellisTrace", "TrellisRuntime"]),
-        .target(name: "TrellisDistributed", dependencies: ["TrellisTransport", "ZeroMQ", "TrellisWire", "TrellisModel", "TrellisTrace", "TrellisTraceFiles", "TrellisRuntime", "TrellisScenario"]),
+        .target(name: "TrellisDistributed", dependencies: [
+            "TrellisTransport", "ZeroMQ", "TrellisWire", "TrellisModel", "TrellisTrace", "TrellisTraceFiles", "TrellisRuntime", "TrellisScenario",
+            .product(name: "Subprocess", package: "swift-subprocess"),
+        ]),
         .target(name: "TrellisWire", dependencies: ["TrellisModel"]),
         .target(name: "TrellisJSON"),
         .target(name: "TrellisTrace", dependencies: ["TrellisModel"]),

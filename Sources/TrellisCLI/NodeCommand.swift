@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Synchronization
 import TrellisDistributed
 import TrellisRuntime
 import TrellisTransport
@@ -23,7 +24,10 @@ struct NodeCommand: BehaviorCommand {
             CURVE keys its conductor does not accept (or that do not accept it), it says so and \
             exits 2. A node is the conductor's own program: a setup naming Swift behaviours this \
             program does not register is refused with ERROR 8 naming them, and the node exits 2 \
-            at its conductor's goodbye (start it with the runner the conductor runs).
+            at its conductor's goodbye (start it with the runner the conductor runs). Stopped by \
+            SIGTERM or SIGINT, it finishes the calls it serves, says goodbye to its conductor \
+            (which then reports it stopped, not lost) and exits 128 + the signal (143, 130) \
+            within a second; a second signal ends it at once.
 
             With --keys FOLDER (from `trellis keys make`) the node uses CURVE: its secret key is \
             FOLDER/NAME.key, each --peer's public key FOLDER/PEER.pub, and it lets in exactly the \
@@ -122,8 +126,34 @@ struct NodeCommand: BehaviorCommand {
             keys[peerName] = key
         }
         let node = WorkerNode(name: name, registry: registry)
+        let signals = NodeSignals.install(leaving: node)
+        defer { signals.forEach { $0.cancel() } }
         let peers = peer.compactMap(Self.split).map { (name: $0.name, endpoint: $0.endpoint, serverKey: keys[$0.name]) }
         let code = await node.run(bind: bind, peers: peers, curve: curve, conductor: conductor, setupTimeout: .seconds(max(1, setupTimeout)))
         if code != 0 { throw ExitCode(code) }
+    }
+}
+
+/// `trellis node`'s SIGTERM and SIGINT: the first makes the node say goodbye and leave
+/// (`WorkerNode.leave(signal:)`), so that its conductor reports it stopped rather than lost; a
+/// second one, of either, ends the process at once.
+enum NodeSignals {
+    /// Whether a signal came already (shared by both handlers).
+    private final class Signalled: Sendable {
+        let flag = Atomic<Bool>(false)
+    }
+
+    static func install(leaving node: WorkerNode) -> [DispatchSourceSignal] {
+        let signalled = Signalled()
+        return [SIGTERM, SIGINT].map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler {
+                guard !signalled.flag.exchange(true, ordering: .relaxed) else { exit(128 + number) }
+                Task { await node.leave(signal: number) }
+            }
+            source.resume()
+            return source
+        }
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Synchronization
 import TrellisJSON
 import TrellisRuntime
 import TrellisScenario
@@ -148,8 +149,6 @@ struct RunCommand: BehaviorCommand {
 
     private func runDistributed(_ loaded: Scenario, text: String, into outcome: inout RunOutcome) async {
         if let notice = Self.oneNodeNotice(loaded, file: scenario) { StandardError.write(notice) }
-        let interruptions = InterruptHandling.install(documents: format == .json ? interruptedDocuments(loaded) : [:])
-        defer { interruptions.forEach { $0.cancel() } }
         var options = DistributedOptions(nodeExecutable: Self.ownExecutable)
         options.endpointKind = endpoints
         options.conductorEndpoint = listen
@@ -158,11 +157,26 @@ struct RunCommand: BehaviorCommand {
         for entry in node {
             if let (name, endpoint) = NodeCommand.split(entry) { options.startedNodes[name] = endpoint }
         }
+        let run = DistributedRun(scenario: loaded, scenarioText: text, options: options)
+        let documents = format == .json ? interruptedDocuments(loaded) : [:]
+        let interruptions = InterruptHandling.install(stopping: run.spawned, documents: documents)
+        defer { interruptions.forEach { $0.cancel() } }
+        let result: Result<ScenarioRun, DistributedRunError>
         do {
-            let result = try await DistributedRun.run(loaded, scenarioText: text, options: options)
-            outcome.events = result.events
-            outcome.failures = result.failures
+            result = .success(try await run.conduct())
         } catch {
+            result = .failure(error)
+        }
+        // Interrupted: the nodes it stopped may have ended the run first; the program still ends
+        // as interrupted (128 + the signal), whichever of the two gets there first.
+        if let signal = run.spawned.interruptingSignal {
+            await InterruptHandling.finish(run.spawned, signal: signal, document: documents[signal])
+        }
+        switch result {
+        case let .success(finished):
+            outcome.events = finished.events
+            outcome.failures = finished.failures
+        case let .failure(error):
             // A run set up wrongly (an unknown node, a bad endpoint, a wrong conductor name or
             // key) is bad input; any other failure is a fault of the run.
             switch error {
@@ -299,7 +313,9 @@ struct ValidateCommand: BehaviorCommand {
     }
 }
 
-/// An interrupted conductor (SIGINT, SIGTERM) takes the nodes it started down with it.
+/// An interrupted conductor (SIGINT, SIGTERM) takes the nodes its run started down with it —
+/// SIGTERM, then SIGKILL for any that has not exited within `NodeProcess.stopGrace` — removes
+/// the run's work folder, and exits 128 + the signal. A second signal ends it at once.
 enum InterruptHandling {
     static let signals = [SIGINT, SIGTERM]
 
@@ -308,22 +324,40 @@ enum InterruptHandling {
         "interrupted by \(number == SIGINT ? "SIGINT" : "SIGTERM"); the nodes it started were stopped"
     }
 
+    /// Whether a signal came already (shared by both handlers).
+    private final class Signalled: Sendable {
+        let flag = Atomic<Bool>(false)
+    }
+
     /// Installs the handlers; `documents` holds, by signal, a JSON document to print on standard
     /// output before exiting (`run --format json`: the report the run will not reach).
-    static func install(documents: [Int32: String] = [:]) -> [DispatchSourceSignal] {
-        signals.map { number in
+    static func install(stopping spawned: SpawnedNodes, documents: [Int32: String] = [:]) -> [DispatchSourceSignal] {
+        let signalled = Signalled()
+        return signals.map { number in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler {
-                SpawnedProcesses.shared.killAll()
-                StandardError.write("trellis: interrupted; the nodes it started were stopped")
-                if let document = documents[number] { JSONReport.write(document + "\n") }
-                exit(128 + number)
+                guard !signalled.flag.exchange(true, ordering: .relaxed) else { exit(128 + number) }
+                spawned.interrupted(by: number)
+                Task { await finish(spawned, signal: number, document: documents[number]) }
             }
             source.resume()
             return source
         }
     }
+
+    /// Stops the run's nodes, says so once (and prints `document`, the JSON report, once), and
+    /// exits 128 + `signal`: from the handler, or from the run when it ends first.
+    static func finish(_ spawned: SpawnedNodes, signal: Int32, document: String? = nil) async -> Never {
+        await spawned.stopAll()
+        if !said.exchange(true, ordering: .relaxed) {
+            StandardError.write("trellis: interrupted; the nodes it started were stopped")
+            if let document { JSONReport.write(document + "\n") }
+        }
+        exit(128 + signal)
+    }
+
+    private static let said = Atomic<Bool>(false)
 }
 
 /// SPEC §8: progress on a terminal for long runs — a `step N/M` line on standard error,

@@ -45,6 +45,12 @@ package actor DistributedRun {
     package var strangersGreeted: Int { lifecycle.strangers.count + lifecycle.strangersNotKept }
     /// The workers this conductor launched (`options.launcher`), by name.
     private var children: [String: LaunchedNode] = [:]
+    /// The node processes and the work folder of this run, for an interrupted conductor to stop
+    /// and remove (`SpawnedNodes.stopAll`) while the run itself may be anywhere.
+    package nonisolated let spawned = SpawnedNodes()
+    /// The workers that said goodbye on their own before the conductor's goodbye (stopped by a
+    /// signal, TWP/1 §9.8 rule 6): stopped, not lost.
+    private(set) var stoppedNodes = Set<String>()
     private var workDirectory: URL?
     private var nextCorrelation: UInt64 = 1 << 32
     /// Every node's CURVE public key, when the run uses CURVE.
@@ -86,6 +92,15 @@ package actor DistributedRun {
 
     /// The process ids of the spawned nodes, by name (for tests that kill one).
     package var processIDs: [String: Int32] { children.compactMapValues(\.processIdentifier) }
+
+    /// The step the conductor's window is at (0: the initial layout), for tests that act mid-run.
+    package nonisolated var currentStep: Int { recorder.step }
+
+    /// Waits until the spawned `node` has exited, at most `limit` (then stops it: SIGTERM, then
+    /// SIGKILL); its status is then in `exitStatuses`. For tests that stop a node themselves.
+    package func waitForExit(of node: String, within limit: Duration) async {
+        await children[node]?.waitForExit(within: limit)
+    }
 
     /// The exit statuses of the spawned nodes that exited by themselves (not killed by a
     /// signal), by name: 0 after the conductor's goodbye.
@@ -149,7 +164,7 @@ package actor DistributedRun {
         let directory = try makeWorkFolder()
         let keys = try makeKeys(folderKeys: folderKeys)
         let conductorEndpoint = try await listen(curve: keys.conductor, in: directory)
-        try launchWorkers(keys: keys, conductorEndpoint: conductorEndpoint, in: directory)
+        try await launchWorkers(keys: keys, conductorEndpoint: conductorEndpoint, in: directory)
         try await awaitGreetings(conductorEndpoint: conductorEndpoint)
         try await setUpWorkers(conductorEndpoint: conductorEndpoint)
         lifecycle.allSetUp()
@@ -165,7 +180,7 @@ package actor DistributedRun {
             throw .setup("cannot create \(directory.path): \(error)")
         }
         workDirectory = directory
-        SpawnedProcesses.shared.add(folder: directory)
+        spawned.set(folder: directory)
         return directory
     }
 
@@ -244,14 +259,16 @@ package actor DistributedRun {
     }
 
     /// Launches the workers not started by hand (`options.launcher`); each greets the conductor.
-    private func launchWorkers(keys: RunKeys, conductorEndpoint: String, in directory: URL) throws(DistributedRunError) {
+    private func launchWorkers(keys: RunKeys, conductorEndpoint: String, in directory: URL) async throws(DistributedRunError) {
         let run = self
         for node in workers where options.startedNodes[node] == nil {
             let launch = NodeLaunch(
                 node: node, bindEndpoint: endpoint(for: node, in: directory), conductor: placement.conductor,
                 conductorEndpoint: conductorEndpoint, keys: try launchKeys(of: node, keys: keys, in: directory),
                 registry: scenario.registry)
-            children[node] = try options.launcher.launch(launch, options: options) { why in await run.lost(node, why) }
+            children[node] = try await options.launcher.launch(launch, options: options, spawned: spawned) { why in
+                await run.lost(node, why)
+            }
         }
     }
 
@@ -501,12 +518,17 @@ package actor DistributedRun {
     /// of the step in which that became known, with one line that says so (in the trace, and
     /// first among the faults).
     private func stopsAfter(step: Int) async -> Bool {
-        let lost = workers.filter { transport.isGone($0) }
-        guard !lost.isEmpty else { return false }
+        let gone = workers.filter { transport.isGone($0) }
+        guard !gone.isEmpty else { return false }
         let total = scenario.steps.count
         let during = step == 0 ? "the initial layout" : "step \(step) of \(total)"
         let rest = step >= total ? "" : step + 1 == total ? "; step \(total) was not run" : "; steps \(step + 1)–\(total) were not run"
-        let summary = "\(lost.count == 1 ? "node" : "nodes") \(lost.joined(separator: ", ")) lost during \(during): the run stopped there\(rest)"
+        // A node that said goodbye stopped; one that fell silent or died is lost.
+        let lost = gone.filter { !stoppedNodes.contains($0) }, stopped = gone.filter(stoppedNodes.contains)
+        let who = [(lost, "lost"), (stopped, "stopped")].filter { !$0.0.isEmpty }.map { nodes, what in
+            "\(nodes.count == 1 ? "node" : "nodes") \(nodes.joined(separator: ", ")) \(what)"
+        }
+        let summary = "\(who.joined(separator: " and ")) during \(during): the run stopped there\(rest)"
         stopSummary = summary
         await host.noteFault(summary)
         recorder.record(.fault(summary), controller: ControllerIDs.node(placement.conductor), cause: nil)
@@ -535,10 +557,29 @@ package actor DistributedRun {
             }
             await control.deliver(message, for: key)
         case .goodbye:
+            await workerLeft(peer)
             await transport.answer(.goodbyeAck, to: peer, correlationID: message.header.correlationID)
         case .setup, .call, .return, .heartbeat, .traceRequest:
             break
         }
+    }
+
+    /// A worker said goodbye before the conductor's own (TWP/1 §9.8 rule 6: `trellis node` does
+    /// on SIGTERM or SIGINT): it stopped. It is gone at once — the calls waiting on it fail,
+    /// the run stops at the end of the step, a start fails — and is said to have stopped, not
+    /// to be lost. A goodbye during the conductor's shutdown, or from a stranger, only gets
+    /// its acknowledgement.
+    private func workerLeft(_ node: String) async {
+        guard lifecycle.phase != .shutDown, workers.contains(node), !stoppedNodes.contains(node) else { return }
+        let fault = "node \(node) stopped: it said goodbye"
+        // Marked first: the run may look at its gone nodes while the transport declares it.
+        stoppedNodes.insert(node)
+        guard await transport.peerLeft(node, fault: fault) else {
+            stoppedNodes.remove(node)
+            return
+        }
+        await host.noteFault(fault)
+        await carryOut(lifecycle.lost(node, why: "stopped (it said goodbye)"), for: node)
     }
 
     /// Says goodbye to every node, waits for the acknowledgements and the processes, kills what
@@ -584,15 +625,18 @@ package actor DistributedRun {
             launched.terminate()
         }
         // A node that acknowledged is on its way out: it gets a moment to exit by itself even
-        // when its answer came just before the deadline — one moment for all of them.
+        // when its answer came just before the deadline — one moment for all of them. Those
+        // still running then are stopped together (SIGTERM, then SIGKILL): one grace for all.
         let exitDeadline = max(deadline, ContinuousClock.now.advanced(by: Self.exitGrace))
-        for (node, launched) in children {
-            let until = acknowledged.contains(node) ? exitDeadline : deadline
-            await launched.waitForExit(within: ContinuousClock.now.duration(to: until))
+        await withTaskGroup(of: Void.self) { group in
+            for (node, launched) in children {
+                let until = acknowledged.contains(node) ? exitDeadline : deadline
+                group.addTask { await launched.waitForExit(within: ContinuousClock.now.duration(to: until)) }
+            }
         }
         if let workDirectory {
             try? FileManager.default.removeItem(at: workDirectory)
-            SpawnedProcesses.shared.remove(folder: workDirectory)
+            spawned.set(folder: nil)
         }
     }
 

@@ -40,8 +40,8 @@ struct NodeLaunch: Sendable {
 }
 
 /// A worker the conductor launched, until it has exited.
-enum LaunchedNode {
-    case process(Process)
+enum LaunchedNode: Sendable {
+    case process(NodeProcess)
     case inProcess(InProcessNode)
 
     /// The operating system's id of the node's process, if it has one.
@@ -62,46 +62,25 @@ enum LaunchedNode {
     /// The status it exited with by itself (not killed by a signal), once it has.
     var exitStatus: Int32? {
         switch self {
-        case let .process(process):
-            return !process.isRunning && process.terminationReason == .exit ? process.terminationStatus : nil
+        case let .process(process): return process.exitStatus
         case let .inProcess(node): return node.exitStatus
         }
     }
 
-    /// Asks it to stop now (it was never greeted, so no goodbye can reach it).
+    /// Asks it to stop now (it was never greeted, so no goodbye can reach it): a process gets
+    /// SIGTERM, then SIGKILL if it has not exited within `NodeProcess.stopGrace`.
     func terminate() {
         switch self {
-        case let .process(process): kill(process.processIdentifier, SIGTERM)
+        case let .process(process): process.stop()
         case let .inProcess(node): node.terminate()
         }
     }
 
-    /// Waits for it to exit within `limit`, then kills it; it is no longer the conductor's to
-    /// clean up after an interruption (`SpawnedProcesses`).
+    /// Waits for it to exit within `limit`, then stops it (a process: SIGTERM, then SIGKILL).
     func waitForExit(within limit: Duration) async {
         switch self {
-        case let .process(process):
-            await Self.waitForExit(process, within: limit)
-            SpawnedProcesses.shared.remove(process.processIdentifier)
-        case let .inProcess(node):
-            await node.waitForExit(within: limit)
-        }
-    }
-
-    /// Waits for a process to exit, then kills it if it has not — at once when the waiting task
-    /// is cancelled (a swallowed cancellation would spin until the deadline).
-    private static func waitForExit(_ process: Process, within limit: Duration) async {
-        let deadline = ContinuousClock.now.advanced(by: limit)
-        while process.isRunning, ContinuousClock.now < deadline {
-            do {
-                try await Task.sleep(for: .milliseconds(20))
-            } catch {
-                break
-            }
-        }
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+        case let .process(process): await process.waitForExit(within: limit)
+        case let .inProcess(node): await node.waitForExit(within: limit)
         }
     }
 }
@@ -110,11 +89,11 @@ extension NodeLauncher {
     /// Starts the worker `launch` describes; `exited` says why, once it has exited by itself
     /// (a worker that exits before the run is set up ends the set-up at once).
     func launch(
-        _ launch: NodeLaunch, options: DistributedOptions, exited: @escaping @Sendable (_ why: String) async -> Void
-    ) throws(DistributedRunError) -> LaunchedNode {
+        _ launch: NodeLaunch, options: DistributedOptions, spawned: SpawnedNodes, exited: @escaping @Sendable (_ why: String) async -> Void
+    ) async throws(DistributedRunError) -> LaunchedNode {
         switch self {
         case .processes:
-            return try Self.launchProcess(launch, executable: options.nodeExecutable, exited: exited)
+            return try await Self.launchProcess(launch, executable: options.nodeExecutable, spawned: spawned, exited: exited)
         case let .inProcess(network):
             // The conductor's own transport refused CURVE already (`startConductor`).
             guard launch.keys == nil else { throw .setup("node \(launch.node): \(LoopbackError.curve)") }
@@ -131,13 +110,11 @@ extension NodeLauncher {
         }
     }
 
-    /// `trellis node` for `launch`, registered with `SpawnedProcesses` so that an interrupted
-    /// conductor takes it down with it.
+    /// `trellis node` for `launch`, added to its run's `spawned`, so that an interrupted
+    /// conductor stops it.
     private static func launchProcess(
-        _ launch: NodeLaunch, executable: String, exited: @escaping @Sendable (_ why: String) async -> Void
-    ) throws(DistributedRunError) -> LaunchedNode {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
+        _ launch: NodeLaunch, executable: String, spawned: SpawnedNodes, exited: @escaping @Sendable (_ why: String) async -> Void
+    ) async throws(DistributedRunError) -> LaunchedNode {
         var arguments = ["node", "--name", launch.node, "--bind", launch.bindEndpoint,
                          "--peer", "\(launch.conductor)=\(launch.conductorEndpoint)", "--conductor", launch.conductor,
                          "--setup-timeout", "60"]
@@ -150,17 +127,13 @@ extension NodeLauncher {
         case nil:
             break
         }
-        process.arguments = arguments
-        process.terminationHandler = { ended in
-            let status = ended.terminationStatus
-            Task { await exited("exited with status \(status)") }
-        }
+        let process: NodeProcess
         do {
-            try process.run()
+            process = try await NodeProcess.start(executable: executable, arguments: arguments, ended: exited)
         } catch {
             throw .setup("cannot start node \(launch.node) (\(executable)): \(error)")
         }
-        SpawnedProcesses.shared.add(process.processIdentifier)
+        spawned.add(process)
         return .process(process)
     }
 }

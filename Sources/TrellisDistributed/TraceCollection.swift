@@ -78,7 +78,8 @@ extension DistributedRun {
             // Nothing is lost silently: a node that cannot send its trace is a fault of the run
             // and a fault line in the merged trace, saying how much of it arrived.
             guard !transport.isGone(node) else {
-                await traceMissing("node \(node) is gone: its trace is missing from the merged trace")
+                let what = stoppedNodes.contains(node) ? "stopped" : "is gone"
+                await traceMissing("node \(node) \(what): its trace is missing from the merged trace")
                 continue
             }
             guard !traces.refused.contains(node) else { continue }

@@ -61,6 +61,15 @@ package actor WorkerNode {
     /// sees the mismatch itself about seven times in eight.
     static let mismatchGrace: Duration = .seconds(1)
     static let mismatchRedial: Duration = .milliseconds(100)
+    /// How long a node stopped by a signal (`leave(signal:)`) gives the calls it serves and its
+    /// conductor's GOODBYE-ACK before it exits anyway: less than the grace its own conductor
+    /// gives it after SIGTERM (`NodeProcess.stopGrace`), so that it is gone before SIGKILL.
+    package static let goodbyeGrace: Duration = .milliseconds(800)
+    /// The signal that is stopping this node, once one is (`leave(signal:)`).
+    private var leavingOnSignal: Int32?
+    /// The acknowledgements of the goodbyes it says when stopped, by `replyKey`.
+    private let goodbyeAcks = Rendezvous<WireMessage>()
+    private var awaitedAcks = Set<String>()
 
     package init(name: String, registry: BehaviorRegistry = BehaviorRegistry()) {
         self.name = name
@@ -120,6 +129,42 @@ package actor WorkerNode {
     /// Ends the node now, as a signal ends its process: for a node in the conductor's own
     /// process that its goodbye did not end (`NodeLaunch.inProcess`). `run` returns `code`.
     package func end(code: Int32) {
+        finish(code)
+    }
+
+    /// Stopped by `signal` (SIGTERM, SIGINT: `trellis node`'s handler) before its conductor's
+    /// goodbye: it finishes the calls it serves, says goodbye to its conductor — before a SETUP,
+    /// to whoever may be it — and waits for the acknowledgement (TWP/1 §9.8 rule 6), so that
+    /// the conductor reports it stopped rather than lost once silent. All that takes at most
+    /// `goodbyeGrace`; `run` then returns 128 + `signal`, as a shell reports a signal.
+    package func leave(signal: Int32) async {
+        guard exitCode == nil, leavingOnSignal == nil else { return }
+        leavingOnSignal = signal
+        let code = 128 + signal
+        let deadline = ContinuousClock.now.advanced(by: Self.goodbyeGrace)
+        let node = self
+        // A node that cannot say goodbye in time (a call that does not end, a conductor gone)
+        // exits all the same.
+        let timer = Task {
+            try await Task.sleep(until: deadline)
+            await node.finish(code)
+        }
+        await transport.waitUntilIdle()
+        let peers = conductor.map { [$0] } ?? expectedConductor.map { [$0] } ?? greeted.sorted()
+        var keys: [String] = []
+        for (offset, peer) in peers.enumerated() {
+            // Its own requests' ids, apart from its CALLs' 1, 2, 3… (TWP/1 §9.2 rule 1).
+            let correlation = (UInt64(1) << 32) + UInt64(offset)
+            let key = DistributedRun.replyKey(peer, correlation)
+            awaitedAcks.insert(key)
+            keys.append(key)
+            await transport.send(.goodbye, to: peer, correlationID: correlation)
+        }
+        for key in keys {
+            let left = ContinuousClock.now.duration(to: deadline)
+            if left > .zero { _ = await goodbyeAcks.wait(for: key, timeout: left) }
+        }
+        timer.cancel()
         finish(code)
     }
 
@@ -210,7 +255,11 @@ package actor WorkerNode {
             finish(lackedBehaviorsFor.contains(peer) ? 2 : 0)
         case let .hello(node, _, capabilities, _) where node == peer:
             noteCapabilities(WireCapabilities(rawValue: capabilities), of: peer)
-        case .hello, .goodbyeAck, .ready, .traceData, .compactTraceData, .error, .heartbeat, .call, .return:
+        case .goodbyeAck:
+            let key = DistributedRun.replyKey(peer, correlation)
+            guard awaitedAcks.remove(key) != nil else { return }
+            await goodbyeAcks.deliver(message, for: key)
+        case .hello, .ready, .traceData, .compactTraceData, .error, .heartbeat, .call, .return:
             break
         }
     }

@@ -373,7 +373,9 @@ package actor NodeTransport {
             // Said as the timeout the run was given: the check's margin (`NodeIOTuning`) only
             // makes sure the node says it within that time.
             let reason = "no message for \(timeout) ms"
-            peerGone(peer, reason: reason)
+            // A peer that said goodbye on its own (`peerLeft`) falls silent afterwards: that is
+            // no second news for the handlers.
+            guard peerGone(peer, reason: reason) else { return }
             await peerGoneHandler?(peer, reason)
         case let .peerRefused(key):
             refusedCount += 1
@@ -408,11 +410,27 @@ package actor NodeTransport {
     package private(set) var refusedCount = 0
 
     /// Every call waiting on `peer` fails now (SPEC §7: transitions complete with a fault).
-    func peerGone(_ peer: String, reason: String) {
-        guard let waiting = outbound.declareGone(peer, reason: reason) else { return }
+    /// False, doing nothing, when it was gone already.
+    @discardableResult
+    func peerGone(_ peer: String, reason: String) -> Bool {
+        declareGone(peer, reason: reason, fault: "node \(peer) is gone: \(reason)")
+    }
+
+    /// `peer` said goodbye on its own, before this node's own goodbye (a worker stopped by a
+    /// signal, TWP/1 §9.8 rule 6): it is gone for the run now rather than once silent, every call
+    /// waiting on it fails with `fault`, and it is sent nothing more. False, doing nothing, when
+    /// it was gone already.
+    @discardableResult
+    package func peerLeft(_ peer: String, fault: String) -> Bool {
+        declareGone(peer, reason: "it said goodbye", fault: fault)
+    }
+
+    private func declareGone(_ peer: String, reason: String, fault: String) -> Bool {
+        guard let waiting = outbound.declareGone(peer, reason: reason) else { return false }
         for entry in waiting {
-            entry.done.resume(returning: .fault("node \(peer) is gone: \(reason)"))
+            entry.done.resume(returning: .fault(fault))
         }
+        return true
     }
 }
 

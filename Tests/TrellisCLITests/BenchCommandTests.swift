@@ -5,7 +5,7 @@ import TrellisTestSupport
 /// `trellis bench` (SPEC §10, issue #7): the lines scripts read. No figure is judged here — a
 /// test never asserts a timing — only that the measure runs end to end, with its peer processes,
 /// and reports in the agreed form: `bench <name>: ours=… anchor=… ratio=… target=… pass|miss`.
-@Suite("trellis bench")
+@Suite("trellis bench", .tags(.slow), .selected(.slow))
 struct BenchCommandTests {
     struct Line {
         var name: String

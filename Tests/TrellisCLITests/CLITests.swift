@@ -28,7 +28,7 @@ struct CLITests {
         #expect(outcome.stderr.isEmpty)
     }
 
-    @Test("run --transport zmq of a scenario without placement says on one line that everything runs in one node")
+    @Test("run --transport zmq of a scenario without placement says on one line that everything runs in one node", .tags(.multiProcess), .selected(.multiProcess))
     func zmqWithoutPlacementSaysSo() async throws {
         let path = try scenarioFile("""
             { \(Phone.window), "root": "R", "controllers": { "R": { "children": ["A"] }, "A": {} },

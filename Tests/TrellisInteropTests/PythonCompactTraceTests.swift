@@ -6,7 +6,7 @@ import TrellisTestSupport
 /// `Tests/Interop/trellis_node.py`, written from TCF/1 alone) writes, for every example's events,
 /// exactly the capture the reference writes (`trellis trace convert`): every message the
 /// examples record — presentations, suppressions, layout frames — is encoded as TCF/1 says.
-@Suite("Interop: the Python node's compact traces")
+@Suite("Interop: the Python node's compact traces", .tags(.multiProcess), .selected(.multiProcess))
 struct PythonCompactTraceTests {
     static let encode = """
         import importlib.util, json, sys

@@ -11,7 +11,7 @@ import TrellisTestSupport
 /// the Python node as one of their workers. The cases run one after the other: each is three or four
 /// processes whose peers are declared gone after 2 s of silence, and a pinned run
 /// (`taskset -c 0`) puts all of them on one core.
-@Suite("Interop: the Python node in the place of each worker of the examples and of random scenarios", .serialized)
+@Suite("Interop: the Python node in the place of each worker of the examples and of random scenarios", .tags(.multiProcess, .slow), .selected(.multiProcess, .slow), .serialized)
 struct PythonNodeExampleTests {
     /// One example, one node of its placement played by the Python node.
     struct Case: CustomTestStringConvertible, Sendable {

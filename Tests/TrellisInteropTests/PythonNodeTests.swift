@@ -6,7 +6,7 @@ import TrellisTestSupport
 /// pyzmq and struct) joins a distributed run of the `trellis` binary: it hosts one leaf
 /// controller, a second worker (`b`, spawned by trellis) hosts a subtree, and the merged trace
 /// of the three processes equals the in-process trace line for line.
-@Suite("Interop: a Python node joins a run")
+@Suite("Interop: a Python node joins a run", .tags(.multiProcess), .selected(.multiProcess))
 struct PythonNodeTests {
     /// iPhone rotation with a trait change, a style change, and a preferred-size request that `R`
     /// grants (the Python node calls back into the conductor while the conductor waits for it).

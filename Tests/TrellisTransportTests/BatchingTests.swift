@@ -369,7 +369,7 @@ struct BatchingTests {
     }
 
     @Test("the Python node serves a batch's entries in order and rejects a damaged entry or a broken batch",
-          .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/python3")))
+          .tags(.multiProcess), .selected(.multiProcess), .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/python3")))
     func pythonNodeAcceptsBatches() async throws {
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -11,7 +11,7 @@ import TrellisWire
 import ZeroMQ
 
 /// SPEC §7: a distributed run prints exactly the in-process trace; faults end it cleanly.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.tags(.multiProcess), .selected(.multiProcess), .timeLimit(.minutes(2)))
 struct DistributedRunTests {
     /// Every example goes over in-process nodes (a loopback network); a handful of them over
     /// ZeroMQ too, between processes, where each costs a second.
@@ -72,7 +72,7 @@ struct DistributedRunTests {
         #expect(exampleFiles().filter(hasPlacement).count >= 5)
     }
 
-    @Test("a stranger that says something and hangs up is no lost node: the run goes on and succeeds")
+    @Test("a stranger that says something and hangs up is no lost node: the run goes on and succeeds", .tags(.slow), .selected(.slow))
     func aStrangerThatHangsUpDoesNotFailTheRun() async throws {
         let (text, scenario) = try spreadOverThreeNodes(packageRoot.appendingPathComponent("Examples/iphone-rotation.json"))
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-stranger-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")

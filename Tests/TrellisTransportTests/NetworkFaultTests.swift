@@ -19,6 +19,7 @@ import TrellisTestSupport
 ///
 /// Needs root and `ip netns`; skipped otherwise, saying so.
 @Suite(
+    .tags(.multiProcess, .networkNamespace, .slow), .selected(.multiProcess, .networkNamespace, .slow),
     .enabled(if: NetworkLab.available, "needs root and `ip netns` (network namespaces joined by veth): skipped"),
     .serialized, .timeLimit(.minutes(2)))
 struct NetworkFaultTests {

@@ -7,7 +7,7 @@ import TrellisTestSupport
 /// Issue 16 review: the conductor's shutdown tells every node goodbye first, then waits for all
 /// of them against one deadline — nodes that never answer cost it that deadline once, not once
 /// each — and leaves none of them running.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.tags(.multiProcess, .slow), .selected(.multiProcess, .slow), .timeLimit(.minutes(2)))
 struct ShutdownDeadlineTests {
     /// Controllers on the conductor and on three workers, b, c and d.
     static let threeWorkers = #"""

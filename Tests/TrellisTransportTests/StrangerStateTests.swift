@@ -9,7 +9,7 @@ import ZeroMQ
 /// A peer that makes up names — connecting to a node's inbox again and again under fresh routing
 /// ids (issue 16) — costs the node a bounded memory, a bounded number of sockets and a bounded
 /// shutdown, however many names it makes up.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.tags(.multiProcess), .selected(.multiProcess), .timeLimit(.minutes(2)))
 struct StrangerStateTests {
     static func folder() throws -> URL {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-strangers-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
