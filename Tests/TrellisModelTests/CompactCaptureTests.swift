@@ -115,7 +115,7 @@ struct CompactCaptureTests {
     ]
 
     static let goldenHex = """
-        89 54 52 4c 0d 0a 1a 0a 01 00
+        89 54 52 4c 0d 0a 1a 0a 01 01
         02 04 6d 61 69 6e
         01 03 01 72 00
         02 06 77 69 6e 64 6f 77
@@ -126,6 +126,7 @@ struct CompactCaptureTests {
         02 01 43
         03 10 00 00 00 00 00 c0 71 40 00 00 00 00 00 00 74 40
         42 08 00 02 02 03 00 01
+        04 05 03 9f f4 cc 35
         """
 
     static func hex(_ bytes: [UInt8]) -> String {
