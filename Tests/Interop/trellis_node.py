@@ -1379,11 +1379,11 @@ class CompactCapture:
             flags, fields = flags | 0x40, fields + varint(zigzag(moment - self.time))
         self.out += bytes([0x40 + TCF_CODES[event["message"]], flags]) + fields + varint(controller) + payload
         self.events += 1
+        self.node, self.seq, self.offset, self.transition, self.step, self.time = node, seq, offset, transition, step, moment
 
     def finished(self):  # TCF 1.1 §3.1: END, the event count and the CRC-32 (zlib's) of every byte before it
         return bytes(self.out) + bytes([0x04]) + varint(len(varint(self.events)) + 4) + varint(self.events) \
             + struct.pack("<I", zlib.crc32(self.out) & 0xFFFFFFFF)
-        self.node, self.seq, self.offset, self.transition, self.step, self.time = node, seq, offset, transition, step, moment
 
 
 def compact_captures(events, part_bytes):
