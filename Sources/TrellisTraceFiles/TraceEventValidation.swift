@@ -14,9 +14,10 @@ package enum TraceEventValidation {
     /// Why `event` cannot be in a capture, in the JSON Lines reader's words (`field "<name>": …`),
     /// or nil.
     package static func problem(in event: TraceEvent) -> String? {
-        for (key, value) in [("seq", event.id.sequence), ("lamport", event.lamport), ("time", event.time)] where value >= counterLimit {
-            return "field \"\(key)\": expected a non-negative integer (below 1.8e19), got \(value)"
-        }
+        // One comparison per field, no array: a large capture is checked event by event.
+        if event.id.sequence >= counterLimit { return tooLarge("seq", event.id.sequence) }
+        if event.lamport >= counterLimit { return tooLarge("lamport", event.lamport) }
+        if event.time >= counterLimit { return tooLarge("time", event.time) }
         if let transition = event.transition, transition < 0 {
             return "field \"transition\": expected a non-negative integer, got \(transition)"
         }
@@ -27,6 +28,10 @@ package enum TraceEventValidation {
         var check = PayloadCheck()
         _ = TraceMessageSchema.fields(of: event.message, &check)
         return check.problem
+    }
+
+    private static func tooLarge(_ key: String, _ value: UInt64) -> String {
+        "field \"\(key)\": expected a non-negative integer (below 1.8e19), got \(value)"
     }
 
     /// Visits a payload's fields (in `TraceMessageSchema`'s order) and keeps the first that JSON
@@ -40,8 +45,8 @@ package enum TraceEventValidation {
             if problem == nil { problem = "field \"payload.\(key)\": \(text)" }
         }
 
-        private mutating func finite(_ key: String, _ numbers: Double...) {
-            if !numbers.allSatisfy(\.isFinite) { note(key, "a number that is not finite (JSON has none)") }
+        private mutating func finite(_ key: String, _ allFinite: Bool) {
+            if !allFinite { note(key, "a number that is not finite (JSON has none)") }
         }
 
         mutating func integer(_ key: String, _ value: Int) -> Int {
@@ -56,12 +61,12 @@ package enum TraceEventValidation {
         func controllers(_ key: String, _ value: [ControllerID]) -> [ControllerID] { value }
 
         mutating func size(_ key: String, _ value: Size) -> Size {
-            finite(key, value.width, value.height)
+            finite(key, value.width.isFinite && value.height.isFinite)
             return value
         }
 
         mutating func rect(_ key: String, _ value: Rect) -> Rect {
-            finite(key, value.minX, value.minY, value.size.width, value.size.height)
+            finite(key, value.minX.isFinite && value.minY.isFinite && value.size.width.isFinite && value.size.height.isFinite)
             return value
         }
 
@@ -71,7 +76,7 @@ package enum TraceEventValidation {
         }
 
         mutating func traits(_ key: String, _ value: TraitCollection) -> TraitCollection {
-            finite(key + ".displayScale", value.displayScale)
+            if !value.displayScale.isFinite { finite(key + ".displayScale", false) }
             return value
         }
 
