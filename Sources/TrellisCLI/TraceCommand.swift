@@ -45,6 +45,7 @@ enum TraceInput {
         for problem in file.problems {
             StandardError.write("warning: \(problem)" + (problem.byteOffset == nil ? " (line skipped)" : ""))
         }
+        for notice in file.notices { StandardError.write("notice: \(notice)") }
         return file
     }
 
@@ -52,11 +53,23 @@ enum TraceInput {
     /// event of the cycle (its events would otherwise be under no root, printed as nothing).
     static func tree(_ events: [TraceEvent]) throws -> CausalTree {
         let tree = CausalTree(events)
-        if let cycle = tree.cycle {
-            StandardError.write("error: the trace is damaged: the causes of \(events[cycle].id) lead back to it (a cycle of causes)")
+        if let problem = cycleProblem(tree) {
+            StandardError.write("error: \(problem)")
             throw ExitCode(2)
         }
         return tree
+    }
+
+    /// Why a trace whose causes form a cycle is refused, naming an event of the cycle; nil for
+    /// a trace without one. Every command that reads a trace refuses such a one (`diff` and
+    /// `convert` included: a cycle is damage, never a difference or something to copy).
+    static func cycleProblem(_ tree: CausalTree) -> String? {
+        tree.cycle.map { "the trace is damaged: the causes of \(tree.events[$0].id) lead back to it (a cycle of causes)" }
+    }
+
+    /// Exits 2 when the causes of `events` form a cycle.
+    static func refuseCycle(_ events: [TraceEvent]) throws {
+        _ = try tree(events)
     }
 }
 
@@ -272,6 +285,7 @@ struct TraceMergeCommand: AsyncParsableCommand {
 
     func run() async throws {
         let file = try TraceInput.read(files)
+        try TraceInput.refuseCycle(file.events)
         let runID = file.runIDs.first ?? "merged"
         let format = output.map(CaptureFileFormat.forPath) ?? .jsonLines
         let bytes = CaptureFileEncoding.bytes(of: file.events, runs: [], defaultRunID: runID, format: format)
@@ -326,6 +340,8 @@ struct TraceDiffCommand: AsyncParsableCommand {
         guard format == .json else {
             let a = try TraceInput.read(leftFiles)
             let b = try TraceInput.read(rightFiles)
+            try TraceInput.refuseCycle(a.events)
+            try TraceInput.refuseCycle(b.events)
             let differences = TraceDiff.compare(a.events, b.events)
             guard !differences.isEmpty else { return }
             print(TraceDiff.render(differences))
@@ -346,7 +362,11 @@ struct TraceDiffCommand: AsyncParsableCommand {
         var errors: [JSONValue] = []
         for paths in [leftFiles, rightFiles] {
             do {
-                sides.append(try TraceFileReader.read(paths: paths))
+                let side = try TraceFileReader.read(paths: paths)
+                if let problem = TraceInput.cycleProblem(CausalTree(side.events)) {
+                    errors.append(JSONFields.error(file: paths.count == 1 ? paths[0] : nil, message: problem))
+                }
+                sides.append(side)
             } catch {
                 errors.append(JSONFields.error(file: paths.count == 1 ? paths[0] : nil, message: error.description))
             }
@@ -358,7 +378,7 @@ struct TraceDiffCommand: AsyncParsableCommand {
             ])
         }
         var differences: [TraceDiff.StepDifference] = []
-        if sides.count == 2 { differences = TraceDiff.compare(sides[0].events, sides[1].events) }
+        if sides.count == 2, errors.isEmpty { differences = TraceDiff.compare(sides[0].events, sides[1].events) }
         report.set("same", errors.isEmpty ? .bool(differences.isEmpty) : .null)
         report.set("differences", JSONFields.array(differences.map { difference in
             JSONFields.object([
@@ -411,8 +431,11 @@ struct TraceConvertCommand: AsyncParsableCommand {
         for problem in file.problems {
             StandardError.write("error: \(problem)")
         }
-        // A conversion that would lose what could not be read is refused.
+        for notice in file.notices { StandardError.write("notice: \(notice)") }
+        // A conversion that would lose what could not be read is refused, and so is a trace
+        // whose causes form a cycle (damage that every other command refuses too).
         guard file.problems.isEmpty else { throw ExitCode(2) }
+        try TraceInput.refuseCycle(file.events)
         let format: CaptureFileFormat
         switch to {
         case .jsonl: format = .jsonLines

@@ -22,7 +22,9 @@ class CaptureByteBuffer {
         body(UnsafeRawBufferPointer(start: base, count: count))
     }
 
-    final func removeAll() {
+    /// Forgets the bytes written (they have been written out); a compact encoder folds them
+    /// into its checksum first.
+    func removeAll() {
         count = 0
     }
 

@@ -13,7 +13,7 @@ public enum CaptureFileEncoding {
         var out: [UInt8] = []
         var header: TraceCaptureFormat.Header?
         let compact = format == .compact ? CompactCaptureEncoder() : nil
-        if compact != nil, events.isEmpty { return CompactCaptureFormat.fileHeader }
+        if let compact, events.isEmpty { return compact.finishedBytes }
         forEach(events, runs: runs, defaultRunID: defaultRunID) { event, runID in
             if let compact {
                 compact.append(event, runID: runID)
@@ -27,7 +27,7 @@ public enum CaptureFileEncoding {
             out.append(contentsOf: TraceCaptureFormat.eventLine(for: event, headerNode: header?.node ?? "").utf8)
             out.append(0x0A)
         }
-        return compact?.bytes ?? out
+        return compact?.finishedBytes ?? out
     }
 
     /// The bytes of a file holding what `file` read (its events and their runs).

@@ -21,14 +21,32 @@ public struct CompactCaptureError: Error, Sendable, Equatable, CustomStringConve
 package enum CompactCaptureDecoder {
     private typealias Format = CompactCaptureFormat
 
+    /// How a capture that read without damage ended.
+    package enum Ending: Sendable, Equatable {
+        /// With its END record, whose count and checksum agree (TCF 1.1 on).
+        case sealed
+        /// Without one, as TCF 1.0 files do: a cut at a record boundary cannot be told from the
+        /// end of the run.
+        case unsealed(minorVersion: UInt8)
+    }
+
     /// Reads `bytes`, handing `body` each event in order with its run id. Throws at the first
-    /// damage; the events before it have been handed over.
+    /// damage — a file of TCF 1.1 on that does not end with its END record was cut short — the
+    /// events before it having been handed over.
+    @discardableResult
     package static func decode(
         _ bytes: UnsafeRawBufferPointer, _ body: (TraceEvent, String) -> Void
-    ) throws(CompactCaptureError) {
+    ) throws(CompactCaptureError) -> Ending {
         var reader = Reader(bytes: bytes)
         try reader.readFileHeader()
         try reader.readRecords(body)
+        if reader.sealed { return .sealed }
+        guard reader.minorVersion < Format.sealedMinorVersion else {
+            throw reader.failure(
+                "the file ends without the END record a TCF 1.\(reader.minorVersion) capture ends with: it was cut short after "
+                    + "\(reader.eventCount) events", at: bytes.count)
+        }
+        return .unsealed(minorVersion: reader.minorVersion)
     }
 
     struct Reader {
@@ -45,6 +63,11 @@ package enum CompactCaptureDecoder {
         var start = 0
         /// The tag of the record or event being read; nil in the file header.
         var tag: UInt8?
+        var minorVersion: UInt8 = 0
+        /// Events read so far.
+        var eventCount = 0
+        /// Whether the END record was read (nothing may follow it).
+        var sealed = false
 
         /// The record or event being read, for messages (made only when one is needed).
         var what: String {
@@ -68,7 +91,7 @@ package enum CompactCaptureDecoder {
             }
             position = Format.magic.count
             let major = try byte()
-            _ = try byte()
+            minorVersion = try byte()
             guard major == Format.majorVersion else {
                 throw failure("major version \(major) is not supported (this reader reads \(Format.majorVersion).x)", at: Format.magic.count)
             }
@@ -76,6 +99,7 @@ package enum CompactCaptureDecoder {
 
         mutating func readRecords(_ body: (TraceEvent, String) -> Void) throws(CompactCaptureError) {
             while position < bytes.count {
+                guard !sealed else { throw failure("\(bytes.count - position) bytes after the END record (nothing may follow it)") }
                 start = position
                 end = bytes.count
                 let tag = bytes[position]
@@ -85,6 +109,7 @@ package enum CompactCaptureDecoder {
                     try readDefinition(tag)
                 } else {
                     body(try readEvent(tag), run ?? "")
+                    eventCount += 1
                 }
             }
         }
@@ -100,18 +125,49 @@ package enum CompactCaptureDecoder {
                 run = runID
                 previous.node = node
             case .name:
-                let text = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[position..<recordEnd]), as: UTF8.self)
+                // A JSON Lines file is UTF-8 throughout: so is every name of this form.
+                guard let text = String(validating: UnsafeRawBufferPointer(rebasing: bytes[position..<recordEnd]), as: UTF8.self) else {
+                    throw failure("\(what) is not UTF-8", at: start)
+                }
                 names.append(text)
                 controllers.append(ControllerID(text))
             case .size:
                 let width = try double(), height = try double()
                 sizes.append(Size(width, height))
+            case .end:
+                try readEnd()
             case nil:
                 break
             }
             // What a known record holds past what this version reads, and unknown records, are skipped.
             position = recordEnd
             end = bytes.count
+        }
+
+        /// The END record: its count and checksum must be the file's (TCF/1 §3.1).
+        mutating func readEnd() throws(CompactCaptureError) {
+            let countAt = position
+            let count = try varint("event count")
+            guard count == UInt64(eventCount) else {
+                throw failure("the END record counts \(count) events, but the file holds \(eventCount): events were lost or added", at: countAt)
+            }
+            guard end - position >= 4 else { throw truncated() }
+            var stored: UInt32 = 0
+            for index in 0..<4 { stored |= UInt32(bytes[position + index]) << UInt32(8 * index) }
+            position += 4
+            var checksum = CaptureChecksum()
+            checksum.update(UnsafeRawBufferPointer(rebasing: bytes[0..<start]))
+            guard checksum.value == stored else {
+                throw failure(
+                    "the END record's CRC-32 is \(Self.hex(stored)), but the \(start) bytes before it give \(Self.hex(checksum.value)): "
+                        + "the file was altered", at: start)
+            }
+            sealed = true
+        }
+
+        static func hex(_ value: UInt32) -> String {
+            let digits = String(value, radix: 16)
+            return "0x" + String(repeating: "0", count: 8 - digits.count) + digits
         }
 
         mutating func readEvent(_ tag: UInt8) throws(CompactCaptureError) -> TraceEvent {
@@ -148,9 +204,12 @@ package enum CompactCaptureDecoder {
             let controller = try controller("controller")
             let message = try TraceMessageSchema.fields(of: prototype, &self).message
             previous.become(node: node, sequence: sequence, lamportOffset: lamportOffset, transition: transition, step: step, time: time)
-            return TraceEvent(
+            let event = TraceEvent(
                 id: EventRef(node: node, sequence: sequence), lamport: sequence &+ lamportOffset, cause: cause, controller: controller,
                 transition: transition, step: step, message: message, time: time)
+            // What JSON Lines refuses, this form refuses too (the same check).
+            if let problem = TraceEventValidation.problem(in: event) { throw failure("\(what): \(problem)", at: start) }
+            return event
         }
 
         mutating func frame() throws(CompactCaptureError) -> Rect? {
@@ -221,9 +280,13 @@ package enum CompactCaptureDecoder {
         }
 
         mutating func text(_ field: @autoclosure () -> String) throws(CompactCaptureError) -> String {
+            let at = position
             let length = try count("\(field()) length")
             defer { position += length }
-            return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[position..<position + length]), as: UTF8.self)
+            guard let text = String(validating: UnsafeRawBufferPointer(rebasing: bytes[position..<position + length]), as: UTF8.self) else {
+                throw failure("the \(field()) of \(what) is not UTF-8", at: at)
+            }
+            return text
         }
 
         mutating func double() throws(CompactCaptureError) -> Double {

@@ -38,6 +38,46 @@ final class CompactCaptureEncoder: CaptureByteBuffer {
     /// The bytes written since the last `removeAll()`.
     var bytes: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
 
+    /// The CRC-32 of the bytes of the file before `checksummed` (what `removeAll()` dropped
+    /// included): folded when the buffer is emptied and at the END record, off the router's
+    /// thread for a file trace (the writer's queue).
+    private var checksum = CaptureChecksum()
+    /// How many bytes of the buffer are folded into `checksum`.
+    private var checksummed = 0
+    /// Whether the END record is written: nothing more is.
+    private(set) var finished = false
+
+    override func removeAll() {
+        foldChecksum()
+        checksummed = 0
+        super.removeAll()
+    }
+
+    private func foldChecksum() {
+        checksum.update(UnsafeRawBufferPointer(start: base + checksummed, count: count - checksummed))
+        checksummed = count
+    }
+
+    /// Ends the file with its END record (TCF/1 §3.1): the number of events and the CRC-32 of
+    /// every byte before the record. A file with no events is the header and this record.
+    func finish() {
+        guard !finished else { return }
+        startFile()
+        foldChecksum()
+        var body: [UInt8] = []
+        Self.varint(UInt64(events), into: &body)
+        let crc = checksum.value
+        for shift in stride(from: 0, to: 32, by: 8) { body.append(UInt8(truncatingIfNeeded: crc >> UInt32(shift))) }
+        record(.end, body)
+        finished = true
+    }
+
+    /// The whole file: what was written, ended by its END record.
+    var finishedBytes: [UInt8] {
+        finish()
+        return bytes
+    }
+
     /// Appends `bytes`, making room for them first.
     private func append(bytes: [UInt8]) {
         reserve(bytes.count)

@@ -8,7 +8,11 @@ package enum CompactCaptureFormat {
     /// through a text-mode transfer is recognised as damaged.
     package static let magic: [UInt8] = [0x89, 0x54, 0x52, 0x4C, 0x0D, 0x0A, 0x1A, 0x0A]
     package static let majorVersion: UInt8 = 1
-    package static let minorVersion: UInt8 = 0
+    /// 1 since TCF 1.1: the file ends with an END record (`Record.end`), so a reader tells a
+    /// file cut short from a whole one; minor 0 files have none and are read with a notice.
+    package static let minorVersion: UInt8 = 1
+    /// The first minor version whose files end with an END record.
+    package static let sealedMinorVersion: UInt8 = 1
     /// The bytes a file starts with: the magic, then the major and minor version.
     package static var fileHeader: [UInt8] { magic + [majorVersion, minorVersion] }
 
@@ -24,6 +28,9 @@ package enum CompactCaptureFormat {
         case name = 0x02
         /// The next entry of the size table: two IEEE 754 doubles, little-endian.
         case size = 0x03
+        /// The last record (since 1.1): the number of events, then the CRC-32 (`CaptureChecksum`)
+        /// of every byte before this record, little-endian.
+        case end = 0x04
     }
 
     /// Which fields an event carries instead of taking them from the event before it.

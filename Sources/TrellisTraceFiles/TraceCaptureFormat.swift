@@ -73,9 +73,10 @@ public enum TraceCaptureFormat {
         out.append(String(event.step))
         out.append(",\"kind\":\"")
         out.append(event.message.kind)
-        out.append("\",\"message\":\"")
-        out.append(event.message.name)
-        out.append("\",\"payload\":")
+        out.append("\",\"message\":")
+        // Quoted like every other string: a completion's name is made of its action.
+        out.append(JSONWriter.quoted(event.message.name))
+        out.append(",\"payload\":")
         CaptureLinePayloadWriter.append(event.message, to: &out)
         out.append(",\"time\":")
         out.append(String(event.time))
@@ -204,9 +205,12 @@ public enum TraceCaptureFormat {
         }
         let message = try CaptureLinePayloadReader.message(name: name, payload: payload)
         let time = try unsigned(node, "time")
-        return .event(TraceEvent(
+        let event = TraceEvent(
             id: EventRef(node: nodeName, sequence: sequence), lamport: lamport, cause: cause,
-            controller: controller, transition: transition, step: step, message: message, time: time), runID: runID)
+            controller: controller, transition: transition, step: step, message: message, time: time)
+        // The checks the compact reader makes too (one rule for both forms).
+        if let problem = TraceEventValidation.problem(in: event) { throw ReadError(problem) }
+        return .event(event, runID: runID)
     }
 
     /// Parses `node#sequence`.

@@ -39,6 +39,9 @@ public struct TraceFile: Sendable {
     /// Which events belong to which run, in order.
     public var runSpans: [TraceRunSpan] = []
     public var problems: [TraceFileProblem] = []
+    /// What a reader should know that is not damage: a compact capture of TCF 1.0, which has no
+    /// END record, so a cut at a record boundary would look like the end of the run.
+    public var notices: [String] = []
 
     public init() {}
 
@@ -78,7 +81,14 @@ public enum TraceFileReader {
     public static func read(compact bytes: UnsafeRawBufferPointer, file: String) -> TraceFile {
         var result = TraceFile()
         do throws(CompactCaptureError) {
-            try CompactCaptureDecoder.decode(bytes) { event, runID in result.append(event, runID: runID) }
+            let ending = try CompactCaptureDecoder.decode(bytes) { event, runID in result.append(event, runID: runID) }
+            switch ending {
+            case .sealed: break
+            case let .unsealed(minor):
+                result.notices.append(
+                    "\(file): a TCF 1.\(minor) capture, which has no END record: read whole, but a file cut at a record boundary "
+                        + "would read the same (captures since TCF 1.1 end with one)")
+            }
         } catch {
             result.problems.append(TraceFileProblem(file: file, line: 0, message: error.message + " (nothing after it can be read)", byteOffset: error.offset))
         }
@@ -112,6 +122,7 @@ public enum TraceFileReader {
             let file = try read(path: path)
             perFile.append(file.events)
             combined.problems += file.problems
+            combined.notices += file.notices
             for runID in file.runIDs where !combined.runIDs.contains(runID) { combined.runIDs.append(runID) }
         }
         combined.events = TraceMerge.merge(perFile)

@@ -119,10 +119,14 @@ public final class TraceFileWriter: TraceChunkSink {
         }
     }
 
-    /// Writes what is still buffered and closes the file.
+    /// Writes what is still buffered, ends a compact capture with its END record (TCF/1 §3.1:
+    /// a file without one was cut short) and closes the file.
     public func close() {
         queue.sync {
-            encoder.withLock { writeOut($0) }
+            encoder.withLock { encoder in
+                if !state.withLock({ $0.closed }) { encoder.finish() }
+                writeOut(encoder)
+            }
             state.withLock { state in
                 guard !state.closed else { return }
                 state.closed = true
@@ -160,9 +164,13 @@ protocol CaptureStreamEncoder: AnyObject {
     func encode(_ chunk: TraceChunk)
     /// Appends one line of text and a newline (JSON Lines only).
     func append(_ line: String)
+    /// Ends the file (the compact capture's END record; nothing for JSON Lines).
+    func finish()
 }
 
-extension CaptureLineEncoder: CaptureStreamEncoder {}
+extension CaptureLineEncoder: CaptureStreamEncoder {
+    func finish() {}
+}
 
 extension CompactCaptureEncoder: CaptureStreamEncoder {
     func append(_ line: String) {}

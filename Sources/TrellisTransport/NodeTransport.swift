@@ -40,6 +40,10 @@ package actor NodeTransport {
     private static let earlyLimit = 1024
     /// Frames rejected as malformed, from any sender.
     package private(set) var malformedCount = 0
+    /// The peers whose HELLO was taken (TWP/1 §9.1 rule 3: a second one is refused). Bounded:
+    /// strangers make up names by the thousand, and a name forgotten only lets its next HELLO
+    /// through to the node, which takes a repeated HELLO as the first.
+    private var greetedPeers = RecentNames(capacity: 4096)
 
     package init(nodeName: String, recorder: TraceRecorder) {
         self.nodeName = nodeName
@@ -311,6 +315,12 @@ package actor NodeTransport {
             send(.return(.fault("node \(nodeName) is not set up yet")), to: peer, correlationID: message.header.correlationID)
         case .heartbeat:
             break
+        case let .hello(node, _, _, _):
+            if let refusal = helloRefusal(naming: node, from: peer) {
+                refuse(.unexpectedCommand, refusal, to: peer, correlationID: message.header.correlationID)
+                return nil
+            }
+            handleControl(message, from: peer)
         case let .error(code, text):
             // An ERROR echoing one of our pending calls is that call's fault (TWP/1 §9).
             if let entry = outbound.remove(message.header.correlationID) {
@@ -322,6 +332,16 @@ package actor NodeTransport {
         default:
             handleControl(message, from: peer)
         }
+        return nil
+    }
+
+    /// Why a HELLO naming `node` from `peer` is refused with ERROR 6 (TWP/1 §9.1 rule 3), or
+    /// nil, having noted `peer` as greeted: a HELLO speaks for the stream it came on only, and
+    /// once. A refused one leaves the peer as it was (not greeted by a wrong name).
+    private func helloRefusal(naming node: String, from peer: String) -> String? {
+        guard node == peer else { return "HELLO names \(node) but came from \(PeerName.readable(peer)): refused" }
+        guard !greetedPeers.contains(peer) else { return "second HELLO from \(PeerName.readable(peer)) on the same stream: ignored" }
+        greetedPeers.insert(peer)
         return nil
     }
 

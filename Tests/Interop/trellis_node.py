@@ -21,6 +21,7 @@ import os
 import struct
 import sys
 import time
+import zlib
 
 import zmq
 
@@ -1256,7 +1257,7 @@ class Node:
 
 
 COMPACT_TRACE = 1  # HELLO capability bit 0 (§7.1): the sender reads TRACE-DATA in the compact form
-TCF_HEADER = b"\x89TRL\r\n\x1a\n\x01\x00"  # TCF/1 §3: magic, major 1, minor 0
+TCF_HEADER = b"\x89TRL\r\n\x1a\n\x01\x01"  # TCF/1 §3: magic, major 1, minor 1 (ends with an END record)
 TCF_CODES = {"step": 0, "viewWillTransition": 1, "sizeForChild": 2, "frameOfPresentedViewInContainerView": 3,
              "willTransition": 4, "traitCollectionDidChange": 5, "preferredContentSizeDidChange": 6,
              "systemLayoutFittingSizeDidChange": 7, "suppressed": 8, "viewWillLayoutSubviews": 9,
@@ -1291,6 +1292,7 @@ class CompactCapture:
 
     def __init__(self):
         self.out, self.names, self.sizes, self.run = bytearray(TCF_HEADER), {}, {}, None
+        self.events = 0
         self.node = self.seq = self.offset = self.cause = self.step = self.time = 0
         self.transition = None
 
@@ -1395,18 +1397,23 @@ class CompactCapture:
         if moment != self.time:
             flags, fields = flags | 0x40, fields + varint(zigzag(moment - self.time))
         self.out += bytes([0x40 + TCF_CODES[event["message"]], flags]) + fields + varint(controller) + payload
+        self.events += 1
         self.node, self.seq, self.offset, self.transition, self.step, self.time = node, seq, offset, transition, step, moment
+
+    def finished(self):  # TCF 1.1 §3.1: END, the event count and the CRC-32 (zlib's) of every byte before it
+        return bytes(self.out) + bytes([0x04]) + varint(len(varint(self.events)) + 4) + varint(self.events) \
+            + struct.pack("<I", zlib.crc32(self.out) & 0xFFFFFFFF)
 
 
 def compact_captures(events, part_bytes):
     """TRACE-DATA's compact form (§7.8): whole captures, each cut once it holds `part_bytes`;
-    at least one (just the header when there are no events)."""
+    at least one (just the header and the END record when there are no events)."""
     parts, capture = [], CompactCapture()
     for event in events:
         capture.add(event)
         if len(capture.out) >= part_bytes:
-            parts, capture = parts + [bytes(capture.out)], CompactCapture()
-    return parts + [bytes(capture.out)] if capture.names or not parts else parts
+            parts, capture = parts + [capture.finished()], CompactCapture()
+    return parts + [capture.finished()] if capture.names or not parts else parts
 
 
 

@@ -160,13 +160,20 @@ struct TraceCommandTests {
         let first = try #require(lines.firstIndex { $0.contains("\"cause\":null") })
         lines[first] = lines[first].replacingOccurrences(of: "\"cause\":null", with: "\"cause\":\"main#3\"")
         try lines.joined(separator: "\n").write(toFile: trace, atomically: true, encoding: .utf8)
+        // diff (of the trace with itself: "same" before), convert and merge refuse it like the
+        // others (issue 27 item 4), and write nothing.
+        let copy = directory.appendingPathComponent("copy.trellis").path
         for arguments in [["show", trace, "--tree"], ["show", trace], ["follow", trace, "main#3"], ["export", trace, "--format", "perfetto"],
-                          ["export", trace, "--format", "mermaid"]] {
+                          ["export", trace, "--format", "mermaid"], ["diff", trace, trace], ["convert", trace, copy],
+                          ["merge", trace, "-o", copy]] {
             let outcome = try await runTrellis(["trace"] + arguments)
             #expect(outcome.status == 2, "\(arguments)")
+            #expect(!FileManager.default.fileExists(atPath: copy), "\(arguments)")
             #expect(outcome.stderr.contains("cycle of causes"), "\(arguments)")
             #expect(outcome.stderr.contains("main#1") || outcome.stderr.contains("main#3"), "\(arguments)")
         }
+        let json = try await runTrellis(["trace", "diff", trace, trace, "--format", "json"])
+        #expect(json.status == 2 && json.stdout.contains("cycle of causes") && json.stdout.contains("\"same\":null"), "\(json.stdout)")
     }
 }
 

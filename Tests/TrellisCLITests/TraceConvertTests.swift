@@ -74,11 +74,18 @@ struct TraceConvertTests {
         #expect(try await runTrellis(["run", "Examples/split-view.json", "--trace", compact]).status == 0)
         let bytes = try Data(contentsOf: URL(fileURLWithPath: compact))
         let truncated = directory.appendingPathComponent("cut.trellis").path
+        // The file ends with its END record (TCF 1.1, 7 bytes here): cut inside it, or right
+        // before it at a record boundary, the file says it was cut.
         try bytes.prefix(bytes.count - 3).write(to: URL(fileURLWithPath: truncated))
         let shown = try await runTrellis(["trace", "show", truncated])
         #expect(shown.status == 0)
-        #expect(shown.stderr.contains("cut.trellis: byte \(bytes.count - 3): the file ends inside the event at byte"), "\(shown.stderr)")
+        #expect(shown.stderr.contains("cut.trellis: byte \(bytes.count - 6): the length of the record at byte \(bytes.count - 7) (tag 0x4)"),
+                "\(shown.stderr)")
         #expect(!shown.stdoutLines.isEmpty)
+        try bytes.prefix(bytes.count - 7).write(to: URL(fileURLWithPath: truncated))
+        let atBoundary = try await runTrellis(["trace", "show", truncated])
+        #expect(atBoundary.stderr.contains("cut.trellis: byte \(bytes.count - 7): the file ends without the END record"), "\(atBoundary.stderr)")
+        #expect(atBoundary.stdoutLines == (try await runTrellis(["trace", "show", compact])).stdoutLines)
         // A conversion does not silently drop what it could not read.
         #expect(try await runTrellis(["trace", "convert", truncated, directory.appendingPathComponent("x.jsonl").path]).status == 2)
     }

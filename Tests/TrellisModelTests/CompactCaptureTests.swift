@@ -59,7 +59,7 @@ struct CompactCaptureTests {
 
     @Test("every kind of event and every field survives the compact form, runs included")
     func roundTrip() {
-        let (events, runs) = Self.trace()
+        let (events, runs) = Self.trace(extremes: false)
         let bytes = Self.compact(events, runs: runs)
         #expect(CaptureFileFormat.detect(bytes) == .compact)
         let file = Self.read(compact: bytes)
@@ -115,7 +115,7 @@ struct CompactCaptureTests {
     ]
 
     static let goldenHex = """
-        89 54 52 4c 0d 0a 1a 0a 01 00
+        89 54 52 4c 0d 0a 1a 0a 01 01
         02 04 6d 61 69 6e
         01 03 01 72 00
         02 06 77 69 6e 64 6f 77
@@ -126,6 +126,7 @@ struct CompactCaptureTests {
         02 01 43
         03 10 00 00 00 00 00 c0 71 40 00 00 00 00 00 00 74 40
         42 08 00 02 02 03 00 01
+        04 05 03 9f f4 cc 35
         """
 
     static func hex(_ bytes: [UInt8]) -> String {
@@ -146,22 +147,85 @@ struct CompactCaptureTests {
         #expect(file.problems.isEmpty && file.events == Self.goldenEvents && file.runIDs == ["r"])
     }
 
-    @Test("a truncated file reads up to the damage and names the byte offset, at every length")
-    func truncated() {
-        let (events, runs) = Self.trace()
+    /// The END record of a whole capture: where it starts (it is the last record).
+    static func endRecordStart(_ bytes: [UInt8]) -> Int? {
+        (5...14).lazy.map { bytes.count - $0 - 2 }.first { $0 >= 10 && bytes[$0] == 0x04 && Int(bytes[$0 + 1]) == bytes.count - $0 - 2 }
+    }
+
+    /// `bytes` without their END record, as a TCF 1.0 file (minor version 0).
+    static func older(_ bytes: [UInt8]) -> [UInt8] {
+        var old = Array(bytes.prefix(endRecordStart(bytes) ?? bytes.count))
+        old[9] = 0
+        return old
+    }
+
+    @Test("a file cut anywhere — inside a record, at a record boundary, after the header — is damage at an offset, never a shorter run")
+    func truncated() throws {
+        let (events, runs) = Self.trace(extremes: false)
         let bytes = Self.compact(events, runs: runs)
+        #expect(Self.read(compact: bytes).problems.isEmpty)
         for length in 0..<bytes.count {
             let file = Self.read(compact: Array(bytes.prefix(length)))
             #expect(file.events == Array(events.prefix(file.events.count)))
-            if length < 10 {
-                #expect(file.problems.count == 1)
-            } else if file.events.count < events.count, let problem = file.problems.first {
+            #expect(file.problems.count == 1, "\(length) bytes read as a whole capture")
+            if length >= 10, let problem = file.problems.first {
                 #expect(problem.byteOffset.map { $0 <= length } == true, "\(problem)")
             }
         }
-        let cut = Self.read(compact: Array(bytes.dropLast()))
-        #expect(cut.problems.first?.description.hasPrefix("t.trellis: byte \(bytes.count - 1): the file ends inside the event at byte") == true,
-                "\(cut.problems)")
+        let end = try #require(Self.endRecordStart(bytes))
+        let atBoundary = Self.read(compact: Array(bytes.prefix(end)))
+        #expect(atBoundary.events == events)
+        #expect(atBoundary.problems.map(\.description) == [
+            "t.trellis: byte \(end): the file ends without the END record a TCF 1.1 capture ends with: it was cut short after "
+                + "\(events.count) events (nothing after it can be read)",
+        ])
+        let headerOnly = Self.read(compact: Array(bytes.prefix(10)))
+        #expect(headerOnly.problems.first?.byteOffset == 10 && headerOnly.problems.first?.message.contains("cut short after 0 events") == true)
+        let cut = Self.read(compact: Array(bytes.prefix(end - 1)))
+        #expect(cut.problems.count == 1 && cut.problems.first?.message.contains("of the event at byte") == true
+            && cut.events == Array(events.dropLast()), "\(cut.problems)")
+        // A byte changed, or an event dropped with the count kept: the END record says so.
+        var altered = bytes
+        altered[end - 1] ^= 0x01
+        #expect(Self.read(compact: altered).problems.first?.message.contains("the file was altered") == true
+            || !Self.read(compact: altered).problems.isEmpty)
+        let added = Array(bytes.prefix(end)) + bytes.suffix(from: end) + [0x00]
+        #expect(Self.read(compact: added).problems.first?.message.contains("after the END record") == true)
+    }
+
+    @Test("a TCF 1.0 capture (no END record) still reads, with a notice; an empty capture is the header and its END record")
+    func olderCaptures() {
+        let (events, runs) = Self.trace(extremes: false)
+        let old = Self.older(Self.compact(events, runs: runs))
+        let file = Self.read(compact: old)
+        #expect(file.problems.isEmpty && file.events == events)
+        #expect(file.notices == [
+            "t.trellis: a TCF 1.0 capture, which has no END record: read whole, but a file cut at a record boundary would read the "
+                + "same (captures since TCF 1.1 end with one)",
+        ])
+        let empty = Self.compact([], runs: [])
+        #expect(Self.hex(empty) == "89 54 52 4c 0d 0a 1a 0a 01 01 04 05 00 f4 89 8d e8")
+        let read = Self.read(compact: empty)
+        #expect(read.problems.isEmpty && read.notices.isEmpty && read.events.isEmpty)
+    }
+
+    @Test("CRC-32 is zlib's: the check value of 123456789, and the same folded in pieces of every size")
+    func checksum() {
+        var whole = CaptureChecksum()
+        whole.update(Array("123456789".utf8))
+        #expect(whole.value == 0xCBF4_3926)
+        let bytes = (0..<1_000).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ 7) }
+        var reference = CaptureChecksum()
+        reference.update(bytes)
+        for piece in [1, 3, 7, 8, 9, 64, 999] {
+            var pieces = CaptureChecksum()
+            var start = 0
+            while start < bytes.count {
+                pieces.update(Array(bytes[start..<min(start + piece, bytes.count)]))
+                start += piece
+            }
+            #expect(pieces.value == reference.value, "pieces of \(piece)")
+        }
     }
 
     @Test("damaged bytes give a problem or other events, never a trap, a hang or a huge allocation")
@@ -183,17 +247,29 @@ struct CompactCaptureTests {
 
     @Test("what a reader does not know: other majors are refused, unknown records skipped, unknown event codes and flags named")
     func versions() {
-        let (events, runs) = Self.trace()
-        var bytes = Self.compact(events, runs: runs)
+        let (events, runs) = Self.trace(extremes: false)
+        // Without the END record (whose checksum covers the header), as a TCF 1.x file that has
+        // none would be.
+        var bytes = Self.older(Self.compact(events, runs: runs))
         bytes[8] = 2
         #expect(Self.read(compact: bytes).problems.first?.message.contains("major version 2 is not supported") == true)
         bytes[8] = 1
-        bytes[9] = 7
-        // A newer minor version with a record this reader does not know: skipped.
+        bytes[9] = 0
+        // A record this reader does not know: skipped.
         let unknownRecord: [UInt8] = [0x3F, 0x03, 0xAA, 0xBB, 0xCC]
         let newer = Array(bytes.prefix(10)) + unknownRecord + bytes.dropFirst(10)
         let file = Self.read(compact: newer)
         #expect(file.problems.isEmpty && file.events == events)
+        // A newer minor version ends with an END record like 1.1 (and may add records).
+        var sealedNewer = newer
+        sealedNewer[9] = 7
+        #expect(Self.read(compact: sealedNewer).problems.first?.message.contains("without the END record a TCF 1.7 capture ends with") == true)
+        var checksum = CaptureChecksum()
+        checksum.update(sealedNewer)
+        let crc = checksum.value
+        sealedNewer += [0x04, 0x05, UInt8(events.count)] + (0..<4).map { UInt8(truncatingIfNeeded: crc >> UInt32(8 * $0)) }
+        let sealedFile = Self.read(compact: sealedNewer)
+        #expect(sealedFile.problems.isEmpty && sealedFile.notices.isEmpty && sealedFile.events == events, "\(sealedFile.problems)")
         let unknownEvent = Self.read(compact: bytes + [0x7E, 0x00])
         #expect(unknownEvent.problems.first?.message.contains("unknown event code 62") == true)
         #expect(unknownEvent.problems.first?.byteOffset == bytes.count)
@@ -210,8 +286,8 @@ struct CompactCaptureTests {
         let toFile = TraceRecorder(node: "n\"1", runID: "run \\ 2", storage: .file(writer))
         let other = TraceRecorder(node: "b", runID: "run \\ 2", storage: .file(writer))
         let inMemory = TraceRecorder(node: "n\"1", runID: "run \\ 2")
-        let count = TraceRecorderStorageTests.recordMix(into: toFile, rounds: 3_000)
-        TraceRecorderStorageTests.recordMix(into: inMemory, rounds: 3_000)
+        let count = TraceRecorderStorageTests.recordMix(into: toFile, rounds: 3_000, readable: true)
+        TraceRecorderStorageTests.recordMix(into: inMemory, rounds: 3_000, readable: true)
         toFile.flush()
         other.recordLayoutPair(controller: other.intern("B1"), frame: Rect(x: 1, y: 2, width: 3, height: 4), cause: EventRef(node: "n\"1", sequence: 3))
         other.flush()
@@ -226,7 +302,7 @@ struct CompactCaptureTests {
             event.time = 0
             return event
         }
-        // Compared as bytes: the trace has NaN sizes, which no NaN equals.
+        // Compared as bytes, as they are written.
         let fromFile = CaptureFileEncoding.bytes(of: file.events.prefix(count).map(timeless), runs: [], format: .compact)
         let fromMemory = CaptureFileEncoding.bytes(of: inMemory.events.map(timeless), runs: [], format: .compact)
         let sameEvents = fromFile == fromMemory

@@ -11,7 +11,9 @@ struct TraceRecorderStorageTests {
     /// Records the same mix of events — the router's compact kinds and every other message —
     /// into `recorder`, with causes on this node and another, and returns how many.
     @discardableResult
-    static func recordMix(into recorder: TraceRecorder, rounds: Int = 1) -> Int {
+    /// `readable: false` records what no capture reader accepts (TCF/1 §4 rule 3): a size that
+    /// is not finite, a negative transition; the recorder keeps them all the same.
+    static func recordMix(into recorder: TraceRecorder, rounds: Int = 1, readable: Bool = false) -> Int {
         let parent = recorder.intern("parent \"quoted\"")
         let child = recorder.intern("c\u{1}ontrol")
         let plain = recorder.intern("R")
@@ -20,7 +22,7 @@ struct TraceRecorderStorageTests {
             let header = recorder.beginStep(round + 1, description: "resizeWindow 568x320")
             let vwt = recorder.recordViewWillTransition(to: Size(568.25, -320), controller: parent, cause: header, transition: round + 7)
             recorder.recordSizeForChild(child, parent: Size(568.25, 0.1 + 0.2), answer: Size(1e17, -0.0), controller: parent, cause: vwt, transition: round + 7)
-            recorder.recordViewWillTransition(to: Size(.infinity, .nan), controller: child, cause: EventRef(node: "other node", sequence: 12_345_678_901), transition: nil)
+            recorder.recordViewWillTransition(to: readable ? Size(1, 2) : Size(.infinity, .nan), controller: child, cause: EventRef(node: "other node", sequence: 12_345_678_901), transition: nil)
             let layout = recorder.recordLayoutPair(controller: plain, frame: Rect(x: 10, y: 20.5, width: 300, height: 400), cause: nil)
             recorder.recordLayout(.viewWillLayoutSubviews, controller: child, frame: Rect(x: -1, y: 0, width: 1e17, height: 0.25), cause: layout)
             recorder.recordLayout(.viewDidLayoutSubviews, controller: child, frame: Rect(Size(320, 568)), cause: layout)
@@ -28,7 +30,7 @@ struct TraceRecorderStorageTests {
             recorder.record(.note("tab\there \\ é 😀 \u{01}"), controller: "pc:P", cause: vwt, transition: round)
             recorder.record(.suppressed(message: "viewWillTransition", cut: ["A1", "pc:P"]), controller: "R", cause: vwt)
             recorder.observe(lamport: UInt64(1_000 * (round + 1)))
-            recorder.record(.fault("peer \"b\" gone"), controller: "window", cause: EventRef(node: "b", sequence: 3), transition: -2)
+            recorder.record(.fault("peer \"b\" gone"), controller: "window", cause: EventRef(node: "b", sequence: 3), transition: readable ? 2 : -2)
             count += 12
         }
         return count

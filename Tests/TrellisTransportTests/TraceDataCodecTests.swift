@@ -61,7 +61,7 @@ import TrellisWire
         var events2: [TraceEvent] = []
         for part in parts {
             let capture = try #require(compactCapture(part))
-            #expect(Array(capture.prefix(10)) == [0x89, 0x54, 0x52, 0x4C, 0x0D, 0x0A, 0x1A, 0x0A, 0x01, 0x00])
+            #expect(Array(capture.prefix(10)) == [0x89, 0x54, 0x52, 0x4C, 0x0D, 0x0A, 0x1A, 0x0A, 0x01, 0x01])
             let read = try #require(TraceDataCodec.read(part, from: "b", runID: "r"))
             #expect(read.faults.isEmpty)
             events2 += read.events
@@ -86,7 +86,8 @@ import TrellisWire
     @Test("nothing new is one last part without events, in either form")
     func nothingNew() throws {
         let compact = TraceDataCodec.parts(of: [], runID: "r", compact: true)
-        #expect(compact == [.compactTraceData(last: true, capture: [0x89, 0x54, 0x52, 0x4C, 0x0D, 0x0A, 0x1A, 0x0A, 0x01, 0x00])])
+        // TCF 1.1: the header, then the END record (no events, the CRC-32 of the header).
+        #expect(compact == [.compactTraceData(last: true, capture: [0x89, 0x54, 0x52, 0x4C, 0x0D, 0x0A, 0x1A, 0x0A, 0x01, 0x01, 0x04, 0x05, 0x00, 0xF4, 0x89, 0x8D, 0xE8])])
         #expect(TraceDataCodec.parts(of: [], runID: "r", compact: false) == [.traceData(last: true, jsonLines: "")])
         for part in compact {
             let read = try #require(TraceDataCodec.read(part, from: "b", runID: "r"))
@@ -133,10 +134,14 @@ import TrellisWire
 
         let events = try await exampleEvents()
         let capture = try #require(TraceDataCodec.parts(of: events, runID: "r", compact: true).first.flatMap(compactCapture))
-        let cut = try #require(TraceDataCodec.read(.compactTraceData(last: true, capture: Array(capture.dropLast(1))), from: "b", runID: "r"))
+        // The END record takes the last 7 bytes (TCF 1.1); one byte more cuts the last event.
+        let cut = try #require(TraceDataCodec.read(.compactTraceData(last: true, capture: Array(capture.dropLast(8))), from: "b", runID: "r"))
         #expect(cut.events == Array(events.dropLast()))
         #expect(cut.faults.count == 1)
-        #expect(cut.faults.first?.hasPrefix("node b sent an unreadable compact trace part: byte \(capture.count - 1): the file ends inside the event") == true)
+        #expect(cut.faults.first?.hasPrefix("node b sent an unreadable compact trace part: byte \(capture.count - 8): the file ends inside the event") == true)
+        // Cut at a record boundary: no longer a shorter part that reads whole.
+        let atBoundary = try #require(TraceDataCodec.read(.compactTraceData(last: true, capture: Array(capture.dropLast(7))), from: "b", runID: "r"))
+        #expect(atBoundary.faults.first?.contains("byte \(capture.count - 7): the file ends without the END record") == true, "\(atBoundary.faults)")
 
         // Every cut and every single-byte change of a real capture is read or refused, never a trap.
         for length in stride(from: 0, to: capture.count, by: 7) {
@@ -178,7 +183,7 @@ import TrellisWire
         #expect(TraceDataCodec.parts(of: lines.events, runID: "golden-run", compact: true) == [compactBody])
         let compact = try #require(TraceDataCodec.read(compactBody, from: "b", runID: "golden-run"))
         #expect(compact.events == lines.events && compact.last && compact.faults.isEmpty)
-        #expect(compact.traceBytes == 74)
+        #expect(compact.traceBytes == 81)
     }
 
     @Test("a part may not be anything but TRACE-DATA")

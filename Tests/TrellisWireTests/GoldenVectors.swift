@@ -28,8 +28,8 @@ enum GoldenVectors {
     /// The two events of `traceLines` as a TCF/1 capture (§12: `trace-data-compact.hex`;
     /// TraceDataCodecTests checks that the reference trace encoder writes exactly these bytes).
     static let traceCapture: [UInt8] = Hex.decode(
-        "8954524c0d0a1a0a0100" + "020162" + "010c0a676f6c64656e2d72756e00" + "02024332" + "020161"
-            + "03100000000000c081400000000000007440" + "417e06160218010602a08f0d0100" + "4948000bfa520100") ?? []
+        "8954524c0d0a1a0a0101" + "020162" + "010c0a676f6c64656e2d72756e00" + "02024332" + "020161"
+            + "03100000000000c081400000000000007440" + "417e06160218010602a08f0d0100" + "4948000bfa520100" + "040502ca2a76a9") ?? []
 
     static let c2 = WireAddress(node: "b", controller: "C2", incarnation: 1)
 
