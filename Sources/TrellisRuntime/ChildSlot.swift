@@ -7,7 +7,7 @@ import TrellisTrace
 /// every child at (0,0), and a slot is read on every hop of a large hierarchy.
 struct ChildSlot {
     /// The contained controller's name, interned in the trace recorder (its `sizeForChild` events name it).
-    /// The controller itself is not here: a slot is plain data (40 bytes, copied without
+    /// The controller itself is not here: a slot is plain data (48 bytes a stride, copied without
     /// retaining anything), and its holder keeps the endpoint beside it.
     let name: TraceName
     /// The contained controller's current size as set by the container's layout (R4 compares against it).
@@ -16,6 +16,10 @@ struct ChildSlot {
     var announced: Size?
     /// Whether this pass's trait walk reached it (so `traitCollectionDidChange` follows).
     var traitWalked = false
+    /// Whether the container's behaviour set its frame in this layout pass
+    /// (`ViewControllerContext.setFrame`): the runtime then neither sizes nor places it itself
+    /// until the pass ends. In what was padding: the slot is no larger (48 bytes a stride).
+    var framedByLayout = false
 
     init(_ endpoint: any ControllerEndpoint, recorder: TraceRecorder, size: Size = .zero) {
         self.name = recorder.intern(endpoint.id)

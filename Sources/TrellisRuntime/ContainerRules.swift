@@ -152,6 +152,15 @@ public enum ContainerRules {
         }
     }
 
+    /// R61, R2a: whether a container's behaviour may give a child `frame` in its layout
+    /// (`ViewControllerContext.setFrame`): a finite origin and a finite size, neither side
+    /// negative — what a view's frame can be, so that the child's size is one a layout applies.
+    public static func isValidChildFrame(_ frame: Rect) -> Bool {
+        frame.origin.x.isFinite && frame.origin.y.isFinite
+            && frame.size.width.isFinite && frame.size.height.isFinite
+            && frame.size.width >= 0 && frame.size.height >= 0
+    }
+
     /// R61: whether `origins` can give any child an origin other than (0,0): the layout pass skips
     /// placing children when it cannot (most controllers of a large hierarchy).
     public static func placesChildren(_ kind: ContainerKind, layout: ChildLayout) -> Bool {

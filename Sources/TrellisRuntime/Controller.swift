@@ -43,6 +43,10 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
     /// touches, instead of the settings' box (a cache miss a controller at 100k). Sits in what
     /// was padding before `traceName`: the controller is no larger.
     @exclusivity(unchecked) var defaultHooks: UInt8 = 0
+    /// Whether a layout hook of the behaviour is running, and whether it set a child's frame
+    /// (`setFrame(_:ofChild:)`) in this pass. Only a behaviour's hooks touch it, and it sits in
+    /// the padding after `defaultHooks`: the controller is no larger.
+    @exclusivity(unchecked) var layoutHookState = LayoutHookState()
     /// This controller's name in the trace recorder.
     let traceName: TraceName
     /// The index of the selected child (a tab bar controller's `selectedIndex`).
@@ -178,10 +182,56 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
             misuse("setOrigin: \(child) is not a child of \(id)")
             return
         }
+        setOrigin(origin, at: index)
+    }
+
+    /// Keeps `origin` for the child in slot `index`; `childOrigins` grows only for a container
+    /// that places a child away from (0,0).
+    private func setOrigin(_ origin: Point, at index: Int) {
         if childOrigins.count < slots.count {
             childOrigins.append(contentsOf: repeatElement(.zero, count: slots.count - childOrigins.count))
         }
         childOrigins[index] = origin
+    }
+
+    public func setFrame(_ frame: Rect, ofChild child: ControllerID) {
+        guard layoutHookState.contains(.running) else {
+            misuse("setFrame: called outside viewWillLayoutSubviews and viewDidLayoutSubviews (a frame is set when the view is laid out)")
+            return
+        }
+        guard let index = index(of: child) else {
+            misuse("setFrame: \(child) is not a child of \(id)")
+            return
+        }
+        guard ContainerRules.isValidChildFrame(frame) else {
+            misuse("setFrame: \(frame) for \(child) is not a frame (a size must be finite and not negative, an origin finite)")
+            return
+        }
+        setOrigin(frame.origin, at: index)
+        slots[index].size = frame.size
+        slots[index].framedByLayout = true
+        // R10: the layout pass hands the child its frame; a child it does not show gets none.
+        if defaultTargets.contains(index) { slots[index].announced = frame.size }
+        layoutHookState.insert(.framedChild)
+    }
+
+    /// A first layout hands each child its frame directly: what `setFrame(_:ofChild:)` announced
+    /// for the layout of a transition is not wanted here.
+    private func clearFramedAnnouncements() {
+        guard layoutHookState.contains(.framedChild) else { return }
+        for index in slots.indices where slots[index].framedByLayout {
+            slots[index].announced = nil
+        }
+        endFramedPass()
+    }
+
+    /// Ends what `setFrame(_:ofChild:)` marked in this pass: the frames stay, the marks go.
+    private func endFramedPass() {
+        guard layoutHookState.contains(.framedChild) else { return }
+        layoutHookState.remove(.framedChild)
+        for index in slots.indices where slots[index].framedByLayout {
+            slots[index].framedByLayout = false
+        }
     }
 
     /// Keeps the origin its container gave it (R60) without touching `origin` for the usual (0,0).
@@ -195,8 +245,14 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
     /// R61: the built-in placement of the children, from the sizes the layout pass applied.
     private func placeChildren() {
         guard placesChildren else { return }
-        let origins = ContainerRules.origins(
+        var origins = ContainerRules.origins(
             kind, layout: settings.layout, children: endpoints.ids, sizes: slots.map(\.size), visible: defaultTargets)
+        // A frame the behaviour set earlier in this pass stands (`setFrame(_:ofChild:)`).
+        if layoutHookState.contains(.framedChild) {
+            for index in slots.indices where slots[index].framedByLayout && index < origins.count && index < childOrigins.count {
+                origins[index] = childOrigins[index]
+            }
+        }
         childOrigins = origins
     }
 
@@ -393,6 +449,11 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
             size = newSize
             placeChildren()
             layoutEvent = layOutSubviews(frame: frame, cause: cause)
+            if layoutHookState.contains(.framedChild) {
+                // The behaviour set frames: those children are laid out too (R10), in order.
+                (first, last) = announcedRange()
+                endFramedPass()
+            }
         }
         if first <= last {
             for index in first...last where slots.indices.contains(index) && slots[index].announced != nil {
@@ -408,6 +469,16 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
         if let presentationEndpoint {
             await presentationEndpoint.layout(frame: Rect(size), cause: layoutEvent)
         }
+    }
+
+    /// The first and last slots with a size to apply (`first > last` when none).
+    private func announcedRange() -> (first: Int, last: Int) {
+        var first = slots.count, last = -1
+        for index in slots.indices where slots[index].announced != nil {
+            first = min(first, index)
+            last = index
+        }
+        return (first, last)
     }
 
     /// `viewWillLayoutSubviews` then `viewDidLayoutSubviews`; returns the first's event.
@@ -427,12 +498,14 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
     /// to keep UIKit's, which does nothing (`DefaultHook`).
     private func layoutHook(_ which: DefaultHook, _ event: EventRef) {
         guard !usesDefaultBehavior, defaultHooks & which.rawValue == 0 else { return }
+        layoutHookState.insert(.running)
         hook(event) {
             switch which {
             case .viewWillLayoutSubviews: behavior.viewWillLayoutSubviews(in: self)
             case .viewDidLayoutSubviews: behavior.viewDidLayoutSubviews(in: self)
             }
         }
+        layoutHookState.remove(.running)
         // What the default implementation learned as it ran, if it did.
         defaultHooks = settings.learnedDefaultHooks
     }
@@ -458,12 +531,14 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
             let willEvent = recorder.recordLayout(.viewWillLayoutSubviews, controller: traceName, frame: frame, cause: cause)
             layoutEvent = willEvent
             layoutHook(.viewWillLayoutSubviews, willEvent)
-            for index in slots.indices where visible.contains(index) {
+            // R2a: sized by the layout, without a query — unless the behaviour set the frame.
+            for index in slots.indices where visible.contains(index) && !slots[index].framedByLayout {
                 slots[index].size = layoutSize(forChildAt: index, parentSize: frame.size)
             }
             placeChildren()
             let didEvent = recorder.recordLayout(.viewDidLayoutSubviews, controller: traceName, cause: cause)
             layoutHook(.viewDidLayoutSubviews, didEvent)
+            clearFramedAnnouncements()
         }
         for index in slots.indices {
             let childFrame: Rect? = frame != nil && visible.contains(index) ? childFrame(at: index) : nil
@@ -879,4 +954,14 @@ enum DefaultHook: UInt8 {
     /// Both layout hooks known to be the defaults: the layout pass then records its two
     /// callbacks as the default behaviour does (`recordLayoutPair`).
     static let bothLayoutHooks = viewWillLayoutSubviews.rawValue | viewDidLayoutSubviews.rawValue
+}
+
+/// What a controller's layout hooks are doing (`Controller.layoutHookState`), in one byte.
+struct LayoutHookState: OptionSet {
+    let rawValue: UInt8
+
+    /// A layout hook of the behaviour is running: `setFrame(_:ofChild:)` is allowed.
+    static let running = LayoutHookState(rawValue: 1)
+    /// The behaviour set a child's frame in this pass (some slot is `framedByLayout`).
+    static let framedChild = LayoutHookState(rawValue: 2)
 }

@@ -28,6 +28,13 @@ public protocol ViewControllerContext: BehaviorRequester {
     /// the layout pass applied. Call it from `viewWillLayoutSubviews` or `viewDidLayoutSubviews`,
     /// as UIKit code sets a child view's frame in `layoutSubviews`.
     func setOrigin(ofChild child: ControllerID, to origin: Point)
+    /// Sets a child's frame (R61, R2a), origin and size, as UIKit code sets a child view
+    /// controller's `view.frame` in `viewWillLayoutSubviews` or `viewDidLayoutSubviews`: this
+    /// pass hands the child that frame (a layout pass for the child when its size changes, no
+    /// `viewWillTransition` and no `sizeForChild` query). Set in `viewWillLayoutSubviews` of a
+    /// first layout, the runtime does not size that child by `size(forChild:)`. Called outside
+    /// those two hooks, for a stranger, or with a negative or infinite size, it records an `error`.
+    func setFrame(_ frame: Rect, ofChild child: ControllerID)
     /// State the behaviour keeps across messages, isolated to this controller (SPEC §4).
     var state: BehaviorState { get set }
 

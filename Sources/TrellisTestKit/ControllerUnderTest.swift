@@ -146,6 +146,13 @@ public final class ControllerUnderTest: Sendable {
         }
     }
 
+    /// The frames the controller gives its children now (R60, R61), in its own coordinates:
+    /// right after `init`, its first layout's — what its layout hooks set with
+    /// `setFrame(_:ofChild:)`, else its `size(forChild:)` answers, taken without a query (R2a).
+    public var childFrames: [ControllerID: Rect] {
+        get async { await controller.childFrames }
+    }
+
     /// The controller's state now.
     public var state: ControllerSnapshot {
         get async { await controller.snapshot() }

@@ -67,3 +67,20 @@ struct TraitAwareSidebar: PresentationControllerBehavior {
         pc.applyFrameOfPresentedViewInContainerView()
     }
 }
+
+/// Its children side by side, each an equal share of its width, set as UIKit code sets
+/// `child.view.frame` while its view is laid out.
+struct SideBySide: ViewControllerBehavior {
+    func viewWillLayoutSubviews(in vc: isolated any ViewControllerContext) {
+        let width = vc.size.width / Double(max(1, vc.children.count))
+        for (index, child) in vc.children.enumerated() {
+            vc.setFrame(Rect(x: width * Double(index), y: 0, width: width, height: vc.size.height), ofChild: child)
+        }
+    }
+
+    /// What a rotation tells each child first (R2): the size its frame will have.
+    func size(forChild child: ControllerID, parentSize: Size,
+              in vc: isolated any ViewControllerContext) -> Size {
+        Size(parentSize.width / Double(max(1, vc.children.count)), parentSize.height)
+    }
+}
