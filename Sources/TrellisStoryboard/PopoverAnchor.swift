@@ -18,10 +18,31 @@ extension SegueMapping {
         }
     }
 
+    /// The frame, in root view coordinates, of the bar view (`<toolbar>` or `<navigationBar>`)
+    /// laid out in the scene's root view that holds a bar button item, when there is one: an
+    /// iPad scene's own toolbar at the bottom of its view, say (CIFunHouse, BlankSnapshot).
+    static func barView(holding item: SceneGeometry.Placed) -> Rect? {
+        guard item.insideRootView,
+              let index = item.ancestors.lastIndex(where: { $0.name == "toolbar" || $0.name == "navigationBar" }) else { return nil }
+        let bar = SceneGeometry.place(item.ancestors[index], ancestors: Array(item.ancestors[..<index]))
+        return bar.frame
+    }
+
+    /// The stand-in inside a bar view laid out in the scene: 44 points square (or the bar's
+    /// height if less), 8 points in from the bar's left end, or from its right end for a right
+    /// item of a navigation bar; a toolbar's items start at its left.
+    static func standIn(_ side: BarSide, inBar bar: Rect) -> Rect {
+        let size = min(44, bar.size.height)
+        switch side {
+        case .left, .toolbar: return Rect(x: bar.origin.x + 8, y: bar.origin.y, width: size, height: size)
+        case .right: return Rect(x: bar.origin.x + max(0, bar.size.width - 52), y: bar.origin.y, width: size, height: size)
+        }
+    }
+
     /// Which bar a bar button item is on, from the keys Interface Builder writes.
     static func side(of item: SceneGeometry.Placed) -> BarSide {
         let keys = ([item.element] + item.ancestors).compactMap { $0["key"] }
-        if item.ancestors.contains(where: { $0.name == "toolbarItems" }) || keys.contains("toolbarItems") { return .toolbar }
+        if item.ancestors.contains(where: { $0.name == "toolbarItems" || $0.name == "toolbar" }) || keys.contains("toolbarItems") { return .toolbar }
         if keys.contains("leftBarButtonItem") || keys.contains("leftBarButtonItems") { return .left }
         return .right
     }
@@ -48,7 +69,8 @@ extension SegueMapping {
             }
             return (from, frame)
         }
-        let rect = Self.standIn(Self.side(of: placed), in: sceneSize)
+        let rect = Self.barView(holding: placed).map { Self.standIn(Self.side(of: placed), inBar: $0) }
+            ?? Self.standIn(Self.side(of: placed), in: sceneSize)
         notices.add("popover segue from \(from) anchors on <\(placed.element.name)> \(id), whose place UIKit computes at run time: stand-in rect \(Self.text(rect)) in \(from)'s view")
         return (from, rect)
     }

@@ -67,7 +67,7 @@ struct StoryboardFile {
             bytes = try FileBytes.read(path, limit: StoryboardXML.maximumSize)
         } catch {
             if let referencedFrom {
-                throw StoryboardError(referencedFrom.element, file: referencedFrom.file, "the referenced storyboard \(path) \(error.description)")
+                throw StoryboardError(referencedFrom.element, file: referencedFrom.file, "cannot read the storyboard it references, \(path): \(error.description)")
             }
             throw StoryboardError(file: path, line: 0, column: 0, element: "", message: error.description)
         }

@@ -80,7 +80,10 @@ struct StoryboardBadInputTests {
         ].joined(separator: "\n"))
         let error = try #require(try Storyboards.refusal(xml))
         #expect(error.element == "viewControllerPlaceholder")
-        #expect(error.message.contains("Missing.storyboard"))
+        // Real-world check (Kiwix's iPad.storyboard without its Library.storyboard): the message
+        // says what cannot be done before naming the file and the reason.
+        #expect(error.message.hasPrefix("cannot read the storyboard it references, "))
+        #expect(error.message.contains("Missing.storyboard: "))
         #expect(error.message.hasSuffix("no such file"))
     }
 
@@ -94,7 +97,13 @@ struct StoryboardBadInputTests {
         let option = try #require(try Storyboards.refusal(Storyboards.document(Self.viewScene), options: StoryboardImportOptions(window: .device("tv4k"))))
         #expect(option.message.hasPrefix("unknown device id \"tv4k\""))
         let none = try #require(try Storyboards.refusal(Storyboards.document(device: "", Self.viewScene)))
-        #expect(none.message == "the storyboard names no <device>: give --device ID or --window WxH")
+        #expect(none.message == "the storyboard names no <device> (Xcode writes one since Xcode 8): give --device ID or --window WxH")
+        // An old iPad-only storyboard (the shape of Apple's pre-Xcode 8 *_iPad samples) is told
+        // which kind of device to give.
+        let iPadXML = Storyboards.document(device: "", Self.viewScene).replacingOccurrences(of: #"targetRuntime="iOS.CocoaTouch""#, with: #"targetRuntime="iOS.CocoaTouch.iPad""#)
+        let iPad = try #require(try Storyboards.refusal(iPadXML))
+        #expect(iPad.message.hasSuffix("give --device ID or --window WxH (its targetRuntime is iOS.CocoaTouch.iPad: an iPad, such as --device ipad9_7)"))
+        #expect(try Storyboards.refusal(iPadXML, options: StoryboardImportOptions(window: .device("ipad9_7"))) == nil)
         // With --window the file's device does not matter.
         #expect(try Storyboards.refusal(xml, options: StoryboardImportOptions(window: .size(.init(500, 700)))) == nil)
     }

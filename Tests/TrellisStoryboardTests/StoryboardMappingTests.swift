@@ -172,4 +172,52 @@ struct StoryboardMappingTests {
         #expect(imported.document.controller("hostingController1", "kind") == .string("view"))
         #expect(imported.notices.contains { $0.hasPrefix("relationship \"compactViewController\" of splitViewController1") && $0.hasSuffix("is not simulated: ignored") })
     }
+
+    @Test("a popover from a bar button item of the scene's own toolbar or navigation bar points from that bar, not from the top of the view")
+    func popoverFromBarViewInScene() throws {
+        // The shape of old iPad scenes (Apple's CIFunHouse, DuckDuckGo's BlankSnapshot): a
+        // <toolbar> laid out at the bottom of the root view, its <items> bar button items; and a
+        // <navigationBar> placed in the view by hand. Ids and names are this test's own.
+        let xml = Storyboards.document(device: #"<device id="ipad9_7" orientation="portrait"/>"#, [
+            Storyboards.scene("viewController", id: "A", attributes: #" customClass="Canvas""#, """
+                <view key="view" contentMode="scaleToFill" id="A-v">
+                    <rect key="frame" x="0.0" y="0.0" width="768" height="1024"/>
+                    <subviews>
+                        <navigationBar contentMode="scaleToFill" id="A-nb">
+                            <rect key="frame" x="0.0" y="20" width="768" height="44"/>
+                            <items>
+                                <navigationItem title="Canvas" id="A-ni">
+                                    <barButtonItem key="rightBarButtonItem" title="Share" id="A-share"/>
+                                </navigationItem>
+                            </items>
+                        </navigationBar>
+                        <toolbar contentMode="scaleToFill" id="A-tb">
+                            <rect key="frame" x="0.0" y="980" width="768" height="44"/>
+                            <items>
+                                <barButtonItem title="Brushes" id="A-brushes">
+                                    <connections>
+                                        <segue destination="B" kind="popoverPresentation" identifier="brushes" popoverAnchorBarButtonItem="A-brushes" id="s1"/>
+                                    </connections>
+                                </barButtonItem>
+                            </items>
+                        </toolbar>
+                    </subviews>
+                </view>
+                <connections>
+                    <segue destination="B" kind="popoverPresentation" identifier="share" popoverAnchorBarButtonItem="A-share" id="s2"/>
+                </connections>
+                """),
+            Storyboards.scene("viewController", id: "B", attributes: #" customClass="Picker""#),
+        ].joined(separator: "\n"))
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-barview-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("Canvas.storyboard").path
+        try Data(xml.utf8).write(to: URL(fileURLWithPath: path))
+        let segues = try StoryboardImport.read(path: path).document["segues"]
+        // The toolbar's first item: 8 points in from the toolbar's left end, at the toolbar's y.
+        #expect(segues?["brushes"]?["anchor"]?["rect"]?.numbers == [8, 980, 44, 44])
+        // A right item of the placed navigation bar: at the bar's right end and the bar's y.
+        #expect(segues?["share"]?["anchor"]?["rect"]?.numbers == [716, 20, 44, 44])
+    }
 }
