@@ -9,7 +9,11 @@ presentations and the adaptive wrappers those create (§8.5) — in a run starte
     /usr/bin/python3 Tests/Interop/trellis_node.py --name py --bind ipc:///tmp/run/py.sock \\
         --peer main=ipc:///tmp/run/main.sock [--connect-timeout SECONDS] [--verbose]
 
-It knows no Swift behaviours (SPEC §4.1): a SETUP naming any is refused with ERROR 8 (§7.2, §9.1).
+It makes the copies of the scenario's `performSegue` steps itself (TSF/1 §6.5), as every node
+does, and hosts those the placement gives it like the file's own controllers.
+
+It knows no Swift behaviours (SPEC §4.1): a SETUP naming any is refused with ERROR 8 (§7.2, §9.1),
+and so is one whose steps perform a custom segue, whose registered Swift behaviour it lacks.
 
 Exit status: 0 after the conductor's GOODBYE, 2 bad usage or after the GOODBYE of a conductor
 whose SETUP it refused for behaviours it lacks, 3 when the conductor was silent for
