@@ -9,7 +9,11 @@ presentations and the adaptive wrappers those create (§8.5) — in a run starte
     /usr/bin/python3 Tests/Interop/trellis_node.py --name py --bind ipc:///tmp/run/py.sock \\
         --peer main=ipc:///tmp/run/main.sock [--connect-timeout SECONDS] [--verbose]
 
-It knows no Swift behaviours (SPEC §4.1): a SETUP naming any is refused with ERROR 8 (§7.2, §9.1).
+It makes the copies of the scenario's `performSegue` steps itself (TSF/1 §6.5), as every node
+does, and hosts those the placement gives it like the file's own controllers.
+
+It knows no Swift behaviours (SPEC §4.1): a SETUP naming any is refused with ERROR 8 (§7.2, §9.1),
+and so is one whose steps perform a custom segue, whose registered Swift behaviour it lacks.
 
 Exit status: 0 after the conductor's GOODBYE, 2 bad usage or after the GOODBYE of a conductor
 whose SETUP it refused for behaviours it lacks, 3 when the conductor was silent for
@@ -915,6 +919,82 @@ def popover_frame(size, source, bounds):  # POPOVER-FRAME (R62)
     return (x, y, w, h)
 
 
+class CustomSegue(Exception):
+    """A `performSegue` of a `custom` segue: what it does is the conductor's registered Swift code."""
+
+
+def renamed_copy(spec, name, renamed):  # TSF/1 §6.5 rule 1: a copy names the copies of its subtree
+    def copy(ident):
+        return renamed.get(ident, ident)
+    spec = json.loads(json.dumps(spec))  # a deep copy: the copy's members are its own
+    spec["children"] = [copy(child) for child in spec.get("children", [])]
+    if "traitOverrides" in spec:
+        spec["traitOverrides"] = {copy(k): v for k, v in spec["traitOverrides"].items()}
+    if isinstance(spec.get("layout"), dict) and "origins" in spec["layout"]:
+        spec["layout"]["origins"] = {copy(k): v for k, v in spec["layout"]["origins"].items()}
+    overrides = spec.get("overrides", {})
+    for key in ("viewWillTransition", "willTransition"):
+        if isinstance(overrides.get(key), dict):
+            overrides[key]["forwardTo"] = [dict(t, child=copy(t["child"])) if isinstance(t, dict) else copy(t)
+                                           for t in overrides[key].get("forwardTo", [])]
+    if isinstance(overrides.get("sizeForChild"), dict) and "perChild" in overrides["sizeForChild"]:
+        overrides["sizeForChild"]["perChild"] = {copy(k): v for k, v in overrides["sizeForChild"]["perChild"].items()}
+    if isinstance(spec.get("popoverSource"), dict):
+        spec["popoverSource"]["view"] = copy(spec["popoverSource"]["view"])
+    return spec
+
+
+def expand_segues(document):
+    """TSF/1 §6.5: the copies the `performSegue` steps make, added to `controllers` (in the order
+    made, each subtree parent first) and `placement` (rule 6), and each copied destination's
+    companion (its source, §7 rule 4). Returns the steps' companions, the first step wins."""
+    controllers, placement = document["controllers"], document.setdefault("placement", {})
+    originals, segues = dict(controllers), document.get("segues", {})
+    counts, latest, companion = {}, {}, {}
+    for step in document.get("steps", []):
+        if not isinstance(step, dict):
+            continue
+        for action, other in (("present", "from"), ("show", "from"), ("showDetail", "from"), ("push", "onto")):
+            if action in step:
+                companion.setdefault(step[action], step.get(other))
+        segue = segues.get(step.get("performSegue"))
+        if segue is None or segue["kind"] == "unwind":
+            continue
+        if segue["kind"] == "custom":
+            raise CustomSegue(segue.get("customClass", ""))
+        destination, source = segue.get("destination"), latest.get(segue["from"], segue["from"])
+        if destination not in originals:
+            continue
+        order, renamed, pending = [], {}, [destination]
+        while pending:  # preorder: each controller once, children in order
+            ident = pending.pop()
+            if ident in renamed or ident not in originals:
+                continue
+            counts[ident] = counts.get(ident, 0) + 1
+            renamed[ident] = "%s~%d" % (ident, counts[ident])
+            order.append(ident)
+            pending.extend(reversed(originals[ident].get("children", [])))
+        for ident in order:
+            name, spec = renamed[ident], renamed_copy(originals[ident], renamed[ident], renamed)
+            if ident == destination:  # rule 2: the segue's fields on the destination's copy
+                if "style" in segue:
+                    spec["modalPresentationStyle"] = segue["style"]
+                if "transitionStyle" in segue:
+                    spec["modalTransitionStyle"] = segue["transitionStyle"]
+                if segue["kind"] == "popoverPresentation":
+                    spec["modalPresentationStyle"] = "popover"
+                    if "anchor" in segue:
+                        anchor = segue["anchor"]
+                        spec["popoverSource"] = {"view": latest.get(anchor["view"], anchor["view"]), "rect": anchor["rect"]}
+            controllers[name] = spec
+            if ident in placement:
+                placement[name] = placement[ident]
+        for ident in order:
+            latest[ident] = renamed[ident]
+        companion.setdefault(renamed[destination], source)
+    return companion
+
+
 class Node:
     def __init__(self, name, bind, peers, connect_timeout, verbose):
         self.name, self.verbose, self.started = name, verbose, time.monotonic()
@@ -1100,15 +1180,16 @@ class Node:
                                % (self.name, names, os.path.basename(sys.argv[0])))
         try:
             document = json.loads(scenario)
-            placement, controllers = document.get("placement", {}), document["controllers"]
+            # controllers outside the tree live with the one their first present/show/push/performSegue names
+            companion = expand_segues(document)
+            placement, controllers = document["placement"], document["controllers"]
             parent = {child: ident for ident, spec in controllers.items() for child in spec.get("children", [])}
+        except CustomSegue as segue:  # only the conductor's Swift code says what it does (TSF/1 §6.5 rule 5)
+            self.conductor, self.exit_status = peer.name, 2
+            return self.reject(peer, 8, correlation, "node %s does not know the segue behaviour %s: it is %s, which registers no Swift behaviours"
+                               % (self.name, segue.args[0], os.path.basename(sys.argv[0])))
         except (ValueError, KeyError, AttributeError, TypeError) as error:
             return self.reject(peer, 7, correlation, "node %s cannot set up: %r" % (self.name, error))
-        companion = {}  # controllers outside the tree live with the one their first present/show/push names
-        for step in reversed(document.get("steps", [])):
-            for action, other in (("present", "from"), ("show", "from"), ("showDetail", "from"), ("push", "onto")):
-                if isinstance(step, dict) and action in step:
-                    companion[step[action]] = step.get(other)
 
         def node_of(ident):  # TSF/1 §7: unplaced controllers live with their parent, the root with the conductor
             seen = set()

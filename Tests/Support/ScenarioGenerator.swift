@@ -69,8 +69,8 @@ public struct ScenarioGenerator {
 
     /// The seed's scenario with a `segues` map and `performSegue` steps among its steps (SPEC
     /// §11): the same hierarchy, steps and placement as `scenario(seed:)`, the segues chosen by a
-    /// third generator. Apart from the plain seeds because every node must make the same copies
-    /// (TSF/1 §6.5), which the Python node does not.
+    /// third generator, so that adding segues leaves the plain seeds' scenarios as they were.
+    /// Every node makes the same copies (TSF/1 §6.5), the Python node too.
     public static func scenarioPerformingSegues(seed: UInt64) -> GeneratedScenario {
         var generator = ScenarioGenerator(random: SplitMix64(seed: seed))
         generator.segueing = SplitMix64(seed: seed ^ 0x7365_6775_6573)

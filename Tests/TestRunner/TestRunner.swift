@@ -13,7 +13,9 @@ struct TestRunner {
             .presentationController("Third", Third())
             .viewController("Noting", Noting())
             .viewController("CallsSuper", CallsSuper())
-            .adaptiveDelegate("CompactFullScreen", CompactFullScreen()))
+            .adaptiveDelegate("CompactFullScreen", CompactFullScreen())
+            // A custom segue class, which a node without it (the Python node) cannot perform.
+            .segue("FadeSegue", .present(style: .overFullScreen)))
     }
 }
 

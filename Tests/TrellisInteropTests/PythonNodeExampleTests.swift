@@ -92,10 +92,44 @@ struct PythonNodeExampleTests {
         try await Self.check(file.path, node: testCase.node, conductor: "main", mustRecord: false, in: directory)
     }
 
+    /// Random scenarios performing segues (`ScenarioGenerator.scenarioPerformingSegues`), with
+    /// the Python node as a worker that hosts copies the steps make (TSF/1 §6.5, which it
+    /// implements from the document): seeds whose Python node records events of copies, in
+    /// runs that present, show, push, show as detail, replace a secondary and unwind (chosen
+    /// from seeds 1–40, every worker of which passed). `TRELLIS_PYTHON_SEGUE_SEEDS=FIRST-LAST`
+    /// runs those seeds instead, each with every worker, without asking for copies.
+    static let segueSeedCases: [SeedCase] = {
+        let range = ProcessInfo.processInfo.environment["TRELLIS_PYTHON_SEGUE_SEEDS"]?.split(separator: "-").compactMap { UInt64($0) }
+        guard let range, range.count == 2, range[0] <= range[1] else {
+            return [(1, "c"), (9, "b"), (17, "c"), (20, "b"), (24, "c"), (38, "b")].map { SeedCase(seed: $0.0, node: $0.1) }
+        }
+        return (range[0]...range[1]).flatMap { seed in
+            Set(ScenarioGenerator.scenarioPerformingSegues(seed: seed).placement.map(\.node)).subtracting(["main"]).sorted()
+                .map { SeedCase(seed: seed, node: $0) }
+        }
+    }()
+
+    @Test("random scenarios performing segues: the merged trace equals the in-process trace, copies on the Python node",
+          .enabled(if: PythonZMQ.available, PythonZMQ.skipMessage), arguments: segueSeedCases)
+    func pythonNodeHostsSegueCopies(_ testCase: SeedCase) async throws {
+        let directory = try InteropDirectory()
+        defer { directory.remove() }
+        let file = directory.url.appendingPathComponent("segue-seed-\(testCase.seed).json")
+        try ScenarioGenerator.scenarioPerformingSegues(seed: testCase.seed).text.write(to: file, atomically: true, encoding: .utf8)
+        let merged = try await Self.check(file.path, node: testCase.node, conductor: "main", mustRecord: false, in: directory)
+        let copies = merged.filter {
+            $0.contains("\"node\":\"\(testCase.node)\"") && $0.range(of: #""controller":"[^"]*~[0-9]"#, options: .regularExpression) != nil
+        }
+        #expect(ProcessInfo.processInfo.environment["TRELLIS_PYTHON_SEGUE_SEEDS"] != nil || !copies.isEmpty,
+                "the Python node (\(testCase.node)) recorded no event of a copy")
+    }
+
     /// Runs `scenario` in one process and with the Python node as `node`, and compares.
     /// `mustRecord`: the Python node's controllers must record something (a random placement may
     /// give a node only controllers that never hear of anything).
-    static func check(_ scenario: String, node: String, conductor: String, mustRecord: Bool, in directory: InteropDirectory) async throws {
+    /// Returns the merged capture's lines.
+    @discardableResult
+    static func check(_ scenario: String, node: String, conductor: String, mustRecord: Bool, in directory: InteropDirectory) async throws -> [String] {
         let binary = try #require(TrellisBinary.url, Comment(rawValue: TrellisBinary.missingMessage))
         let text = try await ChildProcess.run(binary, ["run", scenario], in: directory, name: "inproc-text")
         let capture = try await ChildProcess.run(binary, ["run", scenario, "--format", "jsonl"], in: directory, name: "inproc-jsonl")
@@ -122,6 +156,7 @@ struct PythonNodeExampleTests {
         let fromPython = merged.lines.filter { $0.contains("\"node\":\"\(node)\"") }
         #expect(!mustRecord || !fromPython.isEmpty, "no event of node \(node) in the merged trace")
         #expect(fromPython.isEmpty || fromPython.first?.contains("\"seq\":1,") == true)
+        return merged.lines
     }
 
     /// The Python node started first, as `name`, then `trellis run --transport zmq` with

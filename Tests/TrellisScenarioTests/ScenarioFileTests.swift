@@ -36,7 +36,7 @@ struct ScenarioFileTests {
         let names = Set(ExampleFiles.all())
         for required in ["iphone-rotation.json", "ipad-rotation.json", "suppression-middle.json", "manual-forwarding.json",
                          "preferred-size-partial-grant.json", "size-class-override.json", "split-view.json",
-                         "unchanged-child-size.json"] {
+                         "unchanged-child-size.json", "storyboard-field-notes.json"] {
             #expect(names.contains(required), "Examples/\(required) is missing")
         }
     }

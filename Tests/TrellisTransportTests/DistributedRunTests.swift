@@ -53,7 +53,8 @@ struct DistributedRunTests {
     }
 
     static func expectPlacementMatchesInProcess(_ file: URL, over medium: Medium) async throws {
-        let text = try String(contentsOf: file, encoding: .utf8)
+        // A "storyboard" is read relative to the file, and into the text the nodes get (SPEC §11).
+        let text = try ScenarioDecoder.jsonText(try String(contentsOf: file, encoding: .utf8), file: file.path)
         let scenario = try ScenarioDecoder.decode(text, file: file.lastPathComponent)
         #expect(Placement(scenario).nodes.count == 3)
         let inProcess = try await ScenarioRunner.run(scenario)

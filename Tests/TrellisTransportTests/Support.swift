@@ -14,7 +14,8 @@ let trellisExecutable: String? = TrellisBinary.url?.path
 /// An example scenario with its non-root controllers spread round-robin over nodes b and c
 /// (three processes with the conductor), as JSON text and decoded.
 func spreadOverThreeNodes(_ file: URL) throws -> (text: String, scenario: Scenario) {
-    let data = try Data(contentsOf: file)
+    // A scenario naming a "storyboard" has its controllers in it once it is read (SPEC §11).
+    let data = Data(try ScenarioDecoder.jsonText(try String(contentsOf: file, encoding: .utf8), file: file.path).utf8)
     guard var object = try JSONSerialization.jsonObject(with: data) as? [String: Any],
           let controllers = object["controllers"] as? [String: Any], let root = object["root"] as? String else {
         throw CocoaError(.fileReadCorruptFile)
