@@ -28,7 +28,7 @@ bash scripts/docs.sh
 # line's definition (README, Shell completions): the page has a section for every command.
 swift package generate-manual --configuration debug
 manual=.build/plugins/GenerateManual/outputs/trellis/trellis.1
-for command in run validate node keys trace bench behaviors; do
+for command in run validate import node keys trace bench behaviors; do
     grep -qx "\.It Em $command" "$manual" || { echo "test.sh: $manual has no section for $command" >&2; exit 1; }
 done
 bash -n <(.build/debug/trellis --generate-completion-script bash)
