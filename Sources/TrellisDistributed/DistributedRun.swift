@@ -58,6 +58,9 @@ package actor DistributedRun {
     static func replyKey(_ node: String, _ correlation: UInt64) -> String { "reply:\(node):\(correlation)" }
     /// What `stopsAfter` said when the run stopped because a node was lost.
     private var stopSummary: String?
+    /// The last step that ended (0: the initial layout): the one a TRACE-REQUEST sent now
+    /// answers for.
+    var stepsEnded = 0
     /// Where each node listens, once started (for tests and diagnostics).
     package private(set) var endpoints: [String: String] = [:]
     /// What the workers' TRACE-DATA parts brought so far (for measurements).
@@ -497,16 +500,34 @@ package actor DistributedRun {
         return result
     }
 
+    /// At the end of each step every worker is asked for the events it recorded in it
+    /// (`shipsEachStep`), and nothing waits for the answers: a worker lost later has sent them.
     /// Once a node is lost, every later call to it would only fault: the run stops at the end
-    /// of the step in which that became known, with one line that says so (in the trace, and
-    /// first among the faults).
+    /// of the step in which that became known, with one line that says so and what of the
+    /// lost node's trace is missing (in the trace, and first among the faults).
     private func stopsAfter(step: Int) async -> Bool {
+        stepsEnded = step
         let lost = workers.filter { transport.isGone($0) }
-        guard !lost.isEmpty else { return false }
+        guard !lost.isEmpty else {
+            if options.shipsEachStep {
+                for node in workers where !traces.refused.contains(node) && !traces.overran(node) {
+                    await askForTrace(of: node, atTheEndOf: step)
+                }
+            }
+            await options.afterEachStep?(self, step)
+            return false
+        }
+        var missing: [String] = []
+        for node in lost {
+            // What it sent as the steps before ended arrived long before it was declared gone.
+            await collectOwed(by: node, waiting: false)
+            missing.append("; the trace lacks node \(node)'s events from \(TraceCollection.stepName(traces.missingFrom(node))) on")
+        }
         let total = scenario.steps.count
         let during = step == 0 ? "the initial layout" : "step \(step) of \(total)"
         let rest = step >= total ? "" : step + 1 == total ? "; step \(total) was not run" : "; steps \(step + 1)–\(total) were not run"
         let summary = "\(lost.count == 1 ? "node" : "nodes") \(lost.joined(separator: ", ")) lost during \(during): the run stopped there\(rest)"
+            + missing.joined()
         stopSummary = summary
         await host.noteFault(summary)
         recorder.record(.fault(summary), controller: ControllerIDs.node(placement.conductor), cause: nil)
