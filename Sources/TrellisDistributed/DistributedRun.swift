@@ -24,6 +24,11 @@ package actor DistributedRun {
     let host: NodeHost
     /// Where the replies the conductor awaits are handed over, by reply key (`replyKey`).
     let control = Rendezvous<WireMessage>()
+    /// Where the end of an answer to a TRACE-REQUEST sent as a step ended is said, by reply key
+    /// (its part marked last, an ERROR in its place, or a part past a bound): between steps the
+    /// conductor waits for that, not for the parts themselves, which stay in `control` until
+    /// it merges.
+    let answersEnded = Rendezvous<Bool>()
     /// What happens while the workers greet: a greeting, or why the run cannot start.
     private enum StartupEvent: Sendable {
         case greeted(String)
@@ -510,9 +515,11 @@ package actor DistributedRun {
         let lost = workers.filter { transport.isGone($0) }
         guard !lost.isEmpty else {
             if options.shipsEachStep {
+                var keys: [String] = []
                 for node in workers where !traces.refused.contains(node) && !traces.overran(node) {
-                    await askForTrace(of: node, atTheEndOf: step)
+                    keys.append(await askForTrace(of: node, atTheEndOf: step))
                 }
+                await awaitAnswersEnded(keys)
             }
             await options.afterEachStep?(self, step)
             return false
@@ -534,6 +541,29 @@ package actor DistributedRun {
         return true
     }
 
+    /// Whether `body`, a reply, ends an answer to a TRACE-REQUEST: its part marked last, or an
+    /// ERROR in its place.
+    private static func endsAnswer(_ body: WireBody) -> Bool {
+        switch body {
+        case let .traceData(last, _), let .compactTraceData(last, _): return last
+        case .error: return true
+        default: return false
+        }
+    }
+
+    /// Waits until the answers `keys` (asked for as a step ended) have all arrived whole, for
+    /// the peer-gone timeout at most: the worker's encoding then runs between the steps, not
+    /// beside the next one on the same cores (measured: the distributed traversal's transition
+    /// took six times as long). An answer that takes longer, a worker stopped or lost, is taken
+    /// later as the others (`collectOwed`); nothing is read here.
+    private func awaitAnswersEnded(_ keys: [String]) async {
+        let deadline = ContinuousClock.now.advanced(by: .milliseconds(options.peerTimeoutMilliseconds))
+        for key in keys {
+            let left = ContinuousClock.now.duration(to: deadline)
+            guard left > .zero, await answersEnded.wait(for: key, timeout: left) != nil else { break }
+        }
+    }
+
     private func control(_ message: WireMessage, from peer: String) async {
         switch message.body {
         case let .hello(node, _, _, _):
@@ -549,12 +579,15 @@ package actor DistributedRun {
         case .ready, .traceData, .compactTraceData, .goodbyeAck, .error:
             let key = Self.replyKey(peer, message.header.correlationID)
             guard awaitedReplies.contains(key) else { return }
+            var ends = Self.endsAnswer(message.body)
             if let size = TraceDataCodec.messageBytes(of: message.body), traces.tally(messageBytes: size, for: key) {
                 // This part goes past a bound: it is handed over only to say so, and nothing
                 // after it is kept.
                 awaitedReplies.remove(key)
+                ends = true
             }
             await control.deliver(message, for: key)
+            if ends { await answersEnded.deliver(true, for: key) }
         case .goodbye:
             await transport.answer(.goodbyeAck, to: peer, correlationID: message.header.correlationID)
         case .setup, .call, .return, .heartbeat, .traceRequest:
@@ -597,6 +630,7 @@ package actor DistributedRun {
                 controller: ControllerIDs.node(placement.conductor), cause: nil)
         }
         await control.cancelAll()
+        await answersEnded.cancelAll()
         await startup.cancelAll()
         await transport.stop()
         // A spawned node that has not greeted yet (the set-up failed first) cannot be told

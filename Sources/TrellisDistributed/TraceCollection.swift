@@ -147,13 +147,15 @@ extension DistributedRun {
     }
 
     /// Sends `node` a TRACE-REQUEST at the end of `step` (TWP/1 §9.7), whose answer is taken
-    /// later, in order (`collectOwed`): nothing waits for it here.
-    func askForTrace(of node: String, atTheEndOf step: Int) async {
+    /// later, in order (`collectOwed`): nothing reads it here. Returns its reply key.
+    @discardableResult
+    func askForTrace(of node: String, atTheEndOf step: Int) async -> String {
         let correlation = takeCorrelation()
         let key = Self.replyKey(node, correlation)
         awaitedReplies.insert(key)
         traces.asked(node, key: key, step: step)
         await transport.send(.traceRequest, to: node, correlationID: correlation)
+        return key
     }
 
     /// Takes now, waiting as `mergedEvents` does, what `node` was asked for so far: for a test
@@ -178,6 +180,7 @@ extension DistributedRun {
             awaitedReplies.remove(answer.key)
             traces.finish(answer.key)
             await control.discard(answer.key)
+            await answersEnded.discard(answer.key)
         }
     }
 
