@@ -506,7 +506,8 @@ package actor DistributedRun {
     }
 
     /// At the end of each step every worker is asked for the events it recorded in it
-    /// (`shipsEachStep`), and nothing waits for the answers: a worker lost later has sent them.
+    /// (`shipsEachStep`), and the next step waits, bounded, until the answers have arrived —
+    /// they are read when the trace is merged: a worker lost later has sent them.
     /// Once a node is lost, every later call to it would only fault: the run stops at the end
     /// of the step in which that became known, with one line that says so and what of the
     /// lost node's trace is missing (in the trace, and first among the faults).
@@ -547,7 +548,7 @@ package actor DistributedRun {
         switch body {
         case let .traceData(last, _), let .compactTraceData(last, _): return last
         case .error: return true
-        default: return false
+        case .hello, .setup, .ready, .call, .return, .heartbeat, .goodbye, .goodbyeAck, .traceRequest: return false
         }
     }
 
