@@ -39,6 +39,9 @@ package enum DistributedBench {
         let local = try await ScenarioRunner.run(scenario)
         var options = DistributedOptions(nodeExecutable: nodeExecutable)
         options.startupTimeout = .seconds(120)
+        // TRELLIS_BENCH_STEP_TRACE=0: without the trace asked for as each step ends (TWP/1 §9.7,
+        // issue 27), the figure as it was before, from the same build.
+        if ProcessInfo.processInfo.environment["TRELLIS_BENCH_STEP_TRACE"] == "0" { options.shipsEachStep = false }
         // The whole run, as `trellis run` does it; the figure is the steps' own durations, which
         // the run measures itself: start-up and shutdown are not in it.
         let run = DistributedRun(scenario: scenario, scenarioText: text, options: options)

@@ -42,6 +42,15 @@ package struct DistributedOptions: Sendable {
     /// How much trace one worker's answer to a TRACE-REQUEST may bring (TWP/1 §9.7); past it the
     /// rest of that worker's trace is refused, a fault of the run.
     package var traceLimit = TraceDataLimit.standard
+    /// Whether the conductor asks every worker for its trace as each step ends (TWP/1 §9.7),
+    /// without waiting for the answer, so that a worker lost later takes none of the events of
+    /// the steps before its loss with it (SPEC §10: nothing already delivered is lost). Off,
+    /// only at `expect` steps and at the end, as before issue 27: for measuring what it costs.
+    package var shipsEachStep = true
+    /// For tests: runs at the end of each step that ran (0: the initial layout), after the
+    /// workers were asked for its trace and before the next step starts — where a test kills a
+    /// worker mid-run at a known point.
+    package var afterEachStep: (@Sendable (_ run: DistributedRun, _ step: Int) async -> Void)?
     /// How the workers not started by hand are started.
     package var launcher = NodeLauncher.processes
 

@@ -24,6 +24,11 @@ package actor DistributedRun {
     let host: NodeHost
     /// Where the replies the conductor awaits are handed over, by reply key (`replyKey`).
     let control = Rendezvous<WireMessage>()
+    /// Where the end of an answer to a TRACE-REQUEST sent as a step ended is said, by reply key
+    /// (its part marked last, an ERROR in its place, or a part past a bound): between steps the
+    /// conductor waits for that, not for the parts themselves, which stay in `control` until
+    /// it merges.
+    let answersEnded = Rendezvous<Bool>()
     /// What happens while the workers greet: a greeting, or why the run cannot start.
     private enum StartupEvent: Sendable {
         case greeted(String)
@@ -64,6 +69,9 @@ package actor DistributedRun {
     static func replyKey(_ node: String, _ correlation: UInt64) -> String { "reply:\(node):\(correlation)" }
     /// What `stopsAfter` said when the run stopped because a node was lost.
     private var stopSummary: String?
+    /// The last step that ended (0: the initial layout): the one a TRACE-REQUEST sent now
+    /// answers for.
+    var stepsEnded = 0
     /// Where each node listens, once started (for tests and diagnostics).
     package private(set) var endpoints: [String: String] = [:]
     /// What the workers' TRACE-DATA parts brought so far (for measurements).
@@ -514,12 +522,32 @@ package actor DistributedRun {
         return result
     }
 
+    /// At the end of each step every worker is asked for the events it recorded in it
+    /// (`shipsEachStep`), and the next step waits, bounded, until the answers have arrived —
+    /// they are read when the trace is merged: a worker lost later has sent them.
     /// Once a node is lost, every later call to it would only fault: the run stops at the end
-    /// of the step in which that became known, with one line that says so (in the trace, and
-    /// first among the faults).
+    /// of the step in which that became known, with one line that says so and what of the
+    /// lost node's trace is missing (in the trace, and first among the faults).
     private func stopsAfter(step: Int) async -> Bool {
+        stepsEnded = step
         let gone = workers.filter { transport.isGone($0) }
-        guard !gone.isEmpty else { return false }
+        guard !gone.isEmpty else {
+            if options.shipsEachStep {
+                var keys: [String] = []
+                for node in workers where !traces.refused.contains(node) && !traces.overran(node) {
+                    keys.append(await askForTrace(of: node, atTheEndOf: step))
+                }
+                await awaitAnswersEnded(keys)
+            }
+            await options.afterEachStep?(self, step)
+            return false
+        }
+        var missing: [String] = []
+        for node in gone {
+            // What it sent as the steps before ended arrived long before it was declared gone.
+            await collectOwed(by: node, waiting: false)
+            missing.append("; the trace lacks node \(node)'s events from \(TraceCollection.stepName(traces.missingFrom(node))) on")
+        }
         let total = scenario.steps.count
         let during = step == 0 ? "the initial layout" : "step \(step) of \(total)"
         let rest = step >= total ? "" : step + 1 == total ? "; step \(total) was not run" : "; steps \(step + 1)–\(total) were not run"
@@ -528,11 +556,34 @@ package actor DistributedRun {
         let who = [(lost, "lost"), (stopped, "stopped")].filter { !$0.0.isEmpty }.map { nodes, what in
             "\(nodes.count == 1 ? "node" : "nodes") \(nodes.joined(separator: ", ")) \(what)"
         }
-        let summary = "\(who.joined(separator: " and ")) during \(during): the run stopped there\(rest)"
+        let summary = "\(who.joined(separator: " and ")) during \(during): the run stopped there\(rest)" + missing.joined()
         stopSummary = summary
         await host.noteFault(summary)
         recorder.record(.fault(summary), controller: ControllerIDs.node(placement.conductor), cause: nil)
         return true
+    }
+
+    /// Whether `body`, a reply, ends an answer to a TRACE-REQUEST: its part marked last, or an
+    /// ERROR in its place.
+    private static func endsAnswer(_ body: WireBody) -> Bool {
+        switch body {
+        case let .traceData(last, _), let .compactTraceData(last, _): return last
+        case .error: return true
+        case .hello, .setup, .ready, .call, .return, .heartbeat, .goodbye, .goodbyeAck, .traceRequest: return false
+        }
+    }
+
+    /// Waits until the answers `keys` (asked for as a step ended) have all arrived whole, for
+    /// the peer-gone timeout at most: the worker's encoding then runs between the steps, not
+    /// beside the next one on the same cores (measured: the distributed traversal's transition
+    /// took six times as long). An answer that takes longer, a worker stopped or lost, is taken
+    /// later as the others (`collectOwed`); nothing is read here.
+    private func awaitAnswersEnded(_ keys: [String]) async {
+        let deadline = ContinuousClock.now.advanced(by: .milliseconds(options.peerTimeoutMilliseconds))
+        for key in keys {
+            let left = ContinuousClock.now.duration(to: deadline)
+            guard left > .zero, await answersEnded.wait(for: key, timeout: left) != nil else { break }
+        }
     }
 
     private func control(_ message: WireMessage, from peer: String) async {
@@ -550,12 +601,15 @@ package actor DistributedRun {
         case .ready, .traceData, .compactTraceData, .goodbyeAck, .error:
             let key = Self.replyKey(peer, message.header.correlationID)
             guard awaitedReplies.contains(key) else { return }
+            var ends = Self.endsAnswer(message.body)
             if let size = TraceDataCodec.messageBytes(of: message.body), traces.tally(messageBytes: size, for: key) {
                 // This part goes past a bound: it is handed over only to say so, and nothing
                 // after it is kept.
                 awaitedReplies.remove(key)
+                ends = true
             }
             await control.deliver(message, for: key)
+            if ends { await answersEnded.deliver(true, for: key) }
         case .goodbye:
             await workerLeft(peer)
             await transport.answer(.goodbyeAck, to: peer, correlationID: message.header.correlationID)
@@ -617,6 +671,7 @@ package actor DistributedRun {
                 controller: ControllerIDs.node(placement.conductor), cause: nil)
         }
         await control.cancelAll()
+        await answersEnded.cancelAll()
         await startup.cancelAll()
         await transport.stop()
         // A spawned node that has not greeted yet (the set-up failed first) cannot be told

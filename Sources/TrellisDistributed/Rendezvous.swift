@@ -52,11 +52,7 @@ actor Rendezvous<Message: Sendable> {
     /// The next message for `key`, or nil after `timeout`. One wait per key at a time: a second
     /// wait for a key ends the first with nil.
     func wait(for key: String, timeout: Duration) async -> Message? {
-        if var queue = arrived[key], !queue.isEmpty {
-            let first = queue.removeFirst()
-            arrived[key] = queue.isEmpty ? nil : queue
-            return first
-        }
+        if let first = next(for: key) { return first }
         nextToken += 1
         let token = nextToken
         return await withCheckedContinuation { continuation in
@@ -64,6 +60,15 @@ actor Rendezvous<Message: Sendable> {
             let deadline = startDeadline(timeout) { [weak self] in await self?.end(key, token: token) }
             waiting[key] = Waiter(token: token, continuation: continuation, deadline: deadline)
         }
+    }
+
+    /// The next message for `key` that arrived already, or nil: no wait (a peer that is gone
+    /// sends nothing more).
+    func next(for key: String) -> Message? {
+        guard var queue = arrived[key], !queue.isEmpty else { return nil }
+        let first = queue.removeFirst()
+        arrived[key] = queue.isEmpty ? nil : queue
+        return first
     }
 
     /// Drops what arrived for `key` and was not waited for (the answer it belonged to is done).

@@ -24,8 +24,64 @@ struct TraceCollection {
     /// The bound an answer went past, by reply key, and which of its parts went past it.
     private var overruns: [String: (part: Int, exceeded: String)] = [:]
 
+    /// The answers each worker owes, in the order asked: the reply key of each TRACE-REQUEST and
+    /// the step at whose end it was sent (0: the initial layout). Taken in that order
+    /// (`takeOwed`): a worker answers its requests in order (TWP/1 §9.7).
+    private var owed: [String: [(key: String, step: Int)]] = [:]
+    /// The step through which each worker's answers were all taken whole (its events of that
+    /// step and every one before are in `events`); nil: not even the initial layout's.
+    private(set) var completeThrough: [String: Int] = [:]
+
     init(limit: TraceDataLimit) {
         self.limit = limit
+    }
+
+    /// `node` was sent a TRACE-REQUEST (reply key `key`) at the end of `step`.
+    mutating func asked(_ node: String, key: String, step: Int) {
+        owed[node, default: []].append((key, step))
+    }
+
+    /// The answers `node` owes, oldest first; they are no longer owed.
+    mutating func takeOwed(of node: String) -> [(key: String, step: Int)] {
+        owed.removeValue(forKey: node) ?? []
+    }
+
+    /// Whether an answer `node` owes went past `limit` already: it is not asked again, even
+    /// before that answer is taken (each answer could cost as much).
+    func overran(_ node: String) -> Bool {
+        owed[node]?.contains { overruns[$0.key] != nil } ?? false
+    }
+
+    /// The whole answer to the request sent at the end of `step` was taken from `node`.
+    mutating func answered(_ node: String, through step: Int) {
+        completeThrough[node] = max(completeThrough[node] ?? step, step)
+    }
+
+    /// The first step whose events of `node` may be missing: the one after the last whose
+    /// answer was taken whole (0, the initial layout, when none was).
+    func missingFrom(_ node: String) -> Int {
+        completeThrough[node].map { $0 + 1 } ?? 0
+    }
+
+    /// What the merged trace holds of a `node` whose trace stopped coming, and what it lacks,
+    /// by step: every event up to the end of the last step whose answer came whole, and any
+    /// of the steps after it that came too (a worker may record a few of the next step's
+    /// before it answers, or the part of an answer that arrived).
+    func holdings(of node: String) -> String {
+        let received = events[node] ?? []
+        let from = missingFrom(node)
+        let rest = "and lacks the rest, from \(Self.stepName(from)) on"
+        guard from > 0 else {
+            return received.isEmpty ? "the merged trace has none of its events" : "the merged trace has \(received.count) of its events, \(rest)"
+        }
+        let later = received.count(where: { $0.step >= from })
+        let more = later == 0 ? "" : " (\(later) of them from \(Self.stepName(from)) on)"
+        return "the merged trace has its \(received.count) events through the end of \(Self.stepName(from - 1))\(more), \(rest)"
+    }
+
+    /// How a step is named in what the conductor says: step 0 is the initial layout.
+    static func stepName(_ step: Int) -> String {
+        step == 0 ? "the initial layout" : "step \(step)"
     }
 
     /// A part of `messageBytes` arrived for the answer `key`; true when it goes past a bound:
@@ -75,43 +131,78 @@ extension DistributedRun {
     /// Every node's events so far, merged by causality.
     package func mergedEvents() async -> [TraceEvent] {
         for node in workers {
+            guard !traces.refused.contains(node) else { continue }
             // Nothing is lost silently: a node that cannot send its trace is a fault of the run
-            // and a fault line in the merged trace, saying how much of it arrived.
+            // and a fault line in the merged trace, saying what of it arrived — everything it
+            // sent as the steps before its loss ended.
             guard !transport.isGone(node) else {
+                await collectOwed(by: node, waiting: false)
                 let what = stoppedNodes.contains(node) ? "stopped" : "is gone"
-                await traceMissing("node \(node) \(what): its trace is missing from the merged trace")
+                await traceMissing("node \(node) \(what): \(traces.holdings(of: node))")
                 continue
             }
-            guard !traces.refused.contains(node) else { continue }
-            let correlation = takeCorrelation()
-            let key = Self.replyKey(node, correlation)
-            awaitedReplies.insert(key)
-            await transport.send(.traceRequest, to: node, correlationID: correlation)
-            await collectTrace(of: node, key: key)
-            awaitedReplies.remove(key)
-            traces.finish(key)
-            await control.discard(key)
+            await askForTrace(of: node, atTheEndOf: stepsEnded)
+            await collectOwed(by: node, waiting: true)
         }
         return TraceMerge.merge([recorder.events] + workers.map { traces.events[$0] ?? [] })
     }
 
+    /// Sends `node` a TRACE-REQUEST at the end of `step` (TWP/1 §9.7), whose answer is taken
+    /// later, in order (`collectOwed`): nothing reads it here. Returns its reply key.
+    @discardableResult
+    func askForTrace(of node: String, atTheEndOf step: Int) async -> String {
+        let correlation = takeCorrelation()
+        let key = Self.replyKey(node, correlation)
+        awaitedReplies.insert(key)
+        traces.asked(node, key: key, step: step)
+        await transport.send(.traceRequest, to: node, correlationID: correlation)
+        return key
+    }
+
+    /// Takes now, waiting as `mergedEvents` does, what `node` was asked for so far: for a test
+    /// that kills it once the conductor holds its answers (`DistributedOptions.afterEachStep`).
+    package func takeTraceOwed(by node: String) async {
+        await collectOwed(by: node, waiting: true)
+    }
+
+    /// Takes the answers `node` owes, oldest first: `waiting`, each part within the bounds of
+    /// `options.traceLimit`; else (the node is gone) only the parts that arrived. After an
+    /// answer that did not come whole, the later ones are taken only as far as they arrived.
+    func collectOwed(by node: String, waiting: Bool) async {
+        var waiting = waiting
+        for answer in traces.takeOwed(of: node) {
+            if !traces.refused.contains(node) {
+                if await collectTrace(of: node, key: answer.key, waiting: waiting) {
+                    traces.answered(node, through: answer.step)
+                } else {
+                    waiting = false
+                }
+            }
+            awaitedReplies.remove(answer.key)
+            traces.finish(answer.key)
+            await control.discard(answer.key)
+            await answersEnded.discard(answer.key)
+        }
+    }
+
     /// Takes the parts of `node`'s answer (reply key `key`) until the one marked last, or until
-    /// a bound of `options.traceLimit` is passed, a part does not come, or one cannot be read.
-    private func collectTrace(of node: String, key: String) async {
-        var more = true
+    /// a bound of `options.traceLimit` is passed, a part does not come, or one cannot be read;
+    /// not `waiting`, only the parts already there. True when the part marked last was taken.
+    private func collectTrace(of node: String, key: String, waiting: Bool) async -> Bool {
         var taken = 0
         let deadline = ContinuousClock.now.advanced(by: options.traceLimit.time)
-        while more {
+        while true {
             let left = ContinuousClock.now.duration(to: deadline)
             guard left > .zero else {
                 await refuseRestOfTrace(of: node, "took more than \(options.traceLimit.time) to answer one TRACE-REQUEST, the most the conductor waits")
-                break
+                return false
             }
-            guard let reply = await control.wait(for: key, timeout: min(.seconds(10), left)),
-                  TraceDataCodec.messageBytes(of: reply.body) != nil else {
+            let reply = waiting ? await control.wait(for: key, timeout: min(.seconds(10), left)) : await control.next(for: key)
+            guard let reply, TraceDataCodec.messageBytes(of: reply.body) != nil else {
+                guard waiting else { return false }
                 if ContinuousClock.now < deadline {
-                    await traceMissing("node \(node) did not send its trace: the merged trace has \(traces.received(from: node)) of its events, and lacks the rest")
-                    break
+                    await traceMissing("node \(node) did not send its trace: \(traces.holdings(of: node))")
+                    return false
                 }
                 continue  // the whole answer's time is up: said above
             }
@@ -120,14 +211,14 @@ extension DistributedRun {
             taken += 1
             if let exceeded = traces.overrun(of: key, atPart: taken) {
                 await refuseRestOfTrace(of: node, "sent \(exceeded) in answer to one TRACE-REQUEST, the most the conductor takes")
-                break
+                return false
             }
-            guard let part = TraceDataCodec.read(reply.body, from: node, runID: scenario.name) else { break }
-            more = !part.last
+            guard let part = TraceDataCodec.read(reply.body, from: node, runID: scenario.name) else { return false }
             traces.add(part, from: node)
             for fault in part.faults {
                 await host.noteFault(fault)
             }
+            if part.last { return true }
         }
     }
 

@@ -235,13 +235,13 @@ package actor WorkerNode {
                 await transport.refuse(.unexpectedCommand, "only this node's conductor asks for its trace", to: peer, correlationID: correlation)
                 return
             }
-            let events = recorder.events(after: sentEvents)
-            sentEvents += events.count
-            // In parts far below the sockets' message size limit, however large the run.
+            // The conductor asks as each step ends and goes on with the next: the events are
+            // encoded off this actor, which the next step's CALLs go through. Control messages
+            // are handled one at a time, so answers still leave in the order asked.
             let compact = peerCapabilities[peer]?.contains(.compactTrace) ?? false
-            for part in TraceDataCodec.parts(of: events, runID: runID, compact: compact) {
-                await transport.send(part, to: peer, correlationID: correlation)
-            }
+            let sent = await Self.sendTrace(
+                of: recorder, after: sentEvents, runID: runID, compact: compact, to: peer, correlation: correlation, over: transport)
+            sentEvents += sent
         case .goodbye:
             // Also before a SETUP: a conductor whose set-up failed says goodbye to every node
             // that greeted it, and none of them outlives the run. Anybody else's goodbye is
@@ -262,6 +262,22 @@ package actor WorkerNode {
         case .hello, .ready, .traceData, .compactTraceData, .error, .heartbeat, .call, .return:
             break
         }
+    }
+
+    /// Answers a TRACE-REQUEST: the events `recorder` holds after the first `sent`, as
+    /// TRACE-DATA parts of run `runID` far below the sockets' message size limit, however large
+    /// the run (TWP/1 §7.8). Runs on the shared pool, not on the caller's actor. Returns how
+    /// many events it sent.
+    @concurrent
+    private static func sendTrace(
+        of recorder: TraceRecorder, after sent: Int, runID: String, compact: Bool,
+        to peer: String, correlation: UInt64, over transport: NodeTransport
+    ) async -> Int {
+        let events = recorder.events(after: sent)
+        for part in TraceDataCodec.parts(of: events, runID: runID, compact: compact) {
+            await transport.send(part, to: peer, correlationID: correlation)
+        }
+        return events.count
     }
 
     /// Keeps the capabilities of `peer`'s HELLO when it is this node's conductor or may still

@@ -130,8 +130,8 @@ struct DistributedRunTests {
                 return false
             })
             // And the merged trace says that b's part of it is missing (issue 16: never silently).
-            #expect(faults.contains("node b is gone: its trace is missing from the merged trace"))
-            #expect(partial.canonicalLines.contains("node:main fault node b is gone: its trace is missing from the merged trace"))
+            #expect(faults.contains("node b is gone: the merged trace has none of its events"))
+            #expect(partial.canonicalLines.contains("node:main fault node b is gone: the merged trace has none of its events"))
         case let .failure(error):
             Issue.record("unexpected error: \(error)")
         }

@@ -104,7 +104,7 @@ struct SetupFailureTests {
         // The initial layout (step 0) already calls b: it completes with faults once b is
         // declared gone, and no step runs after it — a handful of faults, not one per later call.
         let summary = try #require(faults.first)
-        #expect(summary == "node b lost during the initial layout: the run stopped there; steps 1–20 were not run")
+        #expect(summary == "node b lost during the initial layout: the run stopped there; steps 1–20 were not run; the trace lacks node b's events from the initial layout on")
         #expect(partial.stoppedAfterStep == 0)
         let headers = partial.events.filter { if case .step = $0.message { return true } else { return false } }
         #expect(headers.isEmpty)
