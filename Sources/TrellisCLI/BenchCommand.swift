@@ -59,7 +59,7 @@ struct BenchCommand: AsyncParsableCommand {
     /// The figures, by the names their lines start with.
     static let figureNames = [
         "inproc-hops", "inproc-hops-file-trace", "inproc-swift-super", "memory-per-controller", "storyboard-import", "zmq-throughput", "zmq-rtt",
-        "distributed-traversal",
+        "distributed-traversal", "validate-flat",
     ]
 
     @Option(name: .customLong("figure"), help: ArgumentHelp(
@@ -170,6 +170,7 @@ struct BenchCommand: AsyncParsableCommand {
                 try await fileTraceFigures(shape, inMemory: ours, readBack: count == sizes.last, into: &figures)
             }
         }
+        if wants("validate-flat") { try validateFigures(&figures) }
         if wants("inproc-swift-super") {
             let (superOnly, defaultWalk) = try await InProcessBench.interleavedSuperOnlyHopsPerSecond(HierarchyShape(count: 100_000), rounds: rounds)
             figures.add(BenchLine(name: "inproc-swift-super-100000", ours: superOnly, anchor: defaultWalk, unit: "hops/s", target: .atLeast(0.9),
@@ -233,6 +234,29 @@ struct BenchCommand: AsyncParsableCommand {
             figures.add(BenchLine(name: name, ours: events / show, anchor: events / cat, unit: "events/s", target: .atLeast(0),
                             note: "\(Int(events)) events, \(Self.fileSize(path)) bytes (\(format == .compact ? "compact" : "JSON Lines")): trellis trace show to /dev/null \(BenchLine.format(show)) s, cat \(BenchLine.format(cat)) s; no target, reported"))
         }
+    }
+
+    /// `trellis validate` of a flat scenario (issue 27) beside reading the same file with the
+    /// JSON reader alone, in turns; and the most memory `trellis validate` of it holds, beside
+    /// the file's size.
+    private func validateFigures(_ figures: inout BenchFigures) throws {
+        let count = quick ? 100_000 : 1_000_000
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-bench-flat-\(getpid()).json").path
+        try ValidateBench.flatScenario(count: count).write(toFile: path, atomically: false, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let bytes = Double(Self.fileSize(path))
+        let rounds = quick ? 5 : 3
+        let (validate, parse) = try ValidateBench.seconds(path: path, rounds: rounds)
+        figures.add(BenchLine(name: "validate-flat-\(count)", ours: bytes / validate / 1e6, anchor: bytes / parse / 1e6, unit: "MB/s", target: .atLeast(0.25),
+                        note: "\(count) leaves under one root view, \(Int(bytes)) bytes: trellis validate's reading, decoding and checks \(BenchLine.format(validate)) s; anchor: FileBytes and JSONParser alone \(BenchLine.format(parse)) s; best of \(rounds) turns each"))
+        // The memory figure always of a million leaves: at 100k the process's own 25 MB would
+        // hide what the file costs.
+        let large = 1_000_000
+        if count != large { try ValidateBench.flatScenario(count: large).write(toFile: path, atomically: false, encoding: .utf8) }
+        let largeBytes = Double(Self.fileSize(path))
+        let peak = ValidateBench.peakResidentBytes(executable: RunCommand.ownExecutable, arguments: ["validate", path]).map(Double.init) ?? .nan
+        figures.add(BenchLine(name: "validate-flat-\(large)-memory", ours: peak / 1e6, anchor: largeBytes / 1e6, unit: "MB", target: .atMost(8),
+                        note: "the peak resident memory of a trellis validate process of a flat scenario of \(large) leaves, beside the file's size"))
     }
 
     private static func fileSize(_ path: String) -> Int {

@@ -12,31 +12,38 @@ package enum HierarchyCycle {
     /// from that controller back to it (`[X, Y, X]`: X is Y's parent and Y is X's); nil when the
     /// links have no cycle.
     package static func first(in order: [ControllerID], parentOf: [ControllerID: ControllerID]) -> [ControllerID]? {
-        /// false: on the current walk; true: walked over by an earlier one.
-        var walked: [ControllerID: Bool] = [:]
-        var onCycle = Set<ControllerID>()
-        for start in order {
-            var path: [ControllerID] = []
-            var current: ControllerID? = start
-            while let node = current, walked[node] == nil {
-                walked[node] = false
-                path.append(node)
-                current = parentOf[node]
+        first(in: HierarchyLinks(order: order, parentOf: parentOf))
+    }
+
+    /// The cycle of the first controller of the links' order that lies on one, as above.
+    package static func first(in links: HierarchyLinks) -> [ControllerID]? {
+        let parent = links.parent
+        /// 0: not walked; 1: on the current walk; 2: walked over by an earlier one.
+        var walked = [UInt8](repeating: 0, count: parent.count)
+        var onCycle = [Bool](repeating: false, count: parent.count)
+        var path: [Int] = []
+        for start in 0..<links.orderCount {
+            path.removeAll(keepingCapacity: true)
+            var current = start
+            while current >= 0, walked[current] == 0 {
+                walked[current] = 1
+                path.append(current)
+                current = parent[current]
             }
             // Back at a controller of this very walk: from there on, the path is a cycle.
-            if let node = current, walked[node] == false, let entry = path.firstIndex(of: node) {
-                onCycle.formUnion(path[entry...])
+            if current >= 0, walked[current] == 1, let entry = path.firstIndex(of: current) {
+                for node in path[entry...] { onCycle[node] = true }
             }
-            for node in path { walked[node] = true }
+            for node in path { walked[node] = 2 }
         }
-        guard let first = order.first(where: { onCycle.contains($0) }) else { return nil }
+        guard let first = (0..<links.orderCount).first(where: { onCycle[$0] }) else { return nil }
         // `path` climbs from the controller to its ancestors; it is returned parent to child.
-        var path = [first]
+        var cycle = [links.ids[first]]
         var current = first
-        while let parent = parentOf[current], parent != first {
-            path.append(parent)
-            current = parent
+        while parent[current] >= 0, parent[current] != first {
+            current = parent[current]
+            cycle.append(links.ids[current])
         }
-        return Array((path + [first]).reversed())
+        return Array((cycle + [links.ids[first]]).reversed())
     }
 }

@@ -94,13 +94,25 @@ public struct ControllerSpec: Sendable {
     /// `traitOverrides`: traits it sets on its children, by child.
     public var traitOverrides: [ControllerID: TraitCollection]
     /// `presentationController`: its presentation controller when presented with `custom`.
-    public var presentationController: CustomPresentationSpec?
+    public var presentationController: CustomPresentationSpec? {
+        get { rare?.fields.presentationController }
+        set { updateRare { $0.presentationController = newValue } }
+    }
     /// `adaptiveDelegate`: the adaptive delegate of its presentations (R48, R49).
-    public var adaptiveDelegate: AdaptiveDelegateSpec?
+    public var adaptiveDelegate: AdaptiveDelegateSpec? {
+        get { rare?.fields.adaptiveDelegate }
+        set { updateRare { $0.adaptiveDelegate = newValue } }
+    }
     /// `popoverSource`: where a popover presentation of it points from.
-    public var popoverSource: PopoverSourceSpec?
+    public var popoverSource: PopoverSourceSpec? {
+        get { rare?.fields.popoverSource }
+        set { updateRare { $0.popoverSource = newValue } }
+    }
     /// `overrides`: its declarative overrides of UIKit's forwarding.
-    public var overrides: OverrideSpec
+    public var overrides: OverrideSpec {
+        get { rare?.fields.overrides ?? OverrideSpec() }
+        set { updateRare { $0.overrides = newValue } }
+    }
     /// How a `view` container places its children (R61; `layout`).
     public var layout: ChildLayout = .overlay
     /// `"behavior": "Name"`: the registered Swift behaviour of this controller (SPEC §4.1), in
@@ -122,7 +134,33 @@ public struct ControllerSpec: Sendable {
         self.children = []
         self.selected = 0
         self.traitOverrides = [:]
-        self.overrides = OverrideSpec()
+    }
+
+    /// The fields few controllers set, out of line and nil until one is: inline they made every
+    /// spec about 450 bytes, 450 MB for a flat scenario of a million plain controllers (issue 27).
+    private var rare: RareControllerFields?
+
+    private mutating func updateRare(_ change: (inout RareControllerFields.Fields) -> Void) {
+        var fields = rare?.fields ?? RareControllerFields.Fields()
+        change(&fields)
+        rare = RareControllerFields(fields)
+    }
+}
+
+/// `ControllerSpec`'s rarely set fields. Immutable, so copies of a spec share it safely; a
+/// change makes a new one (only the decoder changes them, once a field).
+private final class RareControllerFields: Sendable {
+    struct Fields: Sendable {
+        var presentationController: CustomPresentationSpec?
+        var adaptiveDelegate: AdaptiveDelegateSpec?
+        var popoverSource: PopoverSourceSpec?
+        var overrides = OverrideSpec()
+    }
+
+    let fields: Fields
+
+    init(_ fields: Fields) {
+        self.fields = fields
     }
 }
 

@@ -77,7 +77,7 @@ public enum ScenarioDecoder {
 struct Reader {
     let file: String
     /// JSON path → position, for the semantic checks that run after decoding.
-    var positions: [String: (line: Int, column: Int)] = [:]
+    var positions = PathPositions()
     /// What the `performSegue` steps read so far did (SPEC §11), made when the steps begin.
     var segueCopies = SegueCopies()
     /// The runner's registry, whose segue behaviours say what a custom segue does (SPEC §11).
@@ -111,17 +111,30 @@ struct Reader {
     }
 
     func id(_ node: JSONNode, _ path: String) throws(ScenarioError) -> ControllerID {
-        try Self.controllerID(try string(node, path)) { message throws(ScenarioError) in throw fail(node, path, message) }
+        try id(node) { path }
+    }
+
+    /// An id whose path is only made when it is rejected (a million children made a million).
+    func id(_ node: JSONNode, _ path: () -> String) throws(ScenarioError) -> ControllerID {
+        guard case let .string(text) = node.value else { throw fail(node, path(), "expected a string, got \(node.value.typeName)") }
+        return try Self.controllerID(text) { message throws(ScenarioError) in throw fail(node, path(), message) }
     }
 
     /// Characters an id may not contain, so that canonical lines stay unambiguous: white space
     /// separates the receiver, `(`, `)` and `,` delimit arguments, `:` marks `pc:`/`wrap:` names.
     static let forbiddenIDCharacters: Set<Character> = ["(", ")", ",", ":", "\"", "#", "="]
+    /// `forbiddenIDCharacters` as the bytes of their UTF-8.
+    static let forbiddenIDBytes: [UInt8] = forbiddenIDCharacters.flatMap(\.utf8)
 
     static func controllerID(_ text: String, reject: (String) throws(ScenarioError) -> Never) throws(ScenarioError) -> ControllerID {
         if text.isEmpty { try reject("a controller id must not be empty") }
-        // Checked scalar by scalar: a combining mark must not hide a forbidden character.
-        if text.unicodeScalars.contains(where: { $0.properties.isWhitespace || forbiddenIDCharacters.contains(Character($0)) || $0.value < 0x20 }) {
+        // Checked scalar by scalar: a combining mark must not hide a forbidden character. An
+        // ASCII id is checked byte by byte (its white space and controls are at most 0x20), the
+        // same test without a Character and a set look-up a scalar.
+        let refused = text.utf8.allSatisfy { $0 < 0x80 }
+            ? text.utf8.contains { $0 <= 0x20 || forbiddenIDBytes.contains($0) }
+            : text.unicodeScalars.contains { $0.properties.isWhitespace || forbiddenIDCharacters.contains(Character($0)) || $0.value < 0x20 }
+        if refused {
             try reject("controller id \"\(text)\" may not contain white space or any of ( ) , : \" # =")
         }
         if text == "window" || text == "none" { try reject("\"\(text)\" is reserved and cannot name a controller") }
@@ -225,7 +238,9 @@ struct Reader {
                 }
             case "root": scenario.root = try id(value, at)
             case "controllers":
-                for (controllerKey, controllerValue) in try self.members(value, at, allowed: nil) {
+                let controllers = try self.members(value, at, allowed: nil)
+                scenario.controllers.reserveCapacity(controllers.count)
+                for (controllerKey, controllerValue) in controllers {
                     _ = try Self.controllerID(controllerKey) { message throws(ScenarioError) in throw fail(controllerValue, at + "." + controllerKey, message) }
                     scenario.controllers.append(try controller(controllerValue, id: controllerKey, at: at + "." + controllerKey))
                 }
@@ -269,24 +284,30 @@ struct Reader {
         return try members(node, path, allowed: allowed)
     }
 
+    /// The fields of a controller (made once: a scenario may have a million controllers).
+    static let controllerFields: Set<String> = [
+        "kind", "children", "selected", "modalPresentationStyle", "modalTransitionStyle", "preferredContentSize",
+        "definesPresentationContext", "providesPresentationContextTransitionStyle", "traitOverrides",
+        "presentationController", "adaptiveDelegate", "popoverSource", "overrides", "layout", "behavior",
+    ]
+
     mutating func controller(_ node: JSONNode, id rawID: String, at path: String) throws(ScenarioError) -> ControllerSpec {
         guard !rawID.isEmpty else { throw fail(node, path, "a controller id must not be empty") }
-        positions[path] = (node.line, node.column)
-        let fields: Set<String> = ["kind", "children", "selected", "modalPresentationStyle", "modalTransitionStyle",
-                                   "preferredContentSize", "definesPresentationContext",
-                                   "providesPresentationContextTransitionStyle", "traitOverrides",
-                                   "presentationController", "adaptiveDelegate", "popoverSource", "overrides", "layout", "behavior"]
+        // The controller's own position and its `kind`'s are not recorded: no check after
+        // decoding names them (the reader names a wrong kind itself), and a million controllers
+        // made two million path strings.
         var spec = ControllerSpec(id: ControllerID(rawID))
-        for (key, value) in try members(node, path, allowed: fields) {
+        for (key, value) in try members(node, path, allowed: Self.controllerFields) {
             let at = path + "." + key
-            positions[at] = (value.line, value.column)
+            if key != "kind" { positions[at] = (value.line, value.column) }
             switch key {
             case "kind": spec.kind = try rawEnum(value, at, ContainerKind.self, what: "controller kind")
             case "children":
                 guard case let .array(items) = value.value else { throw fail(value, at, "expected an array of controller ids") }
+                positions.setItems(items, of: at)
+                spec.children.reserveCapacity(items.count)
                 for (index, item) in items.enumerated() {
-                    positions["\(at)[\(index)]"] = (item.line, item.column)
-                    spec.children.append(try id(item, "\(at)[\(index)]"))
+                    spec.children.append(try id(item) { "\(at)[\(index)]" })
                 }
             case "selected": spec.selected = try integer(value, at)
             case "modalPresentationStyle": spec.modalPresentationStyle = try rawEnum(value, at, ModalPresentationStyle.self, what: "presentation style")

@@ -57,9 +57,9 @@ extension ScenarioValidator {
     /// Each segue's ids are controllers of the file, and its fields fit its kind: a destination
     /// (but for an unwind), a style only where it presents, an anchor only on a popover, a class
     /// only on a custom segue, which must name one.
-    func validateSegues(_ byID: [ControllerID: ControllerSpec]) throws(ScenarioError) {
+    func validateSegues(_ table: ControllerTable) throws(ScenarioError) {
         // A segue names the file's controllers, never the copies its performances made.
-        let byID = byID.filter { scenario.copiedFrom[$0.key] == nil }
+        let byID = FileControllers(table: table, copiedFrom: scenario.copiedFrom)
         for segue in scenario.segues {
             let base = "$.segues.\(segue.id)"
             let kind = segue.kind.rawValue
@@ -88,5 +88,16 @@ extension ScenarioValidator {
                 throw fail(base, "a custom segue names its \"customClass\" (the UIStoryboardSegue subclass)")
             }
         }
+    }
+}
+
+/// The file's own controllers: those of the table that no `performSegue` copied (looked up
+/// where a filtered copy of the table cost a million entries, issue 27).
+private struct FileControllers {
+    let table: ControllerTable
+    let copiedFrom: [ControllerID: ControllerID]
+
+    subscript(id: ControllerID) -> ControllerSpec? {
+        copiedFrom[id] == nil ? table[id] : nil
     }
 }

@@ -228,7 +228,7 @@ extension Reader {
 extension ScenarioValidator {
     /// What a step's event must refer to: controllers of the file, of the right kind (checked
     /// before anything runs, so that a typo is named with its JSON path).
-    func validate(_ event: WindowEvent, at: String, _ byID: [ControllerID: ControllerSpec], parentOf: [ControllerID: ControllerID]) throws(ScenarioError) {
+    func validate(_ event: WindowEvent, at: String, _ byID: ControllerTable) throws(ScenarioError) {
         func known(_ id: ControllerID, _ field: String) throws(ScenarioError) {
             guard byID[id] != nil else { throw fail(at, "\(field): unknown controller \"\(id)\"") }
         }
@@ -241,7 +241,7 @@ extension ScenarioValidator {
         case let .present(presented, from, _, _):
             try known(presented, "present")
             try known(from, "from")
-            if let parent = parentOf[presented] {
+            if let parent = byID.links[parentOf: presented] {
                 throw fail(at, "\"\(presented)\" is a child of \"\(parent)\" and cannot also be presented")
             }
             if presented == scenario.root { throw fail(at, "the root \"\(presented)\" cannot be presented") }

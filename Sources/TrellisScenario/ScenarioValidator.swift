@@ -7,7 +7,7 @@ import TrellisTrace
 struct ScenarioValidator {
     let scenario: Scenario
     let file: String
-    let positions: [String: (line: Int, column: Int)]
+    let positions: PathPositions
 
     func fail(_ path: String, _ message: String) -> ScenarioError {
         let position = positions[path] ?? (0, 0)
@@ -15,23 +15,26 @@ struct ScenarioValidator {
     }
 
     func validate() throws(ScenarioError) {
-        var byID: [ControllerID: ControllerSpec] = [:]
-        for spec in scenario.controllers { byID[spec.id] = spec }
+        var byID = ControllerTable(scenario.controllers)
         guard byID[scenario.root] != nil else { throw fail("$.root", "unknown controller \"\(scenario.root)\" (not in $.controllers)") }
 
-        var parentOf: [ControllerID: ControllerID] = [:]
-        for spec in scenario.controllers {
+        // `seenBy[c]`: the index of the last controller found listing `c` as a child.
+        var seenBy = [Int](repeating: -1, count: byID.links.ids.count)
+        for (specIndex, spec) in scenario.controllers.enumerated() {
             let base = "$.controllers.\(spec.id)"
-            var seen = Set<ControllerID>()
+            let parent = byID.links.position(of: spec.id) ?? -1
             for (index, child) in spec.children.enumerated() {
-                let at = "\(base).children[\(index)]"
-                guard byID[child] != nil else { throw fail(at, "unknown controller \"\(child)\"") }
-                guard seen.insert(child).inserted else { throw fail(at, "duplicate child \"\(child)\" of \"\(spec.id)\"") }
-                if child == scenario.root { throw fail(at, "the root \"\(child)\" cannot be a child of \"\(spec.id)\"") }
-                if let other = parentOf[child], other != spec.id {
-                    throw fail(at, "controller \"\(child)\" is already a child of \"\(other)\": a controller has one parent")
+                // The path is made only for an error: a root may have a million children.
+                func at() -> String { "\(base).children[\(index)]" }
+                guard let position = byID.links.position(of: child) else { throw fail(at(), "unknown controller \"\(child)\"") }
+                guard seenBy[position] != specIndex else { throw fail(at(), "duplicate child \"\(child)\" of \"\(spec.id)\"") }
+                seenBy[position] = specIndex
+                if child == scenario.root { throw fail(at(), "the root \"\(child)\" cannot be a child of \"\(spec.id)\"") }
+                let other = byID.links.parent[position]
+                if other >= 0, other != parent {
+                    throw fail(at(), "controller \"\(child)\" is already a child of \"\(byID.links.ids[other])\": a controller has one parent")
                 }
-                parentOf[child] = spec.id
+                byID.links.link(position, to: parent)
             }
             try validateKind(spec, base)
             for child in spec.traitOverrides.keys.sorted() where !spec.children.contains(child) {
@@ -43,13 +46,13 @@ struct ScenarioValidator {
                 throw fail("\(base).popoverSource.view", "unknown controller \"\(source.view)\"")
             }
         }
-        try validateAcyclic(parentOf)
-        try validateDepth(parentOf)
+        try validateAcyclic(byID.links)
+        try validateDepth(byID)
         for id in scenario.placement.keys.sorted() where byID[id] == nil {
             throw fail("$.placement.\(id)", "unknown controller \"\(id)\"")
         }
         try validateSegues(byID)
-        try validateSteps(byID, parentOf: parentOf)
+        try validateSteps(byID)
     }
 
     private func validateKind(_ spec: ControllerSpec, _ base: String) throws(ScenarioError) {
@@ -118,8 +121,8 @@ struct ScenarioValidator {
         }
     }
 
-    private func validateAcyclic(_ parentOf: [ControllerID: ControllerID]) throws(ScenarioError) {
-        guard let cycle = HierarchyCycle.first(in: scenario.controllers.map(\.id), parentOf: parentOf), let first = cycle.first else { return }
+    private func validateAcyclic(_ links: HierarchyLinks) throws(ScenarioError) {
+        guard let cycle = HierarchyCycle.first(in: links), let first = cycle.first else { return }
         throw fail("$.controllers.\(first).children", "cycle in the hierarchy: \(cycle.map(\.name).joined(separator: " -> "))")
     }
 
@@ -127,7 +130,7 @@ struct ScenarioValidator {
     /// controller, its presentation controller `pc:X`, its navigation wrapper `wrap:X`, or a node
     /// `node:N` of the run) and its kind must be a message events carry: a typo would otherwise
     /// only show when the expectation fails at run time.
-    private func validateExpected(_ lines: [String], at base: String, _ byID: [ControllerID: ControllerSpec]) throws(ScenarioError) {
+    private func validateExpected(_ lines: [String], at base: String, _ byID: ControllerTable) throws(ScenarioError) {
         let nodes = Set(scenario.placement.values).union(["main"])
         for (index, line) in lines.enumerated() {
             let at = "\(base)[\(index)]"
@@ -152,27 +155,30 @@ struct ScenarioValidator {
     /// below it the tree of every controller a step presents, shows or pushes (each counted at
     /// every such step, so that the bound holds whatever the runtime does) — are at most
     /// `HierarchyDepth.maximum` (`docs/decisions.md`, *Hierarchy depth*).
-    private func validateDepth(_ parentOf: [ControllerID: ControllerID]) throws(ScenarioError) {
+    private func validateDepth(_ byID: ControllerTable) throws(ScenarioError) {
         let limit = HierarchyDepth.maximum
-        let heights = HierarchyDepth.heights(of: scenario.controllers.map(\.id), parentOf: parentOf)
-        var levels = heights[scenario.root] ?? 1
+        let heightAt = HierarchyDepth.heights(in: byID.links)
+        func heights(_ id: ControllerID) -> Int? {
+            byID.links.position(of: id).map { heightAt[$0] }.flatMap { $0 > 0 ? $0 : nil }
+        }
+        var levels = heights(scenario.root) ?? 1
         guard levels <= limit else {
             throw fail("$.root", "the hierarchy under \"\(scenario.root)\" is \(levels) levels deep; at most \(limit) are supported")
         }
         for (index, step) in scenario.steps.enumerated() {
             guard case let .event(event) = step, let added = event.introduced?.controller else { continue }
-            levels += heights[added] ?? 1
+            levels += heights(added) ?? 1
             guard levels <= limit else {
                 throw fail("$.steps[\(index)]", "with \"\(added)\" the hierarchy could be \(levels) levels deep (children and presentations chained); at most \(limit) are supported")
             }
         }
     }
 
-    private func validateSteps(_ byID: [ControllerID: ControllerSpec], parentOf: [ControllerID: ControllerID]) throws(ScenarioError) {
+    private func validateSteps(_ byID: ControllerTable) throws(ScenarioError) {
         for (index, step) in scenario.steps.enumerated() {
             let at = "$.steps[\(index)]"
             switch step {
-            case let .event(event): try validate(event, at: at, byID, parentOf: parentOf)
+            case let .event(event): try validate(event, at: at, byID)
             case let .expect(lines): try validateExpected(lines, at: "\(at).expect", byID)
             }
         }
@@ -184,5 +190,31 @@ private extension String {
     func dropPrefix(_ prefix: String) -> String? {
         guard hasPrefix(prefix), count > prefix.count else { return nil }
         return String(dropFirst(prefix.count))
+    }
+}
+
+/// The scenario's controllers by id, as positions in `Scenario.controllers` rather than copies
+/// of each (a copy of a million `ControllerSpec`s took hundreds of megabytes, issue 27), with
+/// the parent links the validator finds.
+struct ControllerTable {
+    let controllers: [ControllerSpec]
+    /// Each id once; the links are added as the children are checked.
+    var links: HierarchyLinks
+    /// By position in `links.ids`: the index in `controllers` of the last controller of that id.
+    private let specAt: [Int]
+
+    init(_ controllers: [ControllerSpec]) {
+        self.controllers = controllers
+        links = HierarchyLinks(order: controllers.map(\.id))
+        var specAt = [Int](repeating: 0, count: links.ids.count)
+        for (index, spec) in controllers.enumerated() {
+            if let position = links.position(of: spec.id) { specAt[position] = index }
+        }
+        self.specAt = specAt
+    }
+
+    /// The controller `id`, nil when the scenario has none.
+    subscript(id: ControllerID) -> ControllerSpec? {
+        links.position(of: id).map { controllers[specAt[$0]] }
     }
 }
