@@ -49,14 +49,14 @@ struct StrangerStateTests {
             #expect(sent)
             // The refusal of its TRACE-REQUEST comes once its HELLO was handled (one control
             // queue, in order).
-            let deadline = ContinuousClock.now.advanced(by: .seconds(20))
+            let deadline = ContinuousClock.now.advanced(by: .seconds(90))
             var answered = false
             while !answered, ContinuousClock.now < deadline {
                 answered = try stranger.receive(dontWait: true) != nil
                 if !answered { try await Task.sleep(for: .milliseconds(1)) }
             }
             guard answered else {
-                Issue.record("\(name)'s TRACE-REQUEST was not refused within 20 s")
+                Issue.record("\(name)'s TRACE-REQUEST was not refused within 90 s")
                 break
             }
         }
@@ -97,7 +97,7 @@ struct StrangerStateTests {
         // Its TRACE-REQUEST is refused once its SETUP was handled (one control queue, in order).
         #expect(try stray.send(WireMessage(.hello(node: "stray", runID: "", capabilities: 0, endpoint: "")).encode(), dontWait: true)
             && stray.send(setup.encode(), dontWait: true) && stray.send(WireMessage(.traceRequest, correlationID: 2).encode(), dontWait: true))
-        let deadline = ContinuousClock.now.advanced(by: .seconds(20))
+        let deadline = ContinuousClock.now.advanced(by: .seconds(90))
         var handled = false
         while !handled, ContinuousClock.now < deadline {
             if let frames = try stray.receive(dontWait: true) {
@@ -106,7 +106,7 @@ struct StrangerStateTests {
                 try await Task.sleep(for: .milliseconds(1))
             }
         }
-        #expect(handled, "the stray's TRACE-REQUEST was not refused within 20 s")
+        #expect(handled, "the stray's TRACE-REQUEST was not refused within 90 s")
         let main = try rawDealer(in: context, routingID: "main", connectedTo: inbox)
         defer { main.close() }
         #expect(try main.send(WireMessage(.goodbye, correlationID: 1).encode(), dontWait: true))
