@@ -66,16 +66,25 @@ package enum InProcessBench {
     }
 
     /// The in-process figures of `shape` measured turn about — a bare-actor round, a plain-call
-    /// round (`PlainNode`, the floor), then a Trellis round, and so on — so that all sample the
-    /// same moments of a shared, noisy machine; each side's best round counts. Trellis's trace
-    /// goes to memory.
-    package static func interleavedHopsPerSecond(_ shape: HierarchyShape, rounds: Int) async throws -> (ours: Double, bare: Double, plain: Double) {
+    /// round (`PlainNode`, the floor), a traced plain-call round (`TracedPlainNode`, the floor of
+    /// a traced walk), then a Trellis round, and so on — so that all sample the same moments of a
+    /// shared, noisy machine; each side's best round counts. Trellis's trace goes to memory; one
+    /// more transition then checks that the traced floor records Trellis's events.
+    package static func interleavedHopsPerSecond(
+        _ shape: HierarchyShape, rounds: Int
+    ) async throws -> (ours: Double, bare: Double, plain: Double, tracedPlain: Double) {
         let root = await bareTree(shape)
         let plainRoot = PlainNode.tree(shape)
+        let tracedRoot = TracedPlainNode.tree(shape)
+        // A transition records 4 events a controller but the root's sizeForChild.
+        var trace = PlainTrace(capacity: 4 * shape.count)
         let recorder = TraceRecorder(storage: .memory)
         let window = try await Window(shape.hierarchy(windowSize: Size(320, 568)), environment: RuntimeEnvironment(recorder: recorder))
         await window.start()
-        var best = (ours: 0.0, bare: 0.0, plain: 0.0)
+        // The floor's tree starts where the window's initial layout leaves it.
+        _ = tracedRoot.announce(Size(320, 568), cause: nil, trace: &trace)
+        _ = tracedRoot.layout(frame: Rect(Size(320, 568)), cause: nil, trace: &trace)
+        var best = (ours: 0.0, bare: 0.0, plain: 0.0, tracedPlain: 0.0)
         for round in 0..<rounds {
             let size = round % 2 == 0 ? Size(568, 320) : Size(320, 568)
             var start = ContinuousClock.now
@@ -87,11 +96,52 @@ package enum InProcessBench {
             hops += plainRoot.layout()
             best.plain = max(best.plain, Double(hops) / seconds(since: start))
             start = ContinuousClock.now
+            trace.beginTransition()
+            hops = tracedRoot.announce(size, cause: nil, trace: &trace)
+            hops += tracedRoot.layout(frame: Rect(size), cause: nil, trace: &trace)
+            best.tracedPlain = max(best.tracedPlain, Double(hops) / seconds(since: start))
+            start = ContinuousClock.now
             try await window.perform(.environmentChange(size: size, traits: nil))
             best.ours = max(best.ours, Double(2 * shape.count) / seconds(since: start))
         }
-        withExtendedLifetime(window) {}
+        try await checkTracedFloor(tracedRoot, against: window, recorder: recorder, shape: shape, size: rounds % 2 == 0 ? Size(568, 320) : Size(320, 568))
         return best
+    }
+
+    /// What the traced floor records that Trellis does not, or the reverse.
+    package struct TracedFloorMismatch: Error, CustomStringConvertible {
+        package var description: String
+    }
+
+    /// One more transition of the window and of the traced floor's tree, from the same sizes,
+    /// with the floor numbering from where the recorder is: their events must be the same (the
+    /// times aside), or the traced floor is not Trellis's walk and its figure would be wrong.
+    static func checkTracedFloor(
+        _ floor: TracedPlainNode, against window: Window, recorder: TraceRecorder, shape: HierarchyShape, size: Size
+    ) async throws {
+        let before = recorder.count
+        try await window.perform(.environmentChange(size: size, traits: nil))
+        let trellis = recorder.events(after: before).map { event in
+            var event = event
+            event.time = 0
+            return event
+        }
+        guard let first = trellis.first, let transition = first.transition else {
+            throw TracedFloorMismatch(description: "traced floor: Trellis recorded no transition to compare with")
+        }
+        var trace = PlainTrace(capacity: trellis.count, firstSequence: first.id.sequence, transition: Int32(truncatingIfNeeded: transition - 1))
+        trace.beginTransition()
+        _ = floor.announce(size, cause: nil, trace: &trace)
+        _ = floor.layout(frame: Rect(size), cause: nil, trace: &trace)
+        let ours = trace.traceEvents(controllers: (0..<shape.count).map(HierarchyShape.id), node: recorder.node)
+        guard ours != trellis else { return }
+        let index = (0..<min(ours.count, trellis.count)).first { ours[$0] != trellis[$0] } ?? min(ours.count, trellis.count)
+        let floorEvent = index < ours.count ? "\(ours[index])" : "nothing"
+        let trellisEvent = index < trellis.count ? "\(trellis[index])" : "nothing"
+        throw TracedFloorMismatch(description: """
+            traced floor: \(ours.count) events where Trellis recorded \(trellis.count); event \(index) differs: \
+            floor \(floorEvent), Trellis \(trellisEvent)
+            """)
     }
 
     /// The default walk and the same walk with a Swift behaviour that only calls super on every

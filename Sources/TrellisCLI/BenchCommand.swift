@@ -159,12 +159,14 @@ struct BenchCommand: AsyncParsableCommand {
             let shape = HierarchyShape(count: count)
             // A 10k transition takes a few milliseconds: more rounds, so that its best is as
             // settled as a larger hierarchy's.
-            let (ours, bare, plain) = try await InProcessBench.interleavedHopsPerSecond(shape, rounds: rounds * min(10, max(1, 100_000 / count)))
+            let (ours, bare, plain, tracedPlain) = try await InProcessBench.interleavedHopsPerSecond(shape, rounds: rounds * min(10, max(1, 100_000 / count)))
             figures.add(BenchLine(name: "inproc-hops-\(count)", ours: ours, anchor: bare, unit: "hops/s", target: .atLeast(0.5),
                             note: "a hop: a message delivered to a controller's actor, viewWillTransition then layout (2 per controller); anchor: the same two walks over bare actors; measured in turns, best round of each"))
             if wants("inproc-hops") {
                 figures.add(BenchLine(name: "inproc-hops-\(count)-plain-calls", ours: ours, anchor: plain, unit: "hops/s", target: .atLeast(0.33),
                                 note: "anchor: the same two walks as plain Swift method calls over final class objects (no actors: the floor), measured in the same turns"))
+                figures.add(BenchLine(name: "inproc-hops-\(count)-traced-plain-calls", ours: ours, anchor: tracedPlain, unit: "hops/s", target: .atLeast(0.5),
+                                note: "anchor: the plain calls appending the events Trellis records (the same records, checked equal) to a preallocated buffer (the floor of a traced walk), measured in the same turns"))
             }
             if count >= 100_000 && wants("inproc-hops-file-trace") {
                 try await fileTraceFigures(shape, inMemory: ours, readBack: count == sizes.last, into: &figures)

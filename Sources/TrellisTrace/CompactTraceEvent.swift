@@ -15,6 +15,7 @@ import TrellisModel
 /// inline what they use of it for every event (the compiler inlines across modules only from a
 /// public type); the same holds for `CompactTraceLog`.
 public struct CompactTraceEvent: Sendable {
+    @usableFromInline
     package enum Code: UInt8, Sendable {
         /// The message, Lamport clock, step and transition are `others[detail]` of the log.
         case other
@@ -29,22 +30,42 @@ public struct CompactTraceEvent: Sendable {
         case viewDidLayoutSubviews
     }
 
-    package var code: Code
+    @usableFromInline package var code: Code
     @usableFromInline package var hasTransition: Bool
     /// The node of the cause, an index into the node table; -1 when there is no cause.
-    package var causeNode: Int16
+    @usableFromInline package var causeNode: Int16
     /// The receiver: an index into the controller table.
-    package var controller: UInt32
-    package var detail: UInt32
-    package var step: Int32
+    @usableFromInline package var controller: UInt32
+    @usableFromInline package var detail: UInt32
+    @usableFromInline package var step: Int32
     @usableFromInline package var transitionID: Int32
     /// The Lamport clock minus the sequence number (it only grows: both count every event, and
     /// the clock also jumps past clocks received from other nodes).
-    package var lamportOffset: UInt32
-    package var causeSequence: UInt64
+    @usableFromInline package var lamportOffset: UInt32
+    @usableFromInline package var causeSequence: UInt64
     /// Indices into the size table.
-    package var first: UInt32
-    package var second: UInt32
+    @usableFromInline package var first: UInt32
+    @usableFromInline package var second: UInt32
+
+    /// Package-wide and inlinable: the bench's traced floor (`TracedPlainNode`, TrellisBench)
+    /// makes the same records as the recorder, as cheaply as the recorder makes them.
+    @inlinable
+    package init(
+        code: Code, hasTransition: Bool, causeNode: Int16, controller: UInt32, detail: UInt32, step: Int32, transitionID: Int32,
+        lamportOffset: UInt32, causeSequence: UInt64, first: UInt32, second: UInt32
+    ) {
+        self.code = code
+        self.hasTransition = hasTransition
+        self.causeNode = causeNode
+        self.controller = controller
+        self.detail = detail
+        self.step = step
+        self.transitionID = transitionID
+        self.lamportOffset = lamportOffset
+        self.causeSequence = causeSequence
+        self.first = first
+        self.second = second
+    }
 
     @inlinable
     package var transition: Int? { hasTransition ? Int(transitionID) : nil }
@@ -151,6 +172,13 @@ package struct TraceTables: Sendable {
         package var controllers: [ControllerID]
         package var nodes: [String]
         package var sizes: [Size]
+
+        /// Package-wide: tables kept outside a recorder (the bench's traced floor's).
+        package init(controllers: [ControllerID], nodes: [String], sizes: [Size]) {
+            self.controllers = controllers
+            self.nodes = nodes
+            self.sizes = sizes
+        }
     }
 }
 
@@ -257,6 +285,18 @@ public struct CompactTraceLog: Sendable {
                 body(event, firstSequence + UInt64(position), times.isEmpty ? 0 : times[run].time)
                 position += 1
             }
+        }
+    }
+
+    /// Compact events made outside a recorder (by the bench's traced floor), numbered from
+    /// `firstSequence`, read as a recorder reads its own: so that the bench can check they are
+    /// the events the recorder keeps. They have no times (0), and an `.other` event, whose
+    /// message would be in a side table they do not have, is left out (the check then fails).
+    package static func events(_ compact: [CompactTraceEvent], firstSequence: UInt64, tables: TraceTables.Snapshot) -> [TraceEvent] {
+        let log = CompactTraceLog(firstSequence: firstSequence)
+        return compact.indices.compactMap { index in
+            guard compact[index].code != .other else { return nil }
+            return log.event(compact[index], sequence: firstSequence &+ UInt64(index), time: 0, tables: tables)
         }
     }
 
