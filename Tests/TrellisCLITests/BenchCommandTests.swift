@@ -43,6 +43,32 @@ struct BenchCommandTests {
         #expect(outcome.stdoutLines.first?.contains("raw libzmq over Trellis's socket layout:") == true)
     }
 
+    @Test("--figure inproc-hops prints, for each size, Trellis beside bare actors, plain calls and traced plain calls, measured in the same turns")
+    func inProcessHopsLines() async throws {
+        // The run also checks that the traced floor records the events Trellis records for one
+        // more transition (it exits 2 when they differ), so status 0 says they were the same.
+        let outcome = try await runTrellis(["bench", "--quick", "--in-process-only", "--figure", "inproc-hops"], timeout: .seconds(600))
+        #expect(!outcome.timedOut)
+        #expect(outcome.status == 0, "stderr: \(outcome.stderr)")
+        let lines = outcome.stdoutLines.compactMap(Self.parse)
+        #expect(lines.count == outcome.stdoutLines.count, "every line is a summary line: \(outcome.stdout)")
+        func names(_ size: Int) -> [String] { ["inproc-hops-\(size)", "inproc-hops-\(size)-plain-calls", "inproc-hops-\(size)-traced-plain-calls"] }
+        let sizes = [10_000, 100_000]
+        #expect(lines.map(\.name) == sizes.flatMap(names))
+        for size in sizes {
+            let figures = lines.filter { names(size).contains($0.name) }
+            #expect(figures.count == 3)
+            // One Trellis measure, three anchors: the same `ours` on each line.
+            #expect(Set(figures.map(\.ours)).count == 1, "\(figures)")
+            let traced = figures.first { $0.name.hasSuffix("-traced-plain-calls") }
+            #expect(traced.map { $0.anchor > 0 && $0.bound == "ratio>=" && $0.limit == 0.5 } == true, "\(String(describing: traced))")
+        }
+        for line in lines {
+            #expect(abs(line.ratio - line.ours / line.anchor) <= 0.01 * line.ratio + 0.002, "\(line)")
+            #expect(line.verdict == (line.ratio >= line.limit ? "pass" : "miss"), "\(line)")
+        }
+    }
+
     @Test("--figure storyboard-import measures a storyboard of about a megabyte beside the same scenario read from JSON, in one line")
     func storyboardImportLine() async throws {
         let outcome = try await runTrellis(["bench", "--quick", "--figure", "storyboard-import", "--in-process-only"], timeout: .seconds(300))
