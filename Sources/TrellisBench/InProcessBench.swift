@@ -95,8 +95,8 @@ package enum InProcessBench {
             hops = plainRoot.announce(size)
             hops += plainRoot.layout()
             best.plain = max(best.plain, Double(hops) / seconds(since: start))
-            start = ContinuousClock.now
             trace.beginTransition()
+            start = ContinuousClock.now
             hops = tracedRoot.announce(size, cause: nil, trace: &trace)
             hops += tracedRoot.layout(frame: Rect(size), cause: nil, trace: &trace)
             best.tracedPlain = max(best.tracedPlain, Double(hops) / seconds(since: start))
