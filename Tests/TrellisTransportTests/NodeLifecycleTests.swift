@@ -278,8 +278,8 @@ struct NodeLifecycleTests {
         #expect(machine.handshakeFailed(nil, .other(code: nil), conductorKey: "K") == nil)
         #expect(machine.handshakeFailed("b", .other(code: nil), conductorKey: "K") == nil)
         let named: [(String?, HandshakeFailure, String)] = [
-            (nil, .wrongKey, "a node tried to connect to the conductor a with a public key for it that is not a's (K): that node was given another a.pub"),
-            (nil, .mechanismMismatch, "a node connected to the conductor a without CURVE, which this run uses: every node of a run uses CURVE, or none does"),
+            (nil, .wrongKey, "a node tried to connect to the conductor a with a public key for it that is not a's (K) (not greeted yet: b, c): that node was given another a.pub"),
+            (nil, .mechanismMismatch, "a node connected to the conductor a without CURVE, which this run uses (not greeted yet: b, c): every node of a run uses CURVE, or none does"),
             (nil, .other(code: 2), "a node's handshake with the conductor a failed: \(HandshakeFailure.other(code: 2))"),
             ("b", .keyRefused(status: 400), "node b refused the conductor's CURVE key: a's public key K is not among the keys given to node b"),
             ("b", .mechanismMismatch, "node b does not use CURVE, which this run uses: every node of a run uses CURVE, or none does"),
