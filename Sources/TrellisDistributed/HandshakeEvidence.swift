@@ -9,7 +9,9 @@
 /// allow-list holds the key) or is gone, and hangs up no more. So only repeated hang-ups, with
 /// nothing heard from that peer, blame this node's key. A conductor without CURVE hangs up as
 /// well when it sees the mismatch first; it then also tries this node's inbox without CURVE (to
-/// say goodbye), which says which of the two it is.
+/// say goodbye), which says which of the two it is; and a conductor that cannot open the box
+/// tries this node's inbox with its own key (to say goodbye), which this node's allow-list then
+/// refuses — a key for it that is not its key, seen from this side too.
 struct HandshakeEvidence: Sendable, Equatable {
     /// The hang-ups in a row, with nothing heard, that say the key is wrong.
     static let hangUpsForWrongKey = 3
@@ -31,13 +33,21 @@ struct HandshakeEvidence: Sendable, Equatable {
     private(set) var heard = false
     /// A client without CURVE tried this node's inbox.
     private(set) var plainClient = false
+    /// A client whose key this node does not allow tried its inbox.
+    private(set) var unknownKey = false
 
     /// The conductor hung up during a handshake.
     mutating func hungUp() -> Verdict {
         guard !heard else { return .wait }
         hangUps += 1
         if plainClient { return .noCurve }
-        return hangUps >= Self.hangUpsForWrongKey ? .wrongKey : .wait
+        return hangUps >= Self.hangUpsForWrongKey || unknownKey ? .wrongKey : .wait
+    }
+
+    /// A client with a key this node does not allow tried its inbox.
+    mutating func unknownKeyTried() -> Verdict {
+        unknownKey = true
+        return heard || hangUps == 0 ? .wait : .wrongKey
     }
 
     /// A client without CURVE tried this node's inbox.

@@ -121,6 +121,7 @@ package actor WorkerNode {
             placement: NodeHost.placement(for:),
             control: { message, peer in await node.control(message, from: peer) },
             peerGone: { peer, reason in await node.peerGone(peer, reason: reason) },
+            peerRefused: { _ in await node.unknownKeyTried() },
             handshakeFailed: { peer, failure in await node.handshakeFailed(peer, failure) })
         for peer in peers {
             await transport.connect(peer: peer.name, endpoint: peer.endpoint, serverKey: peer.serverKey)
@@ -225,8 +226,14 @@ package actor WorkerNode {
             // that greeted it, and none of them outlives the run. Anybody else's goodbye is
             // only acknowledged.
             guard speaksForConductor(peer) else {
-                await transport.answer(.goodbyeAck, to: peer, correlationID: correlation)
-                if peer == misnamedBy { finish(2) }
+                // The run's conductor, which this node knows under another name, reads the
+                // acknowledgement on the stream this node greeted that name on.
+                let stream = peer == misnamedBy ? expectedConductor ?? peer : peer
+                await transport.answer(.goodbyeAck, to: stream, correlationID: correlation)
+                if peer == misnamedBy {
+                    await transport.waitUntilIdle()
+                    finish(2)
+                }
                 return
             }
             await transport.waitUntilIdle()
@@ -445,6 +452,13 @@ package actor WorkerNode {
         conclude(about: peer, failure)
     }
 
+    /// A client with a key this node does not allow tried its inbox: after a hang-up from its
+    /// conductor, most likely that conductor with its own key, not the one this node has for it.
+    private func unknownKeyTried() {
+        guard host == nil, curve != nil, let conductor = expectedConductor, evidence.unknownKeyTried() == .wrongKey else { return }
+        conclude(about: conductor, .wrongKey)
+    }
+
     /// After its conductor hung up during a handshake, a node that hears nothing more from it
     /// within `hangUpWait` — no goodbye, no greeting — is left with nobody to set it up: it says
     /// so and exits (3, its conductor gone), rather than wait out its set-up wait.
@@ -480,7 +494,9 @@ package actor WorkerNode {
         case .wrongKey, .other:
             // A client whose idea of the server's key is wrong hears only that the server hung up:
             // every attempt, and nothing from that peer meanwhile (`HandshakeEvidence`).
-            text = "\(peer) hung up during each of \(evidence.hangUps) CURVE handshakes (\(failure)) and was never heard: the public key this node has for \(peer) is most likely not \(peer)'s — or \(peer) does not use CURVE (every node of a run uses CURVE, or none does)"
+            text = evidence.unknownKey
+                ? "\(peer) hung up during the CURVE handshake, and a peer with a key this node does not know tried its inbox — \(peer), most likely: the public key this node has for \(peer) is most likely not \(peer)'s"
+                : "\(peer) hung up during each of \(evidence.hangUps) CURVE handshakes (\(failure)) and was never heard: the public key this node has for \(peer) is most likely not \(peer)'s — or \(peer) does not use CURVE (every node of a run uses CURVE, or none does)"
         }
         FileHandle.standardError.write(Data("trellis node \(name): \(text)\n".utf8))
         // A refused key is said on both sides already. Otherwise whichever side sees the
