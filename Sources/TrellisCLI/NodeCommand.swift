@@ -22,7 +22,10 @@ struct NodeCommand: BehaviorCommand {
             a second setup, or one from any other peer, is refused with ERROR 6 and changes \
             nothing. Started with a conductor name that is not the run's conductor's, or with \
             CURVE keys its conductor does not accept (or that do not accept it), it says so and \
-            exits 2. A node is the conductor's own program: a setup naming Swift behaviours this \
+            exits 2. When its conductor's set-up of the run fails for another node's mistake, it \
+            prints the conductor's account (which names that node) and exits 0 at its goodbye; \
+            a conductor that hung up during its handshake and is not heard again within 10 s \
+            leaves it with status 3. A node is the conductor's own program: a setup naming Swift behaviours this \
             program does not register is refused with ERROR 8 naming them, and the node exits 2 \
             at its conductor's goodbye (start it with the runner the conductor runs). Stopped by \
             SIGTERM or SIGINT, it finishes the calls it serves, says goodbye to its conductor \

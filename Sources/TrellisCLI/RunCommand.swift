@@ -37,7 +37,8 @@ struct RunCommand: BehaviorCommand {
             With --transport zmq the controllers run in one process per placement node; exit 2 \
             when the run is set up wrongly (a --node the placement does not have, an endpoint \
             that is none, a node started with another conductor name or keys that do not \
-            match), 3 when it fails (a node that does not start or is lost: the run stops at the \
+            match, CURVE on one side only, two nodes with one key pair: each named within \
+            seconds, and every node told why), 3 when it fails (a node that does not start or is lost: the run stops at the \
             end of that step). --keys FOLDER secures every connection with the key files of \
             `trellis keys make`: NAME.pub for every node, NAME.key for this conductor and the \
             nodes it starts.

@@ -33,7 +33,21 @@ package actor DistributedRun {
     private enum StartupEvent: Sendable {
         case greeted(String)
         case failed(DistributedRunError)
+        /// A CURVE mistake heard on the conductor's inbox, where libzmq does not say which node
+        /// made it: named once the others have had a moment to greet (`blameGrace`).
+        case keyMistake(NodeLifecycle.InboxMistake)
     }
+    /// How long the conductor, having heard a key mistake on its inbox from a node it cannot
+    /// name, lets the other workers greet before it ends the set-up: the one worker left
+    /// without a greeting is then the one named, and every correctly keyed node has finished
+    /// its handshake — its conductor's end is not mistaken for its own key's fault.
+    static let blameGrace: Duration = .seconds(3)
+    /// Why the start failed, once it did: said to every node told goodbye (ERROR 7).
+    private var startFailure: String?
+    /// The reply key of each node's goodbye, during the shutdown.
+    private var goodbyeKeys: [String: String] = [:]
+    /// Workers that connected with another node's CURVE key, and whose key that is.
+    private var keyHolders: [String: String] = [:]
     private let startup = Rendezvous<StartupEvent>()
     private static let startupKey = "startup"
     /// Where each worker stands while the run starts, and the strangers that greeted (told
@@ -167,6 +181,18 @@ package actor DistributedRun {
 
     /// Starts and sets up every node, phase by phase. After it returns, `run()` may be called.
     package func start() async throws(DistributedRunError) {
+        do {
+            try await startNodes()
+        } catch {
+            switch error {
+            case let .setup(text), let .mistake(text): startFailure = text
+            case .run, .faults: startFailure = "\(error)"
+            }
+            throw error
+        }
+    }
+
+    private func startNodes() async throws(DistributedRunError) {
         try checkOptions()
         let folderKeys = try keysFromFolder()
         let directory = try makeWorkFolder()
@@ -176,6 +202,7 @@ package actor DistributedRun {
         try await awaitGreetings(conductorEndpoint: conductorEndpoint)
         try await setUpWorkers(conductorEndpoint: conductorEndpoint)
         lifecycle.allSetUp()
+        await transport.stopWatchingInbox()
     }
 
     /// The run's private work folder: it holds the ipc sockets and the nodes' CURVE secret keys.
@@ -244,6 +271,7 @@ package actor DistributedRun {
         configuration.heartbeatIntervalMilliseconds = options.heartbeatIntervalMilliseconds
         configuration.peerTimeoutMilliseconds = options.peerTimeoutMilliseconds
         configuration.curve = curve
+        configuration.watchesPlainInbox = curve == nil
         let conductorEndpoint: String
         do {
             conductorEndpoint = try await options.launcher.startConductor(transport, configuration)
@@ -262,7 +290,8 @@ package actor DistributedRun {
             control: { message, peer in await run.control(message, from: peer) },
             peerGone: { peer, reason in await run.fellSilent(peer, reason) },
             peerRefused: { key in await run.refused(key) },
-            handshakeFailed: { peer, failure in await run.handshakeFailed(peer, failure) })
+            handshakeFailed: { peer, failure in await run.handshakeFailed(peer, failure) },
+            impersonated: { sender, keyOf in await run.impersonated(sender, keyOf: keyOf) })
         return conductorEndpoint
     }
 
@@ -311,6 +340,8 @@ package actor DistributedRun {
             switch event {
             case .greeted?: continue
             case let .failed(error)?: throw error
+            case let .keyMistake(mistake)?:
+                throw await blame(mistake, deadline: deadline)
             case nil:
                 let missing = lifecycle.notGreeted
                 let byHand = missing.filter { options.startedNodes[$0] != nil }
@@ -321,6 +352,23 @@ package actor DistributedRun {
                 throw .setup(text)
             }
         }
+    }
+
+    /// A key mistake heard on the inbox: the workers greet for `blameGrace` at most, or until
+    /// one is left (the node that made it), and the mistake names those that have not greeted.
+    private func blame(_ mistake: NodeLifecycle.InboxMistake, deadline: ContinuousClock.Instant) async -> DistributedRunError {
+        let graceEnds = min(deadline, ContinuousClock.now.advanced(by: Self.blameGrace))
+        while lifecycle.notGreeted.count > 1 {
+            let left = ContinuousClock.now.duration(to: graceEnds)
+            guard left > .zero, let event = await startup.wait(for: Self.startupKey, timeout: left) else { break }
+            switch event {
+            case .greeted, .keyMistake: continue
+            case let .failed(error): return error
+            }
+        }
+        let usesCurve = publicKeys[placement.conductor] != nil
+        let failure = lifecycle.named(mistake, conductorKey: publicKeys[placement.conductor] ?? "", usesCurve: usesCurve, publicKeys: publicKeys)
+        return failure?.error ?? .setup("the set-up ended while a CURVE mistake was being named")
     }
 
     /// Sends each worker its SETUP, one after the other, and waits for its READY.
@@ -461,15 +509,53 @@ package actor DistributedRun {
     /// cannot start as given, and the mistake is named at once.
     private func handshakeFailed(_ peer: String?, _ failure: HandshakeFailure) async {
         let key = publicKeys[placement.conductor] ?? ""
-        guard let mistake = lifecycle.handshakeFailed(peer, failure, conductorKey: key) else { return }
-        await startup.deliver(.failed(mistake.error), for: Self.startupKey)
+        guard let mistake = lifecycle.handshakeFailed(peer, failure, conductorKey: key, usesCurve: publicKeys[placement.conductor] != nil) else {
+            await endGoodbyeWait(of: peer, failure)
+            return
+        }
+        // On the inbox libzmq does not say who: named after the others had a moment to greet.
+        await startup.deliver(peer == nil ? .keyMistake(.handshake(failure)) : .failed(mistake.error), for: Self.startupKey)
+    }
+
+    /// A message came with the CURVE key of node `keyOf` from `sender`, and was dropped (TWP §10
+    /// rule 5): while starting, two nodes run with one key pair, and the one not named by it
+    /// never greets — a mistake, named now rather than at the greeting's deadline.
+    private func impersonated(_ sender: String, keyOf owner: String) async {
+        guard lifecycle.phase == .starting else { return }
+        let who = PeerName.readable(sender)
+        let text = "node \(who) connected to the conductor \(placement.conductor) with the CURVE key of node \(owner)"
+            + (publicKeys[owner].map { " (\($0))" } ?? "")
+            + ": two nodes run with one key pair, and each node needs its own (trellis keys make \(who) --dir FOLDER, and give the conductor its \(who).pub)"
+        // Its goodbye goes to the key it runs with, the only one its inbox answers to.
+        if workers.contains(sender) { keyHolders[sender] = owner }
+        await startup.deliver(.failed(.mistake(text)), for: Self.startupKey)
+    }
+
+    /// During the shutdown, a node the conductor told goodbye whose handshake fails so (it
+    /// refuses the conductor's key, say) can never acknowledge it: the wait for it ends now.
+    private func endGoodbyeWait(of peer: String?, _ failure: HandshakeFailure) async {
+        guard lifecycle.phase == .shutDown, let peer, let key = goodbyeKeys[peer] else { return }
+        switch failure {
+        case .mechanismMismatch:
+            // Whichever side sees it first hangs up, and the other may hear only that: a few
+            // more attempts let that node see it on its inbox too (and say so, exit 2).
+            for _ in 0..<Self.mismatchRedials {
+                await transport.redial(peer: peer)
+                try? await Task.sleep(for: .milliseconds(100))
+            }
+            await control.deliver(WireMessage(.error(code: WireErrorCode.setupFailed.rawValue, text: "\(failure)")), for: key)
+        case .keyRefused, .wrongKey:
+            await control.deliver(WireMessage(.error(code: WireErrorCode.setupFailed.rawValue, text: "\(failure)")), for: key)
+        case .other:
+            return
+        }
     }
 
     /// The conductor's ZAP handler refused a CURVE client: during set-up, the run cannot start
     /// (that node would never greet), and the mistake is named at once.
     private func refused(_ key: String) async {
-        guard let mistake = lifecycle.refused(key: key, publicKeys: publicKeys) else { return }
-        await startup.deliver(.failed(mistake.error), for: Self.startupKey)
+        guard lifecycle.phase == .starting else { return }
+        await startup.deliver(.keyMistake(.refused(key: key)), for: Self.startupKey)
     }
 
     /// Where a spawned node listens over ipc: its socket in the run's work folder. (A node that
@@ -649,19 +735,31 @@ package actor DistributedRun {
         // Every node that greeted — set up or not, a stranger too — is told goodbye, so that
         // none outlives the run (TWP/1 §9.8).
         var acknowledgements: [(node: String, key: String)] = []
-        for node in workers.filter(lifecycle.hasGreeted) + lifecycle.strangers.keys.sorted() {
+        for node in await nodesToTellGoodbye() {
             if transport.isGone(node) { continue }
             let correlation = takeCorrelation()
             let key = Self.replyKey(node, correlation)
             awaitedReplies.insert(key)
             acknowledgements.append((node, key))
+            goodbyeKeys[node] = key
+            if let startFailure, options.startedNodes[node] != nil || lifecycle.state(of: node) == nil {
+                // Why, first (TWP §9.8 rule 1): a node not at fault says so in these words,
+                // which name the one that is, rather than guess from its own handshake. Not to
+                // the nodes this conductor spawned: they write where it does, which says it.
+                // A node that ran with another's key is the one at fault: ERROR 6, refused.
+                let code = keyHolders[node] == nil ? WireErrorCode.setupFailed : .unexpectedCommand
+                await transport.send(.error(code: code.rawValue, text: startFailure), to: node)
+            }
             await transport.send(.goodbye, to: node, correlationID: correlation)
         }
         // One at a time, but each only for what is left of the shared deadline: an answer that
         // comes while another is awaited is kept by the rendezvous until its turn.
         var acknowledged = Set<String>()
+        // A node that never greeted may be the one at fault, gone already or refusing this
+        // conductor's key: it gets a shorter wait, so that the conductor's exit is not held up.
+        let notGreetedDeadline = min(deadline, ContinuousClock.now.advanced(by: Self.notGreetedGoodbyeWait))
         for (node, key) in acknowledgements {
-            let left = ContinuousClock.now.duration(to: deadline)
+            let left = ContinuousClock.now.duration(to: lifecycle.hasGreeted(node) || lifecycle.state(of: node) == nil ? deadline : notGreetedDeadline)
             if left > .zero, await control.wait(for: key, timeout: left) != nil { acknowledged.insert(node) }
             awaitedReplies.remove(key)
         }
@@ -694,6 +792,29 @@ package actor DistributedRun {
             spawned.set(folder: nil)
         }
     }
+
+    /// Who is told goodbye: every node that greeted — set up or not, a stranger too —, and
+    /// after a failed start also each node started by hand that has not greeted (its handshake
+    /// cut short by this end, say): the conductor knows where it listens and its key, and
+    /// none is left waiting for a SETUP that cannot come (TWP §9.8 rule 1).
+    private func nodesToTellGoodbye() async -> [String] {
+        var nodes = workers.filter(lifecycle.hasGreeted) + lifecycle.strangers.keys.sorted()
+        guard startFailure != nil else { return nodes }
+        for node in workers where !lifecycle.hasGreeted(node) && !transport.isGone(node) {
+            guard let endpoint = options.startedNodes[node] else { continue }
+            await transport.connect(peer: node, endpoint: endpoint, serverKey: publicKeys[keyHolders[node] ?? node])
+            nodes.append(node)
+        }
+        return nodes
+    }
+
+    /// How many times the conductor connects again to a node whose handshake failed on CURVE
+    /// being on one side only, during its shutdown (`endGoodbyeWait`).
+    static let mismatchRedials = 5
+
+    /// How long the conductor waits for the goodbye acknowledgement of a node started by hand
+    /// that never greeted (`nodesToTellGoodbye`).
+    static let notGreetedGoodbyeWait: Duration = .seconds(2)
 
     /// How long a node that acknowledged its goodbye at least has to exit before it is killed.
     static let exitGrace: Duration = .seconds(1)

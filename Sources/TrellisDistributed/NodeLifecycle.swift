@@ -260,20 +260,56 @@ struct NodeLifecycle {
         phase = .shutDown
     }
 
+    /// A CURVE mistake heard on the conductor's inbox, where libzmq does not say which node made
+    /// it: the conductor lets the others greet for a moment first (`DistributedRun.blameGrace`),
+    /// then names it (`named`) with the workers still not greeted.
+    enum InboxMistake: Equatable, Sendable {
+        /// The ZAP handler refused this key.
+        case refused(key: String)
+        /// A handshake on the inbox failed so.
+        case handshake(HandshakeFailure)
+    }
+
+    /// The text of an inbox mistake now, naming the workers that have not greeted; nil once
+    /// the start is over.
+    func named(_ mistake: InboxMistake, conductorKey: String, usesCurve: Bool, publicKeys: [String: String]) -> Failure? {
+        switch mistake {
+        case let .refused(key): return refused(key: key, publicKeys: publicKeys)
+        case let .handshake(failure): return handshakeFailed(nil, failure, conductorKey: conductorKey, usesCurve: usesCurve)
+        }
+    }
+
+    /// Who has not greeted yet, as a mistake heard on the inbox names them: the node that made
+    /// it is among them (issue 27: never a node that greeted, whose keys are right).
+    private var notGreetedYet: String {
+        notGreeted.isEmpty ? "" : " (not greeted yet: \(notGreeted.joined(separator: ", ")))"
+    }
+
     /// A CURVE handshake of the conductor's with `peer` (nil: a client of its inbox, unnamed)
     /// failed: while starting, the run cannot start as given, and the mistake is named at once.
-    /// `conductorKey`: the conductor's public key.
-    func handshakeFailed(_ peer: String?, _ failure: HandshakeFailure, conductorKey key: String) -> Failure? {
+    /// `conductorKey`: the conductor's public key; `usesCurve`: whether the conductor uses CURVE
+    /// (without it, its inbox and streams are watched for a node with CURVE only).
+    func handshakeFailed(_ peer: String?, _ failure: HandshakeFailure, conductorKey key: String, usesCurve: Bool = true) -> Failure? {
         guard phase == .starting else { return nil }
+        guard usesCurve else {
+            switch (peer, failure) {
+            case (nil, .mechanismMismatch):
+                return .mistake("a node connected to the conductor \(conductor) with CURVE, which this run does not use\(notGreetedYet): every node of a run uses CURVE, or none does (give the conductor --keys FOLDER too, or start the node without)")
+            case let (node?, .mechanismMismatch):
+                return .mistake("node \(node) uses CURVE, which this run does not use: every node of a run uses CURVE, or none does (give the conductor --keys FOLDER too, or start the node without)")
+            case (_, .keyRefused), (_, .wrongKey), (_, .mechanismMismatch), (_, .other):
+                return nil  // a plain inbox hears garbage too: only CURVE on one side is a mistake
+            }
+        }
         switch (peer, failure) {
         case (nil, .keyRefused):
             return nil  // the ZAP handler's refusal, reported with the key (`refused`)
         case (_, .other(code: nil)):
             return nil  // a peer that hung up during a handshake: starting or stopping, nothing certain
         case (nil, .wrongKey):
-            return .mistake("a node tried to connect to the conductor \(conductor) with a public key for it that is not \(conductor)'s (\(key)): that node was given another \(conductor).pub")
+            return .mistake("a node tried to connect to the conductor \(conductor) with a public key for it that is not \(conductor)'s (\(key))\(notGreetedYet): that node was given another \(conductor).pub")
         case (nil, .mechanismMismatch):
-            return .mistake("a node connected to the conductor \(conductor) without CURVE, which this run uses: every node of a run uses CURVE, or none does")
+            return .mistake("a node connected to the conductor \(conductor) without CURVE, which this run uses\(notGreetedYet): every node of a run uses CURVE, or none does")
         case (nil, _):
             return .mistake("a node's handshake with the conductor \(conductor) failed: \(failure)")
         case let (node?, .keyRefused):

@@ -53,13 +53,28 @@ package actor WorkerNode {
     private var saidInboxHandshake = false
     /// A handshake with the conductor failed for good: said once, then the node exits.
     private var leaving = false
-    /// How long a node without CURVE stays after its handshake with a CURVE conductor failed,
-    /// connecting again every `mismatchRedial`. Whichever side sees the mismatch first hangs up,
+    /// How often the conductor hung up during this node's CURVE handshake with it, before
+    /// anything was heard from it (`HandshakeEvidence`).
+    private var evidence = HandshakeEvidence()
+    /// The peer that set this run up and whose SETUP this node refused for naming another
+    /// conductor (`--conductor`): its goodbye ends the node (exit 2), after its ERROR 6 reached it.
+    private var misnamedBy: String?
+    /// What its conductor said when the run's set-up failed (ERROR 7 before its GOODBYE).
+    private var setupFailedText: String?
+    /// How long a node stays after its handshake with its conductor failed (CURVE on one side
+    /// only, a key that is not the conductor's), connecting again every `mismatchRedial`.
+    /// Whichever side sees the mismatch first hangs up,
     /// and the other may hear only that (the conductor's inbox: "no detail"), and libzmq makes
     /// no new attempt after a mismatch. Exiting at once left the conductor waiting out its
     /// greeting deadline (30 s) about one run in eight; with each new attempt the conductor
     /// sees the mismatch itself about seven times in eight.
     static let mismatchGrace: Duration = .seconds(1)
+    /// How long a node that refused a SETUP for naming another conductor waits for that
+    /// conductor's goodbye before it exits anyway (2).
+    static let misnamedGrace: Duration = .seconds(5)
+    /// How long a node whose conductor hung up once during the handshake waits to hear from it
+    /// (`awaitWordAfterHangUp`).
+    static let hangUpWait: Duration = .seconds(10)
     static let mismatchRedial: Duration = .milliseconds(100)
     /// How long a node stopped by a signal (`leave(signal:)`) gives the calls it serves and its
     /// conductor's GOODBYE-ACK before it exits anyway: less than the grace its own conductor
@@ -106,6 +121,7 @@ package actor WorkerNode {
             placement: NodeHost.placement(for:),
             control: { message, peer in await node.control(message, from: peer) },
             peerGone: { peer, reason in await node.peerGone(peer, reason: reason) },
+            peerRefused: { _ in await node.unknownKeyTried() },
             handshakeFailed: { peer, failure in await node.handshakeFailed(peer, failure) })
         for peer in peers {
             await transport.connect(peer: peer.name, endpoint: peer.endpoint, serverKey: peer.serverKey)
@@ -188,47 +204,10 @@ package actor WorkerNode {
 
     private func control(_ message: WireMessage, from peer: String) async {
         let correlation = message.header.correlationID
+        noteHeard(from: peer)
         switch message.body {
         case let .setup(runID, node, scenarioJSON, _, _, peers, behaviors):
-            if let refusal = setupRefusal(from: peer, for: node) {
-                let misnamed = misnamedConductor(peer, node: node, scenarioJSON: scenarioJSON)
-                // The refusal must reach the sender, to whom this node may have no stream. A
-                // conductor it knows under another name got its HELLO on the stream it opened
-                // under that name: the answer goes back on it (a second stream to the same inbox
-                // would carry the same routing id, and be refused). To anyone else, back through
-                // the inbox its SETUP came in on: never a stream to where a stranger says it
-                // listens, which would let anybody make this node open sockets.
-                var replyStream = peer
-                if misnamed != nil, let expectedConductor {
-                    replyStream = expectedConductor
-                }
-                await transport.refuse(.unexpectedCommand, misnamed ?? refusal, to: replyStream, correlationID: correlation)
-                if let misnamed {
-                    // Started with a name its conductor does not have: this node can never be
-                    // set up, and says so rather than wait for a SETUP that cannot come.
-                    FileHandle.standardError.write(Data("trellis node \(name): \(misnamed)\n".utf8))
-                    await transport.waitUntilIdle()
-                    finish(2)
-                }
-                return
-            }
-            // Before anything is built (TWP/1 §9.1 rule 4): a node of another program refuses,
-            // naming what it lacks — what its controllers need, or another name of the file —,
-            // and stays as it was until its conductor's goodbye.
-            let missing = NodeBehaviors.missing(behaviors + NodeBehaviors.named(inScenarioJSON: scenarioJSON), in: registry)
-            guard missing.isEmpty else {
-                let text = NodeBehaviors.refusal(node: name, missing: missing, registry: registry)
-                FileHandle.standardError.write(Data("trellis node \(name): \(text)\n".utf8))
-                await transport.send(.error(code: WireErrorCode.unknownBehavior.rawValue, text: text), to: peer, correlationID: correlation)
-                lackedBehaviorsFor.insert(peer)
-                return
-            }
-            do {
-                try await setUp(runID: runID, scenarioJSON: scenarioJSON, peers: peers, conductor: peer)
-                await transport.send(.ready(node: name), to: peer, correlationID: correlation)
-            } catch {
-                await transport.send(.error(code: WireErrorCode.setupFailed.rawValue, text: "node \(name) cannot set up: \(error)"), to: peer, correlationID: correlation)
-            }
+            await setup(runID: runID, node: node, scenarioJSON: scenarioJSON, peers: peers, behaviors: behaviors, from: peer, correlation: correlation)
         case .traceRequest:
             // Only the conductor collects: anybody else would take events from the merged trace.
             guard speaksForConductor(peer) else {
@@ -247,12 +226,33 @@ package actor WorkerNode {
             // that greeted it, and none of them outlives the run. Anybody else's goodbye is
             // only acknowledged.
             guard speaksForConductor(peer) else {
-                await transport.answer(.goodbyeAck, to: peer, correlationID: correlation)
+                // The run's conductor, which this node knows under another name, reads the
+                // acknowledgement on the stream this node greeted that name on.
+                let stream = peer == misnamedBy ? expectedConductor ?? peer : peer
+                await transport.answer(.goodbyeAck, to: stream, correlationID: correlation)
+                if peer == misnamedBy {
+                    await transport.waitUntilIdle()
+                    finish(2)
+                }
                 return
             }
             await transport.waitUntilIdle()
             await transport.answer(.goodbyeAck, to: peer, correlationID: correlation)
             finish(lackedBehaviorsFor.contains(peer) ? 2 : 0)
+        case let .error(code, text) where code == WireErrorCode.unexpectedCommand.rawValue && host == nil && speaksForConductor(peer) && !leaving:
+            // Its conductor refused what this node sent before any SETUP (its greeting came with
+            // another node's key, say): this node is the one at fault, and cannot be set up.
+            leaving = true
+            FileHandle.standardError.write(Data("trellis node \(name): its conductor \(peer) refused this node: \(text)\n".utf8))
+            await transport.waitUntilIdle()
+            finish(2)
+        case let .error(code, text) where code == WireErrorCode.setupFailed.rawValue && host == nil && speaksForConductor(peer):
+            // Its conductor's set-up of the run failed before this node was set up (TWP §9.8
+            // rule 1): said once, in the conductor's words — which name the node at fault —, and
+            // the GOODBYE that follows ends this node.
+            guard setupFailedText == nil else { return }
+            setupFailedText = text
+            FileHandle.standardError.write(Data("trellis node \(name): the run's set-up failed, says its conductor \(peer): \(text)\n".utf8))
         case let .hello(node, _, capabilities, _) where node == peer:
             noteCapabilities(WireCapabilities(rawValue: capabilities), of: peer)
         case .goodbyeAck:
@@ -261,6 +261,59 @@ package actor WorkerNode {
             await goodbyeAcks.deliver(message, for: key)
         case .hello, .ready, .traceData, .compactTraceData, .error, .heartbeat, .call, .return:
             break
+        }
+    }
+
+    /// A SETUP from `peer`: refused (ERROR 6, ERROR 8) or carried out (READY, or ERROR 7).
+    private func setup(
+        runID: String, node: String, scenarioJSON: String, peers: [WirePeer], behaviors: [WireBehavior], from peer: String, correlation: UInt64
+    ) async {
+        if let refusal = setupRefusal(from: peer, for: node) {
+            let misnamed = misnamedConductor(peer, node: node, scenarioJSON: scenarioJSON)
+            // The refusal must reach the sender, to whom this node may have no stream. A
+            // conductor it knows under another name got its HELLO on the stream it opened
+            // under that name: the answer goes back on it (a second stream to the same inbox
+            // would carry the same routing id, and be refused). To anyone else, back through
+            // the inbox its SETUP came in on: never a stream to where a stranger says it
+            // listens, which would let anybody make this node open sockets.
+            var replyStream = peer
+            if misnamed != nil, let expectedConductor {
+                replyStream = expectedConductor
+            }
+            await transport.refuse(.unexpectedCommand, misnamed ?? refusal, to: replyStream, correlationID: correlation)
+            if let misnamed {
+                // Started with a name its conductor does not have: this node can never be
+                // set up, and says so rather than wait for a SETUP that cannot come. It stays
+                // until that conductor's goodbye (bounded): a socket closed right after
+                // sending may lose the refusal on ipc (TWP §9.8), and the conductor would
+                // then take this node as gone rather than name the mistake.
+                FileHandle.standardError.write(Data("trellis node \(name): \(misnamed)\n".utf8))
+                misnamedBy = peer
+                await transport.waitUntilIdle()
+                let node = self
+                Task {
+                    try? await Task.sleep(for: Self.misnamedGrace)
+                    await node.finish(2)
+                }
+            }
+            return
+        }
+        // Before anything is built (TWP/1 §9.1 rule 4): a node of another program refuses,
+        // naming what it lacks — what its controllers need, or another name of the file —,
+        // and stays as it was until its conductor's goodbye.
+        let missing = NodeBehaviors.missing(behaviors + NodeBehaviors.named(inScenarioJSON: scenarioJSON), in: registry)
+        guard missing.isEmpty else {
+            let text = NodeBehaviors.refusal(node: name, missing: missing, registry: registry)
+            FileHandle.standardError.write(Data("trellis node \(name): \(text)\n".utf8))
+            await transport.send(.error(code: WireErrorCode.unknownBehavior.rawValue, text: text), to: peer, correlationID: correlation)
+            lackedBehaviorsFor.insert(peer)
+            return
+        }
+        do {
+            try await setUp(runID: runID, scenarioJSON: scenarioJSON, peers: peers, conductor: peer)
+            await transport.send(.ready(node: name), to: peer, correlationID: correlation)
+        } catch {
+            await transport.send(.error(code: WireErrorCode.setupFailed.rawValue, text: "node \(name) cannot set up: \(error)"), to: peer, correlationID: correlation)
         }
     }
 
@@ -366,6 +419,9 @@ package actor WorkerNode {
     /// inbox, it says so once (a node that does not have this node's public key).
     private func handshakeFailed(_ peer: String?, _ failure: HandshakeFailure) {
         guard host == nil else { return }
+        if peer == nil, failure == .mechanismMismatch, let conductor = expectedConductor, evidence.plainClientTried() == .noCurve {
+            conclude(about: conductor, .mechanismMismatch)
+        }
         guard let peer else {
             guard !saidInboxHandshake, failure == .wrongKey || failure == .mechanismMismatch else { return }
             saidInboxHandshake = true
@@ -380,6 +436,50 @@ package actor WorkerNode {
         // — libzmq tells the mismatch only on the next attempt, and a conductor that names it
         // exits at once — or one that stops at that very moment, and then nothing is lost.
         guard speaksForConductor(peer), curve != nil || failure == .mechanismMismatch || failure == .other(code: nil), !leaving else { return }
+        // With CURVE, one hang-up is no evidence against this node's key: a conductor ending
+        // its run (another node's mistake) hangs up too. Only a conductor that keeps hanging up
+        // on every attempt, and that this node never heard, says its key for it is wrong.
+        var failure = failure
+        if curve != nil, failure == .other(code: nil), speaksForConductor(peer) {
+            switch evidence.hungUp() {
+            case .wait:
+                if evidence.hangUps == 1 { awaitWordAfterHangUp(from: peer) }
+                return
+            case .wrongKey: break
+            case .noCurve: failure = .mechanismMismatch
+            }
+        }
+        conclude(about: peer, failure)
+    }
+
+    /// A client with a key this node does not allow tried its inbox: after a hang-up from its
+    /// conductor, most likely that conductor with its own key, not the one this node has for it.
+    private func unknownKeyTried() {
+        guard host == nil, curve != nil, let conductor = expectedConductor, evidence.unknownKeyTried() == .wrongKey else { return }
+        conclude(about: conductor, .wrongKey)
+    }
+
+    /// After its conductor hung up during a handshake, a node that hears nothing more from it
+    /// within `hangUpWait` — no goodbye, no greeting — is left with nobody to set it up: it says
+    /// so and exits (3, its conductor gone), rather than wait out its set-up wait.
+    private func awaitWordAfterHangUp(from peer: String) {
+        let node = self
+        Task {
+            try? await Task.sleep(for: Self.hangUpWait)
+            await node.hangUpWaitEnded(peer)
+        }
+    }
+
+    private func hangUpWaitEnded(_ peer: String) {
+        guard !evidence.heard, !leaving, exitCode == nil, host == nil else { return }
+        leaving = true
+        FileHandle.standardError.write(Data("trellis node \(name): \(peer) hung up during the CURVE handshake and has not been heard since (\(Self.hangUpWait)): it ended — for another node's mistake, or because it does not use CURVE; its own output says which\n".utf8))
+        finish(3)
+    }
+
+    /// Says why the handshake with the conductor `peer` failed for good, and ends the node.
+    private func conclude(about peer: String, _ failure: HandshakeFailure) {
+        guard !leaving else { return }
         leaving = true
         let text: String
         switch failure {
@@ -392,11 +492,17 @@ package actor WorkerNode {
         case .other where curve == nil:
             text = "\(peer) hung up during the handshake: it most likely uses CURVE, and this node does not (start it with --keys FOLDER)"
         case .wrongKey, .other:
-            // A client whose idea of the server's key is wrong hears only that the server hung up.
-            text = "the CURVE handshake with \(peer) failed (\(failure)): the public key this node has for \(peer) is most likely not \(peer)'s"
+            // A client whose idea of the server's key is wrong hears only that the server hung up:
+            // every attempt, and nothing from that peer meanwhile (`HandshakeEvidence`).
+            text = evidence.unknownKey
+                ? "\(peer) hung up during the CURVE handshake, and a peer with a key this node does not know tried its inbox — \(peer), most likely: the public key this node has for \(peer) is most likely not \(peer)'s"
+                : "\(peer) hung up during each of \(evidence.hangUps) CURVE handshakes (\(failure)) and was never heard: the public key this node has for \(peer) is most likely not \(peer)'s — or \(peer) does not use CURVE (every node of a run uses CURVE, or none does)"
         }
         FileHandle.standardError.write(Data("trellis node \(name): \(text)\n".utf8))
-        guard curve == nil else {
+        // A refused key is said on both sides already. Otherwise whichever side sees the
+        // mistake first hangs up, and the other may hear only that: a few more attempts let
+        // the conductor see it too (`mismatchGrace`).
+        if case .keyRefused = failure {
             finish(2)
             return
         }
@@ -409,6 +515,12 @@ package actor WorkerNode {
             }
             finish(2)
         }
+    }
+
+    /// Anything from the node that may be its conductor proves this node's key for it right:
+    /// with CURVE it came through this node's inbox, whose allow-list holds that key.
+    private func noteHeard(from peer: String) {
+        if speaksForConductor(peer) { evidence.heardFromPeer() }
     }
 
     private func peerGone(_ peer: String, reason: String) async {

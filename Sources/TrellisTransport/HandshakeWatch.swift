@@ -20,9 +20,13 @@ final class HandshakeWatch {
     private var made = 0
     /// Where this watch's items start in the poll set of the current turn.
     private var firstItem = 0
-    /// Failures already reported, by peer: a client retries its handshake every few hundred
-    /// milliseconds, and each failure would be reported again.
-    private var reported = Set<String>()
+    /// Failures already reported, by peer and kind, with how many times: a client retries its
+    /// handshake every few hundred milliseconds, and each failure would be reported again.
+    private var reported: [String: Int] = [:]
+    /// How many times a peer hanging up during the handshake is reported on a stream: a node
+    /// tells a server that keeps hanging up (its key for it is wrong) from one that hung up once
+    /// as it ended (`HandshakeEvidence`). Every other failure is reported once.
+    static let hangUpsReported = 8
 
     init(context: ZMQContext) {
         self.context = context
@@ -57,7 +61,11 @@ final class HandshakeWatch {
                 let failure = Self.failure(of: event)
                 // On the inbox, a refused key is reported by the ZAP handler, with the key.
                 if monitor.peer == nil, case .keyRefused = failure { continue }
-                guard reported.insert("\(monitor.peer ?? "") \(failure)").inserted else { continue }
+                let key = "\(monitor.peer ?? "") \(failure)"
+                let times = reported[key, default: 0]
+                let limit = monitor.peer != nil && failure == .other(code: nil) ? Self.hangUpsReported : 1
+                guard times < limit else { continue }
+                reported[key] = times + 1
                 report(.handshakeFailed(peer: monitor.peer, failure: failure))
             }
         }

@@ -78,6 +78,11 @@ package final class NodeIO: Sendable {
         enqueue(.connect(peer: peer, endpoint: endpoint, serverKey: serverKey))
     }
 
+    /// Stops watching a plain inbox's handshakes (`NodeIOConfiguration.watchesPlainInbox`).
+    package func stopWatchingInbox() {
+        enqueue(.stopWatchingInbox)
+    }
+
     /// Connects the DEALER to `peer` afresh (`PeerWrites.redial`).
     package func redial(peer: String) {
         enqueue(.redial(peer: peer))

@@ -18,6 +18,10 @@ package struct NodeIOConfiguration: Sendable {
     package var maximumMessageSize = Int64(WireLimits.maxMessageBytes)
     /// CURVE security; nil for none.
     package var curve: CurveConfiguration?
+    /// Without CURVE, watch the inbox's handshakes for a client that uses CURVE (a mechanism
+    /// mismatch), until `NodeTransport.stopWatchingInbox`: a conductor names that mistake while
+    /// it starts its run rather than wait for a greeting that cannot come (issue 27).
+    package var watchesPlainInbox = false
     /// Several messages pending for one peer leave as one BATCH (TWP/1 §7.9). Only what is
     /// already queued is packed, so batching never delays a message.
     package var batching = true

@@ -76,6 +76,8 @@ struct NodeIOLoop {
                 try router.set(ZMQOption.curveSecretKey, text: curve.secretKey)
                 try router.set(ZMQOption.zapDomain, text: "trellis")
                 handshakes.watch(router, peer: nil)
+            } else if configuration.watchesPlainInbox {
+                handshakes.watch(router, peer: nil)
             }
             try router.bind(configuration.bindEndpoint)
         } catch {
@@ -213,6 +215,9 @@ struct NodeIOLoop {
                 } catch {
                     io.onEvent(.failed("redial \(peer): \(error)"))
                 }
+            case .stopWatchingInbox:
+                // A CURVE inbox is watched for as long as it runs; a plain one only while asked.
+                if zap == nil { handshakes?.unwatch(router) }
             case .stop:
                 running = false
             }

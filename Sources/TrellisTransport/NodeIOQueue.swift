@@ -9,6 +9,7 @@ struct NodeIOQueue {
         case connect(peer: String, endpoint: String, serverKey: String?)
         case reply(routingID: [UInt8], frames: [[UInt8]])
         case redial(peer: String)
+        case stopWatchingInbox
         case stop
     }
 

@@ -39,6 +39,14 @@ enum NodeLink: Sendable {
         }
     }
 
+    /// Stops watching a plain inbox's handshakes; a loopback link has none.
+    func stopWatchingInbox() {
+        switch self {
+        case let .zeroMQ(io): io.stopWatchingInbox()
+        case .loopback: break
+        }
+    }
+
     /// Connects the stream to `peer` afresh (`PeerWrites.redial`); a loopback stream has no
     /// handshake to retry.
     func redial(peer: String) {

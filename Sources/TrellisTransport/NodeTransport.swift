@@ -118,7 +118,8 @@ package actor NodeTransport {
         control: @escaping @Sendable (WireMessage, String) async -> Void,
         peerGone: @escaping @Sendable (_ peer: String, _ reason: String) async -> Void,
         peerRefused: (@Sendable (_ publicKey: String) async -> Void)? = nil,
-        handshakeFailed: (@Sendable (_ peer: String?, _ failure: HandshakeFailure) async -> Void)? = nil
+        handshakeFailed: (@Sendable (_ peer: String?, _ failure: HandshakeFailure) async -> Void)? = nil,
+        impersonated: (@Sendable (_ sender: String, _ keyOf: String) async -> Void)? = nil
     ) {
         inbound.set(handler: call, placement: placement)
         peerGoneHandler = peerGone
@@ -126,7 +127,8 @@ package actor NodeTransport {
             switch event {
             case let .peerRefused(key): await peerRefused?(key)
             case let .handshakeFailed(peer, failure): await handshakeFailed?(peer, failure)
-            case .peerGone, .failed, .impersonation: break
+            case let .impersonation(sender, keyOf, _): await impersonated?(sender, keyOf)
+            case .peerGone, .failed: break
             }
         }
         // The refusals and failed handshakes heard before come first, in order, on the queue
@@ -138,6 +140,12 @@ package actor NodeTransport {
         controlQueue = queue
         for entry in earlyControl { queue.send(entry) }
         earlyControl.removeAll()
+    }
+
+    /// Stops watching a plain inbox's handshakes (`NodeIOConfiguration.watchesPlainInbox`): once
+    /// a run is set up, nobody waits for a greeting, and the I/O thread polls one socket less.
+    package func stopWatchingInbox() {
+        io?.stopWatchingInbox()
     }
 
     /// Connects to `peer` afresh, for one more handshake (`PeerWrites.redial`).
@@ -413,6 +421,8 @@ package actor NodeTransport {
         case let .impersonation(routingID, userID, count):
             let text = "dropped a message from \(PeerName.readable(routingID)) sent with the CURVE key of node \(userID)"
             recorder.record(.fault(count == 1 ? text : "\(text) (\(count) so far)"), controller: ControllerIDs.node(nodeName), cause: nil)
+            // The first one names a mistake to a conductor still starting (two nodes, one key).
+            if count == 1 { handOverSecurity(event) }
         }
     }
 

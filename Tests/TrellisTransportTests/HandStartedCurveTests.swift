@@ -88,7 +88,7 @@ struct HandStartedCurveTests {
         let inProcess = try #require(try await runBounded(stage.binary, ["run", stage.scenario], timeout: .seconds(30)))
         #expect(distributed.status == 0, "\(distributed.stderr)")
         #expect(distributed.stdout == inProcess.stdout)
-        #expect(await Self.exits(b, within: .seconds(10)))
+        try #require(await Self.exits(b, within: .seconds(60)))
         #expect(b.terminationStatus == 0)
     }
 
@@ -101,7 +101,7 @@ struct HandStartedCurveTests {
         let outcome = try await stage.conduct(keys: "keys")
         #expect(outcome.status == 2, "\(outcome.stderr)")
         #expect(outcome.stderr.contains("node x greeted the conductor, but the scenario's placement has no node x"), "\(outcome.stderr)")
-        #expect(await Self.exits(x, within: .seconds(10)), "node x outlived the run")
+        try #require(await Self.exits(x, within: .seconds(60)), "node x outlived the run")
         #expect(x.terminationStatus == 0)
     }
 
@@ -120,7 +120,7 @@ struct HandStartedCurveTests {
         #expect(outcome.status == 2, "\(outcome.stderr)")
         #expect(outcome.stderr.contains("which is not among the keys given to the conductor main"), "\(outcome.stderr)")
         #expect(started.duration(to: .now) < .seconds(25))  // named, not the 30 s greeting deadline
-        #expect(await Self.exits(b, within: .seconds(10)))
+        try #require(await Self.exits(b, within: .seconds(60)))
         #expect(b.terminationStatus == 2)
         #expect(stage.nodeBSaid().contains("main refused this node's CURVE key"), "\(stage.nodeBSaid())")
     }
@@ -140,7 +140,7 @@ struct HandStartedCurveTests {
         let outcome = try await stage.conduct(keys: "keys")
         #expect(outcome.status == 2, "\(outcome.stderr)")
         #expect(outcome.stderr.contains("that node was given another main.pub"), "\(outcome.stderr)")
-        #expect(await Self.exits(b, within: .seconds(10)))
+        try #require(await Self.exits(b, within: .seconds(60)))
         #expect(b.terminationStatus == 2)
         #expect(stage.nodeBSaid().contains("the public key this node has for main is most likely not main's"), "\(stage.nodeBSaid())")
     }
@@ -153,7 +153,7 @@ struct HandStartedCurveTests {
         let outcome = try await stage.conduct(keys: "keys")
         #expect(outcome.status == 2, "\(outcome.stderr)")
         #expect(outcome.stderr.contains("a node connected to the conductor main without CURVE, which this run uses"), "\(outcome.stderr)")
-        #expect(await Self.exits(b, within: .seconds(10)))
+        try #require(await Self.exits(b, within: .seconds(60)))
         #expect(b.terminationStatus == 2)
         // It hears a mismatch, or (the conductor having hung up at once) a handshake cut short.
         #expect(stage.nodeBSaid().contains("uses CURVE, and this node does not"), "\(stage.nodeBSaid())")

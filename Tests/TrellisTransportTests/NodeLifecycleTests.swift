@@ -278,8 +278,8 @@ struct NodeLifecycleTests {
         #expect(machine.handshakeFailed(nil, .other(code: nil), conductorKey: "K") == nil)
         #expect(machine.handshakeFailed("b", .other(code: nil), conductorKey: "K") == nil)
         let named: [(String?, HandshakeFailure, String)] = [
-            (nil, .wrongKey, "a node tried to connect to the conductor a with a public key for it that is not a's (K): that node was given another a.pub"),
-            (nil, .mechanismMismatch, "a node connected to the conductor a without CURVE, which this run uses: every node of a run uses CURVE, or none does"),
+            (nil, .wrongKey, "a node tried to connect to the conductor a with a public key for it that is not a's (K) (not greeted yet: b, c): that node was given another a.pub"),
+            (nil, .mechanismMismatch, "a node connected to the conductor a without CURVE, which this run uses (not greeted yet: b, c): every node of a run uses CURVE, or none does"),
             (nil, .other(code: 2), "a node's handshake with the conductor a failed: \(HandshakeFailure.other(code: 2))"),
             ("b", .keyRefused(status: 400), "node b refused the conductor's CURVE key: a's public key K is not among the keys given to node b"),
             ("b", .mechanismMismatch, "node b does not use CURVE, which this run uses: every node of a run uses CURVE, or none does"),
@@ -299,5 +299,80 @@ struct NodeLifecycleTests {
         _ = machine.greeting(from: "c", announced: "")
         #expect(machine.refused(key: "KX", publicKeys: keys) == .mistake(
             "a node presented the CURVE public key KX, which is not among the keys given to the conductor a"))
+    }
+}
+
+/// Issue 27, item 2: a mistake heard on the conductor's inbox names the workers not greeted
+/// when it is named (after the others had a moment to greet), and a conductor without CURVE
+/// names only a node with CURVE.
+struct InboxMistakeTests {
+    static func lifecycle() -> NodeLifecycle {
+        NodeLifecycle(conductor: "a", workers: ["b", "c"], strangersKept: 2)
+    }
+
+    @Test func aMistakeOnTheInboxNamesOnlyTheWorkersStillNotGreeted() {
+        var machine = Self.lifecycle()
+        _ = machine.greeting(from: "b", announced: "")
+        let keys = ["a": "KA", "b": "KB", "c": "KC"]
+        #expect(machine.named(.refused(key: "KX"), conductorKey: "KA", usesCurve: true, publicKeys: keys) == .mistake(
+            "a node presented the CURVE public key KX, which is not among the keys given to the conductor a (not greeted yet: c; the keys given: b KB, c KC)"))
+        #expect(machine.named(.handshake(.mechanismMismatch), conductorKey: "KA", usesCurve: true, publicKeys: keys) == .mistake(
+            "a node connected to the conductor a without CURVE, which this run uses (not greeted yet: c): every node of a run uses CURVE, or none does"))
+        #expect(machine.named(.handshake(.wrongKey), conductorKey: "KA", usesCurve: true, publicKeys: keys) == .mistake(
+            "a node tried to connect to the conductor a with a public key for it that is not a's (KA) (not greeted yet: c): that node was given another a.pub"))
+        machine.shutDown()
+        #expect(machine.named(.refused(key: "KX"), conductorKey: "KA", usesCurve: true, publicKeys: keys) == nil)
+    }
+
+    @Test func aConductorWithoutCurveNamesOnlyANodeWithIt() {
+        let machine = Self.lifecycle()
+        #expect(machine.handshakeFailed(nil, .mechanismMismatch, conductorKey: "", usesCurve: false) == .mistake(
+            "a node connected to the conductor a with CURVE, which this run does not use (not greeted yet: b, c): every node of a run uses CURVE, or none does (give the conductor --keys FOLDER too, or start the node without)"))
+        #expect(machine.handshakeFailed("b", .mechanismMismatch, conductorKey: "", usesCurve: false) == .mistake(
+            "node b uses CURVE, which this run does not use: every node of a run uses CURVE, or none does (give the conductor --keys FOLDER too, or start the node without)"))
+        // A plain inbox hears garbage too: nothing else is a mistake of the run.
+        for failure: HandshakeFailure in [.other(code: nil), .other(code: 0x11), .wrongKey, .keyRefused(status: 400)] {
+            #expect(machine.handshakeFailed(nil, failure, conductorKey: "", usesCurve: false) == nil)
+            #expect(machine.handshakeFailed("b", failure, conductorKey: "", usesCurve: false) == nil)
+        }
+    }
+}
+
+/// Issue 27, item 2: a worker blames its own key for its conductor only on evidence that is its
+/// own — the conductor hanging up on attempt after attempt, never heard.
+struct HandshakeEvidenceTests {
+    @Test func repeatedHangUpsFromAConductorNeverHeardBlameTheKey() {
+        var evidence = HandshakeEvidence()
+        for _ in 1..<HandshakeEvidence.hangUpsForWrongKey { #expect(evidence.hungUp() == .wait) }
+        #expect(evidence.hungUp() == .wrongKey)
+        #expect(evidence.hangUps == HandshakeEvidence.hangUpsForWrongKey)
+    }
+
+    @Test func aHangUpAndAnUnknownKeyOnTheInboxBlameTheKey() {
+        var evidence = HandshakeEvidence()
+        #expect(evidence.unknownKeyTried() == .wait)  // before any hang-up: anybody's
+        #expect(evidence.hungUp() == .wrongKey)
+        var other = HandshakeEvidence()
+        #expect(other.hungUp() == .wait)
+        #expect(other.unknownKeyTried() == .wrongKey)
+    }
+
+    @Test func aHangUpAndAPlainClientOnTheInboxSayTheConductorHasNoCurve() {
+        var evidence = HandshakeEvidence()
+        #expect(evidence.hungUp() == .wait)
+        #expect(evidence.plainClientTried() == .noCurve)
+        var heard = HandshakeEvidence()
+        #expect(heard.hungUp() == .wait)
+        heard.heardFromPeer()
+        #expect(heard.plainClientTried() == .wait)
+        #expect(heard.unknownKeyTried() == .wait)
+    }
+
+    @Test func aConductorHeardIsNeverBlamedOnTheKey() {
+        var evidence = HandshakeEvidence()
+        #expect(evidence.hungUp() == .wait)  // a conductor ending its run hangs up once
+        evidence.heardFromPeer()  // its goodbye came through this node's inbox
+        for _ in 0..<10 { #expect(evidence.hungUp() == .wait) }
+        #expect(evidence.heard)
     }
 }
