@@ -171,7 +171,9 @@ struct PythonNodeTests {
         let nodeOutcome = await node.finish(within: .seconds(20))
         #expect(run.status == 2, "\(run.stderr)")
         #expect(run.stderr.contains("node py does not know the behaviours Noting (view-controller behaviour)"), "\(run.stderr)")
-        #expect(began.duration(to: .now) < .seconds(30))
+        // A hang guard, not a timing: with the whole suite on two cores this took 58.6 s once
+        // (2.7 s alone); the texts above prove the rule.
+        #expect(began.duration(to: .now) < .seconds(90))
         #expect(!nodeOutcome.timedOut, "the Python node did not exit: \(nodeOutcome.stderr)")
         #expect(nodeOutcome.status == 2, "\(nodeOutcome.stderr)")
     }
