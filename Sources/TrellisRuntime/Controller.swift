@@ -127,7 +127,10 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
         self.selectedIndex = description.selectedIndex
         self.traitOverrides = description.traitOverrides
         self.preferredContentSize = description.preferredContentSize
-        self.settings = ControllerSettings.make(description)
+        let settings = ControllerSettings.make(description)
+        self.settings = settings
+        // What other controllers with this behaviour's shared settings already learned.
+        self.defaultHooks = settings.learnedDefaultHooks
         self.deliverySlot = usesDefaultBehavior ? nil : DeliverySlot(nil, owner: description.id, childIDs: children.map(\.id))
     }
 
@@ -303,7 +306,7 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
     package func deliverViewWillTransition(to size: Size, transition: TransitionInfo, cause: EventRef?) async {
         let event = recorder.recordViewWillTransition(to: size, controller: traceName, cause: cause, transition: transition.id)
         pendingSize = size
-        if usesDefaultBehavior {
+        if usesDefaultBehavior || defaultHooks & DefaultHook.viewWillTransition.rawValue != 0 {
             await forwardSizeTransition(to: size, transition: transition, cause: event)
             return
         }
@@ -318,6 +321,8 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
         let outer = slot.current
         slot.current = Delivery(message: .viewWillTransition, cause: event, transition: transition)
         await settings.behavior.viewWillTransition(to: size, with: environment.coordinator(for: transition, owner: slot.owner), in: self)
+        // What the default implementation learned as it ran, if it did (`DefaultHook`).
+        defaultHooks = settings.learnedDefaultHooks
         // Super called, as usual: put the outer delivery back without copying this one out.
         if slot.superCalled(.viewWillTransition) {
             slot.current = outer
@@ -401,7 +406,7 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
     /// when it is one (R2), and not when it is the layout's sizing rule (R2a).
     @inline(__always)
     private func sizeRule(forChildAt index: Int, parentSize: Size) -> Size {
-        if usesDefaultBehavior {
+        if usesDefaultBehavior || defaultHooks & DefaultHook.sizeForChild.rawValue != 0 {
             return ContainerRules.defaultSize(kind, forChildAt: index, parentSize: parentSize, horizontal: columnsSizeClass)
         }
         guard let slot = deliverySlot else {
@@ -410,8 +415,10 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
         // The child being asked is kept for its `super` step, which then need not find it.
         let child = index < slot.childIDs.count ? slot.childIDs[index] : endpoints.id(at: index)
         slot.ask(index, child)
-        defer { slot.ask(-1, nil) }
-        return settings.behavior.size(forChild: child, parentSize: parentSize, in: self)
+        let answer = settings.behavior.size(forChild: child, parentSize: parentSize, in: self)
+        slot.ask(-1, nil)
+        defaultHooks = settings.learnedDefaultHooks
+        return answer
     }
 
     public func superSize(forChild child: ControllerID, parentSize: Size) -> Size {
@@ -503,11 +510,19 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
             switch which {
             case .viewWillLayoutSubviews: behavior.viewWillLayoutSubviews(in: self)
             case .viewDidLayoutSubviews: behavior.viewDidLayoutSubviews(in: self)
+            // Not layout hooks: the size walk learns and skips these itself.
+            case .viewWillTransition, .sizeForChild: break
             }
         }
         layoutHookState.remove(.running)
         // What the default implementation learned as it ran, if it did.
         defaultHooks = settings.learnedDefaultHooks
+    }
+
+    /// Which of the size walk's hooks this controller has learned its behaviour keeps as UIKit's
+    /// (`DefaultHook`) and no longer asks it: what the tests of that learning read.
+    package var learnedSizeWalkDefaults: (viewWillTransition: Bool, sizeForChild: Bool) {
+        (defaultHooks & DefaultHook.viewWillTransition.rawValue != 0, defaultHooks & DefaultHook.sizeForChild.rawValue != 0)
     }
 
     /// Called by the default implementation of `which` (UIKit's: nothing) as it runs for a
@@ -950,6 +965,10 @@ final class ControllerSettings: Sendable {
 enum DefaultHook: UInt8 {
     case viewWillLayoutSubviews = 1
     case viewDidLayoutSubviews = 2
+    /// `viewWillTransition` left as UIKit's (super only): the size walk forwards without asking.
+    case viewWillTransition = 4
+    /// `size(forChild:)` left as UIKit's (super only): the size walk answers with the container's rule.
+    case sizeForChild = 8
 
     /// Both layout hooks known to be the defaults: the layout pass then records its two
     /// callbacks as the default behaviour does (`recordLayoutPair`).

@@ -51,7 +51,10 @@ public protocol ViewControllerBehavior: Sendable {
 }
 
 extension ViewControllerBehavior {
+    // UIKit's size hooks only call super; the runtime learns that a behaviour's type keeps them
+    // (`DefaultHook`) and then does what super does without asking, as for `DefaultBehavior`.
     public func viewWillTransition(to size: Size, with coordinator: TransitionCoordinator, in vc: isolated any ViewControllerContext) async {
+        (vc as? Controller)?.defaultHookRan(.viewWillTransition, for: Self.self)
         await vc.superViewWillTransition(to: size, with: coordinator)
     }
 
@@ -62,7 +65,8 @@ extension ViewControllerBehavior {
     public func traitCollectionDidChange(previous: TraitCollection, in vc: isolated any ViewControllerContext) {}
 
     public func size(forChild child: ControllerID, parentSize: Size, in vc: isolated any ViewControllerContext) -> Size {
-        vc.superSize(forChild: child, parentSize: parentSize)
+        (vc as? Controller)?.defaultHookRan(.sizeForChild, for: Self.self)
+        return vc.superSize(forChild: child, parentSize: parentSize)
     }
 
     public func preferredContentSizeDidChange(forChild child: ControllerID, preferredSize: Size, in vc: isolated any ViewControllerContext) async {

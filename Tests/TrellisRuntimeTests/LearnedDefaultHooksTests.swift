@@ -29,14 +29,47 @@ struct LearnedDefaultHooksTests {
         }
     }
 
-    /// The trace lines of the start and three resizes of a window whose `A` has `behavior`.
-    static func passes(_ behavior: any ViewControllerBehavior) async throws -> [[String]] {
+    /// Overrides only `size(forChild:)`: `viewWillTransition` is learned as the default, this one not.
+    struct OnlySize: ViewControllerBehavior {
+        func size(forChild child: ControllerID, parentSize: Size, in vc: isolated any ViewControllerContext) -> Size {
+            vc.note("size")
+            return vc.superSize(forChild: child, parentSize: parentSize)
+        }
+    }
+
+    /// A wrapper whose `viewWillTransition` has code of its own, then calls the wrapped
+    /// behaviour's default: not learned, so it runs on every transition.
+    struct WrapsTransition: ViewControllerBehavior {
+        let wrapped = LeavesLayoutHooks()
+
+        func viewWillTransition(to size: Size, with coordinator: TransitionCoordinator, in vc: isolated any ViewControllerContext) async {
+            vc.note("transition")
+            await wrapped.viewWillTransition(to: size, with: coordinator, in: vc)
+        }
+    }
+
+    /// What `A` of `passes(behavior)` learned its behaviour keeps, after the passes.
+    static func learned(_ behavior: any ViewControllerBehavior) async throws -> (viewWillTransition: Bool, sizeForChild: Bool) {
+        let window = try await Self.window(behavior)
+        for size in [Phone.landscapeSize, Phone.size] {
+            try await window.perform(.environmentChange(size: size, traits: nil))
+        }
+        return try await window.controller("A").learnedSizeWalkDefaults
+    }
+
+    static func window(_ behavior: any ViewControllerBehavior) async throws -> Window {
         let window = try await Window(Phone.hierarchy([
             ControllerDescription("R", children: ["A"]),
             ControllerDescription("A", children: ["A1"], behavior: behavior),
             ControllerDescription("A1"),
         ]))
         await window.start()
+        return window
+    }
+
+    /// The trace lines of the start and three resizes of a window whose `A` has `behavior`.
+    static func passes(_ behavior: any ViewControllerBehavior) async throws -> [[String]] {
+        let window = try await Self.window(behavior)
         var passes = [window.environment.recorder.events(after: 0).map(\.canonicalLine)]
         for size in [Phone.landscapeSize, Phone.size, Phone.landscapeSize] {
             passes.append(try await window.lines(of: .environmentChange(size: size, traits: nil)))
@@ -73,5 +106,28 @@ struct LearnedDefaultHooksTests {
         #expect(swift.count == 4)
         #expect(swift.allSatisfy { $0.contains { $0.hasPrefix("A viewDidLayoutSubviews") } })
         #expect(swift == plain)
+    }
+
+    @Test("size hooks left as the defaults are learned per hook, and an overridden one runs on every transition")
+    func sizeHooksLearnedPerHook() async throws {
+        let left = try await Self.learned(LeavesLayoutHooks())
+        #expect(left.viewWillTransition && left.sizeForChild)
+        let onlySize = try await Self.learned(OnlySize())
+        #expect(onlySize.viewWillTransition && !onlySize.sizeForChild)
+        for lines in try await Self.passes(OnlySize()).dropFirst() {
+            // A asks its child's size once a transition, through its behaviour every time.
+            #expect(lines.filter { $0 == "A note size" }.count == 1)
+        }
+    }
+
+    @Test("a viewWillTransition that calls a wrapped behaviour's default is not learned and runs on every transition")
+    func wrappedTransitionStillRuns() async throws {
+        let wraps = try await Self.learned(WrapsTransition())
+        #expect(!wraps.viewWillTransition && wraps.sizeForChild)
+        for lines in try await Self.passes(WrapsTransition()).dropFirst() {
+            let note = try #require(lines.firstIndex(of: "A note transition"))
+            #expect(lines[note - 1].hasPrefix("A viewWillTransition"))
+            #expect(lines.contains { $0.hasPrefix("A1 viewWillTransition") })
+        }
     }
 }
