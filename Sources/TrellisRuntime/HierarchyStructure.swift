@@ -85,15 +85,14 @@ public struct HierarchyStructure: Sendable, Equatable {
     }
 
     /// Every controller, by id.
-    public private(set) var nodes: [ControllerID: Node]
+    public private(set) var nodes: NodeTable
     /// The window's root controller.
     public let root: ControllerID
 
     /// The structure of `nodes`, each node's `parent` taken from its container's children.
     public init(root: ControllerID, nodes: [Node]) {
         self.root = root
-        var byID: [ControllerID: Node] = [:]
-        for node in nodes { byID[node.id] = node }
+        var byID = NodeTable(nodes)
         for node in nodes {
             for child in node.children { byID[child]?.parent = node.id }
         }
