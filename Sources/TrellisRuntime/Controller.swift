@@ -24,9 +24,6 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
     @exclusivity(unchecked) var slots: [ChildSlot]
     /// The children themselves, in the order of `slots`.
     @exclusivity(unchecked) var endpoints: ChildEndpoints
-    /// Where it put each child (R61), by slot; empty while every child is at (0,0), as in most
-    /// containers: the empty array is shared, so the layout pass reads nothing more for them.
-    @exclusivity(unchecked) var childOrigins: [Point] = []
     public let kind: ContainerKind
     /// UIKit's behaviour unchanged: the router does what super does without asking the behaviour,
     /// which is most controllers of a large hierarchy.
@@ -47,6 +44,10 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
     /// (`setFrame(_:ofChild:)`) in this pass. Only a behaviour's hooks touch it, and it sits in
     /// the padding after `defaultHooks`: the controller is no larger.
     @exclusivity(unchecked) var layoutHookState = LayoutHookState()
+    /// Whether `childOrigins` (in `extras`) has an entry: most containers put every child at
+    /// (0,0), and the layout pass tests this byte, in the last byte of padding before
+    /// `traceName`, instead of the box.
+    @exclusivity(unchecked) var hasChildOrigins = false
     /// This controller's name in the trace recorder.
     let traceName: TraceName
     /// `selectedIndex` in the four bytes after `traceName`, which were padding: a child's index
@@ -75,10 +76,9 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
 
     // Rarely touched on a transition.
     /// What most controllers never set (origin away from (0,0), preferred size, trait
-    /// overrides, presentation), in one box made when the first of them is set.
+    /// overrides, presentation, children's origins, a behaviour's state), in one box made when
+    /// the first of them is set.
     @exclusivity(unchecked) private var extras: OutOfLine<ControllerExtras>
-    /// What the behaviour keeps across messages (SPEC §4), boxed: most controllers keep nothing.
-    @exclusivity(unchecked) private var stateStorage = OutOfLine<BehaviorState>()
 
     /// Where its container put it, in the container's coordinates, at its last layout (R60).
     public private(set) var origin: Point {
@@ -87,6 +87,15 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
     }
     /// Its frame as its container last laid it out (R60).
     public var frame: Rect { Rect(origin: origin, size: size) }
+    /// Where it put each child (R61), by slot; empty while every child is at (0,0), as in most
+    /// containers, which then keep nothing.
+    var childOrigins: [Point] {
+        get { hasChildOrigins ? extras.read(\.childOrigins) ?? [] : [] }
+        set {
+            extras.modify(default: ControllerExtras()) { $0.childOrigins = newValue }
+            hasChildOrigins = !newValue.isEmpty
+        }
+    }
     var traitOverrides: [ControllerID: TraitCollection] {
         get { extras.read(\.traitOverrides) ?? [:] }
         set { extras.modify(default: ControllerExtras()) { $0.traitOverrides = newValue } }
@@ -108,10 +117,10 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
             presents = newValue != nil
         }
     }
-    /// What the behaviour keeps across messages (SPEC §4).
+    /// What the behaviour keeps across messages (SPEC §4): most controllers keep nothing.
     public var state: BehaviorState {
-        get { stateStorage.value ?? BehaviorState() }
-        set { stateStorage.value = newValue }
+        get { (extras.read(\.state) ?? nil) ?? BehaviorState() }
+        set { extras.modify(default: ControllerExtras()) { $0.state = newValue } }
     }
     var delivery: Delivery? {
         get { deliverySlot?.current }
@@ -187,7 +196,9 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
     /// its layout applied.
     @inline(__always)
     private func childFrame(at index: Int) -> Rect {
-        Rect(origin: index < childOrigins.count ? childOrigins[index] : .zero, size: slots[index].size)
+        guard hasChildOrigins else { return Rect(origin: .zero, size: slots[index].size) }
+        let origins = childOrigins
+        return Rect(origin: index < origins.count ? origins[index] : .zero, size: slots[index].size)
     }
 
     public func setOrigin(ofChild child: ControllerID, to origin: Point) {

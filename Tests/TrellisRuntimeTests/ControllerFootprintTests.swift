@@ -21,13 +21,14 @@ struct ControllerFootprintTests {
         return withExtendedLifetime(object) { usableSize(Unmanaged.passUnretained(object).toOpaque()) }
     }
 
-    @Test("a plain controller's object fits in 184 bytes of heap")
+    @Test("a plain controller's object fits in 152 bytes of heap")
     func controllerObject() async throws {
         let environment = RuntimeEnvironment(recorder: TraceRecorder(storage: .discard))
         let leaf = Controller(description: ControllerDescription("leaf"), children: [], environment: environment)
         let size = try #require(Self.heapBlockSize(of: leaf))
         // 256 bytes of instance (272 of heap) before issue 27 item 7.
-        #expect(size <= 184, "the controller's heap block is \(size) bytes")
+        #expect(size <= 152, "the controller's heap block is \(size) bytes")
+        #expect(MemoryLayout<TraitCollection>.stride == 16 && MemoryLayout<TraitCollection?>.stride == 16)
     }
 
     @Test("rarely set state takes no box until it is set")
