@@ -14,6 +14,8 @@ public enum ControllerFactory {
         // in the heap, resident, beside the window's controllers.
         var built = [ControllerID: any ManagedController](minimumCapacity: order.count)
         var standIns = Set<ControllerID>()
+        // Each controller interns its name: the recorder's tables sized once for all of them.
+        environment.recorder.reserveNames(order.count)
         for top in order where built[top] == nil {
             var stack: [(id: ControllerID, childrenPushed: Bool)] = [(top, false)]
             while let (id, childrenPushed) = stack.popLast() {
