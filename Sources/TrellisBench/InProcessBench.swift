@@ -230,6 +230,11 @@ package enum InProcessBench {
     /// Resident bytes per controller of an idle hierarchy: the resident set after building and
     /// laying out `shape` (trace discarded), minus before, over the count. Run it in a fresh
     /// process: memory freed earlier would be reused and not counted.
+    ///
+    /// The description, made before the first reading, stays alive until after the second: the
+    /// optimizer may otherwise release it as soon as the window is made, and its array (344
+    /// bytes a controller) then left the resident set between the two readings, so the figure
+    /// was that much below what the window holds (issue 27 item 7).
     package static func trellisBytesPerController(_ shape: HierarchyShape) async throws -> Double {
         let description = shape.hierarchy(windowSize: Size(320, 568))
         let before = residentBytes()
@@ -237,6 +242,7 @@ package enum InProcessBench {
         await window.start()
         let after = residentBytes()
         withExtendedLifetime(window) {}
+        withExtendedLifetime(description) {}
         return Double(after - before) / Double(shape.count)
     }
 

@@ -81,14 +81,17 @@ public enum ContentSizeCategory: String, CaseIterable, Hashable, Sendable {
 /// Every trait may be unspecified (`displayScale` 0 means unspecified). Merging follows
 /// `UITraitCollection(traitsFrom:)`: for each trait the last collection that specifies it wins.
 public struct TraitCollection: Hashable, Sendable, CustomStringConvertible {
+    // `displayScale` is declared first so that the six one-byte traits pack after it: 14 bytes
+    // (a 16-byte stride, optional included) instead of 19 (a 24-byte stride) — a controller
+    // keeps two (issue 27 item 7).
+    /// `displayScale`: points to pixels (2 or 3 on today's iPhones); 0 is unspecified.
+    public var displayScale: Double
     /// `horizontalSizeClass`: compact on an iPhone in portrait, regular on an iPad's full width.
     public var horizontalSizeClass: SizeClass
     /// `verticalSizeClass`: compact on most iPhones in landscape.
     public var verticalSizeClass: SizeClass
     /// `userInterfaceIdiom`: which kind of device.
     public var userInterfaceIdiom: UserInterfaceIdiom
-    /// `displayScale`: points to pixels (2 or 3 on today's iPhones); 0 is unspecified.
-    public var displayScale: Double
     /// `layoutDirection`: left to right or right to left.
     public var layoutDirection: LayoutDirection
     /// `userInterfaceStyle`: light or dark mode.

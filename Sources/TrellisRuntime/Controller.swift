@@ -24,9 +24,6 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
     @exclusivity(unchecked) var slots: [ChildSlot]
     /// The children themselves, in the order of `slots`.
     @exclusivity(unchecked) var endpoints: ChildEndpoints
-    /// Where it put each child (R61), by slot; empty while every child is at (0,0), as in most
-    /// containers: the empty array is shared, so the layout pass reads nothing more for them.
-    @exclusivity(unchecked) var childOrigins: [Point] = []
     public let kind: ContainerKind
     /// UIKit's behaviour unchanged: the router does what super does without asking the behaviour,
     /// which is most controllers of a large hierarchy.
@@ -47,12 +44,18 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
     /// (`setFrame(_:ofChild:)`) in this pass. Only a behaviour's hooks touch it, and it sits in
     /// the padding after `defaultHooks`: the controller is no larger.
     @exclusivity(unchecked) var layoutHookState = LayoutHookState()
+    /// Whether `childOrigins` (in `extras`) has an entry: most containers put every child at
+    /// (0,0), and the layout pass tests this byte, in the last byte of padding before
+    /// `traceName`, instead of the box.
+    @exclusivity(unchecked) var hasChildOrigins = false
     /// This controller's name in the trace recorder.
     let traceName: TraceName
+    /// `selectedIndex` in the four bytes after `traceName`, which were padding: a child's index
+    /// is below the slot count, and 2³¹ slots of 48 bytes would be 96 GiB.
+    private var selectedSlot: Int32
     /// The index of the selected child (a tab bar controller's `selectedIndex`).
-    public private(set) var selectedIndex: Int
+    public var selectedIndex: Int { Int(selectedSlot) }
     @exclusivity(unchecked) public private(set) var size: Size = .zero
-    @exclusivity(unchecked) var pendingSize: Size?
     let environment: RuntimeEnvironment
     /// `environment.recorder`, one load closer.
     let recorder: TraceRecorder
@@ -72,32 +75,52 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
     public nonisolated let id: ControllerID
 
     // Rarely touched on a transition.
+    /// What most controllers never set (origin away from (0,0), preferred size, trait
+    /// overrides, presentation, children's origins, a behaviour's state), in one box made when
+    /// the first of them is set.
+    @exclusivity(unchecked) private var extras: OutOfLine<ControllerExtras>
+
     /// Where its container put it, in the container's coordinates, at its last layout (R60).
-    @exclusivity(unchecked) public private(set) var origin: Point = .zero
+    public private(set) var origin: Point {
+        get { isOffset ? extras.read(\.origin) ?? .zero : .zero }
+        set { extras.modify(default: ControllerExtras()) { $0.origin = newValue } }
+    }
     /// Its frame as its container last laid it out (R60).
     public var frame: Rect { Rect(origin: origin, size: size) }
-    var traitOverrides: [ControllerID: TraitCollection]
+    /// Where it put each child (R61), by slot; empty while every child is at (0,0), as in most
+    /// containers, which then keep nothing.
+    var childOrigins: [Point] {
+        get { hasChildOrigins ? extras.read(\.childOrigins) ?? [] : [] }
+        set {
+            extras.modify(default: ControllerExtras()) { $0.childOrigins = newValue }
+            hasChildOrigins = !newValue.isEmpty
+        }
+    }
+    var traitOverrides: [ControllerID: TraitCollection] {
+        get { extras.read(\.traitOverrides) ?? [:] }
+        set { extras.modify(default: ControllerExtras()) { $0.traitOverrides = newValue } }
+    }
     /// The size it asks its container for (UIKit's `preferredContentSize`).
-    public private(set) var preferredContentSize: Size
+    public private(set) var preferredContentSize: Size {
+        get { extras.read(\.preferredContentSize) ?? .zero }
+        set { extras.modify(default: ControllerExtras()) { $0.preferredContentSize = newValue } }
+    }
     var behavior: any ViewControllerBehavior { settings.behavior }
     var grantPolicy: GrantPolicy { settings.grantPolicy }
     /// Where preferred-size and fitting-size changes go (R22): the parent, or the presentation
     /// controller when presented. Kept by the environment, not here: see `RuntimeEnvironment.container(of:)`.
     var container: (any ControllerEndpoint)? { environment.container(of: traceName) }
-    @exclusivity(unchecked) private var presentationStorage = OutOfLine<PresentationSlot>()
     var presentation: PresentationSlot? {
-        get { presentationStorage.value }
+        get { presents ? extras.read(\.presentation) ?? nil : nil }
         set {
-            presentationStorage.value = newValue
+            extras.modify(default: ControllerExtras()) { $0.presentation = newValue }
             presents = newValue != nil
         }
     }
-    /// The message a behaviour is handling (not used with the default behaviour).
-    @exclusivity(unchecked) private var stateStorage = OutOfLine<BehaviorState>()
-    /// What the behaviour keeps across messages (SPEC §4), boxed: most controllers keep nothing.
+    /// What the behaviour keeps across messages (SPEC §4): most controllers keep nothing.
     public var state: BehaviorState {
-        get { stateStorage.value ?? BehaviorState() }
-        set { stateStorage.value = newValue }
+        get { (extras.read(\.state) ?? nil) ?? BehaviorState() }
+        set { extras.modify(default: ControllerExtras()) { $0.state = newValue } }
     }
     var delivery: Delivery? {
         get { deliverySlot?.current }
@@ -124,9 +147,8 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
         self.recorder = environment.recorder
         self.slots = children.map { ChildSlot($0, recorder: environment.recorder) }
         self.endpoints = ChildEndpoints(children)
-        self.selectedIndex = description.selectedIndex
-        self.traitOverrides = description.traitOverrides
-        self.preferredContentSize = description.preferredContentSize
+        self.selectedSlot = Int32(clamping: description.selectedIndex)
+        self.extras = OutOfLine(ControllerExtras.initial(description))
         let settings = ControllerSettings.make(description)
         self.settings = settings
         // What other controllers with this behaviour's shared settings already learned.
@@ -177,7 +199,9 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
     /// its layout applied.
     @inline(__always)
     private func childFrame(at index: Int) -> Rect {
-        Rect(origin: index < childOrigins.count ? childOrigins[index] : .zero, size: slots[index].size)
+        guard hasChildOrigins else { return Rect(origin: .zero, size: slots[index].size) }
+        let origins = childOrigins
+        return Rect(origin: index < origins.count ? origins[index] : .zero, size: slots[index].size)
     }
 
     public func setOrigin(ofChild child: ControllerID, to origin: Point) {
@@ -305,7 +329,6 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
 
     package func deliverViewWillTransition(to size: Size, transition: TransitionInfo, cause: EventRef?) async {
         let event = recorder.recordViewWillTransition(to: size, controller: traceName, cause: cause, transition: transition.id)
-        pendingSize = size
         if usesDefaultBehavior || defaultHooks & DefaultHook.viewWillTransition.rawValue != 0 {
             await forwardSizeTransition(to: size, transition: transition, cause: event)
             return
@@ -430,7 +453,6 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
 
     package func layout(frame: Rect, cause: EventRef?) async {
         let newSize = frame.size
-        pendingSize = nil
         place(at: frame.origin)
         // First the frames this controller gives (the announced sizes become current), then its
         // callbacks, then the children it announced sizes to — without allocating on this path.
@@ -565,7 +587,9 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
     // MARK: Trait transitions (R13–R18)
 
     private func effectiveTraits(forChildAt index: Int, parentTraits: TraitCollection) -> TraitCollection {
-        parentTraits.overlaid(with: traitOverrides[endpoints[index].id] ?? .unspecified)
+        // Most controllers override nothing: then neither the child's id nor a look-up is needed.
+        guard let overrides = extras.read(\.traitOverrides), !overrides.isEmpty else { return parentTraits }
+        return parentTraits.overlaid(with: overrides[endpoints[index].id] ?? .unspecified)
     }
 
     package func deliverTraitTransition(to traits: TraitCollection, deliver: Bool, transition: TransitionInfo, cause: EventRef?) async {
@@ -827,7 +851,7 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
 
     package func select(index: Int, cause: EventRef?) async {
         guard slots.indices.contains(index) else { return }
-        selectedIndex = index
+        selectedSlot = Int32(clamping: index)
         await showChild(at: index, cause: cause)
     }
 

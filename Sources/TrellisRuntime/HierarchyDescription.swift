@@ -126,14 +126,15 @@ public struct HierarchyDescription: Sendable {
     /// Checks the shape before anything is built: every id described once, every child
     /// described, no controller with two parents, no cycle, tab selections in range.
     public func validate() throws(RuntimeError) -> [ControllerID: ControllerDescription] {
-        var byID: [ControllerID: ControllerDescription] = [:]
+        // Both tables sized once, as `ControllerFactory.build`'s: outgrown tables stay resident.
+        var byID = [ControllerID: ControllerDescription](minimumCapacity: controllers.count)
         for controller in controllers {
             guard byID.updateValue(controller, forKey: controller.id) == nil else {
                 throw .duplicateController(controller.id)
             }
         }
         guard byID[root] != nil else { throw .unknownController(root) }
-        var parentOf: [ControllerID: ControllerID] = [:]
+        var parentOf = [ControllerID: ControllerID](minimumCapacity: controllers.count)
         for controller in controllers {
             for child in controller.children {
                 guard byID[child] != nil else { throw .unknownController(child) }

@@ -6,21 +6,23 @@ import TrellisModel
 /// pure functions, decided in one place and testable without actors.
 public struct HierarchyStructure: Sendable, Equatable {
     /// One controller as the structure sees it.
+    ///
+    /// The window keeps one a controller in a dictionary of about 2.6 buckets a controller at
+    /// 100k (its capacity is a power of two), so each byte here is more than two a controller:
+    /// the presentation links and the popover source, which few controllers ever have, are in
+    /// one shared box (`HierarchyNodeLinks`), and the small fields are packed after the
+    /// others. 64 bytes a stride, not 152 (issue 27 item 7).
     public struct Node: Sendable, Equatable {
         /// The controller's id.
         public var id: ControllerID
-        /// Which container it is.
-        public var kind: ContainerKind
         /// Its container, nil for the root (filled in from the children lists).
         public var parent: ControllerID?
         /// Its children, in order.
         public var children: [ControllerID]
         /// The selected child of a tab bar controller.
         public var selectedIndex: Int
-        /// The controller this one presents (R28: at most one).
-        public var presented: ControllerID?
-        /// The controller that presents this one.
-        public var presenting: ControllerID?
+        /// Which container it is.
+        public var kind: ContainerKind
         /// R37: whether it defines the context of `currentContext` presentations below it.
         public var definesPresentationContext: Bool
         /// R38: whether it also provides their transition style.
@@ -33,10 +35,29 @@ public struct HierarchyStructure: Sendable, Equatable {
         public var hasPopoverSource: Bool
         /// R35: whether a custom presentation of this controller needs a full-screen presenter.
         public var customPresentsInFullscreen: Bool
+        /// `presented`, `presenting` and the popover source, boxed.
+        private var links: HierarchyNodeLinks
+
+        /// The controller this one presents (R28: at most one).
+        public var presented: ControllerID? {
+            get { links.presented }
+            set { links.presented = newValue }
+        }
+        /// The controller that presents this one.
+        public var presenting: ControllerID? {
+            get { links.presenting }
+            set { links.presenting = newValue }
+        }
         /// Where a popover presentation of this controller points from (for the screen picture).
-        public var popoverSourceView: ControllerID?
+        public var popoverSourceView: ControllerID? {
+            get { links.popoverSourceView }
+            set { links.popoverSourceView = newValue }
+        }
         /// The rect it points from, in the source view's coordinates (or the window's).
-        public var popoverSourceRect: Rect?
+        public var popoverSourceRect: Rect? {
+            get { links.popoverSourceRect }
+            set { links.popoverSourceRect = newValue }
+        }
 
         /// A node with UIKit's defaults for everything not given.
         public init(
@@ -47,8 +68,7 @@ public struct HierarchyStructure: Sendable, Equatable {
             hasPopoverSource: Bool = false, customPresentsInFullscreen: Bool = true,
             popoverSourceView: ControllerID? = nil, popoverSourceRect: Rect? = nil
         ) {
-            self.popoverSourceView = popoverSourceView
-            self.popoverSourceRect = popoverSourceRect
+            self.links = HierarchyNodeLinks(popoverSourceView: popoverSourceView, popoverSourceRect: popoverSourceRect)
             self.hasPopoverSource = hasPopoverSource
             self.customPresentsInFullscreen = customPresentsInFullscreen
             self.id = id
@@ -65,15 +85,14 @@ public struct HierarchyStructure: Sendable, Equatable {
     }
 
     /// Every controller, by id.
-    public private(set) var nodes: [ControllerID: Node]
+    public private(set) var nodes: NodeTable
     /// The window's root controller.
     public let root: ControllerID
 
     /// The structure of `nodes`, each node's `parent` taken from its container's children.
     public init(root: ControllerID, nodes: [Node]) {
         self.root = root
-        var byID: [ControllerID: Node] = [:]
-        for node in nodes { byID[node.id] = node }
+        var byID = NodeTable(nodes)
         for node in nodes {
             for child in node.children { byID[child]?.parent = node.id }
         }

@@ -118,6 +118,11 @@ package struct TraceTables: Sendable {
         ownNode = node
     }
 
+    mutating func reserveNames(_ count: Int) {
+        controllers.reserveCapacity(controllers.count + count)
+        controllerIndex.reserveCapacity(controllerIndex.count + count)
+    }
+
     mutating func intern(_ id: ControllerID) -> UInt32 {
         if let index = controllerIndex[id] { return index }
         let index = UInt32(truncatingIfNeeded: controllers.count)
