@@ -33,16 +33,22 @@ enum NodeIOTuning {
     /// (`IdleSpin`). Serves **zmq-rtt**: asleep, the loop pays a wake-up for every message of a
     /// round trip (~64 µs to wake a thread whose vCPU halted, on the VMs measured), which is why
     /// Erlang/OTP, whose schedulers spin before sleeping, went round in 21 µs against Trellis's
-    /// 37–121 µs. The answer of a round trip comes within a few tens of µs; a spin much longer
-    /// only burns more CPU when none is coming. `TRELLIS_IO_SPIN_MICROSECONDS` overrides it for
-    /// measurement (0: never spin). Figures in docs/performance.md, "issue 27 item 6".
+    /// 37–121 µs. With a spin the answer of a round trip comes within ~30 µs: spins of 20, 50 and
+    /// 100 µs gave the same round trip (29.1–31.2 µs, measured in turns with 34.3–39.6 without);
+    /// 50 leaves room for a slower machine, and a spin that finds nothing burns half what 100
+    /// would. `TRELLIS_IO_SPIN_MICROSECONDS` overrides it for measurement (0: never spin).
+    /// Figures in docs/performance.md, "issue 27 item 6".
     static let idleSpin = spinOverride ?? .microseconds(50)
 
-    /// Spins in a row that find nothing before the loop rests, and the idle turns it then sleeps
-    /// at once (`IdleSpin`). Serve no bench figure but the CPU a node burns when its traffic is
-    /// too sparse for a spin to catch: messages every few hundred µs would otherwise cost a spin
-    /// each. A round trip's spins find its answer, and a resting loop tries again soon.
+    /// Spins in a row that find nothing before the loop rests (`IdleSpin`). Serves no bench
+    /// figure but the CPU a node burns when its traffic is too sparse for a spin to catch:
+    /// messages every few hundred µs would otherwise cost a whole spin each. A round trip's spins
+    /// find its answer, so it never rests.
     static let idleSpinMissesBeforeRest = 8
+
+    /// The idle turns a resting loop sleeps at once before it tries spinning again. Serves no
+    /// bench figure: with `idleSpinMissesBeforeRest` it caps what spins that find nothing cost at
+    /// 8 spins in 40 idle turns, and a loop whose traffic quickens spins again within 32 turns.
     static let idleSpinRestingIdles = 32
 
     /// Whether a spin gives the core away (`sched_yield`) between looks. Serves **zmq-rtt**, on
