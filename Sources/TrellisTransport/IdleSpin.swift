@@ -6,8 +6,9 @@
 /// microseconds catches the answer awake, as Erlang's schedulers do (`NodeIOTuning.idleSpin`).
 /// A spin costs the CPU it burns, so it is bounded three ways: each spin by `budget` (and by the
 /// loop's next deadline); a loop whose spins keep finding nothing (traffic too sparse for a spin to
-/// catch) rests — sleeps at once — for `restingIdles` idle turns after `missesBeforeRest` misses
-/// in a row, then tries again; and the loop gives the core away between looks (`sched_yield`,
+/// catch) rests — sleeps at once — after `missesBeforeRest` misses in a row, until traffic wakes
+/// it within `shortWait` of falling asleep (dense enough again for a spin to pay) or for
+/// `restingIdles` idle turns at most; and the loop gives the core away between looks (`sched_yield`,
 /// `yieldsCore`), so that the threads it waits for — the peer's, libzmq's own, the actors' —
 /// run at once, on a single CPU too.
 struct IdleSpin {
@@ -17,8 +18,10 @@ struct IdleSpin {
     let budget: Duration
     /// Spins in a row that find nothing before the loop rests.
     let missesBeforeRest: Int
-    /// Idle turns a resting loop sleeps at once.
+    /// Idle turns a resting loop sleeps at once, at most.
     let restingIdles: Int
+    /// A sleep that traffic ends this soon ends the rest.
+    let shortWait: Duration
     /// Whether the loop gives the core away between looks (`NodeIOTuning.idleSpinYields`).
     let yieldsCore: Bool
 
@@ -29,10 +32,11 @@ struct IdleSpin {
     /// When the current spin ends (nil: not spinning).
     private(set) var end: Instant?
 
-    init(budget: Duration, missesBeforeRest: Int, restingIdles: Int, yieldsCore: Bool) {
+    init(budget: Duration, missesBeforeRest: Int, restingIdles: Int, shortWait: Duration, yieldsCore: Bool) {
         self.budget = max(budget, .zero)
         self.missesBeforeRest = max(missesBeforeRest, 1)
         self.restingIdles = max(restingIdles, 0)
+        self.shortWait = shortWait
         self.yieldsCore = yieldsCore
     }
 
@@ -69,5 +73,11 @@ struct IdleSpin {
     mutating func found() {
         end = nil
         misses = 0
+    }
+
+    /// The loop slept for `duration`, until traffic woke it (`byTraffic`) or its deadline came: a
+    /// resting loop woken by traffic within `shortWait` spins again from its next idle turn.
+    mutating func slept(for duration: Duration, byTraffic: Bool) {
+        if byTraffic, duration <= shortWait { restLeft = 0 }
     }
 }

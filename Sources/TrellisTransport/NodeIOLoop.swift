@@ -96,7 +96,8 @@ struct NodeIOLoop {
         heartbeat = io.queue.withLock { $0.heartbeatFrames }
         spin = IdleSpin(
             budget: NodeIOTuning.idleSpin, missesBeforeRest: NodeIOTuning.idleSpinMissesBeforeRest,
-            restingIdles: NodeIOTuning.idleSpinRestingIdles, yieldsCore: NodeIOTuning.idleSpinYields)
+            restingIdles: NodeIOTuning.idleSpinRestingIdles, shortWait: NodeIOTuning.idleSpinShortWait,
+            yieldsCore: NodeIOTuning.idleSpinYields)
         now = ContinuousClock.now
         heartbeats = Heartbeats(
             interval: .milliseconds(configuration.heartbeatIntervalMilliseconds),
@@ -152,10 +153,12 @@ struct NodeIOLoop {
             try items.poll(timeoutMilliseconds: 0)
             return
         }
-        let untilDeadline = ContinuousClock.now.duration(to: heartbeats.nextDeadline)
+        let asleepSince = ContinuousClock.now
+        let untilDeadline = asleepSince.duration(to: heartbeats.nextDeadline)
         // Rounded up: waking a little early would only turn the loop once more for nothing.
         let (seconds, attoseconds) = max(untilDeadline, .zero).components
-        try items.poll(timeoutMilliseconds: Int(clamping: seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000))
+        let ready = try items.poll(timeoutMilliseconds: Int(clamping: seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000))
+        spin.slept(for: asleepSince.duration(to: ContinuousClock.now), byTraffic: ready > 0)
     }
 
     /// Fills the poll set; after a large batch, gives the senders the core for a while.

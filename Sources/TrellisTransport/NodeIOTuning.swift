@@ -44,12 +44,20 @@ enum NodeIOTuning {
     /// figure but the CPU a node burns when its traffic is too sparse for a spin to catch:
     /// messages every few hundred µs would otherwise cost a whole spin each. A round trip's spins
     /// find its answer, so it never rests.
-    static let idleSpinMissesBeforeRest = 8
+    static let idleSpinMissesBeforeRest = 4
 
-    /// The idle turns a resting loop sleeps at once before it tries spinning again. Serves no
-    /// bench figure: with `idleSpinMissesBeforeRest` it caps what spins that find nothing cost at
-    /// 8 spins in 40 idle turns, and a loop whose traffic quickens spins again within 32 turns.
-    static let idleSpinRestingIdles = 32
+    /// The idle turns a resting loop sleeps at once, at most, before it tries spinning again.
+    /// Serves **distributed-traversal**: a node whose calls each take milliseconds (a worker
+    /// walking its subtree, the conductor waiting for it) spins 4 times in 68 idle turns at most;
+    /// and a loop whose traffic quickens spins again on its own (`idleSpinShortWait`) or at the
+    /// latest after these turns.
+    static let idleSpinRestingIdles = 64
+
+    /// A sleep that traffic ends this soon ends a rest: messages come densely enough again for a
+    /// spin to catch them. Serves **zmq-rtt**: a round trip made while both sides rest lasts
+    /// ~35 µs on a loaded machine and ~120 µs on a quiet one, so both sides spin again after a trip
+    /// or two; a worker's wait for its next call (milliseconds) never ends a rest.
+    static let idleSpinShortWait = Duration.microseconds(200)
 
     /// Whether a spin gives the core away (`sched_yield`) between looks. Serves **zmq-rtt**, on
     /// many CPUs and on one: with it the round trip took 30.7–32.0 µs unpinned and 29.4–30.0 µs

@@ -10,7 +10,7 @@ struct IdleSpinTests {
     func at(_ microseconds: Int) -> ContinuousClock.Instant { start.advanced(by: .microseconds(microseconds)) }
 
     func spin(budget: Duration = .microseconds(50), misses: Int = 3, rest: Int = 4) -> IdleSpin {
-        IdleSpin(budget: budget, missesBeforeRest: misses, restingIdles: rest, yieldsCore: false)
+        IdleSpin(budget: budget, missesBeforeRest: misses, restingIdles: rest, shortWait: .microseconds(200), yieldsCore: false)
     }
 
     func starts(_ idle: inout IdleSpin, _ now: Int, deadline: Int = 1_000_000) -> Bool {
@@ -104,5 +104,21 @@ struct IdleSpinTests {
         }
         #expect(idle.restLeft == 0)
         #expect(starts(&idle, time + 1_000))
+    }
+
+    @Test func trafficThatWakesARestingLoopSoonEndsTheRest() {
+        var idle = spin(misses: 1, rest: 100)
+        #expect(starts(&idle, 0))
+        let over = spinUntilOver(&idle, from: 0)
+        #expect(idle.restLeft == 100)
+        // Woken by its deadline, however soon, or by traffic after a long wait: still resting.
+        idle.slept(for: .microseconds(10), byTraffic: false)
+        idle.slept(for: .milliseconds(3), byTraffic: true)
+        #expect(!starts(&idle, over + 10_000))
+        #expect(idle.restLeft == 99)
+        // Traffic within the short wait: the next idle turn spins.
+        idle.slept(for: .microseconds(200), byTraffic: true)
+        #expect(idle.restLeft == 0)
+        #expect(starts(&idle, over + 20_000))
     }
 }
