@@ -47,6 +47,8 @@ struct NodeIOLoop {
     private var runnable: [UnownedJob] = []
     /// The bytes of the largest batch the last turn took from the outboxes.
     private var drainedBytes = 0
+    /// Whether an idle loop spins before it sleeps.
+    private var spin: IdleSpin
 
     /// Sets up the context and the ROUTER, bound (with CURVE, the ZAP handler first). A step that
     /// fails releases everything made before it — sockets closed, context ended — so that a node
@@ -94,6 +96,10 @@ struct NodeIOLoop {
         self.router = router
         self.zap = zap
         heartbeat = io.queue.withLock { $0.heartbeatFrames }
+        spin = IdleSpin(
+            budget: NodeIOTuning.idleSpin, missesBeforeRest: NodeIOTuning.idleSpinMissesBeforeRest,
+            restingIdles: NodeIOTuning.idleSpinRestingIdles, shortWait: NodeIOTuning.idleSpinShortWait,
+            yieldsCore: NodeIOTuning.idleSpinYields)
         now = ContinuousClock.now
         heartbeats = Heartbeats(
             interval: .milliseconds(configuration.heartbeatIntervalMilliseconds),
@@ -106,9 +112,8 @@ struct NodeIOLoop {
     /// Turns until stopped (or until polling fails, which is reported).
     mutating func run() {
         while running {
-            let timeout = prepareToPoll()
             do {
-                try items.poll(timeoutMilliseconds: timeout)
+                try waitForWork()
             } catch {
                 io.onEvent(.failed(error.description))
                 return
@@ -137,9 +142,29 @@ struct NodeIOLoop {
 
     // MARK: Wake-up and jobs
 
-    /// Fills the poll set and returns how long the poll may sleep: not at all while anything is
-    /// queued, else until the heartbeats' next deadline.
-    private mutating func prepareToPoll() -> Int {
+    /// Polls: without waiting while anything is queued; else after a spin (`IdleSpin`) that found
+    /// nothing, asleep until traffic, a wake-up signal or the heartbeats' next deadline.
+    private mutating func waitForWork() throws(ZMQError) {
+        prepareToPoll()
+        guard io.queue.withLock({ $0.isIdle }), ContinuousClock.now < heartbeats.nextDeadline else {
+            try items.poll(timeoutMilliseconds: 0)
+            return
+        }
+        if try spinFoundWork() { return }
+        guard io.queue.withLock({ $0.maySleep() }) else {
+            try items.poll(timeoutMilliseconds: 0)
+            return
+        }
+        let asleepSince = ContinuousClock.now
+        let untilDeadline = asleepSince.duration(to: heartbeats.nextDeadline)
+        // Rounded up: waking a little early would only turn the loop once more for nothing.
+        let (seconds, attoseconds) = max(untilDeadline, .zero).components
+        let ready = try items.poll(timeoutMilliseconds: Int(clamping: seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000))
+        spin.slept(for: asleepSince.duration(to: ContinuousClock.now), byTraffic: ready > 0)
+    }
+
+    /// Fills the poll set; after a large batch, gives the senders the core for a while.
+    private mutating func prepareToPoll() {
         items.removeAll()
         items.append(ZMQPollItem(.socket(router)))
         items.append(ZMQPollItem(.fileDescriptor(io.wakeUp.fileDescriptor)))
@@ -155,12 +180,22 @@ struct NodeIOLoop {
                 if io.queue.withLock({ !$0.isIdle }) { break }
             }
         }
-        guard io.queue.withLock({ $0.maySleep() }) else { return 0 }
-        let untilDeadline = ContinuousClock.now.duration(to: heartbeats.nextDeadline)
-        guard untilDeadline > .zero else { return 0 }
-        // Rounded up: waking a little early would only turn the loop once more for nothing.
-        let (seconds, attoseconds) = untilDeadline.components
-        return Int(clamping: seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000)
+    }
+
+    /// Nothing to do: looks again and again, without blocking, until something comes (true: the
+    /// poll set says what) or the spin is over (`IdleSpin`). Nothing queued signals the thread
+    /// meanwhile — it is not asleep — so the queue is looked at too. The core is given away
+    /// between looks, so that the threads this loop waits for run.
+    private mutating func spinFoundWork() throws(ZMQError) -> Bool {
+        guard spin.starts(at: ContinuousClock.now, deadline: heartbeats.nextDeadline) else { return false }
+        repeat {
+            if spin.yieldsCore { sched_yield() }
+            if try items.poll(timeoutMilliseconds: 0) > 0 || io.queue.withLock({ !$0.isIdle }) {
+                spin.found()
+                return true
+            }
+        } while spin.keepsSpinning(at: ContinuousClock.now)
+        return false
     }
 
     /// Everything queued, in one lock acquisition; then the jobs of tasks that prefer this thread,

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The tuning constants of a node's I/O loop (`NodeIOLoop`), each with the `trellis bench`
 /// figure it serves and what moved that figure when it was set (docs/performance.md). A change to
 /// one is measured with `trellis bench --quick` on a release build, before and after.
@@ -25,6 +27,50 @@ enum NodeIOTuning {
     /// it. Serves **zmq-throughput-64B**: 0.5–0.72 of raw libzmq with none, 0.57–1.1 with one,
     /// 0.75–1.3 with up to three (docs/decisions.md, "After a large batch …").
     static let floodYields = 3
+
+    /// How long the loop, finding nothing to do, spins — polls its sockets and queue without
+    /// blocking, giving the core away between looks — before it sleeps
+    /// (`IdleSpin`). Serves **zmq-rtt**: asleep, the loop pays a wake-up for every message of a
+    /// round trip (~64 µs to wake a thread whose vCPU halted, on the VMs measured), which is why
+    /// Erlang/OTP, whose schedulers spin before sleeping, went round in 21 µs against Trellis's
+    /// 37–121 µs. With a spin the answer of a round trip comes within ~30 µs: spins of 20, 50 and
+    /// 100 µs gave the same round trip (29.1–31.2 µs, measured in turns with 34.3–39.6 without);
+    /// 50 leaves room for a slower machine, and a spin that finds nothing burns half what 100
+    /// would. `TRELLIS_IO_SPIN_MICROSECONDS` overrides it for measurement (0: never spin).
+    /// Figures in docs/performance.md, "issue 27 item 6".
+    static let idleSpin = spinOverride ?? .microseconds(50)
+
+    /// Spins in a row that find nothing before the loop rests (`IdleSpin`). Serves no bench
+    /// figure but the CPU a node burns when its traffic is too sparse for a spin to catch:
+    /// messages every few hundred µs would otherwise cost a whole spin each. A round trip's spins
+    /// find its answer, so it never rests.
+    static let idleSpinMissesBeforeRest = 4
+
+    /// The idle turns a resting loop sleeps at once, at most, before it tries spinning again.
+    /// Serves **distributed-traversal**: a node whose calls each take milliseconds (a worker
+    /// walking its subtree, the conductor waiting for it) spins 4 times in 68 idle turns at most;
+    /// and a loop whose traffic quickens spins again on its own (`idleSpinShortWait`) or at the
+    /// latest after these turns.
+    static let idleSpinRestingIdles = 64
+
+    /// A sleep that traffic ends this soon ends a rest: messages come densely enough again for a
+    /// spin to catch them. Serves **zmq-rtt**: a round trip made while both sides rest lasts
+    /// ~35 µs on a loaded machine and ~120 µs on a quiet one, so both sides spin again after a trip
+    /// or two; a worker's wait for its next call (milliseconds) never ends a rest.
+    static let idleSpinShortWait = Duration.microseconds(200)
+
+    /// Whether a spin gives the core away (`sched_yield`) between looks. Serves **zmq-rtt**, on
+    /// many CPUs and on one: with it the round trip took 30.7–32.0 µs unpinned and 29.4–30.0 µs
+    /// under `taskset -c 0`; without it 36.9–64.6 µs and 36.3–37.0 µs — no better than not
+    /// spinning (the threads the loop waits for, libzmq's own among them, waited for the spin
+    /// to end). `TRELLIS_IO_SPIN_YIELD=0` turns it off for measurement.
+    static let idleSpinYields = getenv("TRELLIS_IO_SPIN_YIELD").map { String(cString: $0) != "0" } ?? true
+
+    /// `TRELLIS_IO_SPIN_MICROSECONDS`, when set to a whole number (of microseconds, 0 to 10,000).
+    private static var spinOverride: Duration? {
+        guard let text = getenv("TRELLIS_IO_SPIN_MICROSECONDS"), let value = Int(String(cString: text)), (0...10_000).contains(value) else { return nil }
+        return .microseconds(value)
+    }
 
     /// A peer is declared gone once it has been silent for its timeout less this margin. Serves
     /// no bench figure but SPEC §7's promise: a peer that stops is declared gone within the
