@@ -524,9 +524,21 @@ package actor WorkerNode {
     }
 
     private func peerGone(_ peer: String, reason: String) async {
+        // A node whose set-up already ended in a mistake it said (another conductor's name),
+        // or that its conductor told why the set-up failed, ends as that goodbye would have
+        // ended it: on a loaded machine the conductor may fall silent before its goodbye
+        // reaches this node, and a set-up mistake is not a lost peer (exit 2, not 3).
+        if misnamedBy != nil {
+            finish(2)
+            return
+        }
         if speaksForConductor(peer) {
             FileHandle.standardError.write(Data("trellis node \(name): peer \(peer) is gone (\(reason))\n".utf8))
-            finish(3)
+            if lackedBehaviorsFor.contains(peer) {
+                finish(2)
+            } else {
+                finish(setupFailedText == nil ? 3 : 0)
+            }
         }
     }
 }
