@@ -11,10 +11,12 @@ import Darwin
 import Synchronization
 import TrellisTrace
 
-/// Writes a capture file (JSON Lines or the compact capture) on a thread of its own: a recorder
-/// hands it chunks of compact events, which it encodes and writes while the router goes on — so a file
-/// trace costs the router about what a trace in memory costs, as long as the other core keeps up.
-/// At most a few chunks wait at a time; past that the recorder waits (backpressure, nothing dropped).
+/// Writes a capture file (JSON Lines or the compact capture) on threads of its own: a recorder
+/// hands it chunks of compact events, which it encodes on one queue while another writes the
+/// bytes encoded before (the two buffers trade places, no byte is copied) and the router goes on —
+/// so a file trace costs the router about what a trace in memory costs, as long as the other
+/// core keeps up. At most a few chunks and one buffer of bytes wait at a time; past that the
+/// recorder waits (backpressure, nothing dropped).
 ///
 /// On Linux, whole pages of the encoded bytes go straight to the disk (`O_DIRECT`), and only a
 /// flush's last partial page through the page cache: a JSON Lines trace writes about 200 bytes
@@ -35,10 +37,23 @@ public final class TraceFileWriter: TraceChunkSink {
     private let descriptor: Int32
     /// The same file opened for direct writes, or -1 where there are none.
     private let directDescriptor: Int32
-    /// Where the buffer's first byte goes in the file, and whether direct writes are on (a
-    /// file system may refuse them at the first write). Touched only by work on `queue`.
-    private let output: Mutex<(offset: Int, direct: Bool)>
+    /// Whether direct writes are on: a file system may refuse them at the first (`writing`
+    /// then turns them off for good).
+    private let directWrites: Atomic<Bool>
+    /// Where the encoder's first byte goes in the file. Touched only by work on `queue`.
+    private let position = Mutex(0)
+    /// Encodes.
     private let queue: DispatchQueue
+    /// Writes what `queue` handed over, while `queue` encodes what comes next.
+    private let writing: DispatchQueue
+    /// Arrays that carried bytes to `writing` and came back, for the next hand-overs: the
+    /// encoder's own buffer cannot cross to another queue, so its bytes are copied (a
+    /// memcpy of 2 MB, a fraction of what writing them takes) into arrays used over and over.
+    private let spareArrays = Mutex<[[UInt8]]>([])
+    /// Hand-overs that may wait for `writing` or be written at a time.
+    private let handOversFree = DispatchSemaphore(value: 2)
+    /// How many encoded bytes the encoder hands over at a time.
+    private static let handOverSize = 2 << 20
     private let inFlight = DispatchSemaphore(value: 4)
     /// Touched only by work on `queue`; the lock makes that hand-over provable to the compiler.
     private let encoder: Mutex<any CaptureStreamEncoder>
@@ -59,8 +74,9 @@ public final class TraceFileWriter: TraceChunkSink {
         self.path = path
         self.descriptor = descriptor
         directDescriptor = directFlag.map { open(path, O_WRONLY | O_CLOEXEC | $0) } ?? -1
-        output = Mutex((0, directDescriptor >= 0))
+        directWrites = Atomic(directDescriptor >= 0)
         queue = DispatchQueue(label: "trellis-trace-file")
+        writing = DispatchQueue(label: "trellis-trace-file-writing")
     }
 
     deinit {
@@ -123,75 +139,111 @@ public final class TraceFileWriter: TraceChunkSink {
                 inFlight.signal()
                 return
             }
-            encoder.withLock { encoder in
+            let full = encoder.withLock { encoder in
                 fill(encoder)
-                if encoder.count >= 1 << 20 { writeOut(encoder, all: false) }
+                return encoder.count >= Self.handOverSize
             }
+            if full { handOver(all: false) }
             inFlight.signal()
         }
     }
 
     /// Returns once everything handed over so far is written to the file.
     public func waitUntilWritten() {
-        queue.sync {
-            encoder.withLock { writeOut($0, all: true) }
-        }
+        queue.sync { handOver(all: true) }
+        writing.sync {}
     }
 
     /// Writes what is still buffered, ends a compact capture with its END record (TCF/1 §3.1:
     /// a file without one was cut short) and closes the file.
     public func close() {
-        queue.sync {
-            encoder.withLock { encoder in
-                if !state.withLock({ $0.closed }) { encoder.finish() }
-                writeOut(encoder, all: true)
+        let wasOpen = queue.sync { () -> Bool in
+            if !state.withLock({ $0.closed }) {
+                encoder.withLock { $0.finish() }
+                handOver(all: true)
             }
-            state.withLock { state in
-                guard !state.closed else { return }
-                state.closed = true
-                closeDescriptors()
+            return state.withLock { state in
+                defer { state.closed = true }
+                return !state.closed
             }
+        }
+        writing.sync {}
+        if wasOpen { closeDescriptors() }
+    }
+
+    /// Hands the encoder's bytes to `writing`: with direct writes its whole pages (a partial last
+    /// page stays at the encoder's start, where the next direct write starts) and, with `all`,
+    /// the partial page too (through the page cache); without them, every byte. Called on
+    /// `queue` only.
+    private func handOver(all: Bool) {
+        guard state.withLock({ $0.failure == nil && !$0.closed }) else {
+            encoder.withLock { $0.removeAll() }
+            return
+        }
+        let direct = directWrites.load(ordering: .relaxed)
+        let count = encoder.withLock { $0.count }
+        let partial = direct ? count % CaptureByteBuffer.pageSize : 0
+        guard count > partial || (all && partial > 0) else { return }
+        handOversFree.wait()
+        var array = spareArrays.withLock { $0.popLast() } ?? []
+        // Room for the bytes after the page boundary in the array's storage.
+        if array.count < count + CaptureByteBuffer.pageSize { array = [UInt8](repeating: 0, count: count + CaptureByteBuffer.pageSize) }
+        let start = encoder.withLock { encoder in
+            defer { encoder.removeFirst(count - partial) }
+            return encoder.withBytes { source in
+                array.withUnsafeMutableBytes { target in
+                    let start = Self.pageOffset(of: target.baseAddress)
+                    if let from = source.baseAddress, let to = target.baseAddress {
+                        (to + start).copyMemory(from: from, byteCount: count)
+                    }
+                    return start
+                }
+            }
+        }
+        let offset = position.withLock { position in
+            defer { position += count - partial }
+            return position
+        }
+        let bytes = array
+        writing.async { [self] in
+            bytes.withUnsafeBytes { write(UnsafeRawBufferPointer(rebasing: $0[start..<start + count]), at: offset, direct: direct, all: all) }
+            spareArrays.withLock { $0.append(bytes) }
+            handOversFree.signal()
         }
     }
 
-    /// Writes the encoder's bytes: whole pages directly when direct writes are on, the rest
-    /// (`all`) through the page cache. A partial page written so stays at the buffer's start,
-    /// so that the next direct write, which starts on a page, writes it again whole.
-    private func writeOut(_ encoder: any CaptureStreamEncoder, all: Bool) {
-        guard state.withLock({ $0.failure == nil && !$0.closed }) else {
-            encoder.removeAll()
-            return
-        }
-        var (offset, direct) = output.withLock { $0 }
-        let failed: Int32? = encoder.withBytes { buffer in
-            var done = 0
-            let pages = buffer.count / CaptureByteBuffer.pageSize * CaptureByteBuffer.pageSize
-            if direct, pages > 0, let base = buffer.baseAddress {
-                let failure = writeAll(directDescriptor, base, pages, at: offset)
-                // EINVAL: this file system takes no direct writes (or not of these pages).
-                if failure == EINVAL {
-                    direct = false
-                } else if let failure {
-                    return failure
-                } else {
-                    done = pages
-                }
+    /// How far from `address` the next page boundary is.
+    private static func pageOffset(of address: UnsafeMutableRawPointer?) -> Int {
+        let misalignment = Int(bitPattern: address) % CaptureByteBuffer.pageSize
+        return misalignment == 0 ? 0 : CaptureByteBuffer.pageSize - misalignment
+    }
+
+    /// Writes `buffer` at `offset` (on `writing`): the whole pages directly when `direct`, the
+    /// rest through the page cache when `all` (without direct writes, everything).
+    private func write(_ buffer: UnsafeRawBufferPointer, at offset: Int, direct: Bool, all: Bool) {
+        guard state.withLock({ $0.failure == nil }), let base = buffer.baseAddress else { return }
+        var done = 0
+        // The array has not moved since its bytes were put on a page boundary; checked all the same.
+        var direct = direct && directWrites.load(ordering: .relaxed) && Int(bitPattern: base) % CaptureByteBuffer.pageSize == 0
+        let pages = buffer.count - buffer.count % CaptureByteBuffer.pageSize
+        var failed: Int32?
+        if direct, pages > 0 {
+            failed = writeAll(directDescriptor, base, pages, at: offset)
+            // EINVAL: this file system takes no direct writes; the page cache takes them all.
+            if failed == EINVAL {
+                directWrites.store(false, ordering: .relaxed)
+                direct = false
+                failed = nil
+            } else if failed == nil {
+                done = pages
             }
-            guard all || !direct, done < buffer.count, let base = buffer.baseAddress else { return nil }
-            return writeAll(descriptor, base + done, buffer.count - done, at: offset + done)
+        }
+        if failed == nil, all || !direct, done < buffer.count {
+            failed = writeAll(descriptor, base + done, buffer.count - done, at: offset + done)
         }
         if let failed {
             state.withLock { $0.failure = WriteError(path: path, reason: String(cString: strerror(failed))) }
         }
-        if direct {
-            let pages = encoder.count / CaptureByteBuffer.pageSize * CaptureByteBuffer.pageSize
-            offset += pages
-            encoder.removeFirst(pages)
-        } else {
-            offset += encoder.count
-            encoder.removeAll()
-        }
-        output.withLock { $0 = (offset, direct) }
     }
 
     /// Writes `count` bytes at `offset` of `descriptor`; the `errno` of a failure.
