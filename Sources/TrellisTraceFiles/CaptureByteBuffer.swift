@@ -38,7 +38,7 @@ class CaptureByteBuffer {
         count = 0
     }
 
-    /// Forgets the first `written` bytes (they are in the file) and moves the rest to the start.
+    /// Forgets the first `written` bytes (handed over to be written) and moves the rest to the start.
     func removeFirst(_ written: Int) {
         // Overlapping when more than half remains: a memmove.
         UnsafeMutableRawPointer(base).copyMemory(from: base + written, byteCount: count - written)

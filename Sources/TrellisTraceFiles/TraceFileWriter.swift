@@ -62,7 +62,13 @@ public final class TraceFileWriter: TraceChunkSink {
 
     /// Creates (or truncates) the file at `path`, in `format` (by default the one its name
     /// asks for: JSON Lines for `.jsonl`, the compact capture otherwise).
-    public init(path: String, format: CaptureFileFormat? = nil) throws(WriteError) {
+    public convenience init(path: String, format: CaptureFileFormat? = nil) throws(WriteError) {
+        try self.init(path: path, format: format, directWrites: true)
+    }
+
+    /// `directWrites: false` writes every byte through the page cache, as where there are no
+    /// direct writes (for the tests of that path on Linux).
+    init(path: String, format: CaptureFileFormat?, directWrites direct: Bool) throws(WriteError) {
         let format = format ?? CaptureFileFormat.forPath(path)
         self.format = format
         switch format {
@@ -73,7 +79,7 @@ public final class TraceFileWriter: TraceChunkSink {
         guard descriptor >= 0 else { throw WriteError(path: path, reason: String(cString: strerror(errno))) }
         self.path = path
         self.descriptor = descriptor
-        directDescriptor = directFlag.map { open(path, O_WRONLY | O_CLOEXEC | $0) } ?? -1
+        directDescriptor = direct ? directFlag.map { open(path, O_WRONLY | O_CLOEXEC | $0) } ?? -1 : -1
         directWrites = Atomic(directDescriptor >= 0)
         queue = DispatchQueue(label: "trellis-trace-file")
         writing = DispatchQueue(label: "trellis-trace-file-writing")

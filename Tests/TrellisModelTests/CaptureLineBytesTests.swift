@@ -160,11 +160,13 @@ struct CaptureLineBytesTests {
         }
     }
 
-    @Test("file lines: every message and every frequent event, three recorders sharing a file, across many chunks")
-    func fileLines() throws {
+    /// Both ways to the disk: whole pages directly (where the file system takes them) with
+    /// partial pages through the page cache at each flush, and everything through the page cache.
+    @Test("file lines: every message and every frequent event, three recorders sharing a file, across many chunks", arguments: [true, false])
+    func fileLines(directWrites: Bool) throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-line-bytes-\(UUID().uuidString).jsonl").path
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let writer = try TraceFileWriter(path: path)
+        let writer = try TraceFileWriter(path: path, format: nil, directWrites: directWrites)
         let tap = Tap(writer)
         // Two recorders of one run on two nodes (the second's lines name their node), then a
         // recorder of another run: a header line each time the run changes.
