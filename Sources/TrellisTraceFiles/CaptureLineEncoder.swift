@@ -56,6 +56,64 @@ final class CaptureLineEncoder: CaptureByteBuffer {
         put(0x0A)
     }
 
+    /// Appends the event line of a full event, after a header line naming `headerNode`: what
+    /// `TraceCaptureFormat.eventLine` writes and a newline, for the files written whole
+    /// (`CaptureFileEncoding`: `run --trace`, `convert`, `merge`).
+    func append(_ event: TraceEvent, headerNode: String) {
+        reserve(16)
+        put(0x7B)
+        if event.id.node != headerNode {
+            put("\"node\":")
+            putQuoted(event.id.node)
+            reserve(1)
+            put(0x2C)
+        }
+        reserve(32)
+        put("\"seq\":")
+        putDecimal(event.id.sequence)
+        reserve(16)
+        put(",\"lamport\":")
+        putDecimal(event.lamport)
+        reserve(16)
+        put(",\"cause\":")
+        if let cause = event.cause {
+            // `"node#sequence"`: the node's text escaped, then its closing quote moved after the number.
+            putQuoted(cause.node)
+            count -= 1
+            reserve(1)
+            put(0x23)
+            putDecimal(cause.sequence)
+            reserve(1)
+            put(0x22)
+        } else {
+            reserve(4)
+            put("null")
+        }
+        reserve(16)
+        put(",\"controller\":")
+        putQuoted(event.controller.name)
+        reserve(16)
+        put(",\"transition\":")
+        if let transition = event.transition { putInteger(Int64(transition)) } else { reserve(4); put("null") }
+        reserve(16)
+        put(",\"step\":")
+        putInteger(Int64(event.step))
+        reserve(16)
+        put(",\"kind\":")
+        putQuoted(event.message.kind)
+        reserve(16)
+        put(",\"message\":")
+        putQuoted(event.message.name)
+        reserve(16)
+        put(",\"payload\":")
+        CaptureLinePayloadBytesWriter.append(event.message, to: self)
+        reserve(16)
+        put(",\"time\":")
+        putDecimal(event.time)
+        reserve(2)
+        put("}\n")
+    }
+
     func encode(_ chunk: TraceChunk) {
         follow(chunk)
         quotedNames.withUnsafeBytes { names in

@@ -132,6 +132,42 @@ struct CaptureLineBytesTests {
         }
     }
 
+    /// A JSON Lines file of `events` as the `String` writer makes it: a header line where the
+    /// run changes (naming the node of its first event), then `TraceCaptureFormat.eventLine`s.
+    static func stringWriterBytes(of events: [TraceEvent], runs: [TraceRunSpan]) -> [UInt8] {
+        var out: [UInt8] = []
+        var header: TraceCaptureFormat.Header?
+        var span = 0
+        var runID = "run"
+        for (position, event) in events.enumerated() {
+            while span < runs.count, runs[span].position <= position {
+                runID = runs[span].runID
+                span += 1
+            }
+            if header?.runID != runID {
+                header = TraceCaptureFormat.Header(runID: runID, node: event.id.node)
+                out += Array((TraceCaptureFormat.headerLine(runID: runID, node: event.id.node) + "\n").utf8)
+            }
+            out += Array((TraceCaptureFormat.eventLine(for: event, headerNode: header?.node ?? "") + "\n").utf8)
+        }
+        return out
+    }
+
+    @Test("whole files (run --trace, convert): the String writer's bytes for every message of the pinned trace")
+    func wholeFiles() {
+        let (events, runs) = CompactCaptureTests.trace(extremes: true)
+        #expect(CaptureFileEncoding.bytes(of: events, runs: runs, format: .jsonLines) == Self.stringWriterBytes(of: events, runs: runs))
+        let messages = Self.messages.enumerated().map { index, message in
+            TraceEvent(id: EventRef(node: Self.names[index % Self.names.count], sequence: UInt64(index)), lamport: UInt64(index) * 3,
+                       cause: index % 2 == 0 ? nil : EventRef(node: Self.names[(index + 1) % Self.names.count], sequence: .max),
+                       controller: ControllerID(Self.names[(index + 2) % Self.names.count]), transition: index % 3 == 0 ? nil : -index,
+                       step: Int.min + index, message: message, time: .max - UInt64(index))
+        }
+        let spans = [TraceRunSpan(position: 0, runID: "a\u{1}\"b"), TraceRunSpan(position: 40, runID: "é")]
+        #expect(CaptureFileEncoding.bytes(of: messages, runs: spans, format: .jsonLines) == Self.stringWriterBytes(of: messages, runs: spans))
+        #expect(CaptureFileEncoding.bytes(of: [], runs: [], format: .jsonLines).isEmpty)
+    }
+
     /// Records every message, and the router's frequent events with every name and number,
     /// into `recorder`.
     static func recordEverything(into recorder: TraceRecorder, rounds: Int) {
@@ -186,7 +222,10 @@ struct CaptureLineBytesTests {
         let events = tap.events.withLock { $0 }
         #expect(events.count > 3 * 16_384)
         #expect(Set(TraceMessageSchema.prototypes.map(\.name)).isSubset(of: events.map(\.message.name)))
-        let expected = CaptureFileEncoding.bytes(of: events, runs: tap.runIDs.withLock { $0 }, format: .jsonLines)
+        let runs = tap.runIDs.withLock { $0 }
+        let expected = Self.stringWriterBytes(of: events, runs: runs)
+        // The files written whole (`run --trace`, `convert`) are made straight into bytes too.
+        #expect(CaptureFileEncoding.bytes(of: events, runs: runs, format: .jsonLines) == expected)
         guard written != expected else { return }
         let lines = (written.split(separator: 0x0A), expected.split(separator: 0x0A))
         let first = zip(lines.0, lines.1).enumerated().first { $0.element.0 != $0.element.1 }
