@@ -35,6 +35,9 @@ public final class TraceFileWriter: TraceChunkSink {
     public let path: String
     public let format: CaptureFileFormat
     private let descriptor: Int32
+    /// Whether the file is a regular one, written at offsets; a pipe or a device (a FIFO,
+    /// `/dev/stdout`) is written in order, every byte once, without direct writes.
+    private let seekable: Bool
     /// The same file opened for direct writes, or -1 where there are none.
     private let directDescriptor: Int32
     /// Whether direct writes are on: a file system may refuse them at the first (`writing`
@@ -79,7 +82,9 @@ public final class TraceFileWriter: TraceChunkSink {
         guard descriptor >= 0 else { throw WriteError(path: path, reason: String(cString: strerror(errno))) }
         self.path = path
         self.descriptor = descriptor
-        directDescriptor = direct ? directFlag.map { open(path, O_WRONLY | O_CLOEXEC | $0) } ?? -1 : -1
+        var info = stat()
+        seekable = fstat(descriptor, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
+        directDescriptor = direct && seekable ? directFlag.map { open(path, O_WRONLY | O_CLOEXEC | $0) } ?? -1 : -1
         directWrites = Atomic(directDescriptor >= 0)
         queue = DispatchQueue(label: "trellis-trace-file")
         writing = DispatchQueue(label: "trellis-trace-file-writing")
@@ -256,11 +261,15 @@ public final class TraceFileWriter: TraceChunkSink {
     private func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int, at offset: Int) -> Int32? {
         var done = 0
         while done < count {
-            let written = pwrite(descriptor, bytes + done, count - done, off_t(offset + done))
+            let written = seekable
+                ? pwrite(descriptor, bytes + done, count - done, off_t(offset + done))
+                : writeDescriptor(descriptor, bytes + done, count - done)
             if written < 0 {
                 if errno == EINTR { continue }
                 return errno
             }
+            // Nothing written and no error: a file that takes no more (never a loop).
+            if written == 0 { return EIO }
             done += written
         }
         return nil
@@ -289,10 +298,15 @@ extension CompactCaptureEncoder: CaptureStreamEncoder {
     func append(_ line: String) {}
 }
 
-/// `close(2)` under a name the writer's own `close()` does not hide (the C library's module
-/// name differs between Linux and Darwin, so it cannot be qualified).
+/// `close(2)` and `write(2)` under names the writer's own `close()` and `write(_:)` do not
+/// hide (the C library's module name differs between Linux and Darwin, so they cannot be
+/// qualified).
 private func closeDescriptor(_ descriptor: Int32) {
     _ = close(descriptor)
+}
+
+private func writeDescriptor(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+    write(descriptor, bytes, count)
 }
 
 /// `O_DIRECT`, which the C library's module does not export: its value in the kernel's headers

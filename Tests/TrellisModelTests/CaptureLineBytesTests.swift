@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import Synchronization
 import Testing
@@ -166,6 +167,33 @@ struct CaptureLineBytesTests {
         let spans = [TraceRunSpan(position: 0, runID: "a\u{1}\"b"), TraceRunSpan(position: 40, runID: "é")]
         #expect(CaptureFileEncoding.bytes(of: messages, runs: spans, format: .jsonLines) == Self.stringWriterBytes(of: messages, runs: spans))
         #expect(CaptureFileEncoding.bytes(of: [], runs: [], format: .jsonLines).isEmpty)
+    }
+
+    @Test("a FIFO gets every byte once and in order: no offsets, no direct writes")
+    func fifo() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-line-fifo-\(UUID().uuidString).jsonl").path
+        #expect(mkfifo(path, 0o600) == 0)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        // The reader reads to the end (the writer's close); the writer's open waits for it.
+        let read = Mutex<[UInt8]>([])
+        let finished = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            let bytes = FileHandle(forReadingAtPath: path)?.readDataToEndOfFile() ?? Data()
+            read.withLock { $0 = [UInt8](bytes) }
+            finished.signal()
+        }
+        let writer = try TraceFileWriter(path: path)
+        let tap = Tap(writer)
+        let recorder = TraceRecorder(node: "main", runID: "fifo", storage: .file(tap))
+        Self.recordEverything(into: recorder, rounds: 12)
+        recorder.flush()
+        writer.close()
+        // A hang guard only: the reader ends as soon as the writer closes.
+        #expect(finished.wait(timeout: .now() + 50) == .success)
+        #expect(writer.failure == nil)
+        let events = tap.events.withLock { $0 }
+        #expect(events.count > 16_384)
+        #expect(read.withLock { $0 } == Self.stringWriterBytes(of: events, runs: tap.runIDs.withLock { $0 }))
     }
 
     /// Records every message, and the router's frequent events with every name and number,
