@@ -72,7 +72,7 @@ struct BenchCommand: AsyncParsableCommand {
 
     /// Where a profiled run's trace goes.
     enum ProfiledTrace: String, ExpressibleByArgument, CaseIterable {
-        case discard, memory, file
+        case discard, memory, file, jsonl
     }
 
     /// Internal: with --profile-transitions, where the trace goes.
@@ -110,6 +110,7 @@ struct BenchCommand: AsyncParsableCommand {
             switch profileTrace {
             case .memory: storage = .memory
             case .file: storage = .file(try TraceFileWriter(path: path))
+            case .jsonl: storage = .file(try TraceFileWriter(path: path, format: .jsonLines))
             case .discard: storage = .discard
             }
             let seconds = try await InProcessBench.repeatedTransitions(HierarchyShape(count: profileControllers), count: profileTransitions, storage: storage, superOnly: profileSuperOnly)
@@ -215,7 +216,8 @@ struct BenchCommand: AsyncParsableCommand {
             let toFile = try await InProcessBench.trellisHopsPerSecond(shape, rounds: quick ? 3 : 2, storage: .file(writer))
             bytesPerEvent[format] = Double(Self.fileSize(path)) / Double(max(1, writer.eventsWritten))
             let name = format == .compact ? "inproc-hops-file-trace-\(count)" : "inproc-hops-file-trace-jsonl-\(count)"
-            figures.add(BenchLine(name: name, ours: toFile, anchor: memory, unit: "hops/s", target: .atLeast(0.75),
+            // Issue 27 item 8: JSON Lines at half of the trace in memory, the compact capture at three quarters.
+            figures.add(BenchLine(name: name, ours: toFile, anchor: memory, unit: "hops/s", target: .atLeast(format == .compact ? 0.75 : 0.5),
                             note: (format == .compact ? "the compact capture" : "JSON Lines 1.1")
                                 + "; anchor: the same transitions traced to memory, the better of inproc-hops-\(count) and a run just before"))
         }

@@ -3,7 +3,13 @@
 /// capacity for every call. Room is made once per event (`reserve`), then bytes are put
 /// unchecked. Only one thread uses an encoder, one call at a time (a file writer's queue), so
 /// the run-time exclusivity checks would prove nothing.
+///
+/// The bytes start on a `pageSize` boundary, so that a file writer can hand whole pages of them
+/// to the disk without a copy (`TraceFileWriter`'s direct writes).
 class CaptureByteBuffer {
+    /// The alignment of the buffer's start, and the unit of a direct write.
+    static let pageSize = 4096
+
     @exclusivity(unchecked) final var base: UnsafeMutablePointer<UInt8>
     @exclusivity(unchecked) final var capacity: Int
     /// The bytes written since the last `removeAll()`.
@@ -11,11 +17,15 @@ class CaptureByteBuffer {
 
     init(capacity: Int = 2 << 20) {
         self.capacity = max(capacity, 64)
-        base = .allocate(capacity: self.capacity)
+        base = Self.allocate(self.capacity)
     }
 
     deinit {
-        base.deallocate()
+        UnsafeMutableRawPointer(base).deallocate()
+    }
+
+    private static func allocate(_ capacity: Int) -> UnsafeMutablePointer<UInt8> {
+        UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: pageSize).bindMemory(to: UInt8.self, capacity: capacity)
     }
 
     final func withBytes<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result {
@@ -28,13 +38,20 @@ class CaptureByteBuffer {
         count = 0
     }
 
+    /// Forgets the first `written` bytes (handed over to be written) and moves the rest to the start.
+    func removeFirst(_ written: Int) {
+        // Overlapping when more than half remains: a memmove.
+        UnsafeMutableRawPointer(base).copyMemory(from: base + written, byteCount: count - written)
+        count -= written
+    }
+
     /// Makes room for `extra` more bytes; the `put`s after it do not check.
     final func reserve(_ extra: Int) {
         guard count + extra > capacity else { return }
         let newCapacity = max(capacity * 2, count + extra)
-        let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        let grown = Self.allocate(newCapacity)
         grown.update(from: base, count: count)
-        base.deallocate()
+        UnsafeMutableRawPointer(base).deallocate()
         base = grown
         capacity = newCapacity
     }

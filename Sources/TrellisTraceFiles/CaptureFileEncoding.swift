@@ -10,10 +10,12 @@ public enum CaptureFileEncoding {
     public static func bytes(
         of events: [TraceEvent], runs: [TraceRunSpan], defaultRunID: String = "run", format: CaptureFileFormat
     ) -> [UInt8] {
-        var out: [UInt8] = []
         var header: TraceCaptureFormat.Header?
         let compact = format == .compact ? CompactCaptureEncoder() : nil
         if let compact, events.isEmpty { return compact.finishedBytes }
+        // JSON Lines straight into bytes, as a file trace writes them (the same bytes as
+        // `TraceCaptureFormat.eventLine`'s, which CaptureLineBytesTests holds them to).
+        let lines = CaptureLineEncoder(capacity: compact == nil ? 256 * events.count + 256 : 64)
         forEach(events, runs: runs, defaultRunID: defaultRunID) { event, runID in
             if let compact {
                 compact.append(event, runID: runID)
@@ -21,13 +23,11 @@ public enum CaptureFileEncoding {
             }
             if header?.runID != runID {
                 header = TraceCaptureFormat.Header(runID: runID, node: event.id.node)
-                out.append(contentsOf: TraceCaptureFormat.headerLine(runID: runID, node: event.id.node).utf8)
-                out.append(0x0A)
+                lines.append(TraceCaptureFormat.headerLine(runID: runID, node: event.id.node))
             }
-            out.append(contentsOf: TraceCaptureFormat.eventLine(for: event, headerNode: header?.node ?? "").utf8)
-            out.append(0x0A)
+            lines.append(event, headerNode: header?.node ?? "")
         }
-        return compact?.finishedBytes ?? out
+        return compact?.finishedBytes ?? lines.withBytes { Array($0) }
     }
 
     /// The bytes of a file holding what `file` read (its events and their runs).

@@ -3,35 +3,48 @@ import TrellisModel
 import TrellisTrace
 
 /// Writes capture lines (`Protocols/trace-format.md`, version 1.1) of compact events straight
-/// into bytes: a header line when the run id changes, then event lines; the quoted names are made
-/// once per name, numbers are written two digits at a time, and only the rare events outside the
-/// compact form go through `TraceCaptureFormat.eventLine(for:headerNode:)`. The bytes are the
-/// same as that function's.
+/// into bytes: a header line when the run id changes, then event lines. The bytes are those of
+/// `TraceCaptureFormat.eventLine(for:headerNode:)` (golden tests compare the two for every
+/// message), made without a `String` or an allocation per event:
+/// - what repeats is made once and copied: each controller's quoted name and each size's
+///   numbers once per recorder (its table position), the time's closing text once per time run
+///   (the clock changes every few milliseconds), each frequent message's keys as one constant;
+/// - numbers are written two digits at a time, strings escaped byte by byte
+///   (`JSONTextBytes.swift`), the rare events outside the compact form's payloads through
+///   `CaptureLinePayloadBytesWriter`.
 ///
-/// Room for a whole compact line is made once per line (`lineBound`), then its pieces are copied
-/// unchecked into the buffer.
+/// Room for a whole frequent line is made once per line (`lineBound`), then its pieces are
+/// copied unchecked into the buffer. As with the buffer's own fields, only the file writer's
+/// queue uses an encoder, one call at a time: run-time exclusivity checks of the caches, read
+/// for every event, would prove nothing.
 final class CaptureLineEncoder: CaptureByteBuffer {
     /// `"name"` of each interned controller, one after the other in `quotedNames`, made when
     /// first needed: controller `i`'s bytes are `quotedNames[quotedRanges[i]]`.
-    private var quotedNames: [UInt8] = []
-    private var quotedRanges: [Range<Int>] = []
-    private var longestName = 0
+    @exclusivity(unchecked) private var quotedNames: [UInt8] = []
+    @exclusivity(unchecked) private var quotedRanges: [Range<Int>] = []
+    @exclusivity(unchecked) private var longestName = 0
+    /// `width,height` of each interned size, one after the other in `sizeTexts`: size `i`'s
+    /// bytes are `sizeTexts[sizeRanges[i]]`.
+    @exclusivity(unchecked) private var sizeTexts: [UInt8] = []
+    @exclusivity(unchecked) private var sizeRanges: [Range<Int>] = []
+    @exclusivity(unchecked) private var longestSize = 0
     /// `"node#` of each node, for causes.
-    private var causePrefixes: [[UInt8]] = []
+    @exclusivity(unchecked) private var causePrefixes: [[UInt8]] = []
+    @exclusivity(unchecked) private var longestCausePrefix = 0
     /// `{"seq":`, or `{"node":…,"seq":` for a recorder whose node is not the header's.
-    private var linePrefix: [UInt8] = []
-    private var prefixNode: String?
+    @exclusivity(unchecked) private var linePrefix: [UInt8] = []
+    @exclusivity(unchecked) private var prefixNode: String?
+    /// `},"time":…}` and a newline: the end of every line of the time `tailTime`.
+    @exclusivity(unchecked) private var timeTail: [UInt8] = []
+    @exclusivity(unchecked) private var tailTime: UInt64?
     /// The last header line written.
-    private var header: TraceCaptureFormat.Header?
+    @exclusivity(unchecked) private var header: TraceCaptureFormat.Header?
     /// The recorder whose tables the caches above follow (its chunk pool stands for it).
-    private var tablesOwner: ObjectIdentifier?
-    /// The most bytes a compact line can take: the prefix, a cause prefix, two names, and less
-    /// than 768 bytes of numbers (ten of at most 25 bytes), keys and punctuation.
-    private var lineBound = 0
-
-    /// "00" to "99".
-    private static let digitPairs: StaticString =
-        "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
+    @exclusivity(unchecked) private var tablesOwner: ObjectIdentifier?
+    /// The most bytes a frequent line can take: the prefix, a cause prefix, two names, three
+    /// sizes' texts, the time's tail, and less than 512 bytes of other numbers (five of at most
+    /// 20 bytes), keys and punctuation.
+    @exclusivity(unchecked) private var lineBound = 0
 
     /// Appends one line and a newline.
     func append(_ line: String) {
@@ -43,16 +56,91 @@ final class CaptureLineEncoder: CaptureByteBuffer {
         put(0x0A)
     }
 
+    /// Appends the event line of a full event, after a header line naming `headerNode`: what
+    /// `TraceCaptureFormat.eventLine` writes and a newline, for the files written whole
+    /// (`CaptureFileEncoding`: `run --trace`, `convert`, `merge`).
+    func append(_ event: TraceEvent, headerNode: String) {
+        reserve(16)
+        put(0x7B)
+        if event.id.node != headerNode {
+            put("\"node\":")
+            putQuoted(event.id.node)
+            reserve(1)
+            put(0x2C)
+        }
+        reserve(32)
+        put("\"seq\":")
+        putDecimal(event.id.sequence)
+        reserve(16)
+        put(",\"lamport\":")
+        putDecimal(event.lamport)
+        reserve(16)
+        put(",\"cause\":")
+        if let cause = event.cause {
+            // `"node#sequence"`: the node's text escaped, then its closing quote moved after the number.
+            putQuoted(cause.node)
+            count -= 1
+            reserve(1)
+            put(0x23)
+            putDecimal(cause.sequence)
+            reserve(1)
+            put(0x22)
+        } else {
+            reserve(4)
+            put("null")
+        }
+        reserve(16)
+        put(",\"controller\":")
+        putQuoted(event.controller.name)
+        reserve(16)
+        put(",\"transition\":")
+        if let transition = event.transition { putInteger(Int64(transition)) } else { reserve(4); put("null") }
+        reserve(16)
+        put(",\"step\":")
+        putInteger(Int64(event.step))
+        reserve(16)
+        put(",\"kind\":")
+        putQuoted(event.message.kind)
+        reserve(16)
+        put(",\"message\":")
+        putQuoted(event.message.name)
+        reserve(16)
+        put(",\"payload\":")
+        CaptureLinePayloadBytesWriter.append(event.message, to: self)
+        reserve(16)
+        put(",\"time\":")
+        putDecimal(event.time)
+        reserve(2)
+        put("}\n")
+    }
+
     func encode(_ chunk: TraceChunk) {
-        // The name caches are by table position: chunks of another recorder (a writer shared by
-        // two) number their names differently, so its first chunk starts them afresh.
+        follow(chunk)
+        quotedNames.withUnsafeBytes { names in
+            sizeTexts.withUnsafeBytes { sizes in
+                chunk.log.forEach { event, sequence, time in
+                    if time != tailTime { makeTimeTail(time) }
+                    encode(event, sequence: sequence, chunk, names: names, sizes: sizes)
+                }
+            }
+        }
+    }
+
+    /// Brings the caches up to `chunk`: its recorder, run, node, nodes, names and sizes.
+    private func follow(_ chunk: TraceChunk) {
+        // The caches are by table position: chunks of another recorder (a writer shared by two)
+        // number their names and sizes differently, so its first chunk starts them afresh.
         let owner = chunk.buffers.map(ObjectIdentifier.init)
         if owner != tablesOwner {
             tablesOwner = owner
             quotedNames.removeAll()
             quotedRanges.removeAll()
             longestName = 0
+            sizeTexts.removeAll()
+            sizeRanges.removeAll()
+            longestSize = 0
             causePrefixes.removeAll()
+            longestCausePrefix = 0
             prefixNode = nil
         }
         let node = chunk.tables.nodes.first ?? ""
@@ -68,21 +156,40 @@ final class CaptureLineEncoder: CaptureByteBuffer {
         while causePrefixes.count < chunk.tables.nodes.count {
             let quoted = JSONWriter.quoted(chunk.tables.nodes[causePrefixes.count])
             causePrefixes.append(Array(quoted.utf8.dropLast()) + [0x23])
+            longestCausePrefix = max(longestCausePrefix, causePrefixes[causePrefixes.count - 1].count)
         }
+        followSizes(chunk.tables.sizes)
+        followNames(chunk)
+        lineBound = linePrefix.count + longestCausePrefix + 2 * longestName + 3 * longestSize + timeTail.count + 512
+    }
+
+    /// Makes the text of the sizes interned since the last chunk.
+    private func followSizes(_ sizes: [Size]) {
+        while sizeRanges.count < sizes.count {
+            let size = sizes[sizeRanges.count]
+            let start = count
+            putCanonical(size.width)
+            reserve(1)
+            put(0x2C)
+            putCanonical(size.height)
+            // Written at the end of the buffer to reuse its number writers, then moved.
+            let text = sizeTexts.count
+            sizeTexts.append(contentsOf: UnsafeRawBufferPointer(start: base + start, count: count - start))
+            count = start
+            sizeRanges.append(text..<sizeTexts.count)
+            longestSize = max(longestSize, sizeTexts.count - text)
+        }
+    }
+
+    /// Quotes the names this chunk's events need that are not quoted yet.
+    private func followNames(_ chunk: TraceChunk) {
         if quotedRanges.count < chunk.tables.controllers.count {
             quotedRanges.append(contentsOf: repeatElement(0..<0, count: chunk.tables.controllers.count - quotedRanges.count))
         }
-        // First the names this chunk needs, then the lines with the names' bytes borrowed once.
         for events in chunk.log.chunks {
             for event in events {
                 quote(event.controller, chunk)
                 if case .sizeForChild = event.code { quote(event.detail, chunk) }
-            }
-        }
-        lineBound = linePrefix.count + (causePrefixes.map(\.count).max() ?? 0) + 2 * longestName + 768
-        quotedNames.withUnsafeBytes { names in
-            chunk.log.forEach { event, sequence, time in
-                encode(event, sequence: sequence, time: time, chunk, names: names)
             }
         }
     }
@@ -96,127 +203,129 @@ final class CaptureLineEncoder: CaptureByteBuffer {
         longestName = max(longestName, quotedNames.count - start)
     }
 
-    private func encode(_ event: CompactTraceEvent, sequence: UInt64, time: UInt64, _ chunk: TraceChunk, names: UnsafeRawBufferPointer) {
-        if case .other = event.code {
-            let full = chunk.log.event(event, sequence: sequence, time: time, tables: chunk.tables)
-            append(TraceCaptureFormat.eventLine(for: full, headerNode: header?.node ?? ""))
-            return
-        }
-        reserve(lineBound)
-        switch event.code {
-        case .other:
-            return
-        case .viewWillTransition:
-            head(event, sequence, names, kind: "delivery", message: "viewWillTransition")
-            put("{\"to\":")
-            size(chunk.tables.sizes[Int(event.first)])
-        case .sizeForChild:
-            head(event, sequence, names, kind: "query", message: "sizeForChild")
-            put("{\"child\":")
-            put(UnsafeRawBufferPointer(rebasing: names[quotedRanges[Int(event.detail)]]))
-            put(",\"parent\":")
-            size(chunk.tables.sizes[Int(event.first)])
-            put(",\"answer\":")
-            size(chunk.tables.sizes[Int(event.second)])
-        case .viewWillLayoutSubviews, .viewDidLayoutSubviews:
-            let message: StaticString = if case .viewWillLayoutSubviews = event.code { "viewWillLayoutSubviews" } else { "viewDidLayoutSubviews" }
-            head(event, sequence, names, kind: "layout", message: message)
-            put("{")
-            if event.detail == CompactTraceEvent.frameAtZero || event.detail == CompactTraceEvent.frameWithOrigin {
-                put(event.detail == CompactTraceEvent.frameAtZero ? "\"frame\":[0,0," : "\"frame\":[")
-                if event.detail == CompactTraceEvent.frameWithOrigin {
-                    pair(chunk.tables.sizes[Int(event.first)])
-                    put(",")
-                }
-                pair(chunk.tables.sizes[Int(event.second)])
-                put("]")
-            }
-        }
+    /// Makes `timeTail` the end of a line of `time`.
+    private func makeTimeTail(_ time: UInt64) {
+        let start = count
+        reserve(9)
         put("},\"time\":")
-        decimal(time)
+        putDecimal(time)
+        reserve(2)
         put("}\n")
+        timeTail.removeAll(keepingCapacity: true)
+        timeTail.append(contentsOf: UnsafeRawBufferPointer(start: base + start, count: count - start))
+        count = start
+        tailTime = time
+        lineBound = max(lineBound, linePrefix.count + longestCausePrefix + 2 * longestName + 3 * longestSize + timeTail.count + 512)
     }
 
-    /// Everything up to the payload.
-    private func head(_ event: CompactTraceEvent, _ sequence: UInt64, _ names: UnsafeRawBufferPointer, kind: StaticString, message: StaticString) {
+    private func encode(_ event: CompactTraceEvent, sequence: UInt64, _ chunk: TraceChunk, names: UnsafeRawBufferPointer, sizes: UnsafeRawBufferPointer) {
+        switch event.code {
+        case .other:
+            other(event, sequence: sequence, chunk, names: names)
+            return
+        case .viewWillTransition:
+            reserve(lineBound)
+            head(event, sequence, names)
+            put(",\"kind\":\"delivery\",\"message\":\"viewWillTransition\",\"payload\":{\"to\":[")
+            put(UnsafeRawBufferPointer(rebasing: sizes[sizeRanges[Int(event.first)]]))
+            put(0x5D)
+        case .sizeForChild:
+            reserve(lineBound)
+            head(event, sequence, names)
+            put(",\"kind\":\"query\",\"message\":\"sizeForChild\",\"payload\":{\"child\":")
+            put(UnsafeRawBufferPointer(rebasing: names[quotedRanges[Int(event.detail)]]))
+            put(",\"parent\":[")
+            put(UnsafeRawBufferPointer(rebasing: sizes[sizeRanges[Int(event.first)]]))
+            put("],\"answer\":[")
+            put(UnsafeRawBufferPointer(rebasing: sizes[sizeRanges[Int(event.second)]]))
+            put(0x5D)
+        case .viewWillLayoutSubviews:
+            reserve(lineBound)
+            head(event, sequence, names)
+            put(",\"kind\":\"layout\",\"message\":\"viewWillLayoutSubviews\",\"payload\":{")
+            frame(event, sizes)
+        case .viewDidLayoutSubviews:
+            reserve(lineBound)
+            head(event, sequence, names)
+            put(",\"kind\":\"layout\",\"message\":\"viewDidLayoutSubviews\",\"payload\":{")
+            frame(event, sizes)
+        }
+        put(timeTail)
+    }
+
+    /// Everything from the line's start to the step number.
+    @inline(__always)
+    private func head(_ event: CompactTraceEvent, _ sequence: UInt64, _ names: UnsafeRawBufferPointer) {
         put(linePrefix)
-        decimal(sequence)
+        putDecimal(sequence)
         put(",\"lamport\":")
-        decimal(sequence &+ UInt64(event.lamportOffset))
+        putDecimal(sequence &+ UInt64(event.lamportOffset))
+        cause(event)
+        put(",\"controller\":")
+        put(UnsafeRawBufferPointer(rebasing: names[quotedRanges[Int(event.controller)]]))
+        put(",\"transition\":")
+        if let transition = event.transition { putInteger(Int64(transition)) } else { put("null") }
+        put(",\"step\":")
+        putInteger(Int64(event.step))
+    }
+
+    /// `,"cause":` and the cause, `"node#sequence"` or `null`.
+    @inline(__always)
+    private func cause(_ event: CompactTraceEvent) {
         put(",\"cause\":")
         if event.causeNode >= 0 {
             put(causePrefixes[Int(event.causeNode)])
-            decimal(event.causeSequence)
+            putDecimal(event.causeSequence)
             put(0x22)
         } else {
             put("null")
         }
-        put(",\"controller\":")
-        put(UnsafeRawBufferPointer(rebasing: names[quotedRanges[Int(event.controller)]]))
-        put(",\"transition\":")
-        if let transition = event.transition { integer(Int64(transition)) } else { put("null") }
-        put(",\"step\":")
-        integer(Int64(event.step))
-        put(",\"kind\":\"")
-        put(kind)
-        put("\",\"message\":\"")
-        put(message)
-        put("\",\"payload\":")
     }
 
-    private func size(_ size: Size) {
-        put(0x5B)
-        pair(size)
+    /// A layout event's `"frame":[x,y,width,height]`, if it carries one.
+    @inline(__always)
+    private func frame(_ event: CompactTraceEvent, _ sizes: UnsafeRawBufferPointer) {
+        switch event.detail {
+        case CompactTraceEvent.frameAtZero:
+            put("\"frame\":[0,0,")
+        case CompactTraceEvent.frameWithOrigin:
+            put("\"frame\":[")
+            put(UnsafeRawBufferPointer(rebasing: sizes[sizeRanges[Int(event.first)]]))
+            put(0x2C)
+        default:
+            return
+        }
+        put(UnsafeRawBufferPointer(rebasing: sizes[sizeRanges[Int(event.second)]]))
         put(0x5D)
     }
 
-    /// The two numbers of a size (or of an origin kept as one), comma-separated.
-    private func pair(_ size: Size) {
-        number(size.width)
-        put(0x2C)
-        number(size.height)
-    }
-
-    /// `CanonicalNumber.format`, without a string for whole numbers.
-    private func number(_ value: Double) {
-        if value == value.rounded(), abs(value) < 1e15 {
-            integer(Int64(value))
-        } else {
-            var text = CanonicalNumber.format(value)
-            text.withUTF8 { put(UnsafeRawBufferPointer($0)) }
-        }
-    }
-
-    private func integer(_ value: Int64) {
-        if value < 0 { put(0x2D) }
-        decimal(value.magnitude)
-    }
-
-    private func decimal(_ value: UInt64) {
-        var digits = 1
-        var limit: UInt64 = 10
-        while value >= limit {
-            digits += 1
-            if digits == 20 { break }
-            limit &*= 10
-        }
-        var rest = value
-        var position = count &+ digits
-        let pairs = Self.digitPairs.utf8Start
-        while rest >= 100 {
-            let pair = Int(truncatingIfNeeded: rest % 100) &* 2
-            rest /= 100
-            position &-= 2
-            base[position] = pairs[pair]
-            base[position &+ 1] = pairs[pair &+ 1]
-        }
-        if rest >= 10 {
-            let pair = Int(truncatingIfNeeded: rest) &* 2
-            base[position &- 2] = pairs[pair]
-            base[position &- 1] = pairs[pair &+ 1]
-        } else {
-            base[position &- 1] = 0x30 &+ UInt8(truncatingIfNeeded: rest)
-        }
-        count &+= digits
+    /// An event outside the compact form's payloads: its message and clocks from the log's side
+    /// table, its payload through the schema.
+    private func other(_ compact: CompactTraceEvent, sequence: UInt64, _ chunk: TraceChunk, names: UnsafeRawBufferPointer) {
+        let event = chunk.log.event(compact, sequence: sequence, time: tailTime ?? 0, tables: chunk.tables)
+        reserve(lineBound)
+        put(linePrefix)
+        putDecimal(sequence)
+        put(",\"lamport\":")
+        putDecimal(event.lamport)
+        cause(compact)
+        put(",\"controller\":")
+        put(UnsafeRawBufferPointer(rebasing: names[quotedRanges[Int(compact.controller)]]))
+        put(",\"transition\":")
+        if let transition = event.transition { putInteger(Int64(transition)) } else { put("null") }
+        put(",\"step\":")
+        putInteger(Int64(event.step))
+        put(",\"kind\":")
+        putQuoted(event.message.kind)
+        reserve(11)
+        put(",\"message\":")
+        // Quoted like every other string: a completion's name is made of its action.
+        putQuoted(event.message.name)
+        reserve(11)
+        put(",\"payload\":")
+        CaptureLinePayloadBytesWriter.append(event.message, to: self)
+        // The payload object is closed: the tail without its brace.
+        reserve(timeTail.count)
+        timeTail.withUnsafeBytes { put(UnsafeRawBufferPointer(rebasing: $0.dropFirst())) }
     }
 }

@@ -53,6 +53,12 @@ final class CompactCaptureEncoder: CaptureByteBuffer {
         super.removeAll()
     }
 
+    override func removeFirst(_ written: Int) {
+        foldChecksum()
+        super.removeFirst(written)
+        checksummed = count
+    }
+
     private func foldChecksum() {
         checksum.update(UnsafeRawBufferPointer(start: base + checksummed, count: count - checksummed))
         checksummed = count
