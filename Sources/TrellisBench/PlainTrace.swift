@@ -1,12 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#else
-#error("Trellis needs a C library it knows: Glibc, Musl or Darwin")
-#endif
 import TrellisModel
 import TrellisTrace
 
@@ -136,19 +127,9 @@ struct PlainTrace {
         Self.monotonicNanoseconds() &- start
     }
 
-    /// The recorder's clock (`TraceRecorder.monotonicNanoseconds`): the coarse monotonic one.
+    /// The recorder's own clock, the coarse monotonic one.
     @inline(__always)
     static func monotonicNanoseconds() -> UInt64 {
-        #if canImport(Darwin)
-        return clock_gettime_nsec_np(CLOCK_UPTIME_RAW_APPROX)
-        #else
-        var now = timespec()
-        #if os(Linux)
-        clock_gettime(CLOCK_MONOTONIC_COARSE, &now)
-        #else
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        #endif
-        return UInt64(max(0, now.tv_sec)) &* 1_000_000_000 &+ UInt64(max(0, now.tv_nsec))
-        #endif
+        TraceRecorder.monotonicNanoseconds()
     }
 }
