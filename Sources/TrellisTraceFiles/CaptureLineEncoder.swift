@@ -3,9 +3,10 @@ import TrellisModel
 import TrellisTrace
 
 /// Writes capture lines (`Protocols/trace-format.md`, version 1.1) of compact events straight
-/// into bytes: a header line when the run id changes, then event lines. The bytes are those of
-/// `TraceCaptureFormat.eventLine(for:headerNode:)` (golden tests compare the two for every
-/// message), made without a `String` or an allocation per event:
+/// into bytes: a header line when the run id changes, then event lines. It is the one writer of
+/// event lines (`TraceCaptureFormat.eventLine` and `line` use it too); tests compare its bytes
+/// with an independent `String` writer for every message, and with golden files. Made without
+/// a `String` or an allocation per event:
 /// - what repeats is made once and copied: each controller's quoted name and each size's
 ///   numbers once per recorder (its table position), the time's closing text once per time run
 ///   (the clock changes every few milliseconds), each frequent message's keys as one constant;

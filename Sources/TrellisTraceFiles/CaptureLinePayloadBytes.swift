@@ -2,9 +2,9 @@ import TrellisModel
 import TrellisTrace
 
 /// Writes a message's payload object of a capture line straight into a capture buffer, its
-/// fields in `TraceMessageSchema`'s order: what `CaptureLinePayloadWriter` writes into a
-/// `String`, byte for byte (golden tests compare the two for every message), for the file
-/// encoder's events outside the compact form, which then cost no `String` of their own.
+/// fields in `TraceMessageSchema`'s order (`Protocols/trace-format.md` §3), for the encoder's
+/// events outside the compact form, which then cost no `String` of their own. Tests compare it
+/// byte for byte with an independent `String` writer for every message.
 struct CaptureLinePayloadBytesWriter: TraceFieldCoder {
     typealias Failure = Never
     let out: CaptureByteBuffer

@@ -20,16 +20,10 @@ public enum TraceCaptureFormat {
     /// One event as one self-contained line of JSON (no trailing newline): every field on the
     /// line, version 1.0's form (TRACE-DATA parts carry these).
     public static func line(for event: TraceEvent, runID: String) -> String {
-        // Appended in place into one reserved string: a file trace writes one line per event.
-        var out = ""
-        out.reserveCapacity(320)
-        out.append("{\"v\":\"1.0\",\"run\":")
-        out.append(JSONWriter.quoted(runID))
-        out.append(",\"node\":")
-        out.append(JSONWriter.quoted(event.id.node))
-        out.append(",")
-        appendFields(of: event, to: &out)
-        return out
+        // Version 1.1's event line for a header naming the event's own node has no "node" field:
+        // 1.0's header fields go in front of its fields.
+        let fields = eventLine(for: event, headerNode: event.id.node).dropFirst()
+        return "{\"v\":\"1.0\",\"run\":" + JSONWriter.quoted(runID) + ",\"node\":" + JSONWriter.quoted(event.id.node) + "," + fields
     }
 
     /// The header line of version 1.1 (no trailing newline): what the event lines after it
@@ -40,47 +34,14 @@ public enum TraceCaptureFormat {
     }
 
     /// One event as an event line of version 1.1 (no trailing newline), after a header line
-    /// whose node is `headerNode`.
+    /// whose node is `headerNode`. Written by the file writer's own encoder
+    /// (`CaptureLineEncoder`), so that a line on standard output, in a TRACE-DATA part and in a
+    /// file is made by one piece of code.
     public static func eventLine(for event: TraceEvent, headerNode: String) -> String {
-        var out = "{"
-        out.reserveCapacity(256)
-        if event.id.node != headerNode {
-            out.append("\"node\":")
-            out.append(JSONWriter.quoted(event.id.node))
-            out.append(",")
-        }
-        appendFields(of: event, to: &out)
-        return out
-    }
-
-    /// The fields every event line has, from `"seq"` to the closing brace.
-    private static func appendFields(of event: TraceEvent, to out: inout String) {
-        out.append("\"seq\":")
-        out.append(String(event.id.sequence))
-        out.append(",\"lamport\":")
-        out.append(String(event.lamport))
-        out.append(",\"cause\":")
-        if let cause = event.cause {
-            out.append(JSONWriter.quoted(cause.description))
-        } else {
-            out.append("null")
-        }
-        out.append(",\"controller\":")
-        out.append(JSONWriter.quoted(event.controller.name))
-        out.append(",\"transition\":")
-        out.append(event.transition.map(String.init) ?? "null")
-        out.append(",\"step\":")
-        out.append(String(event.step))
-        out.append(",\"kind\":\"")
-        out.append(event.message.kind)
-        out.append("\",\"message\":")
-        // Quoted like every other string: a completion's name is made of its action.
-        out.append(JSONWriter.quoted(event.message.name))
-        out.append(",\"payload\":")
-        CaptureLinePayloadWriter.append(event.message, to: &out)
-        out.append(",\"time\":")
-        out.append(String(event.time))
-        out.append("}")
+        let encoder = CaptureLineEncoder(capacity: 512)
+        encoder.append(event, headerNode: headerNode)
+        // The encoder ends the line with its newline; this line has none.
+        return encoder.withBytes { String(decoding: $0.dropLast(), as: UTF8.self) }
     }
 
     static let versionText = "\(majorVersion).\(minorVersion)"

@@ -8,7 +8,7 @@ import TrellisTrace
 @testable import TrellisTraceFiles
 
 /// The JSON Lines file writer formats lines straight into bytes (issue 27 item 8); the `String`
-/// writer (`TraceCaptureFormat.eventLine`, `JSONWriter.quoted`, `CanonicalNumber.format`) is
+/// writer (`ReferenceCaptureLine`, `JSONWriter.quoted`, `CanonicalNumber.format`) is
 /// the reference: for every message of the vocabulary, every name a string can hold and every
 /// number a size can be, the two give the same bytes.
 @Suite("JSON Lines file writer: the same bytes as the String writer")
@@ -79,7 +79,7 @@ struct CaptureLineBytesTests {
             buffer.removeAll()
             CaptureLinePayloadBytesWriter.append(message, to: buffer)
             var expected = ""
-            CaptureLinePayloadWriter.append(message, to: &expected)
+            ReferenceCaptureLinePayload.append(message, to: &expected)
             #expect(buffer.withBytes { String(decoding: $0, as: UTF8.self) } == expected)
         }
     }
@@ -134,7 +134,7 @@ struct CaptureLineBytesTests {
     }
 
     /// A JSON Lines file of `events` as the `String` writer makes it: a header line where the
-    /// run changes (naming the node of its first event), then `TraceCaptureFormat.eventLine`s.
+    /// run changes (naming the node of its first event), then `ReferenceCaptureLine.eventLine`s.
     static func stringWriterBytes(of events: [TraceEvent], runs: [TraceRunSpan]) -> [UInt8] {
         var out: [UInt8] = []
         var header: TraceCaptureFormat.Header?
@@ -149,7 +149,7 @@ struct CaptureLineBytesTests {
                 header = TraceCaptureFormat.Header(runID: runID, node: event.id.node)
                 out += Array((TraceCaptureFormat.headerLine(runID: runID, node: event.id.node) + "\n").utf8)
             }
-            out += Array((TraceCaptureFormat.eventLine(for: event, headerNode: header?.node ?? "") + "\n").utf8)
+            out += Array((ReferenceCaptureLine.eventLine(for: event, headerNode: header?.node ?? "") + "\n").utf8)
         }
         return out
     }
