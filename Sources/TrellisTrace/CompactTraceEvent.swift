@@ -123,6 +123,9 @@ package struct TraceTables: Sendable {
         controllerIndex.reserveCapacity(controllerIndex.count + count)
     }
 
+    /// The index of `id` if it was interned; interns nothing.
+    func index(of id: ControllerID) -> UInt32? { controllerIndex[id] }
+
     mutating func intern(_ id: ControllerID) -> UInt32 {
         if let index = controllerIndex[id] { return index }
         let index = UInt32(truncatingIfNeeded: controllers.count)

@@ -39,6 +39,32 @@ struct ControllerFootprintTests {
             .traitOverrides.count == 1)
     }
 
+    @Test("the window keeps its controllers by their names' positions, an id its recorder lacks beside them")
+    func windowControllers() {
+        let recorder = TraceRecorder(storage: .discard)
+        let environment = RuntimeEnvironment(recorder: recorder)
+        let elsewhere = RuntimeEnvironment(recorder: TraceRecorder(storage: .discard))
+        var table = WindowControllers(recorder: recorder, capacity: 2)
+        let local = Controller(description: ControllerDescription("local"), children: [], environment: environment)
+        // Made with another recorder, as a stand-in for a controller on another node is.
+        let standIn = Controller(description: ControllerDescription("remote"), children: [], environment: elsewhere)
+        table["local"] = local
+        table["remote"] = standIn
+        #expect((table["local"] as? Controller) === local)
+        #expect((table["remote"] as? Controller) === standIn)
+        #expect(table["absent"] == nil)
+        // Neither setting nor looking up adds a name to the recorder.
+        #expect(recorder.internedName("remote") == nil && recorder.internedName("absent") == nil)
+        // An event recorded on the stand-in interns its id later: it is still found.
+        #expect(recorder.intern("remote").position == 1)
+        #expect((table["remote"] as? Controller) === standIn)
+        #expect(Set(table.dictionary.keys) == ["local", "remote"])
+        table["remote"] = nil
+        #expect(table["remote"] == nil && (table["local"] as? Controller) === local)
+        table["local"] = nil
+        #expect(table["local"] == nil && table.dictionary.isEmpty)
+    }
+
     @Test("a child slot stays 48 bytes a stride")
     func childSlot() {
         #expect(MemoryLayout<ChildSlot>.stride <= 48)
