@@ -133,11 +133,13 @@ public actor Window {
         self.profile = hierarchy.profile
         self.size = hierarchy.windowSize
         self.traits = hierarchy.windowTraits
-        self.structure = hierarchy.structure()
         environment.setWindow(size: hierarchy.windowSize, traits: hierarchy.windowTraits)
         let built = await ControllerFactory.buildTable(
             byID, order: hierarchy.controllers.map(\.id), environment: environment, remote: remote)
         self.controllers = built
+        // Made once the controllers have interned their names: the structure finds its nodes
+        // through the recorder's index of them, as `controllers` does.
+        self.structure = hierarchy.structure(names: environment.recorder)
         // validate() proved the root present, so the fallback is never taken.
         self.root = built[hierarchy.root] ?? Controller(description: ControllerDescription(hierarchy.root), children: [], environment: environment)
     }

@@ -65,6 +65,31 @@ struct ControllerFootprintTests {
         #expect(table["local"] == nil && table.dictionary.isEmpty)
     }
 
+    @Test("a structure found through its recorder's names holds what one with its own positions holds")
+    func structureThroughNames() {
+        let recorder = TraceRecorder(storage: .discard)
+        let nodes = [HierarchyStructure.Node(id: "root", kind: .navigation, children: ["a", "b"]), .init(id: "a"), .init(id: "b")]
+        for node in nodes { _ = recorder.intern(node.id) }
+        var named = HierarchyStructure(root: "root", names: recorder, nodes: nodes)
+        var own = HierarchyStructure(root: "root", nodes: nodes)
+        #expect(named == own && named["a"]?.parent == "root")
+        // A wrapper whose id the recorder lacks, then interned (an event recorded on it).
+        named.insert(HierarchyStructure.Node(id: "wrapper", kind: .navigation, children: ["b"]))
+        own.insert(HierarchyStructure.Node(id: "wrapper", kind: .navigation, children: ["b"]))
+        #expect(recorder.internedName("wrapper") == nil)
+        _ = recorder.intern("wrapper")
+        named.update("wrapper") { $0.presented = "a" }
+        own.update("wrapper") { $0.presented = "a" }
+        #expect(named == own && named["wrapper"]?.presented == "a")
+        // Removing moves the last node into the gap: every other node is still found.
+        named.remove("a")
+        own.remove("a")
+        #expect(named == own && named["a"] == nil && named.nodes.count == 3)
+        #expect(named["root"]?.children == ["a", "b"] && named["b"] != nil && named["wrapper"] != nil)
+        named.remove("wrapper")
+        #expect(named["wrapper"] == nil && named != own)
+    }
+
     @Test("a child slot stays 48 bytes a stride")
     func childSlot() {
         #expect(MemoryLayout<ChildSlot>.stride <= 48)
