@@ -90,9 +90,10 @@ struct ControllerFootprintTests {
         #expect(named["wrapper"] == nil && named != own)
     }
 
-    @Test("a child slot stays 48 bytes a stride")
+    @Test("a child slot stays 40 bytes a stride")
     func childSlot() {
-        #expect(MemoryLayout<ChildSlot>.stride <= 48)
+        // 48 before issue 27 item 7's second pass (the name first, 4 bytes of padding after it).
+        #expect(MemoryLayout<ChildSlot>.stride <= 40)
     }
 
     @Test("the window's structure node is 64 bytes a stride, its presentation links boxed")
