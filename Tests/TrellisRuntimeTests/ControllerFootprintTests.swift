@@ -90,6 +90,21 @@ struct ControllerFootprintTests {
         #expect(named["wrapper"] == nil && named != own)
     }
 
+    @Test("the recorder's index finds every interned name at its position, and nothing else")
+    func recorderNameIndex() {
+        let recorder = TraceRecorder(storage: .discard)
+        // Grown from empty past several rebuilds, then sized once for more.
+        for number in 0..<3_000 { #expect(recorder.intern(ControllerID("c\(number)")).position == number) }
+        recorder.reserveNames(5_000)
+        for number in 3_000..<8_000 { _ = recorder.intern(ControllerID("c\(number)")) }
+        var found = 0
+        for number in 0..<8_000 where recorder.internedName(ControllerID("c\(number)"))?.position == number { found += 1 }
+        #expect(found == 8_000)
+        #expect(recorder.intern("c42").position == 42 && recorder.intern("c7999").position == 7_999)
+        #expect(recorder.internedName("c8000") == nil && recorder.internedName("") == nil)
+        #expect(recorder.intern("c8000").position == 8_000)
+    }
+
     @Test("a child slot stays 40 bytes a stride")
     func childSlot() {
         // 48 before issue 27 item 7's second pass (the name first, 4 bytes of padding after it).
