@@ -10,9 +10,17 @@ public enum ControllerFactory {
         _ byID: [ControllerID: ControllerDescription], order: [ControllerID], environment: RuntimeEnvironment,
         remote: @Sendable (ControllerID) -> (any ManagedController)? = { _ in nil }
     ) async -> [ControllerID: any ManagedController] {
+        await buildTable(byID, order: order, environment: environment, remote: remote).dictionary
+    }
+
+    /// The same, kept by the names' positions in the environment's recorder (a window's table).
+    package static func buildTable(
+        _ byID: [ControllerID: ControllerDescription], order: [ControllerID], environment: RuntimeEnvironment,
+        remote: @Sendable (ControllerID) -> (any ManagedController)? = { _ in nil }
+    ) async -> WindowControllers {
         // Sized once: grown by doubling, each outgrown table (up to 16 MB at 100k) was left
         // in the heap, resident, beside the window's controllers.
-        var built = [ControllerID: any ManagedController](minimumCapacity: order.count)
+        var built = WindowControllers(recorder: environment.recorder, capacity: order.count)
         var standIns = Set<ControllerID>()
         // Each controller interns its name: the recorder's tables sized once for all of them.
         environment.recorder.reserveNames(order.count)

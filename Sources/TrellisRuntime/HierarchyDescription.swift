@@ -1,4 +1,5 @@
 import TrellisModel
+import TrellisTrace
 
 /// How to build one controller: its kind, children, configuration and behaviour.
 public struct ControllerDescription: Sendable {
@@ -107,9 +108,10 @@ public struct HierarchyDescription: Sendable {
         self.profile = profile
     }
 
-    /// The structure the window starts from: the described tree, nothing presented.
-    func structure() -> HierarchyStructure {
-        HierarchyStructure(root: root, nodes: controllers.map { description in
+    /// The structure the window starts from: the described tree, nothing presented; with
+    /// `names`, its nodes are found through that recorder's interned ids.
+    func structure(names: TraceRecorder? = nil) -> HierarchyStructure {
+        HierarchyStructure(root: root, names: names, nodes: controllers.lazy.map { description in
             HierarchyStructure.Node(
                 id: description.id, kind: description.kind, children: description.children,
                 selectedIndex: description.selectedIndex,

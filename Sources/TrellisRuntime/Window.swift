@@ -89,7 +89,7 @@ public actor Window {
     public nonisolated let profile: AdaptationProfile
     let root: any ManagedController
     /// Every controller of the window, local or (with a transport) a stand-in for a remote one.
-    var controllers: [ControllerID: any ManagedController]
+    var controllers: WindowControllers
     var presentationControllers: [ControllerID: any ManagedPresentationController] = [:]
     /// Presenters whose views a covering presentation removed (R41): they have disappeared, and
     /// reappear when it is dismissed. Appearance callbacks stay paired through chains.
@@ -133,11 +133,13 @@ public actor Window {
         self.profile = hierarchy.profile
         self.size = hierarchy.windowSize
         self.traits = hierarchy.windowTraits
-        self.structure = hierarchy.structure()
         environment.setWindow(size: hierarchy.windowSize, traits: hierarchy.windowTraits)
-        let built = await ControllerFactory.build(
+        let built = await ControllerFactory.buildTable(
             byID, order: hierarchy.controllers.map(\.id), environment: environment, remote: remote)
         self.controllers = built
+        // Made once the controllers have interned their names: the structure finds its nodes
+        // through the recorder's index of them, as `controllers` does.
+        self.structure = hierarchy.structure(names: environment.recorder)
         // validate() proved the root present, so the fallback is never taken.
         self.root = built[hierarchy.root] ?? Controller(description: ControllerDescription(hierarchy.root), children: [], environment: environment)
     }
@@ -154,7 +156,11 @@ public actor Window {
 
     /// Every controller of the window as the window drives it (stand-ins included), for a
     /// transport that serves them to other nodes.
-    package var managedControllers: [ControllerID: any ManagedController] { controllers }
+    package var managedControllers: [ControllerID: any ManagedController] { controllers.dictionary }
+
+    /// The controller named `id` as the window drives it (a stand-in included), nil when there
+    /// is none: one look-up, where `managedControllers` builds a dictionary of them all.
+    package func managedController(_ id: ControllerID) -> (any ManagedController)? { controllers[id] }
 
     private func managed(_ id: ControllerID) throws(RuntimeError) -> any ManagedController {
         guard let controller = controllers[id] else { throw .unknownController(id) }

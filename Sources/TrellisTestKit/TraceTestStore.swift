@@ -204,7 +204,7 @@ public final class TraceTestStore {
         of id: ControllerID,
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) async -> ControllerSnapshot? {
-        guard let controller = await window.managedControllers[id] else {
+        guard let controller = await window.managedController(id) else {
             TestKitIssue.record(
                 "the window has no controller \(id)",
                 at: ExpectationSite(fileID: fileID, filePath: filePath, line: line, column: column))

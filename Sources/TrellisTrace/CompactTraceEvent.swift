@@ -97,7 +97,8 @@ struct OtherTraceEvent: Sendable {
 /// What a recorder has interned: controller ids, node names and sizes, each once.
 package struct TraceTables: Sendable {
     private(set) var controllers: [ControllerID] = []
-    private var controllerIndex: [ControllerID: UInt32] = [:]
+    /// Where each of `controllers` is in it.
+    private var controllerIndex = ControllerNameIndex()
     /// Node names; the recorder's own node is first.
     private(set) var nodes: [String]
     /// The sizes events carry: a transition has a handful of distinct ones.
@@ -120,14 +121,17 @@ package struct TraceTables: Sendable {
 
     mutating func reserveNames(_ count: Int) {
         controllers.reserveCapacity(controllers.count + count)
-        controllerIndex.reserveCapacity(controllerIndex.count + count)
+        controllerIndex.reserve(controllers.count + count, names: controllers)
     }
 
+    /// The index of `id` if it was interned; interns nothing.
+    func index(of id: ControllerID) -> UInt32? { controllerIndex.position(of: id, in: controllers) }
+
     mutating func intern(_ id: ControllerID) -> UInt32 {
-        if let index = controllerIndex[id] { return index }
+        if let index = controllerIndex.position(of: id, in: controllers) { return index }
         let index = UInt32(truncatingIfNeeded: controllers.count)
         controllers.append(id)
-        controllerIndex[id] = index
+        controllerIndex.appendLast(of: controllers)
         return index
     }
 

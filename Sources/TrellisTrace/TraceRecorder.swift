@@ -74,6 +74,12 @@ public final class TraceRecorder: Sendable {
         TraceName(index: state.withLock { $0.tables.intern(id) })
     }
 
+    /// The interned form of `id` if something interned it, else nil; adds no name, so a table
+    /// kept by name position (a window's controllers) can look up an id it holds elsewhere.
+    public func internedName(_ id: ControllerID) -> TraceName? {
+        state.withLock { $0.tables.index(of: id) }.map { TraceName(index: $0) }
+    }
+
     /// Records one event and returns its identity, to be passed as the cause of what it leads to.
     @discardableResult
     public func record(

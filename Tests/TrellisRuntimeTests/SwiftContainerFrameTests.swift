@@ -199,7 +199,7 @@ struct SwiftContainerFrameTests {
 
     /// Per-child memory does not grow: the pass's mark sits in what was the slot's padding.
     @Test func aSlotIsNoLarger() {
-        #expect(MemoryLayout<ChildSlot>.stride == 48)
+        #expect(MemoryLayout<ChildSlot>.stride <= 40)
         #expect(MemoryLayout<LayoutHookState>.size == 1)
     }
 }
