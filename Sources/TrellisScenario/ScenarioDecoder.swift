@@ -25,6 +25,7 @@ public enum ScenarioDecoder {
             scenario = try reader.scenario(consume root)
             scenario.notices = notices
         }
+        if scenario.controllers.count >= FreedMemory.interval { FreedMemory.release() }
         scenario.registry = registry
         try ScenarioValidator(scenario: scenario, file: file, positions: reader.positions).validate()
         return scenario
@@ -317,6 +318,7 @@ struct Reader {
             swap(&controllerValue, &controllers[index].value)
             _ = try Self.controllerID(controllerKey) { message throws(ScenarioError) in throw fail(controllerValue, at + "." + controllerKey, message) }
             scenario.controllers.append(try controller(controllerValue, id: controllerKey, at: at + "." + controllerKey))
+            if (index + 1) % FreedMemory.interval == 0 { FreedMemory.release() }
         }
     }
 
