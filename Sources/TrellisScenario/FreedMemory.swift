@@ -8,9 +8,11 @@ import Glibc
 /// grew on top: about 90 MB of a million-leaf file's peak (issue 27 item 5). Elsewhere
 /// (Darwin, Musl) nothing is done.
 enum FreedMemory {
-    /// How many controllers are read between two releases: a release walks the free lists, so
-    /// a small file makes none and a million controllers make fifteen.
-    static let interval = 1 << 16
+    /// How many controllers are read between two releases: a release walks the free lists and
+    /// the pages it returns are faulted in again by the next allocations, so a file of fewer
+    /// (100k controllers) makes none, and a million controllers make seven and one at the end
+    /// (each holds back at most 12 MB of freed tree).
+    static let interval = 1 << 17
 
     /// Returns the free memory of the process's heap to the system.
     static func release() {
