@@ -41,7 +41,7 @@ struct ScenarioValidator {
             for child in spec.traitOverrides.keys.sorted() where !spec.children.contains(child) {
                 throw fail("\(base).traitOverrides.\(child)", "\"\(child)\" is not a child of \"\(spec.id)\"")
             }
-            try validateOverrides(spec.overrides, of: spec, at: "\(base).overrides")
+            try validateOverrides(spec.overrides, of: spec, in: base)
             try validateBehaviors(spec, base)
             if let source = spec.popoverSource, byID[source.view] == nil {
                 throw fail("\(base).popoverSource.view", "unknown controller \"\(source.view)\"")
@@ -84,20 +84,25 @@ struct ScenarioValidator {
         }
     }
 
-    private func validateOverrides(_ overrides: OverrideSpec, of spec: ControllerSpec, at base: String) throws(ScenarioError) {
-        for (key, forwarding) in [("viewWillTransition", overrides.viewWillTransition), ("willTransition", overrides.willTransition)] {
-            guard case let .forwardTo(targets) = forwarding else { continue }
-            var seen = Set<ControllerID>()
-            for (index, target) in targets.enumerated() {
-                let at = "\(base).\(key).forwardTo[\(index)]"
-                guard spec.children.contains(target.child) else { throw fail(at, "\"\(target.child)\" is not a child of \"\(spec.id)\"") }
-                guard seen.insert(target.child).inserted else { throw fail(at, "\"\(target.child)\" is listed twice") }
-            }
-        }
+    /// The overrides of the controller at path `controller`; their paths are made only for an
+    /// error (a flat scenario's million leaves have none).
+    private func validateOverrides(_ overrides: OverrideSpec, of spec: ControllerSpec, in controller: String) throws(ScenarioError) {
+        try validateForwarding(overrides.viewWillTransition, "viewWillTransition", of: spec, in: controller)
+        try validateForwarding(overrides.willTransition, "willTransition", of: spec, in: controller)
         if case let .perChild(sizes) = overrides.sizeForChild {
             for child in sizes.keys.sorted() where !spec.children.contains(child) {
-                throw fail("\(base).sizeForChild", "\"\(child)\" is not a child of \"\(spec.id)\"")
+                throw fail("\(controller).overrides.sizeForChild", "\"\(child)\" is not a child of \"\(spec.id)\"")
             }
+        }
+    }
+
+    private func validateForwarding(_ forwarding: ForwardingOverride, _ key: String, of spec: ControllerSpec, in controller: String) throws(ScenarioError) {
+        guard case let .forwardTo(targets) = forwarding else { return }
+        var seen = Set<ControllerID>()
+        for (index, target) in targets.enumerated() {
+            let at = "\(controller).overrides.\(key).forwardTo[\(index)]"
+            guard spec.children.contains(target.child) else { throw fail(at, "\"\(target.child)\" is not a child of \"\(spec.id)\"") }
+            guard seen.insert(target.child).inserted else { throw fail(at, "\"\(target.child)\" is listed twice") }
         }
     }
 
