@@ -97,8 +97,10 @@ public struct JSONParser {
         index += 1
         var members: [(key: String, value: JSONNode)] = []
         // Keys already read: searched in `members` while there are few (a capture line's object
-        // has thirteen), which is cheaper than hashing each into a set made per object.
-        var seen = Set<String>()
+        // has thirteen), which is cheaper than hashing each into a set made per object. Past
+        // that, a set of the keys' hashes (8 bytes a key, not a copy of each key's 16): a hash
+        // seen before is searched for in `members`, so a collision is no false duplicate.
+        var seen = Set<Int>()
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
             index += 1
@@ -115,8 +117,8 @@ public struct JSONParser {
             if members.count < Self.linearKeySearchLimit {
                 duplicate = members.contains { $0.key == key }
             } else {
-                if seen.isEmpty { seen = Set(members.map(\.key)) }
-                duplicate = !seen.insert(key).inserted
+                if seen.isEmpty { seen = Set(members.map(\.key.hashValue)) }
+                duplicate = !seen.insert(key.hashValue).inserted && members.contains { $0.key == key }
             }
             guard !duplicate else {
                 throw SyntaxError(message: "duplicate key \"\(key)\"", line: keyLine, column: keyColumn)

@@ -39,15 +39,36 @@ public enum JSONValue: Sendable, Equatable {
 }
 
 /// A JSON value with the line and column (both from 1) where it starts.
+///
+/// The position is kept in two `UInt32`s (a node is 32 bytes, not 40): a file is at most
+/// `FileBytes.maximumSize` (2 GiB) bytes, so neither can exceed `UInt32.max`; a million-leaf
+/// scenario holds three million nodes at once while it is decoded.
 public struct JSONNode: Sendable, Equatable {
     public var value: JSONValue
-    public var line: Int
-    public var column: Int
+    private var storedLine: UInt32
+    private var storedColumn: UInt32
+
+    /// The line (from 1; 0 when made in code, not read).
+    public var line: Int {
+        get { Int(storedLine) }
+        set { storedLine = Self.position(newValue) }
+    }
+
+    /// The column (from 1; 0 when made in code, not read).
+    public var column: Int {
+        get { Int(storedColumn) }
+        set { storedColumn = Self.position(newValue) }
+    }
 
     public init(_ value: JSONValue, line: Int = 0, column: Int = 0) {
         self.value = value
-        self.line = line
-        self.column = column
+        self.storedLine = Self.position(line)
+        self.storedColumn = Self.position(column)
+    }
+
+    /// A position clamped into `UInt32` (no text the readers accept reaches the bound).
+    private static func position(_ value: Int) -> UInt32 {
+        UInt32(clamping: value)
     }
 
     /// The member named `key` when this is an object.

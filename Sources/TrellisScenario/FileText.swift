@@ -17,4 +17,18 @@ enum FileText {
         guard let text = String(validating: bytes, as: UTF8.self) else { throw ReadError(description: "is not UTF-8 text") }
         return text
     }
+
+    /// The file's bytes, refused as `read` refuses them (not UTF-8 included), for a reader that
+    /// parses bytes: the file is then held once, not as bytes and a `String` both.
+    static func bytes(_ path: String) throws(ReadError) -> [UInt8] {
+        let bytes: [UInt8]
+        do {
+            bytes = try FileBytes.read(path)
+        } catch {
+            throw ReadError(description: error.description)
+        }
+        // The check's `String` is dropped at once: only the bytes are alive here.
+        guard String(validating: bytes, as: UTF8.self) != nil else { throw ReadError(description: "is not UTF-8 text") }
+        return bytes
+    }
 }

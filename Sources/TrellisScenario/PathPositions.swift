@@ -30,6 +30,12 @@ struct PathPositions {
         items[path] = nodes.map { Place(line: UInt32(clamping: $0.line), column: UInt32(clamping: $0.column)) }
     }
 
+    /// Whether any recorded path ends with `suffix` (".selected"): the checks ask this once
+    /// rather than making a path string a controller for a field a million leaves do not have.
+    func records(endingWith suffix: String) -> Bool {
+        entries.keys.contains { $0.hasSuffix(suffix) }
+    }
+
     private func item(_ path: String) -> (line: Int, column: Int)? {
         guard !items.isEmpty, path.utf8.last == UInt8(ascii: "]"),
               let open = path.utf8.lastIndex(of: UInt8(ascii: "[")),

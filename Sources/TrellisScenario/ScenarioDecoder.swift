@@ -10,12 +10,23 @@ public enum ScenarioDecoder {
     /// runner's, SPEC §4.1; the plain `trellis` has an empty one); the scenario keeps it to build
     /// its controllers with.
     public static func decode(_ text: String, file: String, registry: BehaviorRegistry = BehaviorRegistry()) throws(ScenarioError) -> Scenario {
-        let (root, notices) = try StoryboardField.expand(try document(text, file: file), file: file, registry: registry)
+        try decode(document: try document(text, file: file), file: file, registry: registry)
+    }
+
+    /// Decodes and checks a parsed document. It is consumed: the tree (about 200 bytes a leaf of
+    /// a flat scenario) dies once the `Scenario` is read from it, before the checks build their
+    /// tables (issue 27 item 5).
+    static func decode(document: consuming JSONNode, file: String, registry: BehaviorRegistry) throws(ScenarioError) -> Scenario {
+        var scenario: Scenario
         var reader = Reader(file: file)
         reader.registry = registry
-        var scenario = try reader.scenario(root)
+        do {
+            let (root, notices) = try StoryboardField.expand(consume document, file: file, registry: registry)
+            scenario = try reader.scenario(consume root)
+            scenario.notices = notices
+        }
+        if scenario.controllers.count >= FreedMemory.interval { FreedMemory.release() }
         scenario.registry = registry
-        scenario.notices = notices
         try ScenarioValidator(scenario: scenario, file: file, positions: reader.positions).validate()
         return scenario
     }
@@ -59,7 +70,27 @@ public enum ScenarioDecoder {
 
     /// Decodes the file at `path`, its behaviour names checked against `registry`.
     public static func load(path: String, registry: BehaviorRegistry = BehaviorRegistry()) throws(ScenarioError) -> Scenario {
-        try decode(try text(path: path), file: path, registry: registry)
+        try decode(document: try document(path: path), file: path, registry: registry)
+    }
+
+    /// The document of the file at `path`. A JSON file's bytes are parsed as they were read
+    /// (checked as UTF-8 first, as `text(path:)` does) and die with this call: the file is not
+    /// also held as a `String`, nor alive while the `Scenario` is read (issue 27 item 5).
+    static func document(path: String) throws(ScenarioError) -> JSONNode {
+        if path.hasSuffix(".yaml") || path.hasSuffix(".yml") {
+            return try document(try text(path: path), file: path)
+        }
+        let bytes: [UInt8]
+        do {
+            bytes = try FileText.bytes(path)
+        } catch {
+            throw ScenarioError(file: path, path: "", line: 0, column: 0, message: error.description)
+        }
+        do {
+            return try JSONParser.parse(bytes: bytes)
+        } catch {
+            throw ScenarioError(file: path, path: "", line: error.line, column: error.column, message: "not valid JSON: \(error.message)")
+        }
     }
 
     /// The text of the file at `path`, read once and streamed, so that a pipe or process
@@ -215,14 +246,22 @@ struct Reader {
 
     // MARK: Scenario
 
-    mutating func scenario(_ node: JSONNode) throws(ScenarioError) -> Scenario {
-        let members = try members(node, "$", allowed: ["scenario", "profile", "window", "root", "controllers", "placement", "segues", "steps"],
+    /// The scenario of the document `node`. Taken, not borrowed: each member is taken out of
+    /// the tree as it is read, and each controller's JSON as its spec is made, so that a caller
+    /// that gives the tree up holds it and the specs at once only a leaf at a time (issue 27).
+    mutating func scenario(_ node: consuming JSONNode) throws(ScenarioError) -> Scenario {
+        var members = try members(node, "$", allowed: ["scenario", "profile", "window", "root", "controllers", "placement", "segues", "steps"],
                                   required: ["window", "root", "controllers"])
+        node = JSONNode(.null)
         var scenario = Scenario(name: "", profile: .ios8, windowSize: .zero, windowTraits: TraitCollection(), root: "",
                                 controllers: [], placement: [:], steps: [], source: file)
         // The steps last, whatever the file's order: a `performSegue` step needs the controllers
         // and segues it copies and performs.
-        for (key, value) in members.filter({ $0.key != "steps" }) + members.filter({ $0.key == "steps" }) {
+        let order = members.indices.filter { members[$0].key != "steps" } + members.indices.filter { members[$0].key == "steps" }
+        for index in order {
+            let key = members[index].key
+            var value = JSONNode(.null)
+            swap(&value, &members[index].value)
             let at = "$." + key
             positions[at] = (value.line, value.column)
             switch key {
@@ -237,13 +276,7 @@ struct Reader {
                     }
                 }
             case "root": scenario.root = try id(value, at)
-            case "controllers":
-                let controllers = try self.members(value, at, allowed: nil)
-                scenario.controllers.reserveCapacity(controllers.count)
-                for (controllerKey, controllerValue) in controllers {
-                    _ = try Self.controllerID(controllerKey) { message throws(ScenarioError) in throw fail(controllerValue, at + "." + controllerKey, message) }
-                    scenario.controllers.append(try controller(controllerValue, id: controllerKey, at: at + "." + controllerKey))
-                }
+            case "controllers": try controllers(taking: &value, at, into: &scenario)
             case "placement":
                 for (controllerKey, nodeValue) in try self.members(value, at, allowed: nil) {
                     positions[at + "." + controllerKey] = (nodeValue.line, nodeValue.column)
@@ -271,6 +304,22 @@ struct Reader {
         }
         if scenario.name.isEmpty { scenario.name = file }
         return scenario
+    }
+
+    /// Reads the `controllers` map into `scenario`, taking each controller's JSON out of `node`
+    /// (left null) as it is read: a million leaves' JSON is not alive beside their specs.
+    mutating func controllers(taking node: inout JSONNode, _ at: String, into scenario: inout Scenario) throws(ScenarioError) {
+        var controllers = try members(node, at, allowed: nil)
+        node = JSONNode(.null)
+        scenario.controllers.reserveCapacity(controllers.count)
+        for index in controllers.indices {
+            let controllerKey = controllers[index].key
+            var controllerValue = JSONNode(.null)
+            swap(&controllerValue, &controllers[index].value)
+            _ = try Self.controllerID(controllerKey) { message throws(ScenarioError) in throw fail(controllerValue, at + "." + controllerKey, message) }
+            scenario.controllers.append(try controller(controllerValue, id: controllerKey, at: at + "." + controllerKey))
+            if (index + 1) % FreedMemory.interval == 0 { FreedMemory.release() }
+        }
     }
 
     /// `allowed: nil` accepts any key (maps keyed by id).

@@ -20,6 +20,7 @@ struct ScenarioValidator {
 
         // `seenBy[c]`: the index of the last controller found listing `c` as a child.
         var seenBy = [Int](repeating: -1, count: byID.links.ids.count)
+        let recorded = RecordedFields(selected: positions.records(endingWith: ".selected"), layout: positions.records(endingWith: ".layout"))
         for (specIndex, spec) in scenario.controllers.enumerated() {
             let base = "$.controllers.\(spec.id)"
             let parent = byID.links.position(of: spec.id) ?? -1
@@ -36,11 +37,11 @@ struct ScenarioValidator {
                 }
                 byID.links.link(position, to: parent)
             }
-            try validateKind(spec, base)
+            try validateKind(spec, base, recorded)
             for child in spec.traitOverrides.keys.sorted() where !spec.children.contains(child) {
                 throw fail("\(base).traitOverrides.\(child)", "\"\(child)\" is not a child of \"\(spec.id)\"")
             }
-            try validateOverrides(spec.overrides, of: spec, at: "\(base).overrides")
+            try validateOverrides(spec.overrides, of: spec, in: base)
             try validateBehaviors(spec, base)
             if let source = spec.popoverSource, byID[source.view] == nil {
                 throw fail("\(base).popoverSource.view", "unknown controller \"\(source.view)\"")
@@ -55,18 +56,25 @@ struct ScenarioValidator {
         try validateSteps(byID)
     }
 
-    private func validateKind(_ spec: ControllerSpec, _ base: String) throws(ScenarioError) {
+    /// Which controller fields any controller of the file set, so that a file where none does
+    /// makes no path string a controller to look them up (a flat scenario has a million).
+    private struct RecordedFields {
+        var selected: Bool
+        var layout: Bool
+    }
+
+    private func validateKind(_ spec: ControllerSpec, _ base: String, _ recorded: RecordedFields) throws(ScenarioError) {
         if let refusal = ContainerRules.childCountRefusal(spec.kind, count: spec.children.count) {
             throw fail("\(base).children", refusal)
         }
-        if positions["\(base).selected"] != nil {
+        if recorded.selected, positions["\(base).selected"] != nil {
             guard ContainerRules.hasSelection(spec.kind) else { throw fail("\(base).selected", "\"selected\" applies to tab controllers only") }
             guard spec.children.indices.contains(spec.selected) else {
                 throw fail("\(base).selected", "index \(spec.selected) is out of range for \(spec.children.count) children")
             }
         }
         // R61: navigation, tab and split controllers place their children themselves.
-        if positions["\(base).layout"] != nil, !ContainerRules.takesLayoutRule(spec.kind) {
+        if recorded.layout, positions["\(base).layout"] != nil, !ContainerRules.takesLayoutRule(spec.kind) {
             throw fail("\(base).layout", "\"layout\" applies to view controllers only; a \(spec.kind.rawValue) controller places its children itself")
         }
         if case let .origins(points) = spec.layout {
@@ -76,20 +84,25 @@ struct ScenarioValidator {
         }
     }
 
-    private func validateOverrides(_ overrides: OverrideSpec, of spec: ControllerSpec, at base: String) throws(ScenarioError) {
-        for (key, forwarding) in [("viewWillTransition", overrides.viewWillTransition), ("willTransition", overrides.willTransition)] {
-            guard case let .forwardTo(targets) = forwarding else { continue }
-            var seen = Set<ControllerID>()
-            for (index, target) in targets.enumerated() {
-                let at = "\(base).\(key).forwardTo[\(index)]"
-                guard spec.children.contains(target.child) else { throw fail(at, "\"\(target.child)\" is not a child of \"\(spec.id)\"") }
-                guard seen.insert(target.child).inserted else { throw fail(at, "\"\(target.child)\" is listed twice") }
-            }
-        }
+    /// The overrides of the controller at path `controller`; their paths are made only for an
+    /// error (a flat scenario's million leaves have none).
+    private func validateOverrides(_ overrides: OverrideSpec, of spec: ControllerSpec, in controller: String) throws(ScenarioError) {
+        try validateForwarding(overrides.viewWillTransition, "viewWillTransition", of: spec, in: controller)
+        try validateForwarding(overrides.willTransition, "willTransition", of: spec, in: controller)
         if case let .perChild(sizes) = overrides.sizeForChild {
             for child in sizes.keys.sorted() where !spec.children.contains(child) {
-                throw fail("\(base).sizeForChild", "\"\(child)\" is not a child of \"\(spec.id)\"")
+                throw fail("\(controller).overrides.sizeForChild", "\"\(child)\" is not a child of \"\(spec.id)\"")
             }
+        }
+    }
+
+    private func validateForwarding(_ forwarding: ForwardingOverride, _ key: String, of spec: ControllerSpec, in controller: String) throws(ScenarioError) {
+        guard case let .forwardTo(targets) = forwarding else { return }
+        var seen = Set<ControllerID>()
+        for (index, target) in targets.enumerated() {
+            let at = "\(controller).overrides.\(key).forwardTo[\(index)]"
+            guard spec.children.contains(target.child) else { throw fail(at, "\"\(target.child)\" is not a child of \"\(spec.id)\"") }
+            guard seen.insert(target.child).inserted else { throw fail(at, "\"\(target.child)\" is listed twice") }
         }
     }
 
