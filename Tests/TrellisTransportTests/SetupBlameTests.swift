@@ -59,6 +59,17 @@ struct SetupBlameTests {
         #expect(process.terminationStatus == 0, "\(text)")
     }
 
+    /// The node at fault: it ends (within the hang guard), with exit 2, having said `words`.
+    static func expectBlamed(
+        _ name: String, exited process: Process, saying words: String, on stage: HandStartedCurveTests.Stage,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws {
+        try #require(await HandStartedCurveTests.exits(process, within: .seconds(60)), "node \(name) was left waiting", sourceLocation: sourceLocation)
+        let text = said(name, on: stage)
+        #expect(process.terminationStatus == 2, "\(text)", sourceLocation: sourceLocation)
+        #expect(text.contains(words), "\(text)", sourceLocation: sourceLocation)
+    }
+
     @Test("c with keys the conductor does not know: named on c and the conductor, never on b, which is told and exits", .serialized, arguments: repetitions)
     func aNodeWithUnknownKeysIsBlamedNotACorrectOne(_ repetition: Int) async throws {
         let stage = try HandStartedCurveTests.Stage()
@@ -75,9 +86,7 @@ struct SetupBlameTests {
         let outcome = try await Self.conduct(stage, nodes: ["b", "c"], keys: "keys")
         #expect(outcome.status == 2, "\(outcome.stderr)")
         #expect(outcome.stderr.contains("which is not among the keys given to the conductor main (not greeted yet: c;"), "\(outcome.stderr)")
-        try #require(await HandStartedCurveTests.exits(c, within: .seconds(60)))
-        #expect(c.terminationStatus == 2)
-        #expect(Self.said("c", on: stage).contains("main refused this node's CURVE key"), "\(Self.said("c", on: stage))")
+        try await Self.expectBlamed("c", exited: c, saying: "main refused this node's CURVE key", on: stage)
         try await Self.expectToldNotBlamed("b", naming: "c", exited: b, on: stage)
     }
 
@@ -96,9 +105,7 @@ struct SetupBlameTests {
         #expect(outcome.status == 2, "\(outcome.stderr)")
         #expect(outcome.stderr.contains("with a public key for it that is not main's"), "\(outcome.stderr)")
         #expect(outcome.stderr.contains("(not greeted yet: b)"), "\(outcome.stderr)")
-        try #require(await HandStartedCurveTests.exits(b, within: .seconds(60)), "node b was left waiting")
-        #expect(b.terminationStatus == 2)
-        #expect(Self.said("b", on: stage).contains("the public key this node has for main is most likely not main's"), "\(Self.said("b", on: stage))")
+        try await Self.expectBlamed("b", exited: b, saying: "the public key this node has for main is most likely not main's", on: stage)
         try await Self.expectToldNotBlamed("c", naming: "b", exited: c, on: stage)
     }
 
@@ -113,9 +120,7 @@ struct SetupBlameTests {
         let outcome = try await Self.conduct(stage, nodes: ["b", "c"], keys: "keys")
         #expect(outcome.status == 2, "\(outcome.stderr)")
         #expect(outcome.stderr.contains("a node connected to the conductor main without CURVE, which this run uses (not greeted yet: b)"), "\(outcome.stderr)")
-        try #require(await HandStartedCurveTests.exits(b, within: .seconds(60)))
-        #expect(b.terminationStatus == 2)
-        #expect(Self.said("b", on: stage).contains("uses CURVE, and this node does not"), "\(Self.said("b", on: stage))")
+        try await Self.expectBlamed("b", exited: b, saying: "uses CURVE, and this node does not", on: stage)
         try await Self.expectToldNotBlamed("c", naming: "b", exited: c, on: stage)
     }
 
@@ -128,9 +133,7 @@ struct SetupBlameTests {
         let outcome = try await Self.conduct(stage, nodes: ["b"], keys: nil)
         #expect(outcome.status == 2, "\(outcome.stderr)")
         #expect(outcome.stderr.contains("a node connected to the conductor main with CURVE, which this run does not use"), "\(outcome.stderr)")
-        try #require(await HandStartedCurveTests.exits(b, within: .seconds(60)))
-        #expect(b.terminationStatus == 2)
-        #expect(Self.said("b", on: stage).contains("main does not use CURVE"), "\(Self.said("b", on: stage))")
+        try await Self.expectBlamed("b", exited: b, saying: "main does not use CURVE", on: stage)
     }
 
     @Test("a node started with the wrong conductor name: the conductor exits 2 naming it, and it exits 2", .serialized, arguments: repetitions)
@@ -141,9 +144,7 @@ struct SetupBlameTests {
         let outcome = try await Self.conduct(stage, nodes: ["b"], keys: nil)
         #expect(outcome.status == 2, "\(outcome.stderr)")
         #expect(outcome.stderr.contains("node b was told its conductor is conductor, but the run's conductor is main"), "\(outcome.stderr)")
-        try #require(await HandStartedCurveTests.exits(b, within: .seconds(60)))
-        #expect(b.terminationStatus == 2)
-        #expect(Self.said("b", on: stage).contains("node b was told its conductor is conductor"), "\(Self.said("b", on: stage))")
+        try await Self.expectBlamed("b", exited: b, saying: "node b was told its conductor is conductor", on: stage)
     }
 
     @Test("two nodes sharing a key pair: the conductor exits 2 naming the node that has another's key; b is told and exits", .serialized, arguments: repetitions)
@@ -161,9 +162,7 @@ struct SetupBlameTests {
         let outcome = try await Self.conduct(stage, nodes: ["b", "c"], keys: "keys")
         #expect(outcome.status == 2, "\(outcome.stderr)")
         #expect(outcome.stderr.contains("node c connected to the conductor main with the CURVE key of node b"), "\(outcome.stderr)")
-        try #require(await HandStartedCurveTests.exits(c, within: .seconds(60)), "node c was left waiting")
-        #expect(c.terminationStatus == 2)
-        #expect(Self.said("c", on: stage).contains("its conductor main refused this node: node c connected to the conductor main with the CURVE key of node b"), "\(Self.said("c", on: stage))")
+        try await Self.expectBlamed("c", exited: c, saying: "its conductor main refused this node: node c connected to the conductor main with the CURVE key of node b", on: stage)
         try #require(await HandStartedCurveTests.exits(b, within: .seconds(60)), "node b was left waiting")
         let text = Self.said("b", on: stage)
         #expect(!text.contains("most likely not main's"), "\(text)")
