@@ -93,21 +93,7 @@ final class CaptureLineEncoder: CaptureByteBuffer {
         reserve(16)
         put(",\"controller\":")
         putQuoted(event.controller.name)
-        reserve(16)
-        put(",\"transition\":")
-        if let transition = event.transition { putInteger(Int64(transition)) } else { reserve(4); put("null") }
-        reserve(16)
-        put(",\"step\":")
-        putInteger(Int64(event.step))
-        reserve(16)
-        put(",\"kind\":")
-        putQuoted(event.message.kind)
-        reserve(16)
-        put(",\"message\":")
-        putQuoted(event.message.name)
-        reserve(16)
-        put(",\"payload\":")
-        CaptureLinePayloadBytesWriter.append(event.message, to: self)
+        putMessageFields(of: event)
         reserve(16)
         put(",\"time\":")
         putDecimal(event.time)
@@ -312,21 +298,30 @@ final class CaptureLineEncoder: CaptureByteBuffer {
         cause(compact)
         put(",\"controller\":")
         put(UnsafeRawBufferPointer(rebasing: names[quotedRanges[Int(compact.controller)]]))
-        put(",\"transition\":")
-        if let transition = event.transition { putInteger(Int64(transition)) } else { put("null") }
-        put(",\"step\":")
-        putInteger(Int64(event.step))
-        put(",\"kind\":")
-        putQuoted(event.message.kind)
-        reserve(11)
-        put(",\"message\":")
-        // Quoted like every other string: a completion's name is made of its action.
-        putQuoted(event.message.name)
-        reserve(11)
-        put(",\"payload\":")
-        CaptureLinePayloadBytesWriter.append(event.message, to: self)
+        putMessageFields(of: event)
         // The payload object is closed: the tail without its brace.
         reserve(timeTail.count)
         timeTail.withUnsafeBytes { put(UnsafeRawBufferPointer(rebasing: $0.dropFirst())) }
+    }
+
+    /// `,"transition":…,"step":…,"kind":…,"message":…,"payload":{…}`: the fields of a line
+    /// after its controller, for a full event and for a compact one outside the frequent forms.
+    private func putMessageFields(of event: TraceEvent) {
+        reserve(32)
+        put(",\"transition\":")
+        if let transition = event.transition { putInteger(Int64(transition)) } else { reserve(4); put("null") }
+        reserve(16)
+        put(",\"step\":")
+        putInteger(Int64(event.step))
+        reserve(16)
+        put(",\"kind\":")
+        putQuoted(event.message.kind)
+        reserve(16)
+        put(",\"message\":")
+        // Quoted like every other string: a completion's name is made of its action.
+        putQuoted(event.message.name)
+        reserve(16)
+        put(",\"payload\":")
+        CaptureLinePayloadBytesWriter.append(event.message, to: self)
     }
 }
