@@ -76,9 +76,7 @@ struct SetupBlameTests {
         try await stage.makeKeys(["main", "b", "c"], in: "keys")
         // c's own folder holds another key pair for c: the conductor's c.pub is not its key.
         try await stage.makeKeys(["c"], in: "c-keys")
-        for name in ["main.pub", "b.pub"] {
-            try FileManager.default.copyItem(atPath: stage.path("keys/\(name)"), toPath: stage.path("c-keys/\(name)"))
-        }
+        try Self.copy(["main.pub", "b.pub"], from: "keys", to: "c-keys", on: stage)
         let b = try Self.start("b", keys: "keys", on: stage)
         defer { if b.isRunning { kill(b.processIdentifier, SIGKILL) } }
         let c = try Self.start("c", keys: "c-keys", on: stage)
