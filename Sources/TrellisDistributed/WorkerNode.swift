@@ -238,7 +238,7 @@ package actor WorkerNode {
             }
             await transport.waitUntilIdle()
             await transport.answer(.goodbyeAck, to: peer, correlationID: correlation)
-            finish(lackedBehaviorsFor.contains(peer) ? 2 : 0)
+            finish(goodbyeCode(from: peer))
         case let .error(code, text) where code == WireErrorCode.unexpectedCommand.rawValue && host == nil && speaksForConductor(peer) && !leaving:
             // Its conductor refused what this node sent before any SETUP (its greeting came with
             // another node's key, say): this node is the one at fault, and cannot be set up.
@@ -534,11 +534,14 @@ package actor WorkerNode {
         }
         if speaksForConductor(peer) {
             FileHandle.standardError.write(Data("trellis node \(name): peer \(peer) is gone (\(reason))\n".utf8))
-            if lackedBehaviorsFor.contains(peer) {
-                finish(2)
-            } else {
-                finish(setupFailedText == nil ? 3 : 0)
-            }
+            let told = setupFailedText != nil || lackedBehaviorsFor.contains(peer)
+            finish(told ? goodbyeCode(from: peer) : 3)
         }
+    }
+
+    /// What this node exits with when its conductor `peer` ends the run: 2 when this node
+    /// lacked behaviours the run needed (its own set-up mistake), else 0.
+    private func goodbyeCode(from peer: String) -> Int32 {
+        lackedBehaviorsFor.contains(peer) ? 2 : 0
     }
 }
