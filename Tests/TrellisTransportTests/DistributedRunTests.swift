@@ -171,7 +171,7 @@ struct DistributedRunTests {
         for (message, expectedCode) in garbage {
             try raw.send(message, dontWait: false)
             var items = [ZMQPollItem(.socket(raw))]
-            try #require(try ZMQPoll.poll(&items, timeoutMilliseconds: 30_000) == 1)
+            try #require(try await pollGivingWay(&items, timeout: .seconds(30)) == 1)
             let answer = try #require(try raw.receive())
             let decoded = try WireMessage.decode(answer)
             guard case let .error(code, _) = decoded.body else {

@@ -40,7 +40,7 @@ struct EarlyControlTests {
         var answered = false
         while !answered {
             var items = [ZMQPollItem(.socket(inbox))]
-            try #require(try ZMQPoll.poll(&items, timeoutMilliseconds: 20_000) == 1, "no answer from the node")
+            try #require(try await pollGivingWay(&items, timeout: .seconds(20)) == 1, "no answer from the node")
             guard var frames = try inbox.receive() else { continue }
             frames.removeFirst()  // the node's routing id
             if let message = try? WireMessage.decode(frames), case .return(.fault) = message.body { answered = true }

@@ -40,10 +40,10 @@ struct GarbageTests {
         }
 
         /// The next message the node sends the raw peer that is not a heartbeat (bounded wait).
-        func nextFromNode(timeoutMilliseconds: Int = 20_000) throws -> WireMessage? {
+        func nextFromNode(timeoutMilliseconds: Int = 20_000) async throws -> WireMessage? {
             while true {
                 var items = [ZMQPollItem(.socket(inbox))]
-                guard try ZMQPoll.poll(&items, timeoutMilliseconds: timeoutMilliseconds) == 1, var frames = try inbox.receive() else { return nil }
+                guard try await pollGivingWay(&items, timeout: .milliseconds(timeoutMilliseconds)) == 1, var frames = try inbox.receive() else { return nil }
                 frames.removeFirst()  // the node's routing id
                 var found: WireMessage?
                 WireBatch.decodeEach(frames) { result in
@@ -73,7 +73,7 @@ struct GarbageTests {
             try stage.outbound.send(frame, dontWait: false)
         }
         var errors = 0
-        while errors < flood, let message = try stage.nextFromNode() {
+        while errors < flood, let message = try await stage.nextFromNode() {
             if case .error = message.body { errors += 1 }
         }
         #expect(errors == flood)
@@ -96,7 +96,7 @@ struct GarbageTests {
         // between them (at most 20 s in all), rather than hold a thread in one long poll.
         var received: WireMessage?
         for _ in 0..<400 where received == nil {
-            received = try stage.nextFromNode(timeoutMilliseconds: 50)
+            received = try await stage.nextFromNode(timeoutMilliseconds: 50)
             await Task.yield()
         }
         let request = try #require(received)

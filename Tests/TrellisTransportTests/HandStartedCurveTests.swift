@@ -70,15 +70,6 @@ struct HandStartedCurveTests {
         func nodeBSaid() -> String { (try? String(contentsOfFile: path("b.err"), encoding: .utf8)) ?? "" }
     }
 
-    /// Waits (bounded, in short slices) for a process to exit; true when it did.
-    static func exits(_ process: Process, within limit: Duration) async -> Bool {
-        let deadline = ContinuousClock.now.advanced(by: limit)
-        while process.isRunning, ContinuousClock.now < deadline {
-            try? await Task.sleep(for: .milliseconds(20))
-        }
-        return !process.isRunning
-    }
-
     @Test func handStartedNodesWithKeyFilesRunTheScenario() async throws {
         let stage = try Stage()
         try await stage.makeKeys(["main", "b", "c"], in: "keys")
@@ -88,7 +79,7 @@ struct HandStartedCurveTests {
         let inProcess = try #require(try await runBounded(stage.binary, ["run", stage.scenario], timeout: .seconds(30)))
         #expect(distributed.status == 0, "\(distributed.stderr)")
         #expect(distributed.stdout == inProcess.stdout)
-        try #require(await Self.exits(b, within: .seconds(60)))
+        try #require(await processExits(b, within: .seconds(60)))
         #expect(b.terminationStatus == 0)
     }
 
@@ -101,7 +92,7 @@ struct HandStartedCurveTests {
         let outcome = try await stage.conduct(keys: "keys")
         #expect(outcome.status == 2, "\(outcome.stderr)")
         #expect(outcome.stderr.contains("node x greeted the conductor, but the scenario's placement has no node x"), "\(outcome.stderr)")
-        try #require(await Self.exits(x, within: .seconds(60)), "node x outlived the run")
+        try #require(await processExits(x, within: .seconds(60)), "node x outlived the run")
         #expect(x.terminationStatus == 0)
     }
 
@@ -120,7 +111,7 @@ struct HandStartedCurveTests {
         #expect(outcome.status == 2, "\(outcome.stderr)")
         #expect(outcome.stderr.contains("which is not among the keys given to the conductor main"), "\(outcome.stderr)")
         #expect(started.duration(to: .now) < .seconds(25))  // named, not the 30 s greeting deadline
-        try #require(await Self.exits(b, within: .seconds(60)))
+        try #require(await processExits(b, within: .seconds(60)))
         #expect(b.terminationStatus == 2)
         #expect(stage.nodeBSaid().contains("main refused this node's CURVE key"), "\(stage.nodeBSaid())")
     }
@@ -140,7 +131,7 @@ struct HandStartedCurveTests {
         let outcome = try await stage.conduct(keys: "keys")
         #expect(outcome.status == 2, "\(outcome.stderr)")
         #expect(outcome.stderr.contains("that node was given another main.pub"), "\(outcome.stderr)")
-        try #require(await Self.exits(b, within: .seconds(60)))
+        try #require(await processExits(b, within: .seconds(60)))
         #expect(b.terminationStatus == 2)
         #expect(stage.nodeBSaid().contains("the public key this node has for main is most likely not main's"), "\(stage.nodeBSaid())")
     }
@@ -153,7 +144,7 @@ struct HandStartedCurveTests {
         let outcome = try await stage.conduct(keys: "keys")
         #expect(outcome.status == 2, "\(outcome.stderr)")
         #expect(outcome.stderr.contains("a node connected to the conductor main without CURVE, which this run uses"), "\(outcome.stderr)")
-        try #require(await Self.exits(b, within: .seconds(60)))
+        try #require(await processExits(b, within: .seconds(60)))
         #expect(b.terminationStatus == 2)
         // It hears a mismatch, or (the conductor having hung up at once) a handshake cut short.
         #expect(stage.nodeBSaid().contains("uses CURVE, and this node does not"), "\(stage.nodeBSaid())")

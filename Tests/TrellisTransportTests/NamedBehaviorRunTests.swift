@@ -193,8 +193,8 @@ struct NamedBehaviorRunTests {
             "--node", "b=ipc://\(directory.path)/b.sock", "--node", "c=ipc://\(directory.path)/c.sock",
         ], timeout: .seconds(60)))
         #expect(!outcome.timedOut)
-        #expect(await SetupFailureTests.exits(b, within: .seconds(10)))
-        #expect(await SetupFailureTests.exits(c, within: .seconds(10)))
+        #expect(await processExits(b, within: .seconds(10)))
+        #expect(await processExits(c, within: .seconds(10)))
         if program == "runner" {
             let scenario = try ScenarioDecoder.decode(Self.text, file: "named.json", registry: DifferentialBehaviors.registry)
             let expected = try await ScenarioRunner.run(scenario).canonicalLines

@@ -44,7 +44,7 @@ struct NetworkFaultTests {
         case .stop: kill(run.b.processIdentifier, SIGSTOP)
         case .cut: try await lab.setLink(of: "b", up: false)
         }
-        let ended = await NetworkLab.waitForExit(run.conductor, within: .seconds(30))
+        let ended = await processExits(run.conductor, within: .seconds(30))
         let took = injected.duration(to: .now)
         print("NetworkFaultTests: \(fault.rawValue) of node b: the conductor exited \(took) after the fault (curve: \(lab.curve))")
         #expect(ended, "the conductor did not end within 30 s of the fault")
@@ -53,10 +53,10 @@ struct NetworkFaultTests {
         #expect(stderr.contains("node b is gone"), "stderr: \(stderr)")
         #expect(took <= Self.endBound, "detected and ended \(took) after the fault; stderr: \(stderr)")
         // Node c was told goodbye; node b, cut off, declared its conductor gone.
-        #expect(await NetworkLab.waitForExit(run.c, within: .seconds(10)))
+        #expect(await processExits(run.c, within: .seconds(10)))
         #expect(run.c.terminationStatus == 0)
         if fault == .cut {
-            #expect(await NetworkLab.waitForExit(run.b, within: .seconds(10)))
+            #expect(await processExits(run.b, within: .seconds(10)))
             #expect(run.b.terminationStatus == 3)
         }
     }
@@ -71,7 +71,7 @@ struct NetworkFaultTests {
         // The run cannot have ended meanwhile: every step needs node c.
         #expect(run.conductor.isRunning)
         try await lab.setLink(of: "c", up: true)
-        #expect(await NetworkLab.waitForExit(run.conductor, within: .seconds(60)))
+        #expect(await processExits(run.conductor, within: .seconds(60)))
         #expect(run.conductor.terminationStatus == 0, "stderr: \(run.conductorStderr())")
         let executable = try #require(TrellisBinary.url)
         let inProcess = try #require(try await runBounded(executable, ["run", lab.scenarioFile.path], timeout: .seconds(60)))
@@ -241,15 +241,6 @@ final class NetworkLab: Sendable {
 
     func setLink(of host: String, up: Bool) async throws {
         try await sh(["-n", "\(prefix)-\(host)", "link", "set", "eth0", up ? "up" : "down"])
-    }
-
-    /// Waits (bounded, in short sleeps) for `process` to exit; true when it did.
-    static func waitForExit(_ process: Process, within limit: Duration) async -> Bool {
-        let deadline = ContinuousClock.now.advanced(by: limit)
-        while process.isRunning, ContinuousClock.now < deadline {
-            try? await Task.sleep(for: .milliseconds(10))
-        }
-        return !process.isRunning
     }
 
     private func sh(_ arguments: [String]) async throws {

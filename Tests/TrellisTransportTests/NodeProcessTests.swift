@@ -10,34 +10,27 @@ import ZeroMQ
 @Suite(.tags(.multiProcess), .selected(.multiProcess), .timeLimit(.minutes(2)))
 struct NodeProcessTests {
     /// Runs `trellis` with a bounded wait; returns status and standard output.
-    func trellis(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        let executable = try #require(trellisExecutable, "build the trellis executable first")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()  // ends when the process does
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    func trellis(_ arguments: [String]) async throws -> (status: Int32, output: String) {
+        let executable = try #require(TrellisBinary.url, "build the trellis executable first")
+        let outcome = try #require(try await runBounded(executable, arguments, timeout: .seconds(90)))
+        #expect(!outcome.timedOut, "trellis \(arguments.joined(separator: " ")) did not end within 90 s")
+        return (outcome.status, outcome.stdout)
     }
 
     @Test(arguments: [["--endpoints", "tcp"], ["--curve"], ["--endpoints", "tcp", "--curve"]])
-    func theCommandLinePrintsTheInProcessTrace(flags: [String]) throws {
+    func theCommandLinePrintsTheInProcessTrace(flags: [String]) async throws {
         let (text, _) = try spreadOverThreeNodes(packageRoot.appendingPathComponent("Examples/chain-dismiss-middle.json"))
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-cli-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).json")
         try text.write(to: file, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: file) }
-        let inProcess = try trellis(["run", file.path])
-        let distributed = try trellis(["run", file.path, "--transport", "zmq"] + flags)
+        let inProcess = try await trellis(["run", file.path])
+        let distributed = try await trellis(["run", file.path, "--transport", "zmq"] + flags)
         #expect(inProcess.status == 0)
         #expect(distributed.status == 0)
         #expect(distributed.output == inProcess.output)
     }
 
-    @Test func perNodeTraceFilesMergeBackToTheRun() throws {
+    @Test func perNodeTraceFilesMergeBackToTheRun() async throws {
         let (text, _) = try spreadOverThreeNodes(packageRoot.appendingPathComponent("Examples/current-context-in-navigation.json"))
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-nodes-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -45,20 +38,20 @@ struct NodeProcessTests {
         let file = directory.appendingPathComponent("scenario.json")
         try text.write(to: file, atomically: true, encoding: .utf8)
         let perNode = directory.appendingPathComponent("nodes").path
-        let run = try trellis(["run", file.path, "--transport", "zmq", "--trace-dir", perNode])
+        let run = try await trellis(["run", file.path, "--transport", "zmq", "--trace-dir", perNode])
         #expect(run.status == 0)
         let files = try FileManager.default.contentsOfDirectory(atPath: perNode).sorted()
         #expect(files == ["b.jsonl", "c.jsonl", "main.jsonl"])
-        let shown = try trellis(["trace", "show"] + files.map { "\(perNode)/\($0)" })
+        let shown = try await trellis(["trace", "show"] + files.map { "\(perNode)/\($0)" })
         #expect(shown.status == 0)
         #expect(shown.output == run.output)
     }
 
-    @Test func zmqOptionsWithoutZmqAreRejected() throws {
+    @Test func zmqOptionsWithoutZmqAreRejected() async throws {
         let example = packageRoot.appendingPathComponent("Examples/iphone-rotation.json").path
-        #expect(try trellis(["run", example, "--curve"]).status == 2)
-        #expect(try trellis(["node", "--name", "b", "--bind", "nonsense"]).status == 2)
-        #expect(try trellis(["node", "--name", "b", "--bind", "ipc:///tmp/x.sock", "--peer", "main"]).status == 2)
+        #expect(try await trellis(["run", example, "--curve"]).status == 2)
+        #expect(try await trellis(["node", "--name", "b", "--bind", "nonsense"]).status == 2)
+        #expect(try await trellis(["node", "--name", "b", "--bind", "ipc:///tmp/x.sock", "--peer", "main"]).status == 2)
     }
 
     /// Issue 16: a distributed run set up wrongly exits 2 (bad input) within seconds, naming
@@ -121,10 +114,10 @@ struct NodeProcessTests {
 
         /// The next message the node sends the conductor that is not a heartbeat, with the routing
         /// id it came from, within 30 s.
-        func next() throws -> (from: String, message: WireMessage)? {
+        func next() async throws -> (from: String, message: WireMessage)? {
             while true {
                 var items = [ZMQPollItem(.socket(router))]
-                guard try ZMQPoll.poll(&items, timeoutMilliseconds: 30_000) == 1, let frames = try router.receive() else { return nil }
+                guard try await pollGivingWay(&items, timeout: .seconds(30)) == 1, let frames = try router.receive() else { return nil }
                 let message = try WireMessage.decode(Array(frames.dropFirst()))
                 if message.body != .heartbeat { return (String(decoding: frames[0], as: UTF8.self), message) }
             }
@@ -140,10 +133,10 @@ struct NodeProcessTests {
         }
     }
 
-    @Test func aNodeWhoseConductorFallsSilentExits() throws {
+    @Test func aNodeWhoseConductorFallsSilentExits() async throws {
         // A stand-in conductor: it listens, hears the node's HELLO, answers once, then goes silent.
         let stage = try StandInConductor(nodeArguments: [])
-        let greeting = try #require(try stage.next())
+        let greeting = try #require(try await stage.next())
         #expect(greeting.from == "b")
         guard case let .hello(name, _, _, endpoint) = greeting.message.body else {
             Issue.record("expected HELLO, got \(greeting.message.body)")
@@ -154,7 +147,7 @@ struct NodeProcessTests {
         defer { dealer.close() }
         try dealer.send(WireMessage(.hello(node: "main", runID: "orphan", capabilities: 0)).encode(), dontWait: false)
         // Now silence: the node must declare its conductor gone (2 s by default) and exit 3.
-        stage.node.waitUntilExit()
+        try #require(await processExits(stage.node, within: .seconds(60)), "node b did not exit")
         #expect(stage.node.terminationStatus == 3)
     }
 
@@ -162,9 +155,9 @@ struct NodeProcessTests {
     /// SETUP, from main only. A stranger's SETUP changes nothing (main's is still accepted), a
     /// second SETUP from main is refused with ERROR 6, and the node keeps serving until main's
     /// goodbye.
-    @Test func aNodeIsSetUpOnceByItsConductorOnly() throws {
+    @Test func aNodeIsSetUpOnceByItsConductorOnly() async throws {
         let stage = try StandInConductor(nodeArguments: ["--conductor", "main"])
-        guard case let .hello(_, _, _, endpoint)? = try stage.next()?.message.body else {
+        guard case let .hello(_, _, _, endpoint)? = try await stage.next()?.message.body else {
             Issue.record("the node did not greet its conductor")
             return
         }
@@ -181,14 +174,14 @@ struct NodeProcessTests {
         defer { conductor.close() }
         _ = try conductor.send(WireMessage(.hello(node: "main", runID: "authority", capabilities: 0)).encode(), dontWait: false)
         _ = try conductor.send(setup(2), dontWait: false)
-        let ready = try stage.next()?.message
+        let ready = try await stage.next()?.message
         guard case .ready(node: "b")? = ready?.body else {
             Issue.record("the conductor's SETUP after a stranger's got \(String(describing: ready?.body)), not READY")
             return
         }
         #expect(ready?.header.correlationID == 2)
         _ = try conductor.send(setup(3), dontWait: false)
-        guard case let .error(code, text)? = try stage.next()?.message.body else {
+        guard case let .error(code, text)? = try await stage.next()?.message.body else {
             Issue.record("a second SETUP was not refused with an ERROR")
             return
         }
@@ -196,7 +189,7 @@ struct NodeProcessTests {
         #expect(text.contains("already set up by main"))
         #expect(stage.node.isRunning)
         _ = try conductor.send(WireMessage(.goodbye, correlationID: 4).encode(), dontWait: false)
-        stage.node.waitUntilExit()
+        try #require(await processExits(stage.node, within: .seconds(60)), "node b did not exit")
         #expect(stage.node.terminationStatus == 0)
     }
 
@@ -205,11 +198,11 @@ struct NodeProcessTests {
     /// itself and the behaviour, builds nothing, and exits 2 at its conductor's goodbye.
     @Test("a node refuses a SETUP naming behaviours it lacks (ERROR 8), and exits 2 at the goodbye",
           arguments: ["trellis", "python"])
-    func aNodeRefusesBehavioursItLacks(program: String) throws {
+    func aNodeRefusesBehavioursItLacks(program: String) async throws {
         let python = [Self.python, packageRoot.appendingPathComponent("Tests/Interop/trellis_node.py").path]
         if program == "python", !Self.pythonHasZMQ { return }
         let stage = try StandInConductor(nodeArguments: [], program: program == "python" ? python : nil)
-        guard case let .hello(_, _, _, announced)? = try stage.next()?.message.body else {
+        guard case let .hello(_, _, _, announced)? = try await stage.next()?.message.body else {
             Issue.record("the node did not greet its conductor")
             return
         }
@@ -222,7 +215,7 @@ struct NodeProcessTests {
         _ = try conductor.send(WireMessage(.setup(
             runID: "named", node: "b", scenarioJSON: scenario, heartbeatIntervalMilliseconds: 250, peerGoneTimeoutMilliseconds: 2_000,
             behaviors: named), correlationID: 5).encode(), dontWait: false)
-        let reply = try stage.next()?.message
+        let reply = try await stage.next()?.message
         guard case let .error(code, text)? = reply?.body else {
             Issue.record("a SETUP naming unknown behaviours got \(String(describing: reply?.body)), not ERROR 8")
             return
@@ -234,7 +227,7 @@ struct NodeProcessTests {
         #expect(text.contains("Overlay (presentation-controller behaviour)"), "\(text)")
         #expect(stage.node.isRunning)
         _ = try conductor.send(WireMessage(.goodbye, correlationID: 6).encode(), dontWait: false)
-        stage.node.waitUntilExit()
+        try #require(await processExits(stage.node, within: .seconds(60)), "node b did not exit")
         #expect(stage.node.terminationStatus == 2)
     }
 

@@ -103,7 +103,7 @@ struct NodeStopTests {
         let b = try #require(await NodeWatch.setUpChild(named: "b", of: conductor.processIdentifier, within: .seconds(60)),
                              "node b was not set up within 60 s")
         kill(b, SIGTERM)
-        let ended = await NodeWatch.waitForExit(conductor, within: .seconds(45))
+        let ended = await processExits(conductor, within: .seconds(45))
         #expect(ended, "the conductor did not end within 45 s of node b's SIGTERM")
         let stderr = (try? String(contentsOf: errors, encoding: .utf8)) ?? ""
         #expect(conductor.terminationStatus == 3, "stderr: \(stderr)")
@@ -160,13 +160,5 @@ enum NodeWatch {
         guard let handle = FileHandle(forReadingAtPath: path) else { return Data() }
         defer { try? handle.close() }
         return (try? handle.readToEnd()) ?? Data()
-    }
-
-    static func waitForExit(_ process: Process, within limit: Duration) async -> Bool {
-        let deadline = ContinuousClock.now.advanced(by: limit)
-        while process.isRunning, ContinuousClock.now < deadline {
-            try? await Task.sleep(for: .milliseconds(10))
-        }
-        return !process.isRunning
     }
 }

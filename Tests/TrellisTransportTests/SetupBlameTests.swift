@@ -51,7 +51,7 @@ struct SetupBlameTests {
     /// What a correctly keyed node says when another node's mistake ended the set-up: the
     /// conductor's words, naming that node, and never its own key.
     static func expectToldNotBlamed(_ name: String, naming other: String, exited process: Process, on stage: HandStartedCurveTests.Stage) async throws {
-        try #require(await HandStartedCurveTests.exits(process, within: .seconds(60)), "node \(name) was left waiting")
+        try #require(await processExits(process, within: .seconds(60)), "node \(name) was left waiting")
         let text = said(name, on: stage)
         #expect(!text.contains("most likely not main's"), "node \(name), correctly keyed, blamed itself: \(text)")
         #expect(text.contains("the run's set-up failed, says its conductor main: "), "\(text)")
@@ -64,7 +64,7 @@ struct SetupBlameTests {
         _ name: String, exited process: Process, saying words: String, on stage: HandStartedCurveTests.Stage,
         sourceLocation: SourceLocation = #_sourceLocation
     ) async throws {
-        try #require(await HandStartedCurveTests.exits(process, within: .seconds(60)), "node \(name) was left waiting", sourceLocation: sourceLocation)
+        try #require(await processExits(process, within: .seconds(60)), "node \(name) was left waiting", sourceLocation: sourceLocation)
         let text = said(name, on: stage)
         #expect(process.terminationStatus == 2, "\(text)", sourceLocation: sourceLocation)
         #expect(text.contains(words), "\(text)", sourceLocation: sourceLocation)
@@ -161,7 +161,7 @@ struct SetupBlameTests {
         #expect(outcome.status == 2, "\(outcome.stderr)")
         #expect(outcome.stderr.contains("node c connected to the conductor main with the CURVE key of node b"), "\(outcome.stderr)")
         try await Self.expectBlamed("c", exited: c, saying: "its conductor main refused this node: node c connected to the conductor main with the CURVE key of node b", on: stage)
-        try #require(await HandStartedCurveTests.exits(b, within: .seconds(60)), "node b was left waiting")
+        try #require(await processExits(b, within: .seconds(60)), "node b was left waiting")
         let text = Self.said("b", on: stage)
         #expect(!text.contains("most likely not main's"), "\(text)")
         #expect(text.contains("the run's set-up failed, says its conductor main: node c connected"), "\(text)")

@@ -39,15 +39,6 @@ struct SetupFailureTests {
         return process
     }
 
-    /// Waits (bounded, in short slices) for a process to exit; true when it did.
-    static func exits(_ process: Process, within limit: Duration) async -> Bool {
-        let deadline = ContinuousClock.now.advanced(by: limit)
-        while process.isRunning, ContinuousClock.now < deadline {
-            try? await Task.sleep(for: .milliseconds(20))
-        }
-        return !process.isRunning
-    }
-
     /// Runs `start()`; returns the error it ended with (nil: it started) and how long it took.
     static func start(_ run: DistributedRun) async -> (error: DistributedRunError?, took: Duration) {
         let began = ContinuousClock.now
@@ -137,7 +128,7 @@ struct SetupFailureTests {
         #expect(text.hasPrefix("node b did not greet the conductor within 3"), "\(text)")
         #expect(text.contains("--peer main="), "\(text)")
         // c greeted, was greeted back and told goodbye: it ends now, not after its 600 s.
-        try #require(await Self.exits(c, within: .seconds(60)))
+        try #require(await processExits(c, within: .seconds(60)))
         #expect(c.terminationStatus == 0)
     }
 
@@ -168,7 +159,7 @@ struct SetupFailureTests {
         // A hang guard, not a timing check (timings are trellis bench's): the texts above prove
         // the rule, and the whole suite on two cores took 30 s where one run alone takes 2.
         #expect(took < .seconds(90))
-        try #require(await Self.exits(b, within: .seconds(60)))
+        try #require(await processExits(b, within: .seconds(60)))
         #expect(b.terminationStatus == 2)
     }
 
@@ -196,7 +187,7 @@ struct SetupFailureTests {
         // A hang guard, not a timing check (timings are trellis bench's): the texts above prove
         // the rule, and the whole suite on two cores took 30 s where one run alone takes 2.
         #expect(took < .seconds(90))
-        try #require(await Self.exits(stranger, within: .seconds(60)))
+        try #require(await processExits(stranger, within: .seconds(60)))
         #expect(stranger.terminationStatus == 0)
     }
 
@@ -278,7 +269,7 @@ struct SetupFailureTests {
         let workFolder = try #require(folder.map { (temporary as NSString).appendingPathComponent($0) })
         #expect(spawned.count == 1)
         kill(pid, signal)
-        try #require(await Self.exits(conductor, within: .seconds(60)))
+        try #require(await processExits(conductor, within: .seconds(60)))
         #expect(conductor.terminationStatus == 128 + signal)
         #expect(!FileManager.default.fileExists(atPath: workFolder))
         for child in spawned { #expect(await Self.dies(child, within: .seconds(5))) }

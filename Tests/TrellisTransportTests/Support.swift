@@ -95,3 +95,30 @@ func runnerOptions() throws -> DistributedOptions {
     options.nodeExecutable = try #require(TrellisBinary.testRunnerURL?.path, "build the test runner first (swift build --build-tests)")
     return options
 }
+
+/// Waits at most `timeout` until one of `items` is ready; returns how many are (0: none in time).
+///
+/// Polls in slices of a few milliseconds and hands the thread back between them. An async test
+/// runs on one of the cooperative pool's threads — two on a two-core machine — and the node it
+/// waits for needs one of them to answer: a single synchronous poll of 20 s, in two tests at
+/// once, left nothing to serve any node of the whole suite and failed a CI run (a handler's
+/// `Task.sleep` of 100 ms did not end within 20 s).
+func pollGivingWay(_ items: inout [ZMQPollItem], timeout: Duration) async throws -> Int {
+    let deadline = ContinuousClock.now + timeout
+    while true {
+        let ready = try ZMQPoll.poll(&items, timeoutMilliseconds: 5)
+        if ready > 0 || ContinuousClock.now >= deadline { return ready }
+        await Task.yield()
+    }
+}
+
+/// Waits at most `limit` for `process` to exit; true when it did. Looks in short slices between
+/// which the thread is free: `waitUntilExit()` would hold a thread of the cooperative pool for as
+/// long as the process runs (see `pollGivingWay`).
+func processExits(_ process: Process, within limit: Duration) async -> Bool {
+    let deadline = ContinuousClock.now.advanced(by: limit)
+    while process.isRunning, ContinuousClock.now < deadline {
+        try? await Task.sleep(for: .milliseconds(10))
+    }
+    return !process.isRunning
+}
