@@ -162,9 +162,11 @@ struct NodeProcessTests {
             return
         }
         let scenario = #"{ "window": { "size": [320, 568] }, "root": "R", "controllers": { "R": { "children": ["A"] }, "A": {} }, "placement": { "A": "b" } }"#
+        // The stand-in sends no heartbeats: a 2 s silence bound would end the node whenever the
+        // whole suite keeps this test waiting for a thread that long.
         func setup(_ correlation: UInt64) -> [[UInt8]] {
             WireMessage(.setup(runID: "authority", node: "b", scenarioJSON: scenario, heartbeatIntervalMilliseconds: 250,
-                               peerGoneTimeoutMilliseconds: 2_000, peers: [WirePeer(node: "main", endpoint: stage.conductorEndpoint)]),
+                               peerGoneTimeoutMilliseconds: 60_000, peers: [WirePeer(node: "main", endpoint: stage.conductorEndpoint)]),
                         correlationID: correlation).encode()
         }
         let stranger = try stage.dealer("x", to: endpoint)
@@ -212,8 +214,9 @@ struct NodeProcessTests {
         defer { conductor.close() }
         _ = try conductor.send(WireMessage(.hello(node: "main", runID: "named", capabilities: 0)).encode(), dontWait: false)
         let named = [WireBehavior(.presentationController, "Overlay"), WireBehavior(.viewController, "Sidebar")]
+        // No heartbeats come from the stand-in: the silence bound is a hang guard, not the test.
         _ = try conductor.send(WireMessage(.setup(
-            runID: "named", node: "b", scenarioJSON: scenario, heartbeatIntervalMilliseconds: 250, peerGoneTimeoutMilliseconds: 2_000,
+            runID: "named", node: "b", scenarioJSON: scenario, heartbeatIntervalMilliseconds: 250, peerGoneTimeoutMilliseconds: 60_000,
             behaviors: named), correlationID: 5).encode(), dontWait: false)
         let reply = try await stage.next()?.message
         guard case let .error(code, text)? = reply?.body else {
