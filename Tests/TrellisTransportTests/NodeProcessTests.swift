@@ -79,7 +79,9 @@ struct NodeProcessTests {
     }
 
     /// A `trellis node` named b started with `arguments`, greeting a stand-in conductor "main":
-    /// a ROUTER the test reads, in a folder of its own.
+    /// a ROUTER the test reads, in a folder of its own. The conversation runs on a thread of its
+    /// own (`converse`), as a conductor's does: on the test pool's threads a test kept waiting
+    /// for a turn longer than the node's silence bound (2 s before a SETUP) lost its node.
     final class StandInConductor {
         let directory: URL
         let context: ZMQContext
@@ -87,9 +89,11 @@ struct NodeProcessTests {
         let node: Process
         let conductorEndpoint: String
 
+        struct NoExecutable: Error {}
+
         /// `program`: the node's program and its first arguments (default: `trellis node`).
         init(nodeArguments: [String], program: [String]? = nil) throws {
-            let executable = try #require(trellisExecutable)
+            guard let executable = trellisExecutable else { throw NoExecutable() }
             directory = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-node-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             context = try ZMQContext()
@@ -112,15 +116,54 @@ struct NodeProcessTests {
             try? FileManager.default.removeItem(at: directory)
         }
 
-        /// The next message the node sends the conductor that is not a heartbeat, with the routing
-        /// id it came from, within 30 s.
-        func next() async throws -> (from: String, message: WireMessage)? {
+        /// What the stand-in heard and saw, checked by the test once the conversation is over.
+        struct Transcript: Sendable {
+            /// Each message from the node that is not a heartbeat, with its routing id, in order.
+            var heard: [(from: String, message: WireMessage)] = []
+            /// Whether the node still ran when the script said (`noteRunning`).
+            var running: Bool?
+            /// The node's exit status; nil when it had not exited 60 s after the script ended.
+            var exitStatus: Int32?
+        }
+
+        /// Starts the node and runs `script` with it on a new thread; then waits (at most 60 s)
+        /// for the node to exit, kills it if it has not, and returns the transcript.
+        static func converse(nodeArguments: [String], program: [String]? = nil,
+                             _ script: @escaping @Sendable (StandInConductor, inout Transcript) throws -> Void) async throws -> Transcript {
+            try await withCheckedThrowingContinuation { continuation in
+                Thread.detachNewThread {
+                    do {
+                        let stage = try StandInConductor(nodeArguments: nodeArguments, program: program)
+                        var transcript = Transcript()
+                        try script(stage, &transcript)
+                        transcript.exitStatus = stage.exitStatus(within: .seconds(60))
+                        continuation.resume(returning: transcript)
+                    } catch {
+                        continuation.resume(throwing: error)
+                    }
+                }
+            }
+        }
+
+        /// The next message the node sends the conductor that is not a heartbeat (within 30 s),
+        /// also added to `transcript`.
+        func next(into transcript: inout Transcript) throws -> WireMessage? {
             while true {
                 var items = [ZMQPollItem(.socket(router))]
-                guard try await pollGivingWay(&items, timeout: .seconds(30)) == 1, let frames = try router.receive() else { return nil }
+                guard try ZMQPoll.poll(&items, timeoutMilliseconds: 30_000) == 1, let frames = try router.receive() else { return nil }
                 let message = try WireMessage.decode(Array(frames.dropFirst()))
-                if message.body != .heartbeat { return (String(decoding: frames[0], as: UTF8.self), message) }
+                guard message.body != .heartbeat else { continue }
+                transcript.heard.append((String(decoding: frames[0], as: UTF8.self), message))
+                return message
             }
+        }
+
+        /// The node's exit status once it has exited, looked at in short slices (this runs on
+        /// the conversation's own thread); nil when it still runs at the deadline.
+        func exitStatus(within limit: Duration) -> Int32? {
+            let deadline = ContinuousClock.now.advanced(by: limit)
+            while node.isRunning, ContinuousClock.now < deadline { usleep(10_000) }
+            return node.isRunning ? nil : node.terminationStatus
         }
 
         /// A DEALER into the node's inbox, as peer `name`.
@@ -135,20 +178,21 @@ struct NodeProcessTests {
 
     @Test func aNodeWhoseConductorFallsSilentExits() async throws {
         // A stand-in conductor: it listens, hears the node's HELLO, answers once, then goes silent.
-        let stage = try StandInConductor(nodeArguments: [])
-        let greeting = try #require(try await stage.next())
+        let transcript = try await StandInConductor.converse(nodeArguments: []) { stage, transcript in
+            guard case let .hello(_, _, _, endpoint)? = try stage.next(into: &transcript)?.body else { return }
+            let dealer = try stage.dealer("main", to: endpoint)
+            defer { dealer.close() }
+            try dealer.send(WireMessage(.hello(node: "main", runID: "orphan", capabilities: 0)).encode(), dontWait: false)
+        }
+        let greeting = try #require(transcript.heard.first, "the node did not greet its conductor")
         #expect(greeting.from == "b")
-        guard case let .hello(name, _, _, endpoint) = greeting.message.body else {
+        guard case let .hello(name, _, _, _) = greeting.message.body else {
             Issue.record("expected HELLO, got \(greeting.message.body)")
             return
         }
         #expect(name == "b")
-        let dealer = try stage.dealer("main", to: endpoint)
-        defer { dealer.close() }
-        try dealer.send(WireMessage(.hello(node: "main", runID: "orphan", capabilities: 0)).encode(), dontWait: false)
-        // Now silence: the node must declare its conductor gone (2 s by default) and exit 3.
-        try #require(await processExits(stage.node, within: .seconds(60)), "node b did not exit")
-        #expect(stage.node.terminationStatus == 3)
+        // Then silence: the node must declare its conductor gone (2 s by default) and exit 3.
+        #expect(transcript.exitStatus == 3)
     }
 
     /// SPEC §7, authority (CONFORMANCE 37): a node started with `--conductor main` takes one
@@ -156,43 +200,41 @@ struct NodeProcessTests {
     /// second SETUP from main is refused with ERROR 6, and the node keeps serving until main's
     /// goodbye.
     @Test func aNodeIsSetUpOnceByItsConductorOnly() async throws {
-        let stage = try StandInConductor(nodeArguments: ["--conductor", "main"])
-        guard case let .hello(_, _, _, endpoint)? = try await stage.next()?.message.body else {
-            Issue.record("the node did not greet its conductor")
+        let transcript = try await StandInConductor.converse(nodeArguments: ["--conductor", "main"]) { stage, transcript in
+            guard case let .hello(_, _, _, endpoint)? = try stage.next(into: &transcript)?.body else { return }
+            let scenario = #"{ "window": { "size": [320, 568] }, "root": "R", "controllers": { "R": { "children": ["A"] }, "A": {} }, "placement": { "A": "b" } }"#
+            func setup(_ correlation: UInt64) -> [[UInt8]] {
+                WireMessage(.setup(runID: "authority", node: "b", scenarioJSON: scenario, heartbeatIntervalMilliseconds: 250,
+                                   peerGoneTimeoutMilliseconds: 2_000, peers: [WirePeer(node: "main", endpoint: stage.conductorEndpoint)]),
+                            correlationID: correlation).encode()
+            }
+            let stranger = try stage.dealer("x", to: endpoint)
+            defer { stranger.close() }
+            _ = try stranger.send(setup(1), dontWait: false)
+            let conductor = try stage.dealer("main", to: endpoint)
+            defer { conductor.close() }
+            _ = try conductor.send(WireMessage(.hello(node: "main", runID: "authority", capabilities: 0)).encode(), dontWait: false)
+            _ = try conductor.send(setup(2), dontWait: false)
+            guard case .ready? = try stage.next(into: &transcript)?.body else { return }
+            _ = try conductor.send(setup(3), dontWait: false)
+            guard try stage.next(into: &transcript) != nil else { return }
+            transcript.running = stage.node.isRunning
+            _ = try conductor.send(WireMessage(.goodbye, correlationID: 4).encode(), dontWait: false)
+        }
+        try #require(transcript.heard.count == 3, "heard: \(transcript.heard.map(\.message.body))")
+        guard case .ready(node: "b") = transcript.heard[1].message.body else {
+            Issue.record("the conductor's SETUP after a stranger's got \(transcript.heard[1].message.body), not READY")
             return
         }
-        let scenario = #"{ "window": { "size": [320, 568] }, "root": "R", "controllers": { "R": { "children": ["A"] }, "A": {} }, "placement": { "A": "b" } }"#
-        // The stand-in sends no heartbeats: a 2 s silence bound would end the node whenever the
-        // whole suite keeps this test waiting for a thread that long.
-        func setup(_ correlation: UInt64) -> [[UInt8]] {
-            WireMessage(.setup(runID: "authority", node: "b", scenarioJSON: scenario, heartbeatIntervalMilliseconds: 250,
-                               peerGoneTimeoutMilliseconds: 60_000, peers: [WirePeer(node: "main", endpoint: stage.conductorEndpoint)]),
-                        correlationID: correlation).encode()
-        }
-        let stranger = try stage.dealer("x", to: endpoint)
-        defer { stranger.close() }
-        _ = try stranger.send(setup(1), dontWait: false)
-        let conductor = try stage.dealer("main", to: endpoint)
-        defer { conductor.close() }
-        _ = try conductor.send(WireMessage(.hello(node: "main", runID: "authority", capabilities: 0)).encode(), dontWait: false)
-        _ = try conductor.send(setup(2), dontWait: false)
-        let ready = try await stage.next()?.message
-        guard case .ready(node: "b")? = ready?.body else {
-            Issue.record("the conductor's SETUP after a stranger's got \(String(describing: ready?.body)), not READY")
-            return
-        }
-        #expect(ready?.header.correlationID == 2)
-        _ = try conductor.send(setup(3), dontWait: false)
-        guard case let .error(code, text)? = try await stage.next()?.message.body else {
-            Issue.record("a second SETUP was not refused with an ERROR")
+        #expect(transcript.heard[1].message.header.correlationID == 2)
+        guard case let .error(code, text) = transcript.heard[2].message.body else {
+            Issue.record("a second SETUP was not refused with an ERROR: \(transcript.heard[2].message.body)")
             return
         }
         #expect(code == WireErrorCode.unexpectedCommand.rawValue)
         #expect(text.contains("already set up by main"))
-        #expect(stage.node.isRunning)
-        _ = try conductor.send(WireMessage(.goodbye, correlationID: 4).encode(), dontWait: false)
-        try #require(await processExits(stage.node, within: .seconds(60)), "node b did not exit")
-        #expect(stage.node.terminationStatus == 0)
+        #expect(transcript.running == true)
+        #expect(transcript.exitStatus == 0)
     }
 
     /// TWP/1 §9.1 rule 4 (1.3), SPEC §4.1: a node that lacks a behaviour its SETUP names — the
@@ -203,35 +245,34 @@ struct NodeProcessTests {
     func aNodeRefusesBehavioursItLacks(program: String) async throws {
         let python = [Self.python, packageRoot.appendingPathComponent("Tests/Interop/trellis_node.py").path]
         if program == "python", !Self.pythonHasZMQ { return }
-        let stage = try StandInConductor(nodeArguments: [], program: program == "python" ? python : nil)
-        guard case let .hello(_, _, _, announced)? = try await stage.next()?.message.body else {
-            Issue.record("the node did not greet its conductor")
-            return
+        let transcript = try await StandInConductor.converse(nodeArguments: [], program: program == "python" ? python : nil) { stage, transcript in
+            guard case let .hello(_, _, _, announced)? = try stage.next(into: &transcript)?.body else { return }
+            let endpoint = announced.isEmpty ? "ipc://\(stage.directory.path)/b.sock" : announced
+            let scenario = #"{ "window": { "size": [320, 568] }, "root": "R", "controllers": { "R": { "children": ["A"] }, "A": {} }, "placement": { "A": "b" } }"#
+            let conductor = try stage.dealer("main", to: endpoint)
+            defer { conductor.close() }
+            _ = try conductor.send(WireMessage(.hello(node: "main", runID: "named", capabilities: 0)).encode(), dontWait: false)
+            let named = [WireBehavior(.presentationController, "Overlay"), WireBehavior(.viewController, "Sidebar")]
+            _ = try conductor.send(WireMessage(.setup(
+                runID: "named", node: "b", scenarioJSON: scenario, heartbeatIntervalMilliseconds: 250, peerGoneTimeoutMilliseconds: 2_000,
+                behaviors: named), correlationID: 5).encode(), dontWait: false)
+            guard try stage.next(into: &transcript) != nil else { return }
+            transcript.running = stage.node.isRunning
+            _ = try conductor.send(WireMessage(.goodbye, correlationID: 6).encode(), dontWait: false)
         }
-        let endpoint = announced.isEmpty ? "ipc://\(stage.directory.path)/b.sock" : announced
-        let scenario = #"{ "window": { "size": [320, 568] }, "root": "R", "controllers": { "R": { "children": ["A"] }, "A": {} }, "placement": { "A": "b" } }"#
-        let conductor = try stage.dealer("main", to: endpoint)
-        defer { conductor.close() }
-        _ = try conductor.send(WireMessage(.hello(node: "main", runID: "named", capabilities: 0)).encode(), dontWait: false)
-        let named = [WireBehavior(.presentationController, "Overlay"), WireBehavior(.viewController, "Sidebar")]
-        // No heartbeats come from the stand-in: the silence bound is a hang guard, not the test.
-        _ = try conductor.send(WireMessage(.setup(
-            runID: "named", node: "b", scenarioJSON: scenario, heartbeatIntervalMilliseconds: 250, peerGoneTimeoutMilliseconds: 60_000,
-            behaviors: named), correlationID: 5).encode(), dontWait: false)
-        let reply = try await stage.next()?.message
-        guard case let .error(code, text)? = reply?.body else {
-            Issue.record("a SETUP naming unknown behaviours got \(String(describing: reply?.body)), not ERROR 8")
+        try #require(transcript.heard.count == 2, "heard: \(transcript.heard.map(\.message.body))")
+        let reply = transcript.heard[1].message
+        guard case let .error(code, text) = reply.body else {
+            Issue.record("a SETUP naming unknown behaviours got \(reply.body), not ERROR 8")
             return
         }
         #expect(code == WireErrorCode.unknownBehavior.rawValue)
-        #expect(reply?.header.correlationID == 5)
+        #expect(reply.header.correlationID == 5)
         #expect(text.contains("node b"), "\(text)")
         #expect(text.contains("Sidebar (view-controller behaviour)"), "\(text)")
         #expect(text.contains("Overlay (presentation-controller behaviour)"), "\(text)")
-        #expect(stage.node.isRunning)
-        _ = try conductor.send(WireMessage(.goodbye, correlationID: 6).encode(), dontWait: false)
-        try #require(await processExits(stage.node, within: .seconds(60)), "node b did not exit")
-        #expect(stage.node.terminationStatus == 2)
+        #expect(transcript.running == true)
+        #expect(transcript.exitStatus == 2)
     }
 
     static let python = "/usr/bin/python3"
