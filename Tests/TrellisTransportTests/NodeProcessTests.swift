@@ -122,12 +122,12 @@ struct NodeProcessTests {
             var heard: [(from: String, message: WireMessage)] = []
             /// Whether the node still ran when the script said (`noteRunning`).
             var running: Bool?
-            /// The node's exit status; nil when it had not exited 60 s after the script ended.
+            /// The node's exit status (`awaitExit`); nil when it had not exited.
             var exitStatus: Int32?
         }
 
-        /// Starts the node and runs `script` with it on a new thread; then waits (at most 60 s)
-        /// for the node to exit, kills it if it has not, and returns the transcript.
+        /// Starts the node, runs `script` with it on a new thread and returns the transcript; a
+        /// node still running then is killed.
         static func converse(nodeArguments: [String], program: [String]? = nil,
                              _ script: @escaping @Sendable (StandInConductor, inout Transcript) throws -> Void) async throws -> Transcript {
             try await withCheckedThrowingContinuation { continuation in
@@ -136,7 +136,6 @@ struct NodeProcessTests {
                         let stage = try StandInConductor(nodeArguments: nodeArguments, program: program)
                         var transcript = Transcript()
                         try script(stage, &transcript)
-                        transcript.exitStatus = stage.exitStatus(within: .seconds(60))
                         continuation.resume(returning: transcript)
                     } catch {
                         continuation.resume(throwing: error)
@@ -158,12 +157,13 @@ struct NodeProcessTests {
             }
         }
 
-        /// The node's exit status once it has exited, looked at in short slices (this runs on
-        /// the conversation's own thread); nil when it still runs at the deadline.
-        func exitStatus(within limit: Duration) -> Int32? {
-            let deadline = ContinuousClock.now.advanced(by: limit)
+        /// Waits at most 60 s for the node to exit and notes its status, looking in short slices
+        /// (this runs on the conversation's own thread). Called before the script's sockets
+        /// close: they have no linger, and what they still queue would be dropped unsent.
+        func awaitExit(into transcript: inout Transcript) {
+            let deadline = ContinuousClock.now.advanced(by: .seconds(60))
             while node.isRunning, ContinuousClock.now < deadline { usleep(10_000) }
-            return node.isRunning ? nil : node.terminationStatus
+            transcript.exitStatus = node.isRunning ? nil : node.terminationStatus
         }
 
         /// A DEALER into the node's inbox, as peer `name`.
@@ -183,6 +183,7 @@ struct NodeProcessTests {
             let dealer = try stage.dealer("main", to: endpoint)
             defer { dealer.close() }
             try dealer.send(WireMessage(.hello(node: "main", runID: "orphan", capabilities: 0)).encode(), dontWait: false)
+            stage.awaitExit(into: &transcript)
         }
         let greeting = try #require(transcript.heard.first, "the node did not greet its conductor")
         #expect(greeting.from == "b")
@@ -220,6 +221,7 @@ struct NodeProcessTests {
             guard try stage.next(into: &transcript) != nil else { return }
             transcript.running = stage.node.isRunning
             _ = try conductor.send(WireMessage(.goodbye, correlationID: 4).encode(), dontWait: false)
+            stage.awaitExit(into: &transcript)
         }
         try #require(transcript.heard.count == 3, "heard: \(transcript.heard.map(\.message.body))")
         guard case .ready(node: "b") = transcript.heard[1].message.body else {
@@ -259,6 +261,7 @@ struct NodeProcessTests {
             guard try stage.next(into: &transcript) != nil else { return }
             transcript.running = stage.node.isRunning
             _ = try conductor.send(WireMessage(.goodbye, correlationID: 6).encode(), dontWait: false)
+            stage.awaitExit(into: &transcript)
         }
         try #require(transcript.heard.count == 2, "heard: \(transcript.heard.map(\.message.body))")
         let reply = transcript.heard[1].message
