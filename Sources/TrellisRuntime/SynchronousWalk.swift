@@ -1,0 +1,297 @@
+import TrellisModel
+import TrellisTrace
+
+// The two walks of a size transition — `viewWillTransition` with its `sizeForChild` queries
+// (R2–R6) and the layout pass (R10) — delivered as synchronous calls where UIKit's would be.
+//
+// Every controller of a window runs on the window's executor (`WindowExecutor`), as UIKit's
+// controllers all run on the main thread. So when the walk reaches a local child of the same
+// window that does what UIKit's default does with the message, it need not send the message as
+// an async call — which costs an async frame, an executor check and a task switch a hop, more
+// than the whole hop of a traced plain walk — but can call the child on the executor it is
+// already on (`assumeIsolated`, checked at run time) and recurse through a subtree of defaults.
+// Anything else still gets today's async message, at the point the walk reaches it: a Swift
+// behaviour with its own hook, a presentation controller, a remote stand-in, a controller of
+// another window, and a child deeper than `synchronousDepth` below the last async message.
+//
+// A synchronous walk that reaches such an endpoint cannot wait for it, so it stops there and
+// returns where it stopped: the frames of the controllers it was in, innermost first. The async
+// call that started it sends the message, then resumes each frame in turn (`resume`), each
+// going on from where it stopped — the same order, depth first, as walking every hop async.
+// A walk with no such endpoint, the usual case, allocates nothing.
+
+/// How deep a synchronous walk recurses below the last async message before it sends one: each
+/// level takes a few hundred bytes of the thread's stack (a debug build several kilobytes),
+/// where an async message takes a heap frame, and a hierarchy may be 10,000 levels deep
+/// (`HierarchyDepth.maximum`).
+let synchronousDepth = 32
+
+/// What a controller reached by a synchronous walk did with it.
+enum SynchronousOutcome<Frame: Sendable>: Sendable {
+    /// It does not take this message synchronously (its behaviour has its own hook): nothing was
+    /// done, the caller sends the message.
+    case refused
+    /// Its whole subtree is done.
+    case finished
+    /// It stopped at an endpoint that needs an async message: the frames to resume, innermost
+    /// first, the last its own.
+    case stopped([Frame])
+}
+
+/// Where a controller's own walk over its children stopped.
+enum WalkStop<Frame: Sendable> {
+    /// At its child in `slot`, which needs an async message (`answer`: the size announced to it).
+    case child(slot: Int, answer: Size)
+    /// Below its child in `slot`: `frames`, innermost first, resume what was stopped; then this
+    /// controller goes on after that child.
+    case below([Frame], after: Int)
+}
+
+/// What a controller's walk still has to do after a stop.
+enum PendingStep: Sendable {
+    /// Send the message to the child in `slot` (with `answer`, the announced size, for the
+    /// size walk), then go on with the next.
+    case child(slot: Int, answer: Size)
+    /// The child in `slot`'s subtree was resumed by the frames before this one: go on after it.
+    case after(slot: Int)
+    /// The children are done: send the message to the presentation controller (R6, R10).
+    case presentation
+}
+
+/// A controller's size walk (`viewWillTransition`, R2–R6) stopped by a synchronous walk.
+struct SizeWalkFrame: Sendable {
+    let controller: Controller
+    let pending: PendingStep
+    let size: Size
+    let targets: Range<Int>
+    let transition: TransitionInfo
+    let cause: EventRef
+}
+
+/// What a layout pass (R10) passes from a controller's own part to its children's.
+struct LayoutPass: Sendable {
+    /// The first and last slots with an announced size to apply (`first > last` when none).
+    let first: Int
+    let last: Int
+    /// The children's cause: the controller's `viewWillLayoutSubviews` when it laid out.
+    let cause: EventRef?
+    /// The presentation controller, laid out after the children when it had a size announced.
+    let presentation: (any ControllerEndpoint)?
+}
+
+/// A controller's layout pass stopped by a synchronous walk.
+struct LayoutWalkFrame: Sendable {
+    let controller: Controller
+    let pending: PendingStep
+    let pass: LayoutPass
+}
+
+extension Controller {
+    /// Whether this controller may take `viewWillTransition` synchronously: its behaviour is
+    /// UIKit's, or its type is known to keep UIKit's hook (read from the shared settings, which
+    /// learn first: a necessary condition, checked without the controller's isolation so that a
+    /// child with its own hook costs no more than before).
+    nonisolated var mayTakeViewWillTransitionNow: Bool {
+        usesDefaultBehavior || settings.learnedDefaultHooks & DefaultHook.viewWillTransition.rawValue != 0
+    }
+
+    /// The child in `slot` as a controller of this window on this executor within the
+    /// synchronous depth, else nil (the walk sends it an async message).
+    @inline(__always)
+    private func synchronousChild(at slot: Int, depth: Int) -> Controller? {
+        guard depth < synchronousDepth, let child = endpoints.local(at: slot), child.environment === environment else { return nil }
+        return child
+    }
+
+    // MARK: The size walk
+
+    /// What super does with `viewWillTransition`: R2, R5: one child at a time, its SFC asked
+    /// right before it, its subtree done before the next; then the presentation controller (R6).
+    func forwardSizeTransition(to size: Size, transition: TransitionInfo, cause: EventRef) async {
+        await forwardSizeTransition(to: size, targets: defaultTargets, from: defaultTargets.lowerBound, transition: transition, cause: cause)
+    }
+
+    private func forwardSizeTransition(to size: Size, targets: Range<Int>, from start: Int, transition: TransitionInfo, cause: EventRef) async {
+        var next = start
+        while let stop = forwardSizeTransitionNow(to: size, targets: targets, from: next, transition: transition, cause: cause, depth: 0) {
+            switch stop {
+            case let .child(slot, answer):
+                await sendViewWillTransition(toChildAt: slot, size: answer, transition: transition, cause: cause)
+                next = slot + 1
+            case let .below(frames, slot):
+                for frame in frames { await frame.controller.resume(frame) }
+                next = slot + 1
+            }
+        }
+        await sendViewWillTransitionToPresentation(size: size, transition: transition, cause: cause)
+    }
+
+    /// The children of `targets` from `start` on, each asked for (SFC) and, when its size
+    /// changes (R4), told synchronously where it can be; returns where an async message is
+    /// needed, nil when every child is done.
+    private func forwardSizeTransitionNow(
+        to size: Size, targets: Range<Int>, from start: Int, transition: TransitionInfo, cause: EventRef, depth: Int
+    ) -> WalkStop<SizeWalkFrame>? {
+        for slot in start..<targets.upperBound {
+            let answer = askSize(forChildAt: slot, parentSize: size, cause: cause, transition: transition.id)
+            // R4: an edge decided by SFC is skipped when the size does not change.
+            guard answer != slots[slot].size else { continue }
+            slots[slot].announced = answer
+            endpoints.prefetch(at: slot + 1)
+            guard let child = synchronousChild(at: slot, depth: depth), child.mayTakeViewWillTransitionNow else {
+                return .child(slot: slot, answer: answer)
+            }
+            let outcome = child.assumeIsolated { child in
+                child.takeViewWillTransitionNow(to: answer, transition: transition, cause: cause, depth: depth + 1)
+            }
+            switch outcome {
+            case .refused: return .child(slot: slot, answer: answer)
+            case .finished: continue
+            case let .stopped(frames): return .below(frames, after: slot)
+            }
+        }
+        return nil
+    }
+
+    /// `viewWillTransition` arriving as a synchronous call: what `deliverViewWillTransition`
+    /// does for a behaviour that keeps UIKit's hook, as far as it can go without waiting.
+    private func takeViewWillTransitionNow(
+        to size: Size, transition: TransitionInfo, cause: EventRef?, depth: Int
+    ) -> SynchronousOutcome<SizeWalkFrame> {
+        guard usesDefaultBehavior || defaultHooks & DefaultHook.viewWillTransition.rawValue != 0 else { return .refused }
+        let event = recorder.recordViewWillTransition(to: size, controller: traceName, cause: cause, transition: transition.id)
+        let targets = defaultTargets
+        let pending: PendingStep
+        var frames: [SizeWalkFrame] = []
+        switch forwardSizeTransitionNow(to: size, targets: targets, from: targets.lowerBound, transition: transition, cause: event, depth: depth) {
+        case nil:
+            guard presents else { return .finished }
+            pending = .presentation
+        case let .child(slot, answer):
+            pending = .child(slot: slot, answer: answer)
+        case let .below(below, slot):
+            frames = below
+            pending = .after(slot: slot)
+        }
+        frames.append(SizeWalkFrame(controller: self, pending: pending, size: size, targets: targets, transition: transition, cause: event))
+        return .stopped(frames)
+    }
+
+    /// Goes on with a size walk a synchronous walk stopped, from where it stopped.
+    func resume(_ frame: SizeWalkFrame) async {
+        let next: Int
+        switch frame.pending {
+        case let .child(slot, answer):
+            await sendViewWillTransition(toChildAt: slot, size: answer, transition: frame.transition, cause: frame.cause)
+            next = slot + 1
+        case let .after(slot):
+            next = slot + 1
+        case .presentation:
+            await sendViewWillTransitionToPresentation(size: frame.size, transition: frame.transition, cause: frame.cause)
+            return
+        }
+        await forwardSizeTransition(to: frame.size, targets: frame.targets, from: next, transition: frame.transition, cause: frame.cause)
+    }
+
+    /// `viewWillTransition` to the child in `slot` as an async message.
+    private func sendViewWillTransition(toChildAt slot: Int, size: Size, transition: TransitionInfo, cause: EventRef) async {
+        if let child = endpoints.local(at: slot) {
+            await child.deliverViewWillTransition(to: size, transition: transition, cause: cause)
+        } else {
+            await endpoints[slot].deliverViewWillTransition(to: size, transition: transition, cause: cause)
+        }
+    }
+
+    /// R6: after the children, the presentation controller, with this controller's own new
+    /// size, no SFC.
+    private func sendViewWillTransitionToPresentation(size: Size, transition: TransitionInfo, cause: EventRef) async {
+        guard presents else { return }
+        presentation?.slot.announced = size
+        await presentation?.endpoint.deliverViewWillTransition(to: size, transition: transition, cause: cause)
+    }
+
+    // MARK: The layout pass
+
+    /// The layout pass's children from `start` on (the ones it announced sizes to, R10), then
+    /// the presentation controller.
+    func layOutChildren(_ pass: LayoutPass, from start: Int) async {
+        var next = start
+        while let stop = layOutChildrenNow(pass, from: next, depth: 0) {
+            switch stop {
+            case let .child(slot, _):
+                await sendLayout(toChildAt: slot, cause: pass.cause)
+                next = slot + 1
+            case let .below(frames, slot):
+                for frame in frames { await frame.controller.resume(frame) }
+                next = slot + 1
+            }
+        }
+        if let presentation = pass.presentation {
+            await presentation.layout(frame: Rect(size), cause: pass.cause)
+        }
+    }
+
+    /// The children with an announced size from `start` on, each laid out synchronously where
+    /// it can be; returns where an async message is needed, nil when every child is done.
+    private func layOutChildrenNow(_ pass: LayoutPass, from start: Int, depth: Int) -> WalkStop<LayoutWalkFrame>? {
+        guard start <= pass.last else { return nil }
+        for slot in max(start, pass.first)...pass.last where slots.indices.contains(slot) && slots[slot].announced != nil {
+            slots[slot].announced = nil
+            endpoints.prefetch(at: slot + 1)
+            guard let child = synchronousChild(at: slot, depth: depth) else { return .child(slot: slot, answer: .zero) }
+            let frame = childFrame(at: slot)
+            let outcome = child.assumeIsolated { child in
+                child.takeLayoutNow(frame: frame, cause: pass.cause, depth: depth + 1)
+            }
+            switch outcome {
+            case .refused: return .child(slot: slot, answer: .zero)
+            case .finished: continue
+            case let .stopped(frames): return .below(frames, after: slot)
+            }
+        }
+        return nil
+    }
+
+    /// The layout pass arriving as a synchronous call (its hooks are synchronous: every
+    /// controller takes it), as far as it can go without waiting.
+    private func takeLayoutNow(frame: Rect, cause: EventRef?, depth: Int) -> SynchronousOutcome<LayoutWalkFrame> {
+        let pass = beginLayout(frame: frame, cause: cause)
+        let pending: PendingStep
+        var frames: [LayoutWalkFrame] = []
+        switch layOutChildrenNow(pass, from: pass.first, depth: depth) {
+        case nil:
+            guard pass.presentation != nil else { return .finished }
+            pending = .presentation
+        case let .child(slot, answer):
+            pending = .child(slot: slot, answer: answer)
+        case let .below(below, slot):
+            frames = below
+            pending = .after(slot: slot)
+        }
+        frames.append(LayoutWalkFrame(controller: self, pending: pending, pass: pass))
+        return .stopped(frames)
+    }
+
+    /// Goes on with a layout pass a synchronous walk stopped, from where it stopped.
+    func resume(_ frame: LayoutWalkFrame) async {
+        switch frame.pending {
+        case let .child(slot, _):
+            await sendLayout(toChildAt: slot, cause: frame.pass.cause)
+            await layOutChildren(frame.pass, from: slot + 1)
+        case let .after(slot):
+            await layOutChildren(frame.pass, from: slot + 1)
+        case .presentation:
+            await frame.pass.presentation?.layout(frame: Rect(size), cause: frame.pass.cause)
+        }
+    }
+
+    /// The layout pass to the child in `slot` as an async message, with the frame this
+    /// controller gives it.
+    private func sendLayout(toChildAt slot: Int, cause: EventRef?) async {
+        if let child = endpoints.local(at: slot) {
+            await child.layout(frame: childFrame(at: slot), cause: cause)
+        } else {
+            await endpoints[slot].layout(frame: childFrame(at: slot), cause: cause)
+        }
+    }
+}
