@@ -86,6 +86,18 @@ struct LayoutWalkFrame: Sendable {
     let pass: LayoutPass
 }
 
+/// The synchronous entries of a controller reached by a synchronous walk, as functions of the
+/// controller isolated (`enterViewWillTransition`, `enterLayout`), and as the same functions
+/// called without isolation by a caller that runs on the controller's executor. `assumeIsolated`
+/// makes that cast, but it takes a closure, whose context (the message's arguments) was
+/// allocated and freed on every hop, and its run-time check (`preconditionIsolated`) went
+/// through the executor's witness: together they made the synchronous walk slower than the
+/// async one (`perf`, docs/performance.md). A file-level function has no context.
+typealias TakeViewWillTransition = (isolated Controller, Size, TransitionInfo, EventRef?, Int) -> SynchronousOutcome<SizeWalkFrame>
+typealias TakeViewWillTransitionNow = (Controller, Size, TransitionInfo, EventRef?, Int) -> SynchronousOutcome<SizeWalkFrame>
+typealias TakeLayout = (isolated Controller, Rect, EventRef?, Int) -> SynchronousOutcome<LayoutWalkFrame>
+typealias TakeLayoutNow = (Controller, Rect, EventRef?, Int) -> SynchronousOutcome<LayoutWalkFrame>
+
 extension Controller {
     /// Whether this controller may take `viewWillTransition` synchronously: its behaviour is
     /// UIKit's, or its type is known to keep UIKit's hook (read from the shared settings, which
@@ -141,9 +153,15 @@ extension Controller {
             guard let child = synchronousChild(at: slot, depth: depth), child.mayTakeViewWillTransitionNow else {
                 return .child(slot: slot, answer: answer)
             }
-            let outcome = child.assumeIsolated { child in
-                child.takeViewWillTransitionNow(to: answer, transition: transition, cause: cause, depth: depth + 1)
-            }
+            // Safe: this runs isolated to `self`, so on its executor, `environment.executor`;
+            // `synchronousChild` checked that `child` has the same environment, whose executor is
+            // a `let`, so `child`'s executor (`unownedExecutor`) is this one. `assumeIsolated`
+            // makes the same cast after checking that at run time, which debug builds also do.
+            #if DEBUG
+            child.preconditionIsolated()
+            #endif
+            let outcome = unsafeBitCast(enterViewWillTransition as TakeViewWillTransition, to: TakeViewWillTransitionNow.self)(
+                child, answer, transition, cause, depth + 1)
             switch outcome {
             case .refused: return .child(slot: slot, answer: answer)
             case .finished: continue
@@ -155,7 +173,7 @@ extension Controller {
 
     /// `viewWillTransition` arriving as a synchronous call: what `deliverViewWillTransition`
     /// does for a behaviour that keeps UIKit's hook, as far as it can go without waiting.
-    private func takeViewWillTransitionNow(
+    fileprivate func takeViewWillTransitionNow(
         to size: Size, transition: TransitionInfo, cause: EventRef?, depth: Int
     ) -> SynchronousOutcome<SizeWalkFrame> {
         guard usesDefaultBehavior || defaultHooks & DefaultHook.viewWillTransition.rawValue != 0 else { return .refused }
@@ -240,9 +258,11 @@ extension Controller {
             endpoints.prefetch(at: slot + 1)
             guard let child = synchronousChild(at: slot, depth: depth) else { return .child(slot: slot, answer: .zero) }
             let frame = childFrame(at: slot)
-            let outcome = child.assumeIsolated { child in
-                child.takeLayoutNow(frame: frame, cause: pass.cause, depth: depth + 1)
-            }
+            // Safe: as in `forwardSizeTransitionNow`.
+            #if DEBUG
+            child.preconditionIsolated()
+            #endif
+            let outcome = unsafeBitCast(enterLayout as TakeLayout, to: TakeLayoutNow.self)(child, frame, pass.cause, depth + 1)
             switch outcome {
             case .refused: return .child(slot: slot, answer: .zero)
             case .finished: continue
@@ -254,7 +274,7 @@ extension Controller {
 
     /// The layout pass arriving as a synchronous call (its hooks are synchronous: every
     /// controller takes it), as far as it can go without waiting.
-    private func takeLayoutNow(frame: Rect, cause: EventRef?, depth: Int) -> SynchronousOutcome<LayoutWalkFrame> {
+    fileprivate func takeLayoutNow(frame: Rect, cause: EventRef?, depth: Int) -> SynchronousOutcome<LayoutWalkFrame> {
         let pass = beginLayout(frame: frame, cause: cause)
         let pending: PendingStep
         var frames: [LayoutWalkFrame] = []
@@ -294,4 +314,16 @@ extension Controller {
             await endpoints[slot].layout(frame: childFrame(at: slot), cause: cause)
         }
     }
+}
+
+/// `Controller.takeViewWillTransitionNow` as a function without a context (`TakeViewWillTransition`).
+private func enterViewWillTransition(
+    _ controller: isolated Controller, _ size: Size, _ transition: TransitionInfo, _ cause: EventRef?, _ depth: Int
+) -> SynchronousOutcome<SizeWalkFrame> {
+    controller.takeViewWillTransitionNow(to: size, transition: transition, cause: cause, depth: depth)
+}
+
+/// `Controller.takeLayoutNow` as a function without a context (`TakeLayout`).
+private func enterLayout(_ controller: isolated Controller, _ frame: Rect, _ cause: EventRef?, _ depth: Int) -> SynchronousOutcome<LayoutWalkFrame> {
+    controller.takeLayoutNow(frame: frame, cause: cause, depth: depth)
 }
