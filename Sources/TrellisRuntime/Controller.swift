@@ -405,7 +405,7 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
     /// default (`ContainerRules`), or its behaviour's SFC. Untraced: the caller records the query
     /// when it is one (R2), and not when it is the layout's sizing rule (R2a).
     @inline(__always)
-    private func sizeRule(forChildAt index: Int, parentSize: Size) -> Size {
+    func sizeRule(forChildAt index: Int, parentSize: Size) -> Size {
         if usesDefaultBehavior || defaultHooks & DefaultHook.sizeForChild.rawValue != 0 {
             return ContainerRules.defaultSize(kind, forChildAt: index, parentSize: parentSize, horizontal: columnsSizeClass)
         }

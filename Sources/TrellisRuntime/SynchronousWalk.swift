@@ -68,6 +68,15 @@ struct SizeWalkFrame: Sendable {
     let cause: EventRef
 }
 
+/// The `sizeForChild` query a parent made before a child that takes `viewWillTransition`
+/// synchronously: the child records it with its own message, under one lock (R2, R5).
+struct SizeQuery {
+    /// The parent's name in the trace.
+    let parent: TraceName
+    /// The size the parent asked with: its own new size.
+    let parentSize: Size
+}
+
 /// What a layout pass (R10) passes from a controller's own part to its children's.
 struct LayoutPass: Sendable {
     /// The first and last slots with an announced size to apply (`first > last` when none).
@@ -93,8 +102,8 @@ struct LayoutWalkFrame: Sendable {
 /// allocated and freed on every hop, and its run-time check (`preconditionIsolated`) went
 /// through the executor's witness: together they made the synchronous walk slower than the
 /// async one (`perf`, docs/performance.md). A file-level function has no context.
-typealias TakeViewWillTransition = (isolated Controller, Size, TransitionInfo, EventRef?, Int) -> SynchronousOutcome<SizeWalkFrame>
-typealias TakeViewWillTransitionNow = (Controller, Size, TransitionInfo, EventRef?, Int) -> SynchronousOutcome<SizeWalkFrame>
+typealias TakeViewWillTransition = (isolated Controller, SizeQuery, Size, TransitionInfo, EventRef, Int) -> SynchronousOutcome<SizeWalkFrame>
+typealias TakeViewWillTransitionNow = (Controller, SizeQuery, Size, TransitionInfo, EventRef, Int) -> SynchronousOutcome<SizeWalkFrame>
 typealias TakeLayout = (isolated Controller, Rect, EventRef?, Int) -> SynchronousOutcome<LayoutWalkFrame>
 typealias TakeLayoutNow = (Controller, Rect, EventRef?, Int) -> SynchronousOutcome<LayoutWalkFrame>
 
@@ -145,14 +154,20 @@ extension Controller {
         to size: Size, targets: Range<Int>, from start: Int, transition: TransitionInfo, cause: EventRef, depth: Int
     ) -> WalkStop<SizeWalkFrame>? {
         for slot in start..<targets.upperBound {
-            let answer = askSize(forChildAt: slot, parentSize: size, cause: cause, transition: transition.id)
+            // The query (SFC) is recorded here, or by the child with its `viewWillTransition`.
+            let answer = sizeRule(forChildAt: slot, parentSize: size)
             // R4: an edge decided by SFC is skipped when the size does not change.
-            guard answer != slots[slot].size else { continue }
+            guard answer != slots[slot].size else {
+                recordSizeQuery(forChildAt: slot, parentSize: size, answer: answer, cause: cause, transition: transition.id)
+                continue
+            }
             slots[slot].announced = answer
             endpoints.prefetch(at: slot + 1)
             guard let child = synchronousChild(at: slot, depth: depth), child.mayTakeViewWillTransitionNow else {
+                recordSizeQuery(forChildAt: slot, parentSize: size, answer: answer, cause: cause, transition: transition.id)
                 return .child(slot: slot, answer: answer)
             }
+            let query = SizeQuery(parent: traceName, parentSize: size)
             // Safe: this runs isolated to `self`, so on its executor, `environment.executor`;
             // `synchronousChild` checked that `child` has the same environment, whose executor is
             // a `let`, so `child`'s executor (`unownedExecutor`) is this one. `assumeIsolated`
@@ -161,7 +176,7 @@ extension Controller {
             child.preconditionIsolated()
             #endif
             let outcome = unsafeBitCast(enterViewWillTransition as TakeViewWillTransition, to: TakeViewWillTransitionNow.self)(
-                child, answer, transition, cause, depth + 1)
+                child, query, answer, transition, cause, depth + 1)
             switch outcome {
             case .refused: return .child(slot: slot, answer: answer)
             case .finished: continue
@@ -171,13 +186,25 @@ extension Controller {
         return nil
     }
 
+    /// Records the `sizeForChild` query of the child in `slot` on its own (R2): its size does not
+    /// change, or the child takes the message as an async one.
+    @inline(__always)
+    private func recordSizeQuery(forChildAt slot: Int, parentSize: Size, answer: Size, cause: EventRef, transition: Int) {
+        recorder.recordSizeForChild(slots[slot].name, parent: parentSize, answer: answer, controller: traceName, cause: cause, transition: transition)
+    }
+
     /// `viewWillTransition` arriving as a synchronous call: what `deliverViewWillTransition`
     /// does for a behaviour that keeps UIKit's hook, as far as it can go without waiting.
     fileprivate func takeViewWillTransitionNow(
-        to size: Size, transition: TransitionInfo, cause: EventRef?, depth: Int
+        _ query: SizeQuery, to size: Size, transition: TransitionInfo, cause: EventRef, depth: Int
     ) -> SynchronousOutcome<SizeWalkFrame> {
-        guard usesDefaultBehavior || defaultHooks & DefaultHook.viewWillTransition.rawValue != 0 else { return .refused }
-        let event = recorder.recordViewWillTransition(to: size, controller: traceName, cause: cause, transition: transition.id)
+        guard usesDefaultBehavior || defaultHooks & DefaultHook.viewWillTransition.rawValue != 0 else {
+            recorder.recordSizeForChild(traceName, parent: query.parentSize, answer: size, controller: query.parent, cause: cause, transition: transition.id)
+            return .refused
+        }
+        // The parent's query and this message, one after the other under one lock.
+        let event = recorder.recordSizeForChildAndViewWillTransition(
+            traceName, parent: query.parent, parentSize: query.parentSize, answer: size, cause: cause, transition: transition.id)
         let targets = defaultTargets
         let pending: PendingStep
         var frames: [SizeWalkFrame] = []
@@ -318,9 +345,9 @@ extension Controller {
 
 /// `Controller.takeViewWillTransitionNow` as a function without a context (`TakeViewWillTransition`).
 private func enterViewWillTransition(
-    _ controller: isolated Controller, _ size: Size, _ transition: TransitionInfo, _ cause: EventRef?, _ depth: Int
+    _ controller: isolated Controller, _ query: SizeQuery, _ size: Size, _ transition: TransitionInfo, _ cause: EventRef, _ depth: Int
 ) -> SynchronousOutcome<SizeWalkFrame> {
-    controller.takeViewWillTransitionNow(to: size, transition: transition, cause: cause, depth: depth)
+    controller.takeViewWillTransitionNow(query, to: size, transition: transition, cause: cause, depth: depth)
 }
 
 /// `Controller.takeLayoutNow` as a function without a context (`TakeLayout`).
