@@ -128,10 +128,14 @@ extension Controller {
 
     /// What super does with `viewWillTransition`: R2, R5: one child at a time, its SFC asked
     /// right before it, its subtree done before the next; then the presentation controller (R6).
+    @inline(__always)
     func forwardSizeTransition(to size: Size, transition: TransitionInfo, cause: EventRef) async {
         await forwardSizeTransition(to: size, targets: defaultTargets, from: defaultTargets.lowerBound, transition: transition, cause: cause)
     }
 
+    // Inlined into its callers, as the one loop was before: an async call not inlined takes an
+    // async frame, on every controller of a walk with Swift behaviours.
+    @inline(__always)
     private func forwardSizeTransition(to size: Size, targets: Range<Int>, from start: Int, transition: TransitionInfo, cause: EventRef) async {
         var next = start
         while let stop = forwardSizeTransitionNow(to: size, targets: targets, from: next, transition: transition, cause: cause, depth: 0) {
@@ -259,6 +263,7 @@ extension Controller {
 
     /// The layout pass's children from `start` on (the ones it announced sizes to, R10), then
     /// the presentation controller.
+    @inline(__always)
     func layOutChildren(_ pass: LayoutPass, from start: Int) async {
         var next = start
         while let stop = layOutChildrenNow(pass, from: next, depth: 0) {

@@ -29,8 +29,11 @@ struct SynchronousWalkTests {
     static func chain(_ index: Int) -> ControllerID { ControllerID("a\(index)") }
 
     /// Controllers whose behaviour has its own size hooks in the mixed hierarchy: the walk stops
-    /// at them at several depths, in and below a chain, a tab bar and a navigation stack.
-    static let mixed: Set<ControllerID> = ["a5", "a41", "a42", "b0", "b1x", "n0", "sheet", "deep2"]
+    /// at them at several depths, in and below a chain, a tab bar and a navigation stack. b1xx,
+    /// below b1x (whose sibling b1y follows) below b1 (whose sibling b2 follows), stops a walk two
+    /// synchronous levels down: the frames must resume innermost first (checked by resuming them
+    /// the other way round on purpose: the mixed trace differed).
+    static let mixed: Set<ControllerID> = ["a5", "a41", "a42", "b0", "b1xx", "n0", "sheet", "deep2"]
 
     static func hierarchy(swiftBehavior: (ControllerID) -> Bool) -> HierarchyDescription {
         func behavior(_ id: ControllerID) -> any ViewControllerBehavior {
