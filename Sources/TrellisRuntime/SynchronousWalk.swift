@@ -243,6 +243,7 @@ extension Controller {
     }
 
     /// `viewWillTransition` to the child in `slot` as an async message.
+    @inline(__always)
     private func sendViewWillTransition(toChildAt slot: Int, size: Size, transition: TransitionInfo, cause: EventRef) async {
         if let child = endpoints.local(at: slot) {
             await child.deliverViewWillTransition(to: size, transition: transition, cause: cause)
@@ -253,6 +254,7 @@ extension Controller {
 
     /// R6: after the children, the presentation controller, with this controller's own new
     /// size, no SFC.
+    @inline(__always)
     private func sendViewWillTransitionToPresentation(size: Size, transition: TransitionInfo, cause: EventRef) async {
         guard presents else { return }
         presentation?.slot.announced = size
@@ -339,6 +341,7 @@ extension Controller {
 
     /// The layout pass to the child in `slot` as an async message, with the frame this
     /// controller gives it.
+    @inline(__always)
     private func sendLayout(toChildAt slot: Int, cause: EventRef?) async {
         if let child = endpoints.local(at: slot) {
             await child.layout(frame: childFrame(at: slot), cause: cause)
