@@ -198,7 +198,7 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
     /// The frame of the child in slot `index`: the origin this controller put it at, the size
     /// its layout applied.
     @inline(__always)
-    private func childFrame(at index: Int) -> Rect {
+    func childFrame(at index: Int) -> Rect {
         guard hasChildOrigins else { return Rect(origin: .zero, size: slots[index].size) }
         let origins = childOrigins
         return Rect(origin: index < origins.count ? origins[index] : .zero, size: slots[index].size)
@@ -302,7 +302,7 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
 
     /// The children a default implementation forwards to: all, the top, the selected, or the
     /// visible columns, by container kind (SPEC §3.2).
-    private var defaultTargets: Range<Int> {
+    var defaultTargets: Range<Int> {
         ContainerRules.forwardTargets(kind, childCount: slots.count, selected: selectedIndex, horizontal: columnsSizeClass)
     }
 
@@ -367,29 +367,6 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
         return cause
     }
 
-    /// What super does with `viewWillTransition`: R2, R5: one child at a time, its SFC asked
-    /// right before it, its subtree done before the next; then the presentation controller (R6).
-    @inline(__always)
-    private func forwardSizeTransition(to size: Size, transition: TransitionInfo, cause: EventRef) async {
-        for index in defaultTargets {
-            let answer = askSize(forChildAt: index, parentSize: size, cause: cause, transition: transition.id)
-            // R4: an edge decided by SFC is skipped when the size does not change.
-            guard answer != slots[index].size else { continue }
-            slots[index].announced = answer
-            endpoints.prefetch(at: index + 1)
-            if let child = endpoints.local(at: index) {
-                await child.deliverViewWillTransition(to: answer, transition: transition, cause: cause)
-            } else {
-                await endpoints[index].deliverViewWillTransition(to: answer, transition: transition, cause: cause)
-            }
-        }
-        // R6: then the presentation controller, with this controller's own new size, no SFC.
-        if presents {
-            presentation?.slot.announced = size
-            await presentation?.endpoint.deliverViewWillTransition(to: size, transition: transition, cause: cause)
-        }
-    }
-
     public func forwardViewWillTransition(toChild child: ControllerID, size: Size, with coordinator: TransitionCoordinator) async {
         guard let index = index(of: child) else {
             misuse("forwardViewWillTransition: \(child) is not a child of \(id)")
@@ -410,7 +387,7 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
         return askSize(forChildAt: index, parentSize: parentSize, cause: cause.event, transition: cause.transition)
     }
 
-    private func askSize(forChildAt index: Int, parentSize: Size, cause: EventRef?, transition: Int?) -> Size {
+    func askSize(forChildAt index: Int, parentSize: Size, cause: EventRef?, transition: Int?) -> Size {
         let answer = sizeRule(forChildAt: index, parentSize: parentSize)
         recorder.recordSizeForChild(slots[index].name, parent: parentSize, answer: answer, controller: traceName, cause: cause, transition: transition)
         return answer
@@ -428,7 +405,7 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
     /// default (`ContainerRules`), or its behaviour's SFC. Untraced: the caller records the query
     /// when it is one (R2), and not when it is the layout's sizing rule (R2a).
     @inline(__always)
-    private func sizeRule(forChildAt index: Int, parentSize: Size) -> Size {
+    func sizeRule(forChildAt index: Int, parentSize: Size) -> Size {
         if usesDefaultBehavior || defaultHooks & DefaultHook.sizeForChild.rawValue != 0 {
             return ContainerRules.defaultSize(kind, forChildAt: index, parentSize: parentSize, horizontal: columnsSizeClass)
         }
@@ -452,10 +429,15 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
     // MARK: Layout (R10)
 
     package func layout(frame: Rect, cause: EventRef?) async {
+        await layOutChildren(beginLayout(frame: frame, cause: cause), from: 0)
+    }
+
+    /// The layout pass up to its children (R10): the frames this controller gives (the announced
+    /// sizes become current), then its callbacks — without allocating on this path. Returns what
+    /// the children's part needs (`layOutChildren`).
+    func beginLayout(frame: Rect, cause: EventRef?) -> LayoutPass {
         let newSize = frame.size
         place(at: frame.origin)
-        // First the frames this controller gives (the announced sizes become current), then its
-        // callbacks, then the children it announced sizes to — without allocating on this path.
         var childFramesChanged = false
         var first = slots.count, last = -1
         for index in slots.indices {
@@ -484,20 +466,7 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
                 endFramedPass()
             }
         }
-        if first <= last {
-            for index in first...last where slots.indices.contains(index) && slots[index].announced != nil {
-                slots[index].announced = nil
-                endpoints.prefetch(at: index + 1)
-                if let child = endpoints.local(at: index) {
-                    await child.layout(frame: childFrame(at: index), cause: layoutEvent)
-                } else {
-                    await endpoints[index].layout(frame: childFrame(at: index), cause: layoutEvent)
-                }
-            }
-        }
-        if let presentationEndpoint {
-            await presentationEndpoint.layout(frame: Rect(size), cause: layoutEvent)
-        }
+        return LayoutPass(first: first, last: last, cause: layoutEvent, presentation: presentationEndpoint)
     }
 
     /// The first and last slots with a size to apply (`first > last` when none).

@@ -96,9 +96,7 @@ public final class TraceRecorder: Sendable {
     public func recordViewWillTransition(to size: Size, controller: TraceName, cause: EventRef?, transition: Int?) -> EventRef {
         let time = elapsedNanoseconds()
         return state.withLock { state in
-            let first = state.tables.intern(size)
-            return append(.viewWillTransition, controller.index, detail: 0, cause: cause, transition: transition, first, 0, time: time, to: &state)
-                ?? appendOther(.viewWillTransition(to: size), controller.index, cause: cause, transition: transition, time: time, to: &state)
+            appendViewWillTransition(to: size, controller: controller, cause: cause, transition: transition, time: time, to: &state)
         }
     }
 
@@ -109,12 +107,44 @@ public final class TraceRecorder: Sendable {
     ) -> EventRef {
         let time = elapsedNanoseconds()
         return state.withLock { state in
-            let first = state.tables.intern(parent), second = state.tables.intern(answer)
-            return append(.sizeForChild, controller.index, detail: child.index, cause: cause, transition: transition, first, second, time: time, to: &state)
-                ?? appendOther(
-                    .sizeForChild(child: state.tables.controllers[Int(child.index)], parent: parent, answer: answer), controller.index,
-                    cause: cause, transition: transition, time: time, to: &state)
+            appendSizeForChild(child, parent: parent, answer: answer, controller: controller, cause: cause, transition: transition, time: time, to: &state)
         }
+    }
+
+    /// Records `parent` answering `size(forChild: child, parent: parentSize)` with `answer`, then
+    /// `child` receiving `viewWillTransition(to: answer)` with the same cause, under one lock: the
+    /// size walk's two events of one edge when nothing can come between them (the child takes the
+    /// message synchronously). Returns the second.
+    public func recordSizeForChildAndViewWillTransition(
+        _ child: TraceName, parent: TraceName, parentSize: Size, answer: Size, cause: EventRef?, transition: Int?
+    ) -> EventRef {
+        let time = elapsedNanoseconds()
+        return state.withLock { state in
+            appendSizeForChild(child, parent: parentSize, answer: answer, controller: parent, cause: cause, transition: transition, time: time, to: &state)
+            return appendViewWillTransition(to: answer, controller: child, cause: cause, transition: transition, time: time, to: &state)
+        }
+    }
+
+    @inline(__always)
+    private func appendViewWillTransition(
+        to size: Size, controller: TraceName, cause: EventRef?, transition: Int?, time: UInt64, to state: inout State
+    ) -> EventRef {
+        let first = state.tables.intern(size)
+        return append(.viewWillTransition, controller.index, detail: 0, cause: cause, transition: transition, first, 0, time: time, to: &state)
+            ?? appendOther(.viewWillTransition(to: size), controller.index, cause: cause, transition: transition, time: time, to: &state)
+    }
+
+    @inline(__always)
+    @discardableResult
+    private func appendSizeForChild(
+        _ child: TraceName, parent: Size, answer: Size, controller: TraceName, cause: EventRef?, transition: Int?, time: UInt64,
+        to state: inout State
+    ) -> EventRef {
+        let first = state.tables.intern(parent), second = state.tables.intern(answer)
+        return append(.sizeForChild, controller.index, detail: child.index, cause: cause, transition: transition, first, second, time: time, to: &state)
+            ?? appendOther(
+                .sizeForChild(child: state.tables.controllers[Int(child.index)], parent: parent, answer: answer), controller.index,
+                cause: cause, transition: transition, time: time, to: &state)
     }
 
     /// Records a layout callback; a view controller's carries the frame its container gave it (R60).
