@@ -95,6 +95,29 @@ struct LayoutWalkFrame: Sendable {
     let pass: LayoutPass
 }
 
+/// What a controller reached by a synchronous walk did, from where its own walk over its
+/// children stopped (`stop`; nil: every child done): finished, or stopped with the frames to
+/// resume — those below it, innermost first, then its own, made by `frame` from what it still
+/// has to do. `presentationLeft`: a presentation controller still to be sent the message after
+/// the children (R6, R10).
+@inline(__always)
+func outcome<Frame>(of stop: WalkStop<Frame>?, presentationLeft: Bool, frame: (PendingStep) -> Frame) -> SynchronousOutcome<Frame> {
+    let pending: PendingStep
+    var frames: [Frame] = []
+    switch stop {
+    case nil:
+        guard presentationLeft else { return .finished }
+        pending = .presentation
+    case let .child(slot, answer):
+        pending = .child(slot: slot, answer: answer)
+    case let .below(below, slot):
+        frames = below
+        pending = .after(slot: slot)
+    }
+    frames.append(frame(pending))
+    return .stopped(frames)
+}
+
 /// The synchronous entries of a controller reached by a synchronous walk, as functions of the
 /// controller isolated (`enterViewWillTransition`, `enterLayout`), and as the same functions
 /// called without isolation by a caller that runs on the controller's executor. `assumeIsolated`
@@ -210,20 +233,10 @@ extension Controller {
         let event = recorder.recordSizeForChildAndViewWillTransition(
             traceName, parent: query.parent, parentSize: query.parentSize, answer: size, cause: cause, transition: transition.id)
         let targets = defaultTargets
-        let pending: PendingStep
-        var frames: [SizeWalkFrame] = []
-        switch forwardSizeTransitionNow(to: size, targets: targets, from: targets.lowerBound, transition: transition, cause: event, depth: depth) {
-        case nil:
-            guard presents else { return .finished }
-            pending = .presentation
-        case let .child(slot, answer):
-            pending = .child(slot: slot, answer: answer)
-        case let .below(below, slot):
-            frames = below
-            pending = .after(slot: slot)
+        let stop = forwardSizeTransitionNow(to: size, targets: targets, from: targets.lowerBound, transition: transition, cause: event, depth: depth)
+        return outcome(of: stop, presentationLeft: presents) { pending in
+            SizeWalkFrame(controller: self, pending: pending, size: size, targets: targets, transition: transition, cause: event)
         }
-        frames.append(SizeWalkFrame(controller: self, pending: pending, size: size, targets: targets, transition: transition, cause: event))
-        return .stopped(frames)
     }
 
     /// Goes on with a size walk a synchronous walk stopped, from where it stopped.
@@ -310,20 +323,9 @@ extension Controller {
     /// controller takes it), as far as it can go without waiting.
     fileprivate func takeLayoutNow(frame: Rect, cause: EventRef?, depth: Int) -> SynchronousOutcome<LayoutWalkFrame> {
         let pass = beginLayout(frame: frame, cause: cause)
-        let pending: PendingStep
-        var frames: [LayoutWalkFrame] = []
-        switch layOutChildrenNow(pass, from: pass.first, depth: depth) {
-        case nil:
-            guard pass.presentation != nil else { return .finished }
-            pending = .presentation
-        case let .child(slot, answer):
-            pending = .child(slot: slot, answer: answer)
-        case let .below(below, slot):
-            frames = below
-            pending = .after(slot: slot)
+        return outcome(of: layOutChildrenNow(pass, from: pass.first, depth: depth), presentationLeft: pass.presentation != nil) { pending in
+            LayoutWalkFrame(controller: self, pending: pending, pass: pass)
         }
-        frames.append(LayoutWalkFrame(controller: self, pending: pending, pass: pass))
-        return .stopped(frames)
     }
 
     /// Goes on with a layout pass a synchronous walk stopped, from where it stopped.
