@@ -90,7 +90,7 @@ let package = Package(
         .target(name: "TrellisScenario", dependencies: [
             "TrellisModel", "TrellisStoryboard", "TrellisJSON", "TrellisTrace", "TrellisTraceFiles", "TrellisRuntime", .product(name: "Yams", package: "Yams"),
         ]),
-        .target(name: "TrellisBench", dependencies: ["TrellisModel", "TrellisJSON", "TrellisTrace", "TrellisTraceFiles", "TrellisRuntime", "TrellisTransport", "TrellisDistributed", "TrellisWire", "ZeroMQ", "TrellisScenario", "TrellisStoryboard"]),
+        .target(name: "TrellisBench", dependencies: ["TrellisModel", "TrellisJSON", "TrellisTrace", "TrellisTraceFiles", "TrellisRuntime", "TrellisTransport", "TrellisDistributed", "TrellisWire", "ZeroMQ", "TrellisZMTP", "TrellisScenario", "TrellisStoryboard"]),
         // No TrellisScenario: a user's `import TrellisTestKit` links no scenario files and no YAML.
         .target(name: "TrellisTestKit", dependencies: ["TrellisModel", "TrellisTrace", "TrellisTraceFiles", "TrellisRuntime"]),
         .target(

@@ -61,19 +61,19 @@ public struct ZMTPPollSet: Sendable {
         return Int(ready)
     }
 
-    /// Looks without waiting, again and again, giving the core away between looks (so the peer
-    /// it waits for runs, on one CPU too), for at most `spin`; then waits up to `timeout`. The
-    /// spin is `IdleSpin`'s in the node transport: a reply that comes within it is caught awake,
-    /// without paying a wake-up. How many are ready.
+    /// Looks without waiting, again and again, for at most `spin`, giving the core away between
+    /// looks when `yieldsCore` (so that the peer it waits for runs, on one CPU too); then waits up
+    /// to `timeout`. The spin is `IdleSpin`'s in the node transport: a reply that comes within it
+    /// is caught awake, without paying a wake-up. How many are ready.
     @discardableResult
-    public mutating func poll(spinning spin: Duration, timeout: Duration?) throws(ZMTPError) -> Int {
+    public mutating func poll(spinning spin: Duration, yieldsCore: Bool = true, timeout: Duration?) throws(ZMTPError) -> Int {
         if spin > .zero {
             let clock = ContinuousClock()
             let end = clock.now.advanced(by: spin)
             repeat {
                 let ready = try poll(timeout: .zero)
                 if ready > 0 { return ready }
-                ZMTPSystem.yieldCore()
+                if yieldsCore { ZMTPSystem.yieldCore() }
             } while clock.now < end
         }
         return try poll(timeout: timeout)
