@@ -66,11 +66,15 @@ final class ZMTPConnection {
         return ZMTPSystem.connectResult(fd)
     }
 
-    /// Reads what is waiting, at most a few reads' worth so that one busy peer cannot hold the
-    /// thread.
+    /// The most one read takes. A turn makes at most four reads and then decodes, so the
+    /// inbound buffer holds at most four reads beyond the frame being assembled.
+    static let readSize = 64 << 10
+
+    /// Reads what is waiting, at most four reads' worth, so that one busy peer can neither hold
+    /// the thread nor make the buffer grow past what decoding needs.
     func read() -> ReadOutcome {
         for _ in 0..<4 {
-            let count = inbound.fill(minimum: 16 << 10) { ZMTPSystem.readBytes(fd, $0) }
+            let count = inbound.fill(minimum: Self.readSize) { ZMTPSystem.readBytes(fd, UnsafeMutableRawBufferPointer(rebasing: $0.prefix(Self.readSize))) }
             if count > 0 { continue }
             if count == 0 { return .closed }
             return ZMTPSystem.wouldBlock ? .open : .closed

@@ -12,6 +12,9 @@ public final class ZMTPDealer {
     /// The most bytes queued before `send` refuses (a message is always accepted into an empty
     /// queue, whatever its size).
     public let writeBound: Int
+    /// The most received messages kept untaken: past it the DEALER reads no more (libzmq's
+    /// receive high-water mark, 1000 by default), and the peer's kernel buffer fills instead.
+    public let receiveBound: Int
     public let reconnectInterval: Duration
     public let handshakeTimeout: Duration
 
@@ -29,12 +32,13 @@ public final class ZMTPDealer {
 
     public init(
         connectingTo endpoint: String, identity: [UInt8] = [], limits: ZMTPLimits = .standard, writeBound: Int = 1 << 20,
-        reconnectInterval: Duration = .milliseconds(100), handshakeTimeout: Duration = .seconds(5)
+        receiveBound: Int = 1000, reconnectInterval: Duration = .milliseconds(100), handshakeTimeout: Duration = .seconds(5)
     ) throws(ZMTPError) {
         self.endpoint = try ZMTPEndpoint(endpoint)
         self.identity = identity
         self.limits = limits
         self.writeBound = writeBound
+        self.receiveBound = max(receiveBound, 1)
         self.reconnectInterval = reconnectInterval
         self.handshakeTimeout = handshakeTimeout
         reconnectAt = clock.now
@@ -71,6 +75,9 @@ public final class ZMTPDealer {
         inbox.popFirst()
     }
 
+    /// Messages received and not yet taken (at most `receiveBound`).
+    public var waitingMessages: Int { inbox.count }
+
     /// When `service` must run even if nothing is ready (a reconnect or a handshake deadline).
     public var nextDeadline: ContinuousClock.Instant? {
         if let connection, connection.peer == nil { return connection.handshakeDeadline }
@@ -80,7 +87,7 @@ public final class ZMTPDealer {
     /// Adds the connection's descriptor to this turn's set.
     public func register(in set: inout ZMTPPollSet) {
         guard let connection else { return }
-        connection.pollIndex = set.add(fileDescriptor: connection.fd, writable: connection.wantsWrite)
+        connection.pollIndex = set.add(fileDescriptor: connection.fd, readable: inbox.count < receiveBound, writable: connection.wantsWrite)
     }
 
     /// Does what the last poll found ready, and what is due.
@@ -95,16 +102,16 @@ public final class ZMTPDealer {
             let code = connection.finishConnecting()
             guard code == 0 else { return drop(connection, .system("connect", errno: code)) }
         }
-        if set.isReadable(connection.pollIndex) {
-            if case .closed = connection.read() { return drop(connection, .closedByPeer) }
-            do {
-                if try connection.advanceHandshake() != nil { established(connection) }
-                while let message = try connection.nextMessage() { inbox.append(message) }
-            } catch {
-                return drop(connection, error)
-            }
+        // Decodes what was read (also what a full inbox left waiting): a peer that closed after
+        // its last messages still has them delivered.
+        let closed = set.isReadable(connection.pollIndex) && connection.read() == .closed
+        do {
+            if try connection.advanceHandshake() != nil { established(connection) }
+            while inbox.count < receiveBound, let message = try connection.nextMessage() { inbox.append(message) }
+        } catch {
+            return drop(connection, error)
         }
-        guard connection.flush() else { return drop(connection, .closedByPeer) }
+        guard !closed, connection.flush() else { return drop(connection, .closedByPeer) }
         timeOutIfDue(connection, now)
     }
 

@@ -32,7 +32,7 @@ public struct ZMTPInboundBuffer: Sendable {
         }
     }
 
-    /// Lets `body` write up to the free space (at least `minimum` bytes, made room for) and keeps
+    /// Lets `body` write into the free space (at least `minimum` bytes, made room for) and keeps
     /// as many bytes as it returns (a `read(2)`'s result; zero or less keeps none).
     public mutating func fill(minimum: Int, _ body: (UnsafeMutableRawBufferPointer) -> Int) -> Int {
         reserve(minimum)

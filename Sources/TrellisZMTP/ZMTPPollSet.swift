@@ -21,10 +21,11 @@ public struct ZMTPPollSet: Sendable {
         descriptors.removeAll(keepingCapacity: true)
     }
 
-    /// Adds a descriptor to wait on, readable always and writable when asked; its index.
+    /// Adds a descriptor to wait on, for reading unless told not to (a socket whose received
+    /// messages are at their bound) and for writing when asked; its index.
     @discardableResult
-    public mutating func add(fileDescriptor: Int32, writable: Bool = false) -> Int {
-        let events = Int16(POLLIN) | (writable ? Int16(POLLOUT) : 0)
+    public mutating func add(fileDescriptor: Int32, readable: Bool = true, writable: Bool = false) -> Int {
+        let events = (readable ? Int16(POLLIN) : 0) | (writable ? Int16(POLLOUT) : 0)
         descriptors.append(pollfd(fd: fileDescriptor, events: events, revents: 0))
         return descriptors.count - 1
     }

@@ -19,6 +19,9 @@ public final class ZMTPRouter {
     public let identity: [UInt8]
     public let limits: ZMTPLimits
     public let writeBound: Int
+    /// The most received messages kept untaken: past it the ROUTER reads no more (libzmq's
+    /// receive high-water mark, 1000 by default), and the peers' kernel buffers fill instead.
+    public let receiveBound: Int
     public let handshakeTimeout: Duration
 
     private let listener: Int32
@@ -35,7 +38,7 @@ public final class ZMTPRouter {
 
     public init(
         binding endpoint: String, identity: [UInt8] = [], limits: ZMTPLimits = .standard, writeBound: Int = 1 << 20,
-        handshakeTimeout: Duration = .seconds(5)
+        receiveBound: Int = 1000, handshakeTimeout: Duration = .seconds(5)
     ) throws(ZMTPError) {
         let (listener, bound) = try ZMTPSystem.listening(on: try ZMTPEndpoint(endpoint))
         self.listener = listener
@@ -43,6 +46,7 @@ public final class ZMTPRouter {
         self.identity = identity
         self.limits = limits
         self.writeBound = writeBound
+        self.receiveBound = max(receiveBound, 1)
         self.handshakeTimeout = handshakeTimeout
     }
 
@@ -57,6 +61,9 @@ public final class ZMTPRouter {
     public func receive() -> [[UInt8]]? {
         inbox.popFirst()
     }
+
+    /// Messages received and not yet taken (at most `receiveBound`).
+    public var waitingMessages: Int { inbox.count }
 
     /// Sends `message`'s frames after the first to the peer the first names.
     public func send(_ message: [[UInt8]]) -> SendResult {
@@ -84,7 +91,7 @@ public final class ZMTPRouter {
         guard !closed else { return }
         listenIndex = set.add(fileDescriptor: listener)
         for connection in connections {
-            connection.pollIndex = set.add(fileDescriptor: connection.fd, writable: connection.wantsWrite)
+            connection.pollIndex = set.add(fileDescriptor: connection.fd, readable: inbox.count < receiveBound, writable: connection.wantsWrite)
         }
     }
 
@@ -93,8 +100,7 @@ public final class ZMTPRouter {
     public func service(_ set: ZMTPPollSet) {
         guard !closed else { return }
         let now = clock.now
-        for connection in connections {
-            guard connection.pollIndex >= 0 else { continue }
+        for connection in connections where connection.pollIndex >= 0 {
             serve(connection, set)
         }
         for connection in connections where connection.peer == nil && now >= connection.handshakeDeadline {
@@ -115,19 +121,19 @@ public final class ZMTPRouter {
         if case .ipc(let path) = endpoint { ZMTPSystem.removeFile(path) }
     }
 
+    /// Reads, decodes what was read (also what a full inbox left waiting), writes. A peer that
+    /// closed after its last messages still has them delivered.
     private func serve(_ connection: ZMTPConnection, _ set: ZMTPPollSet) {
-        if set.isReadable(connection.pollIndex) {
-            if case .closed = connection.read() { return drop(connection, .closedByPeer) }
-            do {
-                if let peer = try connection.advanceHandshake() { try admit(connection, peer) }
-                if let identity = identities[ObjectIdentifier(connection)] {
-                    while let message = try connection.nextMessage() { inbox.append([identity] + message) }
-                }
-            } catch {
-                return drop(connection, error)
+        let closed = set.isReadable(connection.pollIndex) && connection.read() == .closed
+        do {
+            if let peer = try connection.advanceHandshake() { try admit(connection, peer) }
+            if let identity = identities[ObjectIdentifier(connection)] {
+                while inbox.count < receiveBound, let message = try connection.nextMessage() { inbox.append([identity] + message) }
             }
+        } catch {
+            return drop(connection, error)
         }
-        if !connection.flush() { drop(connection, .closedByPeer) }
+        if closed || !connection.flush() { drop(connection, .closedByPeer) }
     }
 
     /// Gives a peer whose handshake is done its identity, or refuses it.

@@ -216,6 +216,47 @@ import ZeroMQ
         _ = server
     }
 
+    @Test func aFullInboxStopsReadingAndLosesNothing() throws {
+        let context = try ZMQContext()
+        defer { context.terminate() }
+        let router = try ZMTPRouter(binding: "tcp://127.0.0.1:*", receiveBound: 10)
+        defer { router.close() }
+        let dealer = try Self.libzmqSocket(context, .dealer, identity: "many")
+        defer { dealer.close() }
+        try dealer.connect(router.endpoint.description)
+        for index in 0..<50 { try dealer.send([[UInt8(index)]], dontWait: false) }
+        var pump = Pump(routers: [router])
+        var taken: [[UInt8]] = []
+        // Untaken, the inbox fills to its bound and stays there however many turns pass.
+        #expect(try pump.until { router.waitingMessages == 10 })
+        for _ in 0..<20 { try pump.turn() }
+        #expect(router.waitingMessages == 10)
+        var held: [[[UInt8]]] = []
+        while let message = router.receive() { held.append(message) }
+        #expect(held.count == 10)
+        taken += held.map { $0[1] }
+        #expect(try pump.until {
+            while let message = router.receive() { taken.append(message[1]) }
+            return taken.count == 50
+        })
+        #expect(taken == (0..<50).map { [UInt8($0)] })
+    }
+
+    @Test func messagesSentJustBeforeThePeerClosesAreDelivered() throws {
+        let router = try ZMTPRouter(binding: "tcp://127.0.0.1:*")
+        defer { router.close() }
+        var pump = Pump(routers: [router])
+        let raw = try RawStream.connect(port: router.endpoint.port)
+        var bytes = ZMTPHandshake(socketType: .dealer, identity: Self.bytes("brief")).opening
+        ZMTPFrame.appendMessage([Self.bytes("last"), Self.bytes("words")], to: &bytes)
+        raw.write(bytes)
+        raw.close()
+        var message: [[UInt8]]?
+        #expect(try pump.until { message = router.receive(); return message != nil })
+        #expect(message == [Self.bytes("brief"), Self.bytes("last"), Self.bytes("words")])
+        #expect(try pump.until { router.connectedPeers.isEmpty })
+    }
+
     @Test func pingIsAnsweredWithItsContext() throws {
         let router = try ZMTPRouter(binding: "tcp://127.0.0.1:*")
         defer { router.close() }
