@@ -1,4 +1,5 @@
 import Foundation
+import TrellisWire
 import TrellisZMTP
 import ZeroMQ
 
@@ -21,10 +22,12 @@ package enum ZMTPBench {
     /// `TRELLIS_ZMTP_SPIN_YIELD=0` turns it off for measurement.
     package static let yieldsCore = getenv("TRELLIS_ZMTP_SPIN_YIELD").map { String(cString: $0) != "0" } ?? true
 
-    /// Round-trip times in microseconds: raw REQ/REP (the anchor) and ours.
+    /// Round-trip times in microseconds: raw REQ/REP (the anchor), 8 bytes through ours, and a
+    /// Trellis CALL/RETURN through ours (the wire codec on both sides, no node transport).
     package struct RoundTrips: Sendable {
         package var raw: [Double] = []
         package var zmtp: [Double] = []
+        package var call: [Double] = []
     }
 
     /// `count` round trips of each kind, taken in turns of `block`; the first few (connections
@@ -56,9 +59,11 @@ package enum ZMTPBench {
             let turn = done < 0 ? warmUp : min(block, count - done)
             let raw = try rawRoundTrips(request, turn: turn)
             let zmtp = try zmtpRoundTrips(dealer, set: &set, turn: turn)
+            let call = try callRoundTrips(dealer, set: &set, turn: turn, first: UInt64(done + warmUp) + 1)
             if done >= 0 {
                 times.raw += raw
                 times.zmtp += zmtp
+                times.call += call
             }
             done += turn
         }
@@ -93,6 +98,28 @@ package enum ZMTPBench {
         return times
     }
 
+    /// `turn` CALL/RETURN round trips through our DEALER, in microseconds: the CALL encoded with
+    /// the wire codec, the echo decoding it and encoding a RETURN, the RETURN decoded and matched
+    /// by its correlation id — what a node's transport adds on top is not in it.
+    private static func callRoundTrips(_ dealer: ZMTPDealer, set: inout ZMTPPollSet, turn: Int, first: UInt64) throws -> [Double] {
+        var times: [Double] = []
+        let target = WireAddress(node: "echo", controller: "probe", incarnation: 1)
+        let giveUp = ContinuousClock.now.advanced(by: .seconds(30))
+        for index in 0..<UInt64(turn) {
+            let start = ContinuousClock.now
+            let call = WireMessage(.call(target: target, code: .snapshot, arguments: []), correlationID: first + index).encode()
+            while !dealer.send(call) { try turnOnce(dealer, &set) }
+            while true {
+                if let reply = dealer.receive(), let answer = try? WireMessage.decode(reply),
+                   case .return = answer.body, answer.header.correlationID == first + index { break }
+                try turnOnce(dealer, &set)
+                guard ContinuousClock.now < giveUp else { throw BenchPeerGone(role: "zmtp-echo") }
+            }
+            times.append(InProcessBench.seconds(since: start) * 1e6)
+        }
+        return times
+    }
+
     private static func turnOnce(_ dealer: ZMTPDealer, _ set: inout ZMTPPollSet) throws {
         set.removeAll()
         dealer.register(in: &set)
@@ -100,8 +127,8 @@ package enum ZMTPBench {
         dealer.service(set)
     }
 
-    /// The peer: a ROUTER on `endpoint` that sends every message back to its sender, `count`
-    /// of them, then stays until its standard input closes (the measuring side is done).
+    /// The peer: a ROUTER on `endpoint` that answers every message to its sender (`reply(to:)`),
+    /// `count` of them, then stays until its standard input closes (the measuring side is done).
     package static func runEcho(endpoint: String, count: Int) throws {
         let router = try ZMTPRouter(binding: endpoint)
         defer { router.close() }
@@ -115,7 +142,7 @@ package enum ZMTPBench {
             try set.poll(spinning: answered < count ? spin : .zero, yieldsCore: yieldsCore, timeout: .milliseconds(250))
             router.service(set)
             while let message = router.receive() {
-                _ = router.send(message)
+                _ = router.send(reply(to: message))
                 answered += 1
             }
             if set.isReadable(input) {
@@ -123,6 +150,15 @@ package enum ZMTPBench {
                 inputOpen = read(0, &byte, 1) > 0
             }
         }
+    }
+}
+
+extension ZMTPBench {
+    /// The echo's answer: a RETURN to a CALL (decoded, then encoded, as a node serves a call),
+    /// anything else sent back as it came. The first frame is the sender's identity.
+    static func reply(to message: [[UInt8]]) -> [[UInt8]] {
+        guard message.count > 1, let call = try? WireMessage.decode(Array(message.dropFirst())), case .call = call.body else { return message }
+        return [message[0]] + WireMessage(.return(.ok([])), correlationID: call.header.correlationID).encode()
     }
 }
 

@@ -355,6 +355,12 @@ struct BenchCommand: AsyncParsableCommand {
                             note: "\(trips) round trips over \(kind), in turns of 500, two processes; ours: TrellisZMTP DEALER to a ROUTER echo, each thread owning its socket and spinning 50 µs before it sleeps; anchor: raw REQ/REP"))
             figures.add(BenchLine(name: "zmtp-rtt\(suffix)-p99", ours: percentile(ours, 0.99), anchor: percentile(raw, 0.99), unit: "µs", target: .atMost(1.5),
                             note: "\(trips) round trips over \(kind)"))
+            guard kind == "ipc" else { continue }
+            let calls = times.call.sorted()
+            figures.add(BenchLine(name: "zmtp-rtt-call-median", ours: percentile(calls, 0.5), anchor: percentile(raw, 0.5), unit: "µs", target: .atMost(1.0),
+                            note: "the same trips over ipc as Trellis CALL/RETURN messages: the wire codec on both sides over TrellisZMTP, no node transport; anchor: raw REQ/REP"))
+            figures.add(BenchLine(name: "zmtp-rtt-call-p99", ours: percentile(calls, 0.99), anchor: percentile(raw, 0.99), unit: "µs", target: .atMost(1.5),
+                            note: "CALL/RETURN over ipc"))
         }
     }
 
