@@ -302,14 +302,14 @@ final class RawServer {
     }
 
     deinit {
-        _ = Glibc.close(fd)
+        closeDescriptor(fd)
     }
 
     /// A connection waiting to be accepted, if one is.
     func acceptNow() -> RawStream? {
         var item = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
         guard poll(&item, 1, 0) > 0 else { return nil }
-        let accepted = Glibc.accept(fd, nil, nil)
+        let accepted = accept(fd, nil, nil)
         return accepted >= 0 ? RawStream(fd: accepted) : nil
     }
 }
