@@ -6,8 +6,11 @@
 /// Messages sent while no connection is up wait (within `writeBound`) for the next one; bytes
 /// already handed to a connection that fails are lost with it, as with libzmq.
 public final class ZMTPDealer {
+    /// Where it connects.
     public let endpoint: ZMTPEndpoint
+    /// The identity its READY gives (a ROUTER addresses it by it).
     public let identity: [UInt8]
+    /// What the peer may send at most.
     public let limits: ZMTPLimits
     /// The most bytes queued before `send` refuses (a message is always accepted into an empty
     /// queue, whatever its size).
@@ -15,7 +18,9 @@ public final class ZMTPDealer {
     /// The most received messages kept untaken: past it the DEALER reads no more (libzmq's
     /// receive high-water mark, 1000 by default), and the peer's kernel buffer fills instead.
     public let receiveBound: Int
+    /// How long after a failed or lost connection the next is tried.
     public let reconnectInterval: Duration
+    /// How long a connection may take to finish its handshake.
     public let handshakeTimeout: Duration
 
     private var connection: ZMTPConnection?
@@ -30,6 +35,7 @@ public final class ZMTPDealer {
     /// How many connections were made (handshake done) so far.
     public private(set) var connectionsMade = 0
 
+    /// A DEALER that starts connecting at once (and again after every failure).
     public init(
         connectingTo endpoint: String, identity: [UInt8] = [], limits: ZMTPLimits = .standard, writeBound: Int = 1 << 20,
         receiveBound: Int = 1000, reconnectInterval: Duration = .milliseconds(100), handshakeTimeout: Duration = .seconds(5)

@@ -29,6 +29,7 @@ public enum ZMTPEndpoint: Equatable, Sendable, CustomStringConvertible {
         self = .tcp(host: host, port: port)
     }
 
+    /// The endpoint in libzmq's notation.
     public var description: String {
         switch self {
         case .tcp(let host, let port): "tcp://\(host):\(port)"

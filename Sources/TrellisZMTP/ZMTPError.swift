@@ -33,6 +33,7 @@ public enum ZMTPError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The endpoint text is not `tcp://HOST:PORT` or `ipc://PATH`.
     case badEndpoint(String)
 
+    /// The reason in words, for logs and errors shown to people.
     public var description: String {
         switch self {
         case .badSignature: "not a ZMTP peer: bad signature"

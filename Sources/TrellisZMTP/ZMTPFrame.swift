@@ -2,8 +2,11 @@
 /// in network order with the LONG flag), then the body. Flags: bit 0 MORE (another part of the
 /// same message follows), bit 1 LONG, bit 2 COMMAND; the other bits are reserved and zero.
 public enum ZMTPFrame {
+    /// Another part of the same message follows.
     public static let more: UInt8 = 0x01
+    /// The size is eight bytes, not one.
     public static let long: UInt8 = 0x02
+    /// The frame is a command, not a message part.
     public static let command: UInt8 = 0x04
     /// The bits a peer may set.
     static let known: UInt8 = more | long | command

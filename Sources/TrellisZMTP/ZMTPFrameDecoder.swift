@@ -8,11 +8,13 @@ public struct ZMTPFrameDecoder: Sendable {
         case command(ZMTPCommand)
     }
 
+    /// What the peer may send at most.
     public let limits: ZMTPLimits
     /// The parts received so far of a message whose last part has not arrived.
     private var parts: [[UInt8]] = []
     private var partBytes = 0
 
+    /// A decoder at a frame boundary.
     public init(limits: ZMTPLimits = .standard) {
         self.limits = limits
     }

@@ -14,14 +14,19 @@ public struct ZMTPGreeting: Equatable, Sendable {
     public static let size = 64
     /// The version this module speaks.
     public static let majorVersion: UInt8 = 3
+    /// ZMTP 3.1: PING and PONG (RFC 37) on top of 3.0.
     public static let minorVersion: UInt8 = 1
 
+    /// The peer's major version (3 for every peer accepted).
     public var major: UInt8
+    /// The peer's minor version: 0 for ZMTP 3.0, 1 for 3.1.
     public var minor: UInt8
     /// The mechanism's name without its zero padding.
     public var mechanism: String
+    /// Meaningless for NULL (both sides are peers); sent as 0.
     public var asServer: Bool
 
+    /// A greeting; by default this module's own (3.1, NULL, not as server).
     public init(major: UInt8 = ZMTPGreeting.majorVersion, minor: UInt8 = ZMTPGreeting.minorVersion, mechanism: String = "NULL", asServer: Bool = false) {
         self.major = major
         self.minor = minor

@@ -23,6 +23,7 @@ public struct ZMTPHandshake: Sendable {
         /// Its ZMTP minor version: PING is ZMTP 3.1's (never sent to a 3.0 peer).
         public var minorVersion: UInt8
 
+        /// A peer as its READY and greeting described it.
         public init(socketType: String, identity: [UInt8], minorVersion: UInt8) {
             self.socketType = socketType
             self.identity = identity
@@ -30,10 +31,14 @@ public struct ZMTPHandshake: Sendable {
         }
     }
 
+    /// This side's socket type, sent in READY and checked against the peer's.
     public let socketType: ZMTPSocketType
+    /// This side's identity, sent in READY.
     public let identity: [UInt8]
+    /// Where the handshake stands.
     public private(set) var state = State.awaitingGreeting
 
+    /// A handshake not yet begun.
     public init(socketType: ZMTPSocketType, identity: [UInt8] = []) {
         self.socketType = socketType
         self.identity = identity

@@ -5,6 +5,7 @@ public struct ZMTPInboundBuffer: Sendable {
     private var start = 0
     private var end = 0
 
+    /// An empty buffer of `capacity` bytes to begin with.
     public init(capacity: Int = 64 << 10) {
         storage = [UInt8](repeating: 0, count: max(capacity, 64))
     }

@@ -12,6 +12,8 @@ public struct ZMTPLimits: Equatable, Sendable {
     /// (`WireLimits.maxMessageBytes`, `ZMQSocket.receive`'s `maximumFrames`).
     public static let standard = ZMTPLimits(maximumFrameBytes: 64 << 20, maximumParts: 64, maximumMessageBytes: 64 << 20)
 
+    /// Limits of one's own; each is raised to its floor (a frame of 255 bytes, one part) so that
+    /// the READY every peer sends always fits.
     public init(maximumFrameBytes: Int, maximumParts: Int, maximumMessageBytes: Int) {
         self.maximumFrameBytes = max(maximumFrameBytes, 255)
         self.maximumParts = max(maximumParts, 1)

@@ -2,18 +2,22 @@
 /// 1–255 characters from `ALPHA / DIGIT / - _ . +`, then a 4-byte size and the value. Names
 /// compare without case.
 public struct ZMTPMetadata: Equatable, Sendable {
+    /// One name and its value.
     public struct Property: Equatable, Sendable {
         public var name: String
         public var value: [UInt8]
 
+        /// A property as it goes on the wire.
         public init(name: String, value: [UInt8]) {
             self.name = name
             self.value = value
         }
     }
 
+    /// The properties in the order they came (or go).
     public var properties: [Property]
 
+    /// Metadata of these properties.
     public init(_ properties: [Property] = []) {
         self.properties = properties
     }
@@ -31,6 +35,7 @@ public struct ZMTPMetadata: Equatable, Sendable {
         return properties.first { $0.name.lowercased() == wanted }?.value
     }
 
+    /// The properties as the READY command's data carries them.
     public var bytes: [UInt8] {
         var bytes: [UInt8] = []
         for property in properties {

@@ -14,6 +14,7 @@ import Darwin
 public struct ZMTPPollSet: Sendable {
     private var descriptors: [pollfd] = []
 
+    /// An empty set.
     public init() {}
 
     /// Forgets the last turn's descriptors (keeping the storage).

@@ -16,12 +16,16 @@ public final class ZMTPRouter {
 
     /// Where it listens (the port the system picked, for `tcp://…:*`).
     public let endpoint: ZMTPEndpoint
+    /// The identity its READY gives.
     public let identity: [UInt8]
+    /// What a peer may send at most.
     public let limits: ZMTPLimits
+    /// The most bytes queued for one peer before `send` answers `.full`.
     public let writeBound: Int
     /// The most received messages kept untaken: past it the ROUTER reads no more (libzmq's
     /// receive high-water mark, 1000 by default), and the peers' kernel buffers fill instead.
     public let receiveBound: Int
+    /// How long a connection may take to finish its handshake.
     public let handshakeTimeout: Duration
 
     private let listener: Int32
@@ -36,6 +40,7 @@ public final class ZMTPRouter {
     /// Why the last connection ended (nil while none has).
     public private(set) var lastError: ZMTPError?
 
+    /// A ROUTER listening on `endpoint` (`tcp://127.0.0.1:*` picks a port: see `endpoint`).
     public init(
         binding endpoint: String, identity: [UInt8] = [], limits: ZMTPLimits = .standard, writeBound: Int = 1 << 20,
         receiveBound: Int = 1000, handshakeTimeout: Duration = .seconds(5)
