@@ -5,7 +5,7 @@ import Darwin
 #endif
 import TrellisZMTP
 
-/// Drives our sockets on the test's thread until a condition holds: each turn waits in poll(2)
+/// Drives our sockets on the test's task until a condition holds: each turn waits in poll(2)
 /// for at most a few milliseconds (our sockets' events end it at once), then asks the condition,
 /// which may look at libzmq sockets (their own I/O threads move their bytes meanwhile). Gives up
 /// after `limit`: a test that waits for something that never comes fails, it does not hang.
@@ -28,12 +28,14 @@ struct Pump {
         for router in routers { router.service(set) }
     }
 
-    /// Turns until `condition` is true; false when `limit` passed first.
-    mutating func until(limit: Duration = .seconds(10), _ condition: () throws -> Bool) throws -> Bool {
+    /// Turns until `condition` is true; false when `limit` passed first. Gives the test's thread
+    /// back to the pool between turns: the whole suite's tests share its few threads.
+    mutating func until(limit: Duration = .seconds(10), _ condition: () throws -> Bool) async throws -> Bool {
         let end = ContinuousClock.now.advanced(by: limit)
         while ContinuousClock.now < end {
             try turn()
             if try condition() { return true }
+            await Task.yield()
         }
         return false
     }

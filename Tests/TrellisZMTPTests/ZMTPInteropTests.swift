@@ -25,7 +25,7 @@ import ZeroMQ
         return socket
     }
 
-    @Test(arguments: ["tcp", "ipc"]) func ourDealerTalksToLibzmqRouter(kind: String) throws {
+    @Test(arguments: ["tcp", "ipc"]) func ourDealerTalksToLibzmqRouter(kind: String) async throws {
         let context = try ZMQContext()
         defer { context.terminate() }
         let router = try Self.libzmqSocket(context, .router)
@@ -35,15 +35,15 @@ import ZeroMQ
         var pump = Pump(dealers: [dealer])
         #expect(dealer.send([Self.bytes("a"), Self.bytes("b"), []]))
         var received: [[UInt8]]?
-        #expect(try pump.until { received = try router.receive(); return received != nil })
+        #expect(try await pump.until { received = try router.receive(); return received != nil })
         #expect(received == [Self.bytes("ours"), Self.bytes("a"), Self.bytes("b"), []])
         try router.send([Self.bytes("ours"), Self.bytes("x"), Self.bytes("y")], dontWait: false)
         var reply: [[UInt8]]?
-        #expect(try pump.until { reply = dealer.receive(); return reply != nil })
+        #expect(try await pump.until { reply = dealer.receive(); return reply != nil })
         #expect(reply == [Self.bytes("x"), Self.bytes("y")])
     }
 
-    @Test(arguments: ["tcp", "ipc"]) func libzmqDealerTalksToOurRouter(kind: String) throws {
+    @Test(arguments: ["tcp", "ipc"]) func libzmqDealerTalksToOurRouter(kind: String) async throws {
         let context = try ZMQContext()
         defer { context.terminate() }
         let router = try ZMTPRouter(binding: kind == "tcp" ? "tcp://127.0.0.1:*" : Self.ipcEndpoint("router-in"))
@@ -58,7 +58,7 @@ import ZeroMQ
         try anonymous.send([Self.bytes("who")], dontWait: false)
         var pump = Pump(routers: [router])
         var messages: [[[UInt8]]] = []
-        #expect(try pump.until {
+        #expect(try await pump.until {
             while let message = router.receive() { messages.append(message) }
             return messages.count == 2
         })
@@ -69,7 +69,7 @@ import ZeroMQ
         #expect(router.send([other[0], Self.bytes("you")]) == .queued)
         #expect(router.send(to: Self.bytes("nobody"), [Self.bytes("lost")]) == .unknownPeer)
         var back: [[UInt8]]?, you: [[UInt8]]?
-        #expect(try pump.until {
+        #expect(try await pump.until {
             if back == nil { back = try named.receive() }
             if you == nil { you = try anonymous.receive() }
             return back != nil && you != nil
@@ -78,7 +78,7 @@ import ZeroMQ
         #expect(you == [Self.bytes("you")])
     }
 
-    @Test func oneMegabyteMessagesCrossBothWays() throws {
+    @Test func oneMegabyteMessagesCrossBothWays() async throws {
         let context = try ZMQContext()
         defer { context.terminate() }
         let router = try ZMTPRouter(binding: "tcp://127.0.0.1:*")
@@ -97,7 +97,7 @@ import ZeroMQ
         #expect(dealer.send([large, Self.bytes("end")]))
         try libzmqDealer.send([large, Self.bytes("end")], dontWait: false)
         var atLibzmq: [[UInt8]]?, atOurs: [[UInt8]]?
-        #expect(try pump.until {
+        #expect(try await pump.until {
             if atLibzmq == nil { atLibzmq = try libzmqRouter.receive() }
             if atOurs == nil { atOurs = router.receive() }
             return atLibzmq != nil && atOurs != nil
@@ -107,11 +107,11 @@ import ZeroMQ
         // And back: our ROUTER → libzmq DEALER.
         #expect(router.send(to: Self.bytes("big"), [large]) == .queued)
         var returned: [[UInt8]]?
-        #expect(try pump.until { returned = try libzmqDealer.receive(); return returned != nil })
+        #expect(try await pump.until { returned = try libzmqDealer.receive(); return returned != nil })
         #expect(returned == [large])
     }
 
-    @Test func ourDealerReconnectsAfterThePeerRestarts() throws {
+    @Test func ourDealerReconnectsAfterThePeerRestarts() async throws {
         let context = try ZMQContext()
         defer { context.terminate() }
         let endpoint = Self.ipcEndpoint("restart")
@@ -121,23 +121,23 @@ import ZeroMQ
         var pump = Pump(dealers: [dealer])
         #expect(dealer.send([Self.bytes("first")]))
         var received: [[UInt8]]?
-        #expect(try pump.until { received = try router.receive(); return received != nil })
+        #expect(try await pump.until { received = try router.receive(); return received != nil })
         #expect(received == [Self.bytes("again"), Self.bytes("first")])
 
         router.close()
-        #expect(try pump.until { !dealer.isConnected })
+        #expect(try await pump.until { !dealer.isConnected })
         router = try Self.libzmqSocket(context, .router)
         defer { router.close() }
         try router.bind(endpoint)
-        #expect(try pump.until { dealer.isConnected })
+        #expect(try await pump.until { dealer.isConnected })
         #expect(dealer.connectionsMade == 2)
         #expect(dealer.send([Self.bytes("second")]))
         received = nil
-        #expect(try pump.until { received = try router.receive(); return received != nil })
+        #expect(try await pump.until { received = try router.receive(); return received != nil })
         #expect(received == [Self.bytes("again"), Self.bytes("second")])
     }
 
-    @Test func aPeerLeavingMidFrameCostsOnlyItsConnection() throws {
+    @Test func aPeerLeavingMidFrameCostsOnlyItsConnection() async throws {
         let context = try ZMQContext()
         defer { context.terminate() }
         let router = try ZMTPRouter(binding: "tcp://127.0.0.1:*")
@@ -146,11 +146,11 @@ import ZeroMQ
 
         let raw = try RawStream.connect(port: router.endpoint.port)
         raw.write(ZMTPHandshake(socketType: .dealer, identity: Self.bytes("leaver")).opening)
-        #expect(try pump.until { router.connectedPeers == [Self.bytes("leaver")] })
+        #expect(try await pump.until { router.connectedPeers == [Self.bytes("leaver")] })
         // A frame announcing 100 bytes, 10 of them sent, then the peer is gone.
         raw.write([0x00, 100] + [UInt8](repeating: 1, count: 10))
         raw.close()
-        #expect(try pump.until { router.connectedPeers.isEmpty })
+        #expect(try await pump.until { router.connectedPeers.isEmpty })
         #expect(router.lastError == .closedByPeer)
         #expect(router.receive() == nil)
 
@@ -160,11 +160,11 @@ import ZeroMQ
         try dealer.connect(router.endpoint.description)
         try dealer.send([Self.bytes("still here")], dontWait: false)
         var message: [[UInt8]]?
-        #expect(try pump.until { message = router.receive(); return message != nil })
+        #expect(try await pump.until { message = router.receive(); return message != nil })
         #expect(message == [Self.bytes("leaver"), Self.bytes("still here")])
     }
 
-    @Test func garbageGreetingsEndTheirConnectionAndNothingElse() throws {
+    @Test func garbageGreetingsEndTheirConnectionAndNothingElse() async throws {
         let router = try ZMTPRouter(binding: "tcp://127.0.0.1:*", handshakeTimeout: .milliseconds(300))
         defer { router.close() }
         var pump = Pump(routers: [router])
@@ -172,7 +172,7 @@ import ZeroMQ
         http.write(Self.bytes("GET / HTTP/1.1\r\nHost: trellis\r\n\r\n"))
         // The ROUTER sent its greeting, then closed: the client reads to the end of the stream.
         var seen: [UInt8] = []
-        #expect(try pump.until {
+        #expect(try await pump.until {
             guard let chunk = http.read() else { return false }
             seen += chunk
             return chunk.isEmpty
@@ -183,7 +183,7 @@ import ZeroMQ
         // A client that sends a good signature and then nothing is dropped at the deadline.
         let silent = try RawStream.connect(port: router.endpoint.port)
         silent.write(Array(ZMTPGreeting().bytes.prefix(11)))
-        #expect(try pump.until { router.lastError == .handshakeTimeout })
+        #expect(try await pump.until { router.lastError == .handshakeTimeout })
 
         // Our DEALER, given garbage by a server, drops it and tries again.
         let listener = try ZMTPRouter(binding: "tcp://127.0.0.1:*")
@@ -192,17 +192,17 @@ import ZeroMQ
         let dealer = try ZMTPDealer(connectingTo: "tcp://127.0.0.1:\(listener.endpoint.port)", reconnectInterval: .milliseconds(10))
         var dealerPump = Pump(dealers: [dealer])
         var first: RawStream?
-        #expect(try dealerPump.until { first = server.acceptNow(); return first != nil })
+        #expect(try await dealerPump.until { first = server.acceptNow(); return first != nil })
         first?.write([0x00] + [UInt8](repeating: 0x55, count: 80))
-        #expect(try dealerPump.until { dealer.lastError == .badSignature })
+        #expect(try await dealerPump.until { dealer.lastError == .badSignature })
         var second: RawStream?
-        #expect(try dealerPump.until { second = server.acceptNow(); return second != nil })
+        #expect(try await dealerPump.until { second = server.acceptNow(); return second != nil })
         var greeting: [UInt8] = []
-        #expect(try dealerPump.until { greeting += second?.read() ?? []; return greeting.count >= 64 })
+        #expect(try await dealerPump.until { greeting += second?.read() ?? []; return greeting.count >= 64 })
         #expect(greeting.prefix(64) == ZMTPGreeting().bytes[...], "the DEALER came back and greeted again")
     }
 
-    @Test func aFullQueueRefusesUntilThereIsRoom() throws {
+    @Test func aFullQueueRefusesMoreMessages() async throws {
         // A server that accepts and never answers: the handshake never ends, so nothing leaves.
         let listener = try ZMTPRouter(binding: "tcp://127.0.0.1:*")
         listener.close()
@@ -216,7 +216,7 @@ import ZeroMQ
         _ = server
     }
 
-    @Test func aFullInboxStopsReadingAndLosesNothing() throws {
+    @Test func aFullInboxStopsReadingAndLosesNothing() async throws {
         let context = try ZMQContext()
         defer { context.terminate() }
         let router = try ZMTPRouter(binding: "tcp://127.0.0.1:*", receiveBound: 10)
@@ -228,21 +228,21 @@ import ZeroMQ
         var pump = Pump(routers: [router])
         var taken: [[UInt8]] = []
         // Untaken, the inbox fills to its bound and stays there however many turns pass.
-        #expect(try pump.until { router.waitingMessages == 10 })
+        #expect(try await pump.until { router.waitingMessages == 10 })
         for _ in 0..<20 { try pump.turn() }
         #expect(router.waitingMessages == 10)
         var held: [[[UInt8]]] = []
         while let message = router.receive() { held.append(message) }
         #expect(held.count == 10)
         taken += held.map { $0[1] }
-        #expect(try pump.until {
+        #expect(try await pump.until {
             while let message = router.receive() { taken.append(message[1]) }
             return taken.count == 50
         })
         #expect(taken == (0..<50).map { [UInt8($0)] })
     }
 
-    @Test func messagesSentJustBeforeThePeerClosesAreDelivered() throws {
+    @Test func messagesSentJustBeforeThePeerClosesAreDelivered() async throws {
         let router = try ZMTPRouter(binding: "tcp://127.0.0.1:*")
         defer { router.close() }
         var pump = Pump(routers: [router])
@@ -252,12 +252,12 @@ import ZeroMQ
         raw.write(bytes)
         raw.close()
         var message: [[UInt8]]?
-        #expect(try pump.until { message = router.receive(); return message != nil })
+        #expect(try await pump.until { message = router.receive(); return message != nil })
         #expect(message == [Self.bytes("brief"), Self.bytes("last"), Self.bytes("words")])
-        #expect(try pump.until { router.connectedPeers.isEmpty })
+        #expect(try await pump.until { router.connectedPeers.isEmpty })
     }
 
-    @Test func pingIsAnsweredWithItsContext() throws {
+    @Test func pingIsAnsweredWithItsContext() async throws {
         let router = try ZMTPRouter(binding: "tcp://127.0.0.1:*")
         defer { router.close() }
         var pump = Pump(routers: [router])
@@ -268,7 +268,7 @@ import ZeroMQ
         var buffer = ZMTPInboundBuffer()
         var peer: ZMTPHandshake.Peer?
         var pong: ZMTPFrameDecoder.Item?
-        #expect(try pump.until {
+        #expect(try await pump.until {
             buffer.append(raw.read() ?? [])
             if peer == nil { peer = try handshake.advance(&buffer, decoder: &decoder) }
             if peer != nil { pong = try decoder.next(from: &buffer) }
