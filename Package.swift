@@ -19,6 +19,9 @@ import PackageDescription
 //   TrellisBench     `trellis bench`: each figure beside its anchor, measured in the same run
 //   CZeroMQ          libzmq as a system library (Debian's libzmq3-dev; Homebrew's zeromq on macOS)
 //   ZeroMQ           the project's own thin Swift binding over it
+//   TrellisZMTP      ZMTP 3.1 (NULL) spoken directly over non-blocking POSIX sockets: greeting,
+//                    handshake and frames as pure state machines, a DEALER and a ROUTER one thread
+//                    drives with poll(2); interoperates with libzmq peers, needs no libzmq
 //   TrellisTransport the node transport: one link under it (ZeroMQ's I/O thread, or the in-memory
 //                    loopback for nodes sharing a process), peers, the controller calls declared
 //                    once (ControllerCalls), remote stand-ins, hosted controllers; no scenario files
@@ -70,6 +73,7 @@ let package = Package(
         // The module map links zmq; pkg-config is asked on macOS only (zeroMQPkgConfig, above).
         .systemLibrary(name: "CZeroMQ", pkgConfig: zeroMQPkgConfig, providers: [.apt(["libzmq3-dev"]), .brew(["zeromq"])]),
         .target(name: "ZeroMQ", dependencies: ["CZeroMQ"]),
+        .target(name: "TrellisZMTP"),
         .target(name: "TrellisTransport", dependencies: ["ZeroMQ", "TrellisWire", "TrellisModel", "TrellisJSON", "TrellisTrace", "TrellisRuntime"]),
         .target(name: "TrellisDistributed", dependencies: [
             "TrellisTransport", "ZeroMQ", "TrellisWire", "TrellisModel", "TrellisTrace", "TrellisTraceFiles", "TrellisRuntime", "TrellisScenario",
@@ -86,7 +90,7 @@ let package = Package(
         .target(name: "TrellisScenario", dependencies: [
             "TrellisModel", "TrellisStoryboard", "TrellisJSON", "TrellisTrace", "TrellisTraceFiles", "TrellisRuntime", .product(name: "Yams", package: "Yams"),
         ]),
-        .target(name: "TrellisBench", dependencies: ["TrellisModel", "TrellisJSON", "TrellisTrace", "TrellisTraceFiles", "TrellisRuntime", "TrellisTransport", "TrellisDistributed", "TrellisWire", "ZeroMQ", "TrellisScenario", "TrellisStoryboard"]),
+        .target(name: "TrellisBench", dependencies: ["TrellisModel", "TrellisJSON", "TrellisTrace", "TrellisTraceFiles", "TrellisRuntime", "TrellisTransport", "TrellisDistributed", "TrellisWire", "ZeroMQ", "TrellisZMTP", "TrellisScenario", "TrellisStoryboard"]),
         // No TrellisScenario: a user's `import TrellisTestKit` links no scenario files and no YAML.
         .target(name: "TrellisTestKit", dependencies: ["TrellisModel", "TrellisTrace", "TrellisTraceFiles", "TrellisRuntime"]),
         .target(
@@ -105,6 +109,8 @@ let package = Package(
         // bounded waits for child processes, the binary, the random scenarios of the differential tester.
         .target(name: "TrellisTestSupport", dependencies: ["TrellisModel", "TrellisJSON", "TrellisTrace", "TrellisRuntime"], path: "Tests/Support"),
         .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ", "TrellisTestSupport"]),
+        // ZMTP from the RFCs' bytes, and against real libzmq sockets through the ZeroMQ binding.
+        .testTarget(name: "TrellisZMTPTests", dependencies: ["TrellisZMTP", "ZeroMQ"]),
         .testTarget(name: "TrellisTraceExportTests", dependencies: ["TrellisTrace", "TrellisTraceFiles", "TrellisScenario", "TrellisModel", "TrellisTestSupport"], exclude: ["Golden"]),
         .testTarget(
             name: "TrellisTransportTests",

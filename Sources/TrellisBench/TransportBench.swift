@@ -24,6 +24,8 @@ package enum TransportBench {
         case rawRouterEcho = "raw-router-echo"
         /// Echoes every message back through a bare `NodeIO` (no transport on top).
         case nodeIOEcho = "node-io-echo"
+        /// Echoes every message back through a `TrellisZMTP` ROUTER (`ZMTPBench`).
+        case zmtpEcho = "zmtp-echo"
     }
 
     // MARK: The measuring side
@@ -245,6 +247,8 @@ package enum TransportBench {
             try runRawRouterEcho(endpoint: endpoint, connectTo: connectTo, count: count)
         case .trellisEcho:
             try await runTrellisEcho(endpoint: endpoint, connectTo: connectTo)
+        case .zmtpEcho:
+            try ZMTPBench.runEcho(endpoint: endpoint, count: count)
         }
     }
 

@@ -58,7 +58,7 @@ struct BenchCommand: AsyncParsableCommand {
 
     /// The figures, by the names their lines start with.
     static let figureNames = [
-        "inproc-hops", "inproc-hops-file-trace", "inproc-swift-super", "memory-per-controller", "storyboard-import", "zmq-throughput", "zmq-rtt",
+        "inproc-hops", "inproc-hops-file-trace", "inproc-swift-super", "memory-per-controller", "storyboard-import", "zmq-throughput", "zmq-rtt", "zmtp-rtt",
         "distributed-traversal", "validate-flat",
     ]
 
@@ -312,6 +312,9 @@ struct BenchCommand: AsyncParsableCommand {
         if wants("zmq-rtt") {
             try await roundTripFigures(launcher: launcher, endpoint: endpoint, into: &figures)
         }
+        if wants("zmtp-rtt") {
+            try zmtpRoundTripFigures(launcher: launcher, endpoint: endpoint, into: &figures)
+        }
         guard wants("distributed-traversal") else { return }
         let shape = HierarchyShape(count: quick ? 20_000 : 100_000)
         let resizes = 3
@@ -337,6 +340,28 @@ struct BenchCommand: AsyncParsableCommand {
                         note: "\(trips) round trips over ipc, in turns of 500; ours: CALL/RETURN from a task on the node's I/O thread; anchor: raw REQ/REP; \(layoutNote(0.5))"))
         figures.add(BenchLine(name: "zmq-rtt-p99", ours: percentile(ours, 0.99), anchor: percentile(raw, 0.99), unit: "µs", target: .atMost(1.5),
                         note: layoutNote(0.99)))
+    }
+
+    /// zmtp-rtt (issue 27 item 6): the round trip through `TrellisZMTP`, whose I/O thread owns its
+    /// socket, beside raw REQ/REP; over ipc as zmq-rtt, and over tcp as Erlang's distribution.
+    private func zmtpRoundTripFigures(launcher: PeerLauncher, endpoint: @escaping (String, String) -> String, into figures: inout BenchFigures) throws {
+        let trips = quick ? 6_000 : 20_000
+        func percentile(_ values: [Double], _ p: Double) -> Double { values.isEmpty ? 0 : values[min(values.count - 1, Int(Double(values.count) * p))] }
+        for kind in ["ipc", "tcp"] {
+            let times = try ZMTPBench.roundTrips(peer: launcher, endpoint: { endpoint(kind, $0) }, count: trips, block: 500)
+            let raw = times.raw.sorted(), ours = times.zmtp.sorted()
+            let suffix = kind == "ipc" ? "" : "-tcp"
+            figures.add(BenchLine(name: "zmtp-rtt\(suffix)-median", ours: percentile(ours, 0.5), anchor: percentile(raw, 0.5), unit: "µs", target: .atMost(1.0),
+                            note: "\(trips) round trips over \(kind), in turns of 500, two processes; ours: TrellisZMTP DEALER to a ROUTER echo, each thread owning its socket and spinning 50 µs before it sleeps; anchor: raw REQ/REP"))
+            figures.add(BenchLine(name: "zmtp-rtt\(suffix)-p99", ours: percentile(ours, 0.99), anchor: percentile(raw, 0.99), unit: "µs", target: .atMost(1.5),
+                            note: "\(trips) round trips over \(kind)"))
+            guard kind == "ipc" else { continue }
+            let calls = times.call.sorted()
+            figures.add(BenchLine(name: "zmtp-rtt-call-median", ours: percentile(calls, 0.5), anchor: percentile(raw, 0.5), unit: "µs", target: .atMost(1.0),
+                            note: "the same trips over ipc as Trellis CALL/RETURN messages: the wire codec on both sides over TrellisZMTP, no node transport; anchor: raw REQ/REP"))
+            figures.add(BenchLine(name: "zmtp-rtt-call-p99", ours: percentile(calls, 0.99), anchor: percentile(raw, 0.99), unit: "µs", target: .atMost(1.5),
+                            note: "CALL/RETURN over ipc"))
+        }
     }
 
     static func probe(_ kind: String, count: Int) throws -> Double {

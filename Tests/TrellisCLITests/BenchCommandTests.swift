@@ -43,6 +43,21 @@ struct BenchCommandTests {
         #expect(outcome.stdoutLines.first?.contains("raw libzmq over Trellis's socket layout:") == true)
     }
 
+    @Test("--figure zmtp-rtt measures the round trip through TrellisZMTP, bytes and CALL/RETURN, beside raw REQ/REP, over ipc and tcp, in the form scripts read")
+    func zmtpRoundTripLines() async throws {
+        let outcome = try await runTrellis(["bench", "--quick", "--figure", "zmtp-rtt"], timeout: .seconds(120))
+        #expect(!outcome.timedOut)
+        #expect(outcome.status == 0, "stderr: \(outcome.stderr)")
+        let lines = outcome.stdoutLines.compactMap(Self.parse)
+        #expect(lines.count == outcome.stdoutLines.count, "every line is a summary line: \(outcome.stdout)")
+        #expect(lines.map(\.name) == ["zmtp-rtt-median", "zmtp-rtt-p99", "zmtp-rtt-call-median", "zmtp-rtt-call-p99", "zmtp-rtt-tcp-median", "zmtp-rtt-tcp-p99"])
+        for line in lines {
+            #expect(line.ours > 0 && line.anchor > 0)
+            #expect(line.bound == "ratio<=" && line.limit == (line.name.hasSuffix("median") ? 1.0 : 1.5))
+            #expect(line.verdict == (line.ratio <= line.limit ? "pass" : "miss"), "\(line)")
+        }
+    }
+
     @Test("--figure inproc-hops prints, for each size, Trellis beside bare actors, plain calls and traced plain calls, measured in the same turns")
     func inProcessHopsLines() async throws {
         // The run also checks that the traced floor records the events Trellis records for one

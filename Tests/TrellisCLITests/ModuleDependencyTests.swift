@@ -60,7 +60,7 @@ struct ModuleDependencyTests {
 
     @Test("each library and the CLI declare every module they import", arguments: [
         "TrellisModel", "TrellisJSON", "TrellisTrace", "TrellisRuntime", "TrellisStoryboard", "TrellisScenario", "TrellisTestKit", "TrellisBench",
-        "ZeroMQ", "TrellisTransport", "TrellisDistributed", "TrellisWire", "TrellisCLI", "trellis",
+        "ZeroMQ", "TrellisZMTP", "TrellisTransport", "TrellisDistributed", "TrellisWire", "TrellisCLI", "trellis",
     ])
     func declaresWhatItImports(_ target: String) throws {
         let declared = try Self.declaredDependencies(of: target)

@@ -1,0 +1,138 @@
+/// One stream socket speaking ZMTP, owned by a `ZMTPDealer` or `ZMTPRouter` on one thread: the
+/// handshake, the bytes waiting to be written, the bytes read and not yet decoded. It makes
+/// system calls and keeps bytes; what the bytes mean is `ZMTPHandshake`'s and
+/// `ZMTPFrameDecoder`'s.
+final class ZMTPConnection {
+    /// How a read went.
+    enum ReadOutcome {
+        /// Bytes arrived (or none were waiting): decode them.
+        case open
+        /// The peer closed its end, or the connection failed.
+        case closed
+    }
+
+    let fd: Int32
+    private(set) var handshake: ZMTPHandshake
+    private var decoder: ZMTPFrameDecoder
+    private var inbound = ZMTPInboundBuffer()
+    /// Bytes to write, from `outboundStart` on: the greeting and READY, then messages and PONGs.
+    private var outbound: [UInt8]
+    private var outboundStart = 0
+    /// Messages encoded before the handshake finished: they go out once the peer is known.
+    private var pending: [UInt8] = []
+    /// A non-blocking connect still being made.
+    private(set) var connecting: Bool
+    /// When the handshake must have finished.
+    let handshakeDeadline: ContinuousClock.Instant
+    /// The peer, once its READY was read.
+    private(set) var peer: ZMTPHandshake.Peer?
+    /// The index of this connection's descriptor in the current turn's poll set.
+    var pollIndex = -1
+    private var closed = false
+
+    init(fd: Int32, handshake: ZMTPHandshake, limits: ZMTPLimits, connecting: Bool, handshakeDeadline: ContinuousClock.Instant) {
+        self.fd = fd
+        self.handshake = handshake
+        decoder = ZMTPFrameDecoder(limits: limits)
+        outbound = handshake.opening
+        self.connecting = connecting
+        self.handshakeDeadline = handshakeDeadline
+    }
+
+    deinit {
+        close()
+    }
+
+    /// Bytes queued and not yet written: what the owner's write bound counts.
+    var queuedBytes: Int { outbound.count - outboundStart + pending.count }
+
+    /// Whether the next poll should wait for the socket to be writable.
+    var wantsWrite: Bool { connecting || outboundStart < outbound.count }
+
+    /// Queues one message (its frames): behind the handshake until the peer is known.
+    func enqueue(_ parts: [[UInt8]]) {
+        if peer == nil {
+            ZMTPFrame.appendMessage(parts, to: &pending)
+        } else {
+            ZMTPFrame.appendMessage(parts, to: &outbound)
+        }
+    }
+
+    /// A non-blocking connect finished (the socket became writable): 0 when it was made, else
+    /// its errno.
+    func finishConnecting() -> Int32 {
+        guard connecting else { return 0 }
+        connecting = false
+        return ZMTPSystem.connectResult(fd)
+    }
+
+    /// The most one read takes. A turn makes at most four reads and then decodes, so the
+    /// inbound buffer holds at most four reads beyond the frame being assembled.
+    static let readSize = 64 << 10
+
+    /// Reads what is waiting, at most four reads' worth, so that one busy peer can neither hold
+    /// the thread nor make the buffer grow past what decoding needs.
+    func read() -> ReadOutcome {
+        for _ in 0..<4 {
+            let count = inbound.fill(minimum: Self.readSize) { ZMTPSystem.readBytes(fd, UnsafeMutableRawBufferPointer(rebasing: $0.prefix(Self.readSize))) }
+            if count > 0 { continue }
+            if count == 0 { return .closed }
+            return ZMTPSystem.wouldBlock ? .open : .closed
+        }
+        return .open
+    }
+
+    /// Advances the handshake with the bytes read; the peer when it has just been made.
+    func advanceHandshake() throws(ZMTPError) -> ZMTPHandshake.Peer? {
+        guard peer == nil else { return nil }
+        guard let made = try handshake.advance(&inbound, decoder: &decoder) else { return nil }
+        peer = made
+        if !pending.isEmpty {
+            outbound.append(contentsOf: pending)
+            pending.removeAll()
+        }
+        return made
+    }
+
+    /// The next whole message read, answering a PING (RFC 37 "Connection Heartbeating") and
+    /// passing over other commands on the way; nil when none is complete.
+    func nextMessage() throws(ZMTPError) -> [[UInt8]]? {
+        guard peer != nil else { return nil }
+        while let item = try decoder.next(from: &inbound) {
+            switch item {
+            case .message(let parts):
+                return parts
+            case .command(.ping(_, let context)):
+                outbound.append(contentsOf: ZMTPCommand.pong(context: context).frame)
+            case .command(.pong), .command(.other):
+                continue
+            case .command(.ready), .command(.error):
+                throw .badCommand("READY or ERROR after the handshake")
+            }
+        }
+        return nil
+    }
+
+    /// Writes what it can; false when the connection failed.
+    func flush() -> Bool {
+        guard !connecting else { return true }
+        while outboundStart < outbound.count {
+            let start = outboundStart
+            let written = outbound.withUnsafeBytes { ZMTPSystem.sendBytes(fd, UnsafeRawBufferPointer(rebasing: $0[start...])) }
+            if written > 0 {
+                outboundStart += written
+                continue
+            }
+            return ZMTPSystem.wouldBlock
+        }
+        outbound.removeAll(keepingCapacity: outbound.capacity <= 1 << 20)
+        outboundStart = 0
+        return true
+    }
+
+    func close() {
+        guard !closed else { return }
+        closed = true
+        ZMTPSystem.closeDescriptor(fd)
+    }
+}
