@@ -110,7 +110,7 @@ let package = Package(
         .target(name: "TrellisTestSupport", dependencies: ["TrellisModel", "TrellisJSON", "TrellisTrace", "TrellisRuntime"], path: "Tests/Support"),
         .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ", "TrellisTestSupport"]),
         // ZMTP from the RFCs' bytes, and against real libzmq sockets through the ZeroMQ binding.
-        .testTarget(name: "TrellisZMTPTests", dependencies: ["TrellisZMTP", "ZeroMQ"]),
+        .testTarget(name: "TrellisZMTPTests", dependencies: ["TrellisZMTP", "ZeroMQ", "TrellisTestSupport"]),
         .testTarget(name: "TrellisTraceExportTests", dependencies: ["TrellisTrace", "TrellisTraceFiles", "TrellisScenario", "TrellisModel", "TrellisTestSupport"], exclude: ["Golden"]),
         .testTarget(
             name: "TrellisTransportTests",
@@ -119,7 +119,7 @@ let package = Package(
         // The tutorial's code as written (Sources/TrellisTestKit/TrellisTestKit.docc/Testing.md): its tests import only Testing and TrellisTestKit.
         .testTarget(name: "TrellisTutorialTests", dependencies: ["TrellisTestKit", "TrellisRuntime", "TrellisModel"]),
         .testTarget(name: "TrellisWireTests", dependencies: ["TrellisWire", "TrellisModel", "TrellisTestSupport"]),
-        .testTarget(name: "TrellisModelTests", dependencies: ["TrellisModel", "TrellisJSON", "TrellisTrace", "TrellisTraceFiles"], exclude: ["Golden"]),
+        .testTarget(name: "TrellisModelTests", dependencies: ["TrellisModel", "TrellisJSON", "TrellisTrace", "TrellisTraceFiles", "TrellisTestSupport"], exclude: ["Golden"]),
         .testTarget(name: "TrellisRuntimeTests", dependencies: ["TrellisRuntime", "TrellisTrace", "TrellisTraceFiles", "TrellisModel", "TrellisTestSupport"]),
         .testTarget(name: "TrellisScenarioTests", dependencies: ["TrellisScenario", "TrellisRuntime", "TrellisTrace", "TrellisTraceFiles", "TrellisModel", "TrellisTestSupport"]),
         // Storyboards (SPEC §11): the reader on storyboards written in Xcode's shape (Storyboards/).

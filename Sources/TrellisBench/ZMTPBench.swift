@@ -57,7 +57,7 @@ package enum ZMTPBench {
         var done = -warmUp
         while done < count {
             let turn = done < 0 ? warmUp : min(block, count - done)
-            let raw = try rawRoundTrips(request, turn: turn)
+            let raw = try TransportBench.rawRoundTrips(request, turn: turn)
             let zmtp = try zmtpRoundTrips(dealer, set: &set, turn: turn)
             let call = try callRoundTrips(dealer, set: &set, turn: turn, first: UInt64(done + warmUp) + 1)
             if done >= 0 {
@@ -68,17 +68,6 @@ package enum ZMTPBench {
             done += turn
         }
         return times
-    }
-
-    private static func rawRoundTrips(_ request: ZMQSocket, turn: Int) throws -> [Double] {
-        var raw: [Double] = []
-        for _ in 0..<turn {
-            let start = ContinuousClock.now
-            try request.send([[1, 2, 3, 4, 5, 6, 7, 8]], dontWait: false)
-            _ = try request.receive(dontWait: false)
-            raw.append(InProcessBench.seconds(since: start) * 1e6)
-        }
-        return raw
     }
 
     /// `turn` round trips of 8 bytes out on our DEALER and back, in microseconds.

@@ -31,15 +31,7 @@ enum ZMTPSystem {
         }
         let fd = socket(family, stream, 0)
         guard fd >= 0 else { throw .system("socket", errno: errno) }
-        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-        var one: Int32 = 1
-        #if canImport(Darwin)
-        _ = setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
-        #endif
-        if case .tcp = endpoint {
-            _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
-        }
+        configure(fd, tcp: family == AF_INET)
         return fd
     }
 
@@ -129,14 +121,21 @@ enum ZMTPSystem {
     static func acceptOne(from fd: Int32, tcp: Bool) -> Int32? {
         let accepted = accept(fd, nil, nil)
         guard accepted >= 0 else { return nil }
-        _ = fcntl(accepted, F_SETFD, FD_CLOEXEC)
-        _ = fcntl(accepted, F_SETFL, fcntl(accepted, F_GETFL) | O_NONBLOCK)
+        configure(accepted, tcp: tcp)
+        return accepted
+    }
+
+    /// What every socket of ours is set to: closed on exec, never blocking, never raising
+    /// SIGPIPE (Darwin's option; elsewhere each send says MSG_NOSIGNAL), and for tcp no Nagle
+    /// delay.
+    private static func configure(_ fd: Int32, tcp: Bool) {
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
         var one: Int32 = 1
         #if canImport(Darwin)
-        _ = setsockopt(accepted, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
+        _ = setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
         #endif
-        if tcp { _ = setsockopt(accepted, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size)) }
-        return accepted
+        if tcp { _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size)) }
     }
 
 

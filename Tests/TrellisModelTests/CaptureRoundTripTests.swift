@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TrellisTestSupport
 import TrellisJSON
 import TrellisModel
 import TrellisTrace
@@ -9,21 +10,9 @@ import TrellisTraceFiles
 /// failure repeats), and §4 rule 3: both readers refuse the same events (issue 27).
 @Suite("Capture round trips and the readers' shared checks")
 struct CaptureRoundTripTests {
-    /// SplitMix64: small, seeded, the same on every platform.
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// A number JSON Lines prints exactly (`printable`), or any finite double of a screen's range
     /// and beyond, -0 included.
-    static func number(_ random: inout Generator, printable: Bool) -> Double {
+    static func number(_ random: inout SplitMix64, printable: Bool) -> Double {
         if printable {
             switch random.next() % 3 {
             case 0: return Double(Int64.random(in: -100_000...100_000, using: &random)) / 1000
@@ -39,11 +28,11 @@ struct CaptureRoundTripTests {
         }
     }
 
-    static func size(_ random: inout Generator, printable: Bool) -> Size {
+    static func size(_ random: inout SplitMix64, printable: Bool) -> Size {
         Size(number(&random, printable: printable), number(&random, printable: printable))
     }
 
-    static func message(_ random: inout Generator, printable: Bool) -> TraceMessage {
+    static func message(_ random: inout SplitMix64, printable: Bool) -> TraceMessage {
         var traits = TraitCollection.unspecified
         traits.displayScale = number(&random, printable: printable)
         switch random.next() % 7 {
@@ -59,7 +48,7 @@ struct CaptureRoundTripTests {
 
     /// Random events of two nodes and two runs; integers at most 2^53 (JSON numbers are doubles).
     static func trace(seed: UInt64, printable: Bool, count: Int = 400) -> (events: [TraceEvent], runs: [TraceRunSpan]) {
-        var random = Generator(state: seed)
+        var random = SplitMix64(seed: seed)
         var events: [TraceEvent] = []
         var sequence: UInt64 = 0
         for index in 0..<count {

@@ -1,4 +1,5 @@
 import Testing
+import TrellisTestSupport
 import TrellisModel
 import TrellisWire
 
@@ -176,7 +177,7 @@ import TrellisWire
             #expect(results.count <= messages.count + 1)
             if length < frames[1].count { #expect(results.contains { if case .failure = $0 { true } else { false } }) }
         }
-        var generator = SeededGenerator(seed: 7)
+        var generator = SplitMix64(seed: 7)
         for _ in 0..<2000 {
             var damaged = frames
             for _ in 0..<Int.random(in: 1...4, using: &generator) {

@@ -1,21 +1,7 @@
 import Testing
+import TrellisTestSupport
 import TrellisModel
 import TrellisWire
-
-/// SplitMix64: a small deterministic generator, so a failing input can be found again.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var mixed = state
-        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
-        return mixed ^ (mixed >> 31)
-    }
-}
 
 /// The decoder rejects what it must, accepts what it must, and never traps.
 @Suite struct RobustnessTests {
@@ -56,7 +42,7 @@ struct SeededGenerator: RandomNumberGenerator {
 
     @Test("random byte flips, insertions and deletions never crash the decoder (seed 0x7472656c6c6973)")
     func randomDamageNeverCrashes() throws {
-        var generator = SeededGenerator(seed: 0x74_7265_6C6C_6973)
+        var generator = SplitMix64(seed: 0x74_7265_6C6C_6973)
         var accepted = 0
         var rejected = 0
         for (name, _) in GoldenVectors.all {
@@ -97,7 +83,7 @@ struct SeededGenerator: RandomNumberGenerator {
 
     @Test("random frames of random bytes behind a valid header never crash the decoder")
     func randomBodiesNeverCrash() {
-        var generator = SeededGenerator(seed: 42)
+        var generator = SplitMix64(seed: 42)
         for _ in 0..<4000 {
             let command = WireCommand.allCases.randomElement(using: &generator) ?? .call
             let header = WireHeader(command: command).encode()

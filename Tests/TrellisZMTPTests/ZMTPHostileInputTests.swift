@@ -1,21 +1,10 @@
 import Testing
+import TrellisTestSupport
 import TrellisZMTP
 
 /// Truncated, oversized and random input: the decoder and the handshake answer each with "more,
 /// please" or a named error, never a trap, and never hold more than a frame's limit.
 @Suite struct ZMTPHostileInputTests {
-    /// SplitMix64: the same bytes every run.
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     static let small = ZMTPLimits(maximumFrameBytes: 1024, maximumParts: 4, maximumMessageBytes: 2048)
 
     /// A router's view of a DEALER: greeting, READY, then two messages.
@@ -110,7 +99,7 @@ import TrellisZMTP
     }
 
     @Test func randomBytesEndInAnErrorOrAWaitNeverATrap() {
-        var generator = Generator(state: 27)
+        var generator = SplitMix64(seed: 27)
         let valid = Self.validStream
         for round in 0..<2_000 {
             var stream: [UInt8]
