@@ -12,8 +12,7 @@ package struct ZMQError: Error, Sendable, Equatable, CustomStringConvertible {
         self.init(operation, code: code)
     }
 
-    /// An error with an errno of its own: what a transport beside libzmq reports in its terms.
-    package init(_ operation: String, code: Int32) {
+    init(_ operation: String, code: Int32) {
         self.operation = operation
         self.code = code
         self.message = String(cString: zmq_strerror(code))
