@@ -117,9 +117,7 @@ struct TraceExportCommand: BehaviorCommand {
         let after = step.flatMap { Int($0) } ?? loaded.steps.count
         do {
             let screen = try await ScenarioRunner.screen(after: after, of: loaded)
-            // The root fills the window: its frame is the window's size after the step.
-            let size = screen.frames.first { $0.role == .root }?.rect.size ?? loaded.windowSize
-            return ScreenPicture.svg(screen.frames, windowSize: size, title: "\(loaded.name) — after step \(after)")
+            return ScreenPicture.svg(screen.frames, windowSize: screen.windowSize, title: "\(loaded.name) — after step \(after)")
         } catch {
             StandardError.write("error: \(path): \(error)")
             throw ExitCode(2)

@@ -159,9 +159,13 @@ public enum ScenarioRunner {
     }
 
     /// The simulated screen after step `step` (SPEC §6): the scenario run in this process up to
-    /// and including that step (0: after the initial layout), its frames bottom to top, and the
-    /// events so far. Failed `expect` steps on the way are not reported here (`run` reports them).
-    public static func screen(after step: Int, of scenario: Scenario) async throws(ScenarioRunError) -> (frames: [ScreenFrame], events: [TraceEvent]) {
+    /// and including that step (0: after the initial layout), its frames bottom to top, the
+    /// window's size then (a root covered by a full-screen presentation has no frame to tell it,
+    /// R41), and the events so far. Failed `expect` steps on the way are not reported here (`run`
+    /// reports them).
+    public static func screen(
+        after step: Int, of scenario: Scenario
+    ) async throws(ScenarioRunError) -> (frames: [ScreenFrame], windowSize: Size, events: [TraceEvent]) {
         guard (0...scenario.steps.count).contains(step) else {
             throw .noSuchStep(step, stepCount: scenario.steps.count)
         }
@@ -173,7 +177,7 @@ public enum ScenarioRunner {
             throw .runtime(step: 0, error)
         }
         let run = try await run(scenario, on: window, through: step, collect: { recorder.events })
-        return (await window.screenFrames(), run.events)
+        return (await window.screenFrames(), await window.size, run.events)
     }
 
     /// Runs steps 1 through `lastStep`.

@@ -283,6 +283,25 @@ struct ScreenPictureTests {
         await #expect(throws: ScenarioRunError.self) { try await ScenarioRunner.screen(after: -1, of: scenario) }
     }
 
+    @Test("the window's size after a step is the window's, also when a full-screen presentation covers the root (R41)")
+    func windowSizeUnderAFullScreenPresentation() async throws {
+        let scenario = try inline("""
+            { "scenario": "covered root", \(phone), "root": "R",
+              "controllers": { "R": { "kind": "view" }, "M": { "kind": "view", "modalPresentationStyle": "fullScreen" } },
+              "steps": [ { "transition": { "size": [568, 320] } },
+                         { "present": "M", "from": "R", "animated": false },
+                         { "transition": { "size": [320, 568] } } ] }
+            """)
+        let turned = try await ScenarioRunner.screen(after: 2, of: scenario)
+        // R41: the presenter's views are gone, so no frame of the root says how big the window is.
+        #expect(!turned.frames.contains { $0.role == .root })
+        #expect(turned.windowSize == Size(568, 320))
+        #expect(turned.frames.map(\.rect).contains(Rect(Size(568, 320))))
+        #expect(ScreenPicture.svg(turned.frames, windowSize: turned.windowSize, title: "t").contains("window 568x320"))
+        #expect(try await ScenarioRunner.screen(after: 3, of: scenario).windowSize == Size(320, 568))
+        #expect(try await ScenarioRunner.screen(after: 0, of: scenario).windowSize == Size(320, 568))
+    }
+
     // MARK: The SVG
 
     @Test("the SVG is well-formed XML with one titled <rect> and one <text> label per frame", arguments: [
