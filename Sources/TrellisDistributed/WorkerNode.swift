@@ -246,10 +246,11 @@ package actor WorkerNode {
             FileHandle.standardError.write(Data("trellis node \(name): its conductor \(peer) refused this node: \(text)\n".utf8))
             await transport.waitUntilIdle()
             finish(2)
-        case let .error(code, text) where code == WireErrorCode.setupFailed.rawValue && host == nil && speaksForConductor(peer):
-            // Its conductor's set-up of the run failed before this node was set up (TWP §9.8
-            // rule 1): said once, in the conductor's words — which name the node at fault —, and
-            // the GOODBYE that follows ends this node.
+        case let .error(code, text) where code == WireErrorCode.setupFailed.rawValue && speaksForConductor(peer):
+            // Its conductor's set-up of the run failed (TWP §9.8 rule 1) — before this node was
+            // set up, or after, when another node refused its SETUP: said once, in the
+            // conductor's words — which name the node at fault —, and the GOODBYE that follows
+            // ends this node.
             guard setupFailedText == nil else { return }
             setupFailedText = text
             FileHandle.standardError.write(Data("trellis node \(name): the run's set-up failed, says its conductor \(peer): \(text)\n".utf8))

@@ -165,6 +165,29 @@ struct NamedBehaviorRunTests {
     }
 
 
+    /// Node `node` started by hand as `program`, greeting main in `directory`; its standard
+    /// error into NODE.err there.
+    static func startByHand(_ node: String, _ program: URL, in directory: URL) throws -> Process {
+        let process = Process()
+        process.executableURL = program
+        process.arguments = ["node", "--name", node, "--bind", "ipc://\(directory.path)/\(node).sock",
+                             "--peer", "main=ipc://\(directory.path)/main.sock", "--conductor", "main"]
+        let errors = directory.appendingPathComponent("\(node).err")
+        _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
+        process.standardError = try FileHandle(forWritingTo: errors)
+        try process.run()
+        return process
+    }
+
+    /// The runner conducting `named.json` in `directory` with b and c started by hand.
+    static func conductHandStarted(in directory: URL) async throws -> ProcessOutcome {
+        let runner = try #require(TrellisBinary.testRunnerURL)
+        return try #require(try await runBounded(runner, [
+            "run", directory.appendingPathComponent("named.json").path, "--transport", "zmq", "--listen", "ipc://\(directory.path)/main.sock",
+            "--node", "b=ipc://\(directory.path)/b.sock", "--node", "c=ipc://\(directory.path)/c.sock",
+        ], timeout: .seconds(60)))
+    }
+
     /// `trellis-test-runner run --transport zmq --node b=…` with b started by hand: the runner
     /// itself works; the plain `trellis` in its place is refused — the conductor exits 2 naming
     /// node b and the behaviour, and the node exits 2 — within seconds.
@@ -174,24 +197,12 @@ struct NamedBehaviorRunTests {
         let plain = try #require(TrellisBinary.url)
         let directory = try SetupFailureTests.folder()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let file = directory.appendingPathComponent("named.json")
-        try Self.text.write(to: file, atomically: true, encoding: .utf8)
-        let started = { (node: String) throws -> Process in
-            let process = Process()
-            process.executableURL = program == "runner" ? runner : plain
-            process.arguments = ["node", "--name", node, "--bind", "ipc://\(directory.path)/\(node).sock",
-                                 "--peer", "main=ipc://\(directory.path)/main.sock", "--conductor", "main"]
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            return process
-        }
-        let b = try started("b"), c = try started("c")
+        try Self.text.write(to: directory.appendingPathComponent("named.json"), atomically: true, encoding: .utf8)
+        let b = try Self.startByHand("b", program == "runner" ? runner : plain, in: directory)
+        let c = try Self.startByHand("c", program == "runner" ? runner : plain, in: directory)
         defer { for node in [b, c] where node.isRunning { kill(node.processIdentifier, SIGKILL) } }
         let began = ContinuousClock.now
-        let outcome = try #require(try await runBounded(runner, [
-            "run", file.path, "--transport", "zmq", "--listen", "ipc://\(directory.path)/main.sock",
-            "--node", "b=ipc://\(directory.path)/b.sock", "--node", "c=ipc://\(directory.path)/c.sock",
-        ], timeout: .seconds(60)))
+        let outcome = try await Self.conductHandStarted(in: directory)
         #expect(!outcome.timedOut)
         #expect(await processExits(b, within: .seconds(10)))
         #expect(await processExits(c, within: .seconds(10)))
@@ -210,6 +221,34 @@ struct NamedBehaviorRunTests {
         #expect(b.terminationStatus == 2)
     }
 
+    /// `text` with the nodes' parts swapped: c hosts the behaviours, b only B.
+    static let swapped = text.replacingOccurrences(of: #""placement": { "A": "b", "B": "c", "C": "b" }"#, with: #""placement": { "A": "c", "B": "b", "C": "c" }"#)
+
+    /// c is the plain `trellis` (it lacks the behaviours), b the runner, which needs none here:
+    /// b can be set up before c refuses (it was in every run without the fix), and is then
+    /// told, like a node not set up, why the run ends — in the conductor's words naming c —
+    /// and exits 0 (issue 27 item 2: every node of a run whose set-up failed is told so). It
+    /// once ended silently.
+    @Test("a node set up before another refused its behaviours is told why the run ends, and exits 0", arguments: 0..<5)
+    func aNodeSetUpBeforeAnotherRefusedIsTold(_ repetition: Int) async throws {
+        let runner = try #require(TrellisBinary.testRunnerURL)
+        let plain = try #require(TrellisBinary.url)
+        let directory = try SetupFailureTests.folder()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        #expect(Self.swapped != Self.text)
+        try Self.swapped.write(to: directory.appendingPathComponent("named.json"), atomically: true, encoding: .utf8)
+        let b = try Self.startByHand("b", runner, in: directory)
+        let c = try Self.startByHand("c", plain, in: directory)
+        defer { for node in [b, c] where node.isRunning { kill(node.processIdentifier, SIGKILL) } }
+        let outcome = try await Self.conductHandStarted(in: directory)
+        #expect(outcome.status == 2, "\(outcome.stderr)")
+        try #require(await processExits(b, within: .seconds(10)), "node b was left running")
+        try #require(await processExits(c, within: .seconds(10)), "node c was left running")
+        let said = (try? String(contentsOf: directory.appendingPathComponent("b.err"), encoding: .utf8)) ?? ""
+        #expect(said.contains("the run's set-up failed, says its conductor main: node c does not know the behaviours Suppressing"), "\(said)")
+        #expect(b.terminationStatus == 0, "\(said)")
+        #expect(c.terminationStatus == 2)
+    }
 
     /// `trellis-test-runner run --transport zmq`: the nodes it spawns are itself (the running
     /// executable, not a `trellis` found elsewhere), so the behaviours run on them and the trace
