@@ -131,9 +131,15 @@ extension BehaviorHost {
         let handled = delivery ?? Delivery(message: message, cause: event, transition: transition)
         delivery = outer
         if recordsSuppression, !handled.superCalled {
-            record(.suppressed(message: message.rawValue, cut: suppressedTargets(handled)), cause: event, transition: transition?.id)
+            recordSuppression(handled)
         }
         return handled
+    }
+
+    /// R8: `handled`'s behaviour did not call super, which cuts off what super would have
+    /// forwarded to.
+    func recordSuppression(_ handled: Delivery) {
+        record(.suppressed(message: handled.message.rawValue, cut: suppressedTargets(handled)), cause: handled.cause, transition: handled.transition?.id)
     }
 
     /// The synchronous form of `handle`, for callbacks that forward nothing.
@@ -162,7 +168,7 @@ extension BehaviorHost {
     /// synchronous hook cannot be interleaved, so while one runs it is what the behaviour is in,
     /// whatever message this actor was handling when the hook began.
     var hookCause: (event: EventRef?, transition: Int?) {
-        if let hook = environment.runningHookEvent { return (hook, nil) }
+        if let hook = environment.runningHook { return hook }
         return (delivery?.cause, delivery?.transition?.id)
     }
 

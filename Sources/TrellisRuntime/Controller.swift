@@ -333,6 +333,12 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
             await forwardSizeTransition(to: size, transition: transition, cause: event)
             return
         }
+        if defaultHooks & DefaultHook.asyncViewWillTransition.rawValue != 0 {
+            // What the default async hook does, without its async frames.
+            guard runViewWillTransitionBeforeSuper(to: size, transition: transition, event: event) == .callSuper else { return }
+            await forwardSizeTransition(to: size, transition: transition, cause: event)
+            return
+        }
         guard let slot = deliverySlot else {
             await handle(.viewWillTransition, event: event, transition: transition) {
                 await settings.behavior.viewWillTransition(to: size, with: environment.coordinator(for: transition, owner: id), in: self)
@@ -352,6 +358,22 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
             return
         }
         endHandling(.viewWillTransition, event: event, transition: transition, outer: outer)
+    }
+
+    /// Runs the behaviour's `viewWillTransitionBeforeSuper` as a synchronous hook caused by
+    /// `event` — what its default async hook would do before super, called synchronously — and
+    /// records a suppression when it answers `.suppress` (R8). Returns its answer.
+    func runViewWillTransitionBeforeSuper(to size: Size, transition: TransitionInfo, event: EventRef) -> SuperStep {
+        var step = SuperStep.callSuper
+        // As a layout hook runs: what it notes or requests is caused by `event`, in `transition`.
+        environment.runHook(event, transition: transition.id) {
+            step = settings.behavior.viewWillTransitionBeforeSuper(to: size, with: environment.coordinator(for: transition, owner: id), in: self)
+        }
+        defaultHooks = settings.learnedDefaultHooks
+        if step == .suppress {
+            recordSuppression(Delivery(message: .viewWillTransition, cause: event, transition: transition))
+        }
+        return step
     }
 
     public func superViewWillTransition(to size: Size, with coordinator: TransitionCoordinator) async {
@@ -482,7 +504,7 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
     /// `viewWillLayoutSubviews` then `viewDidLayoutSubviews`; returns the first's event.
     /// `frame` is the pass's (the parameter, not `self.frame`, which reads the rarely used `origin`).
     private func layOutSubviews(frame: Rect, cause: EventRef?) -> EventRef {
-        if usesDefaultBehavior || defaultHooks == DefaultHook.bothLayoutHooks {
+        if usesDefaultBehavior || defaultHooks & DefaultHook.bothLayoutHooks == DefaultHook.bothLayoutHooks {
             return recorder.recordLayoutPair(controller: traceName, frame: frame, cause: cause)
         }
         let event = recorder.recordLayout(.viewWillLayoutSubviews, controller: traceName, frame: frame, cause: cause)
@@ -502,7 +524,7 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
             case .viewWillLayoutSubviews: behavior.viewWillLayoutSubviews(in: self)
             case .viewDidLayoutSubviews: behavior.viewDidLayoutSubviews(in: self)
             // Not layout hooks: the size walk learns and skips these itself.
-            case .viewWillTransition, .sizeForChild: break
+            case .viewWillTransition, .sizeForChild, .asyncViewWillTransition: break
             }
         }
         layoutHookState.remove(.running)
@@ -962,10 +984,17 @@ enum DefaultHook: UInt8 {
     case viewWillTransition = 4
     /// `size(forChild:)` left as UIKit's (super only): the size walk answers with the container's rule.
     case sizeForChild = 8
+    /// The async `viewWillTransition` left as the default, which runs the synchronous
+    /// `viewWillTransitionBeforeSuper`: the synchronous walk may run that itself.
+    case asyncViewWillTransition = 16
 
     /// Both layout hooks known to be the defaults: the layout pass then records its two
     /// callbacks as the default behaviour does (`recordLayoutPair`).
     static let bothLayoutHooks = viewWillLayoutSubviews.rawValue | viewDidLayoutSubviews.rawValue
+
+    /// Either size-walk bit that lets the synchronous walk take `viewWillTransition`: the hook
+    /// is UIKit's, or only its synchronous form is the behaviour's own.
+    static let synchronousViewWillTransition = viewWillTransition.rawValue | asyncViewWillTransition.rawValue
 }
 
 /// What a controller's layout hooks are doing (`Controller.layoutHookState`), in one byte.

@@ -19,6 +19,9 @@ public final class RuntimeEnvironment: Sendable {
     /// sets and restores it around each of those hooks (two plain stores on x86, where a mutex
     /// took two lock operations a hook).
     private let hookSequence = Atomic<UInt64>(0)
+    /// The transition of that hook's event plus one, 0 for none: a size walk's synchronous hook
+    /// (`viewWillTransitionBeforeSuper`) is in one, a layout hook is not.
+    private let hookTransition = Atomic<Int>(0)
 
     private struct Clock {
         var nextTransition = 1
@@ -95,17 +98,22 @@ public final class RuntimeEnvironment: Sendable {
     /// synchronous hook cannot be interleaved, so one slot serves them all; only the executor's
     /// running job reads or writes it, so relaxed ordering suffices.
     @inline(__always)
-    func runHook(_ event: EventRef, _ body: () -> Void) {
+    func runHook(_ event: EventRef, transition: Int? = nil, _ body: () -> Void) {
         let outer = hookSequence.load(ordering: .relaxed)
+        let outerTransition = hookTransition.load(ordering: .relaxed)
         hookSequence.store(event.sequence &+ 1, ordering: .relaxed)
+        hookTransition.store(transition.map { $0 &+ 1 } ?? 0, ordering: .relaxed)
         body()
         hookSequence.store(outer, ordering: .relaxed)
+        hookTransition.store(outerTransition, ordering: .relaxed)
     }
 
-    /// The event of the synchronous hook running now, if any.
-    var runningHookEvent: EventRef? {
+    /// The event of the synchronous hook running now, if any, and its transition.
+    var runningHook: (event: EventRef, transition: Int?)? {
         let stored = hookSequence.load(ordering: .relaxed)
-        return stored == 0 ? nil : EventRef(node: recorder.node, sequence: stored - 1)
+        guard stored != 0 else { return nil }
+        let transition = hookTransition.load(ordering: .relaxed)
+        return (EventRef(node: recorder.node, sequence: stored - 1), transition == 0 ? nil : transition - 1)
     }
 
     /// Takes every request waiting here, in order: a single-controller test kit, which has no

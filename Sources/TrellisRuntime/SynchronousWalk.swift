@@ -132,11 +132,12 @@ typealias TakeLayoutNow = (Controller, Rect, EventRef?, Int) -> SynchronousOutco
 
 extension Controller {
     /// Whether this controller may take `viewWillTransition` synchronously: its behaviour is
-    /// UIKit's, or its type is known to keep UIKit's hook (read from the shared settings, which
-    /// learn first: a necessary condition, checked without the controller's isolation so that a
-    /// child with its own hook costs no more than before).
+    /// UIKit's, or its type is known to keep UIKit's hook or to override only the synchronous
+    /// `viewWillTransitionBeforeSuper` (read from the shared settings, which learn first: a
+    /// necessary condition, checked without the controller's isolation so that a child with its
+    /// own async hook costs no more than before).
     nonisolated var mayTakeViewWillTransitionNow: Bool {
-        usesDefaultBehavior || settings.learnedDefaultHooks & DefaultHook.viewWillTransition.rawValue != 0
+        usesDefaultBehavior || settings.learnedDefaultHooks & DefaultHook.synchronousViewWillTransition != 0
     }
 
     /// The child in `slot` as a controller of this window on this executor within the
@@ -225,13 +226,17 @@ extension Controller {
     fileprivate func takeViewWillTransitionNow(
         _ query: SizeQuery, to size: Size, transition: TransitionInfo, cause: EventRef, depth: Int
     ) -> SynchronousOutcome<SizeWalkFrame> {
-        guard usesDefaultBehavior || defaultHooks & DefaultHook.viewWillTransition.rawValue != 0 else {
+        guard usesDefaultBehavior || defaultHooks & DefaultHook.synchronousViewWillTransition != 0 else {
             recorder.recordSizeForChild(traceName, parent: query.parentSize, answer: size, controller: query.parent, cause: cause, transition: transition.id)
             return .refused
         }
         // The parent's query and this message, one after the other under one lock.
         let event = recorder.recordSizeForChildAndViewWillTransition(
             traceName, parent: query.parent, parentSize: query.parentSize, answer: size, cause: cause, transition: transition.id)
+        if !usesDefaultBehavior, defaultHooks & DefaultHook.viewWillTransition.rawValue == 0,
+           runViewWillTransitionBeforeSuper(to: size, transition: transition, event: event) == .suppress {
+            return .finished
+        }
         let targets = defaultTargets
         let stop = forwardSizeTransitionNow(to: size, targets: targets, from: targets.lowerBound, transition: transition, cause: event, depth: depth)
         return outcome(of: stop, presentationLeft: presents) { pending in

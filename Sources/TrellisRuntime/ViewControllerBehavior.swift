@@ -18,7 +18,16 @@ import TrellisModel
 /// ```
 public protocol ViewControllerBehavior: Sendable {
     /// `viewWillTransition(to:with:)`: the view is resizing; super forwards it to the children (R11).
+    /// By default it runs `viewWillTransitionBeforeSuper` and then does what that returned.
     func viewWillTransition(to size: Size, with coordinator: TransitionCoordinator, in vc: isolated any ViewControllerContext) async
+    /// `viewWillTransition(to:with:)` for an override whose work all comes before `super`, as most
+    /// UIKit overrides' does (what follows the transition they register with the coordinator):
+    /// return `.callSuper` to forward as super does, `.suppress` to cut the subtree off (R8).
+    /// It is synchronous, so the router runs it within its synchronous walk and a behaviour that
+    /// only calls super here costs what the default does. Override the async
+    /// `viewWillTransition(to:with:in:)` instead to run code after the subtree (R11) or to
+    /// forward by hand (R9); it takes precedence.
+    func viewWillTransitionBeforeSuper(to size: Size, with coordinator: TransitionCoordinator, in vc: isolated any ViewControllerContext) -> SuperStep
     /// `willTransition(to:with:)`: the traits are changing; super forwards them to the children.
     func willTransition(to traits: TraitCollection, with coordinator: TransitionCoordinator, in vc: isolated any ViewControllerContext) async
     /// `traitCollectionDidChange(_:)`: the traits changed (UIKit's does nothing).
@@ -54,8 +63,18 @@ extension ViewControllerBehavior {
     // UIKit's size hooks only call super; the runtime learns that a behaviour's type keeps them
     // (`DefaultHook`) and then does what super does without asking, as for `DefaultBehavior`.
     public func viewWillTransition(to size: Size, with coordinator: TransitionCoordinator, in vc: isolated any ViewControllerContext) async {
+        (vc as? Controller)?.defaultHookRan(.asyncViewWillTransition, for: Self.self)
+        switch viewWillTransitionBeforeSuper(to: size, with: coordinator, in: vc) {
+        case .callSuper: await vc.superViewWillTransition(to: size, with: coordinator)
+        case .suppress: return
+        }
+    }
+
+    public func viewWillTransitionBeforeSuper(
+        to size: Size, with coordinator: TransitionCoordinator, in vc: isolated any ViewControllerContext
+    ) -> SuperStep {
         (vc as? Controller)?.defaultHookRan(.viewWillTransition, for: Self.self)
-        await vc.superViewWillTransition(to: size, with: coordinator)
+        return .callSuper
     }
 
     public func willTransition(to traits: TraitCollection, with coordinator: TransitionCoordinator, in vc: isolated any ViewControllerContext) async {
@@ -102,4 +121,13 @@ extension ViewControllerBehavior {
 public struct DefaultBehavior: ViewControllerBehavior {
     /// UIKit's behaviour, unchanged.
     public init() {}
+}
+
+/// What a synchronous hook (`ViewControllerBehavior.viewWillTransitionBeforeSuper`) asks the
+/// router to do once it returns: UIKit's `super` call, or none.
+public enum SuperStep: Sendable, Equatable {
+    /// Forward as super does (R2–R6): the children, then the presentation controller.
+    case callSuper
+    /// Do not call super: everything below is cut off (R8), traced as a suppression.
+    case suppress
 }

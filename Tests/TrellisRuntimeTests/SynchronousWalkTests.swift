@@ -16,6 +16,24 @@ private struct CallsSuperOnSize: ViewControllerBehavior {
     }
 }
 
+/// Notes, then calls super — or not, in b1x and a41 — in the synchronous form, which the
+/// synchronous walk runs itself.
+private struct NotesBeforeSuper: ViewControllerBehavior {
+    func viewWillTransitionBeforeSuper(to size: Size, with coordinator: TransitionCoordinator, in vc: isolated any ViewControllerContext) -> SuperStep {
+        vc.note("before \(size)")
+        return ["b1x", "a41"].contains(vc.id) ? .suppress : .callSuper
+    }
+}
+
+/// `NotesBeforeSuper` in the async form: the same trace, through async messages.
+private struct NotesThenAwaitsSuper: ViewControllerBehavior {
+    func viewWillTransition(to size: Size, with coordinator: TransitionCoordinator, in vc: isolated any ViewControllerContext) async {
+        vc.note("before \(size)")
+        guard !["b1x", "a41"].contains(vc.id) else { return }
+        await vc.superViewWillTransition(to: size, with: coordinator)
+    }
+}
+
 /// A size transition's two walks reach a child with UIKit's hooks as a synchronous call and
 /// anything else as an async message, stopping and resuming the synchronous walk there
 /// (`SynchronousWalk.swift`). Whichever controllers take which path, the trace and the state
@@ -35,10 +53,7 @@ struct SynchronousWalkTests {
     /// the other way round on purpose: the mixed trace differed).
     static let mixed: Set<ControllerID> = ["a5", "a41", "a42", "b0", "b1xx", "n0", "sheet", "deep2"]
 
-    static func hierarchy(swiftBehavior: (ControllerID) -> Bool) -> HierarchyDescription {
-        func behavior(_ id: ControllerID) -> any ViewControllerBehavior {
-            swiftBehavior(id) ? CallsSuperOnSize() : DefaultBehavior()
-        }
+    static func hierarchy(behavior: (ControllerID) -> any ViewControllerBehavior) -> HierarchyDescription {
         var controllers = [
             ControllerDescription("R", children: [chain(0), "B", "tabs", "nav"], behavior: behavior("R")),
             ControllerDescription("B", children: ["b0", "b1", "b2"], behavior: behavior("B")),
@@ -93,8 +108,13 @@ struct SynchronousWalkTests {
 
     /// The canonical trace and every controller's final state.
     static func run(swiftBehavior: @escaping (ControllerID) -> Bool) async throws -> (lines: [String], states: [ControllerID: ControllerSnapshot]) {
-        var description = hierarchy(swiftBehavior: swiftBehavior)
-        description.controllers.append(ControllerDescription("pushed", behavior: swiftBehavior("pushed") ? CallsSuperOnSize() : DefaultBehavior()))
+        try await run { swiftBehavior($0) ? CallsSuperOnSize() as any ViewControllerBehavior : DefaultBehavior() }
+    }
+
+    /// The canonical trace and every controller's final state, each controller with `behavior`.
+    static func run(behavior: (ControllerID) -> any ViewControllerBehavior) async throws -> (lines: [String], states: [ControllerID: ControllerSnapshot]) {
+        var description = hierarchy(behavior: behavior)
+        description.controllers.append(ControllerDescription("pushed", behavior: behavior("pushed")))
         let window = try await Window(description)
         await window.start()
         for event in events {
@@ -122,5 +142,21 @@ struct SynchronousWalkTests {
         #expect(mixedSame, "- async, + mixed:\n\(LineDiff.render(expected: async.lines, actual: mixed.lines))")
         #expect(synchronous.states == async.states)
         #expect(mixed.states == async.states)
+    }
+
+    @Test("a hook's synchronous form, run within the synchronous walk, gives the trace of its async form: notes, suppressions (R8), state")
+    func synchronousFormIsTheAsyncForm() async throws {
+        for chosen in [Self.mixed, Set(Self.hierarchy { _ in DefaultBehavior() }.controllers.map(\.id) + ["pushed"])] {
+            let synchronous = try await Self.run { chosen.contains($0) ? NotesBeforeSuper() as any ViewControllerBehavior : DefaultBehavior() }
+            let async = try await Self.run { chosen.contains($0) ? NotesThenAwaitsSuper() as any ViewControllerBehavior : DefaultBehavior() }
+            for id in ["b1x", "a41"] {
+                let suppressed = synchronous.lines.contains { $0.hasPrefix("\(id) ") && $0.contains("suppressed") }
+                #expect(suppressed == chosen.contains(ControllerID(id)), "\(id)")
+            }
+            #expect(synchronous.lines.contains { $0.hasPrefix("b0 ") && $0.contains("before 768x1024") })
+            let same = synchronous.lines == async.lines
+            #expect(same, "- async form, + synchronous form:\n\(LineDiff.render(expected: async.lines, actual: synchronous.lines))")
+            #expect(synchronous.states == async.states)
+        }
     }
 }
