@@ -40,10 +40,10 @@ final class DeliverySlot {
     /// Its controller's id, read here by the size walk rather than from the controller, where it
     /// sits past the lines the walk touches.
     let owner: ControllerID
-    /// The slot and id of the child whose size the router is asking the behaviour for: its
-    /// `super` step finds the child there without searching the children or reading their ids.
+    /// The slot of the child whose size the router is asking the behaviour for, -1 for none:
+    /// its `super` step finds the child there without searching the children. Only the slot: an
+    /// id kept beside it cost a retain and a release a child, and `childIDs` has it.
     @exclusivity(unchecked) private var askedSlot = -1
-    @exclusivity(unchecked) private var askedChild: ControllerID?
     /// The ids of a Swift behaviour's controller's children, in order (empty for a slot made
     /// for the default behaviour): asking the behaviour for a child's size hands it the child's
     /// id, and reading it from the child touches a line of the child that the walk otherwise
@@ -71,17 +71,17 @@ final class DeliverySlot {
         return current?.cause
     }
 
-    /// Starts (`slot` >= 0) or ends (-1, nil) asking the behaviour for `child`'s size.
+    /// Starts (`slot` >= 0) or ends (-1) asking the behaviour for the size of the child in `slot`.
     @inline(__always)
-    func ask(_ slot: Int, _ child: ControllerID?) {
+    func ask(_ slot: Int) {
         askedSlot = slot
-        askedChild = child
     }
 
-    /// The slot of `child` when it is the child being asked about, of `count` slots.
+    /// The slot of `child` when it is the child being asked about, of `count` slots; nil when
+    /// another child is, or none, or the ids are not kept here (the caller searches).
     @inline(__always)
     func askedSlot(for child: ControllerID, count: Int) -> Int? {
-        askedSlot >= 0 && askedSlot < count && askedChild == child ? askedSlot : nil
+        askedSlot >= 0 && askedSlot < count && askedSlot < childIDs.count && childIDs[askedSlot] == child ? askedSlot : nil
     }
 }
 

@@ -436,9 +436,9 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
         }
         // The child being asked is kept for its `super` step, which then need not find it.
         let child = index < slot.childIDs.count ? slot.childIDs[index] : endpoints.id(at: index)
-        slot.ask(index, child)
+        slot.ask(index)
         let answer = settings.behavior.size(forChild: child, parentSize: parentSize, in: self)
-        slot.ask(-1, nil)
+        slot.ask(-1)
         defaultHooks = settings.learnedDefaultHooks
         return answer
     }
