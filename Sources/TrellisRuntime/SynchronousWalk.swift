@@ -161,7 +161,7 @@ extension Controller {
     @inline(__always)
     private func forwardSizeTransition(to size: Size, targets: Range<Int>, from start: Int, transition: TransitionInfo, cause: EventRef) async {
         var next = start
-        while let stop = forwardSizeTransitionNow(to: size, targets: targets, from: next, transition: transition, cause: cause, depth: 0) {
+        while let stop = forwardSizeTransitionSegment(to: size, targets: targets, from: next, transition: transition, cause: cause) {
             switch stop {
             case let .child(slot, answer):
                 await sendViewWillTransition(toChildAt: slot, size: answer, transition: transition, cause: cause)
@@ -172,6 +172,20 @@ extension Controller {
             }
         }
         await sendViewWillTransitionToPresentation(size: size, transition: transition, cause: cause)
+    }
+
+    /// `forwardSizeTransitionNow` from the top, as one segment of the recorder's
+    /// (`TraceRecorder.recordingSegment`): the synchronous walk records two events a controller,
+    /// and taking the recorder's lock for each was a fifth of the walk. The segment ends before
+    /// any async message the walk stopped at is sent.
+    private func forwardSizeTransitionSegment(
+        to size: Size, targets: Range<Int>, from start: Int, transition: TransitionInfo, cause: EventRef
+    ) -> WalkStop<SizeWalkFrame>? {
+        var stop: WalkStop<SizeWalkFrame>?
+        recorder.recordingSegment {
+            stop = forwardSizeTransitionNow(to: size, targets: targets, from: start, transition: transition, cause: cause, depth: 0)
+        }
+        return stop
     }
 
     /// The children of `targets` from `start` on, each asked for (SFC) and, when its size
@@ -281,7 +295,7 @@ extension Controller {
     @inline(__always)
     func layOutChildren(_ pass: LayoutPass, from start: Int) async {
         var next = start
-        while let stop = layOutChildrenNow(pass, from: next, depth: 0) {
+        while let stop = layOutChildrenSegment(pass, from: next) {
             switch stop {
             case let .child(slot, _):
                 await sendLayout(toChildAt: slot, cause: pass.cause)
@@ -294,6 +308,16 @@ extension Controller {
         if let presentation = pass.presentation {
             await presentation.layout(frame: Rect(size), cause: pass.cause)
         }
+    }
+
+    /// `layOutChildrenNow` from the top, as one segment of the recorder's, as
+    /// `forwardSizeTransitionSegment`.
+    private func layOutChildrenSegment(_ pass: LayoutPass, from start: Int) -> WalkStop<LayoutWalkFrame>? {
+        var stop: WalkStop<LayoutWalkFrame>?
+        recorder.recordingSegment {
+            stop = layOutChildrenNow(pass, from: start, depth: 0)
+        }
+        return stop
     }
 
     /// The children with an announced size from `start` on, each laid out synchronously where
