@@ -140,11 +140,19 @@ extension Controller {
     }
 
     /// The child in `slot` as a controller of this window on this executor within the
-    /// synchronous depth, else nil (the walk sends it an async message).
+    /// synchronous depth, else nil (the walk sends it an async message); unretained.
+    ///
+    /// Retaining the child for the synchronous call and releasing it after was 8% of a walk's
+    /// samples (docs/performance.md, issue 27 item 9, second pass). Safe to use it unretained for
+    /// the synchronous call (`_withUnsafeGuaranteedRef`, nothing longer): `endpoints` holds it
+    /// strongly, and only this controller's `appendChild`, `removeLastChild` and `replaceChild`
+    /// change `endpoints` — package methods isolated to this controller that the window calls
+    /// with async messages, which cannot run on this executor while the synchronous call runs
+    /// on it, and which a behaviour's hook (public API only) cannot call.
     @inline(__always)
-    private func synchronousChild(at slot: Int, depth: Int) -> Controller? {
+    private func synchronousChild(at slot: Int, depth: Int) -> Unmanaged<Controller>? {
         guard depth < synchronousDepth, let child = endpoints.local(at: slot), child.environment === environment else { return nil }
-        return child
+        return Unmanaged.passUnretained(child)
     }
 
     // MARK: The size walk
@@ -204,20 +212,23 @@ extension Controller {
             }
             slots[slot].announced = answer
             endpoints.prefetch(at: slot + 1)
-            guard let child = synchronousChild(at: slot, depth: depth), child.mayTakeViewWillTransitionNow else {
+            guard let unretained = synchronousChild(at: slot, depth: depth),
+                  unretained._withUnsafeGuaranteedRef({ $0.mayTakeViewWillTransitionNow }) else {
                 recordSizeQuery(forChildAt: slot, parentSize: size, answer: answer, cause: cause, transition: transition.id)
                 return .child(slot: slot, answer: answer)
             }
             let query = SizeQuery(parent: traceName, parentSize: size)
-            // Safe: this runs isolated to `self`, so on its executor, `environment.executor`;
-            // `synchronousChild` checked that `child` has the same environment, whose executor is
-            // a `let`, so `child`'s executor (`unownedExecutor`) is this one. `assumeIsolated`
-            // makes the same cast after checking that at run time, which debug builds also do.
-            #if DEBUG
-            child.preconditionIsolated()
-            #endif
-            let outcome = unsafeBitCast(enterViewWillTransition as TakeViewWillTransition, to: TakeViewWillTransitionNow.self)(
-                child, query, answer, transition, cause, depth + 1)
+            let outcome = unretained._withUnsafeGuaranteedRef { child in
+                // Safe: this runs isolated to `self`, so on its executor, `environment.executor`;
+                // `synchronousChild` checked that `child` has the same environment, whose executor
+                // is a `let`, so `child`'s executor (`unownedExecutor`) is this one. `assumeIsolated`
+                // makes the same cast after checking that at run time, which debug builds also do.
+                #if DEBUG
+                child.preconditionIsolated()
+                #endif
+                return unsafeBitCast(enterViewWillTransition as TakeViewWillTransition, to: TakeViewWillTransitionNow.self)(
+                    child, query, answer, transition, cause, depth + 1)
+            }
             switch outcome {
             case .refused: return .child(slot: slot, answer: answer)
             case .finished: continue
@@ -327,13 +338,15 @@ extension Controller {
         for slot in max(start, pass.first)...pass.last where slots.indices.contains(slot) && slots[slot].announced != nil {
             slots[slot].announced = nil
             endpoints.prefetch(at: slot + 1)
-            guard let child = synchronousChild(at: slot, depth: depth) else { return .child(slot: slot, answer: .zero) }
+            guard let unretained = synchronousChild(at: slot, depth: depth) else { return .child(slot: slot, answer: .zero) }
             let frame = childFrame(at: slot)
-            // Safe: as in `forwardSizeTransitionNow`.
-            #if DEBUG
-            child.preconditionIsolated()
-            #endif
-            let outcome = unsafeBitCast(enterLayout as TakeLayout, to: TakeLayoutNow.self)(child, frame, pass.cause, depth + 1)
+            let outcome = unretained._withUnsafeGuaranteedRef { child in
+                // Safe: as in `forwardSizeTransitionNow`.
+                #if DEBUG
+                child.preconditionIsolated()
+                #endif
+                return unsafeBitCast(enterLayout as TakeLayout, to: TakeLayoutNow.self)(child, frame, pass.cause, depth + 1)
+            }
             switch outcome {
             case .refused: return .child(slot: slot, answer: .zero)
             case .finished: continue
