@@ -223,7 +223,22 @@ public struct CompactTraceLog: Sendable {
 
     var isEmpty: Bool { count == 0 }
 
+    /// Inlined into the recorder's calls, the rare work outlined (`makeRoom`): passed to a
+    /// function, the event went through the stack, written field by field and read back in wider
+    /// loads that the processor cannot forward from those stores — the stalls were half of this
+    /// function's samples, the function a quarter of a traced walk's (issue 27 item 9, second pass).
+    @inline(__always)
     mutating func append(buffers: TraceChunkPool, _ event: CompactTraceEvent, time: UInt64) {
+        if lastTime != time || current.count == Self.chunkCapacity || current.capacity == 0 {
+            makeRoom(buffers: buffers, time: time)
+        }
+        current.append(event)
+        count += 1
+    }
+
+    /// What an append needs now and then: a new time run, a new chunk.
+    @inline(never)
+    private mutating func makeRoom(buffers: TraceChunkPool, time: UInt64) {
         if lastTime != time {
             times.append(TimeRun(position: count, time: time))
             lastTime = time
@@ -234,8 +249,6 @@ public struct CompactTraceLog: Sendable {
             current = []
         }
         if current.capacity == 0 { current = buffers.take() }
-        current.append(event)
-        count += 1
     }
 
     /// Moves the chunks out, in order, leaving the log empty.
