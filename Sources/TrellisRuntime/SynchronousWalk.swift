@@ -1,3 +1,4 @@
+import CTrellisPrefetch
 import TrellisModel
 import TrellisTrace
 
@@ -155,6 +156,18 @@ extension Controller {
         return Unmanaged.passUnretained(child)
     }
 
+    /// Starts loading this controller's two arrays of children as a synchronous walk enters it,
+    /// so that they arrive while it records its message: their first touch, on going through the
+    /// children right after, was the walk's most missed load at 100k controllers (docs/
+    /// performance.md, issue 27 item 9, second pass). A leaf's are the shared empty array.
+    @inline(__always)
+    private func prefetchChildArrays() {
+        // The arrays' storage, as a hint only: never read through, and not retained (a retain
+        // would write the very line being fetched).
+        trellis_prefetch_object(unsafeBitCast(endpoints.all, to: UnsafeRawPointer.self))
+        trellis_prefetch_object(unsafeBitCast(slots, to: UnsafeRawPointer.self))
+    }
+
     // MARK: The size walk
 
     /// What super does with `viewWillTransition`: R2, R5: one child at a time, its SFC asked
@@ -254,6 +267,7 @@ extension Controller {
             recorder.recordSizeForChild(traceName, parent: query.parentSize, answer: size, controller: query.parent, cause: cause, transition: transition.id)
             return .refused
         }
+        prefetchChildArrays()
         // The parent's query and this message, one after the other under one lock.
         let event = recorder.recordSizeForChildAndViewWillTransition(
             traceName, parent: query.parent, parentSize: query.parentSize, answer: size, cause: cause, transition: transition.id)
@@ -359,6 +373,7 @@ extension Controller {
     /// The layout pass arriving as a synchronous call (its hooks are synchronous: every
     /// controller takes it), as far as it can go without waiting.
     fileprivate func takeLayoutNow(frame: Rect, cause: EventRef?, depth: Int) -> SynchronousOutcome<LayoutWalkFrame> {
+        prefetchChildArrays()
         let pass = beginLayout(frame: frame, cause: cause)
         return outcome(of: layOutChildrenNow(pass, from: pass.first, depth: depth), presentationLeft: pass.presentation != nil) { pending in
             LayoutWalkFrame(controller: self, pending: pending, pass: pass)
