@@ -215,6 +215,8 @@ extension Controller {
     private func forwardSizeTransitionNow(
         to size: Size, targets: Range<Int>, from start: Int, transition: TransitionInfo, cause: EventRef, depth: Int
     ) -> WalkStop<SizeWalkFrame>? {
+        // The first child: each next one is prefetched while the walk is in the one before.
+        endpoints.prefetch(at: start)
         for slot in start..<targets.upperBound {
             // The query (SFC) is recorded here, or by the child with its `viewWillTransition`.
             let answer = sizeRule(forChildAt: slot, parentSize: size)
@@ -349,6 +351,7 @@ extension Controller {
     /// it can be; returns where an async message is needed, nil when every child is done.
     private func layOutChildrenNow(_ pass: LayoutPass, from start: Int, depth: Int) -> WalkStop<LayoutWalkFrame>? {
         guard start <= pass.last else { return nil }
+        endpoints.prefetch(at: max(start, pass.first))
         for slot in max(start, pass.first)...pass.last where slots.indices.contains(slot) && slots[slot].announced != nil {
             slots[slot].announced = nil
             endpoints.prefetch(at: slot + 1)
