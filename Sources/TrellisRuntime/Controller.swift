@@ -457,6 +457,7 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
     /// The layout pass up to its children (R10): the frames this controller gives (the announced
     /// sizes become current), then its callbacks — without allocating on this path. Returns what
     /// the children's part needs (`layOutChildren`).
+    @inline(__always)
     func beginLayout(frame: Rect, cause: EventRef?) -> LayoutPass {
         let newSize = frame.size
         place(at: frame.origin)

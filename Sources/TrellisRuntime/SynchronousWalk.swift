@@ -1,3 +1,4 @@
+import CTrellisPrefetch
 import TrellisModel
 import TrellisTrace
 
@@ -141,11 +142,31 @@ extension Controller {
     }
 
     /// The child in `slot` as a controller of this window on this executor within the
-    /// synchronous depth, else nil (the walk sends it an async message).
+    /// synchronous depth, else nil (the walk sends it an async message); unretained.
+    ///
+    /// Retaining the child for the synchronous call and releasing it after was 8% of a walk's
+    /// samples (docs/performance.md, issue 27 item 9, second pass). Safe to use it unretained for
+    /// the synchronous call (`_withUnsafeGuaranteedRef`, nothing longer): `endpoints` holds it
+    /// strongly, and only this controller's `appendChild`, `removeLastChild` and `replaceChild`
+    /// change `endpoints` — package methods isolated to this controller that the window calls
+    /// with async messages, which cannot run on this executor while the synchronous call runs
+    /// on it, and which a behaviour's hook (public API only) cannot call.
     @inline(__always)
-    private func synchronousChild(at slot: Int, depth: Int) -> Controller? {
+    private func synchronousChild(at slot: Int, depth: Int) -> Unmanaged<Controller>? {
         guard depth < synchronousDepth, let child = endpoints.local(at: slot), child.environment === environment else { return nil }
-        return child
+        return Unmanaged.passUnretained(child)
+    }
+
+    /// Starts loading this controller's two arrays of children as a synchronous walk enters it,
+    /// so that they arrive while it records its message: their first touch, on going through the
+    /// children right after, was the walk's most missed load at 100k controllers (docs/
+    /// performance.md, issue 27 item 9, second pass). A leaf's are the shared empty array.
+    @inline(__always)
+    private func prefetchChildArrays() {
+        // The arrays' storage, as a hint only: never read through, and not retained (a retain
+        // would write the very line being fetched).
+        trellis_prefetch_object(unsafeBitCast(endpoints.all, to: UnsafeRawPointer.self))
+        trellis_prefetch_object(unsafeBitCast(slots, to: UnsafeRawPointer.self))
     }
 
     // MARK: The size walk
@@ -162,7 +183,7 @@ extension Controller {
     @inline(__always)
     private func forwardSizeTransition(to size: Size, targets: Range<Int>, from start: Int, transition: TransitionInfo, cause: EventRef) async {
         var next = start
-        while let stop = forwardSizeTransitionNow(to: size, targets: targets, from: next, transition: transition, cause: cause, depth: 0) {
+        while let stop = forwardSizeTransitionSegment(to: size, targets: targets, from: next, transition: transition, cause: cause) {
             switch stop {
             case let .child(slot, answer):
                 await sendViewWillTransition(toChildAt: slot, size: answer, transition: transition, cause: cause)
@@ -175,12 +196,28 @@ extension Controller {
         await sendViewWillTransitionToPresentation(size: size, transition: transition, cause: cause)
     }
 
+    /// `forwardSizeTransitionNow` from the top, as one segment of the recorder's
+    /// (`TraceRecorder.recordingSegment`): the synchronous walk records two events a controller,
+    /// and taking the recorder's lock for each was a fifth of the walk. The segment ends before
+    /// any async message the walk stopped at is sent.
+    private func forwardSizeTransitionSegment(
+        to size: Size, targets: Range<Int>, from start: Int, transition: TransitionInfo, cause: EventRef
+    ) -> WalkStop<SizeWalkFrame>? {
+        var stop: WalkStop<SizeWalkFrame>?
+        recorder.recordingSegment {
+            stop = forwardSizeTransitionNow(to: size, targets: targets, from: start, transition: transition, cause: cause, depth: 0)
+        }
+        return stop
+    }
+
     /// The children of `targets` from `start` on, each asked for (SFC) and, when its size
     /// changes (R4), told synchronously where it can be; returns where an async message is
     /// needed, nil when every child is done.
     private func forwardSizeTransitionNow(
         to size: Size, targets: Range<Int>, from start: Int, transition: TransitionInfo, cause: EventRef, depth: Int
     ) -> WalkStop<SizeWalkFrame>? {
+        // The first child: each next one is prefetched while the walk is in the one before.
+        endpoints.prefetch(at: start)
         for slot in start..<targets.upperBound {
             // The query (SFC) is recorded here, or by the child with its `viewWillTransition`.
             let answer = sizeRule(forChildAt: slot, parentSize: size)
@@ -191,20 +228,23 @@ extension Controller {
             }
             slots[slot].announced = answer
             endpoints.prefetch(at: slot + 1)
-            guard let child = synchronousChild(at: slot, depth: depth), child.mayTakeViewWillTransitionNow else {
+            guard let unretained = synchronousChild(at: slot, depth: depth),
+                  unretained._withUnsafeGuaranteedRef({ $0.mayTakeViewWillTransitionNow }) else {
                 recordSizeQuery(forChildAt: slot, parentSize: size, answer: answer, cause: cause, transition: transition.id)
                 return .child(slot: slot, answer: answer)
             }
             let query = SizeQuery(parent: traceName, parentSize: size)
-            // Safe: this runs isolated to `self`, so on its executor, `environment.executor`;
-            // `synchronousChild` checked that `child` has the same environment, whose executor is
-            // a `let`, so `child`'s executor (`unownedExecutor`) is this one. `assumeIsolated`
-            // makes the same cast after checking that at run time, which debug builds also do.
-            #if DEBUG
-            child.preconditionIsolated()
-            #endif
-            let outcome = unsafeBitCast(enterViewWillTransition as TakeViewWillTransition, to: TakeViewWillTransitionNow.self)(
-                child, query, answer, transition, cause, depth + 1)
+            let outcome = unretained._withUnsafeGuaranteedRef { child in
+                // Safe: this runs isolated to `self`, so on its executor, `environment.executor`;
+                // `synchronousChild` checked that `child` has the same environment, whose executor
+                // is a `let`, so `child`'s executor (`unownedExecutor`) is this one. `assumeIsolated`
+                // makes the same cast after checking that at run time, which debug builds also do.
+                #if DEBUG
+                child.preconditionIsolated()
+                #endif
+                return unsafeBitCast(enterViewWillTransition as TakeViewWillTransition, to: TakeViewWillTransitionNow.self)(
+                    child, query, answer, transition, cause, depth + 1)
+            }
             switch outcome {
             case .refused: return .child(slot: slot, answer: answer)
             case .finished: continue
@@ -230,6 +270,7 @@ extension Controller {
             recorder.recordSizeForChild(traceName, parent: query.parentSize, answer: size, controller: query.parent, cause: cause, transition: transition.id)
             return .refused
         }
+        prefetchChildArrays()
         // The parent's query and this message, one after the other under one lock.
         let event = recorder.recordSizeForChildAndViewWillTransition(
             traceName, parent: query.parent, parentSize: query.parentSize, answer: size, cause: cause, transition: transition.id)
@@ -286,7 +327,7 @@ extension Controller {
     @inline(__always)
     func layOutChildren(_ pass: LayoutPass, from start: Int) async {
         var next = start
-        while let stop = layOutChildrenNow(pass, from: next, depth: 0) {
+        while let stop = layOutChildrenSegment(pass, from: next) {
             switch stop {
             case let .child(slot, _):
                 await sendLayout(toChildAt: slot, cause: pass.cause)
@@ -301,20 +342,33 @@ extension Controller {
         }
     }
 
+    /// `layOutChildrenNow` from the top, as one segment of the recorder's, as
+    /// `forwardSizeTransitionSegment`.
+    private func layOutChildrenSegment(_ pass: LayoutPass, from start: Int) -> WalkStop<LayoutWalkFrame>? {
+        var stop: WalkStop<LayoutWalkFrame>?
+        recorder.recordingSegment {
+            stop = layOutChildrenNow(pass, from: start, depth: 0)
+        }
+        return stop
+    }
+
     /// The children with an announced size from `start` on, each laid out synchronously where
     /// it can be; returns where an async message is needed, nil when every child is done.
     private func layOutChildrenNow(_ pass: LayoutPass, from start: Int, depth: Int) -> WalkStop<LayoutWalkFrame>? {
         guard start <= pass.last else { return nil }
+        endpoints.prefetch(at: max(start, pass.first))
         for slot in max(start, pass.first)...pass.last where slots.indices.contains(slot) && slots[slot].announced != nil {
             slots[slot].announced = nil
             endpoints.prefetch(at: slot + 1)
-            guard let child = synchronousChild(at: slot, depth: depth) else { return .child(slot: slot, answer: .zero) }
+            guard let unretained = synchronousChild(at: slot, depth: depth) else { return .child(slot: slot, answer: .zero) }
             let frame = childFrame(at: slot)
-            // Safe: as in `forwardSizeTransitionNow`.
-            #if DEBUG
-            child.preconditionIsolated()
-            #endif
-            let outcome = unsafeBitCast(enterLayout as TakeLayout, to: TakeLayoutNow.self)(child, frame, pass.cause, depth + 1)
+            let outcome = unretained._withUnsafeGuaranteedRef { child in
+                // Safe: as in `forwardSizeTransitionNow`.
+                #if DEBUG
+                child.preconditionIsolated()
+                #endif
+                return unsafeBitCast(enterLayout as TakeLayout, to: TakeLayoutNow.self)(child, frame, pass.cause, depth + 1)
+            }
             switch outcome {
             case .refused: return .child(slot: slot, answer: .zero)
             case .finished: continue
@@ -327,6 +381,7 @@ extension Controller {
     /// The layout pass arriving as a synchronous call (its hooks are synchronous: every
     /// controller takes it), as far as it can go without waiting.
     fileprivate func takeLayoutNow(frame: Rect, cause: EventRef?, depth: Int) -> SynchronousOutcome<LayoutWalkFrame> {
+        prefetchChildArrays()
         let pass = beginLayout(frame: frame, cause: cause)
         return outcome(of: layOutChildrenNow(pass, from: pass.first, depth: depth), presentationLeft: pass.presentation != nil) { pending in
             LayoutWalkFrame(controller: self, pending: pending, pass: pass)

@@ -139,17 +139,33 @@ package struct TraceTables: Sendable {
     /// nodes (a node refuses a CALL whose cause names none of them); past Int16's range, which
     /// only a caller of the recorder inventing node names could reach, the last index is reused
     /// rather than trap.
+    @inline(__always)
     mutating func nodeIndex(_ node: String) -> Int16 {
         if node == ownNode { return 0 }
+        return otherNodeIndex(node)
+    }
+
+    /// `nodeIndex` of a node other than the recorder's own: outlined, as it is rare (a cause on
+    /// another node), so that the usual check inlines into every recording call.
+    @inline(never)
+    private mutating func otherNodeIndex(_ node: String) -> Int16 {
         if let index = nodes.firstIndex(of: node) { return Int16(clamping: index) }
         if nodes.count <= Int(Int16.max) { nodes.append(node) }
         return Int16(clamping: nodes.count - 1)
     }
 
     /// The size table index of `size`. Sizes compare bit for bit, so -0 and NaN keep their bits.
+    @inline(__always)
     mutating func intern(_ size: Size) -> UInt32 {
         let key = SizeBits(width: size.width.bitPattern, height: size.height.bitPattern)
         if let recent = mostRecentSize, recent.bits == key { return recent.index }
+        return intern(other: key, size)
+    }
+
+    /// `intern` of a size other than the most recent one: outlined, so that the usual check (a
+    /// walk interns the same few sizes over and over) inlines into every recording call.
+    @inline(never)
+    private mutating func intern(other key: SizeBits, _ size: Size) -> UInt32 {
         if let previous = previousSize, previous.bits == key {
             previousSize = mostRecentSize
             mostRecentSize = previous
@@ -223,7 +239,22 @@ public struct CompactTraceLog: Sendable {
 
     var isEmpty: Bool { count == 0 }
 
+    /// Inlined into the recorder's calls, the rare work outlined (`makeRoom`): passed to a
+    /// function, the event went through the stack, written field by field and read back in wider
+    /// loads that the processor cannot forward from those stores — the stalls were half of this
+    /// function's samples, the function a quarter of a traced walk's (issue 27 item 9, second pass).
+    @inline(__always)
     mutating func append(buffers: TraceChunkPool, _ event: CompactTraceEvent, time: UInt64) {
+        if lastTime != time || current.count == Self.chunkCapacity || current.capacity == 0 {
+            makeRoom(buffers: buffers, time: time)
+        }
+        current.append(event)
+        count += 1
+    }
+
+    /// What an append needs now and then: a new time run, a new chunk.
+    @inline(never)
+    private mutating func makeRoom(buffers: TraceChunkPool, time: UInt64) {
         if lastTime != time {
             times.append(TimeRun(position: count, time: time))
             lastTime = time
@@ -234,8 +265,6 @@ public struct CompactTraceLog: Sendable {
             current = []
         }
         if current.capacity == 0 { current = buffers.take() }
-        current.append(event)
-        count += 1
     }
 
     /// Moves the chunks out, in order, leaving the log empty.

@@ -7,7 +7,6 @@ import Darwin
 #else
 #error("Trellis needs a C library it knows: Glibc, Musl or Darwin")
 #endif
-import Synchronization
 import TrellisModel
 
 /// Collects the events of one node, in the order they happen, safe to call from any actor.
@@ -49,7 +48,7 @@ public final class TraceRecorder: Sendable {
         var step = 0
     }
 
-    private let state: Mutex<State>
+    private let state: SegmentLock<State>
     private let buffers = TraceChunkPool()
     private let start = TraceRecorder.monotonicNanoseconds()
     /// Events a file recorder collects before handing them to its writer's thread.
@@ -59,7 +58,7 @@ public final class TraceRecorder: Sendable {
         self.node = node
         self.runID = runID
         self.storage = storage
-        state = Mutex(State(tables: TraceTables(node: node)))
+        state = SegmentLock(State(tables: TraceTables(node: node)))
     }
 
     /// Makes room for `count` more controller names at once (a window about to build its
@@ -67,6 +66,18 @@ public final class TraceRecorder: Sendable {
     /// resident, some 40 bytes a controller at 100k (issue 27 item 7).
     public func reserveNames(_ count: Int) {
         state.withLock { $0.tables.reserveNames(count) }
+    }
+
+    /// Runs `body`, a segment of recordings on this thread that nothing else of this thread's
+    /// waits for (a synchronous walk: `Controller`'s `SynchronousWalk`), holding the recorder's
+    /// lock across it: its calls then take no lock each, where a walk took two a controller.
+    /// Another thread's calls come before or after the segment's events (or between runs of
+    /// `SegmentLock.segmentLength` of them), never among them, and each thread's own events
+    /// keep the order of its calls, as without a segment. Segments nest.
+    public func recordingSegment(_ body: () -> Void) {
+        let began = state.beginSegment()
+        defer { state.endSegment(began) }
+        body()
     }
 
     /// The interned form of `id`, for the recording methods that take a `TraceName`.
