@@ -29,12 +29,20 @@ final class ZMTPConnection {
     /// The index of this connection's descriptor in the current turn's poll set.
     var pollIndex = -1
     private var closed = false
+    /// The opening's bytes after the signature and major version (11 bytes), held until the
+    /// peer's 10-byte signature has come, in libzmq's order: a libzmq peer then always sends its
+    /// own mechanism before it reads ours, so a CURVE peer is named as one, not as a hang-up.
+    private var greetingRest: [UInt8]
+    static let greetingFirstPart = 11
+    static let peerSignatureSize = 10
 
     init(fd: Int32, handshake: ZMTPHandshake, limits: ZMTPLimits, connecting: Bool, handshakeDeadline: ContinuousClock.Instant) {
         self.fd = fd
         self.handshake = handshake
         decoder = ZMTPFrameDecoder(limits: limits)
-        outbound = handshake.opening
+        let opening = handshake.opening
+        outbound = Array(opening.prefix(Self.greetingFirstPart))
+        greetingRest = Array(opening.dropFirst(Self.greetingFirstPart))
         self.connecting = connecting
         self.handshakeDeadline = handshakeDeadline
     }
@@ -85,7 +93,20 @@ final class ZMTPConnection {
     /// Advances the handshake with the bytes read; the peer when it has just been made.
     func advanceHandshake() throws(ZMTPError) -> ZMTPHandshake.Peer? {
         guard peer == nil else { return nil }
-        guard let made = try handshake.advance(&inbound, decoder: &decoder) else { return nil }
+        if !greetingRest.isEmpty, inbound.count >= Self.peerSignatureSize || handshake.state != .awaitingGreeting {
+            outbound.append(contentsOf: greetingRest)
+            greetingRest = []
+        }
+        let made: ZMTPHandshake.Peer
+        do {
+            guard let peer = try handshake.advance(&inbound, decoder: &decoder) else { return nil }
+            made = peer
+        } catch {
+            // Our greeting still goes out before the connection closes: the peer then sees why
+            // (a mechanism mismatch) rather than a hang-up.
+            _ = flush()
+            throw error
+        }
         peer = made
         if !pending.isEmpty {
             outbound.append(contentsOf: pending)
