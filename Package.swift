@@ -74,7 +74,7 @@ let package = Package(
         .systemLibrary(name: "CZeroMQ", pkgConfig: zeroMQPkgConfig, providers: [.apt(["libzmq3-dev"]), .brew(["zeromq"])]),
         .target(name: "ZeroMQ", dependencies: ["CZeroMQ"]),
         .target(name: "TrellisZMTP"),
-        .target(name: "TrellisTransport", dependencies: ["ZeroMQ", "TrellisWire", "TrellisModel", "TrellisJSON", "TrellisTrace", "TrellisRuntime"]),
+        .target(name: "TrellisTransport", dependencies: ["ZeroMQ", "TrellisZMTP", "TrellisWire", "TrellisModel", "TrellisJSON", "TrellisTrace", "TrellisRuntime"]),
         .target(name: "TrellisDistributed", dependencies: [
             "TrellisTransport", "ZeroMQ", "TrellisWire", "TrellisModel", "TrellisTrace", "TrellisTraceFiles", "TrellisRuntime", "TrellisScenario",
             .product(name: "Subprocess", package: "swift-subprocess"),

@@ -92,13 +92,9 @@ package enum TransportBench {
         defer { context.terminate() }
 
         // Raw REQ/REP.
-        let repEndpoint = endpoint("rep")
-        let rawPeer = try peer.launch(.rawEcho, endpoint: repEndpoint, connectTo: repEndpoint, count: total, size: 8)
-        defer { peer.reap(rawPeer) }
-        let request = try context.socket(.req)
-        defer { request.close() }
-        try request.set(ZMQOption.linger, 0)
-        try request.connect(repEndpoint)
+        let anchor = try launchRawAnchor(peer: peer, context: context, endpoint: endpoint("rep"), count: total)
+        defer { peer.reap(anchor.process) }
+        defer { anchor.request.close() }
 
         // Raw libzmq over Trellis's layout.
         let (layoutIn, layoutOut) = (endpoint("layout"), endpoint("layout-echo"))
@@ -144,7 +140,7 @@ package enum TransportBench {
         var done = -warmUp
         while done < count {
             let turn = done < 0 ? warmUp : min(block, count - done)
-            let raw = try rawRoundTrips(request, turn: turn)
+            let raw = try rawRoundTrips(anchor.request, turn: turn)
             let layout = try layoutRoundTrips(dealer, router, wakeUp: wakeUp, items: &items, turn: turn)
             let trellis = await trellisRoundTrips(transport, on: executor, target: target, turn: turn)
             let bare = await nodeIORoundTrips(nodeIO, replyWaiter: replyWaiter, probe: probe, turn: turn)
@@ -159,6 +155,27 @@ package enum TransportBench {
         await transport.stop()
         await nodeIO.stop()
         return times
+    }
+
+    /// The raw REQ/REP anchor of zmq-rtt and zmtp-rtt: its echo process, launched to answer
+    /// `count` requests, and a REQ socket of `context` connected to it. The caller closes the
+    /// socket, then reaps the process; on a failure here neither is left behind.
+    static func launchRawAnchor(peer: PeerLauncher, context: ZMQContext, endpoint: String, count: Int) throws -> (process: Process, request: ZMQSocket) {
+        let process = try peer.launch(.rawEcho, endpoint: endpoint, connectTo: endpoint, count: count, size: 8)
+        do {
+            let request = try context.socket(.req)
+            do {
+                try request.set(ZMQOption.linger, 0)
+                try request.connect(endpoint)
+            } catch {
+                request.close()
+                throw error
+            }
+            return (process, request)
+        } catch {
+            peer.reap(process)
+            throw error
+        }
     }
 
     /// `turn` raw REQ/REP round trips, in microseconds: the anchor of zmq-rtt and zmtp-rtt.

@@ -37,13 +37,9 @@ package enum ZMTPBench {
         let total = count + warmUp
         let context = try ZMQContext()
         defer { context.terminate() }
-        let repEndpoint = endpoint("zmtp-rep")
-        let rawPeer = try peer.launch(.rawEcho, endpoint: repEndpoint, connectTo: repEndpoint, count: total, size: 8)
-        defer { peer.reap(rawPeer) }
-        let request = try context.socket(.req)
-        defer { request.close() }
-        try request.set(ZMQOption.linger, 0)
-        try request.connect(repEndpoint)
+        let anchor = try TransportBench.launchRawAnchor(peer: peer, context: context, endpoint: endpoint("zmtp-rep"), count: total)
+        defer { peer.reap(anchor.process) }
+        defer { anchor.request.close() }
 
         let echoEndpoint = endpoint("zmtp-echo")
         let echoPeer = try peer.launch(.zmtpEcho, endpoint: echoEndpoint, connectTo: echoEndpoint, count: total, size: 8)
@@ -57,7 +53,7 @@ package enum ZMTPBench {
         var done = -warmUp
         while done < count {
             let turn = done < 0 ? warmUp : min(block, count - done)
-            let raw = try TransportBench.rawRoundTrips(request, turn: turn)
+            let raw = try TransportBench.rawRoundTrips(anchor.request, turn: turn)
             let zmtp = try zmtpRoundTrips(dealer, set: &set, turn: turn)
             let call = try callRoundTrips(dealer, set: &set, turn: turn, first: UInt64(done + warmUp) + 1)
             if done >= 0 {

@@ -1,19 +1,22 @@
 import Foundation
 import ZeroMQ
 
-/// The loop of a node's I/O thread: it owns the context and every socket — the ROUTER bound for
-/// inbound traffic, a DEALER per peer (`PeerWrites`), the ZAP handler with CURVE — and turns.
-/// Each turn sleeps in `zmq_poll` until traffic, a wake-up signal or the next deadline of the
-/// heartbeats, then takes what came in, what Swift code queued (`NodeIOQueue`) and the jobs of
-/// tasks that prefer the thread, sends, and keeps the peers alive. `run()` only dispatches;
+/// The sockets under a node's I/O loop, of the layer chosen at start (`NodeSocketLayer`): a tag
+/// branch where the loop touches them, no existential.
+enum NodeSockets {
+    case libzmq(LibZMQNodeSockets)
+    case zmtp(ZMTPNodeSockets)
+}
+
+/// The loop of a node's I/O thread: it owns every socket — the ROUTER bound for inbound traffic,
+/// a DEALER per peer (`PeerWrites`), with libzmq the context and the ZAP handler with CURVE —
+/// and turns. Each turn sleeps in a poll until traffic, a wake-up signal or the next deadline of
+/// the heartbeats, then takes what came in, what Swift code queued (`NodeIOQueue`) and the jobs
+/// of tasks that prefer the thread, sends, and keeps the peers alive. `run()` only dispatches;
 /// each part is a method of its own, its tuning in `NodeIOTuning`.
 struct NodeIOLoop {
     let io: NodeIO
-    let context: ZMQContext
-    let router: ZMQSocket
-    let zap: ZAPHandler?
-    /// The handshakes of every socket, watched so that a failure is said at once.
-    let handshakes: HandshakeWatch?
+    let sockets: NodeSockets
     private var writes = PeerWrites()
     private var heartbeats: Heartbeats
     /// The frames of a HEARTBEAT (none: heartbeats off, as in the bench).
@@ -21,11 +24,6 @@ struct NodeIOLoop {
     private var running = true
     /// One clock read per turn: what came in during it was heard "now".
     private var now: ContinuousClock.Instant
-
-    /// What the turn polls: the ROUTER, the wake-up fd, the ZAP handler, then the DEALERs with
-    /// something pending, for writability.
-    private var items = ZMQPollSet()
-    private var fixedItems = 0
 
     /// The routing id of the last inbound message and its name: a burst from one peer decodes
     /// the name once.
@@ -50,51 +48,15 @@ struct NodeIOLoop {
     /// Whether an idle loop spins before it sleeps.
     private var spin: IdleSpin
 
-    /// Sets up the context and the ROUTER, bound (with CURVE, the ZAP handler first). A step that
-    /// fails releases everything made before it — sockets closed, context ended — so that a node
-    /// that cannot start (an endpoint in use, say) leaves no thread or file descriptor behind.
+    /// Sets up the sockets of the layer the configuration asks for, the ROUTER bound; a layer that
+    /// cannot start leaves nothing behind (see each layer's `init`).
     init(io: NodeIO) throws(ZMQError) {
         let configuration = io.configuration
         self.io = io
-        let context = try ZMQContext()
-        let handshakes = HandshakeWatch(context: context)
-        let router: ZMQSocket
-        do {
-            router = try context.socket(.router)
-        } catch {
-            context.terminate()
-            throw error
+        switch configuration.effectiveSocketLayer {
+        case .libzmq: sockets = .libzmq(try LibZMQNodeSockets(configuration: configuration))
+        case .zmtp: sockets = .zmtp(try ZMTPNodeSockets(configuration: configuration))
         }
-        var zap: ZAPHandler?
-        do {
-            try router.set(ZMQOption.linger, configuration.lingerMilliseconds)
-            try router.set(ZMQOption.receiveHighWaterMark, configuration.highWaterMark)
-            try router.set(ZMQOption.sendHighWaterMark, configuration.highWaterMark)
-            try router.set(ZMQOption.routerMandatory, 1)
-            try router.set(ZMQOption.maximumMessageSize, int64: configuration.maximumMessageSize)
-            if let curve = configuration.curve {
-                zap = try ZAPHandler(in: context, allowing: curve.allowedPeers)
-                try router.set(ZMQOption.curveServer, 1)
-                try router.set(ZMQOption.curveSecretKey, text: curve.secretKey)
-                try router.set(ZMQOption.zapDomain, text: "trellis")
-                handshakes.watch(router, peer: nil)
-            } else if configuration.watchesPlainInbox {
-                handshakes.watch(router, peer: nil)
-            }
-            try router.bind(configuration.bindEndpoint)
-        } catch {
-            // In the order of `close()`: the context ends only once every socket is closed.
-            handshakes.unwatch(router)
-            handshakes.close()
-            zap?.close()
-            router.close()
-            context.terminate()
-            throw error
-        }
-        self.context = context
-        self.handshakes = handshakes
-        self.router = router
-        self.zap = zap
         heartbeat = io.queue.withLock { $0.heartbeatFrames }
         spin = IdleSpin(
             budget: NodeIOTuning.idleSpin, missesBeforeRest: NodeIOTuning.idleSpinMissesBeforeRest,
@@ -107,7 +69,12 @@ struct NodeIOLoop {
     }
 
     /// The endpoint the ROUTER is bound to, any wildcard port resolved.
-    var boundEndpoint: String { router.lastEndpoint }
+    var boundEndpoint: String {
+        switch sockets {
+        case let .libzmq(sockets): sockets.boundEndpoint
+        case let .zmtp(sockets): sockets.boundEndpoint
+        }
+    }
 
     /// Turns until stopped (or until polling fails, which is reported).
     mutating func run() {
@@ -119,10 +86,14 @@ struct NodeIOLoop {
                 return
             }
             now = ContinuousClock.now
-            if items[0].readable { receiveInbound() }
-            if let zap, items[2].readable, let refused = zap.answer() { io.onEvent(.peerRefused(publicKey: refused)) }
-            handshakes?.readEvents(in: items, report: io.onEvent)
-            if items[1].readable { io.wakeUp.drain() }
+            switch sockets {
+            case let .libzmq(sockets):
+                if sockets.inboundReady { receiveInbound() }
+                sockets.serviceControl(io: io)
+            case let .zmtp(sockets):
+                sockets.service(io: io, writes: writes)
+                if sockets.inboundReady { receiveInbound() }
+            }
             takeQueuedWork()
             carryOutCommands()
             sendOutboxes()
@@ -131,13 +102,12 @@ struct NodeIOLoop {
     }
 
     /// Shutdown: whatever is still queued gets one last chance, then every socket closes with its
-    /// bounded linger and the context ends.
+    /// bounded linger (with libzmq, the context ends).
     func close() {
-        writes.close()
-        zap?.close()
-        handshakes?.close()
-        router.close()
-        context.terminate()
+        switch sockets {
+        case let .libzmq(sockets): sockets.close(writes: writes)
+        case let .zmtp(sockets): sockets.close(writes: writes, lingerMilliseconds: io.configuration.lingerMilliseconds)
+        }
     }
 
     // MARK: Wake-up and jobs
@@ -146,32 +116,64 @@ struct NodeIOLoop {
     /// nothing, asleep until traffic, a wake-up signal or the heartbeats' next deadline.
     private mutating func waitForWork() throws(ZMQError) {
         prepareToPoll()
-        guard io.queue.withLock({ $0.isIdle }), ContinuousClock.now < heartbeats.nextDeadline else {
-            try items.poll(timeoutMilliseconds: 0)
+        let deadline = pollDeadline
+        guard !inboundTaken, io.queue.withLock({ $0.isIdle }), ContinuousClock.now < deadline else {
+            try look()
             return
         }
-        if try spinFoundWork() { return }
+        if try spinFoundWork(deadline: deadline) { return }
         guard io.queue.withLock({ $0.maySleep() }) else {
-            try items.poll(timeoutMilliseconds: 0)
+            try look()
             return
         }
         let asleepSince = ContinuousClock.now
-        let untilDeadline = asleepSince.duration(to: heartbeats.nextDeadline)
-        // Rounded up: waking a little early would only turn the loop once more for nothing.
-        let (seconds, attoseconds) = max(untilDeadline, .zero).components
-        let ready = try items.poll(timeoutMilliseconds: Int(clamping: seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000))
+        let untilDeadline = max(asleepSince.duration(to: deadline), .zero)
+        let ready: Int
+        switch sockets {
+        case let .libzmq(sockets):
+            // Rounded up: waking a little early would only turn the loop once more for nothing.
+            let (seconds, attoseconds) = untilDeadline.components
+            ready = try sockets.poll(timeoutMilliseconds: Int(clamping: seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000))
+        case let .zmtp(sockets):
+            ready = try sockets.poll(timeout: untilDeadline)
+        }
         spin.slept(for: asleepSince.duration(to: ContinuousClock.now), byTraffic: ready > 0)
+    }
+
+    /// When the loop must turn even without traffic: the heartbeats' next deadline, or (ZMTP) a
+    /// reconnect or handshake deadline of a socket.
+    private var pollDeadline: ContinuousClock.Instant {
+        switch sockets {
+        case .libzmq: heartbeats.nextDeadline
+        case let .zmtp(sockets): min(heartbeats.nextDeadline, sockets.nextDeadline ?? heartbeats.nextDeadline)
+        }
+    }
+
+    /// Whether inbound messages were read from the kernel and not handed over yet (ZMTP: a turn
+    /// that stopped early, `receiveInbound`, leaves them in the ROUTER, whose descriptor then
+    /// does not wake a poll; libzmq's ROUTER stays readable instead).
+    private var inboundTaken: Bool {
+        switch sockets {
+        case .libzmq: false
+        case let .zmtp(sockets): sockets.inboundReady
+        }
+    }
+
+    /// Polls without waiting; how many are ready.
+    @discardableResult
+    private func look() throws(ZMQError) -> Int {
+        switch sockets {
+        case let .libzmq(sockets): try sockets.poll(timeoutMilliseconds: 0)
+        case let .zmtp(sockets): try sockets.poll(timeout: .zero)
+        }
     }
 
     /// Fills the poll set; after a large batch, gives the senders the core for a while.
     private mutating func prepareToPoll() {
-        items.removeAll()
-        items.append(ZMQPollItem(.socket(router)))
-        items.append(ZMQPollItem(.fileDescriptor(io.wakeUp.fileDescriptor)))
-        if let zap { items.append(ZMQPollItem(.socket(zap.socket))) }
-        handshakes?.addPollItems(to: &items)
-        fixedItems = items.count
-        writes.addWaiting(to: &items)
+        switch sockets {
+        case let .libzmq(sockets): sockets.prepare(wakeUp: io.wakeUp.fileDescriptor, writes: writes)
+        case let .zmtp(sockets): sockets.prepare(wakeUp: io.wakeUp.fileDescriptor, writes: writes)
+        }
         // After a large batch more is probably on its way: give the senders the core before
         // going to sleep, rather than have the next of them pay a wake-up.
         if drainedBytes >= NodeIOTuning.floodBytes {
@@ -186,11 +188,11 @@ struct NodeIOLoop {
     /// poll set says what) or the spin is over (`IdleSpin`). Nothing queued signals the thread
     /// meanwhile — it is not asleep — so the queue is looked at too. The core is given away
     /// between looks, so that the threads this loop waits for run.
-    private mutating func spinFoundWork() throws(ZMQError) -> Bool {
-        guard spin.starts(at: ContinuousClock.now, deadline: heartbeats.nextDeadline) else { return false }
+    private mutating func spinFoundWork(deadline: ContinuousClock.Instant) throws(ZMQError) -> Bool {
+        guard spin.starts(at: ContinuousClock.now, deadline: deadline) else { return false }
         repeat {
             if spin.yieldsCore { sched_yield() }
-            if try items.poll(timeoutMilliseconds: 0) > 0 || io.queue.withLock({ !$0.isIdle }) {
+            if try look() > 0 || io.queue.withLock({ !$0.isIdle }) {
                 spin.found()
                 return true
             }
@@ -234,16 +236,17 @@ struct NodeIOLoop {
                     // still starting up is not gone (the conductor bounds startup itself).
                     heartbeats.isNode(peer)
                     // A gone peer is never connected again within the run (§9.5 rule 3).
-                    guard !heartbeats.isGone(peer),
-                          try writes.connect(peer, endpoint: endpoint, serverKey: serverKey, in: context, configuration: io.configuration, handshakes: handshakes)
-                    else { continue }
+                    guard !heartbeats.isGone(peer), try connect(peer, endpoint: endpoint, serverKey: serverKey) else { continue }
                     if heartbeats.counts(peer) { writes.peerIsHeard(peer) }
                 } catch {
                     io.onEvent(.failed("connect to \(peer) at \(endpoint): \(error)"))
                 }
             case let .reply(routingID, frames):
                 // ROUTER_MANDATORY: an unknown or gone routing id fails; nothing to keep.
-                _ = try? router.send([routingID] + frames, dontWait: true)
+                switch sockets {
+                case let .libzmq(sockets): _ = try? sockets.router.send([routingID] + frames, dontWait: true)
+                case let .zmtp(sockets): sockets.reply([routingID] + frames)
+                }
             case let .redial(peer):
                 do {
                     try writes.redial(peer)
@@ -252,7 +255,10 @@ struct NodeIOLoop {
                 }
             case .stopWatchingInbox:
                 // A CURVE inbox is watched for as long as it runs; a plain one only while asked.
-                if zap == nil { handshakes?.unwatch(router) }
+                switch sockets {
+                case let .libzmq(sockets): if sockets.zap == nil { sockets.handshakes?.unwatch(sockets.router) }
+                case let .zmtp(sockets): sockets.stopWatchingInbox()
+                }
             case .stop:
                 running = false
             }
@@ -260,13 +266,34 @@ struct NodeIOLoop {
         commands.removeAll(keepingCapacity: true)
     }
 
+    /// Opens the DEALER to `peer` in the loop's layer (false: it exists already).
+    private mutating func connect(_ peer: String, endpoint: String, serverKey: String?) throws -> Bool {
+        switch sockets {
+        case let .libzmq(sockets):
+            return try writes.connect(
+                peer, endpoint: endpoint, serverKey: serverKey, in: sockets.context, configuration: io.configuration,
+                handshakes: sockets.handshakes)
+        case .zmtp:
+            return try writes.connectZMTP(peer, endpoint: endpoint, configuration: io.configuration)
+        }
+    }
+
+    /// The next inbound message into `frames` (its routing id first); false when none waits.
+    private mutating func nextInbound() -> Bool {
+        switch sockets {
+        case let .libzmq(sockets): sockets.receive(into: &frames)
+        case let .zmtp(sockets): sockets.receive(into: &frames)
+        }
+    }
+
     // MARK: Inbound
 
     /// Hands inbound messages to `onMessage`, up to `NodeIOTuning.inboundMessagesPerTurn`.
     private mutating func receiveInbound() {
         var received = 0
-        let checksKeys = zap != nil
-        while received < NodeIOTuning.inboundMessagesPerTurn, (try? router.receive(into: &frames, dontWait: true, readsUserID: checksKeys)) == true {
+        var router: ZMQSocket?
+        if case let .libzmq(sockets) = self.sockets, sockets.zap != nil { router = sockets.router }
+        while received < NodeIOTuning.inboundMessagesPerTurn, nextInbound() {
             received += 1
             guard let routingID = frames.first else { continue }
             let samePeer = routingID == lastRoutingID
@@ -277,7 +304,7 @@ struct NodeIOLoop {
             // With CURVE, the ZAP handler named the node each key belongs to (the message's
             // User-Id): a key's holder speaks as that node only, its routing id the name octet
             // for octet (TWP §10 rule 5).
-            if checksKeys, case let userID = router.lastUserID ?? "", !userID.utf8.elementsEqual(routingID) {
+            if let router, case let userID = router.lastUserID ?? "", !userID.utf8.elementsEqual(routingID) {
                 impersonations += 1
                 if RejectionSampling.traces(impersonations) {
                     io.onEvent(.impersonation(routingID: lastPeerName, userID: userID, count: impersonations))
@@ -337,7 +364,12 @@ struct NodeIOLoop {
             outboxes[index].drain { stream.pending.append($0) }
             stream.opened = true
         }
-        if !outboxes.isEmpty || items.count > fixedItems {
+        let waitsToWrite: Bool
+        switch sockets {
+        case let .libzmq(sockets): waitsToWrite = sockets.waitsToWrite
+        case .zmtp: waitsToWrite = writes.anyPending
+        }
+        if !outboxes.isEmpty || waitsToWrite {
             writes.flushAll { peer, error in io.onEvent(.failed("send to \(peer): \(error)")) }
         }
         outboxes.removeAll(keepingCapacity: true)
@@ -350,7 +382,10 @@ struct NodeIOLoop {
         guard now >= heartbeats.nextDeadline else { return }
         if heartbeats.beatIsDue(at: now) { writes.beat(heartbeat) }
         for peer in heartbeats.newlySilent(at: now) {
-            writes.abandon(peer, handshakes: handshakes)
+            switch sockets {
+            case let .libzmq(sockets): writes.abandon(peer, handshakes: sockets.handshakes)
+            case .zmtp: writes.abandon(peer, handshakes: nil)
+            }
             io.onEvent(.peerGone(peer))
         }
     }

@@ -88,4 +88,11 @@ enum NodeIOTuning {
     /// it (there is no stream); if it speaks again it is heard anew and, silent again, declared
     /// gone again — one more `peerGone` for a peer the node's handlers ignore.
     static let goneStrangersRemembered = 1024
+
+    /// Bytes a ZMTP socket queues for one peer before a send waits (`NodeSocketLayer.zmtp`): the
+    /// byte-counted stand-in for libzmq's high-water mark of `NodeIOConfiguration.highWaterMark`
+    /// messages. 16 MiB holds a flood of small messages as that mark does, and a single larger
+    /// message is always taken into an empty queue; past it a message waits in `PeerWrites`
+    /// (backpressure, nothing dropped).
+    static let zmtpWriteBound = 16 << 20
 }

@@ -1,3 +1,4 @@
+import TrellisZMTP
 import ZeroMQ
 
 /// The outbound side of a node's I/O loop: one DEALER per peer and, for each, the ZeroMQ messages
@@ -5,9 +6,16 @@ import ZeroMQ
 /// refuses (high-water mark reached) waits here, and the loop polls the socket for writability
 /// until it is taken (backpressure, SPEC §7).
 struct PeerWrites {
+    /// A stream's DEALER, of the layer the loop chose at start (`NodeSocketLayer`).
+    enum Dealer {
+        case libzmq(ZMQSocket)
+        case zmtp(ZMTPDealer)
+    }
+
     /// One peer's DEALER and what waits to go out on it.
     final class Stream {
-        let socket: ZMQSocket
+        /// Replaced (ZMTP only) when the stream is redialled.
+        var socket: Dealer
         /// Where the socket is connected.
         let endpoint: String
         /// ZeroMQ messages the socket has not taken yet, from `pendingStart` on.
@@ -19,7 +27,7 @@ struct PeerWrites {
         /// The peer's silence counts (it was heard, or sent a message other than HELLO).
         var silenceCounts = false
 
-        init(socket: ZMQSocket, endpoint: String) {
+        init(socket: Dealer, endpoint: String) {
             self.socket = socket
             self.endpoint = endpoint
         }
@@ -29,7 +37,13 @@ struct PeerWrites {
         /// Sends what is queued until the socket would block.
         func flush() throws(ZMQError) {
             while pendingStart < pending.count {
-                guard try socket.send(pending[pendingStart], dontWait: true) else { return }
+                switch socket {
+                case let .libzmq(socket):
+                    guard try socket.send(pending[pendingStart], dontWait: true) else { return }
+                case let .zmtp(dealer):
+                    // Refused past its write bound: kept here, the DEALER polled for writing.
+                    guard dealer.send(pending[pendingStart]) else { return }
+                }
                 pending[pendingStart] = []
                 pendingStart += 1
             }
@@ -73,7 +87,16 @@ struct PeerWrites {
             dealer.close()
             throw error
         }
-        streams[peer] = Stream(socket: dealer, endpoint: endpoint)
+        streams[peer] = Stream(socket: .libzmq(dealer), endpoint: endpoint)
+        return true
+    }
+
+    /// Opens `TrellisZMTP`'s DEALER to `peer` (once), named as libzmq's is (its Identity is the
+    /// node's name); it connects, and reconnects after a failure, by itself.
+    mutating func connectZMTP(_ peer: String, endpoint: String, configuration: NodeIOConfiguration) throws(ZMTPError) -> Bool {
+        guard streams[peer] == nil else { return false }
+        let dealer = try ZMTPDealer(connectingTo: endpoint, identity: Array(configuration.nodeName.utf8), writeBound: NodeIOTuning.zmtpWriteBound)
+        streams[peer] = Stream(socket: .zmtp(dealer), endpoint: endpoint)
         return true
     }
 
@@ -82,8 +105,20 @@ struct PeerWrites {
     /// mismatch); this one lets the peer see that error on its side too.
     func redial(_ peer: String) throws(ZMQError) {
         guard let stream = streams[peer] else { return }
-        try stream.socket.disconnect(stream.endpoint)
-        try stream.socket.connect(stream.endpoint)
+        switch stream.socket {
+        case let .libzmq(socket):
+            try socket.disconnect(stream.endpoint)
+            try socket.connect(stream.endpoint)
+        case let .zmtp(dealer):
+            // A new DEALER: a new connection and handshake, and its failures watched afresh.
+            dealer.close()
+            do {
+                stream.socket = .zmtp(
+                    try ZMTPDealer(connectingTo: stream.endpoint, identity: dealer.identity, writeBound: dealer.writeBound))
+            } catch {
+                throw ZMQError("redial", code: error.errnoValue)
+            }
+        }
     }
 
     /// `peer` was heard for the first time (or before its DEALER was opened): it counts our
@@ -97,9 +132,13 @@ struct PeerWrites {
     /// Adds the sockets with something pending to `items`, to be polled for writability.
     func addWaiting(to items: inout ZMQPollSet) {
         for stream in streams.values where stream.hasPending {
-            items.append(ZMQPollItem(.socket(stream.socket), wantsWritable: true))
+            guard case let .libzmq(socket) = stream.socket else { continue }
+            items.append(ZMQPollItem(.socket(socket), wantsWritable: true))
         }
     }
+
+    /// Whether a message waits on some stream (ZMTP: the loop then flushes after servicing).
+    var anyPending: Bool { streams.values.contains { $0.hasPending } }
 
     /// Sends what is pending on every stream until each socket would block; `failed` hears of
     /// each socket that fails.
@@ -133,9 +172,14 @@ struct PeerWrites {
         let dropped = stream.pending.count - stream.pendingStart
         stream.pending.removeAll()
         stream.pendingStart = 0
-        handshakes?.unwatch(stream.socket)
-        try? stream.socket.set(ZMQOption.linger, 0)
-        stream.socket.close()
+        switch stream.socket {
+        case let .libzmq(socket):
+            handshakes?.unwatch(socket)
+            try? socket.set(ZMQOption.linger, 0)
+            socket.close()
+        case let .zmtp(dealer):
+            dealer.close()
+        }
         return dropped
     }
 
@@ -143,6 +187,11 @@ struct PeerWrites {
     /// bounded linger.
     func close() {
         for stream in streams.values { try? stream.flush() }
-        for stream in streams.values { stream.socket.close() }
+        for stream in streams.values {
+            switch stream.socket {
+            case let .libzmq(socket): socket.close()
+            case let .zmtp(dealer): dealer.close()
+            }
+        }
     }
 }

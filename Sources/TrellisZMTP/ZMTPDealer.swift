@@ -20,7 +20,9 @@ public final class ZMTPDealer {
     public let receiveBound: Int
     /// How long after a failed or lost connection the next is tried.
     public let reconnectInterval: Duration
-    /// How long a connection may take to finish its handshake.
+    /// How long the peer may take over each step of the handshake (the connection made, its
+    /// signature, the rest of its greeting, its READY), from its step before: a step waiting in
+    /// the socket when this DEALER is served late counts as made in time.
     public let handshakeTimeout: Duration
 
     private var connection: ZMTPConnection?
@@ -105,14 +107,14 @@ public final class ZMTPDealer {
         }
         if connection.connecting {
             guard set.isWritable(connection.pollIndex) else { return timeOutIfDue(connection, now) }
-            let code = connection.finishConnecting()
+            let code = connection.finishConnecting(at: now)
             guard code == 0 else { return drop(connection, .system("connect", errno: code)) }
         }
         // Decodes what was read (also what a full inbox left waiting): a peer that closed after
         // its last messages still has them delivered.
         let closed = set.isReadable(connection.pollIndex) && connection.read() == .closed
         do {
-            if try connection.advanceHandshake() != nil { established(connection) }
+            if try connection.advanceHandshake(at: now) != nil { established(connection) }
             while inbox.count < receiveBound, let message = try connection.nextMessage() { inbox.append(message) }
         } catch {
             return drop(connection, error)
@@ -136,7 +138,7 @@ public final class ZMTPDealer {
     }
 
     private func timeOutIfDue(_ connection: ZMTPConnection, _ now: ContinuousClock.Instant) {
-        if connection.peer == nil, now >= connection.handshakeDeadline { drop(connection, .handshakeTimeout) }
+        if connection.handshakeExpired(at: now) { drop(connection, .handshakeTimeout) }
     }
 
     private func drop(_ connection: ZMTPConnection, _ error: ZMTPError) {
@@ -152,7 +154,7 @@ public final class ZMTPDealer {
             let (fd, inProgress) = try ZMTPSystem.startConnecting(to: endpoint)
             connection = ZMTPConnection(
                 fd: fd, handshake: ZMTPHandshake(socketType: .dealer, identity: identity), limits: limits,
-                connecting: inProgress, handshakeDeadline: now.advanced(by: handshakeTimeout))
+                connecting: inProgress, handshakeTimeout: handshakeTimeout, now: now)
             reconnectAt = nil
             if let connection, !inProgress, !connection.flush() { drop(connection, .closedByPeer) }
         } catch {

@@ -25,7 +25,9 @@ public final class ZMTPRouter {
     /// The most received messages kept untaken: past it the ROUTER reads no more (libzmq's
     /// receive high-water mark, 1000 by default), and the peers' kernel buffers fill instead.
     public let receiveBound: Int
-    /// How long a connection may take to finish its handshake.
+    /// How long a peer may take over each step of its handshake (its signature, the rest of
+    /// its greeting, its READY), from its step before: a step waiting in the socket when this
+    /// ROUTER is served late counts as made in time.
     public let handshakeTimeout: Duration
 
     private let listener: Int32
@@ -86,7 +88,8 @@ public final class ZMTPRouter {
         return .queued
     }
 
-    /// The earliest handshake deadline of a connection still shaking hands.
+    /// The earliest handshake deadline of a connection still shaking hands (a deadline moves on
+    /// with each step its peer makes).
     public var nextDeadline: ContinuousClock.Instant? {
         connections.lazy.filter { $0.peer == nil }.map(\.handshakeDeadline).min()
     }
@@ -106,9 +109,9 @@ public final class ZMTPRouter {
         guard !closed else { return }
         let now = clock.now
         for connection in connections where connection.pollIndex >= 0 {
-            serve(connection, set)
+            serve(connection, set, now)
         }
-        for connection in connections where connection.peer == nil && now >= connection.handshakeDeadline {
+        for connection in connections where connection.handshakeExpired(at: now) {
             drop(connection, .handshakeTimeout)
         }
         if set.isReadable(listenIndex) { acceptWaiting(now) }
@@ -128,10 +131,10 @@ public final class ZMTPRouter {
 
     /// Reads, decodes what was read (also what a full inbox left waiting), writes. A peer that
     /// closed after its last messages still has them delivered.
-    private func serve(_ connection: ZMTPConnection, _ set: ZMTPPollSet) {
+    private func serve(_ connection: ZMTPConnection, _ set: ZMTPPollSet, _ now: ContinuousClock.Instant) {
         let closed = set.isReadable(connection.pollIndex) && connection.read() == .closed
         do {
-            if let peer = try connection.advanceHandshake() { try admit(connection, peer) }
+            if let peer = try connection.advanceHandshake(at: now) { try admit(connection, peer) }
             if let identity = identities[ObjectIdentifier(connection)] {
                 while inbox.count < receiveBound, let message = try connection.nextMessage() { inbox.append([identity] + message) }
             }
@@ -165,7 +168,7 @@ public final class ZMTPRouter {
             guard let fd = ZMTPSystem.acceptOne(from: listener, tcp: isTCP) else { return }
             let connection = ZMTPConnection(
                 fd: fd, handshake: ZMTPHandshake(socketType: .router, identity: identity), limits: limits,
-                connecting: false, handshakeDeadline: now.advanced(by: handshakeTimeout))
+                connecting: false, handshakeTimeout: handshakeTimeout, now: now)
             connections.append(connection)
             if !connection.flush() { drop(connection, .closedByPeer) }
         }

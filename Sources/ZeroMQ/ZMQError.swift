@@ -12,7 +12,8 @@ package struct ZMQError: Error, Sendable, Equatable, CustomStringConvertible {
         self.init(operation, code: code)
     }
 
-    init(_ operation: String, code: Int32) {
+    /// An error with an errno of its own: what a transport beside libzmq reports in its terms.
+    package init(_ operation: String, code: Int32) {
         self.operation = operation
         self.code = code
         self.message = String(cString: zmq_strerror(code))
