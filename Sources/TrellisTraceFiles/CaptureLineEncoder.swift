@@ -24,6 +24,9 @@ final class CaptureLineEncoder: CaptureByteBuffer {
     /// `sizeTexts`, it ends with `wordPadding` bytes after its last text (`putWords`).
     @exclusivity(unchecked) private var quotedNames = CaptureLineEncoder.padding
     @exclusivity(unchecked) private var quotedRanges: [Range<Int>] = []
+    /// How many of `quotedRanges` are not quoted yet: while none is and no controller was
+    /// interned, a chunk's events need not be looked through for names.
+    @exclusivity(unchecked) private var unquoted = 0
     @exclusivity(unchecked) private var longestName = 0
     /// `width,height` of each interned size, one after the other in `sizeTexts`: size `i`'s
     /// bytes are `sizeTexts[sizeRanges[i]]`.
@@ -137,6 +140,7 @@ final class CaptureLineEncoder: CaptureByteBuffer {
             tablesOwner = owner
             quotedNames = Self.padding
             quotedRanges.removeAll()
+            unquoted = 0
             longestName = 0
             sizeTexts = Self.padding
             sizeRanges.removeAll()
@@ -185,8 +189,10 @@ final class CaptureLineEncoder: CaptureByteBuffer {
     /// Quotes the names this chunk's events need that are not quoted yet.
     private func followNames(_ chunk: TraceChunk) {
         if quotedRanges.count < chunk.tables.controllers.count {
+            unquoted += chunk.tables.controllers.count - quotedRanges.count
             quotedRanges.append(contentsOf: repeatElement(0..<0, count: chunk.tables.controllers.count - quotedRanges.count))
         }
+        guard unquoted > 0 else { return }
         for events in chunk.log.chunks {
             for event in events {
                 quote(event.controller, chunk)
@@ -200,6 +206,7 @@ final class CaptureLineEncoder: CaptureByteBuffer {
         guard quotedRanges[position].isEmpty else { return }
         let text = Self.appendPadded(JSONWriter.quoted(chunk.tables.controllers[position].name).utf8, to: &quotedNames)
         quotedRanges[position] = text
+        unquoted -= 1
         longestName = max(longestName, text.count)
     }
 

@@ -1,6 +1,6 @@
 /// The decimal text of a number that mostly goes up by one from a line to the next (an event's
 /// sequence number, and its Lamport clock while no clock from another node moves it): kept as
-/// text in two words and counted up in the text, so that nine lines in ten cost an addition
+/// text in two words and counted up in the text, so that a line costs a few word operations
 /// and one or two word stores, not a conversion (the JSON Lines encoder's numbers were its
 /// largest cost, issue 27 item 8).
 ///
@@ -24,12 +24,7 @@ struct DecimalTextCounter {
     /// `CaptureByteBuffer.wordPadding` more).
     @inline(__always)
     mutating func put(_ number: UInt64, into buffer: CaptureByteBuffer) {
-        // Counting up is adding one to the last digit, unless it is a 9 (a carry: made afresh).
-        if number == value &+ 1, digits != 0, low >> 56 != 0x39 {
-            low &+= 1 << 56
-        } else {
-            set(number)
-        }
+        if !(number == value &+ 1 && digits != 0 && countUp()) { set(number) }
         value = number
         let target = UnsafeMutableRawPointer(buffer.base + buffer.count)
         switch digits {
@@ -43,6 +38,21 @@ struct DecimalTextCounter {
             target.storeBytes(of: low.littleEndian, toByteOffset: digits &- 8, as: UInt64.self)
         }
         buffer.count &+= digits
+    }
+
+    /// Adds one to the text: its trailing nines become zeros and the digit before them one more
+    /// (a "0" before the first digit becomes "1"), all within `low`; false when all eight of
+    /// its digits are nines (then the text is made afresh).
+    @inline(__always)
+    private mutating func countUp() -> Bool {
+        // A nine's byte is 0 after the XOR: the zero bytes at the top are the trailing nines.
+        let nines = (low ^ 0x3939_3939_3939_3939).leadingZeroBitCount &>> 3
+        guard nines < 8 else { return false }
+        // "9" - 9 is "0" in each of the nines' bytes (a shift by 64 is 0: no nines, no change).
+        let ninesMask = ~UInt64(0) << (64 &- 8 &* nines)
+        low = low &- (0x0909_0909_0909_0909 & ninesMask) &+ (1 &<< (56 &- 8 &* nines))
+        digits = max(digits, nines &+ 1)
+        return true
     }
 
     /// Makes the text that of `number`.

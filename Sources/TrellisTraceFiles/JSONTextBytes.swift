@@ -99,6 +99,7 @@ extension CaptureByteBuffer {
     }
 
     /// A signed whole number, as `String(value)`.
+    @inline(__always)
     final func putInteger(_ value: Int64) {
         if value < 0 {
             reserve(1)
