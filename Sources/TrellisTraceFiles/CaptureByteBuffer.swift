@@ -42,8 +42,11 @@ class CaptureByteBuffer {
     /// storage in its place with the last `tail` bytes moved to its start: a file writer hands
     /// its bytes over to be written without copying them (only a partial last page stays).
     func trade(with block: inout CaptureByteBlock, keeping tail: Int) {
-        // A block's address is never 0 (it is an allocation's): `nil` does not happen.
-        guard let (taken, takenCapacity) = block.trade(base, capacity: capacity, count: count) else { return }
+        // A block's address is an allocation's, never 0, so `trade` never returns nil; were it
+        // to, going on would write a stale block's bytes into the file.
+        guard let (taken, takenCapacity) = block.trade(base, capacity: capacity, count: count) else {
+            preconditionFailure("a capture block without storage")
+        }
         let given = base
         base = taken
         capacity = takenCapacity

@@ -26,14 +26,14 @@ struct DecimalTextCounter {
     mutating func put(_ number: UInt64, into buffer: CaptureByteBuffer) {
         if !(number == value &+ 1 && digits != 0 && countUp()) { set(number) }
         value = number
-        let target = UnsafeMutableRawPointer(buffer.base + buffer.count)
-        switch digits {
-        case 0:
+        guard digits != 0 else {
             buffer.putDecimal(number)
             return
-        case 1...8:
+        }
+        let target = UnsafeMutableRawPointer(buffer.base + buffer.count)
+        if digits <= 8 {
             target.storeBytes(of: (low >> (8 &* (8 &- digits))).littleEndian, as: UInt64.self)
-        default:
+        } else {
             target.storeBytes(of: (high >> (8 &* (16 &- digits))).littleEndian, as: UInt64.self)
             target.storeBytes(of: low.littleEndian, toByteOffset: digits &- 8, as: UInt64.self)
         }
