@@ -116,8 +116,8 @@ final class CaptureLineEncoder: CaptureByteBuffer {
     }
 
     /// Encodes `chunk`, calling `handOver` whenever the bytes written pass `limit` (a file
-    /// writer trades the storage for fresh storage there, so the bytes in the cache are the ones
-    /// written to).
+    /// writer trades the storage for fresh storage there: a chunk's lines, about 3 MB, need not
+    /// be held whole, and the blocks going round stay the size of a hand-over).
     func encode(_ chunk: TraceChunk, handOverPast limit: Int, _ handOver: (CaptureByteBuffer) -> Void) {
         follow(chunk)
         quotedNames.withUnsafeBytes { names in
