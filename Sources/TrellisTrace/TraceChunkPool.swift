@@ -9,8 +9,13 @@ import Synchronization
 /// written once (the pages faulted in) on a queue of their own, off the router's path, and a file
 /// writer gives the chunks it has written back for reuse.
 package final class TraceChunkPool: Sendable {
-    /// Spare chunks kept ready; past this many, recycled chunks are freed.
+    /// Spare chunks kept ready (made when fewer are left).
     static let spareCount = 3
+    /// Spare chunks kept when a file writer gives them back; past this many they are freed. More
+    /// than `spareCount`: a file trace has a few chunks in flight (`TraceFileWriter` takes four
+    /// before the recorder waits), and keeping what comes back spares making new ones (with
+    /// `spareCount` here, the refill made and faulted in a chunk while a recycled one was freed).
+    static let recycledCount = spareCount + 5
 
     private struct State {
         var spares: [[CompactTraceEvent]] = []
@@ -51,7 +56,7 @@ package final class TraceChunkPool: Sendable {
         chunk.removeAll(keepingCapacity: true)
         guard chunk.capacity >= CompactTraceLog.chunkCapacity else { return }
         state.withLock { state in
-            if state.spares.count < Self.spareCount { state.spares.append(chunk) }
+            if state.spares.count < Self.recycledCount { state.spares.append(chunk) }
         }
     }
 

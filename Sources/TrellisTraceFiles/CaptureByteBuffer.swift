@@ -24,7 +24,7 @@ class CaptureByteBuffer {
         UnsafeMutableRawPointer(base).deallocate()
     }
 
-    private static func allocate(_ capacity: Int) -> UnsafeMutablePointer<UInt8> {
+    static func allocate(_ capacity: Int) -> UnsafeMutablePointer<UInt8> {
         UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: pageSize).bindMemory(to: UInt8.self, capacity: capacity)
     }
 
@@ -38,16 +38,32 @@ class CaptureByteBuffer {
         count = 0
     }
 
-    /// Forgets the first `written` bytes (handed over to be written) and moves the rest to the start.
-    func removeFirst(_ written: Int) {
-        // Overlapping when more than half remains: a memmove.
-        UnsafeMutableRawPointer(base).copyMemory(from: base + written, byteCount: count - written)
-        count -= written
+    /// Gives this buffer's storage, holding the bytes written, to `block`, and takes the block's
+    /// storage in its place with the last `tail` bytes moved to its start: a file writer hands
+    /// its bytes over to be written without copying them (only a partial last page stays).
+    func trade(with block: inout CaptureByteBlock, keeping tail: Int) {
+        // A block's address is an allocation's, never 0, so `trade` never returns nil; were it
+        // to, going on would write a stale block's bytes into the file.
+        guard let (taken, takenCapacity) = block.trade(base, capacity: capacity, count: count) else {
+            preconditionFailure("a capture block without storage")
+        }
+        let given = base
+        base = taken
+        capacity = takenCapacity
+        count = 0
+        reserve(tail)
+        put(UnsafeRawBufferPointer(start: given + (block.count - tail), count: tail))
     }
 
     /// Makes room for `extra` more bytes; the `put`s after it do not check.
+    @inline(__always)
     final func reserve(_ extra: Int) {
-        guard count + extra > capacity else { return }
+        if count &+ extra > capacity { grow(extra) }
+    }
+
+    /// `reserve`'s rare part, out of line so that every `reserve` stays a compare.
+    @inline(never)
+    private final func grow(_ extra: Int) {
         let newCapacity = max(capacity * 2, count + extra)
         let grown = Self.allocate(newCapacity)
         grown.update(from: base, count: count)
@@ -69,6 +85,25 @@ class CaptureByteBuffer {
         }
         count &+= bytes.count
     }
+
+    /// Copies `byteCount` bytes (at least one) eight at a time, without a call to `memmove`:
+    /// for the short pieces of a line (a name, a size's text, a number). Reads and writes up to
+    /// seven bytes past the piece, so the source must have them (the caches keep
+    /// `wordPadding` bytes after their last piece) and the room made must cover them (the
+    /// bytes written past are overwritten by what follows, or are past `count`).
+    @inline(__always)
+    final func putWords(_ source: UnsafeRawPointer, _ byteCount: Int) {
+        let target = UnsafeMutableRawPointer(base + count)
+        var offset = 0
+        repeat {
+            target.storeBytes(of: source.loadUnaligned(fromByteOffset: offset, as: UInt64.self), toByteOffset: offset, as: UInt64.self)
+            offset &+= 8
+        } while offset < byteCount
+        count &+= byteCount
+    }
+
+    /// What `putWords` may read or write past a piece.
+    static let wordPadding = 8
 
     @inline(__always)
     final func put(_ text: StaticString) {

@@ -20,13 +20,17 @@ import TrellisTrace
 /// for every event, would prove nothing.
 final class CaptureLineEncoder: CaptureByteBuffer {
     /// `"name"` of each interned controller, one after the other in `quotedNames`, made when
-    /// first needed: controller `i`'s bytes are `quotedNames[quotedRanges[i]]`.
-    @exclusivity(unchecked) private var quotedNames: [UInt8] = []
+    /// first needed: controller `i`'s bytes are `quotedNames[quotedRanges[i]]`. Like
+    /// `sizeTexts`, it ends with `wordPadding` bytes after its last text (`putWords`).
+    @exclusivity(unchecked) private var quotedNames = CaptureLineEncoder.padding
     @exclusivity(unchecked) private var quotedRanges: [Range<Int>] = []
+    /// How many of `quotedRanges` are not quoted yet: while none is and no controller was
+    /// interned, a chunk's events need not be looked through for names.
+    @exclusivity(unchecked) private var unquoted = 0
     @exclusivity(unchecked) private var longestName = 0
     /// `width,height` of each interned size, one after the other in `sizeTexts`: size `i`'s
     /// bytes are `sizeTexts[sizeRanges[i]]`.
-    @exclusivity(unchecked) private var sizeTexts: [UInt8] = []
+    @exclusivity(unchecked) private var sizeTexts = CaptureLineEncoder.padding
     @exclusivity(unchecked) private var sizeRanges: [Range<Int>] = []
     @exclusivity(unchecked) private var longestSize = 0
     /// `"node#` of each node, for causes.
@@ -44,8 +48,14 @@ final class CaptureLineEncoder: CaptureByteBuffer {
     @exclusivity(unchecked) private var tablesOwner: ObjectIdentifier?
     /// The most bytes a frequent line can take: the prefix, a cause prefix, two names, three
     /// sizes' texts, the time's tail, and less than 512 bytes of other numbers (five of at most
-    /// 20 bytes), keys and punctuation.
+    /// 20 bytes), keys and punctuation; and what `putWords` writes past the last piece.
     @exclusivity(unchecked) private var lineBound = 0
+    /// The text of the last line's sequence number and Lamport clock, counted up line by line.
+    @exclusivity(unchecked) private var sequenceText = DecimalTextCounter()
+    @exclusivity(unchecked) private var lamportText = DecimalTextCounter()
+
+    /// The bytes after the last text of `quotedNames` and `sizeTexts`, for `putWords`.
+    private static let padding = [UInt8](repeating: 0, count: wordPadding)
 
     /// Appends one line and a newline.
     func append(_ line: String) {
@@ -102,12 +112,20 @@ final class CaptureLineEncoder: CaptureByteBuffer {
     }
 
     func encode(_ chunk: TraceChunk) {
+        encode(chunk, handOverPast: .max) { _ in }
+    }
+
+    /// Encodes `chunk`, calling `handOver` whenever the bytes written pass `limit` (a file
+    /// writer trades the storage for fresh storage there: a chunk's lines, about 3 MB, need not
+    /// be held whole, and the blocks going round stay the size of a hand-over).
+    func encode(_ chunk: TraceChunk, handOverPast limit: Int, _ handOver: (CaptureByteBuffer) -> Void) {
         follow(chunk)
         quotedNames.withUnsafeBytes { names in
             sizeTexts.withUnsafeBytes { sizes in
                 chunk.log.forEach { event, sequence, time in
                     if time != tailTime { makeTimeTail(time) }
                     encode(event, sequence: sequence, chunk, names: names, sizes: sizes)
+                    if count >= limit { handOver(self) }
                 }
             }
         }
@@ -120,10 +138,11 @@ final class CaptureLineEncoder: CaptureByteBuffer {
         let owner = chunk.buffers.map(ObjectIdentifier.init)
         if owner != tablesOwner {
             tablesOwner = owner
-            quotedNames.removeAll()
+            quotedNames = Self.padding
             quotedRanges.removeAll()
+            unquoted = 0
             longestName = 0
-            sizeTexts.removeAll()
+            sizeTexts = Self.padding
             sizeRanges.removeAll()
             longestSize = 0
             causePrefixes.removeAll()
@@ -147,7 +166,7 @@ final class CaptureLineEncoder: CaptureByteBuffer {
         }
         followSizes(chunk.tables.sizes)
         followNames(chunk)
-        lineBound = linePrefix.count + longestCausePrefix + 2 * longestName + 3 * longestSize + timeTail.count + 512
+        lineBound = linePrefix.count + longestCausePrefix + 2 * longestName + 3 * longestSize + timeTail.count + 512 + Self.wordPadding
     }
 
     /// Makes the text of the sizes interned since the last chunk.
@@ -160,19 +179,20 @@ final class CaptureLineEncoder: CaptureByteBuffer {
             put(0x2C)
             putCanonical(size.height)
             // Written at the end of the buffer to reuse its number writers, then moved.
-            let text = sizeTexts.count
-            sizeTexts.append(contentsOf: UnsafeRawBufferPointer(start: base + start, count: count - start))
+            let text = Self.appendPadded(UnsafeRawBufferPointer(start: base + start, count: count - start), to: &sizeTexts)
             count = start
-            sizeRanges.append(text..<sizeTexts.count)
-            longestSize = max(longestSize, sizeTexts.count - text)
+            sizeRanges.append(text)
+            longestSize = max(longestSize, text.count)
         }
     }
 
     /// Quotes the names this chunk's events need that are not quoted yet.
     private func followNames(_ chunk: TraceChunk) {
         if quotedRanges.count < chunk.tables.controllers.count {
+            unquoted += chunk.tables.controllers.count - quotedRanges.count
             quotedRanges.append(contentsOf: repeatElement(0..<0, count: chunk.tables.controllers.count - quotedRanges.count))
         }
+        guard unquoted > 0 else { return }
         for events in chunk.log.chunks {
             for event in events {
                 quote(event.controller, chunk)
@@ -184,10 +204,25 @@ final class CaptureLineEncoder: CaptureByteBuffer {
     private func quote(_ index: UInt32, _ chunk: TraceChunk) {
         let position = Int(index)
         guard quotedRanges[position].isEmpty else { return }
-        let start = quotedNames.count
-        quotedNames.append(contentsOf: JSONWriter.quoted(chunk.tables.controllers[position].name).utf8)
-        quotedRanges[position] = start..<quotedNames.count
-        longestName = max(longestName, quotedNames.count - start)
+        let text = Self.appendPadded(JSONWriter.quoted(chunk.tables.controllers[position].name).utf8, to: &quotedNames)
+        quotedRanges[position] = text
+        unquoted -= 1
+        longestName = max(longestName, text.count)
+    }
+
+    /// Appends `text` to a cache that ends with `wordPadding` bytes, before them; where it went.
+    private static func appendPadded(_ text: some Collection<UInt8>, to cache: inout [UInt8]) -> Range<Int> {
+        let start = cache.count - wordPadding
+        cache.replaceSubrange(start..., with: text)
+        let end = cache.count
+        cache.append(contentsOf: padding)
+        return start..<end
+    }
+
+    /// Copies a cache's text (`quotedNames`, `sizeTexts`) with `putWords`.
+    @inline(__always)
+    private func putText(_ cache: UnsafeRawBufferPointer, _ range: Range<Int>) {
+        if let start = cache.baseAddress { putWords(start + range.lowerBound, range.count) }
     }
 
     /// Makes `timeTail` the end of a line of `time`.
@@ -202,7 +237,7 @@ final class CaptureLineEncoder: CaptureByteBuffer {
         timeTail.append(contentsOf: UnsafeRawBufferPointer(start: base + start, count: count - start))
         count = start
         tailTime = time
-        lineBound = max(lineBound, linePrefix.count + longestCausePrefix + 2 * longestName + 3 * longestSize + timeTail.count + 512)
+        lineBound = max(lineBound, linePrefix.count + longestCausePrefix + 2 * longestName + 3 * longestSize + timeTail.count + 512 + Self.wordPadding)
     }
 
     private func encode(_ event: CompactTraceEvent, sequence: UInt64, _ chunk: TraceChunk, names: UnsafeRawBufferPointer, sizes: UnsafeRawBufferPointer) {
@@ -214,17 +249,17 @@ final class CaptureLineEncoder: CaptureByteBuffer {
             reserve(lineBound)
             head(event, sequence, names)
             put(",\"kind\":\"delivery\",\"message\":\"viewWillTransition\",\"payload\":{\"to\":[")
-            put(UnsafeRawBufferPointer(rebasing: sizes[sizeRanges[Int(event.first)]]))
+            putText(sizes, sizeRanges[Int(event.first)])
             put(0x5D)
         case .sizeForChild:
             reserve(lineBound)
             head(event, sequence, names)
             put(",\"kind\":\"query\",\"message\":\"sizeForChild\",\"payload\":{\"child\":")
-            put(UnsafeRawBufferPointer(rebasing: names[quotedRanges[Int(event.detail)]]))
+            putText(names, quotedRanges[Int(event.detail)])
             put(",\"parent\":[")
-            put(UnsafeRawBufferPointer(rebasing: sizes[sizeRanges[Int(event.first)]]))
+            putText(sizes, sizeRanges[Int(event.first)])
             put("],\"answer\":[")
-            put(UnsafeRawBufferPointer(rebasing: sizes[sizeRanges[Int(event.second)]]))
+            putText(sizes, sizeRanges[Int(event.second)])
             put(0x5D)
         case .viewWillLayoutSubviews:
             reserve(lineBound)
@@ -244,12 +279,12 @@ final class CaptureLineEncoder: CaptureByteBuffer {
     @inline(__always)
     private func head(_ event: CompactTraceEvent, _ sequence: UInt64, _ names: UnsafeRawBufferPointer) {
         put(linePrefix)
-        putDecimal(sequence)
+        sequenceText.put(sequence, into: self)
         put(",\"lamport\":")
-        putDecimal(sequence &+ UInt64(event.lamportOffset))
+        lamportText.put(sequence &+ UInt64(event.lamportOffset), into: self)
         cause(event)
         put(",\"controller\":")
-        put(UnsafeRawBufferPointer(rebasing: names[quotedRanges[Int(event.controller)]]))
+        putText(names, quotedRanges[Int(event.controller)])
         put(",\"transition\":")
         if let transition = event.transition { putInteger(Int64(transition)) } else { put("null") }
         put(",\"step\":")
@@ -277,12 +312,12 @@ final class CaptureLineEncoder: CaptureByteBuffer {
             put("\"frame\":[0,0,")
         case CompactTraceEvent.frameWithOrigin:
             put("\"frame\":[")
-            put(UnsafeRawBufferPointer(rebasing: sizes[sizeRanges[Int(event.first)]]))
+            putText(sizes, sizeRanges[Int(event.first)])
             put(0x2C)
         default:
             return
         }
-        put(UnsafeRawBufferPointer(rebasing: sizes[sizeRanges[Int(event.second)]]))
+        putText(sizes, sizeRanges[Int(event.second)])
         put(0x5D)
     }
 
@@ -297,7 +332,7 @@ final class CaptureLineEncoder: CaptureByteBuffer {
         putDecimal(event.lamport)
         cause(compact)
         put(",\"controller\":")
-        put(UnsafeRawBufferPointer(rebasing: names[quotedRanges[Int(compact.controller)]]))
+        putText(names, quotedRanges[Int(compact.controller)])
         putMessageFields(of: event)
         // The payload object is closed: the tail without its brace.
         reserve(timeTail.count)

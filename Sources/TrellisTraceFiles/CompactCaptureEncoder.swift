@@ -53,9 +53,9 @@ final class CompactCaptureEncoder: CaptureByteBuffer {
         super.removeAll()
     }
 
-    override func removeFirst(_ written: Int) {
+    override func trade(with block: inout CaptureByteBlock, keeping tail: Int) {
         foldChecksum()
-        super.removeFirst(written)
+        super.trade(with: &block, keeping: tail)
         checksummed = count
     }
 

@@ -99,6 +99,7 @@ extension CaptureByteBuffer {
     }
 
     /// A signed whole number, as `String(value)`.
+    @inline(__always)
     final func putInteger(_ value: Int64) {
         if value < 0 {
             reserve(1)
@@ -108,32 +109,52 @@ extension CaptureByteBuffer {
     }
 
     /// An unsigned whole number in decimal, two digits at a time.
+    @inline(__always)
     final func putDecimal(_ value: UInt64) {
-        var digits = 1
-        var limit: UInt64 = 10
-        while value >= limit {
+        let digits = Self.decimalDigits(value)
+        reserve(digits)
+        Self.writeDecimal(value, endingAt: base + (count &+ digits))
+        count &+= digits
+    }
+
+    /// How many decimal digits `value` has: a few comparisons, the common magnitudes first.
+    @inline(__always)
+    static func decimalDigits(_ value: UInt64) -> Int {
+        if value < 10_000 {
+            if value < 100 { return value < 10 ? 1 : 2 }
+            return value < 1_000 ? 3 : 4
+        }
+        if value < 100_000_000 {
+            if value < 1_000_000 { return value < 100_000 ? 5 : 6 }
+            return value < 10_000_000 ? 7 : 8
+        }
+        var digits = 9
+        var limit: UInt64 = 1_000_000_000
+        while digits < 20 && value >= limit {
             digits &+= 1
-            if digits == 20 { break }
             limit &*= 10
         }
-        reserve(digits)
+        return digits
+    }
+
+    /// Writes `value`'s decimal digits backwards, the last just before `end`, two at a time
+    /// (each pair one two-byte store from `digitPairs`).
+    @inline(__always)
+    static func writeDecimal(_ value: UInt64, endingAt end: UnsafeMutableRawPointer) {
+        let pairs = UnsafeRawPointer(digitPairs.utf8Start)
         var rest = value
-        var position = count &+ digits
-        let pairs = Self.digitPairs.utf8Start
+        var position = end
         while rest >= 100 {
-            let pair = Int(truncatingIfNeeded: rest % 100) &* 2
-            rest /= 100
-            position &-= 2
-            base[position] = pairs[pair]
-            base[position &+ 1] = pairs[pair &+ 1]
+            let quotient = rest / 100
+            let pair = Int(truncatingIfNeeded: rest &- quotient &* 100) &* 2
+            rest = quotient
+            position -= 2
+            position.storeBytes(of: pairs.loadUnaligned(fromByteOffset: pair, as: UInt16.self), as: UInt16.self)
         }
         if rest >= 10 {
-            let pair = Int(truncatingIfNeeded: rest) &* 2
-            base[position &- 2] = pairs[pair]
-            base[position &- 1] = pairs[pair &+ 1]
+            (position - 2).storeBytes(of: pairs.loadUnaligned(fromByteOffset: Int(truncatingIfNeeded: rest) &* 2, as: UInt16.self), as: UInt16.self)
         } else {
-            base[position &- 1] = 0x30 &+ UInt8(truncatingIfNeeded: rest)
+            (position - 1).storeBytes(of: 0x30 &+ UInt8(truncatingIfNeeded: rest), as: UInt8.self)
         }
-        count &+= digits
     }
 }

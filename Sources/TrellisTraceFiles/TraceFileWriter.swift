@@ -49,14 +49,19 @@ public final class TraceFileWriter: TraceChunkSink {
     private let queue: DispatchQueue
     /// Writes what `queue` handed over, while `queue` encodes what comes next.
     private let writing: DispatchQueue
-    /// Arrays that carried bytes to `writing` and came back, for the next hand-overs: the
-    /// encoder's own buffer cannot cross to another queue, so its bytes are copied (a
-    /// memcpy of 2 MB, a fraction of what writing them takes) into arrays used over and over.
-    private let spareArrays = Mutex<[[UInt8]]>([])
+    /// Blocks that carried bytes to `writing` and came back, for the next hand-overs: the
+    /// encoder trades its storage for one (no byte copied but a partial last page) and goes on
+    /// in the block's storage while `writing` writes its own.
+    private let spareBlocks = Mutex<[CaptureHandOver]>([])
     /// Hand-overs that may wait for `writing` or be written at a time.
     private let handOversFree = DispatchSemaphore(value: 2)
-    /// How many encoded bytes the encoder hands over at a time.
-    private static let handOverSize = 2 << 20
+    /// How many encoded bytes the encoder hands over at a time, also in the middle of a chunk
+    /// (a JSON Lines chunk is about 3 MB), so the blocks going round stay about this size. On
+    /// the project's VM a JSON Lines trace is bound by the disk (one direct write at a time),
+    /// which takes 4 MB writes a little faster than 2 MB ones (`dd oflag=direct`: 1.53–1.62
+    /// GB/s against 1.38–1.64); smaller ones (0.5 and 1 MB, tried so that the blocks would stay
+    /// in the core's cache) were slower.
+    static let handOverSize = 4 << 20
     private let inFlight = DispatchSemaphore(value: 4)
     /// Touched only by work on `queue`; the lock makes that hand-over provable to the compiler.
     private let encoder: Mutex<any CaptureStreamEncoder>
@@ -116,7 +121,7 @@ public final class TraceFileWriter: TraceChunkSink {
             }
             return
         }
-        submit { $0.append(line) }
+        submit { encoder, _ in encoder.append(line) }
     }
 
     /// Takes a recorder's chunk: encoded and written on the writer's thread.
@@ -126,16 +131,18 @@ public final class TraceFileWriter: TraceChunkSink {
         // Moved into a box so that, once encoded, its buffers have no other owner and can be
         // handed back to the recorder's pool as they are.
         let box = Mutex<TraceChunk?>(chunk)
-        submit { encoder in
+        submit { encoder, handOver in
             guard var chunk = box.withLock({ $0.take() }) else { return }
-            encoder.encode(chunk)
+            encoder.encode(chunk, handOverPast: Self.handOverSize, handOver)
             guard let buffers = chunk.buffers else { return }
             var chunks = chunk.log.takeChunks()
             while let events = chunks.popLast() { buffers.recycle(events) }
         }
     }
 
-    private func submit(_ fill: @escaping @Sendable (any CaptureStreamEncoder) -> Void) {
+    /// Runs `fill` on `queue` with the encoder and a hand-over of its bytes, for an encoder
+    /// that hands over as it goes (a JSON Lines chunk is several megabytes).
+    private func submit(_ fill: @escaping @Sendable (any CaptureStreamEncoder, _ handOver: (CaptureByteBuffer) -> Void) -> Void) {
         inFlight.wait()
         queue.async { [self] in
             // What is handed over after `close()` (a recorder not flushed first) is not written:
@@ -150,18 +157,17 @@ public final class TraceFileWriter: TraceChunkSink {
                 inFlight.signal()
                 return
             }
-            let full = encoder.withLock { encoder in
-                fill(encoder)
-                return encoder.count >= Self.handOverSize
+            encoder.withLock { encoder in
+                fill(encoder) { handOver(all: false, of: $0) }
+                if encoder.count >= Self.handOverSize { handOver(all: false, of: encoder) }
             }
-            if full { handOver(all: false) }
             inFlight.signal()
         }
     }
 
     /// Returns once everything handed over so far is written to the file.
     public func waitUntilWritten() {
-        queue.sync { handOver(all: true) }
+        queue.sync { encoder.withLock { handOver(all: true, of: $0) } }
         writing.sync {}
     }
 
@@ -170,8 +176,10 @@ public final class TraceFileWriter: TraceChunkSink {
     public func close() {
         let wasOpen = queue.sync { () -> Bool in
             if !state.withLock({ $0.closed }) {
-                encoder.withLock { $0.finish() }
-                handOver(all: true)
+                encoder.withLock { encoder in
+                    encoder.finish()
+                    handOver(all: true, of: encoder)
+                }
             }
             return state.withLock { state in
                 defer { state.closed = true }
@@ -184,49 +192,32 @@ public final class TraceFileWriter: TraceChunkSink {
 
     /// Hands the encoder's bytes to `writing`: with direct writes its whole pages (a partial last
     /// page stays at the encoder's start, where the next direct write starts) and, with `all`,
-    /// the partial page too (through the page cache); without them, every byte. Called on
-    /// `queue` only.
-    private func handOver(all: Bool) {
+    /// the partial page too (through the page cache); without them, every byte. The encoder's
+    /// storage itself goes (traded for a spare block's), not a copy of it. Called on `queue`
+    /// only, with `encoder` (the writer's) locked.
+    private func handOver(all: Bool, of encoder: CaptureByteBuffer) {
         guard state.withLock({ $0.failure == nil && !$0.closed }) else {
-            encoder.withLock { $0.removeAll() }
+            encoder.removeAll()
             return
         }
         let direct = directWrites.load(ordering: .relaxed)
-        let count = encoder.withLock { $0.count }
+        let count = encoder.count
         let partial = direct ? count % CaptureByteBuffer.pageSize : 0
         guard count > partial || (all && partial > 0) else { return }
         handOversFree.wait()
-        var array = spareArrays.withLock { $0.popLast() } ?? []
-        // Room for the bytes after the page boundary in the array's storage.
-        if array.count < count + CaptureByteBuffer.pageSize { array = [UInt8](repeating: 0, count: count + CaptureByteBuffer.pageSize) }
-        let start = encoder.withLock { encoder in
-            defer { encoder.removeFirst(count - partial) }
-            return encoder.withBytes { source in
-                array.withUnsafeMutableBytes { target in
-                    let start = Self.pageOffset(of: target.baseAddress)
-                    if let from = source.baseAddress, let to = target.baseAddress {
-                        (to + start).copyMemory(from: from, byteCount: count)
-                    }
-                    return start
-                }
-            }
-        }
+        let handOver = spareBlocks.withLock { $0.popLast() } ?? CaptureHandOver(capacity: max(2 * count, Self.handOverSize))
+        handOver.block.withLock { encoder.trade(with: &$0, keeping: partial) }
         let offset = position.withLock { position in
             defer { position += count - partial }
             return position
         }
-        let bytes = array
         writing.async { [self] in
-            bytes.withUnsafeBytes { write(UnsafeRawBufferPointer(rebasing: $0[start..<start + count]), at: offset, direct: direct, all: all) }
-            spareArrays.withLock { $0.append(bytes) }
+            handOver.block.withLock { block in
+                write(block.bytes, at: offset, direct: direct, all: all)
+            }
+            spareBlocks.withLock { $0.append(handOver) }
             handOversFree.signal()
         }
-    }
-
-    /// How far from `address` the next page boundary is.
-    private static func pageOffset(of address: UnsafeMutableRawPointer?) -> Int {
-        let misalignment = Int(bitPattern: address) % CaptureByteBuffer.pageSize
-        return misalignment == 0 ? 0 : CaptureByteBuffer.pageSize - misalignment
     }
 
     /// Writes `buffer` at `offset` (on `writing`): the whole pages directly when `direct`, the
@@ -234,7 +225,7 @@ public final class TraceFileWriter: TraceChunkSink {
     private func write(_ buffer: UnsafeRawBufferPointer, at offset: Int, direct: Bool, all: Bool) {
         guard state.withLock({ $0.failure == nil }), let base = buffer.baseAddress else { return }
         var done = 0
-        // The array has not moved since its bytes were put on a page boundary; checked all the same.
+        // Every buffer starts on a page boundary (`CaptureByteBuffer.allocate`); checked all the same.
         var direct = direct && directWrites.load(ordering: .relaxed) && Int(bitPattern: base) % CaptureByteBuffer.pageSize == 0
         let pages = buffer.count - buffer.count % CaptureByteBuffer.pageSize
         var failed: Int32?
@@ -277,13 +268,10 @@ public final class TraceFileWriter: TraceChunkSink {
 }
 
 /// What a file writer needs of an encoder: chunks in, bytes out.
-protocol CaptureStreamEncoder: AnyObject {
-    var count: Int { get }
-    func withBytes<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result
-    func removeAll()
-    /// Forgets the first `written` bytes, keeping the rest at the buffer's start.
-    func removeFirst(_ written: Int)
-    func encode(_ chunk: TraceChunk)
+protocol CaptureStreamEncoder: CaptureByteBuffer {
+    /// Encodes `chunk`; an encoder whose bytes pass `limit` while it encodes may call
+    /// `handOver` with itself to have them written (and go on in fresh storage).
+    func encode(_ chunk: TraceChunk, handOverPast limit: Int, _ handOver: (CaptureByteBuffer) -> Void)
     /// Appends one line of text and a newline (JSON Lines only).
     func append(_ line: String)
     /// Ends the file (the compact capture's END record; nothing for JSON Lines).
@@ -296,6 +284,11 @@ extension CaptureLineEncoder: CaptureStreamEncoder {
 
 extension CompactCaptureEncoder: CaptureStreamEncoder {
     func append(_ line: String) {}
+
+    /// A compact chunk is a few hundred kilobytes: handed over after it, by the writer.
+    func encode(_ chunk: TraceChunk, handOverPast limit: Int, _ handOver: (CaptureByteBuffer) -> Void) {
+        encode(chunk)
+    }
 }
 
 /// `close(2)` and `write(2)` under names the writer's own `close()` and `write(_:)` do not

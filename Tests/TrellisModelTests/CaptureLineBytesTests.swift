@@ -60,6 +60,55 @@ struct CaptureLineBytesTests {
         #expect(buffer.withBytes { String(decoding: $0, as: UTF8.self) } == String(UInt64.max))
     }
 
+    @Test("counted numbers: String(value) across every carry, past 8 and 16 digits, after jumps either way")
+    func countedNumbers() {
+        var counter = DecimalTextCounter()
+        let buffer = CaptureByteBuffer(capacity: 8)
+        var expected = ""
+        // Runs that count up by one across carries (9 → 10, 99999999 → 100000000 across the
+        // counter's two words, 16 → 17 digits where `putDecimal` takes over), and jumps between them.
+        var starts: [UInt64] = [0, 7, 95, 995, 99_999_990, 12_345_678_901_234, 9_999_999_999_999_990, UInt64.max - 20, 3, 1_000_000]
+        starts += (1..<20).map { power in (0..<power).reduce(UInt64(1)) { result, _ in result &* 10 } &- 5 }
+        for start in starts {
+            for value in start...(start + 15) {
+                buffer.reserve(20 + CaptureByteBuffer.wordPadding)
+                counter.put(value, into: buffer)
+                expected += String(value)
+            }
+        }
+        // Single values: a number one less than the last, the same again, zero after the largest.
+        for value: UInt64 in [5, 4, 4, 5, .max, 0, 1, 10, 9, 10] {
+            buffer.reserve(20 + CaptureByteBuffer.wordPadding)
+            counter.put(value, into: buffer)
+            expected += String(value)
+        }
+        #expect(buffer.withBytes { String(decoding: $0, as: UTF8.self) } == expected)
+        for power in 0..<20 {
+            let ten = (0..<power).reduce(UInt64(1)) { result, _ in result &* 10 }
+            #expect(CaptureByteBuffer.decimalDigits(ten) == power + 1)
+            if ten > 1 { #expect(CaptureByteBuffer.decimalDigits(ten - 1) == power) }
+        }
+        #expect(CaptureByteBuffer.decimalDigits(.max) == 20)
+    }
+
+    @Test("a hand-over trades the storage: the block holds every byte written, the buffer the tail")
+    func tradeStorage() {
+        let buffer = CaptureByteBuffer(capacity: 64)
+        let written = (0..<10_000).map { UInt8(truncatingIfNeeded: $0 &* 7) }
+        buffer.reserve(written.count)
+        buffer.put(written)
+        var block = CaptureByteBlock(capacity: 100)
+        buffer.trade(with: &block, keeping: 1_234)
+        #expect(Array(block.bytes) == written)
+        #expect(buffer.withBytes { Array($0) } == Array(written.suffix(1_234)))
+        buffer.reserve(3)
+        buffer.put("abc")
+        #expect(buffer.withBytes { Array($0) } == Array(written.suffix(1_234)) + Array("abc".utf8))
+        // Every buffer and block starts on a page (direct writes).
+        #expect(Int(bitPattern: buffer.base) % CaptureByteBuffer.pageSize == 0)
+        #expect(Int(bitPattern: block.bytes.baseAddress) % CaptureByteBuffer.pageSize == 0)
+    }
+
     @Test("strings: JSONWriter.quoted's text, byte for byte, every ASCII character and non-ASCII text")
     func quotedStrings() {
         var texts = Self.names + (0..<0x80).map { String(Character(Unicode.Scalar(UInt8($0)))) }
@@ -222,6 +271,27 @@ struct CaptureLineBytesTests {
             }
             recorder.observe(lamport: UInt64(round + 1) << 33)
         }
+    }
+
+    /// Lamport clocks that cross 16 digits (the counter's text gives way to `putDecimal`) and
+    /// clocks of 19 digits throughout, from clocks received from other nodes.
+    @Test("file lines: Lamport clocks past 16 digits and near the largest a peer can send", arguments: [9_999_999_999_998_000, UInt64.max / 2 - 100_000] as [UInt64])
+    func largeClocks(observed: UInt64) throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-line-clocks-\(UUID().uuidString).jsonl").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let writer = try TraceFileWriter(path: path)
+        let tap = Tap(writer)
+        let recorder = TraceRecorder(node: "main", runID: "clocks", storage: .file(tap))
+        Self.recordEverything(into: recorder, rounds: 1)
+        recorder.observe(lamport: observed)
+        Self.recordEverything(into: recorder, rounds: 3)
+        recorder.flush()
+        writer.close()
+        #expect(writer.failure == nil)
+        let events = tap.events.withLock { $0 }
+        #expect(events.contains { $0.lamport > 10_000_000_000_000_000 })
+        let written = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        #expect(written == Self.stringWriterBytes(of: events, runs: tap.runIDs.withLock { $0 }))
     }
 
     /// Both ways to the disk: whole pages directly (where the file system takes them) with
