@@ -31,29 +31,22 @@ struct Delivery {
 }
 
 /// Where a controller keeps the `Delivery` being handled: made the first time its behaviour is
-/// asked and kept, so that handling a message writes into it instead of allocating a box (a
-/// controller with a Swift behaviour handles two messages a size transition). Controllers with
-/// the default behaviour never make one. Belongs to its controller's actor.
+/// handed an async message and kept, so that handling a message writes into it instead of
+/// allocating a box (a controller with a Swift behaviour handles two messages a size
+/// transition). Controllers whose behaviours run only synchronously on a walk (UIKit's, or
+/// `viewWillTransitionBeforeSuper` and `size(forChild:)`) never make one: a block a controller
+/// between the blocks the walk reads made its loads miss more (docs/performance.md, issue 28,
+/// fourth pass). Belongs to its controller's actor.
 final class DeliverySlot {
     // Only its controller's actor touches it, and never across a suspension.
     @exclusivity(unchecked) var current: Delivery?
-    /// Its controller's id, read here by the size walk rather than from the controller, where it
-    /// sits past the lines the walk touches.
+    /// Its controller's id, read here by the async size walk rather than from the controller,
+    /// where it sits past the lines the walk touches.
     let owner: ControllerID
-    /// The slot of the child whose size the router is asking the behaviour for, -1 for none:
-    /// its `super` step finds the child there without searching the children. Only the slot: an
-    /// id kept beside it cost a retain and a release a child, and `childIDs` has it.
-    @exclusivity(unchecked) private var askedSlot = -1
-    /// The ids of a Swift behaviour's controller's children, in order (empty for a slot made
-    /// for the default behaviour): asking the behaviour for a child's size hands it the child's
-    /// id, and reading it from the child touches a line of the child that the walk otherwise
-    /// never reads, a cache miss a controller in a large hierarchy.
-    @exclusivity(unchecked) var childIDs: [ControllerID]
 
-    init(_ current: Delivery?, owner: ControllerID, childIDs: [ControllerID] = []) {
+    init(_ current: Delivery?, owner: ControllerID) {
         self.current = current
         self.owner = owner
-        self.childIDs = childIDs
     }
 
     /// Whether the delivery being handled is `message`'s and its behaviour called super.
@@ -69,19 +62,6 @@ final class DeliverySlot {
         guard current?.message == message else { return nil }
         current?.superCalled = true
         return current?.cause
-    }
-
-    /// Starts (`slot` >= 0) or ends (-1) asking the behaviour for the size of the child in `slot`.
-    @inline(__always)
-    func ask(_ slot: Int) {
-        askedSlot = slot
-    }
-
-    /// The slot of `child` when it is the child being asked about, of `count` slots; nil when
-    /// another child is, or none, or the ids are not kept here (the caller searches).
-    @inline(__always)
-    func askedSlot(for child: ControllerID, count: Int) -> Int? {
-        askedSlot >= 0 && askedSlot < count && askedSlot < childIDs.count && childIDs[askedSlot] == child ? askedSlot : nil
     }
 }
 

@@ -59,20 +59,22 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
     let environment: RuntimeEnvironment
     /// `environment.recorder`, one load closer.
     let recorder: TraceRecorder
-    @exclusivity(unchecked) public private(set) var traitCollection: TraitCollection = .unspecified
-    @exclusivity(unchecked) var pendingTraits: TraitCollection?
-
-    // Touched on a transition only by a controller with a Swift behaviour, which reads these two
-    // in the line after its traits (its id, which straddles the next line, it reads from its
-    // delivery slot). The default behaviour's walk reads nothing from here on.
+    // Read on a size walk only by a controller with a Swift behaviour (`settings`, for the
+    // behaviour, and its `id`, for the coordinator its hook is handed) and by its parent (the
+    // child's `id`, which its behaviour's `size(forChild:)` is asked with): right after what
+    // every walk reads, in the lines it already touches, rather than after the traits, where
+    // the id straddled a third line (docs/performance.md, issue 28, fourth pass).
     /// The behaviour, grant policy and presentation settings: shared by every controller with
     /// the defaults, so a large hierarchy does not pay for what few controllers use.
     let settings: ControllerSettings
-    /// Made with the controller when its behaviour is a Swift one (the size walk asks it on every
-    /// hop), by the first message handled otherwise, then reused: no allocation a message.
-    @exclusivity(unchecked) private var deliverySlot: DeliverySlot?
     /// The controller's id, readable from any actor.
     public nonisolated let id: ControllerID
+    // Read by the default walk only in a container with columns (a split view).
+    @exclusivity(unchecked) public private(set) var traitCollection: TraitCollection = .unspecified
+    @exclusivity(unchecked) var pendingTraits: TraitCollection?
+    /// Made by the first async message handed to the behaviour (`delivery`), then reused: no
+    /// allocation a message. A behaviour run only synchronously by the walks never makes one.
+    @exclusivity(unchecked) private var deliverySlot: DeliverySlot?
 
     // Rarely touched on a transition.
     /// What most controllers never set (origin away from (0,0), preferred size, trait
@@ -153,7 +155,7 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
         self.settings = settings
         // What other controllers with this behaviour's shared settings already learned.
         self.defaultHooks = settings.learnedDefaultHooks
-        self.deliverySlot = usesDefaultBehavior ? nil : DeliverySlot(nil, owner: description.id, childIDs: children.map(\.id))
+        self.deliverySlot = nil
     }
 
     /// Its state as a window reads it: size, traits, preferred size and frame.
@@ -339,14 +341,9 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
             await forwardSizeTransition(to: size, transition: transition, cause: event)
             return
         }
-        guard let slot = deliverySlot else {
-            await handle(.viewWillTransition, event: event, transition: transition) {
-                await settings.behavior.viewWillTransition(to: size, with: environment.coordinator(for: transition, owner: id), in: self)
-            }
-            return
-        }
-        // `handle`'s two halves around a direct call, on the slot made with the controller: no
-        // closure's async frame, and the slot is read once, not at each access of `delivery`.
+        // `handle`'s two halves around a direct call, on the controller's slot: no closure's
+        // async frame, and the slot is read once, not at each access of `delivery`.
+        let slot = deliverySlot ?? makeDeliverySlot()
         let outer = slot.current
         slot.current = Delivery(message: .viewWillTransition, cause: event, transition: transition)
         await settings.behavior.viewWillTransition(to: size, with: environment.coordinator(for: transition, owner: slot.owner), in: self)
@@ -360,15 +357,23 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
         endHandling(.viewWillTransition, event: event, transition: transition, outer: outer)
     }
 
+    /// Makes the slot the async size walk hands a Swift behaviour's messages in, the first
+    /// time it does (the synchronous walk needs none).
+    private func makeDeliverySlot() -> DeliverySlot {
+        let made = DeliverySlot(nil, owner: id)
+        deliverySlot = made
+        return made
+    }
+
     /// Runs the behaviour's `viewWillTransitionBeforeSuper` as a synchronous hook caused by
     /// `event` — what its default async hook would do before super, called synchronously — and
     /// records a suppression when it answers `.suppress` (R8). Returns its answer.
     func runViewWillTransitionBeforeSuper(to size: Size, transition: TransitionInfo, event: EventRef) -> SuperStep {
-        var step = SuperStep.callSuper
         // As a layout hook runs: what it notes or requests is caused by `event`, in `transition`.
-        environment.runHook(event, transition: transition.id) {
-            step = settings.behavior.viewWillTransitionBeforeSuper(to: size, with: environment.coordinator(for: transition, owner: id), in: self)
-        }
+        let hook = environment.beginHook(event, transition: transition.id)
+        let step = settings.viewWillTransitionBeforeSuper(
+            to: size, with: TransitionCoordinator(info: transition, registrar: environment.registrar, owner: id), in: self)
+        environment.endHook(hook)
         defaultHooks = settings.learnedDefaultHooks
         if step == .suppress {
             recordSuppression(Delivery(message: .viewWillTransition, cause: event, transition: transition))
@@ -431,21 +436,27 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
         if usesDefaultBehavior || defaultHooks & DefaultHook.sizeForChild.rawValue != 0 {
             return ContainerRules.defaultSize(kind, forChildAt: index, parentSize: parentSize, horizontal: columnsSizeClass)
         }
-        guard let slot = deliverySlot else {
-            return settings.behavior.size(forChild: endpoints.id(at: index), parentSize: parentSize, in: self)
-        }
-        // The child being asked is kept for its `super` step, which then need not find it.
-        let child = index < slot.childIDs.count ? slot.childIDs[index] : endpoints.id(at: index)
-        slot.ask(index)
-        let answer = settings.behavior.size(forChild: child, parentSize: parentSize, in: self)
-        slot.ask(-1)
+        // The child's id from the child itself (its line prefetched by the walk with the rest
+        // of it), and its slot kept for its `super` step, which then need not search.
+        let child = endpoints.id(at: index)
+        let outer = environment.beginAsking(forChildAt: index)
+        let answer = settings.size(forChild: child, parentSize: parentSize, in: self)
+        environment.endAsking(outer)
         defaultHooks = settings.learnedDefaultHooks
         return answer
     }
 
     public func superSize(forChild child: ControllerID, parentSize: Size) -> Size {
-        guard let index = deliverySlot?.askedSlot(for: child, count: slots.count) ?? index(of: child) else { return parentSize }
-        return ContainerRules.defaultSize(kind, forChildAt: index, parentSize: parentSize, horizontal: transitioningTraits.horizontalSizeClass)
+        guard let index = askedSlot(for: child) ?? index(of: child) else { return parentSize }
+        return ContainerRules.defaultSize(kind, forChildAt: index, parentSize: parentSize, horizontal: columnsSizeClass)
+    }
+
+    /// The slot of `child` when it is the child `sizeRule` is asking the behaviour about, else
+    /// nil (the caller searches).
+    @inline(__always)
+    private func askedSlot(for child: ControllerID) -> Int? {
+        guard let asked = environment.askedChild, asked < slots.count, endpoints.id(at: asked) == child else { return nil }
+        return asked
     }
 
     // MARK: Layout (R10)
@@ -820,7 +831,6 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
     package func appendChild(_ child: any ControllerEndpoint) {
         slots.append(ChildSlot(child, recorder: recorder))
         endpoints.append(child)
-        if !usesDefaultBehavior { deliverySlot?.childIDs = endpoints.ids }
     }
 
     /// Removes the last child (a pop); the root of a navigation stack stays.
@@ -828,7 +838,6 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
         guard slots.count > 1 else { return }
         slots.removeLast()
         endpoints.removeLast()
-        if !usesDefaultBehavior { deliverySlot?.childIDs = endpoints.ids }
         if childOrigins.count > slots.count { childOrigins.removeLast(childOrigins.count - slots.count) }
     }
 
@@ -837,7 +846,6 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
         guard slots.indices.contains(index) else { return }
         slots[index] = ChildSlot(child, recorder: recorder)
         endpoints[index] = child
-        if !usesDefaultBehavior { deliverySlot?.childIDs = endpoints.ids }
         if index < childOrigins.count { childOrigins[index] = .zero }
     }
 
@@ -926,6 +934,20 @@ final class ControllerSettings: Sendable {
     private static let defaults = ControllerSettings(
         behavior: DefaultBehavior(), grantPolicy: .none, presentationDescription: PresentationControllerDescription(), delegate: nil,
         layout: .overlay)
+
+    /// `behavior`'s `viewWillTransitionBeforeSuper`, called on the behaviour where it is kept:
+    /// reached through a closure or a computed property, the size walk copied the behaviour
+    /// (an existential) out of the settings and destroyed the copy after, on every controller.
+    @inline(__always)
+    func viewWillTransitionBeforeSuper(to size: Size, with coordinator: TransitionCoordinator, in vc: isolated Controller) -> SuperStep {
+        behavior.viewWillTransitionBeforeSuper(to: size, with: coordinator, in: vc)
+    }
+
+    /// `behavior`'s `size(forChild:parentSize:in:)`, called on the behaviour where it is kept.
+    @inline(__always)
+    func size(forChild child: ControllerID, parentSize: Size, in vc: isolated Controller) -> Size {
+        behavior.size(forChild: child, parentSize: parentSize, in: vc)
+    }
 
     /// The `DefaultHook` bits of the hooks `behavior` is known to leave as the defaults.
     var learnedDefaultHooks: UInt8 {

@@ -22,6 +22,14 @@ public final class RuntimeEnvironment: Sendable {
     /// The transition of that hook's event plus one, 0 for none: a size walk's synchronous hook
     /// (`viewWillTransitionBeforeSuper`) is in one, a layout hook is not.
     private let hookTransition = Atomic<Int>(0)
+    /// The slot of the child whose size a behaviour's `size(forChild:)` is being asked for
+    /// (`beginAsking`), plus one, 0 for none: its `super` step finds the child there without
+    /// searching the children. Window-wide, as `hookSequence` is: the hook is synchronous and
+    /// isolated to the controller asking, so only that controller's `superSize` can run while it
+    /// is set, and the id it is called with is checked against the slot's child anyway. Kept
+    /// here rather than in a box of the controller's, which was a heap block a controller
+    /// between the blocks the walk reads (docs/performance.md, issue 28, fourth pass).
+    private let askedChildSlot = Atomic<Int>(0)
 
     private struct Clock {
         var nextTransition = 1
@@ -106,6 +114,52 @@ public final class RuntimeEnvironment: Sendable {
         body()
         hookSequence.store(outer, ordering: .relaxed)
         hookTransition.store(outerTransition, ordering: .relaxed)
+    }
+
+    /// The hook that `beginHook` interrupted, for `endHook` to put back.
+    struct OuterHook {
+        fileprivate let sequence: UInt64
+        fileprivate let transition: Int
+    }
+
+    /// `runHook`'s first half, for a caller that calls the hook itself: a closure passed to
+    /// `runHook` made the size walk copy the behaviour out of its settings to call it.
+    @inline(__always)
+    func beginHook(_ event: EventRef, transition: Int?) -> OuterHook {
+        let outer = OuterHook(sequence: hookSequence.load(ordering: .relaxed), transition: hookTransition.load(ordering: .relaxed))
+        hookSequence.store(event.sequence &+ 1, ordering: .relaxed)
+        hookTransition.store(transition.map { $0 &+ 1 } ?? 0, ordering: .relaxed)
+        return outer
+    }
+
+    /// `runHook`'s second half: puts back the hook `beginHook` interrupted.
+    @inline(__always)
+    func endHook(_ outer: OuterHook) {
+        hookSequence.store(outer.sequence, ordering: .relaxed)
+        hookTransition.store(outer.transition, ordering: .relaxed)
+    }
+
+    /// Starts asking a behaviour's `size(forChild:)` about the child in `slot`, keeping the slot
+    /// for its `super` step (`askedChild`); returns the slot it interrupts (a hook that asks
+    /// again, `sizeForChild`), for `endAsking`. Relaxed, as `runHook`: only the executor's
+    /// running job reads it.
+    @inline(__always)
+    func beginAsking(forChildAt slot: Int) -> Int {
+        let outer = askedChildSlot.load(ordering: .relaxed)
+        askedChildSlot.store(slot &+ 1, ordering: .relaxed)
+        return outer
+    }
+
+    /// Ends asking, putting back what `beginAsking` returned.
+    @inline(__always)
+    func endAsking(_ outer: Int) {
+        askedChildSlot.store(outer, ordering: .relaxed)
+    }
+
+    /// The slot of the child being asked about (`beginAsking`), nil for none.
+    var askedChild: Int? {
+        let stored = askedChildSlot.load(ordering: .relaxed)
+        return stored == 0 ? nil : stored - 1
     }
 
     /// The event of the synchronous hook running now, if any, and its transition.

@@ -46,13 +46,18 @@ public struct TransitionCoordinatorContext: Sendable {
 public struct TransitionCoordinator: Sendable {
     /// The transition's facts.
     public let info: TransitionInfo
-    let registrar: CoordinatorRegistrar
+    /// The number of the registrar that keeps this transition's blocks
+    /// (`CoordinatorRegistrar.registrar(numbered:)`), not a reference to it: a coordinator is
+    /// made for every controller whose Swift behaviour's size hook a walk runs, and the retain
+    /// and release of a reference it held were a tenth of such a walk (docs/performance.md,
+    /// issue 28, fourth pass). Registering a block, which is rare, looks the number up.
+    let registrarNumber: Int
     /// The controller the coordinator was handed to; registrations are traced under its name.
     public let owner: ControllerID
 
     init(info: TransitionInfo, registrar: CoordinatorRegistrar, owner: ControllerID) {
         self.info = info
-        self.registrar = registrar
+        self.registrarNumber = registrar.number
         self.owner = owner
     }
 
@@ -64,12 +69,15 @@ public struct TransitionCoordinator: Sendable {
     public var transitionDuration: Double { info.duration }
 
     /// Registers blocks to run at the end of this transition, in registration order: every
-    /// alongside block first, then every completion block. Always accepted (returns true).
+    /// alongside block first, then every completion block. Accepted (returns true) unless the
+    /// window whose transition it is has gone, leaving nothing to run them (returns false, as
+    /// UIKit's does when it cannot queue the blocks).
     @discardableResult
     public func animate(
         alongsideTransition alongside: (@Sendable (TransitionCoordinatorContext) -> Void)?,
         completion: (@Sendable (TransitionCoordinatorContext) -> Void)? = nil
     ) -> Bool {
+        guard let registrar = CoordinatorRegistrar.registrar(numbered: registrarNumber) else { return false }
         registrar.register(transition: info.id, owner: owner, alongside: alongside, completion: completion)
         return true
     }
@@ -127,6 +135,36 @@ final class CoordinatorRegistrar: Sendable {
     }
 
     private let state = Mutex(State())
+    /// This registrar's number among the live ones, which its coordinators keep.
+    let number: Int
+
+    /// A weak reference to a registrar: the table of live ones does not keep them alive.
+    private struct Live: Sendable {
+        weak var registrar: CoordinatorRegistrar?
+    }
+
+    /// Every registrar by its number (a weak reference, gone once its environment is), and the
+    /// next number: a coordinator kept past its window's life finds nothing, never another
+    /// window's registrar, since numbers are not reused.
+    private static let live = Mutex<(next: Int, byNumber: [Int: Live])>((1, [:]))
+
+    init() {
+        number = Self.live.withLock { live in
+            defer { live.next += 1 }
+            return live.next
+        }
+        Self.live.withLock { $0.byNumber[number] = Live(registrar: self) }
+    }
+
+    deinit {
+        let number = number
+        Self.live.withLock { _ = $0.byNumber.removeValue(forKey: number) }
+    }
+
+    /// The live registrar numbered `number`, nil when it is gone.
+    static func registrar(numbered number: Int) -> CoordinatorRegistrar? {
+        live.withLock { $0.byNumber[number]?.registrar }
+    }
 
     func register(transition: Int, owner: ControllerID, alongside: Block?, completion: Block?) {
         guard alongside != nil || completion != nil else { return }

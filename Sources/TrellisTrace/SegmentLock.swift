@@ -22,17 +22,44 @@ import Synchronization
 /// calls stays the order of its events, as with `Mutex`. A segment is not a transaction: another
 /// thread records before or after it, never inside it, and a long segment gives the lock up every
 /// `segmentLength` events so that the other windows of the node are not kept waiting.
-struct SegmentLock<Value>: ~Copyable, Sendable {
+///
+/// Why sharing `value`'s pointer is sound (the reason for its `nonisolated(unsafe)`, the one
+/// unchecked thing here; `Mutex` shares its storage the same way):
+/// - Only the holder touches the value. A thread holds the lock from the `compareExchange` that
+///   wrote its id into `owner` (acquiring) to the store that writes 0 (releasing); only the
+///   holder writes `owner` while it holds it, and no other thread ever writes this thread's id,
+///   so a thread that reads its own id there (the segment's path, relaxed: it reads its own
+///   write) holds the lock, and one that reads anything else does not. Thread ids are not
+///   reused while the lock is held: a segment and a body are synchronous calls, ended before
+///   their thread can exit.
+/// - What one holder wrote, the next reads: its releasing store of 0 comes before the next
+///   holder's acquiring `compareExchange`.
+/// - One access at a time, also on one thread: a body lends the value out `inout`, so a body
+///   that called back into the lock would be handed the same value a second time. The bodies
+///   are `TraceRecorder`'s (the lock is internal to this module), and they run only this
+///   module's code and the standard library's (interning, appending, building events), none of
+///   which calls the recorder — except where one hands a chunk to a `TraceChunkSink`, a public
+///   protocol whose `write` could. That call goes through `callingOut`, which sets `held`'s
+///   `lent` bit around it, and a call of this thread that finds the bit set traps (as `Mutex`
+///   does on a recursive lock) instead of lending the value again. Marking every body instead
+///   cost two stores a call on the walk; the check is a test of a word the call loads anyway.
+/// - `Value` is `Sendable`: what a body leaves in the value or returns from it may be used on
+///   another thread later.
+/// - The value is freed by `deinit`, when nothing holds the lock any more.
+struct SegmentLock<Value: Sendable>: ~Copyable, Sendable {
     /// The holder's thread (`currentThread`), 0 when free. Only the holder writes its own id
     /// here and takes it out, so a thread that reads its own id holds the lock.
     private let owner = Atomic<UInt>(0)
-    /// Bodies run by the holder of a segment since it took the lock: written only by the holder.
+    /// Bodies run by the holder of a segment since it took the lock, with `lent` while a body
+    /// calls out (`callingOut`): written only by the holder.
     private let held = Atomic<Int>(0)
     /// Threads waiting for the lock: a segment that gives it up lets them take it first.
     private let waiters = Atomic<Int>(0)
-    /// The value, reached only by the thread that holds the lock: that is what makes sharing
-    /// the pointer safe (the reason for `nonisolated(unsafe)`), as `Mutex` shares its storage.
+    /// The value, reached only by the thread that holds the lock, one body at a time (above).
     nonisolated(unsafe) private let value: UnsafeMutablePointer<Value>
+
+    /// `held`'s bit for a body calling out of this module (`callingOut`).
+    private static var lent: Int { 1 << 62 }
 
     /// Bodies a segment runs before it gives the lock up and takes it again.
     static var segmentLength: Int { 256 }
@@ -48,23 +75,36 @@ struct SegmentLock<Value>: ~Copyable, Sendable {
     }
 
     /// Runs `body` on the value, holding the lock. `body` must not call back into a method of
-    /// the same lock (the recorder's bodies only compute and append): the holder of a segment
-    /// would run it on the value already lent out.
+    /// the same lock (the recorder's bodies only compute and append), and calls code outside
+    /// this module only through `callingOut`, where calling back traps.
     @inline(__always)
     func withLock<Result>(_ body: (inout Value) -> Result) -> Result {
         let me = Self.currentThread()
         if owner.load(ordering: .relaxed) == me {
-            let count = held.load(ordering: .relaxed) &+ 1
-            if count >= Self.segmentLength {
+            let count = held.load(ordering: .relaxed)
+            precondition(count & Self.lent == 0, "SegmentLock: called back from code a body called out to")
+            if count &+ 1 >= Self.segmentLength {
                 giveUp(me)
             } else {
-                held.store(count, ordering: .relaxed)
+                held.store(count &+ 1, ordering: .relaxed)
             }
             return body(&value.pointee)
         }
         acquire(me)
         defer { owner.store(0, ordering: .releasing) }
         return body(&value.pointee)
+    }
+
+    /// Runs `body`, code outside this module that a body of `withLock` calls (a chunk sink's
+    /// `write`), with `held`'s `lent` bit set: a call back into the lock from it traps rather
+    /// than lend the value out a second time. Only a body of `withLock` calls it (it holds the
+    /// lock, so it alone writes `held`).
+    /// `argument` is handed over to `body` (a chunk, which the sink then owns alone).
+    func callingOut<Argument>(with argument: consuming Argument, _ body: (consuming Argument) -> Void) {
+        let count = held.load(ordering: .relaxed)
+        held.store(count | Self.lent, ordering: .relaxed)
+        body(argument)
+        held.store(count, ordering: .relaxed)
     }
 
     /// Takes the lock for a segment of `withLock` calls from this thread; false (and nothing

@@ -274,7 +274,9 @@ public final class TraceRecorder: Sendable {
         guard !state.log.isEmpty else { return }
         var log = CompactTraceLog(firstSequence: state.nextSequence)
         swap(&log, &state.log)
-        writer.write(TraceChunk(log: log, tables: state.tables.snapshot, runID: runID, buffers: buffers))
+        let chunk = TraceChunk(log: log, tables: state.tables.snapshot, runID: runID, buffers: buffers)
+        // The sink is anyone's code: a call back into the recorder from it traps (`SegmentLock`).
+        self.state.callingOut(with: chunk) { writer.write($0) }
     }
 
     /// Gets memory ready for about `count` more events (a recorder that is about to record a

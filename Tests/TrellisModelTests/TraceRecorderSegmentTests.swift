@@ -125,4 +125,42 @@ struct TraceRecorderSegmentTests {
         #expect(done.wait(timeout: .now() + 60) == .success)
         #expect(recorder.events.map(\.id.sequence) == [1, 2, 3, 4, 5, 6, 7])
     }
+
+    /// A chunk sink that records on the recorder it is the sink of, from inside `write`.
+    final class CallingBack: TraceChunkSink {
+        let recorder = Mutex<TraceRecorder?>(nil)
+        let written = Mutex(0)
+
+        func write(_ chunk: consuming TraceChunk) {
+            written.withLock { $0 += 1 }
+            guard let recorder = recorder.withLock({ $0 }) else { return }
+            recorder.record(.note("from the sink"), controller: "sink", cause: nil)
+        }
+
+        func waitUntilWritten() {}
+    }
+
+    @Test("a chunk sink that calls back into its recorder from write traps, rather than get the recorder's state lent out twice")
+    func sinkCallingBackTraps() async {
+        await #expect(processExitsWith: .failure) {
+            let sink = CallingBack()
+            let recorder = TraceRecorder(storage: .file(sink))
+            sink.recorder.withLock { $0 = recorder }
+            recorder.record(.note("before"), controller: "c", cause: nil)
+            recorder.flush()
+        }
+    }
+
+    @Test("a chunk sink that does not call back gets every chunk, and the recorder records on after it")
+    func sinkNotCallingBack() {
+        let sink = CallingBack()
+        let recorder = TraceRecorder(storage: .file(sink))
+        let name = recorder.intern("c")
+        recorder.recordingSegment { _ = Self.record(3, name, into: recorder) }
+        recorder.flush()
+        #expect(sink.written.withLock { $0 } == 1)
+        _ = Self.record(2, name, into: recorder)
+        recorder.flush()
+        #expect(sink.written.withLock { $0 } == 2 && recorder.recordedCount == 5)
+    }
 }
