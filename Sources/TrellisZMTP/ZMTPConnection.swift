@@ -59,6 +59,11 @@ final class ZMTPConnection {
         close()
     }
 
+    /// Whether bytes read from the kernel wait to be decoded: messages among them do not make the
+    /// descriptor readable again, so an owner that stopped decoding at its receive bound must
+    /// come back for them without waiting for the poll.
+    var hasBufferedInput: Bool { inbound.count > 0 }
+
     /// Bytes queued and not yet written: what the owner's write bound counts.
     var queuedBytes: Int { outbound.count - outboundStart + pending.count }
 

@@ -36,6 +36,9 @@ public final class ZMTPDealer {
     public private(set) var lastError: ZMTPError?
     /// How many connections were made (handshake done) so far.
     public private(set) var connectionsMade = 0
+    /// Whether the last `service` left bytes read from the kernel undecoded because the inbox
+    /// reached `receiveBound`: see `hasUndecodedInput`.
+    private var stoppedAtBound = false
 
     /// A DEALER that starts connecting at once (and again after every failure).
     public init(
@@ -86,6 +89,11 @@ public final class ZMTPDealer {
     /// Messages received and not yet taken (at most `receiveBound`).
     public var waitingMessages: Int { inbox.count }
 
+    /// Whether messages may wait, already read from the kernel, behind a full inbox: the
+    /// descriptor will not wake a poll for them, so once the inbox has room the owner must
+    /// `service` again without waiting (as `ZMTPRouter.hasUndecodedInput`).
+    public var hasUndecodedInput: Bool { stoppedAtBound }
+
     /// When `service` must run even if nothing is ready (a reconnect or a handshake deadline).
     public var nextDeadline: ContinuousClock.Instant? {
         if let connection, connection.peer == nil { return connection.handshakeDeadline }
@@ -101,6 +109,7 @@ public final class ZMTPDealer {
     /// Does what the last poll found ready, and what is due.
     public func service(_ set: ZMTPPollSet) {
         let now = clock.now
+        stoppedAtBound = false
         guard let connection else {
             connectIfDue(at: now)
             return
@@ -116,6 +125,7 @@ public final class ZMTPDealer {
         do {
             if try connection.advanceHandshake(at: now) != nil { established(connection) }
             while inbox.count < receiveBound, let message = try connection.nextMessage() { inbox.append(message) }
+            if inbox.count >= receiveBound, connection.hasBufferedInput { stoppedAtBound = true }
         } catch {
             return drop(connection, error)
         }

@@ -246,6 +246,29 @@ import ZeroMQ
         #expect(taken == (0..<50).map { [UInt8($0)] })
     }
 
+    @Test func messagesReadBehindAFullInboxAreOwnedUpTo() async throws {
+        // The bytes of 50 messages come in one read; the inbox takes 10. The other 40 are out of
+        // the kernel, so no poll wakes for them: the ROUTER must say they wait, and hand them
+        // over on a `service` with nothing ready (docs/decisions.md "zmtp3").
+        let router = try ZMTPRouter(binding: "tcp://127.0.0.1:*", receiveBound: 10)
+        defer { router.close() }
+        var pump = Pump(routers: [router])
+        let raw = try RawStream.connect(port: router.endpoint.port)
+        var bytes = ZMTPHandshake(socketType: .dealer, identity: Self.bytes("burst")).opening
+        for index in 0..<50 { ZMTPFrame.appendMessage([[UInt8(index)]], to: &bytes) }
+        raw.write(bytes)
+        #expect(try await pump.until { router.waitingMessages == 10 })
+        var taken: [[UInt8]] = []
+        for round in 0..<5 {
+            #expect(router.hasUndecodedInput == (round < 4), "round \(round)")
+            while let message = router.receive() { taken.append(message[1]) }
+            router.service(ZMTPPollSet())
+        }
+        #expect(!router.hasUndecodedInput)
+        #expect(taken == (0..<50).map { [UInt8($0)] })
+        raw.close()
+    }
+
     @Test func messagesSentJustBeforeThePeerClosesAreDelivered() async throws {
         let router = try ZMTPRouter(binding: "tcp://127.0.0.1:*")
         defer { router.close() }
