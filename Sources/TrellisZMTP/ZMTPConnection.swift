@@ -99,11 +99,17 @@ final class ZMTPConnection {
     /// inbound buffer holds at most four reads beyond the frame being assembled.
     static let readSize = 64 << 10
 
+    /// The least free space a read is given: the buffer grows only when less than this is free
+    /// (a frame being assembled, or four reads in a turn). Asking a whole `readSize` made every
+    /// connection's first read beyond a few bytes double its 64 KiB buffer (docs/decisions.md
+    /// "zmtp3").
+    static let readMinimum = 4 << 10
+
     /// Reads what is waiting, at most four reads' worth, so that one busy peer can neither hold
     /// the thread nor make the buffer grow past what decoding needs.
     func read() -> ReadOutcome {
         for _ in 0..<4 {
-            let count = inbound.fill(minimum: Self.readSize) { ZMTPSystem.readBytes(fd, UnsafeMutableRawBufferPointer(rebasing: $0.prefix(Self.readSize))) }
+            let count = inbound.fill(minimum: Self.readMinimum) { ZMTPSystem.readBytes(fd, UnsafeMutableRawBufferPointer(rebasing: $0.prefix(Self.readSize))) }
             if count > 0 { continue }
             if count == 0 { return .closed }
             return ZMTPSystem.wouldBlock ? .open : .closed
