@@ -2,7 +2,10 @@ import Foundation
 
 /// The tuning constants of a node's I/O loop (`NodeIOLoop`), each with the `trellis bench`
 /// figure it serves and what moved that figure when it was set (docs/performance.md). A change to
-/// one is measured with `trellis bench --quick` on a release build, before and after.
+/// one is measured with `trellis bench --quick` on a release build, before and after. The loop
+/// runs over `TrellisZMTP`'s sockets by default since "zmtp3" (`NodeSocketLayer`; libzmq's with
+/// CURVE or `TRELLIS_SOCKET_LAYER=libzmq`): the figures below were measured over libzmq unless
+/// they say otherwise, and each constant serves both layers.
 enum NodeIOTuning {
     /// At most this many inbound messages are taken per turn of the loop. Serves
     /// **zmq-throughput** (64 B and 1 KiB, ipc and tcp): one turn's poll, lock and clock read are
