@@ -21,7 +21,7 @@ public final class ZMTPDealer {
     /// How long after a failed or lost connection the next is tried.
     public let reconnectInterval: Duration
     /// How long the peer may take over each step of the handshake (the connection made, its
-    /// signature, the rest of its greeting, its READY), from its step before: a step waiting in
+    /// signature and version, the rest of its greeting, its READY), from its step before: a step waiting in
     /// the socket when this DEALER is served late counts as made in time.
     public let handshakeTimeout: Duration
 

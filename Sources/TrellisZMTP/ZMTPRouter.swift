@@ -25,7 +25,7 @@ public final class ZMTPRouter {
     /// The most received messages kept untaken: past it the ROUTER reads no more (libzmq's
     /// receive high-water mark, 1000 by default), and the peers' kernel buffers fill instead.
     public let receiveBound: Int
-    /// How long a peer may take over each step of its handshake (its signature, the rest of
+    /// How long a peer may take over each step of its handshake (its signature and version, the rest of
     /// its greeting, its READY), from its step before: a step waiting in the socket when this
     /// ROUTER is served late counts as made in time.
     public let handshakeTimeout: Duration
