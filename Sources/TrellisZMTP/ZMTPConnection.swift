@@ -104,18 +104,22 @@ final class ZMTPConnection {
     /// inbound buffer holds at most four reads beyond the frame being assembled.
     static let readSize = 64 << 10
 
-    /// The least free space a read is given: the buffer grows only when less than this is free
-    /// (a frame being assembled, or four reads in a turn). Asking a whole `readSize` made every
-    /// connection's first read beyond a few bytes double its 64 KiB buffer (docs/decisions.md
-    /// "zmtp3").
-    static let readMinimum = 4 << 10
-
     /// Reads what is waiting, at most four reads' worth, so that one busy peer can neither hold
-    /// the thread nor make the buffer grow past what decoding needs.
+    /// the thread nor make the buffer grow past what decoding needs. A read that took less than
+    /// it was offered emptied the socket: the next would find nothing, and asking room for it
+    /// made every connection's first read beyond a few bytes double its 64 KiB buffer
+    /// (docs/decisions.md "zmtp3"). What came after it, an end of the stream too, wakes the
+    /// next poll.
     func read() -> ReadOutcome {
         for _ in 0..<4 {
-            let count = inbound.fill(minimum: Self.readMinimum) { ZMTPSystem.readBytes(fd, UnsafeMutableRawBufferPointer(rebasing: $0.prefix(Self.readSize))) }
-            if count > 0 { continue }
+            var offered = 0
+            let count = inbound.fill(minimum: Self.readSize) { space in
+                let room = UnsafeMutableRawBufferPointer(rebasing: space.prefix(Self.readSize))
+                offered = room.count
+                return ZMTPSystem.readBytes(fd, room)
+            }
+            if count >= offered, count > 0 { continue }
+            if count > 0 { return .open }
             if count == 0 { return .closed }
             return ZMTPSystem.wouldBlock ? .open : .closed
         }
