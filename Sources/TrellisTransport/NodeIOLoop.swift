@@ -194,7 +194,7 @@ struct NodeIOLoop {
         repeat {
             if spin.yieldsCore { sched_yield() }
             if try look() > 0 || io.queue.withLock({ !$0.isIdle }) {
-                spin.found()
+                spin.found(at: ContinuousClock.now)
                 return true
             }
         } while spin.keepsSpinning(at: ContinuousClock.now)
