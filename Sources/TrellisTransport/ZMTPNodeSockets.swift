@@ -27,7 +27,7 @@ final class ZMTPNodeSockets {
         do {
             router = try ZMTPRouter(
                 binding: configuration.bindEndpoint, writeBound: NodeIOTuning.zmtpWriteBound,
-                receiveBound: Self.receiveBound(configuration.highWaterMark))
+                receiveBound: Self.receiveBound(configuration.highWaterMark), handshakeTimeout: NodeIOTuning.zmtpHandshakeTimeout)
         } catch {
             throw ZMQError("bind \(configuration.bindEndpoint)", code: error.errnoValue)
         }
