@@ -103,8 +103,8 @@ enum NodeIOTuning {
     /// connection (`ZMTPRouter`/`ZMTPDealer.handshakeTimeout`). Serves no bench figure but no
     /// loss: libzmq gives a whole handshake 30 s (`ZMQ_HANDSHAKE_IVL`), and a libzmq peer whose
     /// handshake our side drops after it took its first messages for that connection loses
-    /// them. At the module's 5 s, a pinned whole run of the transport suites (every thread on
-    /// one CPU) lost a stranger's HELLO so (`StrangerStateTests`; docs/decisions.md "zmtp3").
-    /// A peer that trickles its bytes is still dropped, within four steps.
+    /// them; with every thread on one CPU (the pinned test runs) a step can take more than the
+    /// module's 5 s (docs/decisions.md "zmtp3"). A peer that trickles its bytes is still
+    /// dropped, within four steps.
     static let zmtpHandshakeTimeout = Duration.seconds(30)
 }
