@@ -62,10 +62,14 @@ package enum TransportBench {
             WireBatch.decodeEach(frames) { if case .success = $0 { decoded += 1 } }
             counter.tick(decoded)
         }, onEvent: { _ in })
-        let process = try peer.launch(.trellisPush, endpoint: peerEndpoint, connectTo: io.boundEndpoint, count: count, size: size)
+        // A peer that ends before it sent everything (its bind refused: another process took the
+        // port) ends the wait, which would otherwise last for ever (run_all.sh's 300 s limit).
+        let process = try peer.launch(
+            .trellisPush, endpoint: peerEndpoint, connectTo: io.boundEndpoint, count: count, size: size, onExit: { counter.peerEnded() })
         defer { peer.reap(process) }
         let seconds = await counter.waitUntilDone()
         await io.stop()
+        guard let seconds else { throw BenchPeerError(endpoint: peerEndpoint) }
         return Double(counter.timedMessages) / seconds
     }
 
@@ -379,8 +383,11 @@ package struct PeerLauncher: Sendable {
         self.executable = executable
     }
 
-    func launch(_ role: TransportBench.PeerRole, endpoint: String, connectTo: String, count: Int, size: Int) throws -> Process {
+    func launch(
+        _ role: TransportBench.PeerRole, endpoint: String, connectTo: String, count: Int, size: Int, onExit: (@Sendable () -> Void)? = nil
+    ) throws -> Process {
         let process = Process()
+        if let onExit { process.terminationHandler = { _ in onExit() } }
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = ["bench", "--peer", role.rawValue, "--peer-endpoint", endpoint, "--peer-connect", connectTo,
                              "--peer-count", String(count), "--peer-size", String(size)]
@@ -403,11 +410,13 @@ package struct PeerLauncher: Sendable {
 final class Counter: Sendable {
     private struct State {
         var received = 0
+        /// The sending peer ended before all arrived.
+        var peerEnded = false
         /// How many arrived with the first tick, when the clock started: they are not timed.
         var untimed = 0
         var first: ContinuousClock.Instant?
         var seconds: Double?
-        var waiter: CheckedContinuation<Double, Never>?
+        var waiter: CheckedContinuation<Double?, Never>?
     }
 
     private let target: Int
@@ -421,7 +430,7 @@ final class Counter: Sendable {
     /// Counts `count` more messages (all those of one ZeroMQ message).
     func tick(_ count: Int = 1) {
         guard count > 0 else { return }
-        let finished: (CheckedContinuation<Double, Never>, Double)? = state.withLock { state in
+        let finished: (CheckedContinuation<Double?, Never>, Double)? = state.withLock { state in
             let before = state.received
             state.received += count
             if before == 0 {
@@ -440,16 +449,35 @@ final class Counter: Sendable {
     /// The messages that arrived after the clock started (like the anchor's `count - 1`).
     var timedMessages: Int { state.withLock { max(1, target - $0.untimed) } }
 
-    func waitUntilDone() async -> Double {
+    /// The seconds from the first message to the last; nil when the peer ended first.
+    func waitUntilDone() async -> Double? {
         await withCheckedContinuation { continuation in
-            let done: Double? = state.withLock { state in
-                if let seconds = state.seconds { return seconds }
+            let done: Double?? = state.withLock { state in
+                if let seconds = state.seconds { return .some(seconds) }
+                if state.peerEnded { return .some(nil) }
                 state.waiter = continuation
                 return nil
             }
             if let done { continuation.resume(returning: done) }
         }
     }
+
+    /// The sending peer's process ended: a wait not done yet ends without a figure.
+    func peerEnded() {
+        let waiter: CheckedContinuation<Double?, Never>? = state.withLock { state in
+            guard state.seconds == nil else { return nil }
+            state.peerEnded = true
+            defer { state.waiter = nil }
+            return state.waiter
+        }
+        waiter?.resume(returning: nil)
+    }
 }
 
 import Synchronization
+
+/// A bench peer process ended before it did its part (it says why on its standard error).
+struct BenchPeerError: Error, CustomStringConvertible {
+    let endpoint: String
+    var description: String { "the bench's peer at \(endpoint) ended before it sent every message (its error is above)" }
+}

@@ -69,10 +69,16 @@ struct IdleSpin {
         return false
     }
 
-    /// The spin found work: it paid, and the misses count again from zero.
-    mutating func found() {
+    /// The spin found work at `now`: it paid, and the misses count again from zero — unless its
+    /// time was already up. Then a look came back late because giving the core away let other
+    /// threads hold it past the spin (a CPU shared with busy threads: each yield costs a time
+    /// slice), and the work came meanwhile, not thanks to the spin: the loop rests at once
+    /// rather than pay a slice at every idle turn (docs/decisions.md "zmtp3").
+    mutating func found(at now: Instant) {
+        let late = end.map { now > $0 } ?? false
         end = nil
         misses = 0
+        if late { restLeft = restingIdles }
     }
 
     /// The loop slept for `duration`, until traffic woke it (`byTraffic`) or its deadline came: a

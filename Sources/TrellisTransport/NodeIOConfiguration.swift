@@ -25,7 +25,8 @@ package struct NodeIOConfiguration: Sendable {
     /// Several messages pending for one peer leave as one BATCH (TWP/1 §7.9). Only what is
     /// already queued is packed, so batching never delays a message.
     package var batching = true
-    /// The sockets asked for (`TRELLIS_SOCKET_LAYER`, else libzmq); see `effectiveSocketLayer`.
+    /// The sockets asked for (`TRELLIS_SOCKET_LAYER`, else `TrellisZMTP`'s); see
+    /// `effectiveSocketLayer`.
     package var socketLayer = NodeSocketLayer.environmentDefault
 
     /// The sockets the I/O thread uses: ZMTP speaks only the NULL mechanism, so a node with

@@ -150,12 +150,13 @@ struct NodeIOLoop {
     }
 
     /// Whether inbound messages were read from the kernel and not handed over yet (ZMTP: a turn
-    /// that stopped early, `receiveInbound`, leaves them in the ROUTER, whose descriptor then
-    /// does not wake a poll; libzmq's ROUTER stays readable instead).
+    /// that stopped early, `receiveInbound`, leaves them in the ROUTER, and a socket that
+    /// reached its receive bound leaves them undecoded in its buffer; either way the descriptor
+    /// then does not wake a poll. libzmq's ROUTER stays readable instead).
     private var inboundTaken: Bool {
         switch sockets {
         case .libzmq: false
-        case let .zmtp(sockets): sockets.inboundReady
+        case let .zmtp(sockets): sockets.inputWaitsWithoutWaking
         }
     }
 
@@ -193,7 +194,7 @@ struct NodeIOLoop {
         repeat {
             if spin.yieldsCore { sched_yield() }
             if try look() > 0 || io.queue.withLock({ !$0.isIdle }) {
-                spin.found()
+                spin.found(at: ContinuousClock.now)
                 return true
             }
         } while spin.keepsSpinning(at: ContinuousClock.now)

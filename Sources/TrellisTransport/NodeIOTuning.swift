@@ -2,7 +2,10 @@ import Foundation
 
 /// The tuning constants of a node's I/O loop (`NodeIOLoop`), each with the `trellis bench`
 /// figure it serves and what moved that figure when it was set (docs/performance.md). A change to
-/// one is measured with `trellis bench --quick` on a release build, before and after.
+/// one is measured with `trellis bench --quick` on a release build, before and after. The loop
+/// runs over `TrellisZMTP`'s sockets by default since "zmtp3" (`NodeSocketLayer`; libzmq's with
+/// CURVE or `TRELLIS_SOCKET_LAYER=libzmq`): the figures below were measured over libzmq unless
+/// they say otherwise, and each constant serves both layers.
 enum NodeIOTuning {
     /// At most this many inbound messages are taken per turn of the loop. Serves
     /// **zmq-throughput** (64 B and 1 KiB, ipc and tcp): one turn's poll, lock and clock read are
@@ -95,4 +98,13 @@ enum NodeIOTuning {
     /// message is always taken into an empty queue; past it a message waits in `PeerWrites`
     /// (backpressure, nothing dropped).
     static let zmtpWriteBound = 16 << 20
+
+    /// How long a ZMTP peer may take over each step of its handshake before the node drops the
+    /// connection (`ZMTPRouter`/`ZMTPDealer.handshakeTimeout`). Serves no bench figure but no
+    /// loss: libzmq gives a whole handshake 30 s (`ZMQ_HANDSHAKE_IVL`), and a libzmq peer whose
+    /// handshake our side drops after it took its first messages for that connection loses
+    /// them; with every thread on one CPU (the pinned test runs) a step can take more than the
+    /// module's 5 s (docs/decisions.md "zmtp3"). A peer that trickles its bytes is still
+    /// dropped, within four steps.
+    static let zmtpHandshakeTimeout = Duration.seconds(30)
 }

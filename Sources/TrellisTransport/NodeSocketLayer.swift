@@ -11,10 +11,12 @@ package enum NodeSocketLayer: String, Sendable, Equatable, CaseIterable {
     case zmtp
 
     /// `TRELLIS_SOCKET_LAYER` (`libzmq` or `zmtp`), read once per process; unset or unreadable:
-    /// libzmq. A variable, not a flag, so that every node a run spawns inherits it, and a test
-    /// suite runs over either layer unchanged.
+    /// zmtp, which goes round a CALL in about half libzmq's time (docs/decisions.md "zmtp3");
+    /// `libzmq` opts back. A variable, not a flag, so that every node a run spawns inherits it,
+    /// and a test suite runs over either layer unchanged. A node with CURVE keys uses libzmq
+    /// whatever this says (`NodeIOConfiguration.effectiveSocketLayer`).
     package static let environmentDefault: NodeSocketLayer = {
-        guard let text = getenv("TRELLIS_SOCKET_LAYER") else { return .libzmq }
-        return NodeSocketLayer(rawValue: String(cString: text)) ?? .libzmq
+        guard let text = getenv("TRELLIS_SOCKET_LAYER") else { return .zmtp }
+        return NodeSocketLayer(rawValue: String(cString: text)) ?? .zmtp
     }()
 }

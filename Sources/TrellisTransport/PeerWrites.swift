@@ -95,7 +95,9 @@ struct PeerWrites {
     /// node's name); it connects, and reconnects after a failure, by itself.
     mutating func connectZMTP(_ peer: String, endpoint: String, configuration: NodeIOConfiguration) throws(ZMTPError) -> Bool {
         guard streams[peer] == nil else { return false }
-        let dealer = try ZMTPDealer(connectingTo: endpoint, identity: Array(configuration.nodeName.utf8), writeBound: NodeIOTuning.zmtpWriteBound)
+        let dealer = try ZMTPDealer(
+            connectingTo: endpoint, identity: Array(configuration.nodeName.utf8), writeBound: NodeIOTuning.zmtpWriteBound,
+            handshakeTimeout: NodeIOTuning.zmtpHandshakeTimeout)
         streams[peer] = Stream(socket: .zmtp(dealer), endpoint: endpoint)
         return true
     }
@@ -114,7 +116,9 @@ struct PeerWrites {
             dealer.close()
             do {
                 stream.socket = .zmtp(
-                    try ZMTPDealer(connectingTo: stream.endpoint, identity: dealer.identity, writeBound: dealer.writeBound))
+                    try ZMTPDealer(
+                        connectingTo: stream.endpoint, identity: dealer.identity, writeBound: dealer.writeBound,
+                        handshakeTimeout: dealer.handshakeTimeout))
             } catch {
                 throw ZMQError("redial", code: error.errnoValue)
             }

@@ -19,16 +19,25 @@ final class ZMTPNodeSockets {
     private var reported: Set<String> = []
     /// The earliest reconnect or handshake deadline of this turn's sockets.
     private(set) var nextDeadline: ContinuousClock.Instant?
+    /// Whether the last `service` left a DEALER with messages read and undecoded behind its
+    /// bound (`ZMTPDealer.hasUndecodedInput`).
+    private var dealersStoppedAtBound = false
 
     init(configuration: NodeIOConfiguration) throws(ZMQError) {
         do {
             router = try ZMTPRouter(
                 binding: configuration.bindEndpoint, writeBound: NodeIOTuning.zmtpWriteBound,
-                receiveBound: Int(clamping: max(configuration.highWaterMark, 1)))
+                receiveBound: Self.receiveBound(configuration.highWaterMark), handshakeTimeout: NodeIOTuning.zmtpHandshakeTimeout)
         } catch {
             throw ZMQError("bind \(configuration.bindEndpoint)", code: error.errnoValue)
         }
         watchesInbox = configuration.watchesPlainInbox
+    }
+
+    /// The ROUTER's receive bound for a high-water mark: as with libzmq, 0 (or less) is no limit
+    /// (the throughput bench asks for it), not a bound of one message.
+    static func receiveBound(_ highWaterMark: Int32) -> Int {
+        highWaterMark > 0 ? Int(highWaterMark) : Int.max
     }
 
     /// The endpoint the ROUTER is bound to, any wildcard port resolved.
@@ -65,17 +74,25 @@ final class ZMTPNodeSockets {
         if set.isReadable(wakeUpIndex) { io.wakeUp.drain() }
         router.service(set)
         if watchesInbox, case .unsupportedMechanism? = router.lastError { report(nil, io: io) }
+        dealersStoppedAtBound = false
         for (peer, stream) in writes.streams {
             guard case let .zmtp(dealer) = stream.socket else { continue }
             dealer.service(set)
             // A node's peers answer on its ROUTER; whatever reaches a DEALER is not looked at.
             while dealer.receive() != nil {}
+            if dealer.hasUndecodedInput { dealersStoppedAtBound = true }
             if dealer.connectionsMade == 0, case .unsupportedMechanism? = dealer.lastError { report(peer, io: io) }
         }
     }
 
     /// Whether inbound messages wait to be taken.
     var inboundReady: Bool { router.waitingMessages > 0 }
+
+    /// Whether the loop must turn again without sleeping: messages wait to be taken, or wait
+    /// read and undecoded behind a socket's receive bound — bytes no poll wakes for, which a
+    /// loop asleep would hold until the peer sends more (the zmq-throughput stall, after the
+    /// sender's last burst; docs/decisions.md "zmtp3").
+    var inputWaitsWithoutWaking: Bool { inboundReady || router.hasUndecodedInput || dealersStoppedAtBound }
 
     /// The next inbound message (the sender's identity first) into `frames`; false when none.
     func receive(into frames: inout [[UInt8]]) -> Bool {

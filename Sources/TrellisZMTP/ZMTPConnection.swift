@@ -27,7 +27,7 @@ final class ZMTPConnection {
     /// When the peer's next handshake step must have come: `handshakeTimeout` after its last
     /// step (see `noteHandshakeProgress`).
     private(set) var handshakeDeadline: ContinuousClock.Instant
-    /// The peer's handshake steps seen so far: the connection made, its signature, its whole
+    /// The peer's handshake steps seen so far: the connection made, its signature and version, its whole
     /// greeting.
     private var stepsSeen: Int
     /// The peer, once its READY was read.
@@ -35,12 +35,17 @@ final class ZMTPConnection {
     /// The index of this connection's descriptor in the current turn's poll set.
     var pollIndex = -1
     private var closed = false
-    /// The opening's bytes after the signature and major version (11 bytes), held until the
-    /// peer's 10-byte signature has come, in libzmq's order: a libzmq peer then always sends its
-    /// own mechanism before it reads ours, so a CURVE peer is named as one, not as a hang-up.
+    /// The opening's bytes after the signature and version (12 bytes: the mechanism on), held
+    /// until the peer's first 12 bytes have come. libzmq queues its own mechanism once it has
+    /// read 11 of our bytes but writes it only after its read loop stops; a read that takes our
+    /// whole greeting ends in a mechanism mismatch first, and the connection closes with its
+    /// mechanism never sent (a CURVE peer then looks like a hang-up, and libzmq does not try
+    /// again). Its 12th byte (its minor version) goes out with its mechanism, so from then on
+    /// ours may follow: a CURVE peer is named as one (docs/decisions.md "zmtp3"). Two peers of
+    /// this module each send 12 bytes at once, so neither waits for the other.
     private var greetingRest: [UInt8]
-    static let greetingFirstPart = 11
-    static let peerSignatureSize = 10
+    static let greetingFirstPart = 12
+    static let peerFirstPart = 12
 
     init(fd: Int32, handshake: ZMTPHandshake, limits: ZMTPLimits, connecting: Bool, handshakeTimeout: Duration, now: ContinuousClock.Instant) {
         self.fd = fd
@@ -58,6 +63,11 @@ final class ZMTPConnection {
     deinit {
         close()
     }
+
+    /// Whether bytes read from the kernel wait to be decoded: messages among them do not make the
+    /// descriptor readable again, so an owner that stopped decoding at its receive bound must
+    /// come back for them without waiting for the poll.
+    var hasBufferedInput: Bool { inbound.count > 0 }
 
     /// Bytes queued and not yet written: what the owner's write bound counts.
     var queuedBytes: Int { outbound.count - outboundStart + pending.count }
@@ -95,11 +105,21 @@ final class ZMTPConnection {
     static let readSize = 64 << 10
 
     /// Reads what is waiting, at most four reads' worth, so that one busy peer can neither hold
-    /// the thread nor make the buffer grow past what decoding needs.
+    /// the thread nor make the buffer grow past what decoding needs. A read that took less than
+    /// it was offered emptied the socket: the next would find nothing, and asking room for it
+    /// made every connection's first read beyond a few bytes double its 64 KiB buffer
+    /// (docs/decisions.md "zmtp3"). What came after it, an end of the stream too, wakes the
+    /// next poll.
     func read() -> ReadOutcome {
         for _ in 0..<4 {
-            let count = inbound.fill(minimum: Self.readSize) { ZMTPSystem.readBytes(fd, UnsafeMutableRawBufferPointer(rebasing: $0.prefix(Self.readSize))) }
-            if count > 0 { continue }
+            var offered = 0
+            let count = inbound.fill(minimum: Self.readSize) { space in
+                let room = UnsafeMutableRawBufferPointer(rebasing: space.prefix(Self.readSize))
+                offered = room.count
+                return ZMTPSystem.readBytes(fd, room)
+            }
+            if count >= offered, count > 0 { continue }
+            if count > 0 { return .open }
             if count == 0 { return .closed }
             return ZMTPSystem.wouldBlock ? .open : .closed
         }
@@ -107,11 +127,11 @@ final class ZMTPConnection {
     }
 
     /// Advances the handshake with the bytes read; the peer when it has just been made. A step
-    /// the peer made (its signature, its greeting) restarts the deadline, at `now`.
+    /// the peer made (its first 12 bytes, its greeting) restarts the deadline, at `now`.
     func advanceHandshake(at now: ContinuousClock.Instant) throws(ZMTPError) -> ZMTPHandshake.Peer? {
         guard peer == nil else { return nil }
         defer { noteHandshakeProgress(at: now) }
-        if !greetingRest.isEmpty, inbound.count >= Self.peerSignatureSize || handshake.state != .awaitingGreeting {
+        if !greetingRest.isEmpty, inbound.count >= Self.peerFirstPart || handshake.state != .awaitingGreeting {
             outbound.append(contentsOf: greetingRest)
             greetingRest = []
         }
@@ -133,8 +153,8 @@ final class ZMTPConnection {
         return made
     }
 
-    /// The peer's steps so far: the connection made, its signature read (our greeting's rest
-    /// then sent), its whole greeting read.
+    /// The peer's steps so far: the connection made, its signature and version read (our
+    /// greeting's rest then sent), its whole greeting read.
     private var peerSteps: Int {
         switch handshake.state {
         case .awaitingGreeting: connecting ? 0 : greetingRest.isEmpty ? 2 : 1

@@ -21,7 +21,7 @@ public final class ZMTPDealer {
     /// How long after a failed or lost connection the next is tried.
     public let reconnectInterval: Duration
     /// How long the peer may take over each step of the handshake (the connection made, its
-    /// signature, the rest of its greeting, its READY), from its step before: a step waiting in
+    /// signature and version, the rest of its greeting, its READY), from its step before: a step waiting in
     /// the socket when this DEALER is served late counts as made in time.
     public let handshakeTimeout: Duration
 
@@ -36,6 +36,9 @@ public final class ZMTPDealer {
     public private(set) var lastError: ZMTPError?
     /// How many connections were made (handshake done) so far.
     public private(set) var connectionsMade = 0
+    /// Whether the last `service` left bytes read from the kernel undecoded because the inbox
+    /// reached `receiveBound`: see `hasUndecodedInput`.
+    private var stoppedAtBound = false
 
     /// A DEALER that starts connecting at once (and again after every failure).
     public init(
@@ -86,6 +89,11 @@ public final class ZMTPDealer {
     /// Messages received and not yet taken (at most `receiveBound`).
     public var waitingMessages: Int { inbox.count }
 
+    /// Whether messages may wait, already read from the kernel, behind a full inbox: the
+    /// descriptor will not wake a poll for them, so once the inbox has room the owner must
+    /// `service` again without waiting (as `ZMTPRouter.hasUndecodedInput`).
+    public var hasUndecodedInput: Bool { stoppedAtBound }
+
     /// When `service` must run even if nothing is ready (a reconnect or a handshake deadline).
     public var nextDeadline: ContinuousClock.Instant? {
         if let connection, connection.peer == nil { return connection.handshakeDeadline }
@@ -101,6 +109,7 @@ public final class ZMTPDealer {
     /// Does what the last poll found ready, and what is due.
     public func service(_ set: ZMTPPollSet) {
         let now = clock.now
+        stoppedAtBound = false
         guard let connection else {
             connectIfDue(at: now)
             return
@@ -116,6 +125,7 @@ public final class ZMTPDealer {
         do {
             if try connection.advanceHandshake(at: now) != nil { established(connection) }
             while inbox.count < receiveBound, let message = try connection.nextMessage() { inbox.append(message) }
+            if inbox.count >= receiveBound, connection.hasBufferedInput { stoppedAtBound = true }
         } catch {
             return drop(connection, error)
         }

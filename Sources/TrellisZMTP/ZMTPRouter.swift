@@ -25,7 +25,7 @@ public final class ZMTPRouter {
     /// The most received messages kept untaken: past it the ROUTER reads no more (libzmq's
     /// receive high-water mark, 1000 by default), and the peers' kernel buffers fill instead.
     public let receiveBound: Int
-    /// How long a peer may take over each step of its handshake (its signature, the rest of
+    /// How long a peer may take over each step of its handshake (its signature and version, the rest of
     /// its greeting, its READY), from its step before: a step waiting in the socket when this
     /// ROUTER is served late counts as made in time.
     public let handshakeTimeout: Duration
@@ -41,6 +41,9 @@ public final class ZMTPRouter {
     private var closed = false
     /// Why the last connection ended (nil while none has).
     public private(set) var lastError: ZMTPError?
+    /// Whether the last `service` left bytes read from the kernel undecoded because the inbox
+    /// reached `receiveBound`: see `hasUndecodedInput`.
+    private var stoppedAtBound = false
 
     /// A ROUTER listening on `endpoint` (`tcp://127.0.0.1:*` picks a port: see `endpoint`).
     public init(
@@ -71,6 +74,13 @@ public final class ZMTPRouter {
 
     /// Messages received and not yet taken (at most `receiveBound`).
     public var waitingMessages: Int { inbox.count }
+
+    /// Whether messages may wait, already read from the kernel, behind a full inbox: their
+    /// descriptor will not wake a poll for them (the bytes left the socket), so once the inbox
+    /// has room the owner must `service` again without waiting. An owner that sleeps in poll
+    /// instead holds them until the peer sends more — forever, after a peer's last burst (the
+    /// zmq-throughput stall, docs/decisions.md "zmtp3").
+    public var hasUndecodedInput: Bool { stoppedAtBound }
 
     /// Sends `message`'s frames after the first to the peer the first names.
     public func send(_ message: [[UInt8]]) -> SendResult {
@@ -108,6 +118,7 @@ public final class ZMTPRouter {
     public func service(_ set: ZMTPPollSet) {
         guard !closed else { return }
         let now = clock.now
+        stoppedAtBound = false
         for connection in connections where connection.pollIndex >= 0 {
             serve(connection, set, now)
         }
@@ -137,6 +148,7 @@ public final class ZMTPRouter {
             if let peer = try connection.advanceHandshake(at: now) { try admit(connection, peer) }
             if let identity = identities[ObjectIdentifier(connection)] {
                 while inbox.count < receiveBound, let message = try connection.nextMessage() { inbox.append([identity] + message) }
+                if inbox.count >= receiveBound, connection.hasBufferedInput { stoppedAtBound = true }
             }
         } catch {
             return drop(connection, error)

@@ -93,7 +93,7 @@ struct IdleSpinTests {
         // A round trip's answer, caught 20 µs into the spin.
         #expect(starts(&idle, time))
         #expect(keeps(&idle, time + 20))
-        idle.found()
+        idle.found(at: at(time + 20))
         #expect(idle.misses == 0)
         #expect(idle.end == nil)
         // Two more misses do not make it rest: the count started again.
@@ -104,6 +104,26 @@ struct IdleSpinTests {
         }
         #expect(idle.restLeft == 0)
         #expect(starts(&idle, time + 1_000))
+    }
+
+    @Test func workFoundOnlyAfterTheBudgetMakesTheLoopRest() {
+        // One CPU shared with busy threads: each yield lets one of them hold the core for a time
+        // slice, so the look after it comes milliseconds late and finds work that came meanwhile.
+        // The loop rests at once instead of paying a slice at each idle turn.
+        var idle = spin(misses: 2, rest: 4)
+        #expect(starts(&idle, 0))
+        idle.found(at: at(3_000))
+        #expect(idle.misses == 0)
+        #expect(idle.end == nil)
+        #expect(idle.restLeft == 4)
+        for turn in 0..<4 { #expect(!starts(&idle, 4_000 + turn)) }
+        #expect(starts(&idle, 5_000))
+        // Work found within the budget still pays.
+        var paying = spin(misses: 2, rest: 4)
+        #expect(starts(&paying, 0))
+        paying.found(at: at(30))
+        #expect(paying.misses == 0)
+        #expect(paying.restLeft == 0)
     }
 
     @Test func trafficThatWakesARestingLoopSoonEndsTheRest() {

@@ -81,6 +81,35 @@ struct SocketLayerTests {
         await receiver.stop()
     }
 
+    @Test(
+        "a burst larger than the receiver's inbound bound arrives whole though nothing wakes the receiver after it",
+        arguments: NodeSocketLayer.allCases)
+    func burstPastTheInboundBoundArrivesWhole(receiver receiverLayer: NodeSocketLayer) async throws {
+        // The zmq-throughput stall (docs/decisions.md "zmtp3"): the ZMTP ROUTER reads up to
+        // 256 KiB a turn but decodes only up to its bound; the rest, out of the kernel, made no
+        // poll wake, and the loop — heartbeats off, as in the bench — slept with the end of the
+        // burst in its buffer. The sender is libzmq's, which stops after its last message.
+        let directory = try BatchingTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let received = BatchingTests.Received()
+        var receiverConfiguration = Self.configuration("receiver", in: directory, layer: receiverLayer)
+        receiverConfiguration.highWaterMark = 10
+        receiverConfiguration.batching = false
+        let receiver = try await NodeIO.start(
+            receiverConfiguration, heartbeat: [], onMessage: { _, frames in received.take(frames) }, onEvent: { _ in })
+        var senderConfiguration = Self.configuration("sender", in: directory, layer: .libzmq)
+        senderConfiguration.batching = false
+        let sender = try await NodeIO.start(senderConfiguration, heartbeat: [], onMessage: { _, _ in }, onEvent: { _ in })
+        sender.connect(peer: "receiver", endpoint: receiver.boundEndpoint)
+        let count = 5_000
+        for index in 1...count { sender.send(to: "receiver", BatchingTests.call(UInt64(index))) }
+        let (correlations, failures) = await received.wait(for: count)
+        #expect(correlations == Array(1...UInt64(count)))
+        #expect(failures == 0)
+        await sender.stop()
+        await receiver.stop()
+    }
+
     @Test("a node on ZMTP names CURVE on one side only, on its inbox and on its stream, as libzmq's monitor does")
     func zmtpNamesAMechanismMismatch() async throws {
         let directory = try BatchingTests.temporaryDirectory()

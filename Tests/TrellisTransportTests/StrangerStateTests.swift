@@ -9,7 +9,7 @@ import ZeroMQ
 /// A peer that makes up names — connecting to a node's inbox again and again under fresh routing
 /// ids (issue 16) — costs the node a bounded memory, a bounded number of sockets and a bounded
 /// shutdown, however many names it makes up.
-@Suite(.tags(.multiProcess), .selected(.multiProcess), .timeLimit(.minutes(2)))
+@Suite(.tags(.multiProcess), .selected(.multiProcess))
 struct StrangerStateTests {
     static func folder() throws -> URL {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-strangers-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
@@ -19,7 +19,14 @@ struct StrangerStateTests {
 
     /// Before its SETUP, with no conductor named, any peer may become a worker's conductor; yet
     /// it keeps the HELLO capabilities of `WorkerNode.capabilityPeersKept` strangers at most.
-    @Test func aWorkerKeepsTheCapabilitiesOfAFewStrangersOnly() async throws {
+    /// 192 connections one after the other, each a handshake and an answer: alone it takes
+    /// 0.4 s, but in the whole transport run pinned to one CPU 43–68 s over libzmq and more than
+    /// 120 s over ZMTP (whose node thread makes each handshake's steps itself, each waiting its
+    /// turn on the CPU beside every other test's threads). The limit, and the worker's wait for
+    /// a SETUP that never comes (4 minutes: at 60 s it ended the worker mid-test), are hang
+    /// guards, not timings (docs/decisions.md "zmtp3").
+    @Test(.timeLimit(.minutes(5)))
+    func aWorkerKeepsTheCapabilitiesOfAFewStrangersOnly() async throws {
         let directory = try Self.folder()
         defer { try? FileManager.default.removeItem(at: directory) }
         let context = try ZMQContext()
@@ -34,7 +41,7 @@ struct StrangerStateTests {
         let running = Task {
             await worker.run(
                 bind: inbox, peers: [(name: "main", endpoint: "ipc://\(directory.path)/main.sock", serverKey: nil)],
-                curve: nil, conductor: nil, setupTimeout: .seconds(60))
+                curve: nil, conductor: nil, setupTimeout: .seconds(240))
         }
         let strangers = 3 * WorkerNode.capabilityPeersKept
         for index in 0..<strangers {
@@ -72,7 +79,8 @@ struct StrangerStateTests {
     /// A stray peer's SETUP naming a behaviour the node lacks is refused (ERROR 8); it does not
     /// mark the node as another program than its conductor's: the conductor's goodbye ends it
     /// with 0, not 2.
-    @Test func aStrayPeersRefusedSetupDoesNotMarkTheRun() async throws {
+    @Test(.timeLimit(.minutes(2)))
+    func aStrayPeersRefusedSetupDoesNotMarkTheRun() async throws {
         let directory = try Self.folder()
         defer { try? FileManager.default.removeItem(at: directory) }
         let context = try ZMQContext()
@@ -116,7 +124,8 @@ struct StrangerStateTests {
     /// Strangers greeting the conductor during set-up: the first is a mistake, named; the conductor
     /// greets back (opening a stream to each) and tells goodbye `DistributedRun.strangersKept` of
     /// them only, the others counted, and waits 5 s in all for their acknowledgements, not 5 s each.
-    @Test func theConductorGreetsBackAFewStrangersOnly() async throws {
+    @Test(.timeLimit(.minutes(2)))
+    func theConductorGreetsBackAFewStrangersOnly() async throws {
         let directory = try Self.folder()
         defer { try? FileManager.default.removeItem(at: directory) }
         let text = #"{ "scenario": "strangers", "window": { "size": [320, 568] }, "root": "R", "controllers": { "R": { "children": ["A"] }, "A": {} }, "placement": { "A": "b" } }"#
