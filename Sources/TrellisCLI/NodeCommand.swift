@@ -36,6 +36,10 @@ struct NodeCommand: BehaviorCommand {
             FOLDER/NAME.key, each --peer's public key FOLDER/PEER.pub, and it lets in exactly the \
             public keys of the folder's other .pub files.
 
+            ENVIRONMENT: without CURVE, nodes speak ZeroMQ's wire protocol (ZMTP 3.1) through \
+            Trellis's own sockets; TRELLIS_SOCKET_LAYER=libzmq puts them on libzmq's (the nodes \
+            `trellis run` spawns inherit it). Either talks to the other and to any ZeroMQ peer.
+
             EXAMPLES:
               trellis node --name b --bind tcp://*:5556 --peer main=tcp://10.0.0.1:5555
               trellis run scenario.json --transport zmq --node b=tcp://10.0.0.2:5556

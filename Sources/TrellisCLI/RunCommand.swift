@@ -41,7 +41,9 @@ struct RunCommand: BehaviorCommand {
             seconds, and every node told why), 3 when it fails (a node that does not start or is lost: the run stops at the \
             end of that step). --keys FOLDER secures every connection with the key files of \
             `trellis keys make`: NAME.pub for every node, NAME.key for this conductor and the \
-            nodes it starts.
+            nodes it starts. Without CURVE the nodes use Trellis's own ZMTP 3.1 sockets; \
+            TRELLIS_SOCKET_LAYER=libzmq in the environment puts this process and the nodes it \
+            starts on libzmq's.
 
             EXAMPLES:
               trellis run Examples/iphone-rotation.json
