@@ -212,12 +212,20 @@ struct BatchingTests {
         let sender = try await NodeIO.start(
             NodeIOConfiguration(nodeName: "sender", bindEndpoint: "ipc://\(directory.path)/sender.sock"), heartbeat: [],
             onMessage: { _, _ in }, onEvent: { _ in })
+        await Self.expectBurst(of: 20_000, from: sender, to: receiver, into: received)
+    }
+
+    /// Connects `sender` to `receiver`, sends `count` calls in a burst and expects every one,
+    /// in order and none failing, in `received`; then stops both.
+    static func expectBurst(
+        of count: Int, from sender: NodeIO, to receiver: NodeIO, into received: Received,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async {
         sender.connect(peer: "receiver", endpoint: receiver.boundEndpoint)
-        let count = 20_000
-        for index in 1...count { sender.send(to: "receiver", Self.call(UInt64(index))) }
+        for index in 1...count { sender.send(to: "receiver", call(UInt64(index))) }
         let (correlations, failures) = await received.wait(for: count)
-        #expect(correlations == Array(1...UInt64(count)))
-        #expect(failures == 0)
+        #expect(correlations == Array(1...UInt64(count)), sourceLocation: sourceLocation)
+        #expect(failures == 0, sourceLocation: sourceLocation)
         await sender.stop()
         await receiver.stop()
     }

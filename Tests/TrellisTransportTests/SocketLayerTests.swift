@@ -71,14 +71,7 @@ struct SocketLayerTests {
             onMessage: { _, frames in received.take(frames) }, onEvent: { _ in })
         let sender = try await NodeIO.start(
             Self.configuration("sender", in: directory, layer: senderLayer), heartbeat: [], onMessage: { _, _ in }, onEvent: { _ in })
-        sender.connect(peer: "receiver", endpoint: receiver.boundEndpoint)
-        let count = 20_000
-        for index in 1...count { sender.send(to: "receiver", BatchingTests.call(UInt64(index))) }
-        let (correlations, failures) = await received.wait(for: count)
-        #expect(correlations == Array(1...UInt64(count)))
-        #expect(failures == 0)
-        await sender.stop()
-        await receiver.stop()
+        await BatchingTests.expectBurst(of: 20_000, from: sender, to: receiver, into: received)
     }
 
     @Test(
@@ -100,14 +93,7 @@ struct SocketLayerTests {
         var senderConfiguration = Self.configuration("sender", in: directory, layer: .libzmq)
         senderConfiguration.batching = false
         let sender = try await NodeIO.start(senderConfiguration, heartbeat: [], onMessage: { _, _ in }, onEvent: { _ in })
-        sender.connect(peer: "receiver", endpoint: receiver.boundEndpoint)
-        let count = 5_000
-        for index in 1...count { sender.send(to: "receiver", BatchingTests.call(UInt64(index))) }
-        let (correlations, failures) = await received.wait(for: count)
-        #expect(correlations == Array(1...UInt64(count)))
-        #expect(failures == 0)
-        await sender.stop()
-        await receiver.stop()
+        await BatchingTests.expectBurst(of: 5_000, from: sender, to: receiver, into: received)
     }
 
     @Test("a node on ZMTP names CURVE on one side only, on its inbox and on its stream, as libzmq's monitor does")
