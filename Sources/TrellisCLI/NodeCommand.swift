@@ -76,6 +76,7 @@ struct NodeCommand: BehaviorCommand {
 
     func validate() throws {
         guard !name.isEmpty else { throw ValidationError("--name must not be empty") }
+        if let mistake = NodeSocketLayer.environmentMistake { throw ValidationError(mistake) }
         guard bind.hasPrefix("ipc://") || bind.hasPrefix("tcp://") else {
             throw ValidationError("--bind must be an ipc:// or tcp:// endpoint, got \"\(bind)\"")
         }

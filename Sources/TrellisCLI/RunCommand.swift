@@ -89,6 +89,9 @@ struct RunCommand: BehaviorCommand {
         if transport == .inproc, !node.isEmpty || listen != nil || curve || keys != nil || endpoints != .ipc {
             throw ValidationError("--node, --listen, --endpoints, --curve and --keys need --transport zmq")
         }
+        if transport == .zmq, let mistake = NodeSocketLayer.environmentMistake {
+            throw ValidationError(mistake)
+        }
         if curve, keys != nil {
             throw ValidationError("--curve makes fresh keys, --keys uses the folder's: give one or the other")
         }

@@ -19,4 +19,13 @@ package enum NodeSocketLayer: String, Sendable, Equatable, CaseIterable {
         guard let text = getenv("TRELLIS_SOCKET_LAYER") else { return .zmtp }
         return NodeSocketLayer(rawValue: String(cString: text)) ?? .zmtp
     }()
+
+    /// Why `TRELLIS_SOCKET_LAYER` names no layer, for the command line to refuse (exit 2)
+    /// before a node starts on the default unasked; nil when it is unset, empty or a layer.
+    package static var environmentMistake: String? {
+        guard let text = getenv("TRELLIS_SOCKET_LAYER") else { return nil }
+        let value = String(cString: text)
+        guard !value.isEmpty, NodeSocketLayer(rawValue: value) == nil else { return nil }
+        return "TRELLIS_SOCKET_LAYER is \"\(value)\": expected libzmq or zmtp (unset: zmtp)"
+    }
 }

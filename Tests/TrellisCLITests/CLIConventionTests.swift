@@ -72,6 +72,25 @@ struct CLIConventionTests {
         #expect(run.stdout == plain.stdout)
     }
 
+    @Test("a TRELLIS_SOCKET_LAYER that names no layer is refused by name (exit 2) before any node starts; the two layers and unset run")
+    func anUnknownSocketLayerIsRefused() async throws {
+        for command in ["run Examples/popover-adaptation.json --transport zmq", "node --name b --bind ipc:///tmp/trellis-unused-b.sock"] {
+            let refused = try await shell("TRELLIS_SOCKET_LAYER=zmq-please \"$1\" \(command)")
+            #expect(refused.status == 2, "\(command): \(refused.stderr)")
+            #expect(refused.stderr.contains("TRELLIS_SOCKET_LAYER is \"zmq-please\": expected libzmq or zmtp"), "\(refused.stderr)")
+            #expect(refused.stdout.isEmpty)
+        }
+        // In-process runs use no sockets: the variable is not read.
+        let inProcess = try await shell("TRELLIS_SOCKET_LAYER=zmq-please \"$1\" run Examples/iphone-rotation.json")
+        #expect(inProcess.status == 0, "\(inProcess.stderr)")
+        let plain = try await runTrellis(["run", "Examples/popover-adaptation.json"])
+        for layer in ["libzmq", "zmtp", ""] {
+            let run = try await shell("TRELLIS_SOCKET_LAYER=\(layer) \"$1\" run Examples/popover-adaptation.json --transport zmq")
+            #expect(run.status == 0, "\(layer): \(run.stderr)")
+            #expect(run.stdout == plain.stdout, "\(layer)")
+        }
+    }
+
     @Test func aDirectoryOrAMissingFileIsRefusedByName() async throws {
         for arguments in [["validate", "Examples"], ["trace", "show", "Examples"]] {
             let outcome = try await runTrellis(arguments)
