@@ -43,12 +43,10 @@ import ZeroMQ
     }
 
     @Test func aDealerServedLateKeepsAServerWhoseSignatureCameInTime() async throws {
-        let listener = try ZMTPRouter(binding: "tcp://127.0.0.1:*")
-        listener.close() // frees a port number for the raw server below
-        let server = try RawServer(port: listener.endpoint.port)
+        let server = try RawServer.onAFreePort()
         // Long enough that the wait below for the server to have read the DEALER's first bytes
         // (the test's turns may queue behind the pool for a while) does not time it out.
-        let dealer = try ZMTPDealer(connectingTo: "tcp://127.0.0.1:\(listener.endpoint.port)", handshakeTimeout: .seconds(3))
+        let dealer = try ZMTPDealer(connectingTo: server.endpoint, handshakeTimeout: .seconds(3))
         var pump = Pump(dealers: [dealer])
         var stream: RawStream?
         var greeting: [UInt8] = []

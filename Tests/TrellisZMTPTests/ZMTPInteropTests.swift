@@ -186,10 +186,8 @@ import ZeroMQ
         #expect(try await pump.until { router.lastError == .handshakeTimeout })
 
         // Our DEALER, given garbage by a server, drops it and tries again.
-        let listener = try ZMTPRouter(binding: "tcp://127.0.0.1:*")
-        listener.close() // frees a port number for the raw server below
-        let server = try RawServer(port: listener.endpoint.port)
-        let dealer = try ZMTPDealer(connectingTo: "tcp://127.0.0.1:\(listener.endpoint.port)", reconnectInterval: .milliseconds(10))
+        let server = try RawServer.onAFreePort()
+        let dealer = try ZMTPDealer(connectingTo: server.endpoint, reconnectInterval: .milliseconds(10))
         var dealerPump = Pump(dealers: [dealer])
         var first: RawStream?
         #expect(try await dealerPump.until { first = server.acceptNow(); return first != nil })
@@ -232,10 +230,8 @@ import ZeroMQ
 
     @Test func aFullQueueRefusesMoreMessages() async throws {
         // A server that accepts and never answers: the handshake never ends, so nothing leaves.
-        let listener = try ZMTPRouter(binding: "tcp://127.0.0.1:*")
-        listener.close()
-        let server = try RawServer(port: listener.endpoint.port)
-        let dealer = try ZMTPDealer(connectingTo: "tcp://127.0.0.1:\(listener.endpoint.port)", writeBound: 16 << 10)
+        let server = try RawServer.onAFreePort()
+        let dealer = try ZMTPDealer(connectingTo: server.endpoint, writeBound: 16 << 10)
         let message = [[UInt8](repeating: 7, count: 1000)]
         var accepted = 0
         while dealer.send(message), accepted < 100 { accepted += 1 }
@@ -333,8 +329,21 @@ import ZeroMQ
 /// A blocking TCP listener on a given port, for the tests whose server misbehaves.
 final class RawServer {
     let fd: Int32
+    let port: UInt16
+
+    /// A raw server on a port that was free a moment ago: a ZMTP router binds any port and
+    /// closes at once, freeing its number for this server.
+    static func onAFreePort() throws -> RawServer {
+        let listener = try ZMTPRouter(binding: "tcp://127.0.0.1:*")
+        listener.close()
+        return try RawServer(port: listener.endpoint.port)
+    }
+
+    /// Where a DEALER reaches this server.
+    var endpoint: String { "tcp://127.0.0.1:\(port)" }
 
     init(port: UInt16) throws {
+        self.port = port
         #if os(Linux)
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
