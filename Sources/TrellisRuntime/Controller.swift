@@ -155,7 +155,6 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
         self.settings = settings
         // What other controllers with this behaviour's shared settings already learned.
         self.defaultHooks = settings.learnedDefaultHooks
-        self.deliverySlot = nil
     }
 
     /// Its state as a window reads it: size, traits, preferred size and frame.

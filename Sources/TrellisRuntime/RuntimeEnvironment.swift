@@ -107,13 +107,9 @@ public final class RuntimeEnvironment: Sendable {
     /// running job reads or writes it, so relaxed ordering suffices.
     @inline(__always)
     func runHook(_ event: EventRef, transition: Int? = nil, _ body: () -> Void) {
-        let outer = hookSequence.load(ordering: .relaxed)
-        let outerTransition = hookTransition.load(ordering: .relaxed)
-        hookSequence.store(event.sequence &+ 1, ordering: .relaxed)
-        hookTransition.store(transition.map { $0 &+ 1 } ?? 0, ordering: .relaxed)
+        let outer = beginHook(event, transition: transition)
         body()
-        hookSequence.store(outer, ordering: .relaxed)
-        hookTransition.store(outerTransition, ordering: .relaxed)
+        endHook(outer)
     }
 
     /// The hook that `beginHook` interrupted, for `endHook` to put back.
