@@ -3,7 +3,7 @@ import ZeroMQ
 /// libzmq's sockets under a node's I/O loop (`NodeSocketLayer.libzmq`): the context, the ROUTER
 /// bound for inbound traffic, the ZAP handler with CURVE, the handshake monitors, and the poll
 /// set they fill each turn (the DEALERs are `PeerWrites`'). One thread owns them.
-final class LibZMQNodeSockets {
+final class LibZMQNodeSockets: NodeLoopSockets {
     let context: ZMQContext
     let router: ZMQSocket
     let zap: ZAPHandler?
@@ -73,20 +73,32 @@ final class LibZMQNodeSockets {
         writes.addWaiting(to: &items)
     }
 
-    /// Waits (zero: looks) until something in the set is ready; how many are.
+    /// Waits (zero: looks) until something in the set is ready; how many are. In whole
+    /// milliseconds, rounded up: waking a little early would only turn the loop once more for
+    /// nothing.
     @discardableResult
-    func poll(timeoutMilliseconds: Int) throws(ZMQError) -> Int {
-        try items.poll(timeoutMilliseconds: timeoutMilliseconds)
+    func poll(timeout: Duration) throws(ZMQError) -> Int {
+        let (seconds, attoseconds) = max(timeout, .zero).components
+        return try items.poll(timeoutMilliseconds: Int(clamping: seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000))
     }
+
+    /// libzmq keeps its own reconnect and handshake timers.
+    var nextDeadline: ContinuousClock.Instant? { nil }
+
+    /// libzmq's ROUTER stays readable while messages wait in it.
+    var inputWaitsWithoutWaking: Bool { false }
+
+    /// libzmq reads and writes on its own threads: nothing to do before the inbound messages.
+    func serviceBeforeInbound(io: NodeIO, writes: PeerWrites) {}
 
     /// Whether the last poll found inbound messages.
     var inboundReady: Bool { items[0].readable }
 
     /// Whether a DEALER waits to take what is pending for it.
-    var waitsToWrite: Bool { items.count > fixedItems }
+    func waitsToWrite(_ writes: PeerWrites) -> Bool { items.count > fixedItems }
 
     /// After the inbound messages: the ZAP handler's answer, the monitors' events, the wake-up.
-    func serviceControl(io: NodeIO) {
+    func serviceAfterInbound(io: NodeIO) {
         if let zap, items[2].readable, let refused = zap.answer() { io.onEvent(.peerRefused(publicKey: refused)) }
         handshakes?.readEvents(in: items, report: io.onEvent)
         if items[1].readable { io.wakeUp.drain() }
@@ -97,8 +109,37 @@ final class LibZMQNodeSockets {
         (try? router.receive(into: &frames, dontWait: true, readsUserID: zap != nil)) == true
     }
 
-    /// Shutdown: the DEALERs' last chance and bounded linger, then the rest; the context last.
-    func close(writes: PeerWrites) {
+    /// With CURVE, the node named by the ZAP handler for the last message's key.
+    var lastAuthenticatedSender: String? {
+        zap == nil ? nil : router.lastUserID ?? ""
+    }
+
+    /// Answers a sender by its routing id; an unknown or gone one fails (ROUTER_MANDATORY),
+    /// and there is nothing to keep.
+    func reply(_ message: [[UInt8]]) {
+        _ = try? router.send(message, dontWait: true)
+    }
+
+    /// A CURVE inbox is watched for as long as it runs; a plain one only while asked.
+    func stopWatchingInbox() {
+        if zap == nil { handshakes?.unwatch(router) }
+    }
+
+    /// Opens the DEALER to `peer` in this context, its handshake watched.
+    func connect(
+        _ peer: String, endpoint: String, serverKey: String?, writes: inout PeerWrites, configuration: NodeIOConfiguration
+    ) throws -> Bool {
+        try writes.connect(peer, endpoint: endpoint, serverKey: serverKey, in: context, configuration: configuration, handshakes: handshakes)
+    }
+
+    /// Forgets `peer`'s DEALER and stops watching its handshake.
+    func abandon(_ peer: String, writes: inout PeerWrites) {
+        writes.abandon(peer, handshakes: handshakes)
+    }
+
+    /// Shutdown: the DEALERs' last chance and bounded linger (libzmq's own, set on each socket),
+    /// then the rest; the context last.
+    func close(writes: PeerWrites, lingerMilliseconds: Int32) {
         writes.close()
         zap?.close()
         handshakes?.close()

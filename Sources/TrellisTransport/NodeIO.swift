@@ -153,7 +153,15 @@ package final class NodeIO: Sendable {
     /// hands what is left (jobs, stop waiters) back.
     private func run() {
         ioThread.store(currentThreadNumber(), ordering: .relaxed)
-        var loop: NodeIOLoop
+        switch configuration.effectiveSocketLayer {
+        case .libzmq: run(LibZMQNodeSockets.self)
+        case .zmtp: run(ZMTPNodeSockets.self)
+        }
+    }
+
+    /// `run()` over the sockets of one layer.
+    private func run<Sockets: NodeLoopSockets>(_ layer: Sockets.Type) {
+        var loop: NodeIOLoop<Sockets>
         do {
             loop = try NodeIOLoop(io: self)
         } catch {

@@ -1,22 +1,16 @@
 import Foundation
 import ZeroMQ
 
-/// The sockets under a node's I/O loop, of the layer chosen at start (`NodeSocketLayer`): a tag
-/// branch where the loop touches them, no existential.
-enum NodeSockets {
-    case libzmq(LibZMQNodeSockets)
-    case zmtp(ZMTPNodeSockets)
-}
-
 /// The loop of a node's I/O thread: it owns every socket — the ROUTER bound for inbound traffic,
 /// a DEALER per peer (`PeerWrites`), with libzmq the context and the ZAP handler with CURVE —
 /// and turns. Each turn sleeps in a poll until traffic, a wake-up signal or the next deadline of
 /// the heartbeats, then takes what came in, what Swift code queued (`NodeIOQueue`) and the jobs
 /// of tasks that prefer the thread, sends, and keeps the peers alive. `run()` only dispatches;
-/// each part is a method of its own, its tuning in `NodeIOTuning`.
-struct NodeIOLoop {
+/// each part is a method of its own, its tuning in `NodeIOTuning`. Generic over the socket layer
+/// chosen at start (`NodeLoopSockets`; `NodeIO` picks it), so each layer's loop is compiled for it.
+struct NodeIOLoop<Sockets: NodeLoopSockets> {
     let io: NodeIO
-    let sockets: NodeSockets
+    let sockets: Sockets
     private var writes = PeerWrites()
     private var heartbeats: Heartbeats
     /// The frames of a HEARTBEAT (none: heartbeats off, as in the bench).
@@ -48,15 +42,12 @@ struct NodeIOLoop {
     /// Whether an idle loop spins before it sleeps.
     private var spin: IdleSpin
 
-    /// Sets up the sockets of the layer the configuration asks for, the ROUTER bound; a layer that
-    /// cannot start leaves nothing behind (see each layer's `init`).
+    /// Sets up the layer's sockets, the ROUTER bound; a layer that cannot start leaves nothing
+    /// behind (see each layer's `init`).
     init(io: NodeIO) throws(ZMQError) {
         let configuration = io.configuration
         self.io = io
-        switch configuration.effectiveSocketLayer {
-        case .libzmq: sockets = .libzmq(try LibZMQNodeSockets(configuration: configuration))
-        case .zmtp: sockets = .zmtp(try ZMTPNodeSockets(configuration: configuration))
-        }
+        sockets = try Sockets(configuration: configuration)
         heartbeat = io.queue.withLock { $0.heartbeatFrames }
         spin = IdleSpin(
             budget: NodeIOTuning.idleSpin, missesBeforeRest: NodeIOTuning.idleSpinMissesBeforeRest,
@@ -69,12 +60,7 @@ struct NodeIOLoop {
     }
 
     /// The endpoint the ROUTER is bound to, any wildcard port resolved.
-    var boundEndpoint: String {
-        switch sockets {
-        case let .libzmq(sockets): sockets.boundEndpoint
-        case let .zmtp(sockets): sockets.boundEndpoint
-        }
-    }
+    var boundEndpoint: String { sockets.boundEndpoint }
 
     /// Turns until stopped (or until polling fails, which is reported).
     mutating func run() {
@@ -86,14 +72,9 @@ struct NodeIOLoop {
                 return
             }
             now = ContinuousClock.now
-            switch sockets {
-            case let .libzmq(sockets):
-                if sockets.inboundReady { receiveInbound() }
-                sockets.serviceControl(io: io)
-            case let .zmtp(sockets):
-                sockets.service(io: io, writes: writes)
-                if sockets.inboundReady { receiveInbound() }
-            }
+            sockets.serviceBeforeInbound(io: io, writes: writes)
+            if sockets.inboundReady { receiveInbound() }
+            sockets.serviceAfterInbound(io: io)
             takeQueuedWork()
             carryOutCommands()
             sendOutboxes()
@@ -104,10 +85,7 @@ struct NodeIOLoop {
     /// Shutdown: whatever is still queued gets one last chance, then every socket closes with its
     /// bounded linger (with libzmq, the context ends).
     func close() {
-        switch sockets {
-        case let .libzmq(sockets): sockets.close(writes: writes)
-        case let .zmtp(sockets): sockets.close(writes: writes, lingerMilliseconds: io.configuration.lingerMilliseconds)
-        }
+        sockets.close(writes: writes, lingerMilliseconds: io.configuration.lingerMilliseconds)
     }
 
     // MARK: Wake-up and jobs
@@ -128,53 +106,31 @@ struct NodeIOLoop {
         }
         let asleepSince = ContinuousClock.now
         let untilDeadline = max(asleepSince.duration(to: deadline), .zero)
-        let ready: Int
-        switch sockets {
-        case let .libzmq(sockets):
-            // Rounded up: waking a little early would only turn the loop once more for nothing.
-            let (seconds, attoseconds) = untilDeadline.components
-            ready = try sockets.poll(timeoutMilliseconds: Int(clamping: seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000))
-        case let .zmtp(sockets):
-            ready = try sockets.poll(timeout: untilDeadline)
-        }
+        let ready = try sockets.poll(timeout: untilDeadline)
         spin.slept(for: asleepSince.duration(to: ContinuousClock.now), byTraffic: ready > 0)
     }
 
-    /// When the loop must turn even without traffic: the heartbeats' next deadline, or (ZMTP) a
-    /// reconnect or handshake deadline of a socket.
+    /// When the loop must turn even without traffic: the heartbeats' next deadline, or a
+    /// reconnect or handshake deadline of the sockets (ZMTP's; libzmq keeps its own).
     private var pollDeadline: ContinuousClock.Instant {
-        switch sockets {
-        case .libzmq: heartbeats.nextDeadline
-        case let .zmtp(sockets): min(heartbeats.nextDeadline, sockets.nextDeadline ?? heartbeats.nextDeadline)
-        }
+        min(heartbeats.nextDeadline, sockets.nextDeadline ?? heartbeats.nextDeadline)
     }
 
     /// Whether inbound messages were read from the kernel and not handed over yet (ZMTP: a turn
     /// that stopped early, `receiveInbound`, leaves them in the ROUTER, and a socket that
     /// reached its receive bound leaves them undecoded in its buffer; either way the descriptor
     /// then does not wake a poll. libzmq's ROUTER stays readable instead).
-    private var inboundTaken: Bool {
-        switch sockets {
-        case .libzmq: false
-        case let .zmtp(sockets): sockets.inputWaitsWithoutWaking
-        }
-    }
+    private var inboundTaken: Bool { sockets.inputWaitsWithoutWaking }
 
     /// Polls without waiting; how many are ready.
     @discardableResult
     private func look() throws(ZMQError) -> Int {
-        switch sockets {
-        case let .libzmq(sockets): try sockets.poll(timeoutMilliseconds: 0)
-        case let .zmtp(sockets): try sockets.poll(timeout: .zero)
-        }
+        try sockets.poll(timeout: .zero)
     }
 
     /// Fills the poll set; after a large batch, gives the senders the core for a while.
     private mutating func prepareToPoll() {
-        switch sockets {
-        case let .libzmq(sockets): sockets.prepare(wakeUp: io.wakeUp.fileDescriptor, writes: writes)
-        case let .zmtp(sockets): sockets.prepare(wakeUp: io.wakeUp.fileDescriptor, writes: writes)
-        }
+        sockets.prepare(wakeUp: io.wakeUp.fileDescriptor, writes: writes)
         // After a large batch more is probably on its way: give the senders the core before
         // going to sleep, rather than have the next of them pay a wake-up.
         if drainedBytes >= NodeIOTuning.floodBytes {
@@ -237,17 +193,15 @@ struct NodeIOLoop {
                     // still starting up is not gone (the conductor bounds startup itself).
                     heartbeats.isNode(peer)
                     // A gone peer is never connected again within the run (§9.5 rule 3).
-                    guard !heartbeats.isGone(peer), try connect(peer, endpoint: endpoint, serverKey: serverKey) else { continue }
+                    guard !heartbeats.isGone(peer),
+                        try sockets.connect(peer, endpoint: endpoint, serverKey: serverKey, writes: &writes, configuration: io.configuration)
+                    else { continue }
                     if heartbeats.counts(peer) { writes.peerIsHeard(peer) }
                 } catch {
                     io.onEvent(.failed("connect to \(peer) at \(endpoint): \(error)"))
                 }
             case let .reply(routingID, frames):
-                // ROUTER_MANDATORY: an unknown or gone routing id fails; nothing to keep.
-                switch sockets {
-                case let .libzmq(sockets): _ = try? sockets.router.send([routingID] + frames, dontWait: true)
-                case let .zmtp(sockets): sockets.reply([routingID] + frames)
-                }
+                sockets.reply([routingID] + frames)
             case let .redial(peer):
                 do {
                     try writes.redial(peer)
@@ -255,11 +209,7 @@ struct NodeIOLoop {
                     io.onEvent(.failed("redial \(peer): \(error)"))
                 }
             case .stopWatchingInbox:
-                // A CURVE inbox is watched for as long as it runs; a plain one only while asked.
-                switch sockets {
-                case let .libzmq(sockets): if sockets.zap == nil { sockets.handshakes?.unwatch(sockets.router) }
-                case let .zmtp(sockets): sockets.stopWatchingInbox()
-                }
+                sockets.stopWatchingInbox()
             case .stop:
                 running = false
             }
@@ -267,34 +217,12 @@ struct NodeIOLoop {
         commands.removeAll(keepingCapacity: true)
     }
 
-    /// Opens the DEALER to `peer` in the loop's layer (false: it exists already).
-    private mutating func connect(_ peer: String, endpoint: String, serverKey: String?) throws -> Bool {
-        switch sockets {
-        case let .libzmq(sockets):
-            return try writes.connect(
-                peer, endpoint: endpoint, serverKey: serverKey, in: sockets.context, configuration: io.configuration,
-                handshakes: sockets.handshakes)
-        case .zmtp:
-            return try writes.connectZMTP(peer, endpoint: endpoint, configuration: io.configuration)
-        }
-    }
-
-    /// The next inbound message into `frames` (its routing id first); false when none waits.
-    private mutating func nextInbound() -> Bool {
-        switch sockets {
-        case let .libzmq(sockets): sockets.receive(into: &frames)
-        case let .zmtp(sockets): sockets.receive(into: &frames)
-        }
-    }
-
     // MARK: Inbound
 
     /// Hands inbound messages to `onMessage`, up to `NodeIOTuning.inboundMessagesPerTurn`.
     private mutating func receiveInbound() {
         var received = 0
-        var router: ZMQSocket?
-        if case let .libzmq(sockets) = self.sockets, sockets.zap != nil { router = sockets.router }
-        while received < NodeIOTuning.inboundMessagesPerTurn, nextInbound() {
+        while received < NodeIOTuning.inboundMessagesPerTurn, sockets.receive(into: &frames) {
             received += 1
             guard let routingID = frames.first else { continue }
             let samePeer = routingID == lastRoutingID
@@ -305,7 +233,7 @@ struct NodeIOLoop {
             // With CURVE, the ZAP handler named the node each key belongs to (the message's
             // User-Id): a key's holder speaks as that node only, its routing id the name octet
             // for octet (TWP §10 rule 5).
-            if let router, case let userID = router.lastUserID ?? "", !userID.utf8.elementsEqual(routingID) {
+            if let userID = sockets.lastAuthenticatedSender, !userID.utf8.elementsEqual(routingID) {
                 impersonations += 1
                 if RejectionSampling.traces(impersonations) {
                     io.onEvent(.impersonation(routingID: lastPeerName, userID: userID, count: impersonations))
@@ -365,12 +293,7 @@ struct NodeIOLoop {
             outboxes[index].drain { stream.pending.append($0) }
             stream.opened = true
         }
-        let waitsToWrite: Bool
-        switch sockets {
-        case let .libzmq(sockets): waitsToWrite = sockets.waitsToWrite
-        case .zmtp: waitsToWrite = writes.anyPending
-        }
-        if !outboxes.isEmpty || waitsToWrite {
+        if !outboxes.isEmpty || sockets.waitsToWrite(writes) {
             writes.flushAll { peer, error in io.onEvent(.failed("send to \(peer): \(error)")) }
         }
         outboxes.removeAll(keepingCapacity: true)
@@ -383,10 +306,7 @@ struct NodeIOLoop {
         guard now >= heartbeats.nextDeadline else { return }
         if heartbeats.beatIsDue(at: now) { writes.beat(heartbeat) }
         for peer in heartbeats.newlySilent(at: now) {
-            switch sockets {
-            case let .libzmq(sockets): writes.abandon(peer, handshakes: sockets.handshakes)
-            case .zmtp: writes.abandon(peer, handshakes: nil)
-            }
+            sockets.abandon(peer, writes: &writes)
             io.onEvent(.peerGone(peer))
         }
     }

@@ -9,7 +9,7 @@ import ZeroMQ
 /// docs/decisions.md's plan says: ROUTER_MANDATORY ↔ `.unknownPeer`, the high-water marks ↔ the
 /// receive bound and `NodeIOTuning.zmtpWriteBound`, linger ↔ flushing until a deadline on
 /// close, the handshake monitors ↔ the sockets' `lastError`.
-final class ZMTPNodeSockets {
+final class ZMTPNodeSockets: NodeLoopSockets {
     let router: ZMTPRouter
     private var set = ZMTPPollSet()
     private var wakeUpIndex = -1
@@ -70,7 +70,7 @@ final class ZMTPNodeSockets {
 
     /// Reads, writes, accepts and reconnects what the last poll found ready or what is due,
     /// drains the wake-up, and reports a handshake that failed because one side uses CURVE.
-    func service(io: NodeIO, writes: PeerWrites) {
+    func serviceBeforeInbound(io: NodeIO, writes: PeerWrites) {
         if set.isReadable(wakeUpIndex) { io.wakeUp.drain() }
         router.service(set)
         if watchesInbox, case .unsupportedMechanism? = router.lastError { report(nil, io: io) }
@@ -87,6 +87,27 @@ final class ZMTPNodeSockets {
 
     /// Whether inbound messages wait to be taken.
     var inboundReady: Bool { router.waitingMessages > 0 }
+
+    /// Nothing more to do after the inbound messages: `serviceBeforeInbound` did it all.
+    func serviceAfterInbound(io: NodeIO) {}
+
+    /// The NULL mechanism authenticates no one.
+    var lastAuthenticatedSender: String? { nil }
+
+    /// Whether a DEALER has messages pending.
+    func waitsToWrite(_ writes: PeerWrites) -> Bool { writes.anyPending }
+
+    /// Opens the DEALER to `peer`, connecting in the background.
+    func connect(
+        _ peer: String, endpoint: String, serverKey: String?, writes: inout PeerWrites, configuration: NodeIOConfiguration
+    ) throws -> Bool {
+        try writes.connectZMTP(peer, endpoint: endpoint, configuration: configuration)
+    }
+
+    /// Forgets `peer`'s DEALER (no handshake watch: failures are read from the sockets).
+    func abandon(_ peer: String, writes: inout PeerWrites) {
+        writes.abandon(peer, handshakes: nil)
+    }
 
     /// Whether the loop must turn again without sleeping: messages wait to be taken, or wait
     /// read and undecoded behind a socket's receive bound — bytes no poll wakes for, which a
