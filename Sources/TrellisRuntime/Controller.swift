@@ -362,6 +362,10 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
         endHandling(.viewWillTransition, event: event, transition: transition, outer: outer)
     }
 
+    /// Whether this controller made the slot async messages are handed to its behaviour in:
+    /// what the test of a walk that needs none reads.
+    package var madeDeliverySlot: Bool { deliverySlot != nil }
+
     /// Makes the slot the async size walk hands a Swift behaviour's messages in, the first
     /// time it does (the synchronous walk needs none).
     private func makeDeliverySlot() -> DeliverySlot {
