@@ -291,28 +291,3 @@ public final class RuntimeEnvironment: Sendable {
     /// The duration UIKit uses for a rotation, used for every animated simulated transition.
     public static let defaultTransitionDuration = 0.3
 }
-
-/// A `ControllerID`'s representation as two words, read without copying the id (no retain of
-/// its storage): two ids with the same words are the same id, so finding the same words proves
-/// equality, while different words prove nothing (the caller then compares the ids).
-struct IDWords: Equatable {
-    let low: UInt64
-    let high: UInt64
-
-    /// Whether an id is two 64-bit words here, as on every 64-bit platform; elsewhere every id
-    /// reads as (0, 0) and must not be compared this way.
-    static let representID = MemoryLayout<ControllerID>.size == 2 * MemoryLayout<UInt64>.size
-
-    init(_ low: UInt64, _ high: UInt64) {
-        self.low = low
-        self.high = high
-    }
-
-    @inline(__always)
-    init(_ id: borrowing ControllerID) {
-        (low, high) = withUnsafeBytes(of: id) { bytes in
-            guard bytes.count == 2 * MemoryLayout<UInt64>.size else { return (0, 0) }
-            return (bytes.loadUnaligned(as: UInt64.self), bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
-        }
-    }
-}
