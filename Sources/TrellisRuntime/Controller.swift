@@ -330,6 +330,12 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
 
     package func deliverViewWillTransition(to size: Size, transition: TransitionInfo, cause: EventRef?) async {
         let event = recorder.recordViewWillTransition(to: size, controller: traceName, cause: cause, transition: transition.id)
+        if !usesDefaultBehavior, defaultHooks & DefaultHook.synchronousViewWillTransition == 0 {
+            // What another controller with these settings learned since this one last copied
+            // them (`learnedSynchronousViewWillTransition`): without it, the first transition
+            // took the slow path below, and made a `DeliverySlot`, on every controller.
+            defaultHooks = settings.learnedDefaultHooks
+        }
         if usesDefaultBehavior || defaultHooks & DefaultHook.viewWillTransition.rawValue != 0 {
             await forwardSizeTransition(to: size, transition: transition, cause: event)
             return
@@ -356,6 +362,10 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
         endHandling(.viewWillTransition, event: event, transition: transition, outer: outer)
     }
 
+    /// Whether this controller made the slot async messages are handed to its behaviour in:
+    /// what the test of a walk that needs none reads.
+    package var madeDeliverySlot: Bool { deliverySlot != nil }
+
     /// Makes the slot the async size walk hands a Swift behaviour's messages in, the first
     /// time it does (the synchronous walk needs none).
     private func makeDeliverySlot() -> DeliverySlot {
@@ -374,10 +384,16 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
             to: size, with: TransitionCoordinator(info: transition, registrar: environment.registrar, owner: id), in: self)
         environment.endHook(hook)
         defaultHooks = settings.learnedDefaultHooks
-        if step == .suppress {
-            recordSuppression(Delivery(message: .viewWillTransition, cause: event, transition: transition))
-        }
+        if step == .suppress { recordSizeWalkSuppression(event: event, transition: transition) }
         return step
+    }
+
+    /// `viewWillTransitionBeforeSuper`'s `.suppress`, recorded (R8). Out of line: building the
+    /// delivery it records gave the hook's runner, on every controller, a frame four times the
+    /// size it needs.
+    @inline(never)
+    private func recordSizeWalkSuppression(event: EventRef, transition: TransitionInfo) {
+        recordSuppression(Delivery(message: .viewWillTransition, cause: event, transition: transition))
     }
 
     public func superViewWillTransition(to size: Size, with coordinator: TransitionCoordinator) async {
@@ -436,9 +452,15 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
             return ContainerRules.defaultSize(kind, forChildAt: index, parentSize: parentSize, horizontal: columnsSizeClass)
         }
         // The child's id from the child itself (its line prefetched by the walk with the rest
-        // of it), and its slot kept for its `super` step, which then need not search.
-        let child = endpoints.id(at: index)
-        let outer = environment.beginAsking(forChildAt: index)
+        // of it).
+        return askBehavior(about: endpoints.id(at: index), at: index, parentSize: parentSize)
+    }
+
+    /// The behaviour's `size(forChild:)` about `child`, the child in slot `index`, with the two
+    /// kept for its `super` step (`RuntimeEnvironment.beginAsking`), which then need not search.
+    @inline(__always)
+    private func askBehavior(about child: borrowing ControllerID, at index: Int, parentSize: Size) -> Size {
+        let outer = environment.beginAsking(about: child, at: index)
         let answer = settings.size(forChild: child, parentSize: parentSize, in: self)
         environment.endAsking(outer)
         defaultHooks = settings.learnedDefaultHooks
@@ -451,9 +473,11 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
     }
 
     /// The slot of `child` when it is the child `sizeRule` is asking the behaviour about, else
-    /// nil (the caller searches).
+    /// nil (the caller searches). The id the behaviour was handed, passed back, is known by its
+    /// words alone; another value equal to it is compared with the slot's child.
     @inline(__always)
     private func askedSlot(for child: ControllerID) -> Int? {
+        if let asked = environment.askedSlot(of: child), asked < slots.count { return asked }
         guard let asked = environment.askedChild, asked < slots.count, endpoints.id(at: asked) == child else { return nil }
         return asked
     }

@@ -30,6 +30,12 @@ public final class RuntimeEnvironment: Sendable {
     /// here rather than in a box of the controller's, which was a heap block a controller
     /// between the blocks the walk reads (docs/performance.md, issue 28, fourth pass).
     private let askedChildSlot = Atomic<Int>(0)
+    /// The two words of the asked child's id as `beginAsking` was handed it (`IDWords`): a
+    /// `superSize` called with the very value the behaviour was asked with, the usual case,
+    /// finds its slot by comparing two words, without reading the child again or copying its id
+    /// (docs/performance.md, issue 28, fifth pass). Any other value takes the full comparison.
+    private let askedChildWords = Atomic<UInt64>(0)
+    private let askedChildWordsHigh = Atomic<UInt64>(0)
 
     private struct Clock {
         var nextTransition = 1
@@ -135,27 +141,51 @@ public final class RuntimeEnvironment: Sendable {
         hookTransition.store(outer.transition, ordering: .relaxed)
     }
 
-    /// Starts asking a behaviour's `size(forChild:)` about the child in `slot`, keeping the slot
-    /// for its `super` step (`askedChild`); returns the slot it interrupts (a hook that asks
-    /// again, `sizeForChild`), for `endAsking`. Relaxed, as `runHook`: only the executor's
+    /// The asking that `beginAsking` interrupted, for `endAsking` to put back.
+    struct OuterAsking {
+        fileprivate let slot: Int
+        fileprivate let words: IDWords
+    }
+
+    /// Starts asking a behaviour's `size(forChild:)` about `child`, the child in `slot`, keeping
+    /// both for its `super` step (`askedSlot(of:)`); returns what it interrupts (a hook that
+    /// asks again, `sizeForChild`), for `endAsking`. Relaxed, as `runHook`: only the executor's
     /// running job reads it.
     @inline(__always)
-    func beginAsking(forChildAt slot: Int) -> Int {
-        let outer = askedChildSlot.load(ordering: .relaxed)
+    func beginAsking(about child: borrowing ControllerID, at slot: Int) -> OuterAsking {
+        let outer = OuterAsking(
+            slot: askedChildSlot.load(ordering: .relaxed),
+            words: IDWords(askedChildWords.load(ordering: .relaxed), askedChildWordsHigh.load(ordering: .relaxed)))
+        let words = IDWords(child)
         askedChildSlot.store(slot &+ 1, ordering: .relaxed)
+        askedChildWords.store(words.low, ordering: .relaxed)
+        askedChildWordsHigh.store(words.high, ordering: .relaxed)
         return outer
     }
 
     /// Ends asking, putting back what `beginAsking` returned.
     @inline(__always)
-    func endAsking(_ outer: Int) {
-        askedChildSlot.store(outer, ordering: .relaxed)
+    func endAsking(_ outer: OuterAsking) {
+        askedChildSlot.store(outer.slot, ordering: .relaxed)
+        askedChildWords.store(outer.words.low, ordering: .relaxed)
+        askedChildWordsHigh.store(outer.words.high, ordering: .relaxed)
     }
 
     /// The slot of the child being asked about (`beginAsking`), nil for none.
     var askedChild: Int? {
         let stored = askedChildSlot.load(ordering: .relaxed)
         return stored == 0 ? nil : stored - 1
+    }
+
+    /// The slot of the child being asked about when `child` is, word for word, the id it was
+    /// asked with, else nil (the caller compares ids).
+    @inline(__always)
+    func askedSlot(of child: borrowing ControllerID) -> Int? {
+        let stored = askedChildSlot.load(ordering: .relaxed)
+        guard IDWords.representID, stored != 0, IDWords(askedChildWords.load(ordering: .relaxed), askedChildWordsHigh.load(ordering: .relaxed)) == IDWords(child) else {
+            return nil
+        }
+        return stored - 1
     }
 
     /// The event of the synchronous hook running now, if any, and its transition.

@@ -219,6 +219,10 @@ extension Controller {
         // The first child: each next one is prefetched while the walk is in the one before.
         endpoints.prefetch(at: start)
         for slot in start..<targets.upperBound {
+            // The next child, before this one is first read: a Swift behaviour's `size(forChild:)`
+            // reads this child's id right below, and a prefetch issued after that waited for its
+            // load (docs/performance.md, issue 28, fifth pass).
+            endpoints.prefetch(at: slot + 1)
             // The query (SFC) is recorded here, or by the child with its `viewWillTransition`.
             let answer = sizeRule(forChildAt: slot, parentSize: size)
             // R4: an edge decided by SFC is skipped when the size does not change.
@@ -227,7 +231,6 @@ extension Controller {
                 continue
             }
             slots[slot].announced = answer
-            endpoints.prefetch(at: slot + 1)
             guard let unretained = synchronousChild(at: slot, depth: depth),
                   unretained._withUnsafeGuaranteedRef({ $0.mayTakeViewWillTransitionNow }) else {
                 recordSizeQuery(forChildAt: slot, parentSize: size, answer: answer, cause: cause, transition: transition.id)
@@ -266,7 +269,7 @@ extension Controller {
     fileprivate func takeViewWillTransitionNow(
         _ query: SizeQuery, to size: Size, transition: TransitionInfo, cause: EventRef, depth: Int
     ) -> SynchronousOutcome<SizeWalkFrame> {
-        guard usesDefaultBehavior || defaultHooks & DefaultHook.synchronousViewWillTransition != 0 else {
+        guard usesDefaultBehavior || defaultHooks & DefaultHook.synchronousViewWillTransition != 0 || learnedSynchronousViewWillTransition() else {
             recorder.recordSizeForChild(traceName, parent: query.parentSize, answer: size, controller: query.parent, cause: cause, transition: transition.id)
             return .refused
         }
@@ -283,6 +286,19 @@ extension Controller {
         return outcome(of: stop, presentationLeft: presents) { pending in
             SizeWalkFrame(controller: self, pending: pending, size: size, targets: targets, transition: transition, cause: event)
         }
+    }
+
+    /// Whether the shared settings learned, since this controller last copied them, that its
+    /// behaviour's type lets the walk take `viewWillTransition` synchronously; copies them.
+    ///
+    /// The copy in `defaultHooks` is refreshed only after a hook of this controller runs, and the
+    /// size hooks' bits are learned by the first controller whose hook runs (the root, on the
+    /// first transition): without this, every other controller refused the first transition's
+    /// synchronous call, took it as an async message and made a `DeliverySlot` for it — a heap
+    /// block a controller, kept, that the synchronous walk never needs.
+    private func learnedSynchronousViewWillTransition() -> Bool {
+        defaultHooks = settings.learnedDefaultHooks
+        return defaultHooks & DefaultHook.synchronousViewWillTransition != 0
     }
 
     /// Goes on with a size walk a synchronous walk stopped, from where it stopped.

@@ -48,6 +48,14 @@ struct LearnedDefaultHooksTests {
         }
     }
 
+    /// Overrides only the synchronous `viewWillTransitionBeforeSuper`, answering super. Used by
+    /// one test only: its size hooks are learned by the first transition of that test's window.
+    struct FirstTransitionBeforeSuper: ViewControllerBehavior {
+        func viewWillTransitionBeforeSuper(to size: Size, with coordinator: TransitionCoordinator, in vc: isolated any ViewControllerContext) -> SuperStep {
+            .callSuper
+        }
+    }
+
     /// What `A` of `passes(behavior)` learned its behaviour keeps, after the passes.
     static func learned(_ behavior: any ViewControllerBehavior) async throws -> (viewWillTransition: Bool, sizeForChild: Bool) {
         let window = try await Self.window(behavior)
@@ -129,5 +137,27 @@ struct LearnedDefaultHooksTests {
             #expect(lines[note - 1].hasPrefix("A viewWillTransition"))
             #expect(lines.contains { $0.hasPrefix("A1 viewWillTransition") })
         }
+    }
+
+    @Test("what the root learns on the first transition serves every controller of its type: none takes that transition as an async message")
+    func firstTransitionLearnedForAll() async throws {
+        let behavior = FirstTransitionBeforeSuper()
+        let window = try await Window(Phone.hierarchy([
+            ControllerDescription("R", children: ["A", "B"], behavior: behavior),
+            ControllerDescription("A", children: ["A1"], behavior: behavior),
+            ControllerDescription("A1", behavior: behavior),
+            ControllerDescription("B", behavior: behavior),
+        ]))
+        await window.start()
+        try await window.perform(.environmentChange(size: Phone.landscapeSize, traits: nil))
+        // The root gets the window's async message, and learns there; the others were reached
+        // by the synchronous walk, which needs no slot (each had made one, before).
+        #expect(try await window.controller("R").madeDeliverySlot)
+        for id: ControllerID in ["A", "A1", "B"] {
+            let made = try await window.controller(id).madeDeliverySlot
+            #expect(!made, "\(id)")
+        }
+        let lines = window.environment.recorder.events(after: 0).map(\.canonicalLine)
+        #expect(lines.contains { $0.hasPrefix("A1 viewWillTransition") })
     }
 }
