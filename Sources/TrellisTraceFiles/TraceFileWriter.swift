@@ -18,12 +18,17 @@ import TrellisTrace
 /// core keeps up. At most a few chunks and one buffer of bytes wait at a time; past that the
 /// recorder waits (backpressure, nothing dropped).
 ///
-/// On Linux, whole pages of the encoded bytes go straight to the disk (`O_DIRECT`), and only a
-/// flush's last partial page through the page cache: a JSON Lines trace writes about 200 bytes
-/// an event, hundreds of megabytes a minute, which through the page cache cost the writer's
-/// core a copy of every byte into fresh pages and, past the dirty-page limit, throttled it to
-/// the disk's speed (on the project's VM 0.2–0.4 GB/s buffered, 1.1–1.5 GB/s direct). A file
-/// system that refuses direct writes gets every byte through the page cache, as before.
+/// On Linux, whole pages of the encoded bytes go through the page cache while copying them
+/// there is clearly faster than the disk, and straight to the disk (`O_DIRECT`) otherwise; a
+/// flush's last partial page always through the page cache (`CaptureWritePath` decides, from
+/// the CPU time each copy took). A JSON Lines trace writes about 200 bytes an event, hundreds of
+/// megabytes a minute. On the project's VM (2026-11-28) direct writes run at the disk's 1.4–2.0
+/// GB/s and cost no CPU; a copy into the page cache runs at 3.5–5 GB/s of the writer's core on
+/// pages the VM touched before, but at 0.3 GB/s on pages it never touched (or gave back to the
+/// host): the 0.2–0.4 GB/s "buffered" measured before were those. Both ways at once on two
+/// threads gain nothing (on ext4 a buffered and a direct write of one file wait for each other).
+/// Past the dirty-page limit the page cache is throttled to the disk's speed, as direct writes
+/// are. A file system that refuses direct writes gets every byte through the page cache.
 public final class TraceFileWriter: TraceChunkSink {
     /// Why a capture file could not be opened or written.
     public struct WriteError: Error, Sendable, CustomStringConvertible {
@@ -43,6 +48,10 @@ public final class TraceFileWriter: TraceChunkSink {
     /// Whether direct writes are on: a file system may refuse them at the first (`writing`
     /// then turns them off for good).
     private let directWrites: Atomic<Bool>
+    /// Which way whole pages go, measured as they are written. Touched only by work on `writing`.
+    private let pagesWay: Mutex<CaptureWritePath>
+    /// The CPU time of the calling thread in nanoseconds: what a copy into the page cache cost.
+    private let cpuClock: @Sendable () -> UInt64
     /// Where the encoder's first byte goes in the file. Touched only by work on `queue`.
     private let position = Mutex(0)
     /// Encodes.
@@ -75,8 +84,12 @@ public final class TraceFileWriter: TraceChunkSink {
     }
 
     /// `directWrites: false` writes every byte through the page cache, as where there are no
-    /// direct writes (for the tests of that path on Linux).
-    init(path: String, format: CaptureFileFormat?, directWrites direct: Bool) throws(WriteError) {
+    /// direct writes (for the tests of that path on Linux); `cpuClock` times the copies into the
+    /// page cache (the tests' made-up times send pieces either way).
+    init(path: String, format: CaptureFileFormat?, directWrites direct: Bool,
+         pagesWay: CaptureWritePath = CaptureWritePath(), cpuClock: @escaping @Sendable () -> UInt64 = threadCPUNanoseconds) throws(WriteError) {
+        self.pagesWay = Mutex(pagesWay)
+        self.cpuClock = cpuClock
         let format = format ?? CaptureFileFormat.forPath(path)
         self.format = format
         switch format {
@@ -108,6 +121,16 @@ public final class TraceFileWriter: TraceChunkSink {
 
     /// The first write that failed (a full disk, say); later writes are skipped.
     public var failure: WriteError? { state.withLock { $0.failure } }
+
+    /// The whole pages written each way so far, for the tests: through the page cache and
+    /// directly (the partial pages of flushes, and every byte without direct writes, not counted).
+    var pagesBytesByWay: (pageCache: Int, direct: Int) {
+        pagesWay.withLock { ($0.pageCacheBytes, $0.directBytes) }
+    }
+
+    /// Whether whole pages may still go straight to the disk (false where the file system
+    /// refused a direct write, or without direct writes).
+    var writesDirectly: Bool { directWrites.load(ordering: .relaxed) }
 
     /// Events handed over so far (in chunks).
     public var eventsWritten: Int { written.withLock { $0 } }
@@ -220,8 +243,8 @@ public final class TraceFileWriter: TraceChunkSink {
         }
     }
 
-    /// Writes `buffer` at `offset` (on `writing`): the whole pages directly when `direct`, the
-    /// rest through the page cache when `all` (without direct writes, everything).
+    /// Writes `buffer` at `offset` (on `writing`): the whole pages each way `pagesWay` says when
+    /// `direct`, the rest through the page cache when `all` (without direct writes, everything).
     private func write(_ buffer: UnsafeRawBufferPointer, at offset: Int, direct: Bool, all: Bool) {
         guard state.withLock({ $0.failure == nil }), let base = buffer.baseAddress else { return }
         var done = 0
@@ -230,14 +253,12 @@ public final class TraceFileWriter: TraceChunkSink {
         let pages = buffer.count - buffer.count % CaptureByteBuffer.pageSize
         var failed: Int32?
         if direct, pages > 0 {
-            failed = writeAll(directDescriptor, base, pages, at: offset)
+            (done, failed) = writePages(base, pages, at: offset)
             // EINVAL: this file system takes no direct writes; the page cache takes them all.
             if failed == EINVAL {
                 directWrites.store(false, ordering: .relaxed)
                 direct = false
                 failed = nil
-            } else if failed == nil {
-                done = pages
             }
         }
         if failed == nil, all || !direct, done < buffer.count {
@@ -245,6 +266,30 @@ public final class TraceFileWriter: TraceChunkSink {
         }
         if let failed {
             state.withLock { $0.failure = WriteError(path: path, reason: String(cString: strerror(failed))) }
+        }
+    }
+
+    /// Writes `count` whole pages at `offset` (page-aligned), each piece the way `pagesWay` says:
+    /// the bytes written before a failure, and its `errno`.
+    private func writePages(_ base: UnsafeRawPointer, _ count: Int, at offset: Int) -> (done: Int, failed: Int32?) {
+        pagesWay.withLock { way in
+            defer { way.blockEnded() }
+            var done = 0
+            while done < count {
+                switch way.next {
+                case .pageCache:
+                    let piece = min(CaptureWritePath.pieceSize, count - done)
+                    let start = cpuClock()
+                    if let failed = writeAll(descriptor, base + done, piece, at: offset + done) { return (done, failed) }
+                    way.copied(bytes: piece, cpuNanoseconds: cpuClock() &- start)
+                    done += piece
+                case .direct:
+                    if let failed = writeAll(directDescriptor, base + done, count - done, at: offset + done) { return (done, failed) }
+                    way.wroteDirectly(bytes: count - done)
+                    done = count
+                }
+            }
+            return (done, nil)
         }
     }
 
@@ -300,6 +345,14 @@ private func closeDescriptor(_ descriptor: Int32) {
 
 private func writeDescriptor(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
     write(descriptor, bytes, count)
+}
+
+/// The calling thread's CPU time in nanoseconds (0 where it cannot be read: every copy then
+/// looks fast, as the page cache was before direct writes).
+@Sendable func threadCPUNanoseconds() -> UInt64 {
+    var time = timespec()
+    guard clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time) == 0 else { return 0 }
+    return UInt64(time.tv_sec) &* 1_000_000_000 &+ UInt64(time.tv_nsec)
 }
 
 /// `O_DIRECT`, which the C library's module does not export: its value in the kernel's headers
