@@ -332,9 +332,9 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
         let event = recorder.recordViewWillTransition(to: size, controller: traceName, cause: cause, transition: transition.id)
         if !usesDefaultBehavior, defaultHooks & DefaultHook.synchronousViewWillTransition == 0 {
             // What another controller with these settings learned since this one last copied
-            // them (`learnedSynchronousViewWillTransition`): without it, the first transition
-            // took the slow path below, and made a `DeliverySlot`, on every controller.
-            defaultHooks = settings.learnedDefaultHooks
+            // them: without it, the first transition took the slow path below, and made a
+            // `DeliverySlot`, on every controller.
+            _ = learnedSynchronousViewWillTransition()
         }
         if usesDefaultBehavior || defaultHooks & DefaultHook.viewWillTransition.rawValue != 0 {
             await forwardSizeTransition(to: size, transition: transition, cause: event)
@@ -460,7 +460,7 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
     /// kept for its `super` step (`RuntimeEnvironment.beginAsking`), which then need not search.
     @inline(__always)
     private func askBehavior(about child: borrowing ControllerID, at index: Int, parentSize: Size) -> Size {
-        let outer = environment.beginAsking(about: child, at: index)
+        let outer = environment.beginAsking(about: child, at: index, by: ObjectIdentifier(self))
         let answer = settings.size(forChild: child, parentSize: parentSize, in: self)
         environment.endAsking(outer)
         defaultHooks = settings.learnedDefaultHooks
@@ -477,7 +477,7 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
     /// words alone; another value equal to it is compared with the slot's child.
     @inline(__always)
     private func askedSlot(for child: ControllerID) -> Int? {
-        if let asked = environment.askedSlot(of: child), asked < slots.count { return asked }
+        if let asked = environment.askedSlot(of: child, by: ObjectIdentifier(self)), asked < slots.count { return asked }
         guard let asked = environment.askedChild, asked < slots.count, endpoints.id(at: asked) == child else { return nil }
         return asked
     }

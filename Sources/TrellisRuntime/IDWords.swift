@@ -1,8 +1,11 @@
 import TrellisModel
 
 /// A `ControllerID`'s representation as two words, read without copying the id (no retain of
-/// its storage): two ids with the same words are the same id, so finding the same words proves
+/// its storage): two ids with the same words are the same id while the id the words were read
+/// from is alive (its storage cannot then be another string's), so finding the same words proves
 /// equality, while different words prove nothing (the caller then compares the ids).
+/// `RuntimeEnvironment` keeps the words only for the duration of one `size(forChild:)` call,
+/// whose argument holds the id.
 struct IDWords: Equatable {
     let low: UInt64
     let high: UInt64

@@ -25,8 +25,9 @@ public final class RuntimeEnvironment: Sendable {
     /// The slot of the child whose size a behaviour's `size(forChild:)` is being asked for
     /// (`beginAsking`), plus one, 0 for none: its `super` step finds the child there without
     /// searching the children. Window-wide, as `hookSequence` is: the hook is synchronous and
-    /// isolated to the controller asking, so only that controller's `superSize` can run while it
-    /// is set, and the id it is called with is checked against the slot's child anyway. Kept
+    /// isolated to the controller asking, and `askedSlot(of:by:)` answers that controller only
+    /// (`askingController`): another controller's `superSize`, reached from the hook on the
+    /// window's executor, searches its own children as before. Kept
     /// here rather than in a box of the controller's, which was a heap block a controller
     /// between the blocks the walk reads (docs/performance.md, issue 28, fourth pass).
     private let askedChildSlot = Atomic<Int>(0)
@@ -36,6 +37,9 @@ public final class RuntimeEnvironment: Sendable {
     /// (docs/performance.md, issue 28, fifth pass). Any other value takes the full comparison.
     private let askedChildWords = Atomic<UInt64>(0)
     private let askedChildWordsHigh = Atomic<UInt64>(0)
+    /// The controller asking (`ObjectIdentifier`'s bits), 0 for none: the words and the slot
+    /// are that controller's children's.
+    private let askingController = Atomic<UInt>(0)
 
     private struct Clock {
         var nextTransition = 1
@@ -145,6 +149,7 @@ public final class RuntimeEnvironment: Sendable {
     struct OuterAsking {
         fileprivate let slot: Int
         fileprivate let words: IDWords
+        fileprivate let asker: UInt
     }
 
     /// Starts asking a behaviour's `size(forChild:)` about `child`, the child in `slot`, keeping
@@ -152,14 +157,13 @@ public final class RuntimeEnvironment: Sendable {
     /// asks again, `sizeForChild`), for `endAsking`. Relaxed, as `runHook`: only the executor's
     /// running job reads it.
     @inline(__always)
-    func beginAsking(about child: borrowing ControllerID, at slot: Int) -> OuterAsking {
-        let outer = OuterAsking(
-            slot: askedChildSlot.load(ordering: .relaxed),
-            words: IDWords(askedChildWords.load(ordering: .relaxed), askedChildWordsHigh.load(ordering: .relaxed)))
+    func beginAsking(about child: borrowing ControllerID, at slot: Int, by asker: ObjectIdentifier) -> OuterAsking {
+        let outer = OuterAsking(slot: askedChildSlot.load(ordering: .relaxed), words: storedWords, asker: askingController.load(ordering: .relaxed))
         let words = IDWords(child)
         askedChildSlot.store(slot &+ 1, ordering: .relaxed)
         askedChildWords.store(words.low, ordering: .relaxed)
         askedChildWordsHigh.store(words.high, ordering: .relaxed)
+        askingController.store(UInt(bitPattern: asker), ordering: .relaxed)
         return outer
     }
 
@@ -169,6 +173,13 @@ public final class RuntimeEnvironment: Sendable {
         askedChildSlot.store(outer.slot, ordering: .relaxed)
         askedChildWords.store(outer.words.low, ordering: .relaxed)
         askedChildWordsHigh.store(outer.words.high, ordering: .relaxed)
+        askingController.store(outer.asker, ordering: .relaxed)
+    }
+
+    /// The words of the asked child's id as `beginAsking` kept them.
+    @inline(__always)
+    private var storedWords: IDWords {
+        IDWords(askedChildWords.load(ordering: .relaxed), askedChildWordsHigh.load(ordering: .relaxed))
     }
 
     /// The slot of the child being asked about (`beginAsking`), nil for none.
@@ -177,12 +188,13 @@ public final class RuntimeEnvironment: Sendable {
         return stored == 0 ? nil : stored - 1
     }
 
-    /// The slot of the child being asked about when `child` is, word for word, the id it was
-    /// asked with, else nil (the caller compares ids).
+    /// The slot of the child `asker` is being asked about when `child` is, word for word, the id
+    /// it was asked with (alive for the whole `size(forChild:)` call, `IDWords`), else nil (the
+    /// caller compares ids).
     @inline(__always)
-    func askedSlot(of child: borrowing ControllerID) -> Int? {
+    func askedSlot(of child: borrowing ControllerID, by asker: ObjectIdentifier) -> Int? {
         let stored = askedChildSlot.load(ordering: .relaxed)
-        guard IDWords.representID, stored != 0, IDWords(askedChildWords.load(ordering: .relaxed), askedChildWordsHigh.load(ordering: .relaxed)) == IDWords(child) else {
+        guard IDWords.representID, stored != 0, askingController.load(ordering: .relaxed) == UInt(bitPattern: asker), storedWords == IDWords(child) else {
             return nil
         }
         return stored - 1

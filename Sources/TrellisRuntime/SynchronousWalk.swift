@@ -296,7 +296,7 @@ extension Controller {
     /// first transition): without this, every other controller refused the first transition's
     /// synchronous call, took it as an async message and made a `DeliverySlot` for it — a heap
     /// block a controller, kept, that the synchronous walk never needs.
-    private func learnedSynchronousViewWillTransition() -> Bool {
+    func learnedSynchronousViewWillTransition() -> Bool {
         defaultHooks = settings.learnedDefaultHooks
         return defaultHooks & DefaultHook.synchronousViewWillTransition != 0
     }

@@ -30,9 +30,10 @@ struct CaptureWritePath {
     /// The copy rate, in bytes per CPU nanosecond (GB/s), below which direct writes take over:
     /// warm pages copied at 3.5–5 GB/s in the bench's JSON Lines file trace, fresh ones at 0.3.
     static let fastEnough = 1.2
-    /// Blocks written directly after a slow judgement before the page cache is tried again; each
-    /// judgement that is slow again doubles it, up to `mostDirectBlocks`: a try that meets fresh
-    /// pages costs `judgedBytes` at 0.3 GB/s (about 1.7 ms), against 8 blocks' 20 ms of disk.
+    /// Blocks written directly after a slow judgement before the page cache is tried again,
+    /// counting the block the judgement was made in (its rest goes direct); each judgement that
+    /// is slow again doubles it, up to `mostDirectBlocks`: a try that meets fresh pages costs
+    /// `judgedBytes` at 0.3 GB/s (about 1.7 ms), against the 4 MB blocks' 2.5 ms of disk each.
     /// A fast judgement starts the count again from `fewestDirectBlocks`.
     let fewestDirectBlocks: Int
     let mostDirectBlocks: Int

@@ -253,9 +253,12 @@ public final class TraceFileWriter: TraceChunkSink {
         let pages = buffer.count - buffer.count % CaptureByteBuffer.pageSize
         var failed: Int32?
         if direct, pages > 0 {
-            (done, failed) = writePages(base, pages, at: offset)
-            // EINVAL: this file system takes no direct writes; the page cache takes them all.
-            if failed == EINVAL {
+            let result = writePages(base, pages, at: offset)
+            done = result.done
+            failed = result.failed
+            // EINVAL from a direct write: this file system takes none; the page cache takes them
+            // all. (From a page-cache piece it is a failure like any other.)
+            if failed == EINVAL, result.failedDirectly {
                 directWrites.store(false, ordering: .relaxed)
                 direct = false
                 failed = nil
@@ -270,8 +273,8 @@ public final class TraceFileWriter: TraceChunkSink {
     }
 
     /// Writes `count` whole pages at `offset` (page-aligned), each piece the way `pagesWay` says:
-    /// the bytes written before a failure, and its `errno`.
-    private func writePages(_ base: UnsafeRawPointer, _ count: Int, at offset: Int) -> (done: Int, failed: Int32?) {
+    /// the bytes written before a failure, its `errno`, and whether it was a direct write's.
+    private func writePages(_ base: UnsafeRawPointer, _ count: Int, at offset: Int) -> (done: Int, failed: Int32?, failedDirectly: Bool) {
         pagesWay.withLock { way in
             defer { way.blockEnded() }
             var done = 0
@@ -280,16 +283,16 @@ public final class TraceFileWriter: TraceChunkSink {
                 case .pageCache:
                     let piece = min(CaptureWritePath.pieceSize, count - done)
                     let start = cpuClock()
-                    if let failed = writeAll(descriptor, base + done, piece, at: offset + done) { return (done, failed) }
+                    if let failed = writeAll(descriptor, base + done, piece, at: offset + done) { return (done, failed, false) }
                     way.copied(bytes: piece, cpuNanoseconds: cpuClock() &- start)
                     done += piece
                 case .direct:
-                    if let failed = writeAll(directDescriptor, base + done, count - done, at: offset + done) { return (done, failed) }
+                    if let failed = writeAll(directDescriptor, base + done, count - done, at: offset + done) { return (done, failed, true) }
                     way.wroteDirectly(bytes: count - done)
                     done = count
                 }
             }
-            return (done, nil)
+            return (done, nil, false)
         }
     }
 
