@@ -27,9 +27,9 @@ public final class RuntimeEnvironment: Sendable {
     /// searching the children. Window-wide, as `hookSequence` is: the hook is synchronous and
     /// isolated to the controller asking, and `askedSlot(of:by:)` answers that controller only
     /// (`askingController`): another controller's `superSize`, reached from the hook on the
-    /// window's executor, searches its own children as before. Kept
-    /// here rather than in a box of the controller's, which was a heap block a controller
-    /// between the blocks the walk reads (docs/performance.md, issue 28, fourth pass).
+    /// window's executor, searches its own children as before. Kept here rather than in a box
+    /// of the controller's, which was a heap block a controller between the blocks the walk
+    /// reads (docs/performance.md, issue 28, fourth pass).
     private let askedChildSlot = Atomic<Int>(0)
     /// The two words of the asked child's id as `beginAsking` was handed it (`IDWords`): a
     /// `superSize` called with the very value the behaviour was asked with, the usual case,
@@ -153,9 +153,9 @@ public final class RuntimeEnvironment: Sendable {
     }
 
     /// Starts asking a behaviour's `size(forChild:)` about `child`, the child in `slot`, keeping
-    /// both for its `super` step (`askedSlot(of:)`); returns what it interrupts (a hook that
-    /// asks again, `sizeForChild`), for `endAsking`. Relaxed, as `runHook`: only the executor's
-    /// running job reads it.
+    /// both, and `asker`, for its `super` step (`askedSlot(of:by:)`); returns what it interrupts
+    /// (a hook that asks again, `sizeForChild`), for `endAsking`. Relaxed, as `runHook`: only the
+    /// executor's running job reads it.
     @inline(__always)
     func beginAsking(about child: borrowing ControllerID, at slot: Int, by asker: ObjectIdentifier) -> OuterAsking {
         let outer = OuterAsking(slot: askedChildSlot.load(ordering: .relaxed), words: storedWords, asker: askingController.load(ordering: .relaxed))

@@ -11,10 +11,9 @@
 /// guest page is the host's fault to serve). Which kind the kernel hands out depends on what the
 /// machine freed in the last seconds, so it is measured as the writer goes: copies slower than
 /// `fastEnough` send the writer to direct writes for a number of blocks, then the page cache is
-/// tried again. Running both at once gains nothing: a
-/// buffered write and a direct write of one file exclude each other (ext4 holds the file's
-/// lock through a direct write's wait), so two writers, one each way, wrote no faster than the
-/// two ways in turn.
+/// tried again. Running both at once gains nothing: a buffered write and a direct write of one
+/// file exclude each other (ext4 holds the file's lock through a direct write's wait), so two
+/// writers, one each way, wrote no faster than the two ways in turn.
 struct CaptureWritePath {
     /// Where the next piece goes.
     enum Way: Equatable {
