@@ -16,8 +16,10 @@ public struct Size: Hashable, Sendable, CustomStringConvertible {
         self.init(width: width, height: height)
     }
 
-    /// No width, no height.
-    public static let zero = Size(0, 0)
+    /// No width, no height. Computed, not a stored `static let`: another module reads a stored
+    /// one through its lazy global's accessor, a call on every use — in the router's layout
+    /// pass, every controller (docs/performance.md, "zero without a call").
+    public static var zero: Size { Size(0, 0) }
 
     /// Canonical trace form: `WxH`, each number as `CanonicalNumber` prints it.
     public var description: String {
@@ -43,8 +45,8 @@ public struct Point: Hashable, Sendable, CustomStringConvertible {
         self.init(x: x, y: y)
     }
 
-    /// The origin.
-    public static let zero = Point(x: 0, y: 0)
+    /// The origin. Computed, as `Size.zero` is.
+    public static var zero: Point { Point(x: 0, y: 0) }
 
     /// Canonical trace form: `x,y`, each number as `CanonicalNumber` prints it.
     public var description: String {
@@ -75,8 +77,8 @@ public struct Rect: Hashable, Sendable, CustomStringConvertible {
         self.init(origin: origin, size: size)
     }
 
-    /// An empty rect at the origin.
-    public static let zero = Rect(origin: .zero, size: .zero)
+    /// An empty rect at the origin. Computed, as `Size.zero` is.
+    public static var zero: Rect { Rect(origin: .zero, size: .zero) }
 
     /// The left edge.
     public var minX: Double { origin.x }
