@@ -49,9 +49,16 @@ struct ChildEndpoints {
     }
 
     /// Starts loading the child at `index` (if any) into the cache while the walk is busy with
-    /// the one before it. A large hierarchy does not fit in the caches, and a walk's first touch
+    /// the ones before it. A large hierarchy does not fit in the caches, and a walk's first touch
     /// of each child — reading its type in `local(at:)` — was half of the samples of the size
-    /// walk's loop at 100k controllers; the next sibling is known a whole subtree ahead.
+    /// walk's loop at 100k controllers; the later siblings are known a whole subtree ahead.
+    ///
+    /// The walks fetch four children ahead: a leaf takes a walk some 50 ns, less than a load
+    /// from memory on these VMs, so a sibling fetched one child ahead had not arrived when the
+    /// walk reached it. At 100k controllers in turns (docs/performance.md, issue 27 item 9,
+    /// "four children ahead"): one ahead 11.4–11.8 M hops/s, three 11.8–12.8, four 12.0–12.5.
+    /// The four calls are written out at each walk: a method of this struct making them copied
+    /// (retained) the array, and a loop was slower at 10k.
     @inline(__always)
     func prefetch(at index: Int) {
         guard index < all.count else { return }

@@ -216,13 +216,17 @@ extension Controller {
     private func forwardSizeTransitionNow(
         to size: Size, targets: Range<Int>, from start: Int, transition: TransitionInfo, cause: EventRef, depth: Int
     ) -> WalkStop<SizeWalkFrame>? {
-        // The first child: each next one is prefetched while the walk is in the one before.
+        // The first four children: each later one is prefetched four ahead of the walk
+        // (`ChildEndpoints.prefetch(at:)`).
         endpoints.prefetch(at: start)
+        endpoints.prefetch(at: start + 1)
+        endpoints.prefetch(at: start + 2)
+        endpoints.prefetch(at: start + 3)
         for slot in start..<targets.upperBound {
-            // The next child, before this one is first read: a Swift behaviour's `size(forChild:)`
+            // The child four ahead, before this one is first read: a Swift behaviour's `size(forChild:)`
             // reads this child's id right below, and a prefetch issued after that waited for its
             // load (docs/performance.md, issue 28, fifth pass).
-            endpoints.prefetch(at: slot + 1)
+            endpoints.prefetch(at: slot + 4)
             // The query (SFC) is recorded here, or by the child with its `viewWillTransition`.
             let answer = sizeRule(forChildAt: slot, parentSize: size)
             // R4: an edge decided by SFC is skipped when the size does not change.
@@ -372,10 +376,14 @@ extension Controller {
     /// it can be; returns where an async message is needed, nil when every child is done.
     private func layOutChildrenNow(_ pass: LayoutPass, from start: Int, depth: Int) -> WalkStop<LayoutWalkFrame>? {
         guard start <= pass.last else { return nil }
-        endpoints.prefetch(at: max(start, pass.first))
-        for slot in max(start, pass.first)...pass.last where slots.indices.contains(slot) && slots[slot].announced != nil {
+        let first = max(start, pass.first)
+        endpoints.prefetch(at: first)
+        endpoints.prefetch(at: first + 1)
+        endpoints.prefetch(at: first + 2)
+        endpoints.prefetch(at: first + 3)
+        for slot in first...pass.last where slots.indices.contains(slot) && slots[slot].announced != nil {
             slots[slot].announced = nil
-            endpoints.prefetch(at: slot + 1)
+            endpoints.prefetch(at: slot + 4)
             guard let unretained = synchronousChild(at: slot, depth: depth) else { return .child(slot: slot, answer: .zero) }
             let frame = childFrame(at: slot)
             let outcome = unretained._withUnsafeGuaranteedRef { child in
