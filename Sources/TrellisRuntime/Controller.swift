@@ -380,8 +380,7 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
     func runViewWillTransitionBeforeSuper(to size: Size, transition: TransitionInfo, event: EventRef) -> SuperStep {
         // As a layout hook runs: what it notes or requests is caused by `event`, in `transition`.
         let hook = environment.beginHook(event, transition: transition.id)
-        let step = settings.viewWillTransitionBeforeSuper(
-            to: size, with: TransitionCoordinator(info: transition, registrar: environment.registrar, owner: id), in: self)
+        let step = settings.viewWillTransitionBeforeSuper(to: size, transition: transition, registrarNumber: environment.registrar.number, owner: id, in: self)
         environment.endHook(hook)
         defaultHooks = settings.learnedDefaultHooks
         if step == .suppress { recordSizeWalkSuppression(event: event, transition: transition) }
@@ -933,6 +932,8 @@ extension Controller {
 /// share one box, so a controller carries a pointer instead of some seventy bytes.
 final class ControllerSettings: Sendable {
     let behavior: any ViewControllerBehavior
+    /// `behavior`'s size hooks compiled for its type, made once a box.
+    let sizeHooks: SizeHooks
     let grantPolicy: GrantPolicy
     let presentationDescription: PresentationControllerDescription
     let delegate: (any AdaptivePresentationDelegate)?
@@ -948,6 +949,7 @@ final class ControllerSettings: Sendable {
         layout: ChildLayout
     ) {
         self.behavior = behavior
+        self.sizeHooks = behavior._sizeHooks()
         self.grantPolicy = grantPolicy
         self.presentationDescription = presentationDescription
         self.delegate = delegate
@@ -958,18 +960,18 @@ final class ControllerSettings: Sendable {
         behavior: DefaultBehavior(), grantPolicy: .none, presentationDescription: PresentationControllerDescription(), delegate: nil,
         layout: .overlay)
 
-    /// `behavior`'s `viewWillTransitionBeforeSuper`, called on the behaviour where it is kept:
-    /// reached through a closure or a computed property, the size walk copied the behaviour
-    /// (an existential) out of the settings and destroyed the copy after, on every controller.
+    /// `behavior`'s `viewWillTransitionBeforeSuper`, with what its coordinator is made of.
     @inline(__always)
-    func viewWillTransitionBeforeSuper(to size: Size, with coordinator: TransitionCoordinator, in vc: isolated Controller) -> SuperStep {
-        behavior.viewWillTransitionBeforeSuper(to: size, with: coordinator, in: vc)
+    func viewWillTransitionBeforeSuper(
+        to size: Size, transition: TransitionInfo, registrarNumber: Int, owner: ControllerID, in vc: isolated Controller
+    ) -> SuperStep {
+        sizeHooks.beforeSuper(size, transition, registrarNumber, owner, vc)
     }
 
     /// `behavior`'s `size(forChild:parentSize:in:)`, called on the behaviour where it is kept.
     @inline(__always)
     func size(forChild child: ControllerID, parentSize: Size, in vc: isolated Controller) -> Size {
-        behavior.size(forChild: child, parentSize: parentSize, in: vc)
+        sizeHooks.sizeForChild(child, parentSize, vc)
     }
 
     /// The `DefaultHook` bits of the hooks `behavior` is known to leave as the defaults.

@@ -51,13 +51,20 @@ public struct TransitionCoordinator: Sendable {
     /// made for every controller whose Swift behaviour's size hook a walk runs, and the retain
     /// and release of a reference it held were a tenth of such a walk (docs/performance.md,
     /// issue 28, fourth pass). Registering a block, which is rare, looks the number up.
-    let registrarNumber: Int
+    @usableFromInline let registrarNumber: Int
     /// The controller the coordinator was handed to; registrations are traced under its name.
     public let owner: ControllerID
 
     init(info: TransitionInfo, registrar: CoordinatorRegistrar, owner: ControllerID) {
+        self.init(info: info, registrarNumber: registrar.number, owner: owner)
+    }
+
+    /// A coordinator made where a hook is called (`SizeHooks`): inlined there, it costs nothing
+    /// when the hook does not read it.
+    @usableFromInline
+    init(info: TransitionInfo, registrarNumber: Int, owner: ControllerID) {
         self.info = info
-        self.registrarNumber = registrar.number
+        self.registrarNumber = registrarNumber
         self.owner = owner
     }
 

@@ -57,6 +57,9 @@ public protocol ViewControllerBehavior: Sendable {
     /// The JSON type of the value `action` expects; an action with a value of another type (or
     /// none) is refused with an error before `perform` runs. nil (the default): any value, or none.
     func valueType(forAction action: String) -> ActionValueType?
+    /// The runtime's: this behaviour's size hooks compiled for its type (`SizeHooks`). Leave it
+    /// as it is; its default implementation is the only one.
+    func _sizeHooks() -> SizeHooks
 }
 
 extension ViewControllerBehavior {
