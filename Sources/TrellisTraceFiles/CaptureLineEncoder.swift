@@ -39,16 +39,29 @@ final class CaptureLineEncoder: CaptureByteBuffer {
     /// `{"seq":`, or `{"node":…,"seq":` for a recorder whose node is not the header's.
     @exclusivity(unchecked) private var linePrefix: [UInt8] = []
     @exclusivity(unchecked) private var prefixNode: String?
-    /// `},"time":…}` and a newline: the end of every line of the time `tailTime`.
-    @exclusivity(unchecked) private var timeTail: [UInt8] = []
+    /// The runs of a frequent line that repeat: `]},"time":…}` and a newline (the end of every
+    /// line of the time `tailTime`, from its first, second or third byte on), the fields after
+    /// the controller for each message form (those of the step and transition `middleKey`),
+    /// the last cause with the key after it, and `linePrefix`.
+    private let slots = CaptureLineSlots()
     @exclusivity(unchecked) private var tailTime: UInt64?
+    /// The step and transition the middles were made for (`middleKey(_:)`); 0 in
+    /// `middleTransitions` before the first.
+    @exclusivity(unchecked) private var middleKey: UInt64 = 0
+    @exclusivity(unchecked) private var middleTransitions: UInt8 = 0
+    /// The cause the cause slot holds (`noCauseKept` for none): its node and its sequence.
+    @exclusivity(unchecked) private var slotCauseNode = CaptureLineEncoder.noCauseKept
+    @exclusivity(unchecked) private var slotCauseSequence: UInt64 = 0
+    /// Whether `linePrefix` fits its slot.
+    @exclusivity(unchecked) private var prefixInSlot = false
     /// The last header line written.
     @exclusivity(unchecked) private var header: TraceCaptureFormat.Header?
     /// The recorder whose tables the caches above follow (its chunk pool stands for it).
     @exclusivity(unchecked) private var tablesOwner: ObjectIdentifier?
     /// The most bytes a frequent line can take: the prefix, a cause prefix, two names, three
-    /// sizes' texts, the time's tail, and less than 512 bytes of other numbers (five of at most
-    /// 20 bytes), keys and punctuation; and what `putWords` writes past the last piece.
+    /// sizes' texts, and less than 1024 bytes of slots' texts (the middle, the cause, the tail:
+    /// at most `CaptureLineSlots.textRoom` each), other numbers (at most 20 bytes each), keys
+    /// and punctuation; and what `putWords` writes past the last piece.
     @exclusivity(unchecked) private var lineBound = 0
     /// The text of the last line's sequence number and Lamport clock, counted up line by line.
     @exclusivity(unchecked) private var sequenceText = DecimalTextCounter()
@@ -158,7 +171,10 @@ final class CaptureLineEncoder: CaptureByteBuffer {
         if prefixNode != node {
             prefixNode = node
             linePrefix = Array((node == header?.node ? "{\"seq\":" : "{\"node\":" + JSONWriter.quoted(node) + ",\"seq\":").utf8)
+            prefixInSlot = linePrefix.withUnsafeBytes { slots.store($0, in: CaptureLineSlots.prefix) }
         }
+        // The cause slot names a node by its text, from the tables of the chunk before.
+        slotCauseNode = Self.noCauseKept
         while causePrefixes.count < chunk.tables.nodes.count {
             let quoted = JSONWriter.quoted(chunk.tables.nodes[causePrefixes.count])
             causePrefixes.append(Array(quoted.utf8.dropLast()) + [0x23])
@@ -166,7 +182,7 @@ final class CaptureLineEncoder: CaptureByteBuffer {
         }
         followSizes(chunk.tables.sizes)
         followNames(chunk)
-        lineBound = linePrefix.count + longestCausePrefix + 2 * longestName + 3 * longestSize + timeTail.count + 512 + Self.wordPadding
+        lineBound = linePrefix.count + longestCausePrefix + 2 * longestName + 3 * longestSize + 1024 + Self.wordPadding
     }
 
     /// Makes the text of the sizes interned since the last chunk.
@@ -225,100 +241,169 @@ final class CaptureLineEncoder: CaptureByteBuffer {
         if let start = cache.baseAddress { putWords(start + range.lowerBound, range.count) }
     }
 
-    /// Makes `timeTail` the end of a line of `time`.
+    /// Makes the tail slot the end of a line of `time`: `]},"time":…}` and a newline.
     private func makeTimeTail(_ time: UInt64) {
         let start = count
-        reserve(9)
-        put("},\"time\":")
+        reserve(10)
+        put("]},\"time\":")
         putDecimal(time)
         reserve(2)
         put("}\n")
-        timeTail.removeAll(keepingCapacity: true)
-        timeTail.append(contentsOf: UnsafeRawBufferPointer(start: base + start, count: count - start))
+        slots.store(UnsafeRawBufferPointer(start: base + start, count: count - start), in: CaptureLineSlots.tail)
         count = start
         tailTime = time
-        lineBound = max(lineBound, linePrefix.count + longestCausePrefix + 2 * longestName + 3 * longestSize + timeTail.count + 512 + Self.wordPadding)
+    }
+
+    /// The tail slot from its byte `offset` on: 0 after a bracket's last number, 1 after an open
+    /// payload object, 2 after a closed one.
+    @inline(__always)
+    private func putTail(from offset: Int) {
+        putWords(slots.text(CaptureLineSlots.tail) + offset, slots.count(CaptureLineSlots.tail) &- offset)
+    }
+
+    @inline(__always)
+    private func putMiddle(_ form: Int) {
+        putWords(slots.text(CaptureLineSlots.middles &+ form), slots.count(CaptureLineSlots.middles &+ form))
+    }
+
+    /// The middles' key: an event's step and transition in one word, and 1 without a transition
+    /// or 2 with one.
+    @inline(__always)
+    private static func middleKey(_ event: CompactTraceEvent) -> (UInt64, UInt8) {
+        let transition = event.hasTransition ? UInt32(bitPattern: event.transitionID) : 0
+        return (UInt64(UInt32(bitPattern: event.step)) << 32 | UInt64(transition), event.hasTransition ? 2 : 1)
+    }
+
+    /// The fields from `,"transition":` to the payload's first value of each frequent form, the
+    /// middle slots' texts: `viewWillTransition`, `sizeForChild`, then each layout callback
+    /// without a frame, with one at (0,0) (its origin written) and with one at an origin.
+    private static let forms: [StaticString] = [
+        ",\"kind\":\"delivery\",\"message\":\"viewWillTransition\",\"payload\":{\"to\":[",
+        ",\"kind\":\"query\",\"message\":\"sizeForChild\",\"payload\":{\"child\":",
+        ",\"kind\":\"layout\",\"message\":\"viewWillLayoutSubviews\",\"payload\":{",
+        ",\"kind\":\"layout\",\"message\":\"viewWillLayoutSubviews\",\"payload\":{\"frame\":[0,0,",
+        ",\"kind\":\"layout\",\"message\":\"viewWillLayoutSubviews\",\"payload\":{\"frame\":[",
+        ",\"kind\":\"layout\",\"message\":\"viewDidLayoutSubviews\",\"payload\":{",
+        ",\"kind\":\"layout\",\"message\":\"viewDidLayoutSubviews\",\"payload\":{\"frame\":[0,0,",
+        ",\"kind\":\"layout\",\"message\":\"viewDidLayoutSubviews\",\"payload\":{\"frame\":[",
+    ]
+
+    /// Makes the middle slots for the transition and step of `event` (written at the end of the
+    /// buffer to reuse its number writers, then moved; before the line's first byte).
+    @inline(never)
+    private func makeMiddles(_ event: CompactTraceEvent) {
+        let start = count
+        reserve(64)
+        put(",\"transition\":")
+        if let transition = event.transition { putInteger(Int64(transition)) } else { put("null") }
+        reserve(16)
+        put(",\"step\":")
+        putInteger(Int64(event.step))
+        let fieldsEnd = count
+        for (form, text) in Self.forms.enumerated() {
+            count = fieldsEnd
+            reserve(text.utf8CodeUnitCount)
+            put(text)
+            // At most 14 + 11 + 8 + 11 bytes of fields and 76 of a form: always fits.
+            slots.store(UnsafeRawBufferPointer(start: base + start, count: count - start), in: CaptureLineSlots.middles + form)
+        }
+        count = start
+        (middleKey, middleTransitions) = Self.middleKey(event)
     }
 
     private func encode(_ event: CompactTraceEvent, sequence: UInt64, _ chunk: TraceChunk, names: UnsafeRawBufferPointer, sizes: UnsafeRawBufferPointer) {
-        switch event.code {
-        case .other:
+        guard event.code != .other else {
             other(event, sequence: sequence, chunk, names: names)
             return
+        }
+        let key = Self.middleKey(event)
+        if key.0 != middleKey || key.1 != middleTransitions { makeMiddles(event) }
+        reserve(lineBound)
+        head(event, sequence, names)
+        switch event.code {
+        case .other:
+            // Written by `other` (the guard above).
+            return
         case .viewWillTransition:
-            reserve(lineBound)
-            head(event, sequence, names)
-            put(",\"kind\":\"delivery\",\"message\":\"viewWillTransition\",\"payload\":{\"to\":[")
+            putMiddle(0)
             putText(sizes, sizeRanges[Int(event.first)])
-            put(0x5D)
+            putTail(from: 0)
         case .sizeForChild:
-            reserve(lineBound)
-            head(event, sequence, names)
-            put(",\"kind\":\"query\",\"message\":\"sizeForChild\",\"payload\":{\"child\":")
+            putMiddle(1)
             putText(names, quotedRanges[Int(event.detail)])
             put(",\"parent\":[")
             putText(sizes, sizeRanges[Int(event.first)])
             put("],\"answer\":[")
             putText(sizes, sizeRanges[Int(event.second)])
-            put(0x5D)
+            putTail(from: 0)
         case .viewWillLayoutSubviews:
-            reserve(lineBound)
-            head(event, sequence, names)
-            put(",\"kind\":\"layout\",\"message\":\"viewWillLayoutSubviews\",\"payload\":{")
-            frame(event, sizes)
+            layout(event, firstForm: 2, sizes)
         case .viewDidLayoutSubviews:
-            reserve(lineBound)
-            head(event, sequence, names)
-            put(",\"kind\":\"layout\",\"message\":\"viewDidLayoutSubviews\",\"payload\":{")
-            frame(event, sizes)
+            layout(event, firstForm: 5, sizes)
         }
-        put(timeTail)
     }
 
-    /// Everything from the line's start to the step number.
+    /// Everything from the line's start to the controller's name.
     @inline(__always)
     private func head(_ event: CompactTraceEvent, _ sequence: UInt64, _ names: UnsafeRawBufferPointer) {
-        put(linePrefix)
+        if prefixInSlot {
+            putWords(slots.text(CaptureLineSlots.prefix), slots.count(CaptureLineSlots.prefix))
+        } else {
+            put(linePrefix)
+        }
         sequenceText.put(sequence, into: self)
         put(",\"lamport\":")
-        lamportText.put(sequence &+ UInt64(event.lamportOffset), into: self)
-        cause(event)
-        put(",\"controller\":")
+        if event.lamportOffset == 0 {
+            sequenceText.putAgain(into: self)
+        } else {
+            lamportText.put(sequence &+ UInt64(event.lamportOffset), into: self)
+        }
+        if event.causeNode == slotCauseNode && event.causeSequence == slotCauseSequence {
+            putWords(slots.text(CaptureLineSlots.cause), slots.count(CaptureLineSlots.cause))
+        } else {
+            cause(event)
+        }
         putText(names, quotedRanges[Int(event.controller)])
-        put(",\"transition\":")
-        if let transition = event.transition { putInteger(Int64(transition)) } else { put("null") }
-        put(",\"step\":")
-        putInteger(Int64(event.step))
     }
 
-    /// `,"cause":` and the cause, `"node#sequence"` or `null`.
-    @inline(__always)
+    /// `,"cause":` and the cause, `"node#sequence"` or `null`, then `,"controller":`; kept in
+    /// the cause slot for the lines after with the same cause.
     private func cause(_ event: CompactTraceEvent) {
-        put(",\"cause\":")
+        let start = count
         if event.causeNode >= 0 {
+            put(",\"cause\":")
             put(causePrefixes[Int(event.causeNode)])
             putDecimal(event.causeSequence)
-            put(0x22)
+            put("\",\"controller\":")
         } else {
-            put("null")
+            put(",\"cause\":null,\"controller\":")
         }
+        let kept = slots.store(UnsafeRawBufferPointer(start: base + start, count: count - start), in: CaptureLineSlots.cause)
+        slotCauseNode = kept ? event.causeNode : Self.noCauseKept
+        slotCauseSequence = event.causeSequence
     }
 
-    /// A layout event's `"frame":[x,y,width,height]`, if it carries one.
+    /// `slotCauseNode` while the cause slot holds nothing (-1 is an event's "no cause").
+    private static let noCauseKept = Int16.min
+
+    /// A layout event's payload from its first value and the line's tail: `"frame":[x,y,width,height]`
+    /// if it carries one. `firstForm`: the middle of its callback without a frame.
     @inline(__always)
-    private func frame(_ event: CompactTraceEvent, _ sizes: UnsafeRawBufferPointer) {
+    private func layout(_ event: CompactTraceEvent, firstForm: Int, _ sizes: UnsafeRawBufferPointer) {
         switch event.detail {
         case CompactTraceEvent.frameAtZero:
-            put("\"frame\":[0,0,")
+            putMiddle(firstForm &+ 1)
         case CompactTraceEvent.frameWithOrigin:
-            put("\"frame\":[")
+            putMiddle(firstForm &+ 2)
             putText(sizes, sizeRanges[Int(event.first)])
             put(0x2C)
         default:
+            putMiddle(firstForm)
+            putTail(from: 1)
             return
         }
         putText(sizes, sizeRanges[Int(event.second)])
-        put(0x5D)
+        putTail(from: 0)
     }
 
     /// An event outside the compact form's payloads: its message and clocks from the log's side
@@ -331,12 +416,11 @@ final class CaptureLineEncoder: CaptureByteBuffer {
         put(",\"lamport\":")
         putDecimal(event.lamport)
         cause(compact)
-        put(",\"controller\":")
         putText(names, quotedRanges[Int(compact.controller)])
         putMessageFields(of: event)
-        // The payload object is closed: the tail without its brace.
-        reserve(timeTail.count)
-        timeTail.withUnsafeBytes { put(UnsafeRawBufferPointer(rebasing: $0.dropFirst())) }
+        // The payload object is closed: the tail without its bracket and brace.
+        reserve(CaptureLineSlots.slotSize)
+        putTail(from: 2)
     }
 
     /// `,"transition":…,"step":…,"kind":…,"message":…,"payload":{…}`: the fields of a line

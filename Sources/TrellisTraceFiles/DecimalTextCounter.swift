@@ -26,8 +26,15 @@ struct DecimalTextCounter {
     mutating func put(_ number: UInt64, into buffer: CaptureByteBuffer) {
         if !(number == value &+ 1 && digits != 0 && countUp()) { set(number) }
         value = number
+        putAgain(into: buffer)
+    }
+
+    /// Writes the last number's text again, with the same room made: an event's Lamport clock
+    /// where it equals its sequence number (on one node, until a clock from another moves it).
+    @inline(__always)
+    func putAgain(into buffer: CaptureByteBuffer) {
         guard digits != 0 else {
-            buffer.putDecimal(number)
+            buffer.putDecimal(value)
             return
         }
         let target = UnsafeMutableRawPointer(buffer.base + buffer.count)
