@@ -33,8 +33,10 @@ final class CaptureLineEncoder: CaptureByteBuffer {
     @exclusivity(unchecked) private var sizeTexts = CaptureLineEncoder.padding
     @exclusivity(unchecked) private var sizeRanges: [Range<Int>] = []
     @exclusivity(unchecked) private var longestSize = 0
-    /// `"node#` of each node, for causes.
-    @exclusivity(unchecked) private var causePrefixes: [[UInt8]] = []
+    /// `"node#` of each node, for causes, one after the other in `causeTexts` (padded as
+    /// `quotedNames` is): node `i`'s bytes are `causeTexts[causeRanges[i]]`.
+    @exclusivity(unchecked) private var causeTexts = CaptureLineEncoder.padding
+    @exclusivity(unchecked) private var causeRanges: [Range<Int>] = []
     @exclusivity(unchecked) private var longestCausePrefix = 0
     /// `{"seq":`, or `{"node":…,"seq":` for a recorder whose node is not the header's.
     @exclusivity(unchecked) private var linePrefix: [UInt8] = []
@@ -135,13 +137,24 @@ final class CaptureLineEncoder: CaptureByteBuffer {
         follow(chunk)
         quotedNames.withUnsafeBytes { names in
             sizeTexts.withUnsafeBytes { sizes in
-                chunk.log.forEach { event, sequence, time in
-                    if time != tailTime { makeTimeTail(time) }
-                    encode(event, sequence: sequence, chunk, names: names, sizes: sizes)
-                    if count >= limit { handOver(self) }
+                causeTexts.withUnsafeBytes { causes in
+                    let texts = Texts(names: names, sizes: sizes, causes: causes)
+                    chunk.log.forEach { event, sequence, time in
+                        if time != tailTime { makeTimeTail(time) }
+                        encode(event, sequence: sequence, chunk, texts)
+                        if count >= limit { handOver(self) }
+                    }
                 }
             }
         }
+    }
+
+    /// The caches of quoted names, sizes' texts and causes' node texts while a chunk is encoded
+    /// (they change only in `follow`, between chunks).
+    private struct Texts {
+        var names: UnsafeRawBufferPointer
+        var sizes: UnsafeRawBufferPointer
+        var causes: UnsafeRawBufferPointer
     }
 
     /// Brings the caches up to `chunk`: its recorder, run, node, nodes, names and sizes.
@@ -158,7 +171,8 @@ final class CaptureLineEncoder: CaptureByteBuffer {
             sizeTexts = Self.padding
             sizeRanges.removeAll()
             longestSize = 0
-            causePrefixes.removeAll()
+            causeTexts = Self.padding
+            causeRanges.removeAll()
             longestCausePrefix = 0
             prefixNode = nil
         }
@@ -175,10 +189,11 @@ final class CaptureLineEncoder: CaptureByteBuffer {
         }
         // The cause slot names a node by its text, from the tables of the chunk before.
         slotCauseNode = Self.noCauseKept
-        while causePrefixes.count < chunk.tables.nodes.count {
-            let quoted = JSONWriter.quoted(chunk.tables.nodes[causePrefixes.count])
-            causePrefixes.append(Array(quoted.utf8.dropLast()) + [0x23])
-            longestCausePrefix = max(longestCausePrefix, causePrefixes[causePrefixes.count - 1].count)
+        while causeRanges.count < chunk.tables.nodes.count {
+            let quoted = JSONWriter.quoted(chunk.tables.nodes[causeRanges.count])
+            let text = Self.appendPadded(quoted.utf8.dropLast() + [0x23], to: &causeTexts)
+            causeRanges.append(text)
+            longestCausePrefix = max(longestCausePrefix, text.count)
         }
         followSizes(chunk.tables.sizes)
         followNames(chunk)
@@ -235,10 +250,10 @@ final class CaptureLineEncoder: CaptureByteBuffer {
         return start..<end
     }
 
-    /// Copies a cache's text (`quotedNames`, `sizeTexts`) with `putWords`.
+    /// Copies a cache's text (`quotedNames`, `sizeTexts`, `causeTexts`) with `putWords`.
     @inline(__always)
-    private func putText(_ cache: UnsafeRawBufferPointer, _ range: Range<Int>) {
-        if let start = cache.baseAddress { putWords(start + range.lowerBound, range.count) }
+    private func putText(_ cache: UnsafeRawBufferPointer, _ range: Range<Int>, _ out: inout CaptureLineCursor) {
+        if let start = cache.baseAddress { out.putWords(start + range.lowerBound, range.count) }
     }
 
     /// Makes the tail slot the end of a line of `time`: `]},"time":…}` and a newline.
@@ -257,13 +272,13 @@ final class CaptureLineEncoder: CaptureByteBuffer {
     /// The tail slot from its byte `offset` on: 0 after a bracket's last number, 1 after an open
     /// payload object, 2 after a closed one.
     @inline(__always)
-    private func putTail(from offset: Int) {
-        putWords(slots.text(CaptureLineSlots.tail) + offset, slots.count(CaptureLineSlots.tail) &- offset)
+    private func putTail(from offset: Int, _ out: inout CaptureLineCursor) {
+        out.putWords(slots.text(CaptureLineSlots.tail) + offset, slots.count(CaptureLineSlots.tail) &- offset)
     }
 
     @inline(__always)
-    private func putMiddle(_ form: Int) {
-        putWords(slots.text(CaptureLineSlots.middles &+ form), slots.count(CaptureLineSlots.middles &+ form))
+    private func putMiddle(_ form: Int, _ out: inout CaptureLineCursor) {
+        out.putWords(slots.text(CaptureLineSlots.middles &+ form), slots.count(CaptureLineSlots.middles &+ form))
     }
 
     /// The middles' key: an event's step and transition in one word, and 1 without a transition
@@ -311,74 +326,76 @@ final class CaptureLineEncoder: CaptureByteBuffer {
         (middleKey, middleTransitions) = Self.middleKey(event)
     }
 
-    private func encode(_ event: CompactTraceEvent, sequence: UInt64, _ chunk: TraceChunk, names: UnsafeRawBufferPointer, sizes: UnsafeRawBufferPointer) {
+    private func encode(_ event: CompactTraceEvent, sequence: UInt64, _ chunk: TraceChunk, _ texts: Texts) {
         guard event.code != .other else {
-            other(event, sequence: sequence, chunk, names: names)
+            other(event, sequence: sequence, chunk, texts)
             return
         }
         let key = Self.middleKey(event)
         if key.0 != middleKey || key.1 != middleTransitions { makeMiddles(event) }
         reserve(lineBound)
-        head(event, sequence, names)
+        var out = CaptureLineCursor(at: self)
+        head(event, sequence, texts, &out)
         switch event.code {
         case .other:
             // Written by `other` (the guard above).
             return
         case .viewWillTransition:
-            putMiddle(0)
-            putText(sizes, sizeRanges[Int(event.first)])
-            putTail(from: 0)
+            putMiddle(0, &out)
+            putText(texts.sizes, sizeRanges[Int(event.first)], &out)
+            putTail(from: 0, &out)
         case .sizeForChild:
-            putMiddle(1)
-            putText(names, quotedRanges[Int(event.detail)])
-            put(",\"parent\":[")
-            putText(sizes, sizeRanges[Int(event.first)])
-            put("],\"answer\":[")
-            putText(sizes, sizeRanges[Int(event.second)])
-            putTail(from: 0)
+            putMiddle(1, &out)
+            putText(texts.names, quotedRanges[Int(event.detail)], &out)
+            out.put(",\"parent\":[")
+            putText(texts.sizes, sizeRanges[Int(event.first)], &out)
+            out.put("],\"answer\":[")
+            putText(texts.sizes, sizeRanges[Int(event.second)], &out)
+            putTail(from: 0, &out)
         case .viewWillLayoutSubviews:
-            layout(event, firstForm: 2, sizes)
+            layout(event, firstForm: 2, texts.sizes, &out)
         case .viewDidLayoutSubviews:
-            layout(event, firstForm: 5, sizes)
+            layout(event, firstForm: 5, texts.sizes, &out)
         }
+        count(upTo: out)
     }
 
     /// Everything from the line's start to the controller's name.
     @inline(__always)
-    private func head(_ event: CompactTraceEvent, _ sequence: UInt64, _ names: UnsafeRawBufferPointer) {
+    private func head(_ event: CompactTraceEvent, _ sequence: UInt64, _ texts: Texts, _ out: inout CaptureLineCursor) {
         if prefixInSlot {
-            putWords(slots.text(CaptureLineSlots.prefix), slots.count(CaptureLineSlots.prefix))
+            out.putWords(slots.text(CaptureLineSlots.prefix), slots.count(CaptureLineSlots.prefix))
         } else {
-            put(linePrefix)
+            linePrefix.withUnsafeBytes { out.put($0) }
         }
-        sequenceText.put(sequence, into: self)
-        put(",\"lamport\":")
+        sequenceText.put(sequence, at: &out)
+        out.put(",\"lamport\":")
         if event.lamportOffset == 0 {
-            sequenceText.putAgain(into: self)
+            sequenceText.putAgain(at: &out)
         } else {
-            lamportText.put(sequence &+ UInt64(event.lamportOffset), into: self)
+            lamportText.put(sequence &+ UInt64(event.lamportOffset), at: &out)
         }
         if event.causeNode == slotCauseNode && event.causeSequence == slotCauseSequence {
-            putWords(slots.text(CaptureLineSlots.cause), slots.count(CaptureLineSlots.cause))
+            out.putWords(slots.text(CaptureLineSlots.cause), slots.count(CaptureLineSlots.cause))
         } else {
-            cause(event)
+            cause(event, texts.causes, &out)
         }
-        putText(names, quotedRanges[Int(event.controller)])
+        putText(texts.names, quotedRanges[Int(event.controller)], &out)
     }
 
     /// `,"cause":` and the cause, `"node#sequence"` or `null`, then `,"controller":`; kept in
     /// the cause slot for the lines after with the same cause.
-    private func cause(_ event: CompactTraceEvent) {
-        let start = count
+    private func cause(_ event: CompactTraceEvent, _ causes: UnsafeRawBufferPointer, _ out: inout CaptureLineCursor) {
+        let start = out.position
         if event.causeNode >= 0 {
-            put(",\"cause\":")
-            put(causePrefixes[Int(event.causeNode)])
-            putDecimal(event.causeSequence)
-            put("\",\"controller\":")
+            out.put(",\"cause\":")
+            putText(causes, causeRanges[Int(event.causeNode)], &out)
+            out.putDecimal(event.causeSequence)
+            out.put("\",\"controller\":")
         } else {
-            put(",\"cause\":null,\"controller\":")
+            out.put(",\"cause\":null,\"controller\":")
         }
-        let kept = slots.store(UnsafeRawBufferPointer(start: base + start, count: count - start), in: CaptureLineSlots.cause)
+        let kept = slots.storeWords(start, out.position - start, in: CaptureLineSlots.cause)
         slotCauseNode = kept ? event.causeNode : Self.noCauseKept
         slotCauseSequence = event.causeSequence
     }
@@ -389,38 +406,42 @@ final class CaptureLineEncoder: CaptureByteBuffer {
     /// A layout event's payload from its first value and the line's tail: `"frame":[x,y,width,height]`
     /// if it carries one. `firstForm`: the middle of its callback without a frame.
     @inline(__always)
-    private func layout(_ event: CompactTraceEvent, firstForm: Int, _ sizes: UnsafeRawBufferPointer) {
+    private func layout(_ event: CompactTraceEvent, firstForm: Int, _ sizes: UnsafeRawBufferPointer, _ out: inout CaptureLineCursor) {
         switch event.detail {
         case CompactTraceEvent.frameAtZero:
-            putMiddle(firstForm &+ 1)
+            putMiddle(firstForm &+ 1, &out)
         case CompactTraceEvent.frameWithOrigin:
-            putMiddle(firstForm &+ 2)
-            putText(sizes, sizeRanges[Int(event.first)])
-            put(0x2C)
+            putMiddle(firstForm &+ 2, &out)
+            putText(sizes, sizeRanges[Int(event.first)], &out)
+            out.put(0x2C)
         default:
-            putMiddle(firstForm)
-            putTail(from: 1)
+            putMiddle(firstForm, &out)
+            putTail(from: 1, &out)
             return
         }
-        putText(sizes, sizeRanges[Int(event.second)])
-        putTail(from: 0)
+        putText(sizes, sizeRanges[Int(event.second)], &out)
+        putTail(from: 0, &out)
     }
 
     /// An event outside the compact form's payloads: its message and clocks from the log's side
     /// table, its payload through the schema.
-    private func other(_ compact: CompactTraceEvent, sequence: UInt64, _ chunk: TraceChunk, names: UnsafeRawBufferPointer) {
+    private func other(_ compact: CompactTraceEvent, sequence: UInt64, _ chunk: TraceChunk, _ texts: Texts) {
         let event = chunk.log.event(compact, sequence: sequence, time: tailTime ?? 0, tables: chunk.tables)
         reserve(lineBound)
         put(linePrefix)
         putDecimal(sequence)
         put(",\"lamport\":")
         putDecimal(event.lamport)
-        cause(compact)
-        putText(names, quotedRanges[Int(compact.controller)])
+        var out = CaptureLineCursor(at: self)
+        cause(compact, texts.causes, &out)
+        putText(texts.names, quotedRanges[Int(compact.controller)], &out)
+        count(upTo: out)
         putMessageFields(of: event)
         // The payload object is closed: the tail without its bracket and brace.
         reserve(CaptureLineSlots.slotSize)
-        putTail(from: 2)
+        out = CaptureLineCursor(at: self)
+        putTail(from: 2, &out)
+        count(upTo: out)
     }
 
     /// `,"transition":…,"step":…,"kind":…,"message":…,"payload":{…}`: the fields of a line

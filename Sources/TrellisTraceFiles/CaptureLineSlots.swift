@@ -47,6 +47,24 @@ final class CaptureLineSlots {
         base.load(fromByteOffset: slot &* Self.slotSize &+ Self.slotSize &- 8, as: Int.self)
     }
 
+    /// Keeps the `byteCount` bytes at `source` as `slot`'s text, copied as `putWords` copies
+    /// (reading up to fifteen bytes past them, which a line's room covers); false (and the slot
+    /// emptied) when they do not fit.
+    @inline(__always)
+    func storeWords(_ source: UnsafeRawPointer, _ byteCount: Int, in slot: Int) -> Bool {
+        let target = base + slot &* Self.slotSize
+        let fits = byteCount <= Self.textRoom
+        if fits {
+            var offset = 0
+            repeat {
+                target.storeBytes(of: source.loadUnaligned(fromByteOffset: offset, as: SIMD16<UInt8>.self), toByteOffset: offset, as: SIMD16<UInt8>.self)
+                offset &+= 16
+            } while offset < byteCount
+        }
+        target.storeBytes(of: fits ? byteCount : 0, toByteOffset: Self.slotSize &- 8, as: Int.self)
+        return fits
+    }
+
     /// Keeps `bytes` as `slot`'s text; false (and the slot emptied) when they do not fit.
     @discardableResult
     func store(_ bytes: UnsafeRawBufferPointer, in slot: Int) -> Bool {
