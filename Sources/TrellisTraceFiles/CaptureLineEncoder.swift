@@ -58,8 +58,10 @@ final class CaptureLineEncoder: CaptureByteBuffer {
     @exclusivity(unchecked) private var prefixInSlot = false
     /// The last header line written.
     @exclusivity(unchecked) private var header: TraceCaptureFormat.Header?
-    /// The recorder whose tables the caches above follow (its chunk pool stands for it).
-    @exclusivity(unchecked) private var tablesOwner: ObjectIdentifier?
+    /// The recorder whose tables the caches above follow (its chunk pool stands for it). Weak,
+    /// not an `ObjectIdentifier`: a recorder freed and another made after it may get the same
+    /// address, and its tables must not be read through the first one's caches.
+    @exclusivity(unchecked) private weak var tablesOwner: TraceChunkPool?
     /// The most bytes a frequent line can take: the prefix, a cause prefix, two names, three
     /// sizes' texts, and less than 1024 bytes of slots' texts (the middle, the cause, the tail:
     /// at most `CaptureLineSlots.textRoom` each), other numbers (at most 20 bytes each), keys
@@ -161,9 +163,9 @@ final class CaptureLineEncoder: CaptureByteBuffer {
     private func follow(_ chunk: TraceChunk) {
         // The caches are by table position: chunks of another recorder (a writer shared by two)
         // number their names and sizes differently, so its first chunk starts them afresh.
-        let owner = chunk.buffers.map(ObjectIdentifier.init)
-        if owner != tablesOwner {
-            tablesOwner = owner
+        // A chunk without a pool (made outside a recorder) is of no recorder known.
+        if chunk.buffers == nil || chunk.buffers !== tablesOwner {
+            tablesOwner = chunk.buffers
             quotedNames = Self.padding
             quotedRanges.removeAll()
             unquoted = 0
