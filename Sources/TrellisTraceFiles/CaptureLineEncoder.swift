@@ -9,13 +9,15 @@ import TrellisTrace
 /// a `String` or an allocation per event:
 /// - what repeats is made once and copied: each controller's quoted name and each size's
 ///   numbers once per recorder (its table position), the time's closing text once per time run
-///   (the clock changes every few milliseconds), each frequent message's keys as one constant;
+///   (the clock changes every few milliseconds), the fields after the controller of each
+///   frequent form once per step and transition, the cause once per cause
+///   (`CaptureLineSlots`);
 /// - numbers are written two digits at a time, strings escaped byte by byte
 ///   (`JSONTextBytes.swift`), the rare events outside the compact form's payloads through
 ///   `CaptureLinePayloadBytesWriter`.
 ///
 /// Room for a whole frequent line is made once per line (`lineBound`), then its pieces are
-/// copied unchecked into the buffer. As with the buffer's own fields, only the file writer's
+/// copied unchecked into the buffer through a cursor (`CaptureLineCursor`), its end stored once. As with the buffer's own fields, only the file writer's
 /// queue uses an encoder, one call at a time: run-time exclusivity checks of the caches, read
 /// for every event, would prove nothing.
 final class CaptureLineEncoder: CaptureByteBuffer {
