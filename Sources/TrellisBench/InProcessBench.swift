@@ -216,6 +216,23 @@ package enum InProcessBench {
         return best
     }
 
+    /// The JSON Lines encoder alone (`jsonl-encode`): one size transition of `shape` recorded
+    /// into a sink that keeps its chunks, then encoded `rounds` times beside copying its bytes;
+    /// events per second of each (the best round of each).
+    package static func lineEncodingEventsPerSecond(_ shape: HierarchyShape, rounds: Int) async throws -> (encode: Double, copy: Double, events: Int, bytes: Int) {
+        let timing = CaptureLineEncodeTiming()
+        let recorder = TraceRecorder(storage: .file(timing))
+        let window = try await Window(shape.hierarchy(windowSize: Size(320, 568)), environment: RuntimeEnvironment(recorder: recorder))
+        await window.start()
+        recorder.flush()
+        timing.removeAll()
+        try await window.perform(.environmentChange(size: Size(568, 320), traits: nil))
+        recorder.flush()
+        let events = timing.eventCount
+        let (encode, copy, bytes) = timing.seconds(rounds: rounds)
+        return (Double(events) / encode, Double(events) / copy, events, bytes)
+    }
+
     /// Seconds for `count` alternating size transitions of one hierarchy (trace discarded unless
     /// `storage` says otherwise), for profiling the router alone; `superOnly`: every controller
     /// with `SuperOnlyBehavior`, the Swift side of `inproc-swift-super`.

@@ -59,7 +59,7 @@ struct BenchCommand: AsyncParsableCommand {
     /// The figures, by the names their lines start with.
     static let figureNames = [
         "inproc-hops", "inproc-hops-file-trace", "inproc-swift-super", "memory-per-controller", "storyboard-import", "zmq-throughput", "zmq-rtt", "zmtp-rtt",
-        "distributed-traversal", "validate-flat",
+        "distributed-traversal", "validate-flat", "jsonl-encode",
     ]
 
     @Option(name: .customLong("figure"), help: ArgumentHelp(
@@ -174,6 +174,7 @@ struct BenchCommand: AsyncParsableCommand {
             }
         }
         if wants("validate-flat") { try validateFigures(&figures) }
+        if wants("jsonl-encode") { try await lineEncodingFigure(&figures) }
         if wants("inproc-swift-super") {
             let walks = try await InProcessBench.interleavedSuperOnlyHopsPerSecond(HierarchyShape(count: 100_000), rounds: rounds)
             figures.add(BenchLine(name: "inproc-swift-super-100000", ours: walks.superOnly, anchor: walks.defaultWalk, unit: "hops/s", target: .atLeast(0.9),
@@ -240,6 +241,16 @@ struct BenchCommand: AsyncParsableCommand {
             figures.add(BenchLine(name: name, ours: events / show, anchor: events / cat, unit: "events/s", target: .atLeast(0),
                             note: "\(Int(events)) events, \(Self.fileSize(path)) bytes (\(format == .compact ? "compact" : "JSON Lines")): trellis trace show to /dev/null \(BenchLine.format(show)) s, cat \(BenchLine.format(cat)) s; no target, reported"))
         }
+    }
+
+    /// The JSON Lines encoder alone (issue 27 item 8: the file figure's largest share of CPU once
+    /// the disk keeps up), beside `memcpy` of the bytes it writes; no target, reported.
+    private func lineEncodingFigure(_ figures: inout BenchFigures) async throws {
+        let count = 100_000
+        let rounds = quick ? 10 : 20
+        let (encode, copy, events, bytes) = try await InProcessBench.lineEncodingEventsPerSecond(HierarchyShape(count: count), rounds: rounds)
+        figures.add(BenchLine(name: "jsonl-encode-\(count)", ours: encode, anchor: copy, unit: "events/s", target: .atLeast(0),
+                        note: "the \(events) events of one \(count)-controller transition encoded as JSON Lines (\(bytes) bytes, \(BenchLine.format(1e9 / encode)) ns an event) into a reused buffer; anchor: memcpy of the same bytes in the same 4 MB pieces; best of \(rounds) turns each; no target, reported"))
     }
 
     /// `trellis validate` of a flat scenario (issue 27) beside reading the same file with the

@@ -25,7 +25,9 @@ final class CompactCaptureEncoder: CaptureByteBuffer {
 
     /// For chunks: the name and size table positions of the recorder whose chunks came last,
     /// mapped to this file's (`UInt32.max` for not yet defined).
-    private var tablesOwner: ObjectIdentifier?
+    /// Weak, not an `ObjectIdentifier`: a recorder freed and another made after it may get the
+    /// same address.
+    private weak var tablesOwner: TraceChunkPool?
     @exclusivity(unchecked) private var controllerMap: [UInt32] = []
     @exclusivity(unchecked) private var nodeMap: [UInt32] = []
     @exclusivity(unchecked) private var sizeMap: [UInt32] = []
@@ -131,9 +133,8 @@ final class CompactCaptureEncoder: CaptureByteBuffer {
     /// Appends the events of a recorder's chunk.
     func encode(_ chunk: TraceChunk) {
         startFile()
-        let owner = chunk.buffers.map(ObjectIdentifier.init)
-        if owner != tablesOwner || owner == nil {
-            tablesOwner = owner
+        if chunk.buffers == nil || chunk.buffers !== tablesOwner {
+            tablesOwner = chunk.buffers
             controllerMap.removeAll()
             nodeMap.removeAll()
             sizeMap.removeAll()

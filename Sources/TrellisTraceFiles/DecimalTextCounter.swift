@@ -24,20 +24,34 @@ struct DecimalTextCounter {
     /// `CaptureByteBuffer.wordPadding` more).
     @inline(__always)
     mutating func put(_ number: UInt64, into buffer: CaptureByteBuffer) {
+        var cursor = CaptureLineCursor(at: buffer)
+        put(number, at: &cursor)
+        buffer.count(upTo: cursor)
+    }
+
+    /// Writes `number` in decimal at `cursor`, whose room the caller made (as `put(_:into:)`).
+    @inline(__always)
+    mutating func put(_ number: UInt64, at cursor: inout CaptureLineCursor) {
         if !(number == value &+ 1 && digits != 0 && countUp()) { set(number) }
         value = number
+        putAgain(at: &cursor)
+    }
+
+    /// Writes the last number's text again, with the same room made: an event's Lamport clock
+    /// where it equals its sequence number (on one node, until a clock from another moves it).
+    @inline(__always)
+    func putAgain(at cursor: inout CaptureLineCursor) {
         guard digits != 0 else {
-            buffer.putDecimal(number)
+            cursor.putDecimal(value)
             return
         }
-        let target = UnsafeMutableRawPointer(buffer.base + buffer.count)
         if digits <= 8 {
-            target.storeBytes(of: (low >> (8 &* (8 &- digits))).littleEndian, as: UInt64.self)
+            cursor.position.storeBytes(of: (low >> (8 &* (8 &- digits))).littleEndian, as: UInt64.self)
         } else {
-            target.storeBytes(of: (high >> (8 &* (16 &- digits))).littleEndian, as: UInt64.self)
-            target.storeBytes(of: low.littleEndian, toByteOffset: digits &- 8, as: UInt64.self)
+            cursor.position.storeBytes(of: (high >> (8 &* (16 &- digits))).littleEndian, as: UInt64.self)
+            cursor.position.storeBytes(of: low.littleEndian, toByteOffset: digits &- 8, as: UInt64.self)
         }
-        buffer.count &+= digits
+        cursor.position += digits
     }
 
     /// Adds one to the text: its trailing nines become zeros and the digit before them one more

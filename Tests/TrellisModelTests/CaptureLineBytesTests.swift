@@ -294,6 +294,62 @@ struct CaptureLineBytesTests {
         #expect(written == Self.stringWriterBytes(of: events, runs: tap.runIDs.withLock { $0 }))
     }
 
+    /// The encoder keeps runs that repeat in fixed slots (the line's start, the cause, the
+    /// fields after the controller per transition and step, the time's tail): a node whose name
+    /// is too long for a slot (its lines' start and the causes naming it written piece by piece)
+    /// beside short ones, causes that change from line to line and stay for several, steps and
+    /// transitions that change inside a chunk, Lamport clocks equal to the sequence number and
+    /// not, and an event outside the compact form between frequent ones.
+    @Test("file lines: the cached runs of a line across long node names, changing causes, steps, transitions and clocks")
+    func cachedRuns() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-line-slots-\(UUID().uuidString).jsonl").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let writer = try TraceFileWriter(path: path)
+        let tap = Tap(writer)
+        // 9 bytes a character pair once escaped: 540 bytes, past a slot's 232.
+        let long = String(repeating: "n\u{1}\"", count: 60)
+        for (node, runID) in [("main", "slots"), (long, "slots"), ("main", "slots 2")] {
+            let recorder = TraceRecorder(node: node, runID: runID, storage: .file(tap))
+            let parent = recorder.intern(ControllerID("A"))
+            let child = recorder.intern(ControllerID("child \u{7}"))
+            var cause = recorder.beginStep(1, description: "first")
+            for index in 0..<1_500 {
+                let remote = EventRef(node: index % 2 == 0 ? long : "b", sequence: UInt64(index / 3))
+                let transition = index % 11 == 0 ? nil : index / 100
+                cause = recorder.recordViewWillTransition(to: Size(320, Double(index % 3)), controller: parent, cause: index % 5 == 0 ? remote : cause, transition: transition)
+                recorder.recordSizeForChild(child, parent: Size(1, 2), answer: Size(3, 4), controller: parent, cause: cause, transition: transition)
+                let frame = Rect(x: index % 2 == 0 ? 0 : 5, y: 0, width: 1, height: 2)
+                let layout = recorder.recordLayoutPair(controller: child, frame: frame, cause: index % 3 == 0 ? remote : nil)
+                recorder.recordLayout(.viewWillLayoutSubviews, controller: parent, cause: layout)
+                if index % 700 == 699 { recorder.observe(lamport: UInt64(index) * 7 + 100) }
+                if index % 450 == 0 { cause = recorder.beginStep(index / 450 + 2, description: "step \(index)") }
+                if index % 13 == 0 { _ = recorder.record(.note("between"), controller: ControllerID("A"), cause: cause, transition: transition) }
+            }
+            recorder.flush()
+        }
+        writer.close()
+        #expect(writer.failure == nil)
+        let written = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        let events = tap.events.withLock { $0 }
+        #expect(events.count > 20_000)
+        #expect(events.contains { $0.id.node == long && $0.cause?.node == long })
+        Self.expectSameLines(written, Self.stringWriterBytes(of: events, runs: tap.runIDs.withLock { $0 }))
+    }
+
+    /// Expects `written` to be `expected`, naming the first line that differs (not the arrays:
+    /// a test framework's description of megabytes of bytes takes minutes).
+    static func expectSameLines(_ written: [UInt8], _ expected: [UInt8]) {
+        guard written != expected else { return }
+        let lines = (written.split(separator: 0x0A), expected.split(separator: 0x0A))
+        let first = zip(lines.0, lines.1).enumerated().first { $0.element.0 != $0.element.1 }
+        Issue.record("""
+            \(written.count) bytes written, \(expected.count) expected; first difference at line \((first?.offset ?? min(lines.0.count, lines.1.count)) + 1):
+            \(first.map { String(decoding: $0.element.0, as: UTF8.self) } ?? "")
+            expected
+            \(first.map { String(decoding: $0.element.1, as: UTF8.self) } ?? "")
+            """)
+    }
+
     /// Both ways to the disk: whole pages directly (where the file system takes them) with
     /// partial pages through the page cache at each flush, and everything through the page cache.
     @Test("file lines: every message and every frequent event, three recorders sharing a file, across many chunks", arguments: [true, false])

@@ -317,3 +317,35 @@ struct CompactCaptureTests {
         #expect(written.count * 6 <= jsonLines.count, "\(written.count) compact bytes, \(jsonLines.count) JSON Lines bytes")
     }
 }
+
+extension CompactCaptureTests {
+    /// A recorder freed and another made after it may get its address: the compact writer must
+    /// not map the second one's names and nodes through the first one's tables.
+    @Test("a compact capture of recorders made one after the other, each freed before the next, holds each one's names and nodes")
+    func sequentialRecorders() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-compact-seq-\(UUID().uuidString).trellis").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let writer = try TraceFileWriter(path: path)
+        let tap = CaptureLineBytesTests.Tap(writer)
+        for round in 0..<6 {
+            let recorder = TraceRecorder(node: "node \(round)", runID: "seq", storage: .file(tap))
+            let parent = recorder.intern(ControllerID("P\(round)"))
+            let child = recorder.intern(ControllerID("C\(round)"))
+            var cause = recorder.beginStep(round + 1, description: "round \(round)")
+            for index in 0..<200 {
+                cause = recorder.recordViewWillTransition(to: Size(Double(round), Double(index)), controller: parent, cause: cause, transition: round)
+                recorder.recordSizeForChild(child, parent: Size(1, 2), answer: Size(3, Double(round)), controller: parent, cause: cause, transition: round)
+            }
+            recorder.flush()
+        }
+        writer.close()
+        #expect(writer.failure == nil)
+        let file = try TraceFileReader.read(path: path)
+        #expect(file.problems.isEmpty, "\(file.problems)")
+        let recorded = tap.events.withLock { $0 }
+        let read = file.events
+        #expect(read.count == recorded.count)
+        let differing = zip(read, recorded).first { $0.0.id != $0.1.id || $0.0.cause != $0.1.cause || $0.0.controller != $0.1.controller || $0.0.message != $0.1.message }
+        #expect(differing == nil, "\(String(describing: differing))")
+    }
+}
