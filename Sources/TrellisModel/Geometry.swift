@@ -6,6 +6,7 @@ public struct Size: Hashable, Sendable, CustomStringConvertible {
     public var height: Double
 
     /// A size of `width` by `height` points.
+    @inlinable
     public init(width: Double, height: Double) {
         self.width = width
         self.height = height
@@ -16,10 +17,10 @@ public struct Size: Hashable, Sendable, CustomStringConvertible {
         self.init(width: width, height: height)
     }
 
-    /// No width, no height. Computed, not a stored `static let`: another module reads a stored
-    /// one through its lazy global's accessor, a call on every use — in the router's layout
-    /// pass, every controller (docs/performance.md, "zero without a call").
-    public static var zero: Size { Size(0, 0) }
+    /// No width, no height. Computed and inlinable, not a stored `static let`: another module
+    /// reads a stored one through its lazy global's accessor, a call on every use — in the
+    /// router's layout pass, every controller (docs/decisions.md, "four children ahead").
+    @inlinable public static var zero: Size { Size(width: 0, height: 0) }
 
     /// Canonical trace form: `WxH`, each number as `CanonicalNumber` prints it.
     public var description: String {
@@ -35,6 +36,7 @@ public struct Point: Hashable, Sendable, CustomStringConvertible {
     public var y: Double
 
     /// The point at `x`, `y`.
+    @inlinable
     public init(x: Double, y: Double) {
         self.x = x
         self.y = y
@@ -46,7 +48,7 @@ public struct Point: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The origin. Computed, as `Size.zero` is.
-    public static var zero: Point { Point(x: 0, y: 0) }
+    @inlinable public static var zero: Point { Point(x: 0, y: 0) }
 
     /// Canonical trace form: `x,y`, each number as `CanonicalNumber` prints it.
     public var description: String {
@@ -62,6 +64,7 @@ public struct Rect: Hashable, Sendable, CustomStringConvertible {
     public var size: Size
 
     /// The rect at `origin` of `size`.
+    @inlinable
     public init(origin: Point, size: Size) {
         self.origin = origin
         self.size = size
@@ -78,7 +81,7 @@ public struct Rect: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// An empty rect at the origin. Computed, as `Size.zero` is.
-    public static var zero: Rect { Rect(origin: .zero, size: .zero) }
+    @inlinable public static var zero: Rect { Rect(origin: .zero, size: .zero) }
 
     /// The left edge.
     public var minX: Double { origin.x }

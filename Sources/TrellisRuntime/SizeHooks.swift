@@ -15,7 +15,8 @@ import TrellisModel
 /// the call of super.
 ///
 /// Not for your code: its initialiser is the runtime's, and a behaviour leaves `_sizeHooks()`
-/// as it is.
+/// as it is — never forwards it to another behaviour's (a wrapper that did would run the
+/// other's size hooks instead of its own).
 public struct SizeHooks: Sendable {
     /// `viewWillTransitionBeforeSuper`, handed what its coordinator is made of: made in the
     /// closure, the coordinator (and the copy of its owner's id) goes when the hook ignores it.

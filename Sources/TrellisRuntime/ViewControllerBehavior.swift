@@ -58,7 +58,8 @@ public protocol ViewControllerBehavior: Sendable {
     /// none) is refused with an error before `perform` runs. nil (the default): any value, or none.
     func valueType(forAction action: String) -> ActionValueType?
     /// The runtime's: this behaviour's size hooks compiled for its type (`SizeHooks`). Leave it
-    /// as it is; its default implementation is the only one.
+    /// as it is (never forward it to another behaviour's); its default implementation is the
+    /// only one.
     func _sizeHooks() -> SizeHooks
 }
 

@@ -86,23 +86,7 @@ class CaptureByteBuffer {
         count &+= bytes.count
     }
 
-    /// Copies `byteCount` bytes (at least one) sixteen at a time, without a call to `memmove`:
-    /// for the short pieces of a line (a name, a size's text, a cached run of keys). Reads and
-    /// writes up to fifteen bytes past the piece, so the source must have them (the caches keep
-    /// `wordPadding` bytes after their last piece) and the room made must cover them (the
-    /// bytes written past are overwritten by what follows, or are past `count`).
-    @inline(__always)
-    final func putWords(_ source: UnsafeRawPointer, _ byteCount: Int) {
-        let target = UnsafeMutableRawPointer(base + count)
-        var offset = 0
-        repeat {
-            target.storeBytes(of: source.loadUnaligned(fromByteOffset: offset, as: SIMD16<UInt8>.self), toByteOffset: offset, as: SIMD16<UInt8>.self)
-            offset &+= 16
-        } while offset < byteCount
-        count &+= byteCount
-    }
-
-    /// What `putWords` may read or write past a piece.
+    /// What `CaptureLineCursor.putWords` may read or write past a piece.
     static let wordPadding = 16
 
     @inline(__always)

@@ -12,8 +12,12 @@ struct CaptureLineCursor {
         position = UnsafeMutableRawPointer(buffer.base + buffer.count)
     }
 
-    /// `CaptureByteBuffer.putWords`: `byteCount` bytes (at least one) sixteen at a time, with
-    /// the same padding read and written past the piece.
+    /// Copies `byteCount` bytes (at least one) sixteen at a time, without a call to `memmove`:
+    /// for the short pieces of a line (a name, a size's text, a cached run of keys). Reads and
+    /// writes up to fifteen bytes past the piece, so the source must have them (the caches keep
+    /// `CaptureByteBuffer.wordPadding` bytes after their last piece) and the room made must
+    /// cover them (the bytes written past are overwritten by what follows, or are past the end
+    /// stored).
     @inline(__always)
     mutating func putWords(_ source: UnsafeRawPointer, _ byteCount: Int) {
         var offset = 0

@@ -338,7 +338,7 @@ struct CaptureLineBytesTests {
 
     /// Expects `written` to be `expected`, naming the first line that differs (not the arrays:
     /// a test framework's description of megabytes of bytes takes minutes).
-    static func expectSameLines(_ written: [UInt8], _ expected: [UInt8]) {
+    static func expectSameLines(_ written: [UInt8], _ expected: [UInt8], sourceLocation: SourceLocation = #_sourceLocation) {
         guard written != expected else { return }
         let lines = (written.split(separator: 0x0A), expected.split(separator: 0x0A))
         let first = zip(lines.0, lines.1).enumerated().first { $0.element.0 != $0.element.1 }
@@ -347,7 +347,7 @@ struct CaptureLineBytesTests {
             \(first.map { String(decoding: $0.element.0, as: UTF8.self) } ?? "")
             expected
             \(first.map { String(decoding: $0.element.1, as: UTF8.self) } ?? "")
-            """)
+            """, sourceLocation: sourceLocation)
     }
 
     /// Both ways to the disk: whole pages directly (where the file system takes them) with
@@ -380,14 +380,6 @@ struct CaptureLineBytesTests {
         let expected = Self.stringWriterBytes(of: events, runs: runs)
         // The files written whole (`run --trace`, `convert`) are made straight into bytes too.
         #expect(CaptureFileEncoding.bytes(of: events, runs: runs, format: .jsonLines) == expected)
-        guard written != expected else { return }
-        let lines = (written.split(separator: 0x0A), expected.split(separator: 0x0A))
-        let first = zip(lines.0, lines.1).enumerated().first { $0.element.0 != $0.element.1 }
-        Issue.record("""
-            \(written.count) bytes written, \(expected.count) expected; first difference at line \((first?.offset ?? min(lines.0.count, lines.1.count)) + 1):
-            \(first.map { String(decoding: $0.element.0, as: UTF8.self) } ?? "")
-            expected
-            \(first.map { String(decoding: $0.element.1, as: UTF8.self) } ?? "")
-            """)
+        Self.expectSameLines(written, expected)
     }
 }
