@@ -223,9 +223,9 @@ extension Controller {
         endpoints.prefetch(at: start + 2)
         endpoints.prefetch(at: start + 3)
         for slot in start..<targets.upperBound {
-            // The child four ahead, before this one is first read: a Swift behaviour's `size(forChild:)`
-            // reads this child's id right below, and a prefetch issued after that waited for its
-            // load (docs/performance.md, issue 28, fifth pass).
+            // The child four ahead, issued before this one is first read (by a Swift behaviour's
+            // `size(forChild:)`, right below): a prefetch issued after a load that misses waits
+            // for it (docs/performance.md, issue 28, fifth pass).
             endpoints.prefetch(at: slot + 4)
             // The query (SFC) is recorded here, or by the child with its `viewWillTransition`.
             let answer = sizeRule(forChildAt: slot, parentSize: size)

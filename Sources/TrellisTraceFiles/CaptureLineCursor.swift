@@ -12,6 +12,12 @@ struct CaptureLineCursor {
         position = UnsafeMutableRawPointer(buffer.base + buffer.count)
     }
 
+    /// A cursor at `position`, whose room the caller made (`CaptureLineSlots`).
+    @inline(__always)
+    init(at position: UnsafeMutableRawPointer) {
+        self.position = position
+    }
+
     /// Copies `byteCount` bytes (at least one) sixteen at a time, without a call to `memmove`:
     /// for the short pieces of a line (a name, a size's text, a cached run of keys). Reads and
     /// writes up to fifteen bytes past the piece, so the source must have them (the caches keep

@@ -18,8 +18,9 @@ import TrellisTrace
 ///
 /// Room for a whole frequent line is made once per line (`lineBound`), then its pieces are
 /// copied unchecked into the buffer through a cursor (`CaptureLineCursor`), its end stored
-/// once. As with the buffer's own fields, only the file writer's queue uses an encoder, one call at a time: run-time exclusivity checks of the caches, read
-/// for every event, would prove nothing.
+/// once. As with the buffer's own fields, only the file writer's queue uses an encoder, one
+/// call at a time: run-time exclusivity checks of the caches, read for every event, would
+/// prove nothing.
 final class CaptureLineEncoder: CaptureByteBuffer {
     /// `"name"` of each interned controller, one after the other in `quotedNames`, made when
     /// first needed: controller `i`'s bytes are `quotedNames[quotedRanges[i]]`. Like

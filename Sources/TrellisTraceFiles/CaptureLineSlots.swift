@@ -55,11 +55,8 @@ final class CaptureLineSlots {
         let target = base + slot &* Self.slotSize
         let fits = byteCount <= Self.textRoom
         if fits {
-            var offset = 0
-            repeat {
-                target.storeBytes(of: source.loadUnaligned(fromByteOffset: offset, as: SIMD16<UInt8>.self), toByteOffset: offset, as: SIMD16<UInt8>.self)
-                offset &+= 16
-            } while offset < byteCount
+            var cursor = CaptureLineCursor(at: target)
+            cursor.putWords(source, byteCount)
         }
         target.storeBytes(of: fits ? byteCount : 0, toByteOffset: Self.slotSize &- 8, as: Int.self)
         return fits
