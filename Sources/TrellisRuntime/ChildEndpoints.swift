@@ -27,6 +27,13 @@ struct ChildEndpoints {
         local(at: index)?.id ?? all[index].id
     }
 
+    /// The child at `index` as a local controller (`local(at:)`), unretained: for a caller that
+    /// lends its id (`Unmanaged.lendingID`) without retaining the child or this array.
+    @inline(__always)
+    func unretainedLocal(at index: Int) -> Unmanaged<Controller>? {
+        local(at: index).map(Unmanaged.passUnretained)
+    }
+
     func firstIndex(of id: ControllerID) -> Int? {
         all.firstIndex { $0.id == id }
     }
@@ -63,5 +70,26 @@ struct ChildEndpoints {
     func prefetch(at index: Int) {
         guard index < all.count else { return }
         trellis_prefetch_object(UnsafeRawPointer(Unmanaged.passUnretained(all[index] as AnyObject).toOpaque()))
+    }
+}
+
+extension Unmanaged where Instance == Controller {
+    /// Calls `body` with the controller's id lent, not copied.
+    ///
+    /// A copy is a retain and a release of the id's storage: for a parent whose behaviour's
+    /// `size(forChild:)` only calls super, 3–5% of a size walk (docs/performance.md, issue 28,
+    /// seventh pass). For the child of a container, got from `ChildEndpoints.unretainedLocal(at:)`
+    /// by its parent, safe for `body`'s call alone: the parent's `endpoints` holds the child
+    /// strongly, and only the parent's `appendChild`, `removeLastChild` and `replaceChild` change
+    /// it — package methods isolated to the parent that the window calls with async messages,
+    /// which cannot run while a synchronous `body` runs on the parent's executor, and which a
+    /// behaviour's hook (public API only) cannot call. The id is a `let`.
+    ///
+    /// A function of this module: a closure isolated to the parent handed straight to
+    /// `_withUnsafeGuaranteedRef` got run-time isolation checks (docs/performance.md, issue 28,
+    /// fifth pass).
+    @inline(__always)
+    func lendingID<Result>(_ body: (borrowing ControllerID) -> Result) -> Result {
+        _withUnsafeGuaranteedRef { body($0.id) }
     }
 }

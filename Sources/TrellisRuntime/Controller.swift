@@ -451,15 +451,18 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
             return ContainerRules.defaultSize(kind, forChildAt: index, parentSize: parentSize, horizontal: columnsSizeClass)
         }
         // The child's id from the child itself (its line prefetched by the walk with the rest
-        // of it).
+        // of it), lent rather than copied.
+        if let child = endpoints.unretainedLocal(at: index) {
+            return child.lendingID { askBehavior(about: $0, at: index, parentSize: parentSize) }
+        }
         return askBehavior(about: endpoints.id(at: index), at: index, parentSize: parentSize)
     }
 
-    /// The behaviour's `size(forChild:)` about `child`, the child in slot `index`, with the two
+    /// The behaviour's `size(forChild:)` about `child`, the child in slot `index`, with the slot
     /// kept for its `super` step (`RuntimeEnvironment.beginAsking`), which then need not search.
     @inline(__always)
     private func askBehavior(about child: borrowing ControllerID, at index: Int, parentSize: Size) -> Size {
-        let outer = environment.beginAsking(about: child, at: index, by: ObjectIdentifier(self))
+        let outer = environment.beginAsking(at: index)
         let answer = settings.size(forChild: child, parentSize: parentSize, in: self)
         environment.endAsking(outer)
         defaultHooks = settings.learnedDefaultHooks
@@ -471,14 +474,15 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
         return ContainerRules.defaultSize(kind, forChildAt: index, parentSize: parentSize, horizontal: columnsSizeClass)
     }
 
-    /// The slot of `child` when it is the child `sizeRule` is asking the behaviour about, else
-    /// nil (the caller searches). The id the behaviour was handed, passed back, is known by its
-    /// words alone; another value equal to it is compared with the slot's child.
+    /// The slot of `child` when it is the child in the slot being asked about (`sizeRule`), else
+    /// nil (the caller searches). A local child's id is compared lent: when the behaviour hands
+    /// back the id it was asked with — that very value, lent by this controller — the two are
+    /// equal in their two words, and nothing is copied.
     @inline(__always)
     private func askedSlot(for child: ControllerID) -> Int? {
-        if let asked = environment.askedSlot(of: child, by: ObjectIdentifier(self)), asked < slots.count { return asked }
-        guard let asked = environment.askedChild, asked < slots.count, endpoints.id(at: asked) == child else { return nil }
-        return asked
+        guard let asked = environment.askedChild, asked < endpoints.count else { return nil }
+        let same = endpoints.unretainedLocal(at: asked).map { $0.lendingID { $0 == child } } ?? (endpoints.id(at: asked) == child)
+        return same ? asked : nil
     }
 
     // MARK: Layout (R10)

@@ -23,23 +23,15 @@ public final class RuntimeEnvironment: Sendable {
     /// (`viewWillTransitionBeforeSuper`) is in one, a layout hook is not.
     private let hookTransition = Atomic<Int>(0)
     /// The slot of the child whose size a behaviour's `size(forChild:)` is being asked for
-    /// (`beginAsking`), plus one, 0 for none: its `super` step finds the child there without
-    /// searching the children. Window-wide, as `hookSequence` is: the hook is synchronous and
-    /// isolated to the controller asking, and `askedSlot(of:by:)` answers that controller only
-    /// (`askingController`): another controller's `superSize`, reached from the hook on the
-    /// window's executor, searches its own children as before. Kept here rather than in a box
-    /// of the controller's, which was a heap block a controller between the blocks the walk
-    /// reads (docs/performance.md, issue 28, fourth pass).
+    /// (`beginAsking`), plus one, 0 for none: its `super` step looks there first, and takes the
+    /// slot when the child there has the id it was handed — as it is whichever controller's
+    /// `superSize` the hook reaches on the window's executor, and whatever value of the id it
+    /// passes (the asking parent lends its child's own id, `Unmanaged.lendingID`, so comparing
+    /// them is two words). Window-wide, as `hookSequence` is: the hook is synchronous. Kept here
+    /// rather than in a box of the controller's, which was a heap block a controller between the
+    /// blocks the walk reads (docs/performance.md, issue 28, fourth pass); one word, where the
+    /// id's words and the asker were kept too before (seventh pass).
     private let askedChildSlot = Atomic<Int>(0)
-    /// The two words of the asked child's id as `beginAsking` was handed it (`IDWords`): a
-    /// `superSize` called with the very value the behaviour was asked with, the usual case,
-    /// finds its slot by comparing two words, without reading the child again or copying its id
-    /// (docs/performance.md, issue 28, fifth pass). Any other value takes the full comparison.
-    private let askedChildWords = Atomic<UInt64>(0)
-    private let askedChildWordsHigh = Atomic<UInt64>(0)
-    /// The controller asking (`ObjectIdentifier`'s bits), 0 for none: the words and the slot
-    /// are that controller's children's.
-    private let askingController = Atomic<UInt>(0)
 
     private struct Clock {
         var nextTransition = 1
@@ -145,59 +137,28 @@ public final class RuntimeEnvironment: Sendable {
         hookTransition.store(outer.transition, ordering: .relaxed)
     }
 
-    /// The asking that `beginAsking` interrupted, for `endAsking` to put back.
-    struct OuterAsking {
-        fileprivate let slot: Int
-        fileprivate let words: IDWords
-        fileprivate let asker: UInt
-    }
-
-    /// Starts asking a behaviour's `size(forChild:)` about `child`, the child in `slot`, keeping
-    /// both, and `asker`, for its `super` step (`askedSlot(of:by:)`); returns what it interrupts
-    /// (a hook that asks again, `sizeForChild`), for `endAsking`. Relaxed, as `runHook`: only the
-    /// executor's running job reads it.
+    /// Starts asking a behaviour's `size(forChild:)` about the child in `slot`, kept for its
+    /// `super` step (`askedChild`); returns the slot it interrupts (a hook that asks again,
+    /// `sizeForChild`), for `endAsking`. Relaxed, as `runHook`: only the executor's running job
+    /// reads it.
     @inline(__always)
-    func beginAsking(about child: borrowing ControllerID, at slot: Int, by asker: ObjectIdentifier) -> OuterAsking {
-        let outer = OuterAsking(slot: askedChildSlot.load(ordering: .relaxed), words: storedWords, asker: askingController.load(ordering: .relaxed))
-        let words = IDWords(child)
+    func beginAsking(at slot: Int) -> Int {
+        let outer = askedChildSlot.load(ordering: .relaxed)
         askedChildSlot.store(slot &+ 1, ordering: .relaxed)
-        askedChildWords.store(words.low, ordering: .relaxed)
-        askedChildWordsHigh.store(words.high, ordering: .relaxed)
-        askingController.store(UInt(bitPattern: asker), ordering: .relaxed)
         return outer
     }
 
     /// Ends asking, putting back what `beginAsking` returned.
     @inline(__always)
-    func endAsking(_ outer: OuterAsking) {
-        askedChildSlot.store(outer.slot, ordering: .relaxed)
-        askedChildWords.store(outer.words.low, ordering: .relaxed)
-        askedChildWordsHigh.store(outer.words.high, ordering: .relaxed)
-        askingController.store(outer.asker, ordering: .relaxed)
-    }
-
-    /// The words of the asked child's id as `beginAsking` kept them.
-    @inline(__always)
-    private var storedWords: IDWords {
-        IDWords(askedChildWords.load(ordering: .relaxed), askedChildWordsHigh.load(ordering: .relaxed))
+    func endAsking(_ outer: Int) {
+        askedChildSlot.store(outer, ordering: .relaxed)
     }
 
     /// The slot of the child being asked about (`beginAsking`), nil for none.
+    @inline(__always)
     var askedChild: Int? {
         let stored = askedChildSlot.load(ordering: .relaxed)
         return stored == 0 ? nil : stored - 1
-    }
-
-    /// The slot of the child `asker` is being asked about when `child` is, word for word, the id
-    /// it was asked with (alive for the whole `size(forChild:)` call, `IDWords`), else nil (the
-    /// caller compares ids).
-    @inline(__always)
-    func askedSlot(of child: borrowing ControllerID, by asker: ObjectIdentifier) -> Int? {
-        let stored = askedChildSlot.load(ordering: .relaxed)
-        guard IDWords.representID, stored != 0, askingController.load(ordering: .relaxed) == UInt(bitPattern: asker), storedWords == IDWords(child) else {
-            return nil
-        }
-        return stored - 1
     }
 
     /// The event of the synchronous hook running now, if any, and its transition.
