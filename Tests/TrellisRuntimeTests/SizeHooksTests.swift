@@ -1,3 +1,4 @@
+import Synchronization
 import Testing
 import TrellisModel
 import TrellisRuntime
@@ -52,5 +53,39 @@ struct SizeHooksTests {
             "quarter sizeForChild(q1, parent: 800x400) -> 200x400",
             "q1 viewWillTransition(to: 200x400)",
         ])
+    }
+
+    /// Keeps every id its `size(forChild:)` is handed, and answers with super.
+    struct KeepsIDs: ViewControllerBehavior {
+        let kept: Kept
+
+        func size(forChild child: ControllerID, parentSize: Size, in vc: isolated any ViewControllerContext) -> Size {
+            kept.append(child)
+            return vc.superSize(forChild: child, parentSize: parentSize)
+        }
+    }
+
+    final class Kept: Sendable {
+        private let ids = Mutex<[ControllerID]>([])
+        func append(_ id: ControllerID) { ids.withLock { $0.append(id) } }
+        var all: [ControllerID] { ids.withLock { $0 } }
+    }
+
+    @Test("an id handed to size(forChild:) (lent by the parent for the call) stays whole when the hook keeps it, after its children are gone")
+    func keptIDsOutliveTheWindow() async throws {
+        // Names longer than a small string (15 bytes), so their storage is on the heap.
+        let children = (0..<3).map { ControllerID("a-child-with-a-long-name-\($0)") }
+        let kept = Kept()
+        var window: Window? = try await Window(HierarchyDescription(
+            windowSize: Size(400, 800), windowTraits: TraitCollection(horizontalSizeClass: .compact, verticalSizeClass: .regular, userInterfaceIdiom: .phone, displayScale: 2), root: "R",
+            controllers: [ControllerDescription("R", children: children, behavior: KeepsIDs(kept: kept))] + children.map { ControllerDescription($0) }))
+        await window?.start()
+        try await window?.perform(.environmentChange(size: Size(800, 400), traits: nil))
+        try await window?.perform(.environmentChange(size: Size(400, 800), traits: nil))
+        window = nil
+        // Asked about each child by the first layout's sizing rule (untraced, R2a) and once in
+        // each transition.
+        #expect(kept.all == children + children + children)
+        #expect(kept.all.map(\.name) == (children + children + children).map(\.name))
     }
 }
