@@ -420,22 +420,27 @@ struct BatchingTests {
             return messages
         }
 
-        let hello = try await next(1)
-        #expect(hello.first?.body.command == .hello)
+        // Both batches are queued at once (the DEALER holds them until the node binds): the node
+        // serves them in order on its one thread, and a test task starved by the suite's other
+        // processes can never leave it silent past its connect timeout or its 2 s peer timeout
+        // (before SETUP, §9.5's defaults), after which it would leave with exit 3.
         var unknown = WireMessage(.heartbeat, correlationID: 5).encode()
         unknown[0][4] = 0x77
         try outbound.send(WireBatch.encode([
             WireMessage(.hello(node: "main", runID: "", capabilities: 0)).encode(), WireMessage(.heartbeat).encode(), unknown,
             WireMessage(.goodbye, correlationID: 7).encode(),
         ][...]), dontWait: false)
+        var broken = WireBatch.encode(messages: [WireMessage(.goodbye, correlationID: 8), WireMessage(.goodbye, correlationID: 9)])
+        broken[1].removeLast(10)
+        try outbound.send(broken, dontWait: false)
+
+        let hello = try await next(1)  // sent as the node starts, before it reads its inbox
+        #expect(hello.first?.body.command == .hello)
         let answers = try await next(2)
         #expect(answers.map(\.header.correlationID) == [5, 7])
         #expect(answers.first?.body == .error(code: WireErrorCode.unknownCommand.rawValue, text: "header: major 1, command 0x77"))
         #expect(answers.last?.body == .goodbyeAck)
 
-        var broken = WireBatch.encode(messages: [WireMessage(.goodbye, correlationID: 8), WireMessage(.goodbye, correlationID: 9)])
-        broken[1].removeLast(10)
-        try outbound.send(broken, dontWait: false)
         let afterBreak = try await next(2)
         #expect(afterBreak.first?.body == .goodbyeAck)
         #expect(afterBreak.first?.header.correlationID == 8)
