@@ -135,8 +135,9 @@ struct DistributedRunTests {
         case let .failure(error):
             Issue.record("unexpected error: \(error)")
         }
-        // Declared gone within the timeout, not hung: well under the test's limit.
-        #expect(started.duration(to: .now) < .seconds(20))
+        // Declared gone within the timeout, not hung: a hang guard with room for a busy machine
+        // (the 2 s timeout itself is the transport's tests' to check, by an injected clock).
+        #expect(started.duration(to: .now) < .seconds(60))
         await run.shutdown()
         let others = await run.processIDs.values
         for id in others { #expect(!processExists(id)) }

@@ -17,7 +17,11 @@ struct EarlyControlTests {
         let directory = try BatchingTests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let node = NodeTransport(nodeName: "main", recorder: TraceRecorder(node: "main", storage: .discard))
-        let bound = try await node.start(NodeIOConfiguration(nodeName: "main", bindEndpoint: "ipc://\(directory.path)/main.sock"))
+        // The raw peer sends no heartbeat: a long peer-gone timeout keeps it from being declared
+        // gone (and its answer dropped) while this test's task waits its turn on a busy machine.
+        var configuration = NodeIOConfiguration(nodeName: "main", bindEndpoint: "ipc://\(directory.path)/main.sock")
+        configuration.peerTimeoutMilliseconds = 120_000
+        let bound = try await node.start(configuration)
 
         // The test plays the hand-started node "py": a DEALER into the node's inbox, a ROUTER for its answers.
         let context = try ZMQContext()

@@ -106,11 +106,12 @@ struct HandStartedCurveTests {
         }
         let b = try stage.startNodeB(keys: "b-keys")
         defer { if b.isRunning { kill(b.processIdentifier, SIGKILL) } }
-        let started = ContinuousClock.now
         let outcome = try await stage.conduct(keys: "keys")
         #expect(outcome.status == 2, "\(outcome.stderr)")
         #expect(outcome.stderr.contains("which is not among the keys given to the conductor main"), "\(outcome.stderr)")
-        #expect(started.duration(to: .now) < .seconds(25))  // named, not the 30 s greeting deadline
+        // Named, not the 30 s greeting deadline — told by what it says, not by a clock (a bound
+        // of 25 s failed when the suite's processes kept two cores busy).
+        #expect(!outcome.stderr.contains("did not greet the conductor"), "\(outcome.stderr)")
         try #require(await processExits(b, within: .seconds(60)))
         #expect(b.terminationStatus == 2)
         #expect(stage.nodeBSaid().contains("main refused this node's CURVE key"), "\(stage.nodeBSaid())")

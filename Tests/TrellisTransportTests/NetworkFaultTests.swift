@@ -66,11 +66,10 @@ struct NetworkFaultTests {
         defer { lab.tearDown() }
         let run = try await lab.startRun(steps: 1_200)
         try await lab.waitUntilTheStepsRun()
-        try await lab.setLink(of: "c", up: false)
-        try await Task.sleep(for: .milliseconds(500))
-        // The run cannot have ended meanwhile: every step needs node c.
-        #expect(run.conductor.isRunning)
-        try await lab.setLink(of: "c", up: true)
+        // The run cannot end during the cut (every step needs node c): the conductor is still
+        // there when the link comes back up.
+        #expect(try await lab.cutLink(of: "c", milliseconds: 500, checking: run.conductor.processIdentifier),
+                "the conductor ended during a cut shorter than the timeout; stderr: \(run.conductorStderr())")
         #expect(await processExits(run.conductor, within: .seconds(60)))
         #expect(run.conductor.terminationStatus == 0, "stderr: \(run.conductorStderr())")
         let executable = try #require(TrellisBinary.url)
@@ -241,6 +240,18 @@ final class NetworkLab: Sendable {
 
     func setLink(of host: String, up: Bool) async throws {
         try await sh(["-n", "\(prefix)-\(host)", "link", "set", "eth0", up ? "up" : "down"])
+    }
+
+    /// Takes `host`'s link down for `milliseconds` and up again in one shell, so that how long
+    /// the cut lasts does not depend on when this test's task next runs (on a busy machine that
+    /// can be seconds, past the 2 s timeout the cut must stay under). True when the process
+    /// `pid` was still running at the end of the cut, checked before the link comes back.
+    func cutLink(of host: String, milliseconds: Int, checking pid: Int32) async throws -> Bool {
+        let link = "\(ip) -n \(prefix)-\(host) link set eth0"
+        let script = "\(link) down || exit 3; sleep \(Double(milliseconds) / 1000); kill -0 \(pid); alive=$?; \(link) up || exit 3; exit $alive"
+        let outcome = try #require(try await runBounded(URL(fileURLWithPath: "/bin/sh"), ["-c", script], timeout: .seconds(20)))
+        try #require(outcome.status != 3, "the cut of \(host)'s link: \(outcome.stderr)")
+        return outcome.status == 0
     }
 
     private func sh(_ arguments: [String]) async throws {

@@ -112,6 +112,18 @@ func pollGivingWay(_ items: inout [ZMQPollItem], timeout: Duration) async throws
     }
 }
 
+/// Whether a hand-started node has bound its ipc endpoint (the file at `path`) within `limit`:
+/// a node binds before it greets, so once the file is there its HELLO is on its way. A bounded
+/// wait for a process to start, for tests whose run would otherwise count that start-up against
+/// a short set-up timeout.
+func endpointBound(at path: String, within limit: Duration) async -> Bool {
+    let deadline = ContinuousClock.now.advanced(by: limit)
+    while !FileManager.default.fileExists(atPath: path), ContinuousClock.now < deadline {
+        try? await Task.sleep(for: .milliseconds(10))
+    }
+    return FileManager.default.fileExists(atPath: path)
+}
+
 /// Waits at most `limit` for `process` to exit; true when it did. Looks in short slices between
 /// which the thread is free: `waitUntilExit()` would hold a thread of the cooperative pool for as
 /// long as the process runs (see `pollGivingWay`).
