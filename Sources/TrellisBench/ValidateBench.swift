@@ -36,7 +36,9 @@ package enum ValidateBench {
 
     /// The most memory `executable` with `arguments` held resident, in bytes (its own
     /// `ru_maxrss`, from `wait4`), its output thrown away; nil when it could not be started or
-    /// did not exit 0.
+    /// did not exit 0. On Linux that peak counts the caller's own resident set at the spawn (the
+    /// high-water mark of the memory the child starts in is kept across exec): call it from a
+    /// small process (`trellis bench --memory-probe validate`).
     package static func peakResidentBytes(executable: String, arguments: [String]) -> Int? {
         #if os(Linux)
         var actions = posix_spawn_file_actions_t()
