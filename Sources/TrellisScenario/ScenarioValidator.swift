@@ -23,7 +23,7 @@ struct ScenarioValidator {
         let recorded = RecordedFields(selected: positions.records(endingWith: ".selected"), layout: positions.records(endingWith: ".layout"))
         for (specIndex, spec) in scenario.controllers.enumerated() {
             let base = "$.controllers.\(spec.id)"
-            let parent = byID.links.position(of: spec.id) ?? -1
+            let parent = byID.position(ofControllerAt: specIndex)
             for (index, child) in spec.children.enumerated() {
                 // The path is made only for an error: a root may have a million children.
                 func at() -> String { "\(base).children[\(index)]" }
@@ -215,15 +215,28 @@ struct ControllerTable {
     var links: HierarchyLinks
     /// By position in `links.ids`: the index in `controllers` of the last controller of that id.
     private let specAt: [Int]
+    /// By index in `controllers`: the position of its id in `links.ids`; nil while every id is
+    /// new where it comes (each at its own index: no array of a million positions).
+    private let positionOf: [Int]?
 
     init(_ controllers: [ControllerSpec]) {
         self.controllers = controllers
-        links = HierarchyLinks(order: controllers.map(\.id))
-        var specAt = [Int](repeating: 0, count: links.ids.count)
-        for (index, spec) in controllers.enumerated() {
-            if let position = links.position(of: spec.id) { specAt[position] = index }
+        // Each id hashed once here: where it is, both ways, is learned as it is placed.
+        var specAt = [Int](repeating: 0, count: controllers.count)
+        var positionOf: [Int]?
+        links = HierarchyLinks(order: controllers.map(\.id)) { index, position in
+            specAt[position] = index
+            if positionOf == nil, position != index { positionOf = Array(0..<index) }
+            positionOf?.append(position)
         }
+        specAt.removeLast(specAt.count - links.ids.count)
         self.specAt = specAt
+        self.positionOf = positionOf
+    }
+
+    /// The position in `links.ids` of the id of `controllers[index]`.
+    func position(ofControllerAt index: Int) -> Int {
+        positionOf?[index] ?? index
     }
 
     /// The controller `id`, nil when the scenario has none.
