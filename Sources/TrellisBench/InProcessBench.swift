@@ -216,6 +216,37 @@ package enum InProcessBench {
         return best
     }
 
+    /// Hops per second of `shape` traced to memory and traced to `file`, in turns — a round of
+    /// each, `rounds` times, alternating orientations — best round of each (the file's round
+    /// counts until its last byte is written). As the other in-process figures: on a shared
+    /// machine the memory walk's best of a minute before may have had a quieter minute.
+    package static func interleavedFileTraceHopsPerSecond(
+        _ shape: HierarchyShape, rounds: Int, file writer: TraceFileWriter
+    ) async throws -> (memory: Double, file: Double) {
+        let inMemory = TraceRecorder(storage: .memory)
+        let toFile = TraceRecorder(storage: .file(writer))
+        let description = shape.hierarchy(windowSize: Size(320, 568))
+        let memoryWindow = try await Window(description, environment: RuntimeEnvironment(recorder: inMemory))
+        let fileWindow = try await Window(description, environment: RuntimeEnvironment(recorder: toFile))
+        await memoryWindow.start()
+        await fileWindow.start()
+        toFile.flush()
+        var best = (memory: 0.0, file: 0.0)
+        for round in 0..<rounds {
+            let size = round % 2 == 0 ? Size(568, 320) : Size(320, 568)
+            var start = ContinuousClock.now
+            try await memoryWindow.perform(.environmentChange(size: size, traits: nil))
+            best.memory = max(best.memory, Double(2 * shape.count) / seconds(since: start))
+            start = ContinuousClock.now
+            try await fileWindow.perform(.environmentChange(size: size, traits: nil))
+            toFile.flush()
+            best.file = max(best.file, Double(2 * shape.count) / seconds(since: start))
+        }
+        try closeFile(of: toFile)
+        withExtendedLifetime(memoryWindow) {}
+        return best
+    }
+
     /// The JSON Lines encoder alone (`jsonl-encode`): one size transition of `shape` recorded
     /// into a sink that keeps its chunks, then encoded `rounds` times beside copying its bytes;
     /// events per second of each (the best round of each).
