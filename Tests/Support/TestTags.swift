@@ -37,3 +37,13 @@ extension Trait where Self == ConditionTrait {
         .enabled(if: TagSelection.runs(tags), "skipped: TRELLIS_SKIP_TAGS names one of its tags")
     }
 }
+
+extension Trait where Self == TimeLimitTrait {
+    /// The hang guard of a suite that starts nodes, processes or sockets. Generous, because a
+    /// test's time limit also counts the time it waits its turn: `scripts/test.sh` runs these
+    /// suites once more pinned to one CPU, where all of their tests share it, and on a slower VM
+    /// of the project's kind tests that take seconds alone took 105–127 s so, past the 2 minutes
+    /// their guards had (a CI rehearsal failed there). A hang still ends within it, well inside
+    /// CI's 90 minutes.
+    public static var distributedHangGuard: Self { .timeLimit(.minutes(10)) }
+}

@@ -9,7 +9,7 @@ import ZeroMQ
 
 /// TWP/1 §7.9 in the transport: what a node queues for a peer leaves in batches, arrives in
 /// order, and a damaged batch costs only its damaged part while the node keeps serving.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.distributedHangGuard)
 struct BatchingTests {
     static let target = WireAddress(node: "node", controller: "C", incarnation: 1)
 

@@ -7,7 +7,7 @@ import ZeroMQ
 
 /// Issue 16, item 7: CURVE across hosts — key files made beforehand, secret keys that are their
 /// owner's alone, and handshakes that fail because of keys named on both sides.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.distributedHangGuard)
 struct CurveKeyFolderTests {
     static func folder() throws -> URL {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-keyfolder-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")

@@ -8,7 +8,7 @@ import ZeroMQ
 
 /// SPEC §7 security: with CURVE, a peer whose public key is not on the allow-list gets nothing
 /// in; an allowed one talks as usual.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.distributedHangGuard)
 struct CurveTests {
     enum Seen: Sendable, Equatable {
         case message(peer: String, frames: [[UInt8]])

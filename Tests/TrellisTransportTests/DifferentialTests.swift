@@ -8,7 +8,7 @@ import TrellisTestSupport
 /// the fixed seeds below; `scripts/soak.sh N` runs N more (`TRELLIS_SOAK_SEEDS`, from
 /// `TRELLIS_SOAK_FIRST`; over loopback with `TRELLIS_SOAK_MEDIUM=loopback`), and
 /// `TRELLIS_SEED=S` runs seed S alone.
-@Suite(.tags(.multiProcess, .slow), .selected(.multiProcess, .slow), .timeLimit(.minutes(5)))
+@Suite(.tags(.multiProcess, .slow), .selected(.multiProcess, .slow), .distributedHangGuard)
 struct DifferentialTests {
     /// Fixed sets, so that CI is repeatable. Over ZeroMQ each seed costs one run of spawned
     /// processes (about a second): a few dozen keep the sockets, the processes and their codec

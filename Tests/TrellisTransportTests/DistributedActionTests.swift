@@ -10,7 +10,7 @@ import TrellisTransport
 /// SPEC §4.2 over the wire (TWP §8.6): actions for behaviours on other nodes, and the requests
 /// those behaviours make, carried out by the conductor's window — the distributed trace equals
 /// the in-process one. In-process nodes share this process, so they share the registry.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.distributedHangGuard)
 struct DistributedActionTests {
     /// A bottom sheet: dismisses on a dimming-view tap, moves up by the keyboard's height.
     struct Sheet: PresentationControllerBehavior {

@@ -9,7 +9,7 @@ import TrellisTransport
 /// SPEC R2a, R61 over the wire: a Swift container's layout sets its children's frames on its own
 /// node; a child on another node gets its frame in the layout call (TWP §8), so the distributed
 /// trace — lines and the frames its layout events carry — equals the in-process one.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.distributedHangGuard)
 struct DistributedChildFrameTests {
     /// Two children side by side, each half the width, set in `viewWillLayoutSubviews`.
     struct SideBySide: ViewControllerBehavior {

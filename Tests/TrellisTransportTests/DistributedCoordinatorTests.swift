@@ -13,7 +13,7 @@ import TrellisTransport
 /// `viewWillTransition` — have their blocks run when the conductor's window ends the
 /// transition, in the order of one process, interleaved with the conductor's own.
 /// Serialized: its tests share the log of blocks that ran.
-@Suite(.serialized, .timeLimit(.minutes(2)))
+@Suite(.serialized, .distributedHangGuard)
 struct DistributedCoordinatorTests {
     /// Every block that ran, by owner and kind, in order: the blocks themselves ran, not only
     /// their trace lines (in-process nodes share this process).

@@ -11,7 +11,7 @@ import TrellisWire
 import ZeroMQ
 
 /// SPEC §7: a distributed run prints exactly the in-process trace; faults end it cleanly.
-@Suite(.tags(.multiProcess), .selected(.multiProcess), .timeLimit(.minutes(2)))
+@Suite(.tags(.multiProcess), .selected(.multiProcess), .distributedHangGuard)
 struct DistributedRunTests {
     /// Every example goes over in-process nodes (a loopback network); a handful of them over
     /// ZeroMQ too, between processes, where each costs a second.

@@ -5,12 +5,13 @@ import TrellisTrace
 @testable import TrellisTransport
 import TrellisWire
 import ZeroMQ
+import TrellisTestSupport
 
 /// A node started by hand before its conductor has its HELLO queued on its DEALER, and libzmq
 /// delivers it the moment the conductor binds — which can be before the conductor has set its
 /// handlers. That HELLO used to be dropped, and the run then failed after 30 s with "node … did
 /// not greet the conductor" (seen with the Python node of `TrellisInteropTests`).
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.distributedHangGuard)
 struct EarlyControlTests {
     @Test("a control message that arrives before the handlers are set is handed to them when they are")
     func helloBeforeHandlers() async throws {

@@ -14,7 +14,7 @@ import ZeroMQ
 /// MiB — an allocator's noise — not by anything that grows with the frames (a leak of even
 /// 16 bytes a frame would be 2.7 MiB). Then a real run is conducted through that same node and
 /// gives the in-process trace, plus the node's bounded sample of what it rejected.
-@Suite(.tags(.multiProcess, .slow), .selected(.multiProcess, .slow), .timeLimit(.minutes(3)))
+@Suite(.tags(.multiProcess, .slow), .selected(.multiProcess, .slow), .distributedHangGuard)
 struct GarbageMemoryTests {
     static let frames = 200_000
     static let warmUp = 20_000

@@ -9,7 +9,7 @@ import ZeroMQ
 
 /// SPEC §7 (issue 16): garbage costs a node bounded memory, and an answer that cannot be read
 /// still ends the call it answers.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.distributedHangGuard)
 struct GarbageTests {
     /// A node and a raw peer "raw": a DEALER into the node's inbox, a ROUTER the node answers to.
     struct Stage {

@@ -6,7 +6,7 @@ import TrellisDistributed
 /// Issue 16, item 7: CURVE with nodes started by hand — key files from `trellis keys make`,
 /// `--keys` on `trellis node` and `trellis run`, and a handshake that fails because of keys
 /// named on both sides within seconds (exit 2), leaving no node behind.
-@Suite(.tags(.multiProcess), .selected(.multiProcess), .timeLimit(.minutes(2)))
+@Suite(.tags(.multiProcess), .selected(.multiProcess), .distributedHangGuard)
 struct HandStartedCurveTests {
     /// A folder for one test: the scenario (three nodes: main, b, c), sockets, keys.
     final class Stage {

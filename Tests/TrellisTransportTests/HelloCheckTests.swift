@@ -6,11 +6,12 @@ import TrellisTrace
 import TrellisTransport
 import TrellisWire
 import ZeroMQ
+import TrellisTestSupport
 
 /// TWP/1 §9.1 rule 3, at the wire: a HELLO whose node name is not the routing id of its stream,
 /// and a second HELLO on a stream, are answered with ERROR 6 and go no further — on a bare
 /// transport and on a `trellis node` worker (issue 27: neither got its ERROR within 0.6 s).
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.distributedHangGuard)
 struct HelloCheckTests {
     static func folder() throws -> URL {
         let directory = FileManager.default.temporaryDirectory

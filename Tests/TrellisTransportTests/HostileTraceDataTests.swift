@@ -13,7 +13,7 @@ import ZeroMQ
 /// TWP/1 §7.8 rule 6: what a hostile worker sends as its trace is a fault of the run naming the
 /// worker and what is wrong — events of another run, a capture that is not one — never a crash
 /// or a hang of the conductor, which still collects, merges and shuts down.
-@Suite(.tags(.multiProcess), .selected(.multiProcess), .timeLimit(.minutes(2)))
+@Suite(.tags(.multiProcess), .selected(.multiProcess), .distributedHangGuard)
 struct HostileTraceDataTests {
     /// A worker "b" on raw sockets: it greets, gets ready, answers every call with an empty
     /// RETURN, and answers the TRACE-REQUEST with `parts`, until the conductor's GOODBYE (or 40 s).

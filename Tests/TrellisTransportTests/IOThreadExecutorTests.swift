@@ -4,10 +4,11 @@ import Testing
 import TrellisTrace
 @testable import TrellisTransport
 import TrellisWire
+import TrellisTestSupport
 
 /// A node's I/O thread as a task executor: what runs there, what it sends without a wake-up,
 /// where inbound CALLs are served, and that nothing hangs once the thread has ended.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.distributedHangGuard)
 struct IOThreadExecutorTests {
     /// Heartbeats so rare that a message left waiting for a wake-up would sit until the test's
     /// time limit: a turn of the loop that forgot what a job queued cannot pass unnoticed.

@@ -11,7 +11,7 @@ import TrellisWire
 /// The loopback link (`LoopbackLink`, `LoopbackNetwork`): nodes of one process talk in memory,
 /// every message encoded and decoded, in order per sender — what ZeroMQ gives a run, without
 /// sockets, threads or processes.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.distributedHangGuard)
 struct LoopbackLinkTests {
     static let target = WireAddress(node: "b", controller: "C", incarnation: 1)
 

@@ -10,7 +10,7 @@ import TrellisWire
 /// SPEC §4.1, TWP/1 §7.2 (1.3): the behaviours a node's controllers need are named in its SETUP;
 /// a node whose program lacks one refuses (ERROR 8), and the run ends as set up wrongly, naming
 /// the node and the behaviour, within seconds and with nothing left running.
-@Suite(.tags(.multiProcess), .selected(.multiProcess), .timeLimit(.minutes(2)))
+@Suite(.tags(.multiProcess), .selected(.multiProcess), .distributedHangGuard)
 struct NamedBehaviorRunTests {
     /// b hosts A (Suppressing) and C, which is presented with the Sidebar presentation controller
     /// and the CompactSheet delegate; c hosts B, which names no behaviour.

@@ -21,7 +21,7 @@ import TrellisTestSupport
 @Suite(
     .tags(.multiProcess, .networkNamespace, .slow), .selected(.multiProcess, .networkNamespace, .slow),
     .enabled(if: NetworkLab.available, "needs root and `ip netns` (network namespaces joined by veth): skipped"),
-    .serialized, .timeLimit(.minutes(2)))
+    .serialized, .distributedHangGuard)
 struct NetworkFaultTests {
     enum Fault: String, CaseIterable, Sendable {
         case kill, stop, cut

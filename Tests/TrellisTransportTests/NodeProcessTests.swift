@@ -7,7 +7,7 @@ import TrellisWire
 import ZeroMQ
 
 /// The `trellis` command in distributed mode, and a node outliving its conductor.
-@Suite(.tags(.multiProcess), .selected(.multiProcess), .timeLimit(.minutes(2)))
+@Suite(.tags(.multiProcess), .selected(.multiProcess), .distributedHangGuard)
 struct NodeProcessTests {
     /// Runs `trellis` with a bounded wait; returns status and standard output.
     func trellis(_ arguments: [String]) async throws -> (status: Int32, output: String) {

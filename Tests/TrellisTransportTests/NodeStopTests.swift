@@ -8,7 +8,7 @@ import TrellisTestSupport
 /// conductor reports it stopped — at once, by name — rather than lost once silent; a node
 /// killed by SIGKILL is still found by its silence (`DistributedRunTests`). Every wait is
 /// bounded and every process is gone at the end.
-@Suite(.tags(.multiProcess), .selected(.multiProcess), .timeLimit(.minutes(2)))
+@Suite(.tags(.multiProcess), .selected(.multiProcess), .distributedHangGuard)
 struct NodeStopTests {
     /// `steps` rotations of a window whose controllers sit on b and c: every step calls both.
     static func rotations(_ steps: Int) -> String {

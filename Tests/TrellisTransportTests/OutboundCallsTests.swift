@@ -3,10 +3,11 @@ import Testing
 import TrellisTrace
 @testable import TrellisTransport
 import TrellisWire
+import TrellisTestSupport
 
 /// The calls a node makes without its transport's actor: each ends, with its RETURN or with a
 /// fault, whatever happens to the peer or the transport meanwhile.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.distributedHangGuard)
 struct OutboundCallsTests {
     /// A node connected to a peer that never answers (nothing listens at its endpoint).
     static func nodeWithSilentPeer(in directory: URL) async throws -> NodeTransport {

@@ -7,7 +7,7 @@ import TrellisTransport
 /// SPEC §7: a node answers each call from state it owns or from what the call (or the step)
 /// carries, never from a stale copy — so that every placement prints the in-process trace
 /// (CONFORMANCE 36). Each scenario here is one the differential tester found, cut down.
-@Suite(.tags(.multiProcess), .selected(.multiProcess), .timeLimit(.minutes(2)))
+@Suite(.tags(.multiProcess), .selected(.multiProcess), .distributedHangGuard)
 struct PlacementEquivalenceTests {
     static let pad = """
         "window": { "size": [1024, 768], "traits": { "horizontalSizeClass": "regular", "verticalSizeClass": "regular",

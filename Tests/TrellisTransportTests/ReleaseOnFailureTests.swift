@@ -3,13 +3,14 @@ import Synchronization
 import Testing
 @testable import TrellisTransport
 import ZeroMQ
+import TrellisTestSupport
 
 /// Issue 16 review: what a node makes on a path that fails — a start whose bind fails, a
 /// connect to a malformed endpoint, a peer abandoned as gone — is released then, not at the end
 /// of the process. Each is repeated often enough that a leak of one file descriptor per try
 /// stands far above what the tests running alongside open and close meanwhile. One at a time:
 /// each holds hundreds of sockets for a moment, which would blur the others' counts.
-@Suite(.serialized, .timeLimit(.minutes(2)))
+@Suite(.serialized, .distributedHangGuard)
 struct ReleaseOnFailureTests {
     /// How many file descriptors the tests running alongside may hold more at the end than at
     /// the start; a leak of one per try is hundreds.

@@ -7,7 +7,7 @@ import TrellisTestSupport
 /// SPEC §11, issue 25 item 8: a scenario that performs segues, with a placement, gives over
 /// nodes exactly the in-process trace, the fresh copies of its destinations included. The copies
 /// are controllers of the decoded scenario (TSF/1 §6.5), which every node decodes alike.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.distributedHangGuard)
 struct SegueDistributedTests {
     /// The Master-Detail template's shape on an iPad: its detail navigation controller `DN` is a
     /// column of the split and the destination of `showDetail`; a form sheet, a popover from an

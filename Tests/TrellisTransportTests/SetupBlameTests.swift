@@ -8,7 +8,7 @@ import TrellisDistributed
 /// words naming the other node, and exits —, and every such mistake ends the conductor with
 /// exit 2 (`trellis run --help`). Each case runs 20 times: the wrong blame came in 2 runs of 3.
 /// Durations are hang guards only (timings are `trellis bench`'s); the texts prove the rules.
-@Suite(.tags(.multiProcess), .selected(.multiProcess), .timeLimit(.minutes(3)))
+@Suite(.tags(.multiProcess), .selected(.multiProcess), .distributedHangGuard)
 struct SetupBlameTests {
     static let repetitions = Array(0..<20)
 

@@ -11,7 +11,7 @@ import ZeroMQ
 /// Issue 16: a distributed run set up wrongly is named within seconds, a lost node stops the run
 /// at the end of its step, and no node — spawned or started by hand — outlives a failed set-up;
 /// every work folder is removed however the run ends.
-@Suite(.tags(.multiProcess), .selected(.multiProcess), .timeLimit(.minutes(2)))
+@Suite(.tags(.multiProcess), .selected(.multiProcess), .distributedHangGuard)
 struct SetupFailureTests {
     /// A scenario whose controllers live on main (the conductor), b and c.
     static let twoWorkers = #"""

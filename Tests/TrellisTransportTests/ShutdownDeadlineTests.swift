@@ -7,7 +7,7 @@ import TrellisTestSupport
 /// Issue 16 review: the conductor's shutdown tells every node goodbye first, then waits for all
 /// of them against one deadline — nodes that never answer cost it that deadline once, not once
 /// each — and leaves none of them running.
-@Suite(.tags(.multiProcess, .slow), .selected(.multiProcess, .slow), .timeLimit(.minutes(2)))
+@Suite(.tags(.multiProcess, .slow), .selected(.multiProcess, .slow), .distributedHangGuard)
 struct ShutdownDeadlineTests {
     /// Controllers on the conductor and on three workers, b, c and d.
     static let threeWorkers = #"""
@@ -23,10 +23,12 @@ struct ShutdownDeadlineTests {
         // Nobody is declared gone while stopped (a gone node is not told goodbye, nor waited for).
         var options = try options(peerTimeoutMilliseconds: 60_000)
         // Long enough that what a loaded machine (or `taskset -c 0` beside the other suites)
-        // adds stays far below what the sequential waits would add: shared, about 15 s and the
+        // adds stays far below what the sequential waits would add: shared, about 60 s and the
         // stop's grace (SIGTERM, then SIGKILL: `NodeProcess.stopGrace`); one after the other,
-        // 45 s. Pinned beside the other suites, an 8 s deadline's shutdown took 19.7–23.4 s.
-        let deadline = Duration.seconds(15)
+        // 180 s. Pinned beside the other suites, an 8 s deadline's shutdown took 19.7–23.4 s on
+        // one VM, and a 15 s deadline's 54.7 s on a slower one: the load adds some 40 s, which
+        // the 2.5 deadlines below leave room for only when the deadline is this long.
+        let deadline = Duration.seconds(60)
         options.goodbyeTimeout = deadline
         let run = DistributedRun(scenario: scenario, scenarioText: Self.threeWorkers, options: options)
         do {
@@ -64,8 +66,9 @@ struct ShutdownDeadlineTests {
     func answeringWorkersEndTheShutdownEarly() async throws {
         let scenario = try ScenarioDecoder.decode(Self.threeWorkers, file: "three.json")
         var options = try options()
-        // Far longer than an answer takes, so that waiting for it would show.
-        let deadline = Duration.seconds(20)
+        // Far longer than an answer takes, even pinned beside the other suites, so that waiting
+        // for it would show.
+        let deadline = Duration.seconds(60)
         options.goodbyeTimeout = deadline
         let run = DistributedRun(scenario: scenario, scenarioText: Self.threeWorkers, options: options)
         do {

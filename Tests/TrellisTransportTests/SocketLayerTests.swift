@@ -4,11 +4,12 @@ import Testing
 import TrellisTransport
 import TrellisWire
 import ZeroMQ
+import TrellisTestSupport
 
 /// issue 27 item 6: a node's I/O over either socket layer (`NodeSocketLayer`), and across them —
 /// libzmq's sockets and `TrellisZMTP`'s speak the same wire. The other transport tests run over
 /// whichever layer `TRELLIS_SOCKET_LAYER` names (docs/decisions.md).
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.distributedHangGuard)
 struct SocketLayerTests {
     /// What a node's I/O reported, and a wait for the first event that matches.
     final class Events: Sendable {

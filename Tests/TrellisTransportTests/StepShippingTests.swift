@@ -10,7 +10,7 @@ import TrellisTransport
 /// events as the step ends, so a worker killed mid-run keeps, in the merged trace, every event
 /// of the steps it finished; the trace and the summary say which node's events are missing, and
 /// from which step.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.distributedHangGuard)
 struct StepShippingTests {
     /// Six resizes over main (the conductor, R), b (A) and c (B).
     static let sixSteps: String = {

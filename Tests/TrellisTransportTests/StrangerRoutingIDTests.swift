@@ -4,11 +4,12 @@ import TrellisTrace
 import TrellisTransport
 import TrellisWire
 import ZeroMQ
+import TrellisTestSupport
 
 /// Strangers whose routing ids are not node names — libzmq's generated ids (a zero octet and
 /// four more), or octets that are not UTF-8 — each get their own answer, and none can pass for
 /// another (issue 16).
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.distributedHangGuard)
 struct StrangerRoutingIDTests {
     @Test func aNodeNameIsItsOwnRoutingID() {
         #expect(PeerName.of(routingID: Array("main".utf8)) == "main")

@@ -5,6 +5,7 @@ import TrellisDistributed
 import TrellisTransport
 import TrellisWire
 import ZeroMQ
+import TrellisTestSupport
 
 /// A peer that makes up names — connecting to a node's inbox again and again under fresh routing
 /// ids (issue 16) — costs the node a bounded memory, a bounded number of sockets and a bounded
@@ -25,7 +26,7 @@ struct StrangerStateTests {
     /// turn on the CPU beside every other test's threads). The limit, and the worker's wait for
     /// a SETUP that never comes (4 minutes: at 60 s it ended the worker mid-test), are hang
     /// guards, not timings (docs/decisions.md "zmtp3").
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.distributedHangGuard)
     func aWorkerKeepsTheCapabilitiesOfAFewStrangersOnly() async throws {
         let directory = try Self.folder()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -79,7 +80,7 @@ struct StrangerStateTests {
     /// A stray peer's SETUP naming a behaviour the node lacks is refused (ERROR 8); it does not
     /// mark the node as another program than its conductor's: the conductor's goodbye ends it
     /// with 0, not 2.
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.distributedHangGuard)
     func aStrayPeersRefusedSetupDoesNotMarkTheRun() async throws {
         let directory = try Self.folder()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -124,7 +125,7 @@ struct StrangerStateTests {
     /// Strangers greeting the conductor during set-up: the first is a mistake, named; the conductor
     /// greets back (opening a stream to each) and tells goodbye `DistributedRun.strangersKept` of
     /// them only, the others counted, and waits 5 s in all for their acknowledgements, not 5 s each.
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.distributedHangGuard)
     func theConductorGreetsBackAFewStrangersOnly() async throws {
         let directory = try Self.folder()
         defer { try? FileManager.default.removeItem(at: directory) }
