@@ -109,9 +109,8 @@ struct HandStartedCurveTests {
         let outcome = try await stage.conduct(keys: "keys")
         #expect(outcome.status == 2, "\(outcome.stderr)")
         #expect(outcome.stderr.contains("which is not among the keys given to the conductor main"), "\(outcome.stderr)")
-        // Named, not the 30 s greeting deadline — told by what it says, not by a clock (a bound
-        // of 25 s failed when the suite's processes kept two cores busy).
-        #expect(!outcome.stderr.contains("did not greet the conductor"), "\(outcome.stderr)")
+        // Named, not the 30 s greeting deadline: the conductor says one or the other, and the
+        // text above is the naming (a bound of 25 s on the clock failed on a busy machine).
         try #require(await processExits(b, within: .seconds(60)))
         #expect(b.terminationStatus == 2)
         #expect(stage.nodeBSaid().contains("main refused this node's CURVE key"), "\(stage.nodeBSaid())")
