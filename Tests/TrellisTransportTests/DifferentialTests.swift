@@ -8,7 +8,8 @@ import TrellisTestSupport
 /// the fixed seeds below; `scripts/soak.sh N` runs N more (`TRELLIS_SOAK_SEEDS`, from
 /// `TRELLIS_SOAK_FIRST`; over loopback with `TRELLIS_SOAK_MEDIUM=loopback`), and
 /// `TRELLIS_SEED=S` runs seed S alone.
-@Suite(.tags(.multiProcess, .slow), .selected(.multiProcess, .slow), .distributedHangGuard)
+// A suite's time limit caps its tests': a soak asked for (`scripts/soak.sh`) keeps its own.
+@Suite(.tags(.multiProcess, .slow), .selected(.multiProcess, .slow), SoakSettings.current == nil ? .distributedHangGuard : .timeLimit(.minutes(600)))
 struct DifferentialTests {
     /// Fixed sets, so that CI is repeatable. Over ZeroMQ each seed costs one run of spawned
     /// processes (about a second): a few dozen keep the sockets, the processes and their codec
