@@ -117,20 +117,22 @@ func pollGivingWay(_ items: inout [ZMQPollItem], timeout: Duration) async throws
 /// wait for a process to start, for tests whose run would otherwise count that start-up against
 /// a short set-up timeout.
 func endpointBound(at path: String, within limit: Duration) async -> Bool {
+    await holds(within: limit) { FileManager.default.fileExists(atPath: path) }
+}
+
+/// Whether `condition` holds within `limit`, looked at in 10 ms slices between which the thread
+/// is free.
+func holds(within limit: Duration, _ condition: () -> Bool) async -> Bool {
     let deadline = ContinuousClock.now.advanced(by: limit)
-    while !FileManager.default.fileExists(atPath: path), ContinuousClock.now < deadline {
+    while !condition(), ContinuousClock.now < deadline {
         try? await Task.sleep(for: .milliseconds(10))
     }
-    return FileManager.default.fileExists(atPath: path)
+    return condition()
 }
 
 /// Waits at most `limit` for `process` to exit; true when it did. Looks in short slices between
 /// which the thread is free: `waitUntilExit()` would hold a thread of the cooperative pool for as
 /// long as the process runs (see `pollGivingWay`).
 func processExits(_ process: Process, within limit: Duration) async -> Bool {
-    let deadline = ContinuousClock.now.advanced(by: limit)
-    while process.isRunning, ContinuousClock.now < deadline {
-        try? await Task.sleep(for: .milliseconds(10))
-    }
-    return !process.isRunning
+    await holds(within: limit) { !process.isRunning }
 }
