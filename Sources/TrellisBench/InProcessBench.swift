@@ -80,8 +80,9 @@ package enum InProcessBench {
 
     /// The in-process figures of `shape` measured turn about — a bare-actor round, a plain-call
     /// round (`PlainNode`, the floor), a traced plain-call round (`TracedPlainNode`, the floor of
-    /// a traced walk), then a Trellis round, and so on — so that all sample the same moments of a
-    /// shared, noisy machine; each side's best round counts. Trellis's trace goes to memory; one
+    /// a traced walk), then a Trellis round, and so on, each round starting one side later
+    /// (`Turns`) — so that all sample the same moments of a shared, noisy machine; each side's
+    /// best round counts. Trellis's trace goes to memory; one
     /// more transition then checks that the traced floor records Trellis's events.
     package static func interleavedHopsPerSecond(
         _ shape: HierarchyShape, rounds: Int
@@ -97,33 +98,40 @@ package enum InProcessBench {
         // The floor's tree starts where the window's initial layout leaves it.
         _ = tracedRoot.announce(Size(320, 568), cause: nil, trace: &trace)
         _ = tracedRoot.layout(frame: Rect(Size(320, 568)), cause: nil, trace: &trace)
-        var best = (ours: 0.0, bare: 0.0, plain: 0.0, tracedPlain: 0.0)
-        for round in 0..<rounds {
-            let size = round % 2 == 0 ? Size(568, 320) : Size(320, 568)
-            var start = ContinuousClock.now
-            var hops = await root.announce(size)
-            hops += await root.layout()
-            best.bare = max(best.bare, Double(hops) / seconds(since: start))
-            start = ContinuousClock.now
-            hops = plainRoot.announce(size)
-            hops += plainRoot.layout()
-            best.plain = max(best.plain, Double(hops) / seconds(since: start))
-            trace.beginTransition()
-            start = ContinuousClock.now
-            hops = tracedRoot.announce(size, cause: nil, trace: &trace)
-            hops += tracedRoot.layout(frame: Rect(size), cause: nil, trace: &trace)
-            best.tracedPlain = max(best.tracedPlain, Double(hops) / seconds(since: start))
-            start = ContinuousClock.now
-            try await window.perform(.environmentChange(size: size, traits: nil))
-            best.ours = max(best.ours, Double(2 * shape.count) / seconds(since: start))
-        }
+        let best = try await Turns.best(rounds: rounds, [
+            { round in
+                let start = ContinuousClock.now
+                var hops = await root.announce(Turns.size(ofRound: round))
+                hops += await root.layout()
+                return Double(hops) / seconds(since: start)
+            },
+            { round in
+                let start = ContinuousClock.now
+                var hops = plainRoot.announce(Turns.size(ofRound: round))
+                hops += plainRoot.layout()
+                return Double(hops) / seconds(since: start)
+            },
+            { round in
+                let size = Turns.size(ofRound: round)
+                trace.beginTransition()
+                let start = ContinuousClock.now
+                var hops = tracedRoot.announce(size, cause: nil, trace: &trace)
+                hops += tracedRoot.layout(frame: Rect(size), cause: nil, trace: &trace)
+                return Double(hops) / seconds(since: start)
+            },
+            { round in
+                let start = ContinuousClock.now
+                try await window.perform(.environmentChange(size: Turns.size(ofRound: round), traits: nil))
+                return Double(2 * shape.count) / seconds(since: start)
+            },
+        ])
         // Checked up to 100k controllers: the floor's code is the same at every size, and at 1M
         // the two traces as `TraceEvent`s would take over a gigabyte.
         if shape.count <= Self.largestCheckedFloor {
-            try await checkTracedFloor(tracedRoot, against: window, recorder: recorder, shape: shape, size: rounds % 2 == 0 ? Size(568, 320) : Size(320, 568))
+            try await checkTracedFloor(tracedRoot, against: window, recorder: recorder, shape: shape, size: Turns.size(ofRound: rounds))
         }
         withExtendedLifetime(window) {}
-        return best
+        return (ours: best[3], bare: best[0], plain: best[1], tracedPlain: best[2])
     }
 
     /// The largest hierarchy whose traced floor `interleavedHopsPerSecond` checks against Trellis's trace.
@@ -167,11 +175,13 @@ package enum InProcessBench {
 
     /// The default walk and the same walk with a Swift behaviour that only calls super on every
     /// controller (SPEC §4.1: a registered behaviour must cost no more than the default), its
-    /// size hook the synchronous one and the async one, measured in turns on three windows of
-    /// the same shape; each side's best round counts. Trace to memory.
+    /// size hook the synchronous one and the async one, measured in turns (`Turns`) on windows
+    /// of the same shape; each side's best round counts. Trace to memory. `defaultAgain`, the
+    /// control: the default walk on a fourth window, in the same turns — what the turns' noise
+    /// alone makes of two equal walks, beside which the Swift behaviour's figure is read.
     package static func interleavedSuperOnlyHopsPerSecond(
         _ shape: HierarchyShape, rounds: Int
-    ) async throws -> (superOnly: Double, asyncSuperOnly: Double, defaultWalk: Double) {
+    ) async throws -> (superOnly: Double, asyncSuperOnly: Double, defaultWalk: Double, defaultAgain: Double) {
         let windowSize = Size(320, 568)
         func window(_ behavior: (any ViewControllerBehavior)?) async throws -> Window {
             let hierarchy = behavior.map { shape.hierarchy(windowSize: windowSize, behavior: $0) } ?? shape.hierarchy(windowSize: windowSize)
@@ -179,18 +189,18 @@ package enum InProcessBench {
             await window.start()
             return window
         }
-        let windows = [try await window(nil), try await window(SuperOnlyBehavior()), try await window(AsyncSuperOnlyBehavior())]
-        var best = [0.0, 0.0, 0.0]
-        for round in 0..<rounds {
-            let size = round % 2 == 0 ? Size(568, 320) : Size(320, 568)
-            for (index, window) in windows.enumerated() {
+        let windows = [
+            try await window(nil), try await window(SuperOnlyBehavior()), try await window(AsyncSuperOnlyBehavior()), try await window(nil),
+        ]
+        let best = try await Turns.best(rounds: rounds, windows.map { window in
+            { round in
                 let start = ContinuousClock.now
-                try await window.perform(.environmentChange(size: size, traits: nil))
-                best[index] = max(best[index], Double(2 * shape.count) / seconds(since: start))
+                try await window.perform(.environmentChange(size: Turns.size(ofRound: round), traits: nil))
+                return Double(2 * shape.count) / seconds(since: start)
             }
-        }
+        })
         withExtendedLifetime(windows) {}
-        return (best[1], best[2], best[0])
+        return (best[1], best[2], best[0], best[3])
     }
 
     /// Controller-hops per second of a full size transition (viewWillTransition with a
@@ -216,9 +226,9 @@ package enum InProcessBench {
         return best
     }
 
-    /// Hops per second of `shape` traced to memory and traced to `file`, in turns — a round of
-    /// each, `rounds` times, alternating orientations — best round of each (the file's round
-    /// counts until its last byte is written). As the other in-process figures: on a shared
+    /// Hops per second of `shape` traced to memory and traced to `file`, in turns (`Turns`: a
+    /// round of each, `rounds` times, the order rotating, orientations alternating) — best round
+    /// of each (the file's round counts until its last byte is written). As the other in-process figures: on a shared
     /// machine the memory walk's best of a minute before may have had a quieter minute.
     package static func interleavedFileTraceHopsPerSecond(
         _ shape: HierarchyShape, rounds: Int, file writer: TraceFileWriter
@@ -231,20 +241,18 @@ package enum InProcessBench {
         await memoryWindow.start()
         await fileWindow.start()
         toFile.flush()
-        var best = (memory: 0.0, file: 0.0)
-        for round in 0..<rounds {
-            let size = round % 2 == 0 ? Size(568, 320) : Size(320, 568)
-            var start = ContinuousClock.now
-            try await memoryWindow.perform(.environmentChange(size: size, traits: nil))
-            best.memory = max(best.memory, Double(2 * shape.count) / seconds(since: start))
-            start = ContinuousClock.now
-            try await fileWindow.perform(.environmentChange(size: size, traits: nil))
-            toFile.flush()
-            best.file = max(best.file, Double(2 * shape.count) / seconds(since: start))
-        }
+        let best = try await Turns.best(rounds: rounds, [memoryWindow, fileWindow].map { window in
+            { round in
+                let start = ContinuousClock.now
+                try await window.perform(.environmentChange(size: Turns.size(ofRound: round), traits: nil))
+                // The file's round counts until its last byte is written.
+                window.environment.recorder.flush()
+                return Double(2 * shape.count) / seconds(since: start)
+            }
+        })
         try closeFile(of: toFile)
         withExtendedLifetime(memoryWindow) {}
-        return best
+        return (memory: best[0], file: best[1])
     }
 
     /// The JSON Lines encoder alone (`jsonl-encode`): one size transition of `shape` recorded

@@ -193,6 +193,8 @@ struct BenchCommand: AsyncParsableCommand {
                             note: "ours: every controller's behaviour a Swift one whose size hooks (viewWillTransitionBeforeSuper, size(forChild:)) only call super (a registered behaviour); anchor: the default walk (DefaultBehavior); measured in turns, best round of each"))
             figures.add(BenchLine(name: "inproc-swift-super-async-100000", ours: walks.asyncSuperOnly, anchor: walks.defaultWalk, unit: "hops/s", target: .atLeast(0.3),
                             note: "ours: the same with the async viewWillTransition, whose awaited super cannot join the synchronous walk (R11); a floor against regressions; anchor: the default walk, in the same turns"))
+            figures.add(BenchLine(name: "inproc-swift-super-control-100000", ours: walks.defaultAgain, anchor: walks.defaultWalk, unit: "hops/s", target: .atLeast(0),
+                            note: "a control, no target: the default walk on a second window of the same shape, in the same turns; what the turns' noise alone makes of two equal walks, beside which inproc-swift-super is read"))
         }
         if wants("storyboard-import") { try storyboardFigure() }
         guard wants("memory-per-controller") else { return }

@@ -330,6 +330,7 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
 
     package func deliverViewWillTransition(to size: Size, transition: TransitionInfo, cause: EventRef?) async {
         let event = recorder.recordViewWillTransition(to: size, controller: traceName, cause: cause, transition: transition.id)
+        noteSizeTransition()
         if !usesDefaultBehavior, defaultHooks & DefaultHook.synchronousViewWillTransition == 0 {
             // What another controller with these settings learned since this one last copied
             // them: without it, the first transition took the slow path below, and made a
@@ -497,6 +498,7 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
     @inline(__always)
     func beginLayout(frame: Rect, cause: EventRef?) -> LayoutPass {
         let newSize = frame.size
+        if ContainerRules.hasColumns(kind) { endSizeTransition() }
         place(at: frame.origin)
         var childFramesChanged = false
         var first = slots.count, last = -1
@@ -705,11 +707,33 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
         if columnsChanged { await resizeColumns(cause: next) }
     }
 
-    /// A container whose columns may have collapsed or expanded (a split view): the columns a size
-    /// transition did not already resize in this environment change (a trait-only change, or a
-    /// split whose own size did not change) get their new sizes as receipts and a layout pass,
-    /// once their traits are applied.
+    /// Notes, on a container with columns, that a size transition reached it (`resizeColumns`);
+    /// nothing for any other kind.
+    @inline(__always)
+    func noteSizeTransition() {
+        if ContainerRules.hasColumns(kind) { setSizeTransitionPending(true) }
+    }
+
+    /// The layout that applies a size transition ends it (`noteSizeTransition`).
+    private func endSizeTransition() {
+        if extras.read(\.sizeTransitionPending) == true { setSizeTransitionPending(false) }
+    }
+
+    @inline(never)
+    private func setSizeTransitionPending(_ pending: Bool) {
+        extras.modify(default: ControllerExtras()) { $0.sizeTransitionPending = pending }
+    }
+
+    /// A container whose columns may have collapsed or expanded (a split view), once its new
+    /// traits are applied: when no size transition reached it in this environment change (a
+    /// trait-only change, or a split whose own size did not change), its columns get their new
+    /// sizes as receipts and a layout pass. When one did, its `viewWillTransition` already sized
+    /// the columns of the traits it moves to (§3.2), skipping those whose size stays (R4), and
+    /// the layout pass that follows applies them: asked again here with the size it had, a
+    /// column that collapsed got the old window's width (docs/decisions.md, "A split view that
+    /// collapses or expands without a size change").
     private func resizeColumns(cause: EventRef?) async {
+        guard extras.read(\.sizeTransitionPending) != true else { return }
         var resized: [(index: Int, size: Size)] = []
         for index in defaultTargets where slots[index].announced == nil {
             let answer = askSize(forChildAt: index, parentSize: size, cause: cause, transition: nil)

@@ -21,6 +21,11 @@ struct ControllerExtras {
     var childOrigins: [Point] = []
     /// What its behaviour keeps across messages (SPEC §4), nil until it keeps something.
     var state: BehaviorState?
+    /// A container with columns (a split view): whether a size transition's `viewWillTransition`
+    /// reached it since its last layout. Its columns were then decided with the traits the
+    /// transition moves to (§3.2), so applying those traits does not size them again
+    /// (`Controller.resizeColumns`).
+    var sizeTransitionPending = false
 
     /// The extras of a new controller, nil when its description sets none of them.
     static func initial(_ description: ControllerDescription) -> ControllerExtras? {

@@ -281,6 +281,7 @@ extension Controller {
         // The parent's query and this message, one after the other under one lock.
         let event = recorder.recordSizeForChildAndViewWillTransition(
             traceName, parent: query.parent, parentSize: query.parentSize, answer: size, cause: cause, transition: transition.id)
+        noteSizeTransition()
         if !usesDefaultBehavior, defaultHooks & DefaultHook.viewWillTransition.rawValue == 0,
            runViewWillTransitionBeforeSuper(to: size, transition: transition, event: event) == .suppress {
             return .finished

@@ -396,7 +396,7 @@ struct JSONOutputTests {
         #expect(report["quick"] as? Bool == true)
         #expect(try objects(report["errors"]).isEmpty)
         let figure = try #require(try objects(report["figures"]).first)
-        #expect(try objects(report["figures"]).map { $0["name"] as? String } == ["inproc-swift-super-100000", "inproc-swift-super-async-100000"])
+        #expect(try objects(report["figures"]).map { $0["name"] as? String } == ["inproc-swift-super-100000", "inproc-swift-super-async-100000", "inproc-swift-super-control-100000"])
         #expect(figure["unit"] as? String == "hops/s")
         let ours = try #require(figure["ours"] as? Double), anchor = try #require(figure["anchor"] as? Double)
         let ratio = try #require(figure["ratio"] as? Double)

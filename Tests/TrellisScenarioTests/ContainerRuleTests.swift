@@ -116,6 +116,43 @@ struct ContainerRuleTests {
         ] + Lines.layout("S", "M", "M1"))
     }
 
+    /// Slide Over's 320 points: collapsing, the primary's size stays 320 wide (R4 skips it);
+    /// expanding, both columns keep their sizes. Applying the new traits must not ask the
+    /// columns again with the size the split view had before the transition (it answered 1024
+    /// for the collapsed primary, and 0 — 54 from 375 — for the expanded secondary).
+    @Test("split: collapsing and expanding in the same step as a size change sizes the columns once, with the new size",
+          arguments: [320, 375])
+    func splitCollapsesAndExpandsWithASizeChange(width: Int) async throws {
+        let scenario = """
+            { \(Pad.window), "root": "S",
+              "controllers": { "S": { "kind": "split", "children": ["M", "D"] }, "M": {}, "D": {} },
+              "steps": [ { "transition": { "size": [\(width), 768], "traits": { "horizontalSizeClass": "compact" } } },
+                         { "transition": { "size": [1024, 768], "traits": { "horizontalSizeClass": "regular" } } } ] }
+            """
+        let trace = try await Scenarios.run(scenario)
+        let primaryChanges = width != 320
+        #expect(trace[step: 1] == [
+            "S willTransition(to: \(Pad.compactWidth))",
+            "M willTransition(to: \(Pad.compactWidth))",
+            "S viewWillTransition(to: \(width)x768)",
+            "S sizeForChild(M, parent: \(width)x768) -> \(width)x768",
+        ] + (primaryChanges ? ["M viewWillTransition(to: \(width)x768)"] : []) + [
+            "S traitCollectionDidChange(previous: \(Pad.regular))",
+            "M traitCollectionDidChange(previous: \(Pad.regular))",
+        ] + (primaryChanges ? Lines.layout("S", "M") : Lines.layout("S")))
+        #expect(trace[step: 2] == [
+            "S willTransition(to: \(Pad.regular))",
+            "M willTransition(to: \(Pad.regular))",
+            "S viewWillTransition(to: 1024x768)",
+            "S sizeForChild(M, parent: 1024x768) -> 320x768",
+        ] + (primaryChanges ? ["M viewWillTransition(to: 320x768)"] : []) + [
+            "S sizeForChild(D, parent: 1024x768) -> 703x768",
+            "S traitCollectionDidChange(previous: \(Pad.compactWidth))",
+            "M traitCollectionDidChange(previous: \(Pad.compactWidth))",
+        ] + (primaryChanges ? Lines.layout("S", "M") : Lines.layout("S")))
+        #expect(trace.laidOutFrames(step: 1) == ["S 0,0 \(width)x768"] + (primaryChanges ? ["M 0,0 \(width)x768"] : []))
+    }
+
     @Test("split: in a compact window from the start only the primary is laid out and messaged, at the full size")
     func splitCompactFromTheStart() async throws {
         let trace = try await Scenarios.run("""
