@@ -122,6 +122,24 @@ extension BehaviorHost {
         record(.suppressed(message: handled.message.rawValue, cut: suppressedTargets(handled)), cause: handled.cause, transition: handled.transition?.id)
     }
 
+    /// Whether `size`, handed to `call` by the behaviour's code, is refused: not a size
+    /// (`BehaviorGeometry`), recorded as an `error` line caused by what the behaviour is in.
+    func refuses(_ size: Size, in call: String) -> Bool {
+        guard let problem = BehaviorGeometry.problem(with: size) else { return false }
+        let cause = hookCause
+        record(.error("\(call): \(size) is not a size: \(problem)"), cause: cause.event, transition: cause.transition)
+        return true
+    }
+
+    /// Whether `frame`, handed to `call` by the behaviour's code, is refused: not a frame
+    /// (`BehaviorGeometry`), recorded as an `error` line caused by what the behaviour is in.
+    func refuses(_ frame: Rect, in call: String) -> Bool {
+        guard let problem = BehaviorGeometry.problem(with: frame) else { return false }
+        let cause = hookCause
+        record(.error("\(call): \(frame) is not a frame: \(problem)"), cause: cause.event, transition: cause.transition)
+        return true
+    }
+
     /// The synchronous form of `handle`, for callbacks that forward nothing.
     func handleNow(_ message: HandledMessage, event: EventRef, _ body: () -> Void) {
         let outer = delivery

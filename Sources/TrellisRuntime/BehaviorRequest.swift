@@ -134,6 +134,7 @@ public enum BehaviorRequests {
             return .event(.dismiss(presenter, animated: animated))
         case let .setPreferredContentSize(size):
             guard presented == nil else { return .refused("setPreferredContentSize: \(requester) is not a view controller") }
+            if let problem = BehaviorGeometry.problem(with: size) { return .refused("setPreferredContentSize: \(size) is not a size: \(problem)") }
             return .event(.setPreferredContentSize(requester, size))
         case let .setTraitOverride(child, traits):
             guard presented == nil else { return .refused("setTraitOverride: \(requester) is not a view controller") }
@@ -143,6 +144,7 @@ public enum BehaviorRequests {
             return .event(.setTraitOverride(container: requester, child: child, traits: traits))
         case let .setPresentedViewFrame(frame):
             guard let presented else { return .refused("setPresentedViewFrame: \(requester) is not a presentation controller") }
+            if let problem = BehaviorGeometry.problem(with: frame) { return .refused("setPresentedViewFrame: \(frame) is not a frame: \(problem)") }
             guard structure[presented]?.presenting != nil else {
                 return .refused("setPresentedViewFrame: \(presented) is not presented")
             }

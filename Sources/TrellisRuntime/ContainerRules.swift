@@ -156,9 +156,7 @@ public enum ContainerRules {
     /// (`ViewControllerContext.setFrame`): a finite origin and a finite size, neither side
     /// negative — what a view's frame can be, so that the child's size is one a layout applies.
     public static func isValidChildFrame(_ frame: Rect) -> Bool {
-        frame.origin.x.isFinite && frame.origin.y.isFinite
-            && frame.size.width.isFinite && frame.size.height.isFinite
-            && frame.size.width >= 0 && frame.size.height >= 0
+        BehaviorGeometry.problem(with: frame) == nil
     }
 
     /// R61: whether `origins` can give any child an origin other than (0,0): the layout pass skips

@@ -231,8 +231,8 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
             misuse("setFrame: \(child) is not a child of \(id)")
             return
         }
-        guard ContainerRules.isValidChildFrame(frame) else {
-            misuse("setFrame: \(frame) for \(child) is not a frame (a size must be finite and not negative, an origin finite)")
+        if let problem = BehaviorGeometry.problem(with: frame) {
+            misuse("setFrame: \(frame) for \(child) is not a frame: \(problem)")
             return
         }
         setOrigin(frame.origin, at: index)
@@ -397,7 +397,7 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
     }
 
     public func superViewWillTransition(to size: Size, with coordinator: TransitionCoordinator) async {
-        guard let cause = superCalled(.viewWillTransition) else { return }
+        guard let cause = superCalled(.viewWillTransition), !refuses(size, in: "superViewWillTransition") else { return }
         await forwardSizeTransition(to: size, transition: coordinator.info, cause: cause)
     }
 
@@ -414,6 +414,7 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
             misuse("forwardViewWillTransition: \(child) is not a child of \(id)")
             return
         }
+        guard !refuses(size, in: "forwardViewWillTransition to \(child)") else { return }
         delivery?.forwarded.insert(index)
         slots[index].announced = size
         await endpoints[index].deliverViewWillTransition(to: size, transition: coordinator.info, cause: delivery?.cause)
@@ -424,6 +425,7 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
             misuse("sizeForChild: \(child) is not a child of \(id)")
             return parentSize
         }
+        guard !refuses(parentSize, in: "sizeForChild: \(child)'s parent size") else { return slots[index].size }
         // Caused by the hook asking, which may be a layout hook (SPEC §4.2).
         let cause = hookCause
         return askSize(forChildAt: index, parentSize: parentSize, cause: cause.event, transition: cause.transition)
@@ -467,7 +469,17 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
         let answer = settings.size(forChild: child, parentSize: parentSize, in: self)
         environment.endAsking(outer)
         defaultHooks = settings.learnedDefaultHooks
+        guard BehaviorGeometry.problem(with: answer) == nil else { return refuse(answer, forChildAt: index, parentSize: parentSize) }
         return answer
+    }
+
+    /// A `size(forChild:)` answer that is not a size (`BehaviorGeometry`): an error line, and the
+    /// default's answer instead.
+    @inline(never)
+    private func refuse(_ answer: Size, forChildAt index: Int, parentSize: Size) -> Size {
+        let fallback = ContainerRules.defaultSize(kind, forChildAt: index, parentSize: parentSize, horizontal: columnsSizeClass)
+        misuse("size(forChild: \(endpoints.id(at: index))) answered \(answer), which is not a size: \(BehaviorGeometry.problem(with: answer) ?? ""); the default's \(fallback) is used")
+        return fallback
     }
 
     public func superSize(forChild child: ControllerID, parentSize: Size) -> Size {
@@ -800,6 +812,7 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
             misuse("resize: \(child) is not a child of \(id)")
             return
         }
+        guard !refuses(newSize, in: "resize \(child)") else { return }
         await resize([(index, newSize)], cause: delivery?.cause)
     }
 

@@ -283,6 +283,7 @@ public actor PresentationController: ManagedPresentationController, Presentation
     }
 
     public func sizeForPresented(parentSize: Size) -> Size {
+        guard !refuses(parentSize, in: "sizeForPresented: the parent size") else { return displayed.size }
         let answer = layoutSize(parentSize: parentSize)
         if queriesInFrame != nil {
             queriesInFrame?.append((parentSize, answer))
@@ -295,7 +296,10 @@ public actor PresentationController: ManagedPresentationController, Presentation
     }
 
     public func frameOfPresentedViewInContainerView() -> Rect {
-        behaviourPlacesPresented ? description.behavior.frameOfPresentedViewInContainerView(in: self) : superFrameOfPresentedViewInContainerView()
+        guard behaviourPlacesPresented else { return superFrameOfPresentedViewInContainerView() }
+        let frame = description.behavior.frameOfPresentedViewInContainerView(in: self)
+        // Not a frame: an error line, and the default's frame (`BehaviorGeometry`).
+        return refuses(frame, in: "frameOfPresentedViewInContainerView answered") ? superFrameOfPresentedViewInContainerView() : frame
     }
 
     public func superFrameOfPresentedViewInContainerView() -> Rect {
@@ -328,7 +332,7 @@ public actor PresentationController: ManagedPresentationController, Presentation
     }
 
     public func superViewWillTransition(to size: Size, with coordinator: TransitionCoordinator) async {
-        guard let current = superStep(.viewWillTransition) else { return }
+        guard let current = superStep(.viewWillTransition), !refuses(size, in: "superViewWillTransition") else { return }
         let answer = askSize(parentSize: size, cause: current.cause, transition: current.transition?.id)
         presentedViewSize = answer
         presentedViewSizeTold = true
@@ -346,9 +350,10 @@ public actor PresentationController: ManagedPresentationController, Presentation
 
     /// What `size(forPresented:)` answers (the adapted style's size while adapted), unrecorded.
     private func layoutSize(parentSize: Size) -> Size {
-        behaviourPlacesPresented
-            ? description.behavior.size(forPresented: displayedEndpoint.id, parentSize: parentSize, in: self)
-            : superSize(forPresentedWithParentSize: parentSize)
+        guard behaviourPlacesPresented else { return superSize(forPresentedWithParentSize: parentSize) }
+        let answer = description.behavior.size(forPresented: displayedEndpoint.id, parentSize: parentSize, in: self)
+        // Not a size: an error line, and the default's answer (`BehaviorGeometry`).
+        return refuses(answer, in: "size(forPresented: \(displayedEndpoint.id)) answered") ? superSize(forPresentedWithParentSize: parentSize) : answer
     }
 
     public func superSize(forPresentedWithParentSize parentSize: Size) -> Size {

@@ -170,8 +170,8 @@ struct SwiftContainerFrameTests {
         let errors = window.environment.recorder.canonicalLines.filter { $0.hasPrefix("R error") }
         #expect(errors == [
             "R error setFrame: Z is not a child of R",
-            "R error setFrame: 0,0 -10x10 for A is not a frame (a size must be finite and not negative, an origin finite)",
-            "R error setFrame: 0,0 infx10 for B is not a frame (a size must be finite and not negative, an origin finite)",
+            "R error setFrame: 0,0 -10x10 for A is not a frame: its width is negative",
+            "R error setFrame: 0,0 infx10 for B is not a frame: its width is infinite",
         ])
         #expect(await window.frame(of: "A") == Rect(x: 0, y: 0, width: 1024, height: 768))
         #expect(await window.frame(of: "B") == Rect(x: 0, y: 0, width: 1024, height: 768))
