@@ -128,7 +128,7 @@ let package = Package(
         .testTarget(name: "TrellisPresentationTests", dependencies: ["TrellisScenario", "TrellisRuntime", "TrellisTrace", "TrellisModel", "TrellisTestSupport"]),
         // The screen picture (SPEC §6): frames of scenarios after a step, and their SVG.
         .testTarget(name: "TrellisScreenPictureTests", dependencies: ["TrellisScreenPicture", "TrellisScenario", "TrellisRuntime", "TrellisTrace", "TrellisModel"]),
-        .testTarget(name: "TrellisCLITests", dependencies: ["trellis", "trellis-test-runner", "TrellisTestSupport"]),
+        .testTarget(name: "TrellisCLITests", dependencies: ["trellis", "trellis-test-runner", "TrellisCLI", "TrellisRuntime", "TrellisTestSupport"]),
         // Runs Tests/Interop/trellis_node.py (pyzmq) as a node of a distributed run of `trellis`.
         .testTarget(name: "TrellisInteropTests", dependencies: ["trellis", "TrellisTestSupport"]),
     ],

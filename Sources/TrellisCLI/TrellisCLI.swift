@@ -30,6 +30,13 @@ public enum TrellisCLI {
     /// returning the exit status instead of exiting. Output goes to this process's standard
     /// output and error.
     public static func run(arguments: [String], registry: BehaviorRegistry) async -> Int32 {
+        // A runner built with a registry it did not mean (`BehaviorRegistry.mistakes`) says so
+        // before anything runs with it.
+        guard registry.mistakes.isEmpty else {
+            StandardError.write("error: this runner's behaviour registry has mistakes (fix its BehaviorRegistry):\n"
+                + registry.mistakes.map { "  - \($0)" }.joined(separator: "\n"))
+            return 2
+        }
         do {
             var command = try Trellis.parseAsRoot(arguments)
             if let behaviorCommand = command as? any BehaviorCommand {

@@ -84,4 +84,12 @@ public enum ActionValueType: String, Sendable, Hashable, CaseIterable {
     case array
     /// An object.
     case object
+
+    /// The type's name with its article, for messages: "a number", "an array".
+    public var withArticle: String {
+        switch self {
+        case .array, .object: "an \(rawValue)"
+        case .null, .boolean, .number, .string: "a \(rawValue)"
+        }
+    }
 }

@@ -64,7 +64,9 @@ public struct BehaviorName: Sendable, Hashable, Comparable, CustomStringConverti
 /// Each controller built from a name gets its own behaviour, made for it by the registry: a
 /// behaviour registered as a value is copied (its per-controller state lives in the context's
 /// `state`, SPEC §4); one registered with a `make` closure is made anew for every controller.
-/// Registering a name again for the same kind replaces it.
+/// Registering a name again for the same kind replaces it; a name that no scenario can write
+/// (empty, or with white space at either end) and a name registered twice for one kind are
+/// kept in `mistakes`, which a runner (`TrellisCLI`) refuses to start with.
 public struct BehaviorRegistry: Sendable {
     private var viewControllers: [String: @Sendable () -> any ViewControllerBehavior] = [:]
     private var presentationControllers: [String: @Sendable () -> any PresentationControllerBehavior] = [:]
@@ -72,6 +74,8 @@ public struct BehaviorRegistry: Sendable {
     /// Custom segue classes (SPEC §11): not a `BehaviorKind`, since what they decide is read
     /// with the scenario, before any node builds a controller.
     private var segues: [String: SegueBehavior] = [:]
+    /// What `mistakes` says, in the order of registering.
+    private var noted: [String] = []
 
     /// An empty registry: the plain `trellis` knows no user behaviours.
     public init() {}
@@ -86,6 +90,7 @@ public struct BehaviorRegistry: Sendable {
     /// Registers a view controller's behaviour made anew for every controller that names it.
     public func viewController(_ name: String, make: @escaping @Sendable () -> some ViewControllerBehavior) -> BehaviorRegistry {
         var copy = self
+        copy.check(name, as: BehaviorKind.viewController.words, registered: viewControllers[name] != nil)
         copy.viewControllers[name] = { make() }
         return copy
     }
@@ -100,6 +105,7 @@ public struct BehaviorRegistry: Sendable {
         _ name: String, make: @escaping @Sendable () -> some PresentationControllerBehavior
     ) -> BehaviorRegistry {
         var copy = self
+        copy.check(name, as: BehaviorKind.presentationController.words, registered: presentationControllers[name] != nil)
         copy.presentationControllers[name] = { make() }
         return copy
     }
@@ -112,6 +118,7 @@ public struct BehaviorRegistry: Sendable {
     /// Registers an adaptive delegate made anew for every controller that names it.
     public func adaptiveDelegate(_ name: String, make: @escaping @Sendable () -> some AdaptivePresentationDelegate) -> BehaviorRegistry {
         var copy = self
+        copy.check(name, as: BehaviorKind.adaptiveDelegate.words, registered: adaptiveDelegates[name] != nil)
         copy.adaptiveDelegates[name] = { make() }
         return copy
     }
@@ -120,11 +127,28 @@ public struct BehaviorRegistry: Sendable {
     /// does (SPEC §11); without it, a scenario that performs such a segue is refused.
     public func segue(_ name: String, _ behavior: SegueBehavior) -> BehaviorRegistry {
         var copy = self
+        copy.check(name, as: "custom segue", registered: segues[name] != nil)
         copy.segues[name] = behavior
         return copy
     }
 
+    /// Notes a registration's mistake (`mistakes`).
+    private mutating func check(_ name: String, as kind: String, registered: Bool) {
+        if name.isEmpty {
+            noted.append("a \(kind) is registered under an empty name, which no scenario can name")
+        } else if name.first?.isWhitespace == true || name.last?.isWhitespace == true {
+            noted.append("the \(kind) \"\(name)\" has white space at an end of its name, which no scenario can name")
+        }
+        if registered {
+            noted.append("\"\(name)\" is registered twice as a \(kind): the later one replaces the earlier")
+        }
+    }
+
     // MARK: Looking up
+
+    /// The mistakes made registering, one sentence each, in order: names no scenario can
+    /// write, names registered twice for one kind. Empty for a registry built as intended.
+    public var mistakes: [String] { noted }
 
     /// A new view-controller behaviour for one controller, or nil when `name` is not registered.
     public func viewControllerBehavior(named name: String) -> (any ViewControllerBehavior)? {

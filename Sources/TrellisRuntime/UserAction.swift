@@ -33,7 +33,7 @@ public enum ActionOutcome: Sendable, Hashable {
     /// The words of a refused value, one text for the trace's error line and the scenario
     /// reader's error (which refuses such a step before anything runs).
     public static func refusal(action: String, on target: ControllerID, expected: ActionValueType, got: ActionValueType?) -> String {
-        "action \(action) on \(target): its behaviour expects a \(expected.rawValue) value, got " + (got.map { "a \($0.rawValue)" } ?? "none")
+        "action \(action) on \(target): its behaviour expects \(expected.withArticle) value, got " + (got.map(\.withArticle) ?? "none")
     }
 }
 

@@ -1,5 +1,7 @@
 import Foundation
 import Testing
+import TrellisCLI
+import TrellisRuntime
 import TrellisTestSupport
 
 /// SPEC §4.1, §8: a runner of one's own (`Tests/TestRunner`, the command line with Swift
@@ -121,6 +123,16 @@ struct RunnerTests {
         #expect(outcome.stdout.hasPrefix("<svg") || outcome.stdout.contains("<svg"))
         // The presented sidebar: x 683, width 341, at the right edge of the 1024-point window.
         #expect(outcome.stdout.contains("x=\"683\"") && outcome.stdout.contains("width=\"341\""), "\(outcome.stdout.prefix(2000))")
+    }
+
+    @Test("a runner whose registry has a mistake (an empty name, a name twice) refuses every command with exit 2; a sound one runs")
+    func registryMistakesAreRefused() async {
+        struct Plain: ViewControllerBehavior {}
+        let empty = BehaviorRegistry().viewController("", Plain())
+        #expect(await TrellisCLI.run(arguments: ["behaviors"], registry: empty) == 2)
+        let twice = BehaviorRegistry().viewController("A", Plain()).viewController("A", Plain())
+        #expect(await TrellisCLI.run(arguments: ["--version"], registry: twice) == 2)
+        #expect(await TrellisCLI.run(arguments: ["--version"], registry: BehaviorRegistry().viewController("A", Plain())) == 0)
     }
 
     @Test("behaviors lists what a program registers: the runner's by kind, none for the plain trellis")

@@ -56,6 +56,21 @@ struct BehaviorRegistryTests {
             .presentationController("A", Centred())
         #expect((registry.viewControllerBehavior(named: "A") as? Noting)?.text == "second")
         #expect(registry.names.count == 2)
+        // Said, for a runner to refuse: one name for two kinds is not a mistake.
+        #expect(registry.mistakes == ["\"A\" is registered twice as a view-controller behaviour: the later one replaces the earlier"])
+    }
+
+    @Test("names no scenario can write are mistakes a runner refuses; a registry built as intended has none")
+    func namesNoScenarioCanWrite() {
+        let registry = BehaviorRegistry()
+            .viewController("", Noting(text: "empty"))
+            .presentationController(" Overlay", Centred())
+            .adaptiveDelegate("SlideOver", AlwaysFullScreen())
+        #expect(registry.mistakes == [
+            "a view-controller behaviour is registered under an empty name, which no scenario can name",
+            "the presentation-controller behaviour \" Overlay\" has white space at an end of its name, which no scenario can name",
+        ])
+        #expect(BehaviorRegistry().viewController("A", Noting(text: "a")).presentationController("A", Centred()).mistakes.isEmpty)
     }
 
     @Test("a make closure makes one behaviour per lookup, so every controller gets its own")

@@ -342,6 +342,8 @@ struct MisplacedSuper: PresentationControllerBehavior {
         let wrongType = await pc.action("keyboardWillShow", value: .bool(true))
         #expect(wrongType.requests.isEmpty)
         #expect(wrongType.lines.last == "pc:S error action keyboardWillShow on pc:S: its behaviour expects a number value, got a boolean")
+        let anArray = await pc.action("keyboardWillShow", value: .array([]))
+        #expect(anArray.lines.last == "pc:S error action keyboardWillShow on pc:S: its behaviour expects a number value, got an array")
     }
 }
 
