@@ -108,16 +108,17 @@ struct RunCommand: BehaviorCommand {
 
     func run(registry: BehaviorRegistry) async throws {
         var outcome = RunOutcome(file: scenario)
-        await perform(registry: registry, into: &outcome)
+        let printed = await perform(registry: registry, into: &outcome)
         switch format {
-        case .text, .jsonl: outcome.tell(jsonLines: format == .jsonl, runID: outcome.scenario?.name ?? "")
+        case .text, .jsonl: outcome.tell(jsonLines: format == .jsonl, runID: outcome.scenario?.name ?? "", printed: printed)
         case .json: outcome.report(transport: transport.rawValue).emit(status: outcome.status)
         }
         if outcome.status != 0 { throw ExitCode(outcome.status) }
     }
 
-    /// Reads, runs and writes the trace files, gathering what happened into `outcome`.
-    private func perform(registry: BehaviorRegistry, into outcome: inout RunOutcome) async {
+    /// Reads, runs and writes the trace files, gathering what happened into `outcome`; returns
+    /// how many of its events an in-process run printed as it went (`LiveTrace`).
+    private func perform(registry: BehaviorRegistry, into outcome: inout RunOutcome) async -> Int {
         let loaded: Scenario
         let text: String
         do {
@@ -130,27 +131,70 @@ struct RunCommand: BehaviorCommand {
             text = try ScenarioDecoder.jsonText(fileText, file: scenario, registry: registry)
         } catch {
             outcome.fail(error)
-            return
+            return 0
         }
         outcome.scenario = loaded
+        var printed = 0
         if transport == .zmq {
             await runDistributed(loaded, text: text, into: &outcome)
         } else {
-            let recorder = TraceRecorder(node: "main", runID: loaded.name)
-            do {
-                let result = try await ScenarioRunner.run(loaded, recorder: recorder, progress: Progress.reporter(steps: loaded.steps.count))
-                outcome.events = result.events
-                outcome.failures = result.failures
-            } catch {
-                // What happened before the failure is still printed and written: nothing recorded is lost.
-                outcome.events = recorder.events
-                outcome.fail(status: 2, step: error.step, message: "\(error)")
-            }
+            printed = await runInProcess(loaded, into: &outcome)
         }
         // A distributed run that never started recorded nothing: no file is written then.
         if !outcome.events.isEmpty || outcome.problems.isEmpty {
             write(outcome.events, runID: loaded.name, into: &outcome)
         }
+        return printed
+    }
+
+    /// Runs `loaded` in this process, printing its trace step by step (`LiveTrace`, not with
+    /// --format json); a signal ends it with what it traced printed and written
+    /// (`finishInterrupted`). Returns how many events were printed.
+    private func runInProcess(_ loaded: Scenario, into outcome: inout RunOutcome) async -> Int {
+        let recorder = TraceRecorder(node: "main", runID: loaded.name)
+        let live = format == .json ? nil : LiveTrace(recorder: recorder, jsonLines: format == .jsonl, runID: loaded.name)
+        let command = self
+        let interruptions = InterruptHandling.install { number in
+            command.finishInterrupted(loaded, recorder: recorder, live: live, signal: number)
+        }
+        defer { interruptions.forEach { $0.cancel() } }
+        let reporter = Progress.reporter(steps: loaded.steps.count)
+        do {
+            let result = try await ScenarioRunner.run(loaded, recorder: recorder) { step, total in
+                reporter?(step, total)
+                // Called as step `step` begins: what the steps before it traced is printed.
+                live?.printNew()
+            }
+            outcome.events = result.events
+            outcome.failures = result.failures
+        } catch {
+            // What happened before the failure is still printed and written: nothing recorded is lost.
+            outcome.events = recorder.events
+            outcome.fail(status: 2, step: error.step, message: "\(error)")
+        }
+        return live?.close(with: outcome.events) ?? 0
+    }
+
+    /// A signal ended the in-process run: what it traced is printed (the rest of the live
+    /// trace, or with --format json the report) and written to its trace files, the interruption
+    /// said with the number of events kept, and the program exits 128 + the signal.
+    private func finishInterrupted(_ loaded: Scenario, recorder: TraceRecorder, live: LiveTrace?, signal number: Int32) -> Never {
+        // One snapshot, printed and written alike: the run goes on recording meanwhile.
+        var outcome = RunOutcome(file: scenario)
+        outcome.scenario = loaded
+        outcome.events = recorder.events
+        live?.close(with: outcome.events)
+        write(outcome.events, runID: loaded.name, into: &outcome)
+        let files = outcome.traceFiles.joined(separator: ", ")
+        let kept = "the \(outcome.events.count) events traced so far were "
+            + (live == nil ? (files.isEmpty ? "not kept (no --trace)" : "written to \(files)") : "printed" + (files.isEmpty ? "" : " and written to \(files)"))
+        outcome.fail(status: 128 + number, step: nil, message: "interrupted by \(InterruptHandling.name(number)); \(kept)")
+        if format == .json {
+            outcome.report(transport: transport.rawValue).emit(status: outcome.status)
+        } else {
+            for problem in outcome.problems { StandardError.write(problem.text) }
+        }
+        Foundation.exit(128 + number)
     }
 
     private func runDistributed(_ loaded: Scenario, text: String, into outcome: inout RunOutcome) async {
@@ -325,9 +369,14 @@ struct ValidateCommand: BehaviorCommand {
 enum InterruptHandling {
     static let signals = [SIGINT, SIGTERM]
 
+    /// The signal's name.
+    static func name(_ number: Int32) -> String {
+        number == SIGINT ? "SIGINT" : "SIGTERM"
+    }
+
     /// What the conductor says when `number` stops it.
     static func message(_ number: Int32) -> String {
-        "interrupted by \(number == SIGINT ? "SIGINT" : "SIGTERM"); the nodes it started were stopped"
+        "interrupted by \(name(number)); the nodes it started were stopped"
     }
 
     /// Whether a signal came already (shared by both handlers).
@@ -338,14 +387,22 @@ enum InterruptHandling {
     /// Installs the handlers; `documents` holds, by signal, a JSON document to print on standard
     /// output before exiting (`run --format json`: the report the run will not reach).
     static func install(stopping spawned: SpawnedNodes, documents: [Int32: String] = [:]) -> [DispatchSourceSignal] {
+        install { number in
+            spawned.interrupted(by: number)
+            Task { await finish(spawned, signal: number, document: documents[number]) }
+        }
+    }
+
+    /// Installs `handle` for the first of the signals (SIGINT, SIGTERM) to come; a second one
+    /// ends the program at once, with 128 + its number.
+    static func install(_ handle: @escaping @Sendable (Int32) -> Void) -> [DispatchSourceSignal] {
         let signalled = Signalled()
         return signals.map { number in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler {
                 guard !signalled.flag.exchange(true, ordering: .relaxed) else { exit(128 + number) }
-                spawned.interrupted(by: number)
-                Task { await finish(spawned, signal: number, document: documents[number]) }
+                handle(number)
             }
             source.resume()
             return source

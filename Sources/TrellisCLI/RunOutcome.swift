@@ -67,10 +67,11 @@ struct RunOutcome {
     }
 
     /// Tells the outcome in prose: the trace on standard output (canonical lines, or JSON Lines
-    /// with `jsonLines`), then each problem and each failed expectation on standard error.
-    func tell(jsonLines: Bool, runID: String) {
+    /// with `jsonLines`) but for the first `printed` events (printed as the run went,
+    /// `LiveTrace`), then each problem and each failed expectation on standard error.
+    func tell(jsonLines: Bool, runID: String, printed: Int = 0) {
         var output = OutputBuffer()
-        for event in events {
+        for event in events.dropFirst(printed) {
             // Printed JSON lines are self-contained (each names its run and node): a stream that
             // line-oriented tools cut and filter, not a file.
             output.line(jsonLines ? TraceCaptureFormat.line(for: event, runID: runID) : event.canonicalLine)

@@ -34,6 +34,12 @@ extension ActionValue {
     /// the same `Double`: what the wire carries. Only for a value that `isJSON`.
     public var jsonText: String { JSONWriter.write(jsonValue) }
 
+    /// The most bytes an action's value may take as `jsonText`: it travels to the node that
+    /// hosts the target as one TWP/1 string (`performAction`, a 16-bit length), so a scenario
+    /// with a larger value is refused where it is read (`$.steps[i].value`), in-process too,
+    /// rather than run in one process and fail over ZeroMQ.
+    public static let maxJSONBytes = 65_535
+
     private var jsonValue: JSONValue {
         switch self {
         case .null: return .null

@@ -143,6 +143,29 @@ public struct HierarchyStructure: Sendable, Equatable {
         return top == root || nodes[top]?.presenting != nil
     }
 
+    /// Whether `id`'s view is in the window now (R42): in the window's tree (`isInHierarchy`),
+    /// and shown by each container above it — a tab bar controller's selected child, a
+    /// navigation controller's top. UIKit sends appearance callbacks as views join or leave the
+    /// window (Apple's `viewWillAppear(_:)`: "the view is about to be added to a view
+    /// hierarchy"), so a push, pop, tab switch or detail replaced inside a container that is not
+    /// on screen sends none: the controller shown appears when its container does.
+    public func isOnScreen(_ id: ControllerID) -> Bool {
+        guard isInHierarchy(id) else { return false }
+        let chain = ancestry(of: id)
+        for (child, parent) in zip(chain, chain.dropFirst()) {
+            guard let container = nodes[parent] else { return false }
+            switch container.kind {
+            case .tab:
+                guard container.children.indices.contains(container.selectedIndex), container.children[container.selectedIndex] == child else { return false }
+            case .navigation:
+                guard container.children.last == child else { return false }
+            case .view, .split:
+                continue
+            }
+        }
+        return true
+    }
+
     /// The top of `id`'s presentation stack: follow `presented` links to the end.
     public func topOfPresentationChain(from id: ControllerID) -> ControllerID {
         var current = id

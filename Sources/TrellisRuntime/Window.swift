@@ -548,16 +548,18 @@ public actor Window {
         }
         let event = record(.push(pushedID), on: navigationID, cause: cause)
         let previousTop = structure[navigationID]?.children.last
+        // R42: only on screen (an unselected tab's navigation controller pushes silently).
+        let onScreen = structure.isOnScreen(navigationID)
         structure.update(navigationID) { $0.children.append(pushedID) }
         structure.update(pushedID) { $0.parent = navigationID }
         await pushed.setContainer(navigation)
-        if let previousTop { try await managed(previousTop).deliverAppearance(.viewWillDisappear, cause: event) }
+        if onScreen, let previousTop { try await managed(previousTop).deliverAppearance(.viewWillDisappear, cause: event) }
         await navigation.appendChild(pushed)
         await pushed.initialLayout(frame: nil, traits: await navigation.snapshot().traitCollection, cause: event)
-        await pushed.deliverAppearance(.viewWillAppear, cause: event)
+        if onScreen { await pushed.deliverAppearance(.viewWillAppear, cause: event) }
         await navigation.showChild(at: (structure[navigationID]?.children.count ?? 1) - 1, cause: event)
-        await pushed.deliverAppearance(.viewDidAppear, cause: event)
-        if let previousTop { try await managed(previousTop).deliverAppearance(.viewDidDisappear, cause: event) }
+        if onScreen { await pushed.deliverAppearance(.viewDidAppear, cause: event) }
+        if onScreen, let previousTop { try await managed(previousTop).deliverAppearance(.viewDidDisappear, cause: event) }
     }
 
     private func pop(_ navigationID: ControllerID, cause: EventRef?) async throws(RuntimeError) {
@@ -570,15 +572,20 @@ public actor Window {
         let revealed = stack[stack.count - 2]
         let event = record(.pop(top), on: navigationID, cause: cause)
         let popped = try managed(top)
-        await popped.deliverAppearance(.viewWillDisappear, cause: event)
-        try await managed(revealed).deliverAppearance(.viewWillAppear, cause: event)
+        let onScreen = structure.isOnScreen(navigationID)
+        if onScreen {
+            await popped.deliverAppearance(.viewWillDisappear, cause: event)
+            try await managed(revealed).deliverAppearance(.viewWillAppear, cause: event)
+        }
         await navigation.removeLastChild()
         structure.update(navigationID) { $0.children.removeLast() }
         structure.update(top) { $0.parent = nil }
         await popped.setContainer(nil)
         await navigation.showChild(at: stack.count - 2, cause: event)
-        try await managed(revealed).deliverAppearance(.viewDidAppear, cause: event)
-        await popped.deliverAppearance(.viewDidDisappear, cause: event)
+        if onScreen {
+            try await managed(revealed).deliverAppearance(.viewDidAppear, cause: event)
+            await popped.deliverAppearance(.viewDidDisappear, cause: event)
+        }
     }
 
     private func select(tab tabID: ControllerID, index: Int, cause: EventRef?) async throws(RuntimeError) {
@@ -591,12 +598,17 @@ public actor Window {
         guard index != node.selectedIndex else { return }
         let previous = try managed(node.children[node.selectedIndex])
         let next = try managed(node.children[index])
-        await previous.deliverAppearance(.viewWillDisappear, cause: event)
-        await next.deliverAppearance(.viewWillAppear, cause: event)
+        let onScreen = structure.isOnScreen(tabID)
+        if onScreen {
+            await previous.deliverAppearance(.viewWillDisappear, cause: event)
+            await next.deliverAppearance(.viewWillAppear, cause: event)
+        }
         structure.update(tabID) { $0.selectedIndex = index }
         await tab.select(index: index, cause: event)
-        await next.deliverAppearance(.viewDidAppear, cause: event)
-        await previous.deliverAppearance(.viewDidDisappear, cause: event)
+        if onScreen {
+            await next.deliverAppearance(.viewDidAppear, cause: event)
+            await previous.deliverAppearance(.viewDidDisappear, cause: event)
+        }
     }
 
     private func replaceDetail(of splitID: ControllerID, with detailID: ControllerID, cause: EventRef?) async throws(RuntimeError) {
@@ -610,7 +622,8 @@ public actor Window {
         let secondary = ContainerRules.splitSecondaryIndex
         let columns = try node(splitID).children
         let old = columns.count > secondary ? columns[secondary] : nil
-        if let old { try await managed(old).deliverAppearance(.viewWillDisappear, cause: event) }
+        let onScreen = structure.isOnScreen(splitID)
+        if onScreen, let old { try await managed(old).deliverAppearance(.viewWillDisappear, cause: event) }
         await detail.setContainer(split)
         if old != nil {
             await split.replaceChild(at: secondary, with: detail)
@@ -626,9 +639,9 @@ public actor Window {
             try await managed(old).setContainer(nil)
         }
         await detail.initialLayout(frame: nil, traits: await split.snapshot().traitCollection, cause: event)
-        await detail.deliverAppearance(.viewWillAppear, cause: event)
+        if onScreen { await detail.deliverAppearance(.viewWillAppear, cause: event) }
         await split.showChild(at: secondary, cause: event)
-        await detail.deliverAppearance(.viewDidAppear, cause: event)
-        if let old { try await managed(old).deliverAppearance(.viewDidDisappear, cause: event) }
+        if onScreen { await detail.deliverAppearance(.viewDidAppear, cause: event) }
+        if onScreen, let old { try await managed(old).deliverAppearance(.viewDidDisappear, cause: event) }
     }
 }

@@ -270,6 +270,9 @@ extension ScenarioValidator {
                 throw fail(at + ".on", "unknown controller \"\(target)\"" + (presented.map { " (no controller \"\($0)\" to present)" } ?? ""))
             }
             try validateActionValue(name, value, of: target, spec, presented: presented != nil, at: at)
+            if let bytes = value?.jsonText.utf8.count, bytes > ActionValue.maxJSONBytes {
+                throw fail(at + ".value", "the action's value takes \(bytes) bytes as compact JSON, more than \(ActionValue.maxJSONBytes) (it travels to the node hosting \(target) as one TWP/1 string)")
+            }
         case let .performSegue(_, action):
             switch action {
             case let .present(copy, from), let .show(copy, from), let .showDetail(copy, from):

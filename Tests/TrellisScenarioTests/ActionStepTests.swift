@@ -35,6 +35,16 @@ import TrellisTrace
         #expect(error.message == #"unknown controller "pc:Z" (no controller "Z" to present)"#)
     }
 
+    @Test("a value larger than one TWP/1 string (65,535 bytes of compact JSON) is refused where it is written; the largest one is taken")
+    func aValueTooLargeForTheWireIsRefused() throws {
+        // "x" repeated n times is n + 2 bytes of JSON.
+        let largest = String(repeating: "x", count: 65_533)
+        #expect(Scenarios.rejection(Self.file(#"{ "action": "tap", "on": "A", "value": "\#(largest)" }"#)) == nil)
+        let error = try #require(Scenarios.rejection(Self.file(#"{ "action": "tap", "on": "A", "value": "\#(largest)x" }"#)))
+        #expect(error.path == "$.steps[0].value")
+        #expect(error.message == "the action's value takes 65536 bytes as compact JSON, more than 65535 (it travels to the node hosting A as one TWP/1 string)")
+    }
+
     @Test("an action's name is one word; `on` is required; no other field")
     func malformedActionsAreRejected() throws {
         let spaced = try #require(Scenarios.rejection(Self.file(#"{ "action": "two words", "on": "A" }"#)))

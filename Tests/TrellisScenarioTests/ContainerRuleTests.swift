@@ -1,4 +1,5 @@
 import Testing
+import TrellisRuntime
 import TrellisScenario
 import TrellisTestSupport
 
@@ -169,5 +170,50 @@ struct ContainerRuleTests {
             "S sizeForChild(M, parent: 320x1024) -> 320x1024",
             "M viewWillTransition(to: 320x1024)",
         ] + Lines.layout("S", "M"))
+    }
+}
+
+/// R42 with containers that are not on screen: UIKit sends appearance callbacks as views join
+/// or leave the window, so a push, pop or tab switch inside an unselected tab sends none, and
+/// the controller it leaves on top appears with its tab, once.
+@Suite("R42: appearance callbacks only for what is on screen")
+struct OffScreenAppearanceTests {
+    static let tabs = """
+        { \(Phone.window), "root": "T",
+          "controllers": { "T": { "kind": "tab", "children": ["N", "Other"] },
+                           "N": { "kind": "navigation", "children": ["Inbox"] }, "Inbox": {}, "Message": {}, "Other": {} },
+          "steps": [ { "select": "T", "index": 1 }, { "push": "Message", "onto": "N" }, { "select": "T", "index": 0 },
+                     { "pop": "N" }, { "select": "T", "index": 1 }, { "pop": "N" } ] }
+        """
+
+    @Test("a push inside an unselected tab sends no appearance callback; the pushed controller appears with its tab, once")
+    func pushInAnUnselectedTab() async throws {
+        let trace = try await Scenarios.run(Self.tabs)
+        let kinds: Set<String> = ["viewWillAppear", "viewDidAppear", "viewWillDisappear", "viewDidDisappear"]
+        #expect(trace.lines(step: 1, kinds: kinds) == [
+            "N viewWillDisappear", "Inbox viewWillDisappear", "Other viewWillAppear",
+            "Other viewDidAppear", "N viewDidDisappear", "Inbox viewDidDisappear",
+        ])
+        #expect(trace.lines(step: 2, kinds: kinds) == [])
+        #expect(trace.lines(step: 3, kinds: kinds) == [
+            "Other viewWillDisappear", "N viewWillAppear", "Message viewWillAppear",
+            "N viewDidAppear", "Message viewDidAppear", "Other viewDidDisappear",
+        ])
+        // On screen, a pop sends them as before.
+        #expect(trace.lines(step: 4, kinds: kinds) == [
+            "Message viewWillDisappear", "Inbox viewWillAppear", "Inbox viewDidAppear", "Message viewDidDisappear",
+        ])
+        // Off screen again: a pop with nothing above the root is the usual warning, and silent.
+        #expect(trace.lines(step: 6, kinds: kinds) == [])
+    }
+
+    @Test("the rule: a tab's unselected child and a navigation controller's non-top are off screen, and what is under them")
+    func rule() async throws {
+        let scenario = try ScenarioDecoder.decode(Self.tabs, file: "tabs.json")
+        let window = try await Window(ScenarioRunner.hierarchy(of: scenario))
+        let structure = await window.structure
+        #expect(structure.isOnScreen("Inbox"))
+        #expect(!structure.isOnScreen("Other"))
+        #expect(!structure.isOnScreen("Message"))
     }
 }

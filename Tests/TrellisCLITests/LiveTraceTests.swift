@@ -1,0 +1,74 @@
+import Foundation
+import Testing
+import TrellisTestSupport
+
+/// SPEC §10 for `trellis run` in-process: the trace is printed step by step as the run makes it,
+/// and a run stopped by a signal has printed and written everything it traced.
+@Suite("trellis run prints its trace as it goes and keeps it when interrupted")
+struct LiveTraceTests {
+    /// A window of 31 controllers rotated `steps` times.
+    static func rotations(_ steps: Int) -> String {
+        let leaves = (0..<30).map { "\"C\($0)\"" }.joined(separator: ", ")
+        let controllers = (0..<30).map { "\"C\($0)\": {}" }.joined(separator: ", ")
+        let rotations = (0..<steps).map { $0 % 2 == 0 ? "{ \"resizeWindow\": [568, 320] }" : "{ \"resizeWindow\": [320, 568] }" }
+        return """
+            { \(Phone.window), "root": "R",
+              "controllers": { "R": { "children": [\(leaves)] }, \(controllers) },
+              "steps": [\(rotations.joined(separator: ", "))] }
+            """
+    }
+
+    @Test("interrupted by SIGINT: exit 130, the events traced so far printed and in --trace, the same ones, and said")
+    func interruptedRunKeepsItsTrace() async throws {
+        let directory = try scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let scenario = directory.appendingPathComponent("long.json")
+        // Minutes of rotations: the run is still going when its first steps are on standard output.
+        try Data(Self.rotations(200_000).utf8).write(to: scenario)
+        let trace = directory.appendingPathComponent("kept.jsonl").path
+        let output = directory.appendingPathComponent("stdout.txt")
+        let errors = directory.appendingPathComponent("stderr.txt")
+        try Data().write(to: output)
+        try Data().write(to: errors)
+        let binary: URL = try #require(TrellisBinary.url, Comment(rawValue: TrellisBinary.missingMessage))
+        let run = Process()
+        run.executableURL = binary
+        run.arguments = ["run", scenario.path, "--trace", trace]
+        run.standardOutput = try FileHandle(forWritingTo: output)
+        run.standardError = try FileHandle(forWritingTo: errors)
+        let status: Int32? = await withCheckedContinuation { continuation in
+            run.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
+            do {
+                try run.run()
+            } catch {
+                run.terminationHandler = nil
+                continuation.resume(returning: nil)
+                return
+            }
+            let pid = run.processIdentifier
+            Thread.detachNewThread {
+                // Step 1's lines are printed as step 2 begins: the trace is live. Bounded: a run
+                // that prints nothing within 60 s is interrupted all the same (and the test fails).
+                let deadline = Date().addingTimeInterval(60)
+                while Date() < deadline, !((try? String(contentsOf: output, encoding: .utf8)) ?? "").contains("== step 1:") {
+                    usleep(20_000)
+                }
+                kill(pid, SIGINT)
+                let hangGuard = Date().addingTimeInterval(90)
+                while Date() < hangGuard, kill(pid, 0) == 0 { usleep(100_000) }
+                if kill(pid, 0) == 0 { kill(pid, SIGKILL) }
+            }
+        }
+        #expect(status == 128 + SIGINT)
+        let printed = try String(contentsOf: output, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+        let said = try String(contentsOf: errors, encoding: .utf8)
+        #expect(said.contains("interrupted by SIGINT; the \(printed.count) events traced so far were printed and written to \(trace)"), "\(said.prefix(500)) (\(printed.count) lines printed)")
+        #expect(printed.contains("== step 1: resizeWindow 568x320"))
+        // The file holds what was printed, line for line.
+        let shown = try await runProcess(binary, ["trace", "show", trace], timeout: .seconds(120))
+        #expect(shown.status == 0, "\(shown.stderr)")
+        let inFile = shown.stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+        #expect(inFile.count == printed.count)
+        #expect(inFile.elementsEqual(printed), "the file and the printed trace differ")
+    }
+}
