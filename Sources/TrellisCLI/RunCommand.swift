@@ -180,21 +180,29 @@ struct RunCommand: BehaviorCommand {
     /// said with the number of events kept, and the program exits 128 + the signal.
     private func finishInterrupted(_ loaded: Scenario, recorder: TraceRecorder, live: LiveTrace?, signal number: Int32) -> Never {
         // One snapshot, printed and written alike: the run goes on recording meanwhile.
+        tellInterrupted(loaded, events: recorder.events, live: live, signal: number, nodes: nil)
+        Foundation.exit(128 + number)
+    }
+
+    /// Tells an interrupted run's end: `events` (a snapshot) printed — what `live` has not
+    /// printed yet, all of them for a run that printed nothing, only the report with --format
+    /// json — and written to the trace files, and the interruption said with what was kept.
+    /// `nodes`: what a distributed run says of the nodes it stopped.
+    private func tellInterrupted(_ loaded: Scenario, events: [TraceEvent], live: LiveTrace?, signal number: Int32, nodes: String?) {
         var outcome = RunOutcome(file: scenario)
         outcome.scenario = loaded
-        outcome.events = recorder.events
-        live?.close(with: outcome.events)
-        write(outcome.events, runID: loaded.name, into: &outcome)
+        outcome.events = events
+        let printed = format == .json ? 0 : live?.close(with: events) ?? 0
+        write(events, runID: loaded.name, into: &outcome)
         let files = outcome.traceFiles.joined(separator: ", ")
-        let kept = "the \(outcome.events.count) events traced so far were "
-            + (live == nil ? (files.isEmpty ? "not kept (no --trace)" : "written to \(files)") : "printed" + (files.isEmpty ? "" : " and written to \(files)"))
-        outcome.fail(status: 128 + number, step: nil, message: "interrupted by \(InterruptHandling.name(number)); \(kept)")
-        if format == .json {
-            outcome.report(transport: transport.rawValue).emit(status: outcome.status)
-        } else {
-            for problem in outcome.problems { StandardError.write(problem.text) }
+        let kept = "the \(events.count) events traced so far were "
+            + (format == .json ? (files.isEmpty ? "not kept (no --trace)" : "written to \(files)") : "printed" + (files.isEmpty ? "" : " and written to \(files)"))
+        let said = ["interrupted by \(InterruptHandling.name(number))", nodes, kept].compactMap(\.self).joined(separator: "; ")
+        outcome.fail(status: 128 + number, step: nil, message: said)
+        switch format {
+        case .json: outcome.report(transport: transport.rawValue).emit(status: outcome.status)
+        case .text, .jsonl: outcome.tell(jsonLines: format == .jsonl, runID: loaded.name, printed: printed)
         }
-        Foundation.exit(128 + number)
     }
 
     private func runDistributed(_ loaded: Scenario, text: String, into outcome: inout RunOutcome) async {
@@ -208,8 +216,11 @@ struct RunCommand: BehaviorCommand {
             if let (name, endpoint) = NodeCommand.split(entry) { options.startedNodes[name] = endpoint }
         }
         let run = DistributedRun(scenario: loaded, scenarioText: text, options: options)
-        let documents = format == .json ? interruptedDocuments(loaded) : [:]
-        let interruptions = InterruptHandling.install(stopping: run.spawned, documents: documents)
+        let command = self
+        let interruptions = InterruptHandling.install { number in
+            run.spawned.interrupted(by: number)
+            Task { await command.finishInterrupted(loaded, run: run, signal: number) }
+        }
         defer { interruptions.forEach { $0.cancel() } }
         let result: Result<ScenarioRun, DistributedRunError>
         do {
@@ -220,7 +231,7 @@ struct RunCommand: BehaviorCommand {
         // Interrupted: the nodes it stopped may have ended the run first; the program still ends
         // as interrupted (128 + the signal), whichever of the two gets there first.
         if let signal = run.spawned.interruptingSignal {
-            await InterruptHandling.finish(run.spawned, signal: signal, document: documents[signal])
+            await finishInterrupted(loaded, run: run, signal: signal)
         }
         switch result {
         case let .success(finished):
@@ -241,17 +252,16 @@ struct RunCommand: BehaviorCommand {
         }
     }
 
-    /// With --format json, the document an interrupted conductor prints for each signal: one
-    /// error, nothing of the run (it has not ended), and 128 + the signal as its status.
-    private func interruptedDocuments(_ loaded: Scenario) -> [Int32: String] {
-        var documents: [Int32: String] = [:]
-        for number in InterruptHandling.signals {
-            var outcome = RunOutcome(file: scenario)
-            outcome.scenario = loaded
-            outcome.fail(status: 128 + number, step: nil, message: InterruptHandling.message(number))
-            documents[number] = outcome.report(transport: transport.rawValue).text(status: outcome.status)
+    /// A signal ended the distributed run: the nodes it started are stopped, and what reached
+    /// the conductor — every finished step's events, which the nodes ship as each step ends, and
+    /// its own — is told as an interrupted in-process run's is (`tellInterrupted`); then the
+    /// program exits 128 + the signal. From the handler, or from the run when it ends first:
+    /// once.
+    private func finishInterrupted(_ loaded: Scenario, run: DistributedRun, signal number: Int32) async -> Never {
+        await InterruptHandling.finish(run.spawned, signal: number) {
+            let events = await run.eventsReceived()
+            tellInterrupted(loaded, events: events, live: nil, signal: number, nodes: "the nodes it started were stopped")
         }
-        return documents
     }
 
     /// One line for stderr when `--transport zmq` would run every controller in the conductor's
@@ -374,23 +384,9 @@ enum InterruptHandling {
         number == SIGINT ? "SIGINT" : "SIGTERM"
     }
 
-    /// What the conductor says when `number` stops it.
-    static func message(_ number: Int32) -> String {
-        "interrupted by \(name(number)); the nodes it started were stopped"
-    }
-
     /// Whether a signal came already (shared by both handlers).
     private final class Signalled: Sendable {
         let flag = Atomic<Bool>(false)
-    }
-
-    /// Installs the handlers; `documents` holds, by signal, a JSON document to print on standard
-    /// output before exiting (`run --format json`: the report the run will not reach).
-    static func install(stopping spawned: SpawnedNodes, documents: [Int32: String] = [:]) -> [DispatchSourceSignal] {
-        install { number in
-            spawned.interrupted(by: number)
-            Task { await finish(spawned, signal: number, document: documents[number]) }
-        }
     }
 
     /// Installs `handle` for the first of the signals (SIGINT, SIGTERM) to come; a second one
@@ -409,14 +405,11 @@ enum InterruptHandling {
         }
     }
 
-    /// Stops the run's nodes, says so once (and prints `document`, the JSON report, once), and
-    /// exits 128 + `signal`: from the handler, or from the run when it ends first.
-    static func finish(_ spawned: SpawnedNodes, signal: Int32, document: String? = nil) async -> Never {
+    /// Stops the run's nodes, tells the run's end once (`tell`), and exits 128 + `signal`:
+    /// from the handler, or from the run when it ends first.
+    static func finish(_ spawned: SpawnedNodes, signal: Int32, tell: () async -> Void) async -> Never {
         await spawned.stopAll()
-        if !said.exchange(true, ordering: .relaxed) {
-            StandardError.write("trellis: interrupted; the nodes it started were stopped")
-            if let document { JSONReport.write(document + "\n") }
-        }
+        if !said.exchange(true, ordering: .relaxed) { await tell() }
         exit(128 + signal)
     }
 

@@ -128,6 +128,13 @@ struct TraceCollection {
 }
 
 extension DistributedRun {
+    /// What reached the conductor so far, merged by causality, asking no node: its own events
+    /// and every node's finished steps (each node ships a step's events as the step ends).
+    /// What an interrupted run keeps.
+    package func eventsReceived() -> [TraceEvent] {
+        TraceMerge.merge([recorder.events] + workers.map { traces.events[$0] ?? [] })
+    }
+
     /// Every node's events so far, merged by causality.
     package func mergedEvents() async -> [TraceEvent] {
         for node in workers {

@@ -278,6 +278,60 @@ struct SetupFailureTests {
         for child in spawned { #expect(await Self.dies(child, within: .seconds(5))) }
     }
 
+    @Test("an interrupted distributed run prints and writes what reached the conductor, the same events in both, and says how many")
+    func anInterruptedRunKeepsWhatArrived() async throws {
+        let directory = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // Rotations of 31 controllers, every other leaf on the spawned node c: minutes of steps.
+        let leaves = (0..<30).map { "\"C\($0)\"" }.joined(separator: ", ")
+        let controllers = (0..<30).map { "\"C\($0)\": {}" }.joined(separator: ", ")
+        let placement = stride(from: 0, to: 30, by: 2).map { "\"C\($0)\": \"c\"" }.joined(separator: ", ")
+        let steps = (0..<20_000).map { $0 % 2 == 0 ? "{ \"resizeWindow\": [568, 320] }" : "{ \"resizeWindow\": [320, 568] }" }
+        let file = directory.appendingPathComponent("long.json").path
+        try #"{ "window": { "size": [320, 568] }, "root": "R", "controllers": { "R": { "children": [\#(leaves)] }, \#(controllers) }, "placement": { \#(placement) }, "steps": [\#(steps.joined(separator: ", "))] }"#
+            .write(toFile: file, atomically: true, encoding: .utf8)
+        let trace = directory.appendingPathComponent("kept.jsonl").path
+        let output = directory.appendingPathComponent("stdout.txt"), errors = directory.appendingPathComponent("stderr.txt")
+        try Data().write(to: output)
+        try Data().write(to: errors)
+        let conductor = Process()
+        conductor.executableURL = URL(fileURLWithPath: try #require(trellisExecutable))
+        conductor.arguments = ["run", file, "--transport", "zmq", "--trace", trace]
+        conductor.standardOutput = try FileHandle(forWritingTo: output)
+        conductor.standardError = try FileHandle(forWritingTo: errors)
+        try conductor.run()
+        defer { if conductor.isRunning { kill(conductor.processIdentifier, SIGKILL) } }
+        let pid = conductor.processIdentifier
+        var spawned: [Int32] = []
+        let deadline = ContinuousClock.now.advanced(by: .seconds(60))
+        while spawned.isEmpty, ContinuousClock.now < deadline {
+            spawned = Self.children(of: pid)
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(spawned.count == 1)
+        kill(pid, SIGINT)
+        try #require(await processExits(conductor, within: .seconds(60)))
+        #expect(conductor.terminationStatus == 128 + SIGINT)
+        for child in spawned { #expect(await Self.dies(child, within: .seconds(5))) }
+        let printed = try String(contentsOf: output, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+        let said = try String(contentsOf: errors, encoding: .utf8)
+        #expect(said.contains("interrupted by SIGINT; the nodes it started were stopped; the \(printed.count) events traced so far were printed and written to \(trace)"),
+                "\(said.prefix(600)) (\(printed.count) lines printed)")
+        // The file holds what was printed, line for line.
+        let shown = Process()
+        shown.executableURL = conductor.executableURL
+        shown.arguments = ["trace", "show", trace]
+        let shownOutput = directory.appendingPathComponent("shown.txt")
+        try Data().write(to: shownOutput)
+        shown.standardOutput = try FileHandle(forWritingTo: shownOutput)
+        shown.standardError = FileHandle.nullDevice
+        try shown.run()
+        try #require(await processExits(shown, within: .seconds(60)))
+        let inFile = try String(contentsOf: shownOutput, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+        #expect(inFile.count == printed.count)
+        #expect(inFile.elementsEqual(printed), "the file and the printed trace differ")
+    }
+
     @Test("a node lost between its greeting and READY fails the set-up within the peer-gone timeout, not at the 30 s deadline")
     func aNodeLostBeforeItIsReadyIsNamedAtOnce() async throws {
         let directory = try Self.folder()
