@@ -73,7 +73,7 @@ struct SegueMapping {
             for (sceneNumber, scene) in file.scenes.enumerated() where scene.controller.name != "viewControllerPlaceholder" {
                 let place = StoryboardLibrary.Place(file: fileNumber, scene: sceneNumber)
                 var segues: [StoryboardElement] = []
-                scene.objects.walk { element, _ in
+                scene.segueScope.walk { element, _ in
                     if element.name == "segue", element["kind"] != "relationship", element["kind"] != "embed" { segues.append(element) }
                     return element.name != "segue"
                 }

@@ -7,11 +7,15 @@ struct StoryboardFile {
     /// Interface Builder's document type of a storyboard for iOS (a `.xib` has another).
     static let documentType = "com.apple.InterfaceBuilder3.CocoaTouch.Storyboard.XIB"
 
-    /// One scene member that is a controller (`sceneMemberID="viewController"`), with its scene's
-    /// other objects (gesture recognizers, exits), whose segues are the scene's too.
+    /// One scene member that is a controller (`sceneMemberID="viewController"`), with the element
+    /// whose segues are its own (`segueScope`).
     struct Scene {
         var controller: StoryboardElement
-        var objects: StoryboardElement
+        /// The scene's `<objects>` when the controller is the scene's only one (Xcode's shape: the
+        /// segues of its gesture recognizers and other top-level objects are its own too), else
+        /// the controller itself: a segue belongs to the controller that holds it, never to a
+        /// sibling controller of the same scene (docs/decisions.md).
+        var segueScope: StoryboardElement
     }
 
     let path: String
@@ -37,7 +41,9 @@ struct StoryboardFile {
         var sceneIndex: [String: Int] = [:]
         for scene in document.child("scenes")?.children(named: "scene") ?? [] {
             guard let objects = scene.child("objects") else { continue }
-            for object in objects.children where object["sceneMemberID"] == "viewController" {
+            let controllers = objects.children.filter { $0["sceneMemberID"] == "viewController" }
+            if controllers.count > 1 { try Self.checkSharedScene(objects, controllers: controllers.count, file: path) }
+            for object in controllers {
                 guard let id = object["id"], !id.isEmpty else {
                     throw StoryboardError(object, file: path, "a controller without an id")
                 }
@@ -45,7 +51,7 @@ struct StoryboardFile {
                     throw StoryboardError(object, file: path, "id \"\(id)\" names two controllers")
                 }
                 sceneIndex[id] = scenes.count
-                scenes.append(Scene(controller: object, objects: objects))
+                scenes.append(Scene(controller: object, segueScope: controllers.count == 1 ? objects : object))
             }
         }
         self.scenes = scenes
@@ -57,6 +63,23 @@ struct StoryboardFile {
             return true
         }
         self.elements = elements
+    }
+
+    /// A scene with several controllers (Xcode writes one a scene) is read controller by
+    /// controller; a segue on one of its other top-level objects belongs to none of them, and is
+    /// refused where it is written.
+    static func checkSharedScene(_ objects: StoryboardElement, controllers: Int, file: String) throws(StoryboardError) {
+        var stray: StoryboardElement?
+        for object in objects.children where object["sceneMemberID"] != "viewController" && stray == nil {
+            if object.name == "segue" { stray = object }
+            object.walk { element, _ in
+                if stray == nil, element.name == "segue" { stray = element }
+                return stray == nil
+            }
+        }
+        if let stray {
+            throw StoryboardError(stray, file: file, "a segue outside every controller of a scene holding \(controllers) controllers: which one performs it is unknown (Xcode writes one controller a scene; move the segue into its controller's <connections>)")
+        }
     }
 
     /// Reads and indexes the file at `path`; `referencedFrom` is the element whose reference made

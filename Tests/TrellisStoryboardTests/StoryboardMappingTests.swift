@@ -220,4 +220,49 @@ struct StoryboardMappingTests {
         // A right item of the placed navigation bar: at the bar's right end and the bar's y.
         #expect(segues?["share"]?["anchor"]?["rect"]?.numbers == [716, 20, 44, 44])
     }
+
+    /// A scene's objects with several controllers, each with one presentation segue to the next,
+    /// and the scene's first-responder placeholder.
+    static func sharedScene(_ count: Int) -> String {
+        let controllers = (0..<count).map { index in
+            let segue = index + 1 < count
+                ? #"<connections><segue destination="C\#(index + 1)" kind="presentation" identifier="next\#(index)" id="s\#(index)"/></connections>"#
+                : ""
+            return #"<viewController id="C\#(index)" sceneMemberID="viewController">\#(segue)</viewController>"#
+        }
+        return #"<scene sceneID="sc"><objects>"# + controllers.joined(separator: "\n")
+            + #"<placeholder placeholderIdentifier="IBFirstResponder" id="fr" sceneMemberID="firstResponder"/></objects></scene>"#
+    }
+
+    @Test("several controllers in one scene: each segue is the controller's whose connections hold it, none is invented")
+    func severalControllersInAScene() throws {
+        let imported = try StoryboardImport.read(bytes: Array(Storyboards.document(initial: "C0", Self.sharedScene(4)).utf8), file: "Shared.storyboard")
+        #expect(imported.segueLines == [
+            "next0 presentation viewController1 -> viewController2",
+            "next1 presentation viewController2 -> viewController3",
+            "next2 presentation viewController3 -> viewController4",
+        ])
+        // Linear, not one copy of every segue per controller of the scene (3000 controllers made
+        // 2.9 GB of output).
+        let large = try StoryboardImport.read(bytes: Array(Storyboards.document(initial: "C0", Self.sharedScene(1000)).utf8), file: "Shared.storyboard")
+        #expect(large.segues.count == 999)
+        #expect(large.segues.allSatisfy { $0.from != $0.destination })
+    }
+
+    @Test("a segue on a scene's gesture recognizer is its controller's; in a scene of several controllers it is refused where it is written")
+    func segueOutsideTheController() throws {
+        let recognizer = #"<tapGestureRecognizer id="tap"><connections><segue destination="B" kind="show" identifier="tapped" id="s9"/></connections></tapGestureRecognizer>"#
+        let alone = Storyboards.scene("viewController", id: "A").replacingOccurrences(of: "</objects>", with: recognizer + "</objects>")
+        let xml = Storyboards.document([alone, Storyboards.scene("viewController", id: "B")].joined(separator: "\n"))
+        #expect(try StoryboardImport.read(bytes: Array(xml.utf8), file: "Tap.storyboard").segueLines == ["tapped show viewController1 -> viewController2"])
+        let shared = Storyboards.document(initial: "C0", Self.sharedScene(2).replacingOccurrences(of: "</objects>", with: "\n" + recognizer + "</objects>"))
+            .replacingOccurrences(of: #"destination="B""#, with: #"destination="C1""#)
+        let error = try #require(throws: StoryboardError.self) { try StoryboardImport.read(bytes: Array(shared.utf8), file: "Tap.storyboard") }
+        let lines = shared.split(separator: "\n", omittingEmptySubsequences: false)
+        let line = try #require(lines.firstIndex { $0.contains("<tapGestureRecognizer") })
+        #expect(error.line == line + 1)
+        #expect(error.column == 45)
+        #expect(error.element == "segue")
+        #expect(error.message.hasPrefix("a segue outside every controller of a scene holding 2 controllers"))
+    }
 }
