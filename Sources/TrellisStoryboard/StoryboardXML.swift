@@ -46,10 +46,16 @@ public enum StoryboardXML {
         if let fault = builder.fault {
             throw StoryboardError(file: file, line: fault.line, column: fault.column, element: fault.element, message: fault.message)
         }
+        if let syntax = builder.syntaxFault {
+            let described = syntax.described(in: builder.places)
+            throw StoryboardError(file: file, line: described.line, column: described.column, element: "",
+                                  message: "not well-formed XML: \(described.reason)")
+        }
         if let error = parser.parserError {
+            // Only warnings were reported, and Foundation still failed.
             let place = builder.places.clamped(line: parser.lineNumber, column: parser.columnNumber)
             throw StoryboardError(file: file, line: place.line, column: place.column, element: "",
-                                  message: "not well-formed XML (\(Self.reason(error)))")
+                                  message: "not well-formed XML: \(XMLSyntaxFault.reason((error as NSError).code))")
         }
         guard let document = builder.root else {
             throw StoryboardError(file: file, line: 1, column: 1, element: "", message: "not XML: no element")
@@ -120,21 +126,6 @@ public enum StoryboardXML {
         }
         return nil
     }
-
-    /// libxml2's error number in words, for the commonest faults of a storyboard that is not one.
-    static func reason(_ error: Error) -> String {
-        let code = (error as NSError).code
-        switch code {
-        case 4: return "empty document or no element"
-        case 5: return "the file ends inside an element: truncated?"
-        case 9: return "a character that XML does not allow"
-        case 38, 39, 40, 41: return "a malformed attribute"
-        case 64: return "no XML declaration where one was started"
-        case 73, 76: return "an element is not closed or closed by the wrong tag"
-        case 85: return "an element is not closed"
-        default: return "libxml2 error \(code)"
-        }
-    }
 }
 
 /// Builds the tree from the parser's events; keeps the first fault of its own (a limit passed)
@@ -152,6 +143,8 @@ final class TreeBuilder: NSObject, XMLParserDelegate {
     var stack: [StoryboardElement] = []
     var root: StoryboardElement?
     var fault: Fault?
+    /// The first XML syntax error libxml2 reported (its recovery reports more after it).
+    var syntaxFault: XMLSyntaxFault?
     var elements = 0
 
     init(bytes: [UInt8]) {
@@ -187,6 +180,14 @@ final class TreeBuilder: NSObject, XMLParserDelegate {
         } else {
             stack[stack.count - 1].children.append(element)
         }
+    }
+
+    func parser(_ parser: XMLParser, parseErrorOccurred parseError: Error) {
+        let code = (parseError as NSError).code
+        guard fault == nil, syntaxFault == nil, !XMLSyntaxFault.Code.warnings.contains(code) else { return }
+        let open = stack.last.map { XMLSyntaxFault.Open(name: $0.name, line: $0.line, column: $0.column) }
+        syntaxFault = XMLSyntaxFault(code: code, line: parser.lineNumber, column: parser.columnNumber, open: open,
+                                     documentEnded: root != nil && stack.isEmpty)
     }
 
     func stop(_ fault: Fault) {

@@ -28,7 +28,38 @@ struct StoryboardBadInputTests {
         let cut = String(whole.prefix(whole.count / 2))
         let error = try #require(try Storyboards.refusal(cut))
         #expect(error.line > 1)
-        #expect(error.message.hasPrefix("not well-formed XML"))
+        #expect(error.message.hasPrefix("not well-formed XML: the file ends inside <"))
+        #expect(error.message.hasSuffix(" (truncated?)"))
+    }
+
+    /// A one-scene storyboard whose controller's line is `controller` (at line 5, column 1).
+    static func malformed(_ controller: String, after: String = "") -> String {
+        """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <document type="com.apple.InterfaceBuilder3.CocoaTouch.Storyboard.XIB" version="3.0" initialViewController="A">
+        <scenes>
+        <scene sceneID="s1"><objects>
+        \(controller)
+        </objects></scene>
+        </scenes>
+        </document>
+        \(after)
+        """
+    }
+
+    @Test("XML syntax errors are placed where they are and said in words", arguments: [
+        // The first fault libxml2 reports, not the last of those its recovery goes on to find.
+        (malformed(#"<viewController id="A" sceneMemberID="viewController">"#), 6, 1, "</objects> closes <viewController> opened at 5:1"),
+        (malformed(#"<viewController id="A" id="B" sceneMemberID="viewController"/>"#), 5, 24, "attribute id appears twice in <viewController>"),
+        (malformed(#"<viewController id="A" customClass="Notes&Lists" sceneMemberID="viewController"/>"#), 5, 42, "a bare & must be written &amp;"),
+        (malformed(#"<viewController id="A" title="a & b" sceneMemberID="viewController"/>"#), 5, 33, "a bare & must be written &amp;"),
+        (malformed(#"<viewController id="A" title="a&nbsp;b" sceneMemberID="viewController"/>"#), 5, 32,
+         "&nbsp; is no XML entity (XML has &amp; &lt; &gt; &quot; &apos;): a bare & must be written &amp;"),
+        (malformed(#"<viewController id="A" sceneMemberID="viewController"/>"#, after: "<extra/>"), 9, 1, "content after the document's end"),
+    ])
+    func syntaxErrors(_ xml: String, _ line: Int, _ column: Int, _ reason: String) throws {
+        let error = try #require(try Storyboards.refusal(xml))
+        #expect(error.description == "Bad.storyboard:\(line):\(column): not well-formed XML: \(reason)")
     }
 
     @Test("a segue's destination that names nothing in the file, at the segue's line and column")
