@@ -39,17 +39,21 @@ extension DocumentAssembly {
         ])
     }
 
-    /// The root (SPEC §11): the initial view controller, or `--root ID`; without either, a
-    /// refusal listing the controllers that could be (those no container holds).
+    /// The root (SPEC §11): the initial view controller, or `--root ID`, which must be one of the
+    /// candidates (a container's child cannot be a scenario's root); without either, a refusal
+    /// listing the candidates.
     func root() throws(StoryboardError) -> String? {
         switch options.root {
         case .suppliedByScenario: return nil
         case let .named(id):
-            guard library.names.values.contains(id) else {
-                throw StoryboardError(file: main.path, line: 0, column: 0, element: "",
-                                      message: "--root \(id) is no controller of the storyboard (candidates: \(candidates().joined(separator: ", ")))")
+            let candidates = candidates()
+            guard !candidates.contains(id) else { return id }
+            let listed = "(candidates: \(candidates.joined(separator: ", ")))"
+            guard let container = controllers.first(where: { $0.children.contains { library.names[$0.place] == id } }) else {
+                throw StoryboardError(file: main.path, line: 0, column: 0, element: "", message: "--root \(id) is no controller of the storyboard \(listed)")
             }
-            return id
+            throw StoryboardError(file: main.path, line: 0, column: 0, element: "",
+                                  message: "--root \(id) is the child of \(container.id): the root is a controller no container holds \(listed)")
         case .initial:
             guard let initial = main.document["initialViewController"], !initial.isEmpty else {
                 throw StoryboardError(main.document, file: main.path,

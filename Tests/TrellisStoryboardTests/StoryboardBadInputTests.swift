@@ -151,6 +151,10 @@ struct StoryboardBadInputTests {
         #expect(try Storyboards.refusal(xml, options: StoryboardImportOptions(root: .named("Login"))) == nil)
         let unknown = try #require(try Storyboards.refusal(xml, options: StoryboardImportOptions(root: .named("Nope"))))
         #expect(unknown.message.hasPrefix("--root Nope is no controller"))
+        // A container's child cannot be the root: refused as the scenario's validation would
+        // refuse what was printed.
+        let held = try #require(try Storyboards.refusal(xml, options: StoryboardImportOptions(root: .named("viewController1"))))
+        #expect(held.message == "--root viewController1 is the child of navigationController1: the root is a controller no container holds (candidates: navigationController1, Login)")
     }
 
     @Test("nesting deeper than the bound, a DTD, and an unknown segue kind are refused")
