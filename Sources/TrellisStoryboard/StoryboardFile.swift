@@ -97,6 +97,13 @@ struct StoryboardFile {
         return try StoryboardFile(path: path, bytes: bytes)
     }
 
+    /// Whether an element's name is a controller's as Interface Builder writes them
+    /// (`viewController`, `tabBarController`, `hostingController`, a `viewControllerPlaceholder`):
+    /// for saying what an element without `sceneMemberID="viewController"` lacks.
+    static func isControllerElement(_ name: String) -> Bool {
+        name.hasSuffix("Controller") || name == "viewControllerPlaceholder"
+    }
+
     /// The `<device>` element's id and orientation, when the file has one.
     var device: (id: String, orientation: String?, element: StoryboardElement)? {
         guard let device = document.child("device"), let id = device["id"] else { return nil }

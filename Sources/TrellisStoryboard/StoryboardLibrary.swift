@@ -90,6 +90,11 @@ struct StoryboardLibrary {
             }
             guard let found = files[file].elements[id] else { return nil }
             if found.name == "exit" { return .exit }
+            if StoryboardFile.isControllerElement(found.name) {
+                // Refused at its own place: what it lacks is there, not at the reference.
+                throw StoryboardError(found, file: files[file].path,
+                                      "\"\(id)\" has no sceneMemberID=\"viewController\" (Xcode writes it on every scene's controller), so it is not read as a controller; <\(element.name)> at \(element.line):\(element.column) names it")
+            }
             throw StoryboardError(element, file: files[file].path, "\"\(id)\" is a <\(found.name)>, not a controller")
         }
         throw StoryboardError(element, file: files[file].path, "storyboard references go round in a circle")

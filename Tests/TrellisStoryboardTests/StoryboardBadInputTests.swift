@@ -62,6 +62,22 @@ struct StoryboardBadInputTests {
         #expect(error.description == "Bad.storyboard:\(line):\(column): not well-formed XML: \(reason)")
     }
 
+    @Test("a controller element without sceneMemberID is refused at its own place, saying what it lacks")
+    func withoutSceneMember() throws {
+        let xml = Storyboards.document(initial: "T", """
+                    <scene sceneID="s1">
+                        <objects>
+                            <tabBarController id="T"/>
+                        </objects>
+                    </scene>
+            """)
+        let error = try #require(try Storyboards.refusal(xml))
+        #expect(error.line == 7)
+        #expect(error.column == 17)
+        #expect(error.element == "tabBarController")
+        #expect(error.message == #""T" has no sceneMemberID="viewController" (Xcode writes it on every scene's controller), so it is not read as a controller; <document> at 2:1 names it"#)
+    }
+
     @Test("a segue's destination that names nothing in the file, at the segue's line and column")
     func danglingDestination() throws {
         let xml = Storyboards.document(Storyboards.scene("navigationController", id: "A", """
