@@ -18,14 +18,22 @@ enum StoryboardField {
             throw ScenarioError(file: file, path: "$.storyboard", line: field.line, column: field.column,
                                 message: "expected the path of a storyboard file (relative to the scenario file)")
         }
-        let path = name.hasPrefix("/") ? name : folder(of: file) + name
+        let path = storyboardPath(name, scenarioFile: file)
         let options = StoryboardImportOptions(
             window: root["window"] == nil ? .fromFile : .suppliedByScenario,
             root: root["root"] == nil ? .initial : .suppliedByScenario,
             behaviors: Set(registry.names(of: .viewController)))
+        let bytes: [UInt8]
+        do {
+            bytes = try FileBytes.read(path, limit: StoryboardXML.maximumSize)
+        } catch {
+            // The scenario names a file that is not there: the scenario's fault, at its field.
+            throw ScenarioError(file: file, path: "$.storyboard", line: field.line, column: field.column,
+                                message: "cannot read the storyboard \(path): \(error.description)")
+        }
         let imported: StoryboardImport
         do {
-            imported = try StoryboardImport.read(path: path, options: options)
+            imported = try StoryboardImport.read(bytes: bytes, file: path, options: options)
         } catch {
             // The storyboard's own place: its file, line and column, and the element.
             let element = error.element.isEmpty ? "" : "<\(error.element)>: "
@@ -81,6 +89,16 @@ enum StoryboardField {
             entries[index].value = JSONNode(.object(fields), line: entry.value.line, column: entry.value.column)
         }
         return JSONNode(.object(entries), line: own.line, column: own.column)
+    }
+
+    /// Where the storyboard `name` is: as written when absolute, else relative to the scenario
+    /// file's folder — or to the current directory when the scenario came from a pipe or a
+    /// process substitution (`/dev/stdin`, `/dev/fd/N`, `/proc/self/fd/N`), whose folder says
+    /// nothing of where the scenario was written.
+    static func storyboardPath(_ name: String, scenarioFile: String) -> String {
+        if name.hasPrefix("/") { return name }
+        let streamed = ["/dev/", "/proc/self/fd/"].contains { scenarioFile.hasPrefix($0) }
+        return streamed ? name : folder(of: scenarioFile) + name
     }
 
     /// `path`'s folder with its trailing `/`, or nothing for a bare name.

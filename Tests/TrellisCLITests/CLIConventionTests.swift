@@ -72,6 +72,18 @@ struct CLIConventionTests {
         #expect(run.stdout == plain.stdout)
     }
 
+    @Test("a scenario read from a pipe names its storyboard relative to the current directory")
+    func storyboardFromAPipe() async throws {
+        let scenario = #"{ "storyboard": "Tests/TrellisStoryboardTests/Storyboards/Tabs.storyboard", "steps": [] }"#
+        let piped = try await shell("echo '\(scenario)' | \"$1\" validate /dev/stdin")
+        #expect(piped.status == 0, "\(piped.stderr)")
+        let substituted = try await shell("\"$1\" validate <(echo '\(scenario)')")
+        #expect(substituted.status == 0, "\(substituted.stderr)")
+        let missing = try await shell(#"echo '{ "storyboard": "Nowhere.storyboard" }' | "$1" validate /dev/stdin"#)
+        #expect(missing.status == 2)
+        #expect(missing.stderr.contains("/dev/stdin:1:17: $.storyboard: cannot read the storyboard Nowhere.storyboard: no such file"), "\(missing.stderr)")
+    }
+
     @Test("a TRELLIS_SOCKET_LAYER that names no layer is refused by name (exit 2) before any node starts; the two layers and unset run")
     func anUnknownSocketLayerIsRefused() async throws {
         for command in ["run Examples/popover-adaptation.json --transport zmq", "node --name b --bind ipc:///tmp/trellis-unused-b.sock"] {

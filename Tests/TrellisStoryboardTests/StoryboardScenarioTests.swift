@@ -96,7 +96,11 @@ struct StoryboardScenarioTests {
         let notString = try #require(throws: ScenarioError.self) { try Self.decode(#"{ "storyboard": 3 }"#) }
         #expect(notString.path == "$.storyboard")
         let missing = try #require(throws: ScenarioError.self) { try Self.decode(#"{ "storyboard": "Nowhere.storyboard" }"#) }
-        #expect(missing.description.hasSuffix("Nowhere.storyboard: no such file"))
+        // At the field, as other field errors are, with the path it looked for.
+        #expect(missing.path == "$.storyboard")
+        #expect((missing.line, missing.column) == (1, 17))
+        #expect(missing.file.hasSuffix("scenario.json"))
+        #expect(missing.message == "cannot read the storyboard \(Storyboards.folder.path)/Nowhere.storyboard: no such file")
     }
 
     @Test("the JSON sent to nodes has the storyboard read into it: a node needs no storyboard file")
