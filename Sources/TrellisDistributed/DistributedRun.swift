@@ -397,11 +397,12 @@ package actor DistributedRun {
         }
         awaitedReplies.insert(key)
         defer { awaitedReplies.remove(key) }
+        let behaviors = NodeBehaviors.needed(by: node, in: scenario, placement: placement)
         if let refused = await transport.send(
             .setup(runID: scenario.name, node: node, scenarioJSON: scenarioText,
                    heartbeatIntervalMilliseconds: UInt32(options.heartbeatIntervalMilliseconds),
                    peerGoneTimeoutMilliseconds: UInt32(options.peerTimeoutMilliseconds), peers: peers,
-                   behaviors: NodeBehaviors.needed(by: node, in: scenario, placement: placement)),
+                   behaviors: behaviors, implementations: NodeBehaviors.implementations(of: behaviors, in: scenario.registry)),
             to: node, correlationID: correlation) {
             throw .setup("cannot send SETUP to node \(node): \(refused)")
         }

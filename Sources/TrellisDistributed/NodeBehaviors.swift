@@ -51,6 +51,32 @@ package enum NodeBehaviors {
         }).sorted()
     }
 
+    /// The types of `named`'s behaviours in the conductor's runner (SETUP's `implementations`,
+    /// TWP/1 §7.2), in their order: empty strings for names it does not register.
+    package static func implementations(of named: [WireBehavior], in registry: BehaviorRegistry) -> [String] {
+        named.map { behavior in
+            behavior.knownKind.flatMap { registry.implementation(of: behavior.name, as: registryKind($0)) } ?? ""
+        }
+    }
+
+    /// The behaviours a SETUP names whose type in the conductor's runner (`type`, not empty)
+    /// differs from the one `registry` registers: a node of another runner, whatever names it
+    /// shares (SPEC §4.1). Each with the node's type.
+    package static func foreign(_ named: [(WireBehavior, type: String)], in registry: BehaviorRegistry) -> [(behavior: WireBehavior, theirs: String, ours: String)] {
+        named.compactMap { behavior, theirs in
+            guard !theirs.isEmpty, let kind = behavior.knownKind,
+                  let ours = registry.implementation(of: behavior.name, as: registryKind(kind)), ours != theirs else { return nil }
+            return (behavior, theirs, ours)
+        }
+    }
+
+    /// ERROR 8's text for a node of another runner: which behaviours differ, and how (the
+    /// first `listedNames`).
+    package static func foreignRefusal(node: String, foreign: [(behavior: WireBehavior, theirs: String, ours: String)]) -> String {
+        let differences = foreign.map { "\($0.behavior) is \($0.ours) here, \($0.theirs) in the conductor's runner" }
+        return "node \(node) was started from another runner than the conductor's (a hand-started node must be the same runner): \(listed(differences))"
+    }
+
     /// At most this many names are listed in ERROR 8's text, so that it always encodes (a
     /// SETUP may name up to 65,535 behaviours; the text's length is a u16).
     package static let listedNames = 20

@@ -206,8 +206,11 @@ package actor WorkerNode {
         let correlation = message.header.correlationID
         noteHeard(from: peer)
         switch message.body {
-        case let .setup(runID, node, scenarioJSON, _, _, peers, behaviors):
-            await setup(runID: runID, node: node, scenarioJSON: scenarioJSON, peers: peers, behaviors: behaviors, from: peer, correlation: correlation)
+        case let .setup(runID, node, scenarioJSON, _, _, peers, behaviors, implementations):
+            await setup(
+                runID: runID, node: node, scenarioJSON: scenarioJSON, peers: peers,
+                behaviors: zip(behaviors, implementations + repeatElement("", count: max(0, behaviors.count - implementations.count))).map { ($0, $1) },
+                from: peer, correlation: correlation)
         case .traceRequest:
             // Only the conductor collects: anybody else would take events from the merged trace.
             guard speaksForConductor(peer) else {
@@ -267,7 +270,8 @@ package actor WorkerNode {
 
     /// A SETUP from `peer`: refused (ERROR 6, ERROR 8) or carried out (READY, or ERROR 7).
     private func setup(
-        runID: String, node: String, scenarioJSON: String, peers: [WirePeer], behaviors: [WireBehavior], from peer: String, correlation: UInt64
+        runID: String, node: String, scenarioJSON: String, peers: [WirePeer], behaviors: [(WireBehavior, type: String)], from peer: String,
+        correlation: UInt64
     ) async {
         if let refusal = setupRefusal(from: peer, for: node) {
             let misnamed = misnamedConductor(peer, node: node, scenarioJSON: scenarioJSON)
@@ -302,9 +306,14 @@ package actor WorkerNode {
         // Before anything is built (TWP/1 §9.1 rule 4): a node of another program refuses,
         // naming what it lacks — what its controllers need, or another name of the file —,
         // and stays as it was until its conductor's goodbye.
-        let missing = NodeBehaviors.missing(behaviors + NodeBehaviors.named(inScenarioJSON: scenarioJSON), in: registry)
-        guard missing.isEmpty else {
-            let text = NodeBehaviors.refusal(node: name, missing: missing, registry: registry)
+        // A node of another runner that registers the same names with other types refuses too
+        // (SPEC §4.1: a hand-started node must be the same runner).
+        let missing = NodeBehaviors.missing(behaviors.map(\.0) + NodeBehaviors.named(inScenarioJSON: scenarioJSON), in: registry)
+        let foreign = NodeBehaviors.foreign(behaviors, in: registry)
+        guard missing.isEmpty, foreign.isEmpty else {
+            let text = missing.isEmpty
+                ? NodeBehaviors.foreignRefusal(node: name, foreign: foreign)
+                : NodeBehaviors.refusal(node: name, missing: missing, registry: registry)
             FileHandle.standardError.write(Data("trellis node \(name): \(text)\n".utf8))
             await transport.send(.error(code: WireErrorCode.unknownBehavior.rawValue, text: text), to: peer, correlationID: correlation)
             lackedBehaviorsFor.insert(peer)

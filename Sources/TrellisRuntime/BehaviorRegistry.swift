@@ -76,6 +76,8 @@ public struct BehaviorRegistry: Sendable {
     private var segues: [String: SegueBehavior] = [:]
     /// What `mistakes` says, in the order of registering.
     private var noted: [String] = []
+    /// The type each name is registered with, module-qualified (`implementation(of:)`).
+    private var types: [BehaviorName: String] = [:]
 
     /// An empty registry: the plain `trellis` knows no user behaviours.
     public init() {}
@@ -88,10 +90,11 @@ public struct BehaviorRegistry: Sendable {
     }
 
     /// Registers a view controller's behaviour made anew for every controller that names it.
-    public func viewController(_ name: String, make: @escaping @Sendable () -> some ViewControllerBehavior) -> BehaviorRegistry {
+    public func viewController<Behavior: ViewControllerBehavior>(_ name: String, make: @escaping @Sendable () -> Behavior) -> BehaviorRegistry {
         var copy = self
         copy.check(name, as: BehaviorKind.viewController.words, registered: viewControllers[name] != nil)
         copy.viewControllers[name] = { make() }
+        copy.types[BehaviorName(.viewController, name)] = String(reflecting: Behavior.self)
         return copy
     }
 
@@ -101,12 +104,13 @@ public struct BehaviorRegistry: Sendable {
     }
 
     /// Registers a presentation-controller behaviour made anew for every presentation controller.
-    public func presentationController(
-        _ name: String, make: @escaping @Sendable () -> some PresentationControllerBehavior
+    public func presentationController<Behavior: PresentationControllerBehavior>(
+        _ name: String, make: @escaping @Sendable () -> Behavior
     ) -> BehaviorRegistry {
         var copy = self
         copy.check(name, as: BehaviorKind.presentationController.words, registered: presentationControllers[name] != nil)
         copy.presentationControllers[name] = { make() }
+        copy.types[BehaviorName(.presentationController, name)] = String(reflecting: Behavior.self)
         return copy
     }
 
@@ -116,10 +120,11 @@ public struct BehaviorRegistry: Sendable {
     }
 
     /// Registers an adaptive delegate made anew for every controller that names it.
-    public func adaptiveDelegate(_ name: String, make: @escaping @Sendable () -> some AdaptivePresentationDelegate) -> BehaviorRegistry {
+    public func adaptiveDelegate<Delegate: AdaptivePresentationDelegate>(_ name: String, make: @escaping @Sendable () -> Delegate) -> BehaviorRegistry {
         var copy = self
         copy.check(name, as: BehaviorKind.adaptiveDelegate.words, registered: adaptiveDelegates[name] != nil)
         copy.adaptiveDelegates[name] = { make() }
+        copy.types[BehaviorName(.adaptiveDelegate, name)] = String(reflecting: Delegate.self)
         return copy
     }
 
@@ -145,6 +150,14 @@ public struct BehaviorRegistry: Sendable {
     }
 
     // MARK: Looking up
+
+    /// The type `name` is registered with as a `kind` — module-qualified, as
+    /// `String(reflecting:)` writes it (`MyRunner.OverlayPresentation`) — or nil when it is not
+    /// registered. What tells two runners that register the same names apart (TWP/1 §7.2: a
+    /// hand-started node of another runner refuses its SETUP).
+    public func implementation(of name: String, as kind: BehaviorKind) -> String? {
+        types[BehaviorName(kind, name)]
+    }
 
     /// The mistakes made registering, one sentence each, in order: names no scenario can
     /// write, names registered twice for one kind. Empty for a registry built as intended.

@@ -9,10 +9,12 @@ public enum WireBody: Hashable, Sendable {
     /// `peers` (optional, trailing): every node of the run and where it listens, so that workers
     /// can open their DEALERs to each other.
     /// `behaviors` (optional, trailing, since 1.3): the Swift behaviours the node's controllers
-    /// need; a node that lacks one refuses the SETUP (ERROR 8).
+    /// need; a node that lacks one refuses the SETUP (ERROR 8). `implementations` (optional,
+    /// trailing, since 1.6): the type each of `behaviors` is in the conductor's runner, in their
+    /// order; a node whose runner registers one of them with another type refuses (ERROR 8).
     case setup(
         runID: String, node: String, scenarioJSON: String, heartbeatIntervalMilliseconds: UInt32,
-        peerGoneTimeoutMilliseconds: UInt32, peers: [WirePeer] = [], behaviors: [WireBehavior] = [])
+        peerGoneTimeoutMilliseconds: UInt32, peers: [WirePeer] = [], behaviors: [WireBehavior] = [], implementations: [String] = [])
     /// READY: the node that is ready.
     case ready(node: String)
     /// CALL: the controller addressed, the operation and its arguments.

@@ -16,7 +16,7 @@ extension WireBody {
             writer.u32(capabilities)
             // Optional trailing field: absent when empty, so 1.0 bodies stay byte-identical.
             if !endpoint.isEmpty { writer.string(endpoint) }
-        case .setup(let runID, let node, let scenarioJSON, let heartbeat, let timeout, let peers, let behaviors):
+        case .setup(let runID, let node, let scenarioJSON, let heartbeat, let timeout, let peers, let behaviors, let implementations):
             writer.string(runID)
             writer.string(node)
             writer.longString(scenarioJSON)
@@ -38,6 +38,11 @@ extension WireBody {
                 for behavior in behaviors.prefix(Int(UInt16.max)) {
                     writer.u8(behavior.kind)
                     writer.string(behavior.name)
+                }
+                // Their types (1.6), only after the behaviours.
+                if !implementations.isEmpty {
+                    writer.u16(UInt16(min(implementations.count, Int(UInt16.max))))
+                    for implementation in implementations.prefix(Int(UInt16.max)) { writer.string(implementation) }
                 }
             }
         case .ready(let node):
@@ -94,6 +99,18 @@ extension WireBody {
         return behaviors
     }
 
+    /// SETUP's optional list of the behaviours' types (1.6): a u16 count, then strings.
+    static func strings(_ reader: inout WireReader) throws(WireError) -> [String] {
+        let count = Int(try reader.u16())
+        // Each string takes two bytes at least (its length): cap by what is left.
+        guard count * 2 <= reader.remaining else {
+            throw reader.failure(.countPastEnd(count: count, left: reader.remaining), at: reader.offset)
+        }
+        var strings: [String] = []
+        for _ in 0..<count { strings.append(try reader.string()) }
+        return strings
+    }
+
     /// Reads the body of a `command` message. Bytes after the last field are ignored.
     public static func decode(_ command: WireCommand, _ frame: [UInt8]) throws(WireError) -> WireBody {
         try decode(command, frame, range: 0..<frame.count)
@@ -130,13 +147,17 @@ extension WireBody {
             var tail = reader
             var peers: [WirePeer] = []
             var behaviors: [WireBehavior] = []
+            var implementations: [String] = []
             if tail.remaining > 0, let listed = try? Self.peers(&tail) {
                 peers = listed
-                if tail.remaining > 0 { behaviors = (try? Self.behaviors(&tail)) ?? [] }
+                if tail.remaining > 0, let named = try? Self.behaviors(&tail) {
+                    behaviors = named
+                    if tail.remaining > 0 { implementations = (try? Self.strings(&tail)) ?? [] }
+                }
             }
             return .setup(
                 runID: runID, node: node, scenarioJSON: scenario, heartbeatIntervalMilliseconds: heartbeat,
-                peerGoneTimeoutMilliseconds: timeout, peers: peers, behaviors: behaviors)
+                peerGoneTimeoutMilliseconds: timeout, peers: peers, behaviors: behaviors, implementations: implementations)
         case .ready:
             return .ready(node: try reader.within("node") { reader throws(WireError) in try reader.string() })
         case .call:

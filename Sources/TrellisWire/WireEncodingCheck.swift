@@ -24,7 +24,7 @@ struct WireEncodingCheck {
             try check(string: node, "node")
             try check(string: runID, "run id")
             try check(string: endpoint, "endpoint")
-        case .setup(let runID, let node, let scenario, _, _, let peers, let behaviors):
+        case .setup(let runID, let node, let scenario, _, _, let peers, let behaviors, let implementations):
             try check(string: runID, "run id")
             try check(string: node, "node")
             try check(string: scenario, "scenario", limit: WireLimits.maxLongStringBytes)
@@ -36,6 +36,9 @@ struct WireEncodingCheck {
             for behavior in behaviors {
                 bytes += 1
                 try check(string: behavior.name, "behaviour name")
+            }
+            for implementation in implementations {
+                try check(string: implementation, "behaviour type")
             }
         case .ready(let node):
             try check(string: node, "node")

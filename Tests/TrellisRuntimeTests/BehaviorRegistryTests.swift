@@ -60,6 +60,19 @@ struct BehaviorRegistryTests {
         #expect(registry.mistakes == ["\"A\" is registered twice as a view-controller behaviour: the later one replaces the earlier"])
     }
 
+    @Test("each name knows the type it is registered with, module-qualified: what tells two runners with the same names apart")
+    func implementations() {
+        let registry = BehaviorRegistry()
+            .viewController("A", Noting(text: "a"))
+            .presentationController("A", Centred())
+            .adaptiveDelegate("D") { AlwaysFullScreen() }
+        #expect(registry.implementation(of: "A", as: .viewController) == String(reflecting: Noting.self))
+        #expect(registry.implementation(of: "A", as: .presentationController) == String(reflecting: Centred.self))
+        #expect(registry.implementation(of: "D", as: .adaptiveDelegate) == String(reflecting: AlwaysFullScreen.self))
+        #expect(registry.implementation(of: "D", as: .viewController) == nil)
+        #expect(String(reflecting: Noting.self).hasPrefix("TrellisRuntimeTests."))
+    }
+
     @Test("names no scenario can write are mistakes a runner refuses; a registry built as intended has none")
     func namesNoScenarioCanWrite() {
         let registry = BehaviorRegistry()

@@ -152,6 +152,32 @@ struct NamedBehaviorRunTests {
         }
     }
 
+    /// SPEC §4.1: a node must be the conductor's own runner, not one that happens to register
+    /// the same names. The conductor here registers "Suppressing" with a type of its own; the
+    /// test runner's nodes know the name with theirs (TWP/1 §7.2 implementations, 1.6).
+    @Test("nodes of a runner with the same names and other code refuse: a mistake naming the behaviour and both types")
+    func aRunnerWithTheSameNamesAndOtherTypesRefuses() async throws {
+        let registry = DifferentialBehaviors.registry.viewController("Suppressing", Impostor())
+        let scenario = try ScenarioDecoder.decode(Self.text, file: "named.json", registry: registry)
+        let run = DistributedRun(scenario: scenario, scenarioText: Self.text, options: try runnerOptions())
+        var failure: DistributedRunError?
+        do {
+            _ = try await run.conduct()
+        } catch {
+            failure = error
+        }
+        guard case let .mistake(said)? = failure else {
+            Issue.record("expected a set-up mistake, got \(String(describing: failure))")
+            return
+        }
+        #expect(said.hasPrefix("node b was started from another runner than the conductor's (a hand-started node must be the same runner): Suppressing (view-controller behaviour) is "), "\(said)")
+        #expect(said.contains("in the conductor's runner"), "\(said)")
+        #expect(said.contains(String(reflecting: Impostor.self)), "\(said)")
+        for (node, id) in await run.processIDs {
+            #expect(!processExists(id), "node \(node) (pid \(id)) outlived the run")
+        }
+    }
+
     /// CURVE needs nothing of its own with a runner: keys made per spawned node, the runner's
     /// processes, the in-process trace.
     @Test("with CURVE, a run of the runner's processes gives the in-process trace")
@@ -268,3 +294,7 @@ struct NamedBehaviorRunTests {
     }
 
 }
+
+/// A view-controller behaviour registered under a name the test runner registers with another
+/// type: what a different runner with the same names looks like to a node.
+private struct Impostor: ViewControllerBehavior {}

@@ -28,6 +28,18 @@ import TrellisWire
         #expect(Array(bytes.suffix(8)) == [0x00, 0x00, 0x00, 0x01, 0x02, 0x00, 0x01, 0x44])
     }
 
+    @Test("the behaviours' types (1.6) follow them and read back; without them the 1.5 bytes; a list that does not read is ignored")
+    func implementationsRoundTrip() throws {
+        let typed = WireBody.setup(runID: "r", node: "b", scenarioJSON: "{}", heartbeatIntervalMilliseconds: 250,
+                                   peerGoneTimeoutMilliseconds: 2000, behaviors: Self.named, implementations: ["Runner.Side", "Runner.Over"])
+        #expect(try WireBody.decode(.setup, typed.encode()) == typed)
+        let bytes = typed.encode()
+        #expect(Array(bytes.suffix(2 + 13 + 13)) == [0x00, 0x02] + [0x00, 0x0B] + Array("Runner.Side".utf8) + [0x00, 0x0B] + Array("Runner.Over".utf8))
+        #expect(Array(bytes.dropLast(28)) == Self.setup(behaviors: Self.named).encode())
+        let broken = Self.setup(behaviors: Self.named).encode() + [0x00, 0x03, 0x00]
+        #expect(try WireBody.decode(.setup, broken) == Self.setup(behaviors: Self.named))
+    }
+
     @Test("a behaviour list that does not read is ignored; the peers before it are kept")
     func brokenTailIgnored() throws {
         let peers = [WirePeer(node: "a", endpoint: "ipc:///a")]
