@@ -19,6 +19,17 @@ public enum BehaviorGeometry {
         return side("width", size.width) ?? side("height", size.height)
     }
 
+    /// Whether `size` is a view's size — what `problem(with:)` says nothing against — tested
+    /// the cheap way first, for the size walk, which asks it of every `size(forChild:)` answer:
+    /// a finite number not below zero has its sign bit clear and an exponent short of all ones,
+    /// so both sides' bit patterns are below +infinity's (one comparison of their larger). Only
+    /// -0, which is a size, fails that and is not refused: the words of `problem` decide then.
+    @inlinable
+    public static func isSize(_ size: Size) -> Bool {
+        if _fastPath(max(size.width.bitPattern, size.height.bitPattern) < Double.infinity.bitPattern) { return true }
+        return problem(with: size) == nil
+    }
+
     /// What is wrong with `frame` as a view's frame, nil when nothing is: its size as
     /// `problem(with:)` says, its origin finite (it may be negative: a view can lie partly
     /// outside its superview).

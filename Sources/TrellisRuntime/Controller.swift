@@ -469,7 +469,7 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
         let answer = settings.size(forChild: child, parentSize: parentSize, in: self)
         environment.endAsking(outer)
         defaultHooks = settings.learnedDefaultHooks
-        guard BehaviorGeometry.problem(with: answer) == nil else { return refuse(answer, forChildAt: index, parentSize: parentSize) }
+        guard BehaviorGeometry.isSize(answer) else { return refuse(answer, forChildAt: index, parentSize: parentSize) }
         return answer
     }
 

@@ -53,6 +53,11 @@ struct BehaviorGeometryTests {
         #expect(BehaviorGeometry.problem(with: Rect(x: -20, y: -5, width: 1, height: 1)) == nil)
         #expect(BehaviorGeometry.problem(with: Rect(x: 0, y: .nan, width: 1, height: 1)) == "its y is not a number")
         #expect(BehaviorGeometry.problem(with: Rect(x: .infinity, y: 0, width: -1, height: 1)) == "its width is negative")
+        // The walk's cheap test agrees with the words, -0 (a size) and the largest finite included.
+        for size in [Size(0, 0), Size(-0.0, 5), Size(5, -0.0), Size(.greatestFiniteMagnitude, 1), Size(.leastNonzeroMagnitude, 2),
+                     Size(.nan, 1), Size(1, -.nan), Size(.infinity, 1), Size(1, -.infinity), Size(-1, 1), Size(1, -.leastNonzeroMagnitude)] {
+            #expect(BehaviorGeometry.isSize(size) == (BehaviorGeometry.problem(with: size) == nil), "\(size)")
+        }
     }
 
     @Test("size(forChild:) answers that are not sizes: an error each, the default's answer used, and every JSON Lines record is JSON")
