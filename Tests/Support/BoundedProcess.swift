@@ -138,3 +138,34 @@ public enum TrellisBinary {
     public static let missingMessage =
         "the trellis executable was not found next to the test bundle nor in .build-tests/debug or .build/debug; build it with `swift build --build-tests` (or set TRELLIS_BINARY)"
 }
+
+/// Starts `process` (its arguments and outputs set), sends it `signal` once `ready` holds of its
+/// process id —
+/// looked at every 20 ms, for at most `readyWithin`; signalled then all the same, and the test
+/// fails on what it reads — and returns its exit status, nil when it could not start. A process
+/// still there 90 s after the signal is killed (a hang guard; the status then says so). The
+/// watcher is a thread of its own: on a loaded machine a watcher on the cooperative pool was
+/// delayed past the process's own deadlines.
+public func runSignalled(
+    _ process: Process, signal: Int32, readyWithin: TimeInterval = 60, when ready: @escaping @Sendable (Int32) -> Bool
+) async -> Int32? {
+    await withCheckedContinuation { continuation in
+        process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
+        do {
+            try process.run()
+        } catch {
+            process.terminationHandler = nil
+            continuation.resume(returning: nil)
+            return
+        }
+        let pid = process.processIdentifier
+        Thread.detachNewThread {
+            let deadline = Date().addingTimeInterval(readyWithin)
+            while Date() < deadline, !ready(pid) { usleep(20_000) }
+            kill(pid, signal)
+            let hangGuard = Date().addingTimeInterval(90)
+            while Date() < hangGuard, kill(pid, 0) == 0 { usleep(100_000) }
+            if kill(pid, 0) == 0 { kill(pid, SIGKILL) }
+        }
+    }
+}

@@ -265,33 +265,11 @@ struct JSONOutputTests {
         conductor.standardOutput = try FileHandle(forWritingTo: output)
         conductor.standardError = FileHandle.nullDevice
         // The conductor ends by itself 30 s into its set-up (b never greets), so every wait here
-        // is bounded. The watcher is a thread of its own: on a loaded machine a watcher on the
-        // cooperative pool was delayed past that deadline.
+        // is bounded. Its work folder exists once its handlers are installed (the conductor
+        // sends no message to wait for).
         let temporary = FileManager.default.temporaryDirectory.path
-        let status: Int32? = await withCheckedContinuation { continuation in
-            conductor.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-            do {
-                try conductor.run()
-            } catch {
-                conductor.terminationHandler = nil
-                continuation.resume(returning: nil)
-                return
-            }
-            let pid = conductor.processIdentifier
-            Thread.detachNewThread {
-                // Its work folder exists once its handlers are installed (the conductor sends
-                // no message to wait for).
-                let deadline = Date().addingTimeInterval(25)
-                while Date() < deadline,
-                      !((try? FileManager.default.contentsOfDirectory(atPath: temporary)) ?? []).contains(where: { $0.hasPrefix("trellis-\(pid)-") }) {
-                    usleep(20_000)
-                }
-                kill(pid, SIGINT)
-                // A hang guard: a conductor still there 90 s on is killed (the test then fails).
-                let hangGuard = Date().addingTimeInterval(90)
-                while Date() < hangGuard, kill(pid, 0) == 0 { usleep(100_000) }
-                if kill(pid, 0) == 0 { kill(pid, SIGKILL) }
-            }
+        let status = await runSignalled(conductor, signal: SIGINT, readyWithin: 25) { pid in
+            ((try? FileManager.default.contentsOfDirectory(atPath: temporary)) ?? []).contains { $0.hasPrefix("trellis-\(pid)-") }
         }
         #expect(status == 128 + SIGINT)
         let stdout = try String(contentsOf: output, encoding: .utf8)

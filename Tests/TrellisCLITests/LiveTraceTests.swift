@@ -36,28 +36,9 @@ struct LiveTraceTests {
         run.arguments = ["run", scenario.path, "--trace", trace]
         run.standardOutput = try FileHandle(forWritingTo: output)
         run.standardError = try FileHandle(forWritingTo: errors)
-        let status: Int32? = await withCheckedContinuation { continuation in
-            run.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-            do {
-                try run.run()
-            } catch {
-                run.terminationHandler = nil
-                continuation.resume(returning: nil)
-                return
-            }
-            let pid = run.processIdentifier
-            Thread.detachNewThread {
-                // Step 1's lines are printed as step 2 begins: the trace is live. Bounded: a run
-                // that prints nothing within 60 s is interrupted all the same (and the test fails).
-                let deadline = Date().addingTimeInterval(60)
-                while Date() < deadline, !((try? String(contentsOf: output, encoding: .utf8)) ?? "").contains("== step 1:") {
-                    usleep(20_000)
-                }
-                kill(pid, SIGINT)
-                let hangGuard = Date().addingTimeInterval(90)
-                while Date() < hangGuard, kill(pid, 0) == 0 { usleep(100_000) }
-                if kill(pid, 0) == 0 { kill(pid, SIGKILL) }
-            }
+        // Step 1's lines are printed as step 2 begins: the trace is live.
+        let status = await runSignalled(run, signal: SIGINT) { _ in
+            ((try? String(contentsOf: output, encoding: .utf8)) ?? "").contains("== step 1:")
         }
         #expect(status == 128 + SIGINT)
         let printed = try String(contentsOf: output, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false).dropLast()

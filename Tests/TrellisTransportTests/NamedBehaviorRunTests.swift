@@ -132,24 +132,10 @@ struct NamedBehaviorRunTests {
     func aRunnerLackingANameRefuses() async throws {
         let registry = DifferentialBehaviors.registry.viewController("OnlyHere", DefaultBehavior())
         let text = Self.text.replacingOccurrences(of: #""B": {}"#, with: #""B": { "behavior": "OnlyHere" }"#)
-        let scenario = try ScenarioDecoder.decode(text, file: "named.json", registry: registry)
-        let run = DistributedRun(scenario: scenario, scenarioText: text, options: try runnerOptions())
         let began = ContinuousClock.now
-        var failure: DistributedRunError?
-        do {
-            _ = try await run.conduct()
-        } catch {
-            failure = error
-        }
-        guard case let .mistake(said)? = failure else {
-            Issue.record("expected a set-up mistake, got \(String(describing: failure))")
-            return
-        }
+        guard let said = try await Self.setUpMistake(text, registry: registry) else { return }
         #expect(said.hasPrefix("node b does not know the behaviour OnlyHere (view-controller behaviour): it knows "), "\(said)")
         #expect(began.duration(to: .now) < .seconds(60), "a hang guard; the mistake's text proves the refusal")
-        for (node, id) in await run.processIDs {
-            #expect(!processExists(id), "node \(node) (pid \(id)) outlived the run")
-        }
     }
 
     /// SPEC §4.1: a node must be the conductor's own runner, not one that happens to register
@@ -158,24 +144,32 @@ struct NamedBehaviorRunTests {
     @Test("nodes of a runner with the same names and other code refuse: a mistake naming the behaviour and both types")
     func aRunnerWithTheSameNamesAndOtherTypesRefuses() async throws {
         let registry = DifferentialBehaviors.registry.viewController("Suppressing", Impostor())
-        let scenario = try ScenarioDecoder.decode(Self.text, file: "named.json", registry: registry)
-        let run = DistributedRun(scenario: scenario, scenarioText: Self.text, options: try runnerOptions())
+        guard let said = try await Self.setUpMistake(Self.text, registry: registry) else { return }
+        #expect(said.hasPrefix("node b was started from another runner than the conductor's (a hand-started node must be the same runner): Suppressing (view-controller behaviour) is "), "\(said)")
+        #expect(said.contains("in the conductor's runner"), "\(said)")
+        #expect(said.contains(String(reflecting: Impostor.self)), "\(said)")
+    }
+
+    /// Runs `text` with a conductor of `registry` and the test runner's nodes, and returns the
+    /// set-up mistake it ended with (an issue, and nil, for anything else); every node it started
+    /// has exited by then.
+    static func setUpMistake(_ text: String, registry: BehaviorRegistry, sourceLocation: SourceLocation = #_sourceLocation) async throws -> String? {
+        let scenario = try ScenarioDecoder.decode(text, file: "named.json", registry: registry)
+        let run = DistributedRun(scenario: scenario, scenarioText: text, options: try runnerOptions())
         var failure: DistributedRunError?
         do {
             _ = try await run.conduct()
         } catch {
             failure = error
         }
-        guard case let .mistake(said)? = failure else {
-            Issue.record("expected a set-up mistake, got \(String(describing: failure))")
-            return
-        }
-        #expect(said.hasPrefix("node b was started from another runner than the conductor's (a hand-started node must be the same runner): Suppressing (view-controller behaviour) is "), "\(said)")
-        #expect(said.contains("in the conductor's runner"), "\(said)")
-        #expect(said.contains(String(reflecting: Impostor.self)), "\(said)")
         for (node, id) in await run.processIDs {
-            #expect(!processExists(id), "node \(node) (pid \(id)) outlived the run")
+            #expect(!processExists(id), "node \(node) (pid \(id)) outlived the run", sourceLocation: sourceLocation)
         }
+        guard case let .mistake(said)? = failure else {
+            Issue.record("expected a set-up mistake, got \(String(describing: failure))", sourceLocation: sourceLocation)
+            return nil
+        }
+        return said
     }
 
     /// CURVE needs nothing of its own with a runner: keys made per spawned node, the runner's
