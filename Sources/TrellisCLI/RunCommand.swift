@@ -104,6 +104,10 @@ struct RunCommand: BehaviorCommand {
         if let listen, !DistributedRun.isEndpoint(listen) {
             throw ValidationError("--listen must be an ipc:// or tcp:// endpoint, got \"\(listen)\"")
         }
+        // Said before the run, not after it has printed its whole trace.
+        if let trace, let problem = TraceOutput.problem(preparing: trace, option: "--trace") {
+            throw ValidationError(problem)
+        }
     }
 
     func run(registry: BehaviorRegistry) async throws {

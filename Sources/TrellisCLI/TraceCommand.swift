@@ -82,9 +82,36 @@ enum TraceOutput {
         }
     }
 
-    /// Writes the file, and says what went wrong instead of telling it (a JSON report tells it).
+    /// Writes the file, and says what went wrong — with the system's reason — instead of
+    /// telling it (a JSON report tells it).
     static func problem(writing bytes: [UInt8], to path: String) -> String? {
-        FileManager.default.createFile(atPath: path, contents: Data(bytes)) ? nil : "cannot write the trace file \(path)"
+        do {
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+            return nil
+        } catch {
+            let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
+            let reason = underlying.map { String(cString: strerror(Int32($0.code))) } ?? error.localizedDescription
+            return "cannot write the trace file \(path): \(reason)"
+        }
+    }
+
+    /// What stops a trace file from being written at `path`, said before a run that would write
+    /// it (`run --trace`): its folder missing or not writable, or the path a folder. Nil when
+    /// nothing is known to; a write can still fail later (a full disk), and says so then.
+    static func problem(preparing path: String, option: String) -> String? {
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
+            return "\(option) \(path) is a folder, not a file"
+        }
+        let folder = (path as NSString).deletingLastPathComponent
+        let place = folder.isEmpty ? "." : folder
+        guard FileManager.default.fileExists(atPath: place, isDirectory: &isFolder), isFolder.boolValue else {
+            return "\(option) \(path): the folder \(place) does not exist"
+        }
+        guard FileManager.default.isWritableFile(atPath: place) else {
+            return "\(option) \(path): the folder \(place) is not writable"
+        }
+        return nil
     }
 }
 

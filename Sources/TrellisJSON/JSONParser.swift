@@ -30,8 +30,15 @@ public struct JSONParser {
         try parse(bytes: Array(text.utf8))
     }
 
+    /// Parses one JSON document from its UTF-8 bytes; a byte order mark before it is skipped
+    /// (RFC 8259 §8.1 lets a parser ignore one; editors on Windows write it), and columns on the
+    /// first line count from after it.
     public static func parse(bytes: [UInt8]) throws(SyntaxError) -> JSONNode {
         var parser = JSONParser(bytes: bytes)
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
+            parser.index = 3
+            parser.lineStart = 3
+        }
         parser.skipWhitespace()
         let node = try parser.parseValue(depth: 0)
         parser.skipWhitespace()

@@ -207,6 +207,33 @@ struct CLITests {
         #expect(lines.allSatisfy { $0.hasPrefix("{") && $0.hasSuffix("}") })
     }
 
+    @Test("--trace where no file can be written is refused before the run, exit 2, naming what is wrong; nothing printed")
+    func traceFileThatCannotBeWritten() async throws {
+        let directory = try scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let missing = directory.appendingPathComponent("no/such/folder/trace.jsonl").path
+        let refused = try await runTrellis(["run", "Examples/iphone-rotation.json", "--trace", missing])
+        #expect(refused.status == 2)
+        #expect(refused.stdout.isEmpty)
+        #expect(refused.stderr.contains("--trace \(missing): the folder \(directory.path)/no/such/folder does not exist"), "\(refused.stderr)")
+        let folder = try await runTrellis(["run", "Examples/iphone-rotation.json", "--trace", directory.path])
+        #expect(folder.status == 2)
+        #expect(folder.stderr.contains("--trace \(directory.path) is a folder, not a file"), "\(folder.stderr)")
+    }
+
+    @Test("a JSON scenario that starts with a byte order mark runs as without it")
+    func byteOrderMark() async throws {
+        let directory = try scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let marked = directory.appendingPathComponent("marked.json")
+        let original = try Data(contentsOf: packageRoot.appendingPathComponent("Examples/iphone-rotation.json"))
+        try (Data([0xEF, 0xBB, 0xBF]) + original).write(to: marked)
+        let withMark = try await runTrellis(["run", marked.path])
+        let without = try await runTrellis(["run", "Examples/iphone-rotation.json"])
+        #expect(withMark.status == 0, "\(withMark.stderr)")
+        #expect(withMark.stdout == without.stdout)
+    }
+
     @Test("the test harness bounds every wait: a process that does not exit is killed")
     func harnessKillsAHangingProcess() async throws {
         let sleep = try #require(["/bin/sleep", "/usr/bin/sleep"].first { FileManager.default.isExecutableFile(atPath: $0) })

@@ -35,6 +35,17 @@ struct JSONParserTests {
         #expect(b.line == 4 && b.column == 8)
     }
 
+    @Test("a byte order mark before the document is skipped (RFC 8259 §8.1); columns count from after it; elsewhere it is text")
+    func byteOrderMark() throws {
+        let node = try JSONParser.parse("\u{FEFF}{ \"a\": 1 }")
+        #expect(node["a"]?.line == 1)
+        #expect(node["a"]?.column == 8)
+        let error = try #require(syntaxError("\u{FEFF}{ \"a\": }"))
+        #expect(error.line == 1 && error.column == 8)
+        #expect(syntaxError("{ \"a\": 1 }\u{FEFF}") != nil)
+        #expect(syntaxError("\u{FEFF}\u{FEFF}{}") != nil)
+    }
+
     @Test("object members keep their written order")
     func memberOrder() throws {
         let root = try JSONParser.parse(#"{"z": 1, "a": 2, "m": 3}"#)
