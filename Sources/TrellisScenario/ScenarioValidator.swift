@@ -127,7 +127,10 @@ struct ScenarioValidator {
     ) throws(ScenarioError) {
         let registry = scenario.registry
         guard registry.contains(name, as: kind) else {
-            throw fail(path, BehaviorAdvice.unknown(name, kind, in: registry))
+            // At the first, and naming every other this program lacks: one run to learn them all.
+            let others = scenario.behaviorNames.filter { !registry.contains($0.name, as: $0.kind) && $0 != BehaviorName(kind, name) }
+            let more = others.isEmpty ? "" : "; the file also names \(others.map(\.description).joined(separator: ", ")), which it does not register either"
+            throw fail(path, BehaviorAdvice.unknown(name, kind, in: registry) + more)
         }
         for rule in rules where positions["\(object).\(rule)"] != nil {
             throw fail("\(object).\(rule)", "declarative \"\(rule)\" beside the \(kind.words) \"\(name)\": the Swift behaviour decides what \"\(rule)\" would; remove one of them")
