@@ -42,6 +42,15 @@ enum TraceInput {
             StandardError.write("error: \(error)")
             throw ExitCode(2)
         }
+        // Nothing read, and something wrong: not a trace at all (a scenario file, say) — one
+        // error, not a warning a line.
+        if file.events.isEmpty, let first = file.problems.first {
+            let others = file.problems.count - 1
+            StandardError.write("error: \(paths.joined(separator: ", ")) holds no trace event: \(first)"
+                + (others > 0 ? " (and \(others) more lines like it)" : "")
+                + "; a trace is JSON Lines (one event a line) or a compact capture, as `trellis run --trace` writes it (a scenario is run with `trellis run`)")
+            throw ExitCode(2)
+        }
         for problem in file.problems {
             StandardError.write("warning: \(problem)" + (problem.byteOffset == nil ? " (line skipped)" : ""))
         }

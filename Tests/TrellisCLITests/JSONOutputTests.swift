@@ -197,12 +197,16 @@ struct JSONOutputTests {
         #expect(report["events"] as? Int == inProcess["events"] as? Int)
     }
 
-    @Test("run: an error met while reporting a failure (the trace file cannot be written) is one more entry of the same document; exit 2 as in prose")
+    @Test("run: an error met while reporting a failure (the trace file cannot be written) is one more entry of the same document; exit 2 as in prose",
+          .enabled(if: FileManager.default.fileExists(atPath: "/dev/full"), "needs Linux's /dev/full"))
     func runErrorWhileReportingAFailure() async throws {
         let directory = try scratchDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = try file(Self.failingExpect, name: "fail.json", in: directory)
-        let trace = "/nonexistent/trellis-dir/run.jsonl"
+        // A path that passes the check made before the run (its folder is there) and fails to
+        // be written after it: Linux's /dev/full refuses every write (ENOSPC). A folder that
+        // does not exist is refused before the run (CLITests.traceFileThatCannotBeWritten).
+        let trace = "/dev/full"
         let outcome = try await runTrellis(["run", path, "--format", "json", "--trace", trace])
         #expect(outcome.status == 2)
         let report = try document(outcome, command: "run")

@@ -85,6 +85,24 @@ struct TraceCommandTests {
         #expect(try await runTrellis(["trace", "show", trace, "--step", "3-1"]).status == 2)
     }
 
+    /// A file of which no line is an event — a scenario given where a trace is wanted — is one
+    /// error and exit 2, not a warning a line and exit 0; an empty trace stays a trace.
+    @Test("a file with no trace event in it (a scenario file) is refused with one error, exit 2")
+    func aFileWithNoEventIsNotATrace() async throws {
+        let shown = try await runTrellis(["trace", "show", "Examples/iphone-rotation.json"])
+        #expect(shown.status == 2)
+        #expect(shown.stdout.isEmpty)
+        let errors = shown.stderr.split(separator: "\n")
+        #expect(errors.count == 1, "\(shown.stderr)")
+        #expect(errors.first?.hasPrefix("error: Examples/iphone-rotation.json holds no trace event: Examples/iphone-rotation.json:1: not JSON") == true, "\(shown.stderr)")
+        #expect(shown.stderr.contains("a scenario is run with `trellis run`"))
+        let directory = try scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let empty = directory.appendingPathComponent("empty.jsonl").path
+        try "".write(toFile: empty, atomically: true, encoding: .utf8)
+        #expect(try await runTrellis(["trace", "show", empty]).status == 0)
+    }
+
     /// `show --ids` names each event as `follow` takes it.
     @Test func showPrintsIDsForFollow() async throws {
         let directory = try scratchDirectory()
