@@ -121,8 +121,14 @@ struct ControllerMapping {
                 notices.add("\(file):\(element.line): modalTransitionStyle \"\(style)\" is not simulated: ignored")
             }
         }
+        // Interface Builder writes a Boolean attribute as YES or NO; anything else is a mistake
+        // of the file, not NO.
         for flag in ["definesPresentationContext", "providesPresentationContextTransitionStyle"] {
-            if let value = element[flag] { fields.append((flag, .bool(value == "YES"))) }
+            guard let value = element[flag] else { continue }
+            guard value == "YES" || value == "NO" else {
+                throw StoryboardError(element, file: file, "\(flag)=\"\(value)\" must be YES or NO")
+            }
+            fields.append((flag, .bool(value == "YES")))
         }
         if let size = element.children.first(where: { $0.name == "value" && $0["key"] == "contentSizeForViewInPopover" }) {
             guard let width = size["width"].flatMap(Double.init), let height = size["height"].flatMap(Double.init),

@@ -78,6 +78,18 @@ struct StoryboardBadInputTests {
         #expect(error.message == #""T" has no sceneMemberID="viewController" (Xcode writes it on every scene's controller), so it is not read as a controller; <document> at 2:1 names it"#)
     }
 
+    @Test("a Boolean attribute other than YES or NO is refused at its controller, not read as NO")
+    func booleanAttributes() throws {
+        let xml = Storyboards.document(Storyboards.scene("viewController", id: "A", attributes: #" definesPresentationContext="maybe""#))
+        let error = try #require(try Storyboards.refusal(xml))
+        #expect(error.element == "viewController")
+        #expect(error.message == #"definesPresentationContext="maybe" must be YES or NO"#)
+        for value in ["YES", "NO"] {
+            #expect(try Storyboards.refusal(Storyboards.document(Storyboards.scene(
+                "viewController", id: "A", attributes: #" definesPresentationContext="\#(value)" providesPresentationContextTransitionStyle="\#(value)""#))) == nil)
+        }
+    }
+
     @Test("a segue's destination that names nothing in the file, at the segue's line and column")
     func danglingDestination() throws {
         let xml = Storyboards.document(Storyboards.scene("navigationController", id: "A", """
