@@ -176,13 +176,17 @@ struct RunCommand: BehaviorCommand {
             outcome.events = recorder.events
             outcome.fail(status: 2, step: error.step, message: "\(error)")
         }
+        // A signal that came as the run ended is being told by its handler, which exits.
+        guard InterruptHandling.claimEnd() else { await InterruptHandling.untilExit() }
         return live?.close(with: outcome.events) ?? 0
     }
 
     /// A signal ended the in-process run: what it traced is printed (the rest of the live
     /// trace, or with --format json the report) and written to its trace files, the interruption
-    /// said with the number of events kept, and the program exits 128 + the signal.
-    private func finishInterrupted(_ loaded: Scenario, recorder: TraceRecorder, live: LiveTrace?, signal number: Int32) -> Never {
+    /// said with the number of events kept, and the program exits 128 + the signal — unless the
+    /// run's own end came first (`InterruptHandling.claimEnd`): then this does nothing.
+    private func finishInterrupted(_ loaded: Scenario, recorder: TraceRecorder, live: LiveTrace?, signal number: Int32) {
+        guard InterruptHandling.claimEnd() else { return }
         // One snapshot, printed and written alike: the run goes on recording meanwhile.
         tellInterrupted(loaded, events: recorder.events, live: live, signal: number, nodes: nil)
         Foundation.exit(128 + number)
@@ -237,6 +241,8 @@ struct RunCommand: BehaviorCommand {
         if let signal = run.spawned.interruptingSignal {
             await finishInterrupted(loaded, run: run, signal: signal)
         }
+        // A signal that came just now is being told by its handler, which exits.
+        guard InterruptHandling.claimEnd() else { await InterruptHandling.untilExit() }
         switch result {
         case let .success(finished):
             outcome.events = finished.events
@@ -409,15 +415,33 @@ enum InterruptHandling {
         }
     }
 
-    /// Stops the run's nodes, tells the run's end once (`tell`), and exits 128 + `signal`:
-    /// from the handler, or from the run when it ends first.
+    /// Stops the run's nodes, tells the run's end (`tell`), and exits 128 + `signal`: from the
+    /// handler, or from the run when it ends first. Whichever of the two comes second waits for
+    /// good while the first tells: it used to exit at once, ending the program before anything
+    /// was said or written (seen on a loaded machine, a signal during the set-up).
     static func finish(_ spawned: SpawnedNodes, signal: Int32, tell: () async -> Void) async -> Never {
+        guard claimEnd() else { await untilExit() }
         await spawned.stopAll()
-        if !said.exchange(true, ordering: .relaxed) { await tell() }
+        await tell()
         exit(128 + signal)
     }
 
-    private static let said = Atomic<Bool>(false)
+    /// Whether the program's end is the caller's to tell: true for the first caller only — the
+    /// run's own end, or a signal's handler. The other must not print, write or exit.
+    static func claimEnd() -> Bool {
+        !ending.exchange(true, ordering: .acquiringAndReleasing)
+    }
+
+    /// Suspends the caller for good: whoever claimed the end (`claimEnd`) exits the program.
+    static func untilExit() async -> Never {
+        while true {
+            await withCheckedContinuation { continuation in parked.withLock { $0.append(continuation) } }
+        }
+    }
+
+    private static let ending = Atomic<Bool>(false)
+    /// Kept, never resumed: the program exits first.
+    private static let parked = Mutex<[CheckedContinuation<Void, Never>]>([])
 }
 
 /// SPEC §8: progress on a terminal for long runs — a `step N/M` line on standard error,
