@@ -1,4 +1,5 @@
 import ArgumentParser
+import TrellisDistributed
 import TrellisModel
 import TrellisRuntime
 import TrellisStoryboard
@@ -22,10 +23,10 @@ struct ImportCommand: BehaviorCommand {
             and what is wrong.
 
             EXAMPLES:
-              trellis import Main.storyboard > app.json
-              trellis import Main.storyboard --device ipad12_9 --orientation landscape
-              trellis import Main.storyboard --segues
-              trellis import Settings.storyboard --root SettingsRoot --window 390x844
+              \(ProgramName.current) import Main.storyboard > app.json
+              \(ProgramName.current) import Main.storyboard --device ipad12_9 --orientation landscape
+              \(ProgramName.current) import Main.storyboard --segues
+              \(ProgramName.current) import Settings.storyboard --root SettingsRoot --window 390x844
             """
     )
 

@@ -8,18 +8,18 @@ struct KeysCommand: AsyncParsableCommand {
         commandName: "keys",
         abstract: "Make CURVE key files for a distributed run over several hosts.",
         discussion: """
-            A run secured with CURVE needs a key pair per node. `trellis keys make` writes them \
+            A run secured with CURVE needs a key pair per node. `\(ProgramName.current) keys make` writes them \
             into a folder only its owner can enter (0700): NAME.key, the node's secret key \
             (0600), and NAME.pub, its public key. Copy to each host its own node's NAME.key and \
             every NAME.pub, into a private folder; then start every node with --keys FOLDER \
-            (`trellis node --keys`, `trellis run --keys`). A node lets in exactly the public \
+            (`\(ProgramName.current) node --keys`, `\(ProgramName.current) run --keys`). A node lets in exactly the public \
             keys of its folder, and a handshake that fails because of keys is said at once: \
             "node b refused the conductor's CURVE key", exit 2.
 
             EXAMPLES:
-              trellis keys make main b c --dir k
-              trellis node --name b --bind tcp://*:5556 --peer main=tcp://a:5555 --keys k
-              trellis run s.json --transport zmq --node b=tcp://b:5556 --keys k
+              \(ProgramName.current) keys make main b c --dir k
+              \(ProgramName.current) node --name b --bind tcp://*:5556 --peer main=tcp://a:5555 --keys k
+              \(ProgramName.current) run s.json --transport zmq --node b=tcp://b:5556 --keys k
             """,
         subcommands: [KeysMakeCommand.self]
     )
@@ -36,8 +36,8 @@ struct KeysMakeCommand: AsyncParsableCommand {
             (exit 2). Name every node of the run's placement, the conductor among them.
 
             EXAMPLES:
-              trellis keys make main b c --dir k
-              trellis keys make d --dir k
+              \(ProgramName.current) keys make main b c --dir k
+              \(ProgramName.current) keys make d --dir k
             """
     )
 

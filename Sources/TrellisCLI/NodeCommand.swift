@@ -32,18 +32,18 @@ struct NodeCommand: BehaviorCommand {
             (which then reports it stopped, not lost) and exits 128 + the signal (143, 130) \
             within a second; a second signal ends it at once.
 
-            With --keys FOLDER (from `trellis keys make`) the node uses CURVE: its secret key is \
+            With --keys FOLDER (from `\(ProgramName.current) keys make`) the node uses CURVE: its secret key is \
             FOLDER/NAME.key, each --peer's public key FOLDER/PEER.pub, and it lets in exactly the \
             public keys of the folder's other .pub files.
 
             ENVIRONMENT: without CURVE, nodes speak ZeroMQ's wire protocol (ZMTP 3.1) through \
             Trellis's own sockets; TRELLIS_SOCKET_LAYER=libzmq puts them on libzmq's (the nodes \
-            `trellis run` spawns inherit it). Either talks to the other and to any ZeroMQ peer.
+            `\(ProgramName.current) run` spawns inherit it). Either talks to the other and to any ZeroMQ peer.
 
             EXAMPLES:
-              trellis node --name b --bind tcp://*:5556 --peer main=tcp://10.0.0.1:5555
-              trellis run scenario.json --transport zmq --node b=tcp://10.0.0.2:5556
-              trellis node --name b --bind tcp://*:5556 --peer main=tcp://a:5555 --keys k
+              \(ProgramName.current) node --name b --bind tcp://*:5556 --peer main=tcp://10.0.0.1:5555
+              \(ProgramName.current) run scenario.json --transport zmq --node b=tcp://10.0.0.2:5556
+              \(ProgramName.current) node --name b --bind tcp://*:5556 --peer main=tcp://a:5555 --keys k
             """
     )
 
@@ -62,7 +62,7 @@ struct NodeCommand: BehaviorCommand {
     @Option(help: "Seconds to wait for a conductor's setup before giving up (exit 3).")
     var setupTimeout: Int = 600
 
-    @Option(help: "CURVE: the folder of key files (trellis keys make) with NAME.key and every peer's NAME.pub.", completion: .directory)
+    @Option(help: "CURVE: the folder of key files (\(ProgramName.current) keys make) with NAME.key and every peer's NAME.pub.", completion: .directory)
     var keys: String?
 
     @Option(help: "CURVE: a peer's public key, NAME=Z85KEY (repeatable), to greet it securely.")

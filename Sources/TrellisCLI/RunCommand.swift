@@ -40,18 +40,18 @@ struct RunCommand: BehaviorCommand {
             match, CURVE on one side only, two nodes with one key pair: each named within \
             seconds, and every node told why), 3 when it fails (a node that does not start or is lost: the run stops at the \
             end of that step). --keys FOLDER secures every connection with the key files of \
-            `trellis keys make`: NAME.pub for every node, NAME.key for this conductor and the \
+            `\(ProgramName.current) keys make`: NAME.pub for every node, NAME.key for this conductor and the \
             nodes it starts. Without CURVE the nodes use Trellis's own ZMTP 3.1 sockets; \
             TRELLIS_SOCKET_LAYER=libzmq in the environment puts this process and the nodes it \
             starts on libzmq's.
 
             EXAMPLES:
-              trellis run Examples/iphone-rotation.json
-              trellis run Examples/suppression-middle.yaml --trace run.jsonl
-              trellis run Examples/popover-adaptation.json --format jsonl > run.jsonl
-              trellis run Examples/iphone-rotation.json --format json --trace run.jsonl
-              trellis run Examples/iphone-rotation.json --transport zmq --trace-dir out
-              trellis run s.json --transport zmq --node b=tcp://b:5556 --keys k
+              \(ProgramName.current) run Examples/iphone-rotation.json
+              \(ProgramName.current) run Examples/suppression-middle.yaml --trace run.jsonl
+              \(ProgramName.current) run Examples/popover-adaptation.json --format jsonl > run.jsonl
+              \(ProgramName.current) run Examples/iphone-rotation.json --format json --trace run.jsonl
+              \(ProgramName.current) run Examples/iphone-rotation.json --transport zmq --trace-dir out
+              \(ProgramName.current) run s.json --transport zmq --node b=tcp://b:5556 --keys k
             """
     )
 
@@ -82,7 +82,7 @@ struct RunCommand: BehaviorCommand {
     @Flag(help: "With zmq: secure every connection with CURVE, a fresh key pair per node.")
     var curve = false
 
-    @Option(help: "With zmq: secure every connection with CURVE, with the key files of this folder (trellis keys make).", completion: .directory)
+    @Option(help: "With zmq: secure every connection with CURVE, with the key files of this folder (\(ProgramName.current) keys make).", completion: .directory)
     var keys: String?
 
     func validate() throws {
@@ -96,7 +96,7 @@ struct RunCommand: BehaviorCommand {
             throw ValidationError("--curve makes fresh keys, --keys uses the folder's: give one or the other")
         }
         if curve, !node.isEmpty {
-            throw ValidationError("--curve makes fresh keys for the nodes this command starts only: nodes started by hand (--node) need --keys FOLDER (trellis keys make)")
+            throw ValidationError("--curve makes fresh keys for the nodes this command starts only: nodes started by hand (--node) need --keys FOLDER (\(ProgramName.current) keys make)")
         }
         for entry in node where NodeCommand.split(entry) == nil {
             throw ValidationError("--node must be NAME=ENDPOINT (ENDPOINT ipc://PATH or tcp://HOST:PORT), got \"\(entry)\"")
@@ -335,9 +335,9 @@ struct ValidateCommand: BehaviorCommand {
             output instead, the error as an object (docs/json-output.md).
 
             EXAMPLES:
-              trellis validate Examples/iphone-rotation.json
-              trellis validate my-scenario.yaml
-              trellis validate my-scenario.yaml --format json
+              \(ProgramName.current) validate Examples/iphone-rotation.json
+              \(ProgramName.current) validate my-scenario.yaml
+              \(ProgramName.current) validate my-scenario.yaml --format json
             """
     )
 

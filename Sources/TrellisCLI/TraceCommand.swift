@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TrellisDistributed
 import TrellisJSON
 import TrellisModel
 import TrellisTrace
@@ -9,7 +10,7 @@ import TrellisTraceFiles
 struct TraceCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "trace",
-        abstract: "Inspect traces recorded with `trellis run --trace FILE` (JSON Lines or the compact capture).",
+        abstract: "Inspect traces recorded with `\(ProgramName.current) run --trace FILE` (JSON Lines or the compact capture).",
         discussion: """
             Every command reads both forms, told apart by their first bytes, and files of both \
             forms together. Several files (one per process of a distributed run) are merged by \
@@ -48,7 +49,7 @@ enum TraceInput {
             let others = file.problems.count - 1
             StandardError.write("error: \(paths.joined(separator: ", ")) holds no trace event: \(first)"
                 + (others > 0 ? " (and \(others) more lines like it)" : "")
-                + "; a trace is JSON Lines (one event a line) or a compact capture, as `trellis run --trace` writes it (a scenario is run with `trellis run`)")
+                + "; a trace is JSON Lines (one event a line) or a compact capture, as `\(ProgramName.current) run --trace` writes it (a scenario is run with `\(ProgramName.current) run`)")
             throw ExitCode(2)
         }
         for problem in file.problems {
@@ -198,7 +199,7 @@ struct TraceShowCommand: AsyncParsableCommand {
     @Flag(help: "Indent each event under the event that caused it.")
     var tree = false
 
-    @Flag(help: "Print each event's id (main#42) before its line, to give to `trellis trace follow`.")
+    @Flag(help: "Print each event's id (main#42) before its line, to give to `\(ProgramName.current) trace follow`.")
     var ids = false
 
     @Flag(help: "After each view controller's layout callback, the frame its container gave it (R60): x,y WxH in the container's coordinates.")

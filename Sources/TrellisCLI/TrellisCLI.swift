@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TrellisDistributed
 import TrellisRuntime
 
 /// The whole `trellis` command line for a program of your own (SPEC §4.1, §8): a runner
@@ -82,8 +83,9 @@ extension BehaviorCommand {
 
 /// The `trellis` command: run and validate scenarios (SPEC §8).
 struct Trellis: AsyncParsableCommand {
+    /// Named after the program that runs it: the plain `trellis`, or a runner's own name.
     static let configuration = CommandConfiguration(
-        commandName: "trellis",
+        commandName: ProgramName.current,
         abstract: "Simulate UIKit's content-container messages through a hierarchy of controller actors.",
         discussion: """
             Exit status: 0 success, 1 an `expect` step failed (with a diff on standard error), \
@@ -97,9 +99,9 @@ struct Trellis: AsyncParsableCommand {
             `behaviors` lists what this program registers.
 
             EXAMPLES:
-              trellis validate Examples/iphone-rotation.json
-              trellis run Examples/iphone-rotation.json --trace run.jsonl
-              trellis trace show run.jsonl --tree --step 1
+              \(ProgramName.current) validate Examples/iphone-rotation.json
+              \(ProgramName.current) run Examples/iphone-rotation.json --trace run.jsonl
+              \(ProgramName.current) trace show run.jsonl --tree --step 1
             """,
         version: TrellisVersion.current,
         subcommands: [

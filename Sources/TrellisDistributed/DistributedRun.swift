@@ -170,7 +170,7 @@ package actor DistributedRun {
             }
             return (conductor, keys)
         } catch {
-            throw .mistake("\(error) (the key folder \(folder.path) needs NAME.pub for every node of the run — \(placement.nodes.joined(separator: ", ")) — and NAME.key for the conductor and each node it starts: trellis keys make NAME... --dir \(folder.path))")
+            throw .mistake("\(error) (the key folder \(folder.path) needs NAME.pub for every node of the run — \(placement.nodes.joined(separator: ", ")) — and NAME.key for the conductor and each node it starts: \(ProgramName.current) keys make NAME... --dir \(folder.path))")
         }
     }
 
@@ -526,7 +526,7 @@ package actor DistributedRun {
         let who = PeerName.readable(sender)
         let text = "node \(who) connected to the conductor \(placement.conductor) with the CURVE key of node \(owner)"
             + (publicKeys[owner].map { " (\($0))" } ?? "")
-            + ": two nodes run with one key pair, and each node needs its own (trellis keys make \(who) --dir FOLDER, and give the conductor its \(who).pub)"
+            + ": two nodes run with one key pair, and each node needs its own (\(ProgramName.current) keys make \(who) --dir FOLDER, and give the conductor its \(who).pub)"
         // Its goodbye goes to the key it runs with, the only one its inbox answers to.
         if workers.contains(sender) { keyHolders[sender] = owner }
         await startup.deliver(.failed(.mistake(text)), for: Self.startupKey)

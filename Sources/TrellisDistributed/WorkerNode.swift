@@ -112,7 +112,7 @@ package actor WorkerNode {
                 endpoint = try await transport.start(configuration)
             }
         } catch {
-            FileHandle.standardError.write(Data("trellis node \(name): cannot listen on \(bind): \(error)\n".utf8))
+            FileHandle.standardError.write(Data("\(ProgramName.current) node \(name): cannot listen on \(bind): \(error)\n".utf8))
             return 2
         }
         let node = self
@@ -186,7 +186,7 @@ package actor WorkerNode {
 
     private func setupTimedOut(after limit: Duration) {
         guard host == nil else { return }
-        FileHandle.standardError.write(Data("trellis node \(name): no conductor set this node up within \(limit)\n".utf8))
+        FileHandle.standardError.write(Data("\(ProgramName.current) node \(name): no conductor set this node up within \(limit)\n".utf8))
         finish(3)
     }
 
@@ -246,7 +246,7 @@ package actor WorkerNode {
             // Its conductor refused what this node sent before any SETUP (its greeting came with
             // another node's key, say): this node is the one at fault, and cannot be set up.
             leaving = true
-            FileHandle.standardError.write(Data("trellis node \(name): its conductor \(peer) refused this node: \(text)\n".utf8))
+            FileHandle.standardError.write(Data("\(ProgramName.current) node \(name): its conductor \(peer) refused this node: \(text)\n".utf8))
             await transport.waitUntilIdle()
             finish(2)
         case let .error(code, text) where code == WireErrorCode.setupFailed.rawValue && speaksForConductor(peer):
@@ -256,7 +256,7 @@ package actor WorkerNode {
             // ends this node.
             guard setupFailedText == nil else { return }
             setupFailedText = text
-            FileHandle.standardError.write(Data("trellis node \(name): the run's set-up failed, says its conductor \(peer): \(text)\n".utf8))
+            FileHandle.standardError.write(Data("\(ProgramName.current) node \(name): the run's set-up failed, says its conductor \(peer): \(text)\n".utf8))
         case let .hello(node, _, capabilities, _) where node == peer:
             noteCapabilities(WireCapabilities(rawValue: capabilities), of: peer)
         case .goodbyeAck:
@@ -292,7 +292,7 @@ package actor WorkerNode {
                 // until that conductor's goodbye (bounded): a socket closed right after
                 // sending may lose the refusal on ipc (TWP §9.8), and the conductor would
                 // then take this node as gone rather than name the mistake.
-                FileHandle.standardError.write(Data("trellis node \(name): \(misnamed)\n".utf8))
+                FileHandle.standardError.write(Data("\(ProgramName.current) node \(name): \(misnamed)\n".utf8))
                 misnamedBy = peer
                 await transport.waitUntilIdle()
                 let node = self
@@ -314,7 +314,7 @@ package actor WorkerNode {
             let text = missing.isEmpty
                 ? NodeBehaviors.foreignRefusal(node: name, foreign: foreign)
                 : NodeBehaviors.refusal(node: name, missing: missing, registry: registry)
-            FileHandle.standardError.write(Data("trellis node \(name): \(text)\n".utf8))
+            FileHandle.standardError.write(Data("\(ProgramName.current) node \(name): \(text)\n".utf8))
             await transport.send(.error(code: WireErrorCode.unknownBehavior.rawValue, text: text), to: peer, correlationID: correlation)
             lackedBehaviorsFor.insert(peer)
             return
@@ -438,7 +438,7 @@ package actor WorkerNode {
             let why = failure == .wrongKey
                 ? "with a public key for it that is not \(name)'s (\(curve?.publicKey ?? "")): that peer was given another \(name).pub"
                 : "without CURVE, which this node uses"
-            FileHandle.standardError.write(Data("trellis node \(name): a peer tried to connect \(why)\n".utf8))
+            FileHandle.standardError.write(Data("\(ProgramName.current) node \(name): a peer tried to connect \(why)\n".utf8))
             return
         }
         // Without CURVE, a protocol error other than a mismatch is left to the usual timeouts.
@@ -483,7 +483,7 @@ package actor WorkerNode {
     private func hangUpWaitEnded(_ peer: String) {
         guard !evidence.heard, !leaving, exitCode == nil, host == nil else { return }
         leaving = true
-        FileHandle.standardError.write(Data("trellis node \(name): \(peer) hung up during the CURVE handshake and has not been heard since (\(Self.hangUpWait)): it ended — for another node's mistake, or because it does not use CURVE; its own output says which\n".utf8))
+        FileHandle.standardError.write(Data("\(ProgramName.current) node \(name): \(peer) hung up during the CURVE handshake and has not been heard since (\(Self.hangUpWait)): it ended — for another node's mistake, or because it does not use CURVE; its own output says which\n".utf8))
         finish(3)
     }
 
@@ -508,7 +508,7 @@ package actor WorkerNode {
                 ? "\(peer) hung up during the CURVE handshake, and a peer with a key this node does not know tried its inbox — \(peer), most likely: the public key this node has for \(peer) is most likely not \(peer)'s"
                 : "\(peer) hung up during each of \(evidence.hangUps) CURVE handshakes (\(failure)) and was never heard: the public key this node has for \(peer) is most likely not \(peer)'s — or \(peer) does not use CURVE (every node of a run uses CURVE, or none does)"
         }
-        FileHandle.standardError.write(Data("trellis node \(name): \(text)\n".utf8))
+        FileHandle.standardError.write(Data("\(ProgramName.current) node \(name): \(text)\n".utf8))
         // A refused key is said on both sides already. Otherwise whichever side sees the
         // mistake first hangs up, and the other may hear only that: a few more attempts let
         // the conductor see it too (`mismatchGrace`).
@@ -543,7 +543,7 @@ package actor WorkerNode {
             return
         }
         if speaksForConductor(peer) {
-            FileHandle.standardError.write(Data("trellis node \(name): peer \(peer) is gone (\(reason))\n".utf8))
+            FileHandle.standardError.write(Data("\(ProgramName.current) node \(name): peer \(peer) is gone (\(reason))\n".utf8))
             let told = setupFailedText != nil || lackedBehaviorsFor.contains(peer)
             finish(told ? goodbyeCode(from: peer) : 3)
         }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TrellisCLI
+import TrellisDistributed
 import TrellisRuntime
 import TrellisTestSupport
 
@@ -158,5 +159,31 @@ struct RunnerTests {
         let refused = try await runRunner(["validate", unknown])
         #expect(refused.status == 2)
         #expect(refused.stderr.contains("$.controllers.S.presentationController.behavior: unknown presentation-controller behaviour \"Thrd\" (did you mean \"Third\"?"))
+    }
+
+    @Test("a runner's help, usage errors and nodes go by its own name, not trellis's; the plain trellis keeps its own")
+    func theRunnerGoesByItsOwnName() async throws {
+        let help = try await runRunner(["--help"])
+        #expect(help.status == 0)
+        #expect(help.stdout.contains("USAGE: trellis-test-runner <subcommand>"), "\(help.stdout.prefix(400))")
+        #expect(help.stdout.contains("trellis-test-runner run Examples/iphone-rotation.json"))
+        let usage = try await runRunner(["run"])
+        #expect(usage.status == 2)
+        #expect(usage.stderr.contains("Usage: trellis-test-runner run"), "\(usage.stderr)")
+        // A node of the runner that cannot listen says so under the runner's name.
+        let node = try await runRunner(["node", "--name", "b", "--bind", "ipc:///nonexistent-trellis-folder/b.sock", "--peer", "main=ipc:///nonexistent-trellis-folder/main.sock"])
+        #expect(node.status == 2)
+        #expect(node.stderr.hasPrefix("trellis-test-runner node b: cannot listen on ipc:///nonexistent-trellis-folder/b.sock"), "\(node.stderr)")
+        let plain = try await runTrellis(["--help"])
+        #expect(plain.stdout.contains("USAGE: trellis <subcommand>"))
+    }
+
+    @Test("a program's name is the last component of its first argument; trellis when there is none", arguments: [
+        ("/usr/local/bin/myapp-trellis", "myapp-trellis"), ("./runner", "runner"), ("trellis", "trellis"),
+        ("", "trellis"), ("/", "trellis"), ("/opt/x/", "x"),
+    ])
+    func programName(argument: String, name: String) {
+        #expect(ProgramName.name(fromFirstArgument: argument) == name)
+        #expect(ProgramName.name(fromFirstArgument: nil) == "trellis")
     }
 }
