@@ -20,8 +20,22 @@ public enum FileBytes {
     /// More than this is refused rather than read: a pipe may never end.
     public static let maximumSize = 1 << 31
 
-    /// The file's bytes; more than `limit` are refused (a storyboard's reader asks for less).
-    public static func read(_ path: String, limit: Int = maximumSize) throws(ReadError) -> [UInt8] {
+    /// What a reader takes besides text. No text format Trellis reads — JSON (RFC 8259 §7), YAML
+    /// (1.2 §5.1), XML (1.0 §2.2) — may hold a NUL byte, so a file that does is refused as soon
+    /// as one is read, not after reading up to `maximumSize` of it (`/dev/zero`, a binary file
+    /// named by mistake).
+    public enum Content: Sendable, Equatable {
+        /// Any bytes.
+        case any
+        /// Text: a NUL byte is refused.
+        case text
+        /// A binary file that starts with these bytes (a compact capture's magic), else text.
+        case textUnlessItStartsWith([UInt8])
+    }
+
+    /// The file's bytes; more than `limit` are refused (a storyboard's reader asks for less),
+    /// and a NUL byte as soon as it is read unless `content` takes it.
+    public static func read(_ path: String, limit: Int = maximumSize, content: Content = .any) throws(ReadError) -> [UInt8] {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             switch errno {
@@ -36,6 +50,7 @@ public enum FileBytes {
             throw ReadError(description: "is a directory, not a file")
         }
         var bytes: [UInt8] = []
+        var nulls = NullCheck(content)
         let chunk = 1 << 16
         // A regular file says its size: room for all of it (and the read that finds the end) at
         // once. Otherwise the room doubles: reserving only the next chunk each time copied the
@@ -62,10 +77,47 @@ public enum FileBytes {
             if failed {
                 throw ReadError(description: errno == EISDIR ? "is a directory, not a file" : "cannot be read")
             }
+            if let offset = nulls.firstNull(in: bytes, ended: count == 0) {
+                throw ReadError(description: "holds a NUL byte (byte \(offset + 1)): it is not a text file")
+            }
             if count == 0 { return bytes }
             guard bytes.count <= limit else {
                 throw ReadError(description: "is larger than \(limit >> 20) MiB")
             }
+        }
+    }
+}
+
+/// Where the first NUL byte of what was read so far is, for `FileBytes.Content`: each byte is
+/// looked at once, as it arrives.
+private struct NullCheck {
+    /// The bytes before this were looked at (or need not be).
+    private var checkedUpTo = 0
+    /// Whether NUL bytes are refused; nil: not known until the file's first bytes are.
+    private var refuses: Bool?
+    private let magic: [UInt8]
+
+    init(_ content: FileBytes.Content) {
+        switch content {
+        case .any: refuses = false; magic = []
+        case .text: refuses = true; magic = []
+        case let .textUnlessItStartsWith(prefix): refuses = nil; magic = prefix
+        }
+    }
+
+    /// The offset of the first NUL byte in `bytes` that is refused; `ended`: nothing more comes.
+    mutating func firstNull(in bytes: [UInt8], ended: Bool) -> Int? {
+        if refuses == nil, bytes.count >= magic.count || ended {
+            refuses = !bytes.starts(with: magic)
+        }
+        guard refuses == true, checkedUpTo < bytes.count else { return nil }
+        defer { checkedUpTo = bytes.count }
+        // The C library's `memchr`: vectorized, so a trace of hundreds of megabytes pays little.
+        let start = checkedUpTo
+        return bytes.withUnsafeBytes { buffer -> Int? in
+            guard let base = buffer.baseAddress,
+                  let found = memchr(base + start, 0, buffer.count - start) else { return nil }
+            return base.distance(to: UnsafeRawPointer(found))
         }
     }
 }

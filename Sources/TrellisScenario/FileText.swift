@@ -10,7 +10,7 @@ enum FileText {
     static func read(_ path: String) throws(ReadError) -> String {
         let bytes: [UInt8]
         do {
-            bytes = try FileBytes.read(path)
+            bytes = try FileBytes.read(path, content: .text)
         } catch {
             throw ReadError(description: error.description)
         }
@@ -23,7 +23,7 @@ enum FileText {
     static func bytes(_ path: String) throws(ReadError) -> [UInt8] {
         let bytes: [UInt8]
         do {
-            bytes = try FileBytes.read(path)
+            bytes = try FileBytes.read(path, content: .text)
         } catch {
             throw ReadError(description: error.description)
         }

@@ -25,7 +25,7 @@ enum StoryboardField {
             behaviors: Set(registry.names(of: .viewController)))
         let bytes: [UInt8]
         do {
-            bytes = try FileBytes.read(path, limit: StoryboardXML.maximumSize)
+            bytes = try FileBytes.read(path, limit: StoryboardXML.maximumSize, content: .text)
         } catch {
             // The scenario names a file that is not there: the scenario's fault, at its field.
             throw ScenarioError(file: file, path: "$.storyboard", line: field.line, column: field.column,

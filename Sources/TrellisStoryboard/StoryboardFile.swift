@@ -87,7 +87,7 @@ struct StoryboardFile {
     static func load(path: String, referencedFrom: (element: StoryboardElement, file: String)?) throws(StoryboardError) -> StoryboardFile {
         let bytes: [UInt8]
         do {
-            bytes = try FileBytes.read(path, limit: StoryboardXML.maximumSize)
+            bytes = try FileBytes.read(path, limit: StoryboardXML.maximumSize, content: .text)
         } catch {
             if let referencedFrom {
                 throw StoryboardError(referencedFrom.element, file: referencedFrom.file, "cannot read the storyboard it references, \(path): \(error.description)")

@@ -100,7 +100,7 @@ public enum TraceFileReader {
     public static func read(path: String) throws(UnreadableFile) -> TraceFile {
         let bytes: [UInt8]
         do {
-            bytes = try FileBytes.read(path)
+            bytes = try FileBytes.read(path, content: .textUnlessItStartsWith(CompactCaptureFormat.magic))
         } catch {
             throw UnreadableFile(description: "\(path): \(error.description)")
         }

@@ -68,6 +68,10 @@ struct ImportCommandTests {
         (["import", folder + "Tabs.storyboard", "--window", "300x400", "--orientation", "landscape"], "--orientation turns a device"),
         (["import", folder + "Nowhere.storyboard"], "Nowhere.storyboard: no such file"),
         (["import", "Package.swift"], "Package.swift:1:1: not well-formed XML"),
+        // Refused at its first byte, not after reading the 2 GiB bound (nor ever, as a pipe).
+        (["import", "/dev/zero"], "/dev/zero: holds a NUL byte (byte 1): it is not a text file"),
+        (["validate", "/dev/zero"], "/dev/zero: holds a NUL byte (byte 1): it is not a text file"),
+        (["trace", "show", "/dev/zero"], "/dev/zero: holds a NUL byte (byte 1): it is not a text file"),
     ])
     func refusals(_ arguments: [String], _ message: String) async throws {
         let outcome = try await runTrellis(arguments)
