@@ -149,9 +149,13 @@ public struct HierarchyStructure: Sendable, Equatable {
     /// window (Apple's `viewWillAppear(_:)`: "the view is about to be added to a view
     /// hierarchy"), so a push, pop, tab switch or detail replaced inside a container that is not
     /// on screen sends none: the controller shown appears when its container does.
-    public func isOnScreen(_ id: ControllerID) -> Bool {
+    /// R41: nor is a controller on screen while it or a container above it is a presenter whose
+    /// views a covering presentation removed (`coveredPresenters`): a push under a full-screen
+    /// presentation is silent, and what it pushed appears when the presentation is dismissed.
+    public func isOnScreen(_ id: ControllerID, coveredPresenters: Set<ControllerID>) -> Bool {
         guard isInHierarchy(id) else { return false }
         let chain = ancestry(of: id)
+        if chain.contains(where: coveredPresenters.contains) { return false }
         for (child, parent) in zip(chain, chain.dropFirst()) {
             guard let container = nodes[parent] else { return false }
             switch container.kind {

@@ -549,7 +549,7 @@ public actor Window {
         let event = record(.push(pushedID), on: navigationID, cause: cause)
         let previousTop = structure[navigationID]?.children.last
         // R42: only on screen (an unselected tab's navigation controller pushes silently).
-        let onScreen = structure.isOnScreen(navigationID)
+        let onScreen = structure.isOnScreen(navigationID, coveredPresenters: coveredPresenters)
         structure.update(navigationID) { $0.children.append(pushedID) }
         structure.update(pushedID) { $0.parent = navigationID }
         await pushed.setContainer(navigation)
@@ -572,7 +572,7 @@ public actor Window {
         let revealed = stack[stack.count - 2]
         let event = record(.pop(top), on: navigationID, cause: cause)
         let popped = try managed(top)
-        let onScreen = structure.isOnScreen(navigationID)
+        let onScreen = structure.isOnScreen(navigationID, coveredPresenters: coveredPresenters)
         if onScreen {
             await popped.deliverAppearance(.viewWillDisappear, cause: event)
             try await managed(revealed).deliverAppearance(.viewWillAppear, cause: event)
@@ -598,7 +598,7 @@ public actor Window {
         guard index != node.selectedIndex else { return }
         let previous = try managed(node.children[node.selectedIndex])
         let next = try managed(node.children[index])
-        let onScreen = structure.isOnScreen(tabID)
+        let onScreen = structure.isOnScreen(tabID, coveredPresenters: coveredPresenters)
         if onScreen {
             await previous.deliverAppearance(.viewWillDisappear, cause: event)
             await next.deliverAppearance(.viewWillAppear, cause: event)
@@ -622,7 +622,7 @@ public actor Window {
         let secondary = ContainerRules.splitSecondaryIndex
         let columns = try node(splitID).children
         let old = columns.count > secondary ? columns[secondary] : nil
-        let onScreen = structure.isOnScreen(splitID)
+        let onScreen = structure.isOnScreen(splitID, coveredPresenters: coveredPresenters)
         if onScreen, let old { try await managed(old).deliverAppearance(.viewWillDisappear, cause: event) }
         await detail.setContainer(split)
         if old != nil {
