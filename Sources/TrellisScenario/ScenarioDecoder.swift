@@ -27,7 +27,9 @@ public enum ScenarioDecoder {
         }
         if scenario.controllers.count >= FreedMemory.interval { FreedMemory.release() }
         scenario.registry = registry
-        try ScenarioValidator(scenario: scenario, file: file, positions: reader.positions).validate()
+        let validator = ScenarioValidator(scenario: scenario, file: file, positions: reader.positions)
+        try validator.validate()
+        scenario.notices += validator.unusedPresentationControllerNotices()
         return scenario
     }
 

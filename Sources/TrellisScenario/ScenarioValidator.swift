@@ -247,3 +247,31 @@ struct ControllerTable {
         links.position(of: id).map { controllers[specAt[$0]] }
     }
 }
+
+extension ScenarioValidator {
+    /// UIKit uses the transitioning delegate, and so the presentation controller it vends, when
+    /// the presented controller's `modalPresentationStyle` is `custom` (Apple's documentation of
+    /// `UIViewController.transitioningDelegate`): a `presentationController` on a controller that
+    /// no step or segue of the file presents with `custom` is never used, a mistake worth a notice
+    /// (not an error: a behaviour's Swift code may still present it with `custom`).
+    func unusedPresentationControllerNotices() -> [String] {
+        let described = scenario.controllers.filter { $0.presentationController != nil && $0.modalPresentationStyle != .custom }
+        guard !described.isEmpty else { return [] }
+        var customs = Set<ControllerID>()
+        for step in scenario.steps {
+            if case let .event(.present(presented, _, _, style: .custom)) = step { customs.insert(presented) }
+        }
+        for segue in scenario.segues where segue.style == .custom {
+            if let destination = segue.destination { customs.insert(destination) }
+        }
+        return described.filter { !customs.contains($0.id) }.map { spec in
+            let path = "$.controllers.\(spec.id).presentationController"
+            let position = positions[path] ?? (0, 0)
+            let style = spec.modalPresentationStyle.map { "its modalPresentationStyle is \($0.rawValue)" }
+                ?? "it has no modalPresentationStyle (the profile's default)"
+            return "\(file):\(position.line):\(position.column): \(path) is used only when \(spec.id) is presented with the custom style, "
+                + "and \(style) and no step or segue of this file presents it with style custom: its presentations use the built-in "
+                + "presentation controller of their style (unless a behaviour's Swift code presents it with custom)"
+        }
+    }
+}
