@@ -633,6 +633,7 @@ package actor DistributedRun {
         for node in gone {
             // What it sent as the steps before ended arrived long before it was declared gone.
             await collectOwed(by: node, waiting: false)
+            traces.lacksNamed.insert(node)
             missing.append("; the trace lacks node \(node)'s events from \(TraceCollection.stepName(traces.missingFrom(node))) on")
         }
         let total = scenario.steps.count

@@ -17,6 +17,8 @@ struct TraceCollection {
     private(set) var refused = Set<String>()
     /// The losses of worker traces already reported: each is said once.
     private var reportedLosses = Set<String>()
+    /// Workers whose missing steps a fault line already named (a node found gone).
+    var lacksNamed = Set<String>()
     /// What each answer brought so far, by reply key, counted as each part arrives: past
     /// `limit` the rest is not even kept, so the parts waiting to be read stay within the
     /// bound too.
@@ -31,6 +33,31 @@ struct TraceCollection {
     /// The step through which each worker's answers were all taken whole (its events of that
     /// step and every one before are in `events`); nil: not even the initial layout's.
     private(set) var completeThrough: [String: Int] = [:]
+
+    /// How many `collectOwed` calls are taking answers now: each took its answers from `owed`
+    /// at once and reads them across suspensions, so another reader (an interrupted run's
+    /// `eventsReceived`) waits until they have ended (`whenCollected`) rather than miss them.
+    private var collecting = 0
+    private var waitingForCollections: [CheckedContinuation<Void, Never>] = []
+
+    /// A collection of owed answers begins.
+    mutating func collectionBegins() {
+        collecting += 1
+    }
+
+    /// A collection ended: once none is left, those waiting for them go on.
+    mutating func collectionEnded() {
+        collecting -= 1
+        guard collecting == 0 else { return }
+        let waiting = waitingForCollections
+        waitingForCollections = []
+        for continuation in waiting { continuation.resume() }
+    }
+
+    /// Resumes `continuation` once no collection is underway (at once when none is).
+    mutating func whenCollected(_ continuation: CheckedContinuation<Void, Never>) {
+        if collecting == 0 { continuation.resume() } else { waitingForCollections.append(continuation) }
+    }
 
     init(limit: TraceDataLimit) {
         self.limit = limit
@@ -128,11 +155,21 @@ struct TraceCollection {
 }
 
 extension DistributedRun {
-    /// What reached the conductor so far, merged by causality, asking no node: its own events
-    /// and every node's finished steps (each node ships a step's events as the step ends).
-    /// What an interrupted run keeps.
-    package func eventsReceived() -> [TraceEvent] {
-        TraceMerge.merge([recorder.events] + workers.map { traces.events[$0] ?? [] })
+    /// What reached the conductor so far, merged by causality, asking no node and waiting for
+    /// none: its own events and every node's finished steps (each node ships a step's events as
+    /// the step ends; the answers that arrived are taken here). What an interrupted run keeps:
+    /// a node whose answers stop short of the last step that ended is a fault line saying what
+    /// the trace has of it and lacks.
+    package func eventsReceived() async -> [TraceEvent] {
+        // The run's own collection (a node it found gone) may be reading answers it took.
+        await withCheckedContinuation { traces.whenCollected($0) }
+        for node in workers where !traces.refused.contains(node) {
+            await collectOwed(by: node, waiting: false)
+            if traces.missingFrom(node) <= stepsEnded, !traces.lacksNamed.contains(node) {
+                await traceMissing("node \(node)'s trace did not all arrive before the run was interrupted: \(traces.holdings(of: node))")
+            }
+        }
+        return TraceMerge.merge([recorder.events] + workers.map { traces.events[$0] ?? [] })
     }
 
     /// Every node's events so far, merged by causality.
@@ -177,6 +214,8 @@ extension DistributedRun {
     /// answer that did not come whole, the later ones are taken only as far as they arrived.
     func collectOwed(by node: String, waiting: Bool) async {
         var waiting = waiting
+        traces.collectionBegins()
+        defer { traces.collectionEnded() }
         for answer in traces.takeOwed(of: node) {
             if !traces.refused.contains(node) {
                 if await collectTrace(of: node, key: answer.key, waiting: waiting) {

@@ -60,6 +60,29 @@ struct StepShippingTests {
         #expect(await run.exitStatuses["c"] == 0)
     }
 
+    @Test("what an interrupted run keeps (eventsReceived) holds every node's events of the steps that ended, asking no node")
+    func whatAnInterruptedRunKeeps() async throws {
+        let scenario = try ScenarioDecoder.decode(Self.sixSteps, file: "six.json")
+        let inProcess = try await ScenarioRunner.run(scenario)
+        var options = try options()
+        let kept = KeptEvents()
+        // As step 3 ends every worker's answer for it has arrived (the next step waits for
+        // them), unread: what a signal's handler takes there.
+        options.afterEachStep = { run, step in
+            guard step == 3 else { return }
+            await kept.keep(await run.eventsReceived())
+        }
+        let run = DistributedRun(scenario: scenario, scenarioText: Self.sixSteps, options: options)
+        let whole = try await run.conduct()
+        let events = await kept.events
+        let upToStep3 = { (events: [TraceEvent]) in events.filter { $0.step <= 3 }.map(\.canonicalLine) }
+        #expect(events.map(\.canonicalLine) == upToStep3(inProcess.events))
+        #expect((0...3).allSatisfy { step in events.contains { $0.id.node == "b" && $0.step == step } && events.contains { $0.id.node == "c" && $0.step == step } })
+        #expect(!events.contains { $0.canonicalLine.contains(" fault ") })
+        // Taking them early loses nothing at the end.
+        #expect(whole.canonicalLines == inProcess.canonicalLines)
+    }
+
     @Test("without shipping each step, the same kill takes all of b's events with it, and the trace says so")
     func withoutShippingTheKilledWorkersEventsAreMissing() async throws {
         let scenario = try ScenarioDecoder.decode(Self.sixSteps, file: "six.json")
@@ -84,4 +107,10 @@ struct StepShippingTests {
         #expect(faults.contains("node b is gone: the merged trace has none of its events"), "\(faults)")
         #expect(!partial.events.contains { $0.id.node == "b" })
     }
+}
+
+/// The events a run's hook took, for the test to read once the run ends.
+private actor KeptEvents {
+    var events: [TraceEvent] = []
+    func keep(_ events: [TraceEvent]) { self.events = events }
 }
