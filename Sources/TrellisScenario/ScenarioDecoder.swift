@@ -29,7 +29,7 @@ public enum ScenarioDecoder {
         scenario.registry = registry
         let validator = ScenarioValidator(scenario: scenario, file: file, positions: reader.positions)
         try validator.validate()
-        scenario.notices += validator.unusedPresentationControllerNotices()
+        scenario.notices += validator.notices()
         return scenario
     }
 

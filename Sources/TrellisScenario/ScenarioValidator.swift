@@ -254,6 +254,39 @@ extension ScenarioValidator {
     /// `UIViewController.transitioningDelegate`): a `presentationController` on a controller that
     /// no step or segue of the file presents with `custom` is never used, a mistake worth a notice
     /// (not an error: a behaviour's Swift code may still present it with `custom`).
+    /// What a file most likely did not mean though it may (notices, not errors): the two below.
+    func notices() -> [String] {
+        unusedPresentationControllerNotices() + unhandledActionNotices()
+    }
+
+    /// SPEC §4.2: an `action` is delivered to a Swift behaviour's `perform`; on a controller (or
+    /// the presentation controller of one) that names none, nothing can handle it, and the run
+    /// says only that it was not handled: the file is told why, at the step.
+    func unhandledActionNotices() -> [String] {
+        var actions: [(index: Int, action: String, target: ControllerID, presented: ControllerID?)] = []
+        for (index, step) in scenario.steps.enumerated() {
+            guard case let .event(.action(action, on: target, _)) = step else { continue }
+            actions.append((index, action, target, BehaviorRequests.presentedID(ofPresentationController: target)))
+        }
+        guard !actions.isEmpty else { return [] }
+        // One pass over the controllers, whatever their number, for the few that actions name.
+        let named = Set(actions.map { $0.presented ?? $0.target })
+        var specs: [ControllerID: ControllerSpec] = [:]
+        for spec in scenario.controllers where named.contains(spec.id) { specs[spec.id] = spec }
+        var notices: [String] = []
+        for (index, action, target, presented) in actions {
+            guard let spec = specs[presented ?? target] else { continue }
+            let named = presented == nil ? spec.behavior : spec.presentationController?.behavior
+            guard named == nil else { continue }
+            let path = "$.steps[\(index)]"
+            let position = positions[path] ?? (0, 0)
+            let remedy = presented == nil ? "give \(spec.id) one with \"behavior\"" : "give \(spec.id)'s presentationController one with \"behavior\""
+            notices.append("\(file):\(position.line):\(position.column): \(path): action \(action) on \(target): \(target) has no Swift behaviour "
+                + "to handle it (\(remedy)), so the trace will say it was not handled")
+        }
+        return notices
+    }
+
     func unusedPresentationControllerNotices() -> [String] {
         let described = scenario.controllers.filter { $0.presentationController != nil && $0.modalPresentationStyle != .custom }
         guard !described.isEmpty else { return [] }
