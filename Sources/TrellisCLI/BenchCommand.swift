@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TrellisBench
+import TrellisDistributed
 import TrellisJSON
 import TrellisTrace
 import TrellisTraceFiles
@@ -16,9 +17,9 @@ struct BenchCommand: AsyncParsableCommand {
             (docs/json-output.md). A missed target does not change the exit status.
 
             EXAMPLES:
-              swift build -c release && .build/release/trellis bench
-              trellis bench --quick
-              trellis bench --quick --figure inproc-hops --format json
+              swift build -c release && .build/release/\(ProgramName.current) bench
+              \(ProgramName.current) bench --quick
+              \(ProgramName.current) bench --quick --figure inproc-hops --format json
             """)
 
     @Flag(help: "Smaller hierarchies and fewer rounds: finishes within a minute.")

@@ -174,6 +174,9 @@ struct RunnerTests {
         let node = try await runRunner(["node", "--name", "b", "--bind", "ipc:///nonexistent-trellis-folder/b.sock", "--peer", "main=ipc:///nonexistent-trellis-folder/main.sock"])
         #expect(node.status == 2)
         #expect(node.stderr.hasPrefix("trellis-test-runner node b: cannot listen on ipc:///nonexistent-trellis-folder/b.sock"), "\(node.stderr)")
+        let bench = try await runRunner(["bench", "--help"])
+        #expect(bench.stdout.contains("trellis-test-runner bench --quick"), "\(bench.stdout.suffix(400))")
+        #expect(!bench.stdout.contains("trellis bench"))
         let plain = try await runTrellis(["--help"])
         #expect(plain.stdout.contains("USAGE: trellis <subcommand>"))
     }
