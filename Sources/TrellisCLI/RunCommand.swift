@@ -101,6 +101,9 @@ struct RunCommand: BehaviorCommand {
         for entry in node where NodeCommand.split(entry) == nil {
             throw ValidationError("--node must be NAME=ENDPOINT (ENDPOINT ipc://PATH or tcp://HOST:PORT), got \"\(entry)\"")
         }
+        if let twice = DistributedOptions.repeatedNode(node.compactMap(NodeCommand.split)) {
+            throw ValidationError(twice)
+        }
         if let listen, !DistributedRun.isEndpoint(listen) {
             throw ValidationError("--listen must be an ipc:// or tcp:// endpoint, got \"\(listen)\"")
         }

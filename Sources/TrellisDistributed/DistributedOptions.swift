@@ -57,6 +57,17 @@ package struct DistributedOptions: Sendable {
     package init(nodeExecutable: String) {
         self.nodeExecutable = nodeExecutable
     }
+
+    /// The mistake of a node started by hand given twice (`--node NAME=…` repeated), or nil:
+    /// one name is one process, and the dictionary `startedNodes` would keep only the last
+    /// endpoint — the run then waited for a greeting from the other one, and exited 3 after
+    /// its 30 s. Named with every endpoint given for it, the first such name in the order given.
+    package static func repeatedNode(_ entries: [(name: String, endpoint: String)]) -> String? {
+        var seen = Set<String>()
+        guard let name = entries.first(where: { !seen.insert($0.name).inserted })?.name else { return nil }
+        let endpoints = entries.filter { $0.name == name }.map(\.endpoint)
+        return "--node \(name) is given \(endpoints.count) times (\(endpoints.joined(separator: ", "))): each node started by hand is given once, NAME=ENDPOINT"
+    }
 }
 
 /// Why a distributed run failed.

@@ -55,8 +55,9 @@ struct NodeProcessTests {
     }
 
     /// Issue 16: a distributed run set up wrongly exits 2 (bad input) within seconds, naming
-    /// what is wrong: a --node the placement does not have, a --listen that is no endpoint, or
-    /// one the conductor cannot listen on.
+    /// what is wrong: a --node the placement does not have, a --node given twice (refused with
+    /// the arguments: the run waited 30 s for the endpoint it dropped), a --listen that is no
+    /// endpoint, or one the conductor cannot listen on.
     @Test func setUpMistakesExit2() async throws {
         let (text, _) = try spreadOverThreeNodes(packageRoot.appendingPathComponent("Examples/iphone-rotation.json"))
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-mistakes-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
@@ -68,6 +69,8 @@ struct NodeProcessTests {
         let cases: [([String], String)] = [
             (["--node", "x=tcp://127.0.0.1:5556"], "node x, started by hand, is not a node of the scenario's placement (its nodes: main, b, c; main conducts)"),
             (["--listen", "localhost:5555"], "--listen must be an ipc:// or tcp:// endpoint, got \"localhost:5555\""),
+            (["--node", "b=tcp://127.0.0.1:5556", "--node", "c=tcp://127.0.0.1:5557", "--node", "b=tcp://127.0.0.1:5558"],
+             "--node b is given 2 times (tcp://127.0.0.1:5556, tcp://127.0.0.1:5558): each node started by hand is given once, NAME=ENDPOINT"),
             (["--listen", "ipc://\(directory.path)/no-such-folder/main.sock"], "the conductor cannot listen on ipc://\(directory.path)/no-such-folder/main.sock"),
         ]
         for (flags, said) in cases {
