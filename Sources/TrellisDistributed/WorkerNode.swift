@@ -59,6 +59,13 @@ package actor WorkerNode {
     /// The peer that set this run up and whose SETUP this node refused for naming another
     /// conductor (`--conductor`): its goodbye ends the node (exit 2), after its ERROR 6 reached it.
     private var misnamedBy: String?
+    /// The streams, by the names it greeted, on which `misnamedBy` is answered.
+    private var misnamedStreams: [String] = []
+    /// How this node named its conductor on its command line (`ConductorNaming`).
+    private var naming = ConductorNaming(told: nil, greeted: [:])
+    /// Its conductor, which refused this node before any SETUP (ERROR 6: not a node of the run,
+    /// another node's key): its goodbye, or its silence, ends the node with 2.
+    private var refusedBy: String?
     /// What its conductor said when the run's set-up failed (ERROR 7 before its GOODBYE).
     private var setupFailedText: String?
     /// How long a node stays after its handshake with its conductor failed (CURVE on one side
@@ -103,6 +110,7 @@ package actor WorkerNode {
         expectedConductor = conductor
         self.curve = curve
         greeted = Set(peers.map(\.name))
+        naming = ConductorNaming(told: conductor, greeted: Dictionary(peers.map { ($0.name, $0.endpoint) }, uniquingKeysWith: { first, _ in first }))
         var configuration = NodeIOConfiguration(nodeName: name, bindEndpoint: bind)
         configuration.curve = curve
         do {
@@ -228,15 +236,18 @@ package actor WorkerNode {
             // Also before a SETUP: a conductor whose set-up failed says goodbye to every node
             // that greeted it, and none of them outlives the run. Anybody else's goodbye is
             // only acknowledged.
-            guard speaksForConductor(peer) else {
+            if peer == misnamedBy {
                 // The run's conductor, which this node knows under another name, reads the
-                // acknowledgement on the stream this node greeted that name on.
-                let stream = peer == misnamedBy ? expectedConductor ?? peer : peer
-                await transport.answer(.goodbyeAck, to: stream, correlationID: correlation)
-                if peer == misnamedBy {
-                    await transport.waitUntilIdle()
-                    finish(2)
+                // acknowledgement on the stream this node greeted it on.
+                for stream in misnamedStreams.isEmpty ? [peer] : misnamedStreams {
+                    await transport.answer(.goodbyeAck, to: stream, correlationID: correlation)
                 }
+                await transport.waitUntilIdle()
+                finish(2)
+                return
+            }
+            guard speaksForConductor(peer) else {
+                await transport.answer(.goodbyeAck, to: peer, correlationID: correlation)
                 return
             }
             await transport.waitUntilIdle()
@@ -245,16 +256,23 @@ package actor WorkerNode {
         case let .error(code, text) where code == WireErrorCode.unexpectedCommand.rawValue && host == nil && speaksForConductor(peer) && !leaving:
             // Its conductor refused what this node sent before any SETUP (its greeting came with
             // another node's key, say): this node is the one at fault, and cannot be set up.
+            // It stays for that conductor's goodbye, which follows (bounded: `misnamedGrace`),
+            // so that the conductor's exit does not wait out an acknowledgement that cannot come.
             leaving = true
+            refusedBy = peer
             FileHandle.standardError.write(Data("\(ProgramName.current) node \(name): its conductor \(peer) refused this node: \(text)\n".utf8))
-            await transport.waitUntilIdle()
-            finish(2)
+            let node = self
+            Task {
+                try? await Task.sleep(for: Self.misnamedGrace)
+                await node.finish(2)
+            }
         case let .error(code, text) where code == WireErrorCode.setupFailed.rawValue && speaksForConductor(peer):
             // Its conductor's set-up of the run failed (TWP §9.8 rule 1) — before this node was
             // set up, or after, when another node refused its SETUP: said once, in the
             // conductor's words — which name the node at fault —, and the GOODBYE that follows
             // ends this node.
-            guard setupFailedText == nil else { return }
+            // A node that named its own mistake already is not told it again.
+            guard setupFailedText == nil, misnamedBy == nil else { return }
             setupFailedText = text
             FileHandle.standardError.write(Data("\(ProgramName.current) node \(name): the run's set-up failed, says its conductor \(peer): \(text)\n".utf8))
         case let .hello(node, _, capabilities, _) where node == peer:
@@ -273,34 +291,16 @@ package actor WorkerNode {
         runID: String, node: String, scenarioJSON: String, peers: [WirePeer], behaviors: [(WireBehavior, type: String)], from peer: String,
         correlation: UInt64
     ) async {
+        if conductor == nil, let mistake = naming.mistake(
+            setupFrom: peer, for: node, name: name, runConductor: Self.conductor(of: scenarioJSON, from: peer, registry: registry), peers: peers) {
+            await refuseMisnamed(mistake, from: peer, correlation: correlation)
+            return
+        }
         if let refusal = setupRefusal(from: peer, for: node) {
-            let misnamed = misnamedConductor(peer, node: node, scenarioJSON: scenarioJSON)
-            // The refusal must reach the sender, to whom this node may have no stream. A
-            // conductor it knows under another name got its HELLO on the stream it opened
-            // under that name: the answer goes back on it (a second stream to the same inbox
-            // would carry the same routing id, and be refused). To anyone else, back through
-            // the inbox its SETUP came in on: never a stream to where a stranger says it
-            // listens, which would let anybody make this node open sockets.
-            var replyStream = peer
-            if misnamed != nil, let expectedConductor {
-                replyStream = expectedConductor
-            }
-            await transport.refuse(.unexpectedCommand, misnamed ?? refusal, to: replyStream, correlationID: correlation)
-            if let misnamed {
-                // Started with a name its conductor does not have: this node can never be
-                // set up, and says so rather than wait for a SETUP that cannot come. It stays
-                // until that conductor's goodbye (bounded): a socket closed right after
-                // sending may lose the refusal on ipc (TWP §9.8), and the conductor would
-                // then take this node as gone rather than name the mistake.
-                FileHandle.standardError.write(Data("\(ProgramName.current) node \(name): \(misnamed)\n".utf8))
-                misnamedBy = peer
-                await transport.waitUntilIdle()
-                let node = self
-                Task {
-                    try? await Task.sleep(for: Self.misnamedGrace)
-                    await node.finish(2)
-                }
-            }
+            // The refusal must reach the sender, to whom this node may have no stream: back
+            // through the inbox its SETUP came in on — never a stream to where a stranger says
+            // it listens, which would let anybody make this node open sockets.
+            await transport.refuse(.unexpectedCommand, refusal, to: peer, correlationID: correlation)
             return
         }
         // Before anything is built (TWP/1 §9.1 rule 4): a node of another program refuses,
@@ -413,15 +413,33 @@ package actor WorkerNode {
         conductor.map { peer == $0 } ?? expectedConductor.map { peer == $0 } ?? greeted.contains(peer)
     }
 
-    /// The refusal text when a SETUP from `peer` is refused only because this node was told
-    /// another conductor (`--conductor`), while that SETUP is from the run's conductor itself
-    /// (the scenario's placement says so) and is for this node: its command line names the
-    /// conductor wrongly. Nil for any other refusal.
-    private func misnamedConductor(_ peer: String, node: String, scenarioJSON: String) -> String? {
-        guard conductor == nil, node == name, let expectedConductor, expectedConductor != peer,
-              let scenario = try? ScenarioDecoder.decode(scenarioJSON, file: "SETUP from \(peer)", registry: registry),
-              Placement(scenario).conductor == peer else { return nil }
-        return "node \(name) was told its conductor is \(expectedConductor), but the run's conductor is \(peer): SETUP from \(peer) refused (start the node with --conductor \(peer) and --peer \(peer)=ENDPOINT)"
+    /// The conductor of the scenario a SETUP from `peer` brings, or nil when it does not decode.
+    private static func conductor(of scenarioJSON: String, from peer: String, registry: BehaviorRegistry) -> String? {
+        guard let scenario = try? ScenarioDecoder.decode(scenarioJSON, file: "SETUP from \(peer)", registry: registry) else { return nil }
+        return Placement(scenario).conductor
+    }
+
+    /// Refuses the run's conductor's SETUP for a conductor named wrongly (`ConductorNaming`):
+    /// this node can never be set up, and says so rather than wait for a SETUP that cannot come.
+    /// The refusal goes on the stream it greeted the conductor on — the one that reached it (a
+    /// second stream to the same inbox would carry the same routing id, and be refused). It
+    /// stays until that conductor's goodbye (bounded): a socket closed right after sending may
+    /// lose the refusal on ipc (TWP §9.8), and the conductor would then take this node as gone
+    /// rather than name the mistake.
+    private func refuseMisnamed(_ mistake: ConductorNaming.Mistake, from peer: String, correlation: UInt64) async {
+        for stream in mistake.answerOn.isEmpty ? [peer] : mistake.answerOn {
+            await transport.refuse(.unexpectedCommand, mistake.text, to: stream, correlationID: correlation)
+        }
+        guard misnamedBy == nil else { return }
+        FileHandle.standardError.write(Data("\(ProgramName.current) node \(name): \(mistake.text)\n".utf8))
+        misnamedBy = peer
+        misnamedStreams = mistake.answerOn
+        await transport.waitUntilIdle()
+        let node = self
+        Task {
+            try? await Task.sleep(for: Self.misnamedGrace)
+            await node.finish(2)
+        }
     }
 
     /// A CURVE handshake of this node's failed. With its conductor before a SETUP, the node can
@@ -538,7 +556,7 @@ package actor WorkerNode {
         // or that its conductor told why the set-up failed, ends as that goodbye would have
         // ended it: on a loaded machine the conductor may fall silent before its goodbye
         // reaches this node, and a set-up mistake is not a lost peer (exit 2, not 3).
-        if misnamedBy != nil {
+        if misnamedBy != nil || (refusedBy != nil && peer == refusedBy) {
             finish(2)
             return
         }
@@ -552,6 +570,6 @@ package actor WorkerNode {
     /// What this node exits with when its conductor `peer` ends the run: 2 when this node
     /// lacked behaviours the run needed (its own set-up mistake), else 0.
     private func goodbyeCode(from peer: String) -> Int32 {
-        lackedBehaviorsFor.contains(peer) ? 2 : 0
+        lackedBehaviorsFor.contains(peer) || refusedBy == peer ? 2 : 0
     }
 }
