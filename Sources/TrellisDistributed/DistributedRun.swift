@@ -48,6 +48,9 @@ package actor DistributedRun {
     private var goodbyeKeys: [String: String] = [:]
     /// Workers that connected with another node's CURVE key, and whose key that is.
     private var keyHolders: [String: String] = [:]
+    /// Strangers that greeted once the run was set up, refused and told goodbye then: the
+    /// reply key of each goodbye, whose acknowledgement the shutdown awaits with the others'.
+    private var toldStrangers: [String: String] = [:]
     private let startup = Rendezvous<StartupEvent>()
     private static let startupKey = "startup"
     /// Where each worker stands while the run starts, and the strangers that greeted (told
@@ -134,15 +137,9 @@ package actor DistributedRun {
     /// removed by `shutdown`.
     package var workFolder: URL? { workDirectory }
 
-    /// Set-up mistakes that can be named before anything starts: nodes started by hand that
-    /// are not workers of the placement, a listening endpoint that is not one.
+    /// Set-up mistakes that can be named before anything starts: an endpoint that is not one,
+    /// a node started by hand without its CURVE key.
     private func checkOptions() throws(DistributedRunError) {
-        for node in options.startedNodes.keys.sorted() where !workers.contains(node) {
-            if node == placement.conductor {
-                throw .mistake("node \(node) is the conductor (this process): it cannot also be started by hand")
-            }
-            throw .mistake("node \(node), started by hand, is not a node of the scenario's placement (its nodes: \(placement.nodes.joined(separator: ", ")); \(placement.conductor) conducts)")
-        }
         for (node, endpoint) in options.startedNodes.sorted(by: { $0.key < $1.key }) where !Self.isEndpoint(endpoint) {
             throw .mistake("node \(node)'s endpoint \"\(endpoint)\" is not an ipc:// or tcp:// endpoint")
         }
@@ -154,6 +151,23 @@ package actor DistributedRun {
                 throw .mistake("node \(node), started by hand, has no CURVE public key: with CURVE every node started by hand needs one")
             }
         }
+    }
+
+    /// Nodes started by hand that are not workers of the placement: named once the conductor
+    /// listens, so that the shutdown can tell every node started by hand why the run did not
+    /// start (`nodesToTellGoodbye`) — refused before, they waited out their set-up timeout.
+    private func checkStartedNodes() throws(DistributedRunError) {
+        for node in options.startedNodes.keys.sorted() {
+            if let mistake = notAWorker(node) { throw .mistake(mistake) }
+        }
+    }
+
+    /// Why `node`, given as started by hand, cannot be: it is the conductor, or not a node of
+    /// the placement; nil for a worker.
+    private func notAWorker(_ node: String) -> String? {
+        if workers.contains(node) { return nil }
+        if node == placement.conductor { return "node \(node) is the conductor (this process): it cannot also be started by hand" }
+        return "node \(node), started by hand, is not a node of the scenario's placement (its nodes: \(placement.nodes.joined(separator: ", ")); \(placement.conductor) conducts)"
     }
 
     /// With a key folder: the conductor's CURVE configuration and every node's public key, read
@@ -198,9 +212,13 @@ package actor DistributedRun {
         let directory = try makeWorkFolder()
         let keys = try makeKeys(folderKeys: folderKeys)
         let conductorEndpoint = try await listen(curve: keys.conductor, in: directory)
+        try checkStartedNodes()
         try await launchWorkers(keys: keys, conductorEndpoint: conductorEndpoint, in: directory)
         try await awaitGreetings(conductorEndpoint: conductorEndpoint)
         try await setUpWorkers(conductorEndpoint: conductorEndpoint)
+        // A stranger that greeted while the SETUPs were under way ends the start as one that
+        // greeted before: nobody was waiting for its mistake then.
+        if let mistake = lifecycle.strangerMistake { throw mistake.error }
         lifecycle.allSetUp()
         await transport.stopWatchingInbox()
     }
@@ -495,15 +513,30 @@ package actor DistributedRun {
             if let failure { await carryOut(.fail(failure, answeringSetup: nil), for: worker) }
         case let .stranger(stranger, greetBackAt, failure):
             if let endpoint = greetBackAt {
-                // With CURVE, the stream to it needs its key: the key folder's NODE.pub (its HELLO
-                // came through, so the conductor let a key of the folder in), else no goodbye can
-                // reach it. The name is the peer's: read only when it is a key name.
-                let key = CurveKeyFolder.isKeyName(stranger) ? try? options.keyFolder?.publicKey(of: stranger) : nil
-                await transport.connect(peer: stranger, endpoint: endpoint, serverKey: key ?? publicKeys[stranger])
+                await transport.connect(peer: stranger, endpoint: endpoint, serverKey: strangerKey(stranger))
                 await transport.send(.hello(node: placement.conductor, runID: scenario.name, capabilities: 0), to: stranger)
             }
             if let failure { await startup.deliver(.failed(failure.error), for: Self.startupKey) }
+        case let .refuseStranger(stranger, endpoint):
+            // The run is set up and goes on without it; it is told now, not at the run's end.
+            await transport.connect(peer: stranger, endpoint: endpoint, serverKey: strangerKey(stranger))
+            await transport.send(.hello(node: placement.conductor, runID: scenario.name, capabilities: 0), to: stranger)
+            await transport.send(.error(code: WireErrorCode.unexpectedCommand.rawValue, text: lifecycle.strangerText(stranger)), to: stranger)
+            let correlation = takeCorrelation()
+            let key = Self.replyKey(stranger, correlation)
+            awaitedReplies.insert(key)
+            toldStrangers[stranger] = key
+            await transport.send(.goodbye, to: stranger, correlationID: correlation)
         }
+    }
+
+    /// The CURVE key of a node the placement does not have, for the stream to it: the key
+    /// folder's NODE.pub (its HELLO came through, so the conductor let a key of the folder in),
+    /// else none, and no goodbye can reach it. The name is the peer's: read only when it is a
+    /// key name.
+    private func strangerKey(_ stranger: String) -> String? {
+        let key = CurveKeyFolder.isKeyName(stranger) ? try? options.keyFolder?.publicKey(of: stranger) : nil
+        return key ?? publicKeys[stranger]
     }
 
     /// A CURVE handshake of the conductor's failed (libzmq's monitor): during set-up, the run
@@ -736,7 +769,7 @@ package actor DistributedRun {
         let deadline = ContinuousClock.now.advanced(by: options.goodbyeTimeout)
         // Every node that greeted — set up or not, a stranger too — is told goodbye, so that
         // none outlives the run (TWP/1 §9.8).
-        var acknowledgements: [(node: String, key: String)] = []
+        var acknowledgements: [(node: String, key: String)] = toldStrangers.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         for node in await nodesToTellGoodbye() {
             if transport.isGone(node) { continue }
             let correlation = takeCorrelation()
@@ -744,13 +777,8 @@ package actor DistributedRun {
             awaitedReplies.insert(key)
             acknowledgements.append((node, key))
             goodbyeKeys[node] = key
-            if let startFailure, options.startedNodes[node] != nil || lifecycle.state(of: node) == nil {
-                // Why, first (TWP §9.8 rule 1): a node not at fault says so in these words,
-                // which name the one that is, rather than guess from its own handshake. Not to
-                // the nodes this conductor spawned: they write where it does, which says it.
-                // A node that ran with another's key is the one at fault: ERROR 6, refused.
-                let code = keyHolders[node] == nil ? WireErrorCode.setupFailed : .unexpectedCommand
-                await transport.send(.error(code: code.rawValue, text: startFailure), to: node)
+            if let (code, text) = farewell(to: node) {
+                await transport.send(.error(code: code.rawValue, text: text), to: node)
             }
             await transport.send(.goodbye, to: node, correlationID: correlation)
         }
@@ -761,7 +789,7 @@ package actor DistributedRun {
         // conductor's key: it gets a shorter wait, so that the conductor's exit is not held up.
         let notGreetedDeadline = min(deadline, ContinuousClock.now.advanced(by: Self.notGreetedGoodbyeWait))
         for (node, key) in acknowledgements {
-            let left = ContinuousClock.now.duration(to: lifecycle.hasGreeted(node) || lifecycle.state(of: node) == nil ? deadline : notGreetedDeadline)
+            let left = ContinuousClock.now.duration(to: lifecycle.hasGreeted(node) || lifecycle.strangers[node] != nil ? deadline : notGreetedDeadline)
             if left > .zero, await control.wait(for: key, timeout: left) != nil { acknowledged.insert(node) }
             awaitedReplies.remove(key)
         }
@@ -800,14 +828,35 @@ package actor DistributedRun {
     /// cut short by this end, say): the conductor knows where it listens and its key, and
     /// none is left waiting for a SETUP that cannot come (TWP §9.8 rule 1).
     private func nodesToTellGoodbye() async -> [String] {
-        var nodes = workers.filter(lifecycle.hasGreeted) + lifecycle.strangers.keys.sorted()
+        var nodes = workers.filter(lifecycle.hasGreeted) + lifecycle.strangers.keys.sorted().filter { toldStrangers[$0] == nil }
         guard startFailure != nil else { return nodes }
         for node in workers where !lifecycle.hasGreeted(node) && !transport.isGone(node) {
             guard let endpoint = options.startedNodes[node] else { continue }
             await transport.connect(peer: node, endpoint: endpoint, serverKey: publicKeys[keyHolders[node] ?? node])
             nodes.append(node)
         }
+        // A --node the placement does not have (`checkStartedNodes`): whatever listens there was
+        // started by hand for this run, and is told why it cannot be part of it.
+        for (node, endpoint) in options.startedNodes.sorted(by: { $0.key < $1.key })
+        where !workers.contains(node) && node != placement.conductor && lifecycle.strangers[node] == nil && Self.isEndpoint(endpoint) {
+            await transport.connect(peer: node, endpoint: endpoint, serverKey: strangerKey(node))
+            nodes.append(node)
+        }
         return nodes
+    }
+
+    /// What `node` is told before its goodbye, or nil (TWP §9.8 rule 1), with the code of the
+    /// ERROR that says it. A node that is not part of the run — a stranger, a --node the
+    /// placement does not have — or that ran with another's key is the one at fault: ERROR 6,
+    /// refused, naming it (it exits 2). After a failed start, a node started by hand not at
+    /// fault is told why in these words, which name the one that is, rather than guess from its
+    /// own handshake (ERROR 7; it exits 0). Not the nodes this conductor spawned: they write
+    /// where it does, which says it.
+    private func farewell(to node: String) -> (WireErrorCode, String)? {
+        if lifecycle.strangers[node] != nil { return (.unexpectedCommand, lifecycle.strangerText(node)) }
+        guard let startFailure, options.startedNodes[node] != nil else { return nil }
+        if let mistake = notAWorker(node) { return (.unexpectedCommand, mistake) }
+        return (keyHolders[node] == nil ? .setupFailed : .unexpectedCommand, startFailure)
     }
 
     /// How many times the conductor connects again to a node whose handshake failed on CURVE

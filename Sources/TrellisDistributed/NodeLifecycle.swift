@@ -17,6 +17,7 @@ import TrellisTransport
 /// rather than at its deadline (a greeting or a READY that cannot come). Once every worker is
 /// ready (`allSetUp`) a loss is the run's business (`DistributedRun.stopsAfter`), and neither a
 /// stranger's greeting nor a failed handshake is a set-up mistake any more: nobody waits for one.
+/// A stranger that greets then is refused at once (`refuseStranger`), and the run goes on.
 ///
 /// Nodes the placement does not have that greet (strangers) are kept, at most `strangersKept`
 /// of them, to be told goodbye; the first one ends the start as a mistake.
@@ -80,6 +81,10 @@ struct NodeLifecycle {
         /// A node the placement does not have: greet it back at `greetBackAt` when it is kept
         /// (so that it can be told goodbye); with `failure` (the first stranger), the start fails.
         case stranger(String, greetBackAt: String?, failure: Failure?)
+        /// A node the placement does not have, once the run is set up: the run goes on without
+        /// it, and it is greeted back at `greetBackAt` and refused now (ERROR 6 naming it, then
+        /// GOODBYE) rather than left waiting for a SETUP that cannot come. Only a kept one.
+        case refuseStranger(String, greetBackAt: String)
     }
 
     /// What to do about a worker lost before it was ready.
@@ -116,8 +121,9 @@ struct NodeLifecycle {
     private(set) var strangers: [String: String] = [:]
     /// Strangers that greeted beyond `strangersKept`: neither greeted back nor told goodbye.
     private(set) var strangersNotKept = 0
-    /// A stranger's greeting was said as the start's mistake (once: that ends the start).
-    private var strangerNamed = false
+    /// The first stranger's greeting while starting, the start's mistake (once: that ends the
+    /// start, also when it came while the workers' SETUPs were under way).
+    private(set) var strangerMistake: Failure?
 
     init(conductor: String, workers: [String], strangersKept: Int) {
         self.conductor = conductor
@@ -143,7 +149,13 @@ struct NodeLifecycle {
 
     /// `node` greeted the conductor, saying it listens at `announced` (empty: it did not say).
     mutating func greeting(from node: String, announced: String) -> GreetingAction {
-        guard phase == .starting else { return .none }
+        switch phase {
+        case .starting: break
+        case .setUp:
+            guard states[node] == nil, let greetBackAt = keep(stranger: node, announced: announced) else { return .none }
+            return .refuseStranger(node, greetBackAt: greetBackAt)
+        case .shutDown: return .none
+        }
         guard let state = states[node] else { return strangerGreeting(from: node, announced: announced) }
         switch state {
         case .launched:
@@ -165,23 +177,33 @@ struct NodeLifecycle {
     /// A node the placement does not have greeted: the first ends the start (a mistake, named);
     /// the first `strangersKept` that say where they listen are greeted back.
     private mutating func strangerGreeting(from node: String, announced: String) -> GreetingAction {
-        var greetBackAt: String?
-        if !announced.isEmpty, strangers[node] == nil {
-            if strangers.count >= strangersKept {
-                strangersNotKept += 1
-            } else {
-                strangers[node] = announced
-                greetBackAt = announced
-            }
-        }
+        let greetBackAt = keep(stranger: node, announced: announced)
         // The first stranger ends the start: the others' mistakes would only pile up unread.
-        guard !strangerNamed else {
+        guard strangerMistake == nil else {
             return greetBackAt.map { .stranger(node, greetBackAt: $0, failure: nil) } ?? .none
         }
-        strangerNamed = true
-        let known = workers.isEmpty ? "it has none" : "its workers: \(workers.joined(separator: ", "))"
-        let failure = Failure.mistake("node \(node) greeted the conductor, but the scenario's placement has no node \(node) (\(known))")
+        let failure = Failure.mistake(strangerText(node))
+        strangerMistake = failure
         return .stranger(node, greetBackAt: greetBackAt, failure: failure)
+    }
+
+    /// Keeps the stranger `node` to be told goodbye, at `announced`, while fewer than
+    /// `strangersKept` are (the others are only counted); returns where to greet it back, nil
+    /// when it is not kept now (kept already, beyond the bound, or it said nowhere).
+    private mutating func keep(stranger node: String, announced: String) -> String? {
+        guard !announced.isEmpty, strangers[node] == nil else { return nil }
+        guard strangers.count < strangersKept else {
+            strangersNotKept += 1
+            return nil
+        }
+        strangers[node] = announced
+        return announced
+    }
+
+    /// What a node the placement does not have is told, on both sides: its name, and the
+    /// placement's nodes.
+    func strangerText(_ node: String) -> String {
+        "node \(node) greeted the conductor, but the scenario's placement has no node \(node) (its nodes: \(([conductor] + workers).joined(separator: ", ")); \(conductor) conducts)"
     }
 
     /// Worker `node` exited or fell silent (`why`) before the run was set up: the start fails now.

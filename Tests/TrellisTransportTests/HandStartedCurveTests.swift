@@ -83,7 +83,7 @@ struct HandStartedCurveTests {
         #expect(b.terminationStatus == 0)
     }
 
-    @Test("with CURVE, a node the placement does not have is named, and told goodbye: it does not outlive the run")
+    @Test("with CURVE, a node the placement does not have is named, and refused: it exits 2, not outliving the run")
     func aStrangerWithKeysIsToldGoodbye() async throws {
         let stage = try Stage()
         try await stage.makeKeys(["main", "b", "c", "x"], in: "keys")
@@ -93,7 +93,8 @@ struct HandStartedCurveTests {
         #expect(outcome.status == 2, "\(outcome.stderr)")
         #expect(outcome.stderr.contains("node x greeted the conductor, but the scenario's placement has no node x"), "\(outcome.stderr)")
         try #require(await processExits(x, within: .seconds(60)), "node x outlived the run")
-        #expect(x.terminationStatus == 0)
+        #expect(x.terminationStatus == 2)  // refused: the node at fault
+        #expect(try String(contentsOfFile: stage.path("x.err"), encoding: .utf8).contains("its conductor main refused this node: node x greeted the conductor"))
     }
 
     @Test func aNodeWhoseKeyTheConductorDoesNotHaveIsNamedOnBothSides() async throws {

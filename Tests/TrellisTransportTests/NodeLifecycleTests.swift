@@ -196,8 +196,9 @@ struct NodeLifecycleTests {
         #expect(machine.phase == .setUp)
         #expect(machine.lost("b", why: "exited with status 1") == .none)
         #expect(machine.greeting(from: "b", announced: "") == .none)
-        #expect(machine.greeting(from: "x", announced: "ipc:///x") == .none)
-        #expect(machine.strangers.isEmpty && machine.strangersNotKept == 0)
+        // A stranger no longer ends the start: it is refused, and the run goes on.
+        #expect(machine.greeting(from: "x", announced: "ipc:///x") == .refuseStranger("x", greetBackAt: "ipc:///x"))
+        #expect(machine.strangerMistake == nil)
         #expect(machine.handshakeFailed("b", .wrongKey, conductorKey: "K") == nil)
         #expect(machine.refused(key: "K", publicKeys: [:]) == nil)
         #expect(machine.beginSetup(of: "c", correlation: 1) != .send)
@@ -242,7 +243,7 @@ struct NodeLifecycleTests {
     @Test func theFirstStrangerEndsTheStartAndAtMostTheKeptOnesAreGreetedBack() {
         var machine = Self.lifecycle()
         let mistake = NodeLifecycle.Failure.mistake(
-            "node x greeted the conductor, but the scenario's placement has no node x (its workers: b, c)")
+            "node x greeted the conductor, but the scenario's placement has no node x (its nodes: a, b, c; a conducts)")
         #expect(machine.greeting(from: "x", announced: "ipc:///x") == .stranger("x", greetBackAt: "ipc:///x", failure: mistake))
         #expect(machine.greeting(from: "y", announced: "ipc:///y") == .stranger("y", greetBackAt: "ipc:///y", failure: nil))
         #expect(machine.greeting(from: "x", announced: "ipc:///x") == .none)  // kept already
@@ -263,10 +264,35 @@ struct NodeLifecycleTests {
         #expect(machine.strangers.isEmpty && machine.strangersNotKept == 0)
     }
 
+    @Test func aStrangerThatGreetsWhileTheSetupsAreUnderWayIsStillTheStartsMistake() {
+        var machine = Self.lifecycle()
+        _ = machine.greeting(from: "b", announced: "")
+        #expect(machine.beginSetup(of: "b", correlation: 1) == .send)
+        guard case let .stranger("x", "ipc:///x", failure?) = machine.greeting(from: "x", announced: "ipc:///x") else {
+            Issue.record("expected the first stranger's mistake")
+            return
+        }
+        // Nobody waits for greetings any more: the start reads it from here once the SETUPs end.
+        #expect(machine.strangerMistake == failure)
+    }
+
+    @Test func aStrangerThatGreetsOnceTheRunIsSetUpIsRefusedAtOnceAndTheRunGoesOn() {
+        var machine = Self.lifecycle()
+        machine.allSetUp()
+        #expect(machine.greeting(from: "x", announced: "ipc:///x") == .refuseStranger("x", greetBackAt: "ipc:///x"))
+        #expect(machine.greeting(from: "x", announced: "ipc:///x") == .none)  // refused already
+        #expect(machine.greeting(from: "w", announced: "") == .none)  // says nowhere to reach it
+        #expect(machine.greeting(from: "b", announced: "ipc:///b") == .none)  // a worker greeting again
+        #expect(machine.strangerMistake == nil)
+        #expect(machine.strangers == ["x": "ipc:///x"])
+        machine.shutDown()
+        #expect(machine.greeting(from: "y", announced: "ipc:///y") == .none)
+    }
+
     @Test func aPlacementWithoutWorkersSaysSo() {
         var machine = NodeLifecycle(conductor: "a", workers: [], strangersKept: 1)
         #expect(machine.greeting(from: "x", announced: "") == .stranger(
-            "x", greetBackAt: nil, failure: .mistake("node x greeted the conductor, but the scenario's placement has no node x (it has none)")))
+            "x", greetBackAt: nil, failure: .mistake("node x greeted the conductor, but the scenario's placement has no node x (its nodes: a; a conducts)")))
     }
 
     // MARK: Handshakes and refused keys

@@ -28,15 +28,27 @@ struct SetupFailureTests {
         return directory
     }
 
-    /// `trellis node` started by hand in `directory`, greeting `conductor` at main.sock.
-    static func handStarted(_ name: String, in directory: URL, conductor: String = "main", extra: [String] = []) throws -> Process {
+    /// `trellis node` started by hand in `directory`, greeting `conductor` at main.sock (as
+    /// `peerAs`, when given: the name its --peer gives the conductor) and told it is its
+    /// conductor (`told`, when not nil); its standard error into NAME.err.
+    static func handStarted(
+        _ name: String, in directory: URL, conductor: String = "main", peerAs: String? = nil, told: String?? = .none, extra: [String] = []
+    ) throws -> Process {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try #require(trellisExecutable))
+        let conductorFlag = (told ?? conductor).map { ["--conductor", $0] } ?? []
         process.arguments = ["node", "--name", name, "--bind", "ipc://\(directory.path)/\(name).sock",
-                             "--peer", "\(conductor)=ipc://\(directory.path)/main.sock", "--conductor", conductor] + extra
-        process.standardError = FileHandle.nullDevice
+                             "--peer", "\(peerAs ?? conductor)=ipc://\(directory.path)/main.sock"] + conductorFlag + extra
+        let errors = directory.appendingPathComponent("\(name).err")
+        _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
+        process.standardError = try FileHandle(forWritingTo: errors)
         try process.run()
         return process
+    }
+
+    /// What a node started by `handStarted` wrote on its standard error.
+    static func said(by name: String, in directory: URL) -> String {
+        (try? String(contentsOf: directory.appendingPathComponent("\(name).err"), encoding: .utf8)) ?? ""
     }
 
     /// Runs `start()`; returns the error it ended with (nil: it started) and how long it took.
@@ -135,13 +147,38 @@ struct SetupFailureTests {
         #expect(c.terminationStatus == 0)
     }
 
-    @Test("a node started by hand with the wrong conductor name: both sides say so within seconds (a mistake), and it exits 2")
-    func aWrongConductorNameIsNamedAtOnce() async throws {
+    /// The ways a node started by hand names its conductor wrongly: the name its --peer gives
+    /// the conductor, the one its --conductor gives (nil: none), and what both sides say.
+    enum Misnamed: String, CaseIterable, Sendable, CustomTestStringConvertible {
+        case bothWrong, toldWrong, greetedWrong, greetedWrongToldNothing
+
+        var testDescription: String { rawValue }
+        var peerAs: String { self == .toldWrong ? "main" : "conductor" }
+        var told: String? {
+            switch self {
+            case .bothWrong, .toldWrong: return "conductor"
+            case .greetedWrong: return "main"
+            case .greetedWrongToldNothing: return nil
+            }
+        }
+
+        func said(in directory: URL) -> String {
+            switch self {
+            case .bothWrong, .toldWrong: return "node b was told its conductor is conductor, but the run's conductor is main"
+            case .greetedWrong, .greetedWrongToldNothing:
+                return "node b greeted the run's conductor main under another name (--peer conductor=ipc://\(directory.path)/main.sock)"
+            }
+        }
+    }
+
+    @Test("a node started by hand that names its conductor wrongly (--peer, --conductor): both sides say so within seconds (a mistake), and it exits 2",
+          arguments: Misnamed.allCases, 0..<5)
+    func aWrongConductorNameIsNamedAtOnce(misnamed: Misnamed, _: Int) async throws {
         let directory = try Self.folder()
         defer { try? FileManager.default.removeItem(at: directory) }
         let text = #"{ "window": { "size": [320, 568] }, "root": "R", "controllers": { "R": { "children": ["A"] }, "A": {} }, "placement": { "A": "b" } }"#
         let scenario = try ScenarioDecoder.decode(text, file: "one.json")
-        let b = try Self.handStarted("b", in: directory, conductor: "conductor")
+        let b = try Self.handStarted("b", in: directory, peerAs: misnamed.peerAs, told: .some(misnamed.told))
         defer { if b.isRunning { kill(b.processIdentifier, SIGKILL) } }
         var options = try options()
         options.conductorEndpoint = "ipc://\(directory.path)/main.sock"
@@ -156,7 +193,7 @@ struct SetupFailureTests {
             Issue.record("expected a set-up mistake, got \(String(describing: error))")
             return
         }
-        #expect(said.contains("node b was told its conductor is conductor, but the run's conductor is main"), "\(said)")
+        #expect(said.contains(misnamed.said(in: directory)), "\(said)")
         // Named, not timed out: well before the 30 s deadlines it replaces, with slack for a
         // busy machine (starting the node's process takes seconds there).
         // A hang guard, not a timing check (timings are trellis bench's): the texts above prove
@@ -164,16 +201,21 @@ struct SetupFailureTests {
         #expect(took < .seconds(90))
         try #require(await processExits(b, within: .seconds(60)))
         #expect(b.terminationStatus == 2)
+        #expect(Self.said(by: "b", in: directory).contains(misnamed.said(in: directory)), "\(Self.said(by: "b", in: directory))")
     }
 
-    @Test("a node greeting under a name the placement does not have is a mistake, named at once; it is told goodbye")
-    func anUnknownNodeGreetingIsAMistake() async throws {
+    @Test("a node greeting under a name the placement does not have is a mistake, named at once on both sides; it exits 2",
+          arguments: 0..<5)
+    func anUnknownNodeGreetingIsAMistake(_: Int) async throws {
         let directory = try Self.folder()
         defer { try? FileManager.default.removeItem(at: directory) }
         let text = #"{ "window": { "size": [320, 568] }, "root": "R", "controllers": { "R": { "children": ["A"] }, "A": {} }, "placement": { "A": "b" } }"#
         let scenario = try ScenarioDecoder.decode(text, file: "one.json")
         let stranger = try Self.handStarted("bee", in: directory)
         defer { if stranger.isRunning { kill(stranger.processIdentifier, SIGKILL) } }
+        // Its greeting comes while the conductor starts (once the run is set up a stranger is
+        // refused and the run goes on: `NodeLifecycleTests`).
+        try #require(await endpointBound(at: "\(directory.path)/bee.sock", within: .seconds(60)), "node bee did not start")
         var options = try options()
         options.conductorEndpoint = "ipc://\(directory.path)/main.sock"
         options.startedNodes = ["b": "ipc://\(directory.path)/b.sock"]
@@ -184,17 +226,55 @@ struct SetupFailureTests {
             Issue.record("expected a set-up mistake, got \(String(describing: error))")
             return
         }
-        #expect(said == "node bee greeted the conductor, but the scenario's placement has no node bee (its workers: b)")
+        let named = "node bee greeted the conductor, but the scenario's placement has no node bee (its nodes: main, b; main conducts)"
+        #expect(said == named)
         // Named, not timed out: well before the 30 s deadlines it replaces, with slack for a
         // busy machine (starting the node's process takes seconds there).
         // A hang guard, not a timing check (timings are trellis bench's): the texts above prove
         // the rule, and the whole suite on two cores took 30 s where one run alone takes 2.
         #expect(took < .seconds(90))
         try #require(await processExits(stranger, within: .seconds(60)))
-        #expect(stranger.terminationStatus == 0)
+        // Refused (ERROR 6), not told another node's mistake: the node is the one at fault.
+        #expect(stranger.terminationStatus == 2)
+        #expect(Self.said(by: "bee", in: directory).contains("its conductor main refused this node: \(named)"), "\(Self.said(by: "bee", in: directory))")
     }
 
-    @Test("nodes started by hand that the placement does not have, and bad endpoints, are mistakes named before anything starts")
+    @Test("a --node the placement does not have: every node started by hand is told why within seconds — the one of the placement exits 0, the other 2",
+          arguments: 0..<5)
+    func aNodeNotInThePlacementLeavesNoHandStartedNodeWaiting(_: Int) async throws {
+        let directory = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let text = #"{ "window": { "size": [320, 568] }, "root": "R", "controllers": { "R": { "children": ["A"] }, "A": {} }, "placement": { "A": "b" } }"#
+        let scenario = try ScenarioDecoder.decode(text, file: "one.json")
+        let b = try Self.handStarted("b", in: directory)
+        defer { if b.isRunning { kill(b.processIdentifier, SIGKILL) } }
+        let x = try Self.handStarted("x", in: directory)
+        defer { if x.isRunning { kill(x.processIdentifier, SIGKILL) } }
+        for name in ["b", "x"] {
+            try #require(await endpointBound(at: "\(directory.path)/\(name).sock", within: .seconds(60)), "node \(name) did not start")
+        }
+        var options = try options()
+        options.conductorEndpoint = "ipc://\(directory.path)/main.sock"
+        options.startedNodes = ["b": "ipc://\(directory.path)/b.sock", "x": "ipc://\(directory.path)/x.sock"]
+        let run = DistributedRun(scenario: scenario, scenarioText: text, options: options)
+        let (error, _) = await Self.start(run)
+        await run.shutdown()
+        let named = "node x, started by hand, is not a node of the scenario's placement (its nodes: main, b; main conducts)"
+        guard case let .mistake(said)? = error else {
+            Issue.record("expected a set-up mistake, got \(String(describing: error))")
+            return
+        }
+        #expect(said == named)
+        // Told, not left to their set-up timeout (600 s): a bound far below it, for a busy machine.
+        try #require(await processExits(b, within: .seconds(60)), "node b was left waiting")
+        try #require(await processExits(x, within: .seconds(60)), "node x was left waiting")
+        #expect(b.terminationStatus == 0)
+        #expect(Self.said(by: "b", in: directory).contains("the run's set-up failed, says its conductor main: \(named)"), "\(Self.said(by: "b", in: directory))")
+        #expect(x.terminationStatus == 2)
+        #expect(Self.said(by: "x", in: directory).contains("its conductor main refused this node: \(named)"), "\(Self.said(by: "x", in: directory))")
+    }
+
+    @Test("bad endpoints are mistakes named before anything starts")
     func optionsAreChecked() async throws {
         let scenario = try ScenarioDecoder.decode(Self.twoWorkers, file: "two.json")
         func mistake(_ change: (inout DistributedOptions) -> Void) async throws -> String? {
@@ -208,12 +288,30 @@ struct SetupFailureTests {
             Issue.record("expected a mistake, got \(String(describing: error))")
             return nil
         }
-        #expect(try await mistake { $0.startedNodes = ["x": "tcp://10.0.0.2:5556"] }
-            == "node x, started by hand, is not a node of the scenario's placement (its nodes: main, b, c; main conducts)")
-        #expect(try await mistake { $0.startedNodes = ["main": "tcp://10.0.0.2:5556"] }
-            == "node main is the conductor (this process): it cannot also be started by hand")
         #expect(try await mistake { $0.conductorEndpoint = "localhost:5555" }
             == "the conductor's endpoint \"localhost:5555\" is not an ipc:// or tcp:// endpoint")
+    }
+
+    @Test("a --node naming the conductor, or a node the placement does not have, is a mistake named before any node is started; the folder goes")
+    func startedNodesNotOfThePlacementAreChecked() async throws {
+        let scenario = try ScenarioDecoder.decode(Self.twoWorkers, file: "two.json")
+        for (node, said) in [("x", "node x, started by hand, is not a node of the scenario's placement (its nodes: main, b, c; main conducts)"),
+                             ("main", "node main is the conductor (this process): it cannot also be started by hand")] {
+            var options = try options()
+            options.startedNodes = [node: "tcp://127.0.0.1:9"]
+            options.goodbyeTimeout = .seconds(2)
+            let run = DistributedRun(scenario: scenario, scenarioText: Self.twoWorkers, options: options)
+            let (error, _) = await Self.start(run)
+            let folder = try #require(await run.workFolder)  // made to listen, to tell the nodes started by hand
+            await run.shutdown()
+            #expect(!FileManager.default.fileExists(atPath: folder.path))
+            #expect(await run.processIDs.isEmpty)  // no worker was spawned
+            guard case let .mistake(text)? = error else {
+                Issue.record("expected a mistake, got \(String(describing: error))")
+                continue
+            }
+            #expect(text == said)
+        }
     }
 
     /// The process ids whose parent is `parent` (from /proc), and whether one is still alive
