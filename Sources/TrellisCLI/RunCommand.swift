@@ -265,15 +265,21 @@ struct RunCommand: BehaviorCommand {
         }
     }
 
-    /// A signal ended the distributed run: the nodes it started are stopped, and what reached
+    /// A signal ended the distributed run: the nodes it started are stopped, those started by
+    /// hand told goodbye (each said as it is: it started none, say), and what reached
     /// the conductor — every finished step's events, which the nodes ship as each step ends, and
     /// its own — is told as an interrupted in-process run's is (`tellInterrupted`); then the
     /// program exits 128 + the signal. From the handler, or from the run when it ends first:
     /// once.
     private func finishInterrupted(_ loaded: Scenario, run: DistributedRun, signal number: Int32) async -> Never {
-        await InterruptHandling.finish(run.spawned, signal: number) {
+        await InterruptHandling.finish(signal: number) {
+            // The nodes started by hand are told goodbye while the ones it started stop.
+            async let byHand = run.tellStartedByHandGoodbye()
+            await run.spawned.stopAll()
+            let (told, acknowledged) = await byHand
             let events = await run.eventsReceived()
-            tellInterrupted(loaded, events: events, live: nil, signal: number, nodes: "the nodes it started were stopped")
+            let nodes = DistributedRun.interruptedNodes(spawned: run.spawned.count, toldByHand: told, acknowledged: acknowledged)
+            tellInterrupted(loaded, events: events, live: nil, signal: number, nodes: nodes)
         }
     }
 
@@ -387,8 +393,9 @@ struct ValidateCommand: BehaviorCommand {
 }
 
 /// An interrupted conductor (SIGINT, SIGTERM) takes the nodes its run started down with it —
-/// SIGTERM, then SIGKILL for any that has not exited within `NodeProcess.stopGrace` — removes
-/// the run's work folder, and exits 128 + the signal. A second signal ends it at once.
+/// SIGTERM, then SIGKILL for any that has not exited within `NodeProcess.stopGrace` —, tells
+/// the nodes started by hand goodbye, removes the run's work folder, and exits 128 + the
+/// signal. A second signal ends it at once.
 enum InterruptHandling {
     static let signals = [SIGINT, SIGTERM]
 
@@ -418,14 +425,14 @@ enum InterruptHandling {
         }
     }
 
-    /// Stops the run's nodes, tells the run's end (`tell`), and exits 128 + `signal`: from the
-    /// handler, or from the run when it ends first. Whichever of the two comes second waits for
-    /// good while the first tells: it used to exit at once, ending the program before anything
-    /// was said or written (seen on a loaded machine, a signal during the set-up).
-    static func finish(_ spawned: SpawnedNodes, signal: Int32, tell: () async -> Void) async -> Never {
+    /// Ends the run (`end`: its nodes stopped or told goodbye, its end told) and exits 128 +
+    /// `signal`: from the handler, or from the run when it ends first. Whichever of the two
+    /// comes second waits for good while the first tells: it used to exit at once, ending the
+    /// program before anything was said or written (seen on a loaded machine, a signal during
+    /// the set-up).
+    static func finish(signal: Int32, end: () async -> Void) async -> Never {
         guard claimEnd() else { await untilExit() }
-        await spawned.stopAll()
-        await tell()
+        await end()
         exit(128 + signal)
     }
 

@@ -859,6 +859,51 @@ package actor DistributedRun {
         return (keyHolders[node] == nil ? .setupFailed : .unexpectedCommand, startFailure)
     }
 
+    /// An interrupted conductor (SIGINT, SIGTERM) says goodbye to the workers started by hand —
+    /// which it did not start and cannot stop — and waits for their acknowledgements, as its
+    /// shutdown would (`goodbyeTimeout`; 2 s for one that never greeted): set up or not, none is
+    /// left waiting for a conductor that is gone (before a SETUP, for its whole set-up timeout).
+    /// The nodes it started are stopped apart (`SpawnedNodes.stopAll`). Returns the nodes told
+    /// and those that acknowledged; none when the shutdown had begun (it tells them itself) or
+    /// the conductor does not listen yet (nothing can be sent).
+    package func tellStartedByHandGoodbye() async -> (told: [String], acknowledged: [String]) {
+        guard lifecycle.phase != .shutDown, endpoints[placement.conductor] != nil else { return ([], []) }
+        let deadline = ContinuousClock.now.advanced(by: options.goodbyeTimeout)
+        let notGreetedDeadline = min(deadline, ContinuousClock.now.advanced(by: Self.notGreetedGoodbyeWait))
+        var waits: [(node: String, key: String, until: ContinuousClock.Instant)] = []
+        for node in workers where !transport.isGone(node) {
+            guard let endpoint = options.startedNodes[node] else { continue }
+            let greeted = lifecycle.hasGreeted(node)
+            if !greeted { await transport.connect(peer: node, endpoint: endpoint, serverKey: publicKeys[keyHolders[node] ?? node]) }
+            let correlation = takeCorrelation()
+            let key = Self.replyKey(node, correlation)
+            awaitedReplies.insert(key)
+            waits.append((node, key, greeted ? deadline : notGreetedDeadline))
+            await transport.send(.goodbye, to: node, correlationID: correlation)
+        }
+        var acknowledged: [String] = []
+        for wait in waits {
+            let left = ContinuousClock.now.duration(to: wait.until)
+            if left > .zero, await control.wait(for: wait.key, timeout: left) != nil { acknowledged.append(wait.node) }
+            awaitedReplies.remove(wait.key)
+        }
+        return (waits.map(\.node), acknowledged)
+    }
+
+    /// What an interrupted conductor says of its nodes: the ones it started stopped (when it
+    /// started any), the ones started by hand told goodbye (naming any that did not answer);
+    /// nil when there were neither.
+    package static func interruptedNodes(spawned: Int, toldByHand told: [String], acknowledged: [String]) -> String? {
+        var said: [String] = []
+        if spawned > 0 { said.append("the nodes it started were stopped") }
+        if !told.isEmpty {
+            let silent = told.filter { !acknowledged.contains($0) }
+            let answer = silent.isEmpty ? "" : " (\(silent.joined(separator: ", ")) did not answer)"
+            said.append("the \(told.count == 1 ? "node" : "nodes") started by hand (\(told.joined(separator: ", "))) \(told.count == 1 ? "was" : "were") told goodbye\(answer)")
+        }
+        return said.isEmpty ? nil : said.joined(separator: "; ")
+    }
+
     /// How many times the conductor connects again to a node whose handshake failed on CURVE
     /// being on one side only, during its shutdown (`endGoodbyeWait`).
     static let mismatchRedials = 5

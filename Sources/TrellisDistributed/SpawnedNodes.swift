@@ -26,6 +26,10 @@ package final class SpawnedNodes: Sendable {
     }
 
     func add(_ process: NodeProcess) { contents.withLock { $0.processes.append(process) } }
+
+    /// How many node processes the run started so far (an interrupted run says it stopped
+    /// them only when it started any).
+    package var count: Int { contents.withLock { $0.processes.count } }
     func set(folder: URL?) { contents.withLock { $0.folder = folder } }
 
     /// Stops every node still running — SIGTERM, then SIGKILL after `NodeProcess.stopGrace` —

@@ -430,6 +430,44 @@ struct SetupFailureTests {
         #expect(inFile.elementsEqual(printed), "the file and the printed trace differ")
     }
 
+    @Test("an interrupted conductor whose nodes are all started by hand tells them goodbye, and says so (it started none)", arguments: 0..<5)
+    func anInterruptedConductorTellsHandStartedNodesGoodbye(_: Int) async throws {
+        let directory = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // Minutes of rotations, b and c started by hand.
+        let steps = (0..<20_000).map { $0 % 2 == 0 ? "{ \"resizeWindow\": [568, 320] }" : "{ \"resizeWindow\": [320, 568] }" }
+        let file = directory.appendingPathComponent("long.json").path
+        try #"{ "window": { "size": [320, 568] }, "root": "R", "controllers": { "R": { "children": ["A", "B"] }, "A": {}, "B": {} }, "placement": { "A": "b", "B": "c" }, "steps": [\#(steps.joined(separator: ", "))] }"#
+            .write(toFile: file, atomically: true, encoding: .utf8)
+        let b = try Self.handStarted("b", in: directory)
+        defer { if b.isRunning { kill(b.processIdentifier, SIGKILL) } }
+        let c = try Self.handStarted("c", in: directory)
+        defer { if c.isRunning { kill(c.processIdentifier, SIGKILL) } }
+        let errors = directory.appendingPathComponent("stderr.txt")
+        try Data().write(to: errors)
+        let conductor = Process()
+        conductor.executableURL = URL(fileURLWithPath: try #require(trellisExecutable))
+        conductor.arguments = ["run", file, "--transport", "zmq", "--listen", "ipc://\(directory.path)/main.sock",
+                               "--node", "b=ipc://\(directory.path)/b.sock", "--node", "c=ipc://\(directory.path)/c.sock"]
+        conductor.standardOutput = FileHandle.nullDevice
+        conductor.standardError = try FileHandle(forWritingTo: errors)
+        defer { if conductor.isRunning { kill(conductor.processIdentifier, SIGKILL) } }
+        // Signalled once it listens: set up or not, both nodes are told (the ones not greeted yet
+        // at the endpoints given).
+        let socket = "\(directory.path)/main.sock"
+        let status = await runSignalled(conductor, signal: SIGINT) { _ in FileManager.default.fileExists(atPath: socket) }
+        #expect(status == 128 + SIGINT)
+        let said = try String(contentsOf: errors, encoding: .utf8)
+        #expect(said.contains("interrupted by SIGINT; the nodes started by hand (b, c) were told goodbye"), "\(said.prefix(600))")
+        #expect(!said.contains("the nodes it started"), "\(said.prefix(600))")
+        // Told goodbye, not left to notice their conductor gone (or, before a SETUP, to their
+        // 600 s): a bound far below, for a busy machine.
+        try #require(await processExits(b, within: .seconds(60)), "node b was not told goodbye")
+        try #require(await processExits(c, within: .seconds(60)), "node c was not told goodbye")
+        #expect(b.terminationStatus == 0)
+        #expect(c.terminationStatus == 0)
+    }
+
     @Test("a node lost between its greeting and READY fails the set-up within the peer-gone timeout, not at the 30 s deadline")
     func aNodeLostBeforeItIsReadyIsNamedAtOnce() async throws {
         let directory = try Self.folder()
