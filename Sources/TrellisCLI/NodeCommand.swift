@@ -20,9 +20,10 @@ struct NodeCommand: BehaviorCommand {
             when none is named) — or when no setup came within --setup-timeout. It is set up \
             once, by its conductor (--conductor, else the first peer whose setup it accepts): \
             a second setup, or one from any other peer, is refused with ERROR 6 and changes \
-            nothing. Started with a conductor name that is not the run's conductor's, or with \
-            CURVE keys its conductor does not accept (or that do not accept it), it says so and \
-            exits 2. When its conductor's set-up of the run fails for another node's mistake, it \
+            nothing. Started with a conductor name that is not the run's conductor's (--conductor, \
+            or the --peer name it greets the conductor under), with a name the run's placement \
+            does not have, or with CURVE keys its conductor does not accept (or that do not \
+            accept it), it says so and exits 2. When its conductor's set-up of the run fails for another node's mistake, it \
             prints the conductor's account (which names that node) and exits 0 at its goodbye; \
             a conductor that hung up during its handshake and is not heard again within 10 s \
             leaves it with status 3. A node is the conductor's own program: a setup naming Swift behaviours this \
