@@ -120,7 +120,8 @@ public enum TraceCaptureFormat {
         do {
             node = try JSONParser.parse(bytes: line)
         } catch {
-            throw ReadError("not JSON: \(error)")
+            // A capture line is one line: the parser's "line 1" says nothing, the column does.
+            throw ReadError("not JSON at column \(error.column) of the line: \(error.message)")
         }
         guard case .object = node.value else { throw ReadError("a capture line must be a JSON object") }
         let runID: String
@@ -190,16 +191,19 @@ public enum TraceCaptureFormat {
 
     static func unsigned(_ node: JSONNode, _ key: String, in context: String = "") throws(ReadError) -> UInt64 {
         guard let member = node[key] else { throw ReadError("missing field \"\(context)\(key)\"") }
-        guard case let .number(number) = member.value, number >= 0, number == number.rounded(), number < 1.8e19 else {
+        guard case let .number(number) = member.value, number >= 0, number == number.rounded() else {
             throw ReadError("field \"\(context)\(key)\": expected a non-negative integer")
         }
-        return UInt64(number)
+        guard let value = UInt64(exactly: number) else {
+            throw ReadError("field \"\(context)\(key)\": \(number) is too large (at most \(UInt64.max))")
+        }
+        return value
     }
 
     /// An unsigned field that must also fit an `Int`.
     static func int(_ node: JSONNode, _ key: String, in context: String = "") throws(ReadError) -> Int {
         guard let value = Int(exactly: try unsigned(node, key, in: context)) else {
-            throw ReadError("field \"\(context)\(key)\": too large")
+            throw ReadError("field \"\(context)\(key)\": too large (at most \(Int.max))")
         }
         return value
     }
