@@ -14,9 +14,13 @@ struct TraceCommand: AsyncParsableCommand {
         discussion: """
             Every command reads both forms, told apart by their first bytes, and files of both \
             forms together. Several files (one per process of a distributed run) are merged by \
-            causality. A corrupt JSON line is reported with its file and line number on standard \
-            error and the rest is still read; damage in a compact capture is reported with its \
-            byte offset, and what came before it is read. Files may be pipes (<(...), /dev/stdin).
+            causality; they must be the files of one run, each named once. A corrupt JSON line is \
+            reported with its file and line number on standard error and the rest is still read; \
+            damage in a compact capture is reported with its byte offset, and what came before it \
+            is read. show, follow, diff and export print what they read and exit 2; merge and \
+            convert write nothing and exit 2. A file with no event in it (an empty one) is exit 2. \
+            A filter naming a controller, step, transition or node the trace lacks is exit 2. \
+            Files may be pipes (<(...), /dev/stdin).
 
             EXAMPLES:
               trellis run Examples/suppression-middle.json --trace run.jsonl
@@ -33,30 +37,69 @@ struct TraceCommand: AsyncParsableCommand {
     )
 }
 
-/// Reading trace files for the subcommands: problems go to standard error, unreadable files exit 2.
+/// Reading trace files for the subcommands: unreadable files (missing, holding no event, files
+/// that cannot be of one run) exit 2 at once; damaged lines are errors naming the file and line
+/// (or byte offset), and the command exits 2 too — after printing what it could read when it
+/// prints (`show`, `follow`, `export`, `diff`), writing nothing when it writes a capture (`merge`,
+/// `convert`: a copy would lose them without a word).
 enum TraceInput {
-    static func read(_ paths: [String]) throws -> TraceFile {
+    /// What a command does with a file that has lines it cannot read.
+    enum Damage {
+        /// Goes on with the rest, and exits 2 at its end (`finish`).
+        case printWhatIsRead
+        /// Exits 2 before doing anything.
+        case refuse
+    }
+
+    static func read(_ paths: [String], damage: Damage) throws -> TraceFile {
+        try read(damage) { () throws(TraceFileReader.UnreadableFile) in try TraceFileReader.read(paths: paths) }
+    }
+
+    /// One file as it is, in file order with its runs (`convert`), not merged.
+    static func read(path: String, damage: Damage) throws -> TraceFile {
+        try read(damage) { () throws(TraceFileReader.UnreadableFile) in try TraceFileReader.read(path: path) }
+    }
+
+    private static func read(_ damage: Damage, _ reading: () throws(TraceFileReader.UnreadableFile) -> TraceFile) throws -> TraceFile {
         let file: TraceFile
         do {
-            file = try TraceFileReader.read(paths: paths)
+            file = try reading()
         } catch {
-            StandardError.write("error: \(error)")
-            throw ExitCode(2)
-        }
-        // Nothing read, and something wrong: not a trace at all (a scenario file, say) — one
-        // error, not a warning a line.
-        if file.events.isEmpty, let first = file.problems.first {
-            let others = file.problems.count - 1
-            StandardError.write("error: \(paths.joined(separator: ", ")) holds no trace event: \(first)"
-                + (others > 0 ? " (and \(others) more lines like it)" : "")
-                + "; a trace is JSON Lines (one event a line) or a compact capture, as `\(ProgramName.current) run --trace` writes it (a scenario is run with `\(ProgramName.current) run`)")
+            StandardError.write("error: \(message(error))")
             throw ExitCode(2)
         }
         for problem in file.problems {
-            StandardError.write("warning: \(problem)" + (problem.byteOffset == nil ? " (line skipped)" : ""))
+            switch damage {
+            case .printWhatIsRead: StandardError.write("error: \(problem)" + (problem.byteOffset == nil ? " (line skipped)" : ""))
+            case .refuse: StandardError.write("error: \(problem)")
+            }
         }
         for notice in file.notices { StandardError.write("notice: \(notice)") }
+        switch damage {
+        case .printWhatIsRead: break
+        case .refuse: if !file.problems.isEmpty { throw ExitCode(2) }
+        }
         return file
+    }
+
+    /// An unreadable file's error, saying what a trace is when the file held no event.
+    static func message(_ error: TraceFileReader.UnreadableFile) -> String {
+        guard error.holdsNoEvent else { return error.description }
+        return error.description
+            + "; a trace is JSON Lines (one event a line) or a compact capture, as `\(ProgramName.current) run --trace` writes it (a scenario is run with `\(ProgramName.current) run`)"
+    }
+
+    /// Ends a command that printed what it could read: exit 2 when a file had damaged lines.
+    static func finish(_ files: TraceFile...) throws {
+        if files.contains(where: { !$0.problems.isEmpty }) { throw ExitCode(2) }
+    }
+
+    /// Exits 2 when `filter` names a controller, step, transition or node `events` do not have.
+    static func refuseAbsent(_ filter: TraceFilter, in events: [TraceEvent]) throws {
+        if let problem = filter.absenceProblem(in: events) {
+            StandardError.write("error: \(problem)")
+            throw ExitCode(2)
+        }
     }
 
     /// The trace as a causal tree; a damaged trace whose causes form a cycle exits 2 naming an
@@ -146,6 +189,7 @@ struct TraceFilterOptions: ParsableArguments {
     var node: [String] = []
 
     func filter() throws -> TraceFilter {
+        if let problem = TraceFilter.unknownKindProblem(kind) { throw ValidationError(problem) }
         var filter = TraceFilter()
         filter.controllers = Set(controller.map { ControllerID($0) })
         filter.subtrees = Set(subtree.map { ControllerID($0) })
@@ -224,31 +268,33 @@ struct TraceShowCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let file = try TraceInput.read(files)
+        let file = try TraceInput.read(files, damage: .printWhatIsRead)
         let filter = try filterOptions.filter()
         let causal = try TraceInput.tree(file.events)
+        try TraceInput.refuseAbsent(filter, in: causal.events)
         let kept = filter.keep(in: causal)
         let adapted = tree || ids || frames ? AdaptedAnswers(causal.events) : nil
         let text = { (event: TraceEvent) in self.text(event, adapted) }
+        let stepsWithEvents = Set(kept.map { causal.events[$0].step })
+        let header = { (step: Int) in filter.keepsHeader(ofStep: step, stepsWithKeptEvents: stepsWithEvents) }
         var output = OutputBuffer()
         if tree {
-            let keepHeaders = Set(kept.map { causal.events[$0].step })
             let lines = causal.indentedLines(including: { position in
-                if case .step = causal.events[position].message { return filter.isEmpty || keepHeaders.contains(causal.events[position].step) }
+                if case .step = causal.events[position].message { return header(causal.events[position].step) }
                 return kept.contains(position)
             }, text: text)
             for line in lines { output.line(line) }
         } else {
-            let stepsWithEvents = Set(kept.map { causal.events[$0].step })
             for (position, event) in causal.events.enumerated() {
                 if case .step = event.message {
-                    if filter.isEmpty || stepsWithEvents.contains(event.step) { output.line(text(event)) }
+                    if header(event.step) { output.line(text(event)) }
                 } else if kept.contains(position) {
                     output.line(text(event))
                 }
             }
         }
         output.flush()
+        try TraceInput.finish(file)
     }
 }
 
@@ -272,7 +318,7 @@ struct TraceFollowCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let file = try TraceInput.read(Array(arguments.dropLast()))
+        let file = try TraceInput.read(Array(arguments.dropLast()), damage: .printWhatIsRead)
         let name = arguments[arguments.count - 1]
         let causal = try TraceInput.tree(file.events)
         let nodes = Set(file.events.map(\.id.node))
@@ -299,6 +345,7 @@ struct TraceFollowCommand: AsyncParsableCommand {
             output.line(CausalTree.indent(effect.depth) + text(effect.position))
         }
         output.flush()
+        try TraceInput.finish(file)
     }
 }
 
@@ -321,7 +368,7 @@ struct TraceMergeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let file = try TraceInput.read(files)
+        let file = try TraceInput.read(files, damage: .refuse)
         try TraceInput.refuseCycle(file.events)
         let runID = file.runIDs.first ?? "merged"
         let format = output.map(CaptureFileFormat.forPath) ?? .jsonLines
@@ -375,14 +422,15 @@ struct TraceDiffCommand: AsyncParsableCommand {
 
     func run() async throws {
         guard format == .json else {
-            let a = try TraceInput.read(leftFiles)
-            let b = try TraceInput.read(rightFiles)
+            let a = try TraceInput.read(leftFiles, damage: .printWhatIsRead)
+            let b = try TraceInput.read(rightFiles, damage: .printWhatIsRead)
             try TraceInput.refuseCycle(a.events)
             try TraceInput.refuseCycle(b.events)
             let differences = TraceDiff.compare(a.events, b.events)
-            guard !differences.isEmpty else { return }
-            print(TraceDiff.render(differences))
-            throw ExitCode(1)
+            if !differences.isEmpty { print(TraceDiff.render(differences)) }
+            try TraceInput.finish(a, b)
+            if !differences.isEmpty { throw ExitCode(1) }
+            return
         }
         var report = JSONReport(command: "trace diff")
         report.set("left", JSONFields.strings(leftFiles))
@@ -405,7 +453,7 @@ struct TraceDiffCommand: AsyncParsableCommand {
                 }
                 sides.append(side)
             } catch {
-                errors.append(JSONFields.error(file: paths.count == 1 ? paths[0] : nil, message: error.description))
+                errors.append(JSONFields.error(file: paths.count == 1 ? paths[0] : nil, message: TraceInput.message(error)))
             }
         }
         let warnings = sides.flatMap(\.problems).map { problem in
@@ -425,7 +473,8 @@ struct TraceDiffCommand: AsyncParsableCommand {
         }))
         report.set("warnings", JSONFields.array(warnings))
         report.set("errors", JSONFields.array(errors))
-        return !errors.isEmpty ? 2 : differences.isEmpty ? 0 : 1
+        // A damaged line is exit 2, as in prose; the report still has the differences of the rest.
+        return !errors.isEmpty || !warnings.isEmpty ? 2 : differences.isEmpty ? 0 : 1
     }
 }
 
@@ -458,20 +507,9 @@ struct TraceConvertCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let file: TraceFile
-        do {
-            file = try TraceFileReader.read(path: input)
-        } catch {
-            StandardError.write("error: \(error)")
-            throw ExitCode(2)
-        }
-        for problem in file.problems {
-            StandardError.write("error: \(problem)")
-        }
-        for notice in file.notices { StandardError.write("notice: \(notice)") }
         // A conversion that would lose what could not be read is refused, and so is a trace
         // whose causes form a cycle (damage that every other command refuses too).
-        guard file.problems.isEmpty else { throw ExitCode(2) }
+        let file = try TraceInput.read(path: input, damage: .refuse)
         try TraceInput.refuseCycle(file.events)
         let format: CaptureFileFormat
         switch to {

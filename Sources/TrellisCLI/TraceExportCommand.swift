@@ -75,12 +75,20 @@ struct TraceExportCommand: BehaviorCommand {
 
     func run(registry: BehaviorRegistry) async throws {
         let text: String
+        var traceFile: TraceFile?  // what was read, to end with exit 2 if damaged
         switch format {
         case .svg:
             text = try await screenPicture(registry: registry)
         case .perfetto, .mermaid, .plantuml:
-            let tree = try TraceInput.tree(TraceInput.read(files).events)
+            let file = try TraceInput.read(files, damage: .printWhatIsRead)
+            traceFile = file
+            let tree = try TraceInput.tree(file.events)
             let limit = try steps()
+            var named = TraceFilter()
+            named.controllers = Set(controller.map { ControllerID($0) })
+            named.subtrees = Set(subtree.map { ControllerID($0) })
+            named.steps = limit
+            try TraceInput.refuseAbsent(named, in: tree.events)
             var chosen = Set(controller.map { ControllerID($0) })
             if !subtree.isEmpty {
                 // The controllers that the subtree roots' events reached, through causality.
@@ -103,6 +111,7 @@ struct TraceExportCommand: BehaviorCommand {
         } else {
             FileHandle.standardOutput.write(Data((text.hasSuffix("\n") ? text : text + "\n").utf8))
         }
+        if let traceFile { try TraceInput.finish(traceFile) }
     }
 
     private func screenPicture(registry: BehaviorRegistry) async throws -> String {

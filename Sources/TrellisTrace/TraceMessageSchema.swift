@@ -211,4 +211,8 @@ extension TraceMessage {
     /// that a scenario's `expect` lines can be checked before anything runs: every message's
     /// but the step header's.
     public static let eventNames: Set<String> = Set(TraceMessageSchema.prototypes.map(\.name)).subtracting(["step"])
+
+    /// Every category an event line can carry (`kind`: `delivery`, `query`…), the step header's
+    /// excepted.
+    public static let eventKinds: Set<String> = Set(TraceMessageSchema.prototypes.map(\.kind)).subtracting(["step"])
 }

@@ -342,7 +342,7 @@ struct JSONOutputTests {
         #expect(missing.contains { $0["text"] as? String == "A suppressed viewWillTransition (cut: A1)" })
     }
 
-    @Test("trace diff: an unreadable line is a warning of the document, not stderr; a missing file is an error, exit 2")
+    @Test("trace diff: an unreadable line is a warning of the document, not stderr, and exit 2; a missing file is an error, exit 2")
     func traceDiffDamage() async throws {
         let directory = try scratchDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -352,7 +352,7 @@ struct JSONOutputTests {
         let lines = try String(contentsOfFile: a, encoding: .utf8).split(separator: "\n").count
 
         let outcome = try await runTrellis(["trace", "diff", a, damaged, "--format", "json"])
-        #expect(outcome.status == 0)
+        #expect(outcome.status == 2)
         #expect(outcome.stderr.isEmpty, "stderr: \(outcome.stderr)")
         let report = try document(outcome, command: "trace diff")
         let warning = try #require(try objects(report["warnings"]).first)

@@ -60,10 +60,23 @@ struct TraceConvertTests {
                 #expect(fromJSON.stdout == fromCompact.stdout, "\(example) \(command): the two forms print differently")
             }
             #expect(try await runTrellis(["trace", "diff", jsonLines, compact]).status == 0)
+            // A file and its conversion are one capture twice, not two parts of a run.
             let mixed = try await runTrellis(["trace", "merge", jsonLines, compact])
-            let twice = try await runTrellis(["trace", "merge", jsonLines, jsonLines])
-            #expect(mixed.status == 0 && mixed.stdout == twice.stdout)
+            #expect(mixed.status == 2)
+            #expect(mixed.stderr.hasPrefix("error: \(jsonLines) and \(compact) both hold event main#1: "), "\(mixed.stderr)")
         }
+        // The per-node files of a distributed run merge whatever their forms.
+        let nodes = directory.appendingPathComponent("nodes")
+        try FileManager.default.createDirectory(at: nodes, withIntermediateDirectories: true)
+        let run = try await runTrellis(["run", "Examples/popover-adaptation.json", "--transport", "zmq", "--trace-dir", nodes.path], timeout: .seconds(120))
+        #expect(run.status == 0, "\(run.stderr)")
+        let paths = ["main", "b", "c"].map { nodes.appendingPathComponent("\($0).jsonl").path }
+        let compactB = nodes.appendingPathComponent("b.trellis").path
+        #expect(try await runTrellis(["trace", "convert", paths[1], compactB]).status == 0)
+        let jsonOnly = try await runTrellis(["trace", "merge"] + paths)
+        let mixed = try await runTrellis(["trace", "merge", paths[0], compactB, paths[2]])
+        #expect(jsonOnly.status == 0 && mixed.status == 0, "\(mixed.stderr)")
+        #expect(!mixed.stdout.isEmpty && mixed.stdout == jsonOnly.stdout)
     }
 
     @Test("a truncated or damaged compact capture is reported with its byte offset; what came before is read")
@@ -78,7 +91,7 @@ struct TraceConvertTests {
         // before it at a record boundary, the file says it was cut.
         try bytes.prefix(bytes.count - 3).write(to: URL(fileURLWithPath: truncated))
         let shown = try await runTrellis(["trace", "show", truncated])
-        #expect(shown.status == 0)
+        #expect(shown.status == 2)
         #expect(shown.stderr.contains("cut.trellis: byte \(bytes.count - 6): the length of the record at byte \(bytes.count - 7) (tag 0x4)"),
                 "\(shown.stderr)")
         #expect(!shown.stdoutLines.isEmpty)
