@@ -39,6 +39,10 @@ public enum ScreenPicture {
     static let arrowHalfBase = 8.0
     static let arrowDepth = 12.0
 
+    /// The most pixels the picture's `width` or `height` asks for (its viewBox is the scene's
+    /// size in points, one pixel a point below this).
+    public static let largestSide = 4096.0
+
     /// The SVG document: well-formed XML, every text escaped.
     public static func svg(_ frames: [ScreenFrame], windowSize: Size, title: String) -> String {
         let positions = labelPositions(frames)
@@ -54,9 +58,13 @@ public enum ScreenPicture {
         let width = (max(content.size.width, headingWidth) + 2 * margin).rounded(.up)
         let height = (content.size.height + 2 * margin + header).rounded(.up)
 
+        // One pixel a point, up to `largestSide` on the longer side: a window of a million
+        // points drawn at its size is an image no renderer makes (rsvg-convert's limit is 32767
+        // pixels). The viewBox stays the scene's, so a bigger one is scaled down whole.
+        let scale = min(1, largestSide / max(width, height))
         var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         out += "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\""
-            + " width=\"\(number(width))\" height=\"\(number(height))\""
+            + " width=\"\(number((width * scale).rounded(.up)))\" height=\"\(number((height * scale).rounded(.up)))\""
             + " viewBox=\"0 0 \(number(width)) \(number(height))\""
             + " font-family=\"Helvetica, Arial, sans-serif\" font-size=\"\(number(labelFontSize))\">\n"
         out += "  <title>\(escape(title))</title>\n"

@@ -384,6 +384,26 @@ struct ScreenPictureTests {
         #expect(try ParsedPicture(control).labels == ["bell\u{FFFD} 1x1"])
     }
 
+    @Test("a huge window's picture asks for at most 4096 pixels a side, its viewBox the scene's size; an ordinary one 1 px a point")
+    func svgSizeIsBounded() throws {
+        func attributes(_ svg: String) throws -> (width: String, height: String, viewBox: String) {
+            let tag = try #require(svg.split(separator: "\n").first { $0.hasPrefix("<svg ") })
+            func value(_ name: String) throws -> String {
+                let start = try #require(tag.range(of: " \(name)=\"")).upperBound
+                return String(tag[start...].prefix { $0 != "\"" })
+            }
+            return (try value("width"), try value("height"), try value("viewBox"))
+        }
+        let huge = Size(1_000_000, 500_000)
+        let big = try attributes(ScreenPicture.svg([ScreenFrame(id: "R", rect: Rect(x: 0, y: 0, width: huge.width, height: huge.height), role: .root, depth: 0)],
+                                                   windowSize: huge, title: "huge"))
+        #expect(big.viewBox == "0 0 1000040 500068")
+        #expect(big.width == "4096" && big.height == "2049")
+        let small = try attributes(ScreenPicture.svg([ScreenFrame(id: "R", rect: Rect(x: 0, y: 0, width: 320, height: 568), role: .root, depth: 0)],
+                                                     windowSize: Size(320, 568), title: "phone"))
+        #expect(small.viewBox == "0 0 \(small.width) \(small.height)")
+    }
+
     // MARK: The SVG: popovers, dimming, heading, labels
 
     @Test("a popover is drawn beside its source with an arrow from its nearest edge to the source, the source outlined, nothing dimmed",
