@@ -19,10 +19,11 @@ enum StoryboardField {
                                 message: "expected the path of a storyboard file (relative to the scenario file)")
         }
         let path = storyboardPath(name, scenarioFile: file)
-        let options = StoryboardImportOptions(
+        var options = StoryboardImportOptions(
             window: root["window"] == nil ? .fromFile : .suppliedByScenario,
             root: root["root"] == nil ? .initial : .suppliedByScenario,
             behaviors: Set(registry.names(of: .viewController)))
+        options.windowAdvice = .scenarioField
         let bytes: [UInt8]
         do {
             bytes = try FileBytes.read(path, limit: StoryboardXML.maximumSize, content: .text)

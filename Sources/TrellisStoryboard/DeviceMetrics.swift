@@ -70,6 +70,11 @@ public struct DeviceMetrics: Sendable, Equatable {
         pad("ipad12_9", 1024, 1366),                 // iPad Pro 12.9"
         pad("ipad12_9rounded", 1024, 1366),          // iPad Pro 12.9" (3rd and later)
         pad("ipad8_3", 744, 1133),                   // iPad mini (6th)
+        // The ids of current Xcode, whose iPads have rounded screens: sizes are Apple's published
+        // pixel resolutions at 2x (docs/decisions.md, "Storyboard device ids").
+        pad("ipad10_9rounded", 820, 1180),           // iPad Air 10.9"/11" (4th and later), iPad (10th and later): 2360x1640
+        pad("ipad11_0rounded", 834, 1194),           // iPad Pro 11" (1st to 4th): 2388x1668
+        pad("ipad13_0rounded", 1032, 1376),          // iPad Pro 13" (M4): 2752x2064
     ]
 
     /// The device of Interface Builder's `id`, if the table has it.

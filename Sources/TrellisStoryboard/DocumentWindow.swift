@@ -15,15 +15,25 @@ extension DocumentAssembly {
                 // Files saved before Xcode 8 have no <device> (8 of the 20 real-world files
                 // checked); an iPad-only one says so in its targetRuntime.
                 let iPad = main.document["targetRuntime"] == "iOS.CocoaTouch.iPad" ? " (its targetRuntime is iOS.CocoaTouch.iPad: an iPad, such as --device ipad9_7)" : ""
-                throw StoryboardError(main.document, file: main.path, "the storyboard names no <device> (Xcode writes one since Xcode 8): give --device ID or --window WxH\(iPad)")
+                let give: String
+                switch options.windowAdvice {
+                case .importOptions: give = "give --device ID or --window WxH\(iPad)"
+                case .scenarioField: give = "add \"window\" to the scenario (\"window\": {\"size\": [W, H]})"
+                }
+                throw StoryboardError(main.document, file: main.path, "the storyboard names no <device> (Xcode writes one since Xcode 8): \(give)")
             }
             id = device.id
             place = device.element
         }
         guard let metrics = DeviceMetrics.named(id) else {
+            let give: String
+            switch options.windowAdvice {
+            case .importOptions: give = "give --window WxH, or --device with a known id"
+            case .scenarioField: give = "add \"window\" to the scenario (\"window\": {\"size\": [W, H]})"
+            }
             let element = options.window == .fromFile ? place.name : ""
             throw StoryboardError(file: main.path, line: element.isEmpty ? 0 : place.line, column: element.isEmpty ? 0 : place.column,
-                                  element: element, message: "unknown device id \"\(id)\": give --window WxH (known ids: \(DeviceMetrics.table.map(\.id).joined(separator: ", ")))")
+                                  element: element, message: "unknown device id \"\(id)\": \(give) (known ids: \(DeviceMetrics.table.map(\.id).joined(separator: ", ")))")
         }
         let orientation = options.orientation ?? main.device?.orientation.flatMap(DeviceOrientation.init(rawValue:)) ?? .portrait
         let size = metrics.size(orientation)

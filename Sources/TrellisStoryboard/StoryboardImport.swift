@@ -30,8 +30,18 @@ public struct StoryboardImportOptions: Sendable {
     public var window: Window = .fromFile
     /// `--orientation`: nil keeps the file's.
     public var orientation: DeviceOrientation?
+    /// Who gives the window when the file's device cannot: the advice a message gives.
+    public enum WindowAdvice: Sendable, Equatable {
+        /// `trellis import`: its `--device ID` or `--window WxH`.
+        case importOptions
+        /// A scenario naming a `"storyboard"`: its own `"window"` field.
+        case scenarioField
+    }
+
     /// Which controller is the root.
     public var root: Root = .initial
+    /// What a message about the window advises.
+    public var windowAdvice: WindowAdvice = .importOptions
     /// The view-controller behaviours the runner registers (SPEC §4.1): a `customClass` of one of
     /// these names gets it as its `"behavior"`.
     public var behaviors: Set<String> = []

@@ -62,7 +62,7 @@ struct ImportCommandTests {
         (["import", folder + "Settings.storyboard"], "Settings.storyboard:2:1: <document>: no initialViewController (instantiated from code?): give --root ID, one of: SettingsRoot, About"),
         (["import", folder + "Tabs.storyboard", "--root", "Nope"], "--root Nope is no controller of the storyboard"),
         (["import", folder + "Tabs.storyboard", "--root", "BookList"], "--root BookList is the child of navigationController2: the root is a controller no container holds (candidates: tabBarController1, BookViewController, About, About2)"),
-        (["import", folder + "Tabs.storyboard", "--device", "ipad99"], "unknown device id \"ipad99\": give --window WxH"),
+        (["import", folder + "Tabs.storyboard", "--device", "ipad99"], "unknown device id \"ipad99\": give --window WxH, or --device with a known id"),
         (["import", folder + "Tabs.storyboard", "--device", "ipad11", "--window", "10x10"], "--device and --window both give the window"),
         (["import", folder + "Tabs.storyboard", "--window", "wide"], "--window must be WxH"),
         (["import", folder + "Tabs.storyboard", "--window", "300x400", "--orientation", "landscape"], "--orientation turns a device"),

@@ -34,4 +34,13 @@ struct DeviceMetricsTests {
         #expect(DeviceMetrics.named("watch44") == nil)
         #expect(Set(DeviceMetrics.table.map(\.id)).count == DeviceMetrics.table.count)
     }
+
+    @Test("current Xcode's rounded iPads: their point sizes, regular both ways", arguments: [
+        ("ipad10_9rounded", Size(820, 1180)), ("ipad11_0rounded", Size(834, 1194)), ("ipad13_0rounded", Size(1032, 1376)),
+    ])
+    func roundedPads(_ id: String, _ size: Size) throws {
+        let device = try #require(DeviceMetrics.named(id))
+        #expect(device.portraitSize == size)
+        #expect(device.traits(.landscape) == TraitCollection(horizontalSizeClass: .regular, verticalSizeClass: .regular, userInterfaceIdiom: .pad, displayScale: 2))
+    }
 }

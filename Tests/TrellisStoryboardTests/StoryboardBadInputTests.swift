@@ -152,7 +152,14 @@ struct StoryboardBadInputTests {
         let error = try #require(try Storyboards.refusal(xml))
         #expect(error.element == "device")
         #expect(error.line == 3)
-        #expect(error.message.hasPrefix("unknown device id \"watch44\": give --window WxH (known ids: retina3_5, "))
+        #expect(error.message.hasPrefix("unknown device id \"watch44\": give --window WxH, or --device with a known id (known ids: retina3_5, "))
+        // A scenario's "storyboard" field is told to add its own window: run has no --window.
+        var scenario = StoryboardImportOptions()
+        scenario.windowAdvice = .scenarioField
+        let fromScenario = try #require(try Storyboards.refusal(xml, options: scenario))
+        #expect(fromScenario.message.hasPrefix("unknown device id \"watch44\": add \"window\" to the scenario (\"window\": {\"size\": [W, H]}) (known ids: retina3_5, "))
+        let noneFromScenario = try #require(try Storyboards.refusal(Storyboards.document(device: "", Self.viewScene), options: scenario))
+        #expect(noneFromScenario.message == "the storyboard names no <device> (Xcode writes one since Xcode 8): add \"window\" to the scenario (\"window\": {\"size\": [W, H]})")
         let option = try #require(try Storyboards.refusal(Storyboards.document(Self.viewScene), options: StoryboardImportOptions(window: .device("tv4k"))))
         #expect(option.message.hasPrefix("unknown device id \"tv4k\""))
         let none = try #require(try Storyboards.refusal(Storyboards.document(device: "", Self.viewScene)))
