@@ -66,8 +66,21 @@ public enum ScenarioDecoder {
         do {
             return try JSONParser.parse(text)
         } catch {
-            throw ScenarioError(file: file, path: "", line: error.line, column: error.column, message: "not valid JSON: \(error.message)")
+            throw notJSON(error, Array(text.utf8), file: file)
         }
+    }
+
+    /// Why a scenario file is not JSON. A JSON Lines trace given where a scenario is wanted
+    /// (`run t.jsonl`) is said to be one: its first line is a capture line (an object with `v`,
+    /// or with `seq` and `message`), and the parser stops at its second.
+    static func notJSON(_ error: JSONParser.SyntaxError, _ bytes: [UInt8], file: String) -> ScenarioError {
+        let firstLine = Array(bytes.prefix { $0 != UInt8(ascii: "\n") })
+        if error.line > 1, let first = try? JSONParser.parse(bytes: firstLine), case .object = first.value,
+           first["v"] != nil || (first["seq"] != nil && first["message"] != nil) {
+            return ScenarioError(file: file, path: "", line: 1, column: 1,
+                                 message: "this is a JSON Lines trace (one event a line), not a scenario: a trace is shown with `trace show \(file)`")
+        }
+        return ScenarioError(file: file, path: "", line: error.line, column: error.column, message: "not valid JSON: \(error.message)")
     }
 
     /// Decodes the file at `path`, its behaviour names checked against `registry`.
@@ -91,7 +104,7 @@ public enum ScenarioDecoder {
         do {
             return try JSONParser.parse(bytes: bytes)
         } catch {
-            throw ScenarioError(file: path, path: "", line: error.line, column: error.column, message: "not valid JSON: \(error.message)")
+            throw notJSON(error, bytes, file: path)
         }
     }
 

@@ -90,6 +90,20 @@ struct CLITests {
         #expect(outcome.stderr.contains(path))
     }
 
+    @Test("run or validate of a JSON Lines trace says it is a trace and how to show it; exit 2")
+    func runATrace() async throws {
+        let directory = try scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let trace = directory.appendingPathComponent("t.jsonl").path
+        #expect(try await runTrellis(["run", "Examples/suppression-middle.json", "--trace", trace]).status == 0)
+        for command in ["run", "validate"] {
+            let outcome = try await runTrellis([command, trace])
+            #expect(outcome.status == 2)
+            #expect(outcome.stdout.isEmpty)
+            #expect(outcome.stderr == "error: \(trace):1:1: this is a JSON Lines trace (one event a line), not a scenario: a trace is shown with `trace show \(trace)`\n", "\(command)")
+        }
+    }
+
     @Test("run of a missing file exits 2 naming it")
     func runMissingFile() async throws {
         let outcome = try await runTrellis(["run", "/nonexistent/trellis-scenario.json"])
