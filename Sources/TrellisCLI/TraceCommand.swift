@@ -23,12 +23,12 @@ struct TraceCommand: AsyncParsableCommand {
             Files may be pipes (<(...), /dev/stdin).
 
             EXAMPLES:
-              trellis run Examples/suppression-middle.json --trace run.jsonl
-              trellis trace show run.jsonl --tree --step 1 --subtree A
-              trellis trace follow run.jsonl main#20
-              trellis trace diff run.jsonl <(trellis run other.json --format jsonl)
-              trellis trace export run.jsonl --format perfetto -o run.perfetto.json
-              trellis trace convert run.trellis run.jsonl
+              \(ProgramName.current) run Examples/suppression-middle.json --trace run.jsonl
+              \(ProgramName.current) trace show run.jsonl --tree --step 1 --subtree A
+              \(ProgramName.current) trace follow run.jsonl main#14
+              \(ProgramName.current) trace diff run.jsonl <(\(ProgramName.current) run other.json --format jsonl)
+              \(ProgramName.current) trace export run.jsonl --format perfetto -o run.perfetto.json
+              \(ProgramName.current) trace convert run.trellis run.jsonl
             """,
         subcommands: [
             TraceShowCommand.self, TraceFollowCommand.self, TraceMergeCommand.self, TraceDiffCommand.self, TraceExportCommand.self,
@@ -228,13 +228,13 @@ struct TraceShowCommand: AsyncParsableCommand {
             sizeForChild and frameOfPresentedViewInContainerView lines are the adapted style's \
             answers, not its code's: follow and show --tree, --ids or --frames print \
             "(answered by the adapted style S, not the custom presentation's code)" after them \
-            (plain show prints the canonical lines, as trellis run does).
+            (plain show prints the canonical lines, as \(ProgramName.current) run does).
 
             EXAMPLES:
-              trellis trace show run.jsonl
-              trellis trace show run.jsonl --tree --step 1 --subtree A
-              trellis trace show run.trellis --ids --frames --kind layout
-              trellis trace show node-a.jsonl node-b.jsonl --kind suppressed --step 2-3
+              \(ProgramName.current) trace show run.jsonl
+              \(ProgramName.current) trace show run.jsonl --tree --step 1 --subtree A
+              \(ProgramName.current) trace show run.trellis --ids --frames --kind layout
+              \(ProgramName.current) trace show node-a.jsonl node-b.jsonl --kind suppressed --step 2-3
             """)
 
     @Argument(help: "Capture files (JSON Lines or compact).", completion: .file())
@@ -306,8 +306,8 @@ struct TraceFollowCommand: AsyncParsableCommand {
             EVENT is node#sequence (main#12), or a sequence number when the trace has one node.
 
             EXAMPLES:
-              trellis trace follow run.jsonl main#12
-              trellis trace follow run.jsonl 12
+              \(ProgramName.current) trace follow run.jsonl main#12
+              \(ProgramName.current) trace follow run.jsonl 12
             """)
 
     @Argument(help: "Capture files, then the event.", completion: .file())
@@ -354,7 +354,7 @@ struct TraceMergeCommand: AsyncParsableCommand {
         commandName: "merge", abstract: "Merge per-process capture files into one, ordered by causality.",
         discussion: """
             EXAMPLES:
-              trellis trace merge traces/main.jsonl traces/b.jsonl -o merged.jsonl
+              \(ProgramName.current) trace merge traces/main.jsonl traces/b.jsonl -o merged.jsonl
             """)
 
     @Argument(help: "Capture files to merge.", completion: .file())
@@ -392,10 +392,10 @@ struct TraceDiffCommand: AsyncParsableCommand {
             among its warnings, not on standard error.
 
             EXAMPLES:
-              trellis trace diff before.jsonl after.jsonl
-              trellis trace diff run.jsonl <(trellis run other.json --format jsonl)
-              trellis trace diff --left main.jsonl --left b.jsonl --right inproc.jsonl
-              trellis trace diff before.jsonl after.jsonl --format json
+              \(ProgramName.current) trace diff before.jsonl after.jsonl
+              \(ProgramName.current) trace diff run.jsonl <(\(ProgramName.current) run other.json --format jsonl)
+              \(ProgramName.current) trace diff --left main.jsonl --left b.jsonl --right inproc.jsonl
+              \(ProgramName.current) trace diff before.jsonl after.jsonl --format json
             """)
 
     @Argument(help: "The two traces (one file each).", completion: .file())
@@ -488,9 +488,9 @@ struct TraceConvertCommand: AsyncParsableCommand {
             Nothing is lost: converting a file one way and back gives it byte for byte.
 
             EXAMPLES:
-              trellis trace convert run.trellis run.jsonl
-              trellis trace convert run.jsonl run.trellis
-              trellis trace convert run.jsonl copy --to compact
+              \(ProgramName.current) trace convert run.trellis run.jsonl
+              \(ProgramName.current) trace convert run.jsonl run.trellis
+              \(ProgramName.current) trace convert run.jsonl copy --to compact
             """)
 
     @Argument(help: "The capture file to read.", completion: .file())

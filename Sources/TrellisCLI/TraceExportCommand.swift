@@ -1,4 +1,5 @@
 import ArgumentParser
+import TrellisDistributed
 import Foundation
 import TrellisModel
 import TrellisRuntime
@@ -20,12 +21,12 @@ struct TraceExportCommand: BehaviorCommand {
             reads no trace file (a trace keeps each controller's frame in its container, not which \
             children a container shows or what a presentation covers), so naming one is an error \
             (exit 2) rather than a file silently ignored. To see the frames a trace carries: \
-            trellis trace show FILE --frames.
+            \(ProgramName.current) trace show FILE --frames.
 
             EXAMPLES:
-              trellis trace export run.jsonl --format perfetto -o run.perfetto.json
-              trellis trace export run.jsonl --format mermaid --step 1 --controller R
-              trellis trace export --format svg --scenario s.json --step 1 -o screen.svg
+              \(ProgramName.current) trace export run.jsonl --format perfetto -o run.perfetto.json
+              \(ProgramName.current) trace export run.jsonl --format mermaid --step 1 --controller R
+              \(ProgramName.current) trace export --format svg --scenario s.json --step 1 -o screen.svg
             """)
 
     enum Format: String, ExpressibleByArgument, CaseIterable {

@@ -177,6 +177,11 @@ struct RunnerTests {
         let bench = try await runRunner(["bench", "--help"])
         #expect(bench.stdout.contains("trellis-test-runner bench --quick"), "\(bench.stdout.suffix(400))")
         #expect(!bench.stdout.contains("trellis bench"))
+        for command in [["trace", "--help"], ["trace", "show", "--help"], ["trace", "export", "--help"], ["trace", "convert", "--help"]] {
+            let help = try await runRunner(command)
+            #expect(help.stdout.contains("trellis-test-runner trace "), "\(command): \(help.stdout.suffix(400))")
+            #expect(!help.stdout.contains("trellis trace"), "\(command)")
+        }
         let plain = try await runTrellis(["--help"])
         #expect(plain.stdout.contains("USAGE: trellis <subcommand>"))
     }
