@@ -37,8 +37,17 @@ public enum StoryboardXML {
             throw StoryboardError(file: file, line: place.line, column: place.column, element: "!DOCTYPE",
                                   message: "a storyboard has no document type declaration (refused: entities could expand without bound)")
         }
+        if let start = firstRunWithoutMarkup(longerThan: maximumRunWithoutMarkup, in: bytes) {
+            let place = TextPlaces(bytes).place(ofOffset: start)
+            throw StoryboardError(file: file, line: place.line, column: place.column, element: "",
+                                  message: "more than \(maximumRunWithoutMarkup) bytes without markup from here: an attribute value or text that long "
+                                    + "is past libxml2's limit (10,000,000 bytes), and Interface Builder writes none")
+        }
         let builder = TreeBuilder(bytes: bytes)
-        let parser = XMLParser(data: Data(bytes))
+        // Fed in chunks (a stream), not whole: libxml2's push parser, which Foundation uses,
+        // refuses a chunk over 10,000,000 bytes ("huge input lookup", reported as content after
+        // the document's end), so every storyboard over about 10 MB was refused as not XML.
+        let parser = XMLParser(stream: InputStream(data: Data(bytes)))
         parser.shouldResolveExternalEntities = false
         parser.delegate = builder
         builder.parser = parser
@@ -61,6 +70,27 @@ public enum StoryboardXML {
             throw StoryboardError(file: file, line: 1, column: 1, element: "", message: "not XML: no element")
         }
         return document
+    }
+
+    /// The longest run of bytes without a `<` read: libxml2 refuses an attribute value or a text
+    /// longer than 10,000,000 bytes with an error that names anything but that (a missing space,
+    /// an internal error), so such a run is refused first, where it starts, in words.
+    public static let maximumRunWithoutMarkup = 9_999_999
+
+    /// Where the first run of more than `limit` bytes without a `<` starts, if any.
+    static func firstRunWithoutMarkup(longerThan limit: Int, in bytes: [UInt8]) -> Int? {
+        guard bytes.count > limit else { return nil }
+        return bytes.withUnsafeBufferPointer { buffer -> Int? in
+            guard let base = buffer.baseAddress else { return nil }
+            var start = 0
+            while start < buffer.count {
+                let next = memchr(base + start, Int32(UInt8(ascii: "<")), buffer.count - start)
+                let end = next.map { UnsafeRawPointer($0) - UnsafeRawPointer(base) } ?? buffer.count
+                if end - start > limit { return start }
+                start = end + 1
+            }
+            return nil
+        }
     }
 
     /// The offset of the first byte that does not belong to UTF-8 text, if any.

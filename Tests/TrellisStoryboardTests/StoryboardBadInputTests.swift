@@ -206,6 +206,19 @@ struct StoryboardBadInputTests {
         #expect(kind.message == "unknown segue kind \"teleport\"")
     }
 
+    @Test("a storyboard of more than 10 MB is read (libxml2's push parser refuses a chunk over 10,000,000 bytes), and an attribute over its limit is named as one")
+    func overTenMegabytes() throws {
+        // 11 MB between two scenes, in short comments (as a big storyboard's many small elements).
+        let padding = String(repeating: "<!--" + String(repeating: " ", count: 92) + "-->\n", count: 110_000)
+        let xml = Storyboards.document(Storyboards.scene("viewController", id: "A") + padding + Storyboards.scene("viewController", id: "B"))
+        #expect(xml.utf8.count > 11_000_000)
+        #expect(try Storyboards.refusal(xml) == nil)
+        let long = Storyboards.document(Storyboards.scene("viewController", id: "A", attributes: "customClass=\"\(String(repeating: "x", count: 10_000_001))\""))
+        let refused = try #require(try Storyboards.refusal(long))
+        #expect(refused.message == "more than 9999999 bytes without markup from here: an attribute value or text that long is past libxml2's limit (10,000,000 bytes), and Interface Builder writes none")
+        #expect(refused.line > 1)
+    }
+
     @Test("a storyboard written on one line of a megabyte is read, and fast")
     func oneLongLine() throws {
         let scenes = (0..<3000).map { Storyboards.scene("viewController", id: "V\($0)") }.joined().replacingOccurrences(of: "\n", with: "")
