@@ -132,7 +132,14 @@ struct SegueMapping {
         if kind == "popoverPresentation" {
             mapped.anchor = try anchor(segue, place: place, from: from)
         }
-        if kind == "custom" { mapped.customClass = segue["customClass"].flatMap { $0.isEmpty ? nil : $0 } }
+        if kind == "custom" {
+            // The scenario a storyboard imports to must run as it is (SPEC §11), and a custom
+            // segue is performed by its class: one without a class is refused here, at its line.
+            guard let customClass = segue["customClass"], !customClass.isEmpty else {
+                throw StoryboardError(segue, file: file, "a custom segue names its UIStoryboardSegue subclass (customClass); this one names none")
+            }
+            mapped.customClass = customClass
+        }
         return mapped
     }
 

@@ -206,6 +206,18 @@ struct StoryboardBadInputTests {
         #expect(kind.message == "unknown segue kind \"teleport\"")
     }
 
+    @Test("a custom segue without its class is refused at its line: the scenario import prints must run as it is")
+    func customSegueWithoutAClass() throws {
+        let xml = Storyboards.document(
+            Storyboards.scene("viewController", id: "A", #"<connections><segue destination="B" kind="custom" identifier="p" id="s1"/></connections>"#)
+                + Storyboards.scene("viewController", id: "B"))
+        let refused = try #require(try Storyboards.refusal(xml))
+        #expect(refused.message == "a custom segue names its UIStoryboardSegue subclass (customClass); this one names none")
+        #expect(refused.element == "segue")
+        let named = xml.replacingOccurrences(of: #"kind="custom""#, with: #"kind="custom" customClass="FadeSegue""#)
+        #expect(try Storyboards.refusal(named) == nil)
+    }
+
     @Test("a storyboard of more than 10 MB is read (libxml2's push parser refuses a chunk over 10,000,000 bytes), and an attribute over its limit is named as one")
     func overTenMegabytes() throws {
         // 11 MB between two scenes, in short comments (as a big storyboard's many small elements).
