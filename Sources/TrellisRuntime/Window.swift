@@ -270,7 +270,7 @@ public actor Window {
         case let .unwind(from):
             _ = try node(from)
             guard let presenter = structure.unwindPresenter(from: from) else {
-                _ = record(.warning("unwind: \(from) is not inside a presented controller: nothing to dismiss"), on: from, cause: cause)
+                _ = record(.warning("unwind: \(from) is not inside a presented controller: nothing to dismiss (an unwind is simulated as a dismissal, SPEC §11: a navigation stack goes back with a pop step)"), on: from, cause: cause)
                 return
             }
             try await dismiss(from: presenter, animated: true, cause: cause)
