@@ -43,7 +43,22 @@ enum StoryboardField {
         let document = imported.document.node
         guard case let .object(base) = document.value else { return (root, imported.notices) }
         let own = members.filter { $0.key != "storyboard" }
-        return (JSONNode(.object(merge(base, own)), line: root.line, column: root.column), imported.notices)
+        let notices = imported.notices + likelyMisspelt(own, base, file: file)
+        return (JSONNode(.object(merge(base, own)), line: root.line, column: root.column), notices)
+    }
+
+    /// A controller the scenario names that the storyboard does not have, but nearly does: most
+    /// likely a misspelt id, which adds a new controller while the one meant keeps the
+    /// storyboard's fields (a notice: a scenario may add controllers of its own).
+    static func likelyMisspelt(_ own: [(key: String, value: JSONNode)], _ base: [(key: String, value: JSONNode)], file: String) -> [String] {
+        guard case let .object(named)? = own.first(where: { $0.key == "controllers" })?.value.value,
+              case let .object(imported)? = base.first(where: { $0.key == "controllers" })?.value.value else { return [] }
+        let ids = Set(imported.map(\.key))
+        return named.compactMap { entry in
+            guard !ids.contains(entry.key), let meant = NearestName.of(entry.key, among: ids) else { return nil }
+            return "\(file):\(entry.value.line):\(entry.value.column): $.controllers.\(entry.key): the storyboard has no controller \"\(entry.key)\" "
+                + "(did you mean \"\(meant)\"?): it is added as a new controller, and \(meant) keeps the storyboard's fields"
+        }
     }
 
     /// `base`'s members with `own`'s laid over them: `controllers` and `segues` id by id (a

@@ -60,6 +60,18 @@ struct StoryboardScenarioTests {
         #expect(scenario.notices == ["custom classes without a registered behaviour get the default one: DetailViewController, MasterViewController"])
     }
 
+    @Test("a controller the scenario names that the storyboard nearly has is a notice naming the one most likely meant")
+    func misspeltController() throws {
+        let scenario = try Self.decode("""
+            { "storyboard": "MasterDetail.storyboard",
+              "controllers": { "DetailViewControler": { "preferredContentSize": [300, 200] } } }
+            """)
+        #expect(scenario.controller("DetailViewController")?.preferredContentSize == nil)
+        let notice = try #require(scenario.notices.last)
+        #expect(notice.hasSuffix("scenario.json:2:43: $.controllers.DetailViewControler: the storyboard has no controller \"DetailViewControler\" "
+            + "(did you mean \"DetailViewController\"?): it is added as a new controller, and DetailViewController keeps the storyboard's fields"), "\(notice)")
+    }
+
     @Test("a window in the scenario spares a storyboard without a known device; a root spares one without an initial controller")
     func scenarioSupplies() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-field-\(UUID().uuidString)")
