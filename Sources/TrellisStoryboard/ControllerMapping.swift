@@ -7,18 +7,36 @@ enum MappedKind: String {
 
 /// One storyboard controller as a scenario controller (SPEC §11's table): its kind, its
 /// children by relationship name (never XML order, except a tab bar's, whose order *is* the
-/// XML's) and embed segues, and the attributes the scenario format has.
+/// XML's) and embed segues, and the attributes the scenario format has. A copy that a storyboard
+/// reference's further use makes has its original's place (docs/decisions.md, *Storyboard
+/// references*).
 struct MappedController {
+    /// One child: a relationship's or a container view's (embed).
+    struct Child {
+        var place: StoryboardLibrary.Place
+        /// The relationship or embed segue that made it the child, for errors.
+        var segue: StoryboardElement
+        /// The storyboard reference the segue reaches the child through, if any.
+        var reference: StoryboardElement?
+        /// The child's scenario id: the place's, or a copy's.
+        var id: String
+        /// A container view's frame in the scene's root view (preview device); nil for a
+        /// relationship's child.
+        var embedFrame: Rect?
+    }
+
     var id: String
     var place: StoryboardLibrary.Place
     var kind: MappedKind
-    /// With the element that made each one a child (a relationship or embed segue), for errors.
-    var children: [(place: StoryboardLibrary.Place, segue: StoryboardElement)] = []
+    var children: [Child] = []
     /// Fields in the order they are written.
     var fields: [(key: String, value: ScenarioJSON)] = []
-    /// Container views: child place → frame in the scene's root view (preview device).
-    var embedded: [(place: StoryboardLibrary.Place, frame: Rect)] = []
     var customClass: String?
+
+    /// The children in container views, with their frames.
+    var embedded: [(id: String, frame: Rect)] {
+        children.compactMap { child in child.embedFrame.map { (child.id, $0) } }
+    }
 }
 
 /// Maps every controller of a library.
@@ -44,30 +62,30 @@ struct ControllerMapping {
         mapped.children = try relationshipChildren(element, kind: mapped.kind, place: place)
         for (key, value) in try attributes(element, file: file) { mapped.fields.append((key, value)) }
         for (child, segue, container) in try embedSegues(place) {
-            mapped.children.append((child, segue))
+            let id = library.names[child.place] ?? ""
             guard let frame = container.frame else {
-                notices.add("container view \(container.element["id"] ?? "?") of \(mapped.id) has no frame: its child \(library.names[child] ?? "?") is placed at the origin")
-                mapped.embedded.append((child, Rect(x: 0, y: 0, width: 0, height: 0)))
+                notices.add("container view \(container.element["id"] ?? "?") of \(mapped.id) has no frame: its child \(id) is placed at the origin")
+                mapped.children.append(.init(place: child.place, segue: segue, reference: child.reference, id: id, embedFrame: Rect(x: 0, y: 0, width: 0, height: 0)))
                 continue
             }
-            mapped.embedded.append((child, frame))
+            mapped.children.append(.init(place: child.place, segue: segue, reference: child.reference, id: id, embedFrame: frame))
         }
         return mapped
     }
 
     /// Children from `kind="relationship"` segues in the controller's own connections.
-    mutating func relationshipChildren(_ element: StoryboardElement, kind: MappedKind, place: StoryboardLibrary.Place) throws(StoryboardError) -> [(place: StoryboardLibrary.Place, segue: StoryboardElement)] {
+    mutating func relationshipChildren(_ element: StoryboardElement, kind: MappedKind, place: StoryboardLibrary.Place) throws(StoryboardError) -> [MappedController.Child] {
         let file = library.files[place.file].path
-        var byName: [String: [(place: StoryboardLibrary.Place, segue: StoryboardElement)]] = [:]
+        var byName: [String: [MappedController.Child]] = [:]
         for segue in element.child("connections")?.children(named: "segue") ?? [] where segue["kind"] == "relationship" {
             let relationship = segue["relationship"] ?? ""
             if kind == .split, relationship == "supplementaryViewController" {
                 throw StoryboardError(element, file: file, "a three-column split (supplementaryViewController) is not simulated yet: refused")
             }
-            guard let child = try library.destination(of: segue, place: place) else {
+            guard let child = try library.reached(by: segue, place: place) else {
                 throw StoryboardError(segue, file: file, "a relationship segue's destination must be a controller")
             }
-            byName[relationship, default: []].append((child, segue))
+            byName[relationship, default: []].append(.init(place: child.place, segue: segue, reference: child.reference, id: library.names[child.place] ?? ""))
         }
         let order: [String]
         switch kind {
@@ -83,7 +101,7 @@ struct ControllerMapping {
     }
 
     /// Embed segues of the scene's container views, with each container view placed.
-    func embedSegues(_ place: StoryboardLibrary.Place) throws(StoryboardError) -> [(StoryboardLibrary.Place, StoryboardElement, SceneGeometry.Placed)] {
+    func embedSegues(_ place: StoryboardLibrary.Place) throws(StoryboardError) -> [(child: (place: StoryboardLibrary.Place, reference: StoryboardElement?), segue: StoryboardElement, container: SceneGeometry.Placed)] {
         let controller = library.controller(place)
         var found: [(StoryboardElement, SceneGeometry.Placed)] = []
         controller.walk { element, ancestors in
@@ -94,9 +112,9 @@ struct ControllerMapping {
             }
             return true
         }
-        var result: [(StoryboardLibrary.Place, StoryboardElement, SceneGeometry.Placed)] = []
+        var result: [(child: (place: StoryboardLibrary.Place, reference: StoryboardElement?), segue: StoryboardElement, container: SceneGeometry.Placed)] = []
         for (segue, container) in found {
-            guard let child = try library.destination(of: segue, place: place) else {
+            guard let child = try library.reached(by: segue, place: place) else {
                 throw StoryboardError(segue, file: library.files[place.file].path, "an embed segue's destination must be a controller")
             }
             result.append((child, segue, container))

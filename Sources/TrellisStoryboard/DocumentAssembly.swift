@@ -30,7 +30,7 @@ struct DocumentAssembly {
         var unregistered: [String] = []
         let members = controllers.map { controller -> ScenarioJSON.Member in
             var fields: [ScenarioJSON.Member] = [.init("kind", .string(controller.kind.rawValue))]
-            let children = controller.children.map { library.names[$0.place] ?? "" }
+            let children = controller.children.map(\.id)
             if !children.isEmpty { fields.append(.init("children", .array(children.map(ScenarioJSON.string)))) }
             if controller.kind == .tab, !children.isEmpty { fields.append(.init("selected", .number(0))) }
             fields += controller.fields.map { ScenarioJSON.Member($0.key, $0.value) }
@@ -56,10 +56,10 @@ struct DocumentAssembly {
     /// with a Swift behaviour sizes its children itself: only the origins are written.
     mutating func embedFields(_ controller: MappedController, behavior: String?) -> [ScenarioJSON.Member] {
         let origins = controller.embedded.map { entry in
-            ScenarioJSON.Member(library.names[entry.place] ?? "", .array([.number(entry.frame.origin.x), .number(entry.frame.origin.y)]))
+            ScenarioJSON.Member(entry.id, .array([.number(entry.frame.origin.x), .number(entry.frame.origin.y)]))
         }
         let sizes = controller.embedded.map { entry in
-            ScenarioJSON.Member(library.names[entry.place] ?? "", .array([.number(entry.frame.size.width), .number(entry.frame.size.height)]))
+            ScenarioJSON.Member(entry.id, .array([.number(entry.frame.size.width), .number(entry.frame.size.height)]))
         }
         let device = library.files[controller.place.file].device.map { "\($0.id) \($0.orientation ?? "portrait")" } ?? "its preview device"
         notices.add("container views of \(controller.id) are placed and sized as on \(device) in Interface Builder; Auto Layout may place them differently")

@@ -59,7 +59,7 @@ extension DocumentAssembly {
             let candidates = candidates()
             guard !candidates.contains(id) else { return id }
             let listed = "(candidates: \(candidates.joined(separator: ", ")))"
-            guard let container = controllers.first(where: { $0.children.contains { library.names[$0.place] == id } }) else {
+            guard let container = controllers.first(where: { $0.children.contains { $0.id == id } }) else {
                 throw StoryboardError(file: main.path, line: 0, column: 0, element: "", message: "--root \(id) is no controller of the storyboard \(listed)")
             }
             throw StoryboardError(file: main.path, line: 0, column: 0, element: "",
@@ -70,7 +70,7 @@ extension DocumentAssembly {
                                       "no initialViewController (instantiated from code?): give --root ID, one of: \(candidates().joined(separator: ", "))")
             }
             switch try library.target(initial, in: 0, from: main.document) {
-            case let .controller(place)?: return library.names[place]
+            case let .controller(place, _)?: return library.names[place]
             case .exit?, nil:
                 throw StoryboardError(main.document, file: main.path, "initialViewController \"\(initial)\" is no controller (a dangling id)")
             }
@@ -79,7 +79,7 @@ extension DocumentAssembly {
 
     /// Controllers no container holds, in file order.
     func candidates() -> [String] {
-        let held = Set(controllers.flatMap { $0.children.map(\.place) })
-        return controllers.filter { !held.contains($0.place) }.map(\.id)
+        let held = Set(controllers.flatMap { $0.children.map(\.id) })
+        return controllers.filter { !held.contains($0.id) }.map(\.id)
     }
 }

@@ -66,20 +66,19 @@ struct SegueMapping {
         ["presentation", "popoverPresentation", "modal", "custom"].contains(kind)
     }
 
-    /// Every performable segue, in file order then XML order, with readable unique ids.
-    mutating func map() throws(StoryboardError) -> [MappedSegue] {
+    /// Every performable segue of `controllers` (the file's, in file order, then the copies a
+    /// storyboard reference's further uses make: each copy's segues as its original's), in XML
+    /// order, with readable unique ids.
+    mutating func map(_ controllers: [MappedController]) throws(StoryboardError) -> [MappedSegue] {
         var found: [(segue: MappedSegue, identifier: String?)] = []
-        for (fileNumber, file) in library.files.enumerated() {
-            for (sceneNumber, scene) in file.scenes.enumerated() where scene.controller.name != "viewControllerPlaceholder" {
-                let place = StoryboardLibrary.Place(file: fileNumber, scene: sceneNumber)
-                var segues: [StoryboardElement] = []
-                scene.segueScope.walk { element, _ in
-                    if element.name == "segue", element["kind"] != "relationship", element["kind"] != "embed" { segues.append(element) }
-                    return element.name != "segue"
-                }
-                for segue in segues {
-                    found.append((try mapSegue(segue, place: place), segue["identifier"].flatMap { $0.isEmpty ? nil : $0 }))
-                }
+        for controller in controllers {
+            var segues: [StoryboardElement] = []
+            library.scene(controller.place).segueScope.walk { element, _ in
+                if element.name == "segue", element["kind"] != "relationship", element["kind"] != "embed" { segues.append(element) }
+                return element.name != "segue"
+            }
+            for segue in segues {
+                found.append((try mapSegue(segue, place: controller.place, from: controller.id), segue["identifier"].flatMap { $0.isEmpty ? nil : $0 }))
             }
         }
         return name(found)
@@ -108,13 +107,12 @@ struct SegueMapping {
         }
     }
 
-    mutating func mapSegue(_ segue: StoryboardElement, place: StoryboardLibrary.Place) throws(StoryboardError) -> MappedSegue {
+    mutating func mapSegue(_ segue: StoryboardElement, place: StoryboardLibrary.Place, from: String) throws(StoryboardError) -> MappedSegue {
         let file = library.files[place.file].path
         let written = segue["kind"] ?? ""
         guard let kind = Self.kind(written) else {
             throw StoryboardError(segue, file: file, "unknown segue kind \"\(written)\"")
         }
-        let from = library.names[place] ?? ""
         let target = try library.destination(of: segue, place: place)
         var mapped = MappedSegue(id: "", kind: kind, from: from, destination: target.flatMap { library.names[$0] })
         if mapped.destination == nil, kind != "unwind" {

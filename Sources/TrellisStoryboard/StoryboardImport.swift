@@ -85,9 +85,10 @@ public struct StoryboardImport: Sendable {
                 controllers.append(try mapping.map(StoryboardLibrary.Place(file: fileNumber, scene: sceneNumber)))
             }
         }
-        try StoryboardStructure(library: library, controllers: controllers).check()
-        var segueMapping = SegueMapping(library: library, notices: mapping.notices)
-        let segues = try segueMapping.map()
+        var structure = StoryboardStructure(library: library, controllers: controllers, notices: mapping.notices)
+        controllers = try structure.resolved()
+        var segueMapping = SegueMapping(library: library, notices: structure.notices)
+        let segues = try segueMapping.map(controllers)
         var assembly = DocumentAssembly(library: library, controllers: controllers, options: options, notices: segueMapping.notices)
         let document = try assembly.document(segues: segues)
         return StoryboardImport(document: document, segues: segues, notices: assembly.notices.lines)

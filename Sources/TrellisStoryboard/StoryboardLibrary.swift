@@ -11,7 +11,9 @@ struct StoryboardLibrary {
 
     /// What an Interface Builder id (a segue's `destination`) stands for.
     enum Target {
-        case controller(Place)
+        /// With the first storyboard reference followed to it, if any: each containment use of
+        /// a reference holds its own instance (docs/decisions.md, *Storyboard references*).
+        case controller(Place, reference: StoryboardElement?)
         /// An `<exit>` placeholder: an unwind segue's target is found at run time.
         case exit
     }
@@ -22,6 +24,8 @@ struct StoryboardLibrary {
     private(set) var files: [StoryboardFile]
     /// Scenario ids of every controller that is not a storyboard reference.
     private(set) var names: [Place: String] = [:]
+    /// The naming that gave `names`, for the copies a reference's further uses make.
+    private(set) var naming = ControllerNaming()
     private var fileIndex: [String: Int]
 
     init(main: StoryboardFile) throws(StoryboardError) {
@@ -34,7 +38,6 @@ struct StoryboardLibrary {
             }
             index += 1
         }
-        var naming = ControllerNaming()
         for (fileNumber, file) in files.enumerated() {
             for (sceneNumber, scene) in file.scenes.enumerated() where scene.controller.name != "viewControllerPlaceholder" {
                 names[Place(file: fileNumber, scene: sceneNumber)] = naming.name(scene.controller)
@@ -79,11 +82,15 @@ struct StoryboardLibrary {
         var file = file
         var id = id
         var element = element
+        var reference: StoryboardElement?
         // Each step follows one reference; more steps than files means they go round.
         for _ in 0...(files.count + 1) {
             if let scene = files[file].sceneIndex[id] {
                 let controller = files[file].scenes[scene].controller
-                guard controller.name == "viewControllerPlaceholder" else { return .controller(Place(file: file, scene: scene)) }
+                guard controller.name == "viewControllerPlaceholder" else {
+                    return .controller(Place(file: file, scene: scene), reference: reference)
+                }
+                reference = reference ?? controller
                 (file, id) = try referenced(by: controller, in: file)
                 element = controller
                 continue
@@ -130,12 +137,18 @@ struct StoryboardLibrary {
 
     /// The controller a segue's `destination` names, references followed; nil for an exit.
     func destination(of segue: StoryboardElement, place: StoryboardLibrary.Place) throws(StoryboardError) -> StoryboardLibrary.Place? {
+        try reached(by: segue, place: place)?.place
+    }
+
+    /// The controller a segue's `destination` names and the storyboard reference (in the
+    /// segue's file) it is reached through, if any; nil for an exit.
+    func reached(by segue: StoryboardElement, place: StoryboardLibrary.Place) throws(StoryboardError) -> (place: Place, reference: StoryboardElement?)? {
         let file = files[place.file].path
         guard let id = segue["destination"], !id.isEmpty else {
             throw StoryboardError(segue, file: file, "a segue without a destination")
         }
         switch try target(id, in: place.file, from: segue) {
-        case let .controller(target)?: return target
+        case let .controller(target, reference)?: return (target, reference)
         case .exit?: return nil
         case nil: throw StoryboardError(segue, file: file, "destination \"\(id)\" is no element of \(file) (a dangling id)")
         }

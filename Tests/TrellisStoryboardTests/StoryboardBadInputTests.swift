@@ -131,6 +131,60 @@ struct StoryboardBadInputTests {
         #expect(error.message == "viewController1 is already the child of navigationController1: a controller has one container")
     }
 
+    @Test("a controller held by two containers through references is copied; held by one directly and one through a reference, the direct one keeps it")
+    func twoParentsThroughReferences() throws {
+        let xml = Storyboards.document([
+            Storyboards.scene("navigationController", id: "A", #"<connections><segue destination="C" kind="relationship" relationship="rootViewController" id="s1"/></connections>"#),
+            Storyboards.scene("navigationController", id: "B", #"<connections><segue destination="R" kind="relationship" relationship="rootViewController" id="s2"/></connections>"#),
+            Storyboards.scene("viewControllerPlaceholder", id: "R", attributes: #" referencedIdentifier="Shared""#),
+            Storyboards.scene("viewController", id: "C", attributes: #" storyboardIdentifier="Shared""#),
+        ].joined(separator: "\n"))
+        #expect(try Storyboards.refusal(xml, options: StoryboardImportOptions(root: .named("navigationController1"))) == nil)
+    }
+
+    @Test("references used twice at every level copy without bound: refused past the bound, at the reference's segue")
+    func referenceCopiesBounded() throws {
+        let levels = 16
+        let scenes = (0..<levels).map { level in
+            Storyboards.scene("tabBarController", id: "T\(level)", attributes: #" storyboardIdentifier="L\#(level)""#, level == levels - 1 ? "" : #"""
+                <connections>
+                    <segue destination="R\#(level)a" kind="relationship" relationship="viewControllers" id="s\#(level)a"/>
+                    <segue destination="R\#(level)b" kind="relationship" relationship="viewControllers" id="s\#(level)b"/>
+                </connections>
+                """#)
+                + (level == levels - 1 ? "" : "\n" + Storyboards.scene("viewControllerPlaceholder", id: "R\(level)a", attributes: #" referencedIdentifier="L\#(level + 1)""#)
+                    + "\n" + Storyboards.scene("viewControllerPlaceholder", id: "R\(level)b", attributes: #" referencedIdentifier="L\#(level + 1)""#))
+        }
+        let error = try #require(try Storyboards.refusal(Storyboards.document(initial: "T0", scenes.joined(separator: "\n"))))
+        #expect(error.element == "segue")
+        #expect(error.message.hasPrefix("the storyboard reference R"))
+        #expect(error.message.contains("would copy more than 10000 controllers in all"))
+    }
+
+    @Test("a cycle through a reference's further use is refused naming the reference")
+    func cycleThroughReference() throws {
+        let xml = Storyboards.document(initial: "T", [
+            Storyboards.scene("tabBarController", id: "T", #"<connections><segue destination="R1" kind="relationship" relationship="viewControllers" id="s1"/><segue destination="U" kind="relationship" relationship="viewControllers" id="s2"/></connections>"#),
+            Storyboards.scene("viewControllerPlaceholder", id: "R1", attributes: #" referencedIdentifier="Nav""#),
+            Storyboards.scene("navigationController", id: "U", attributes: #" storyboardIdentifier="Mid""#, #"<connections><segue destination="R2" kind="relationship" relationship="rootViewController" id="s3"/></connections>"#),
+            Storyboards.scene("viewControllerPlaceholder", id: "R2", attributes: #" referencedIdentifier="Nav""#),
+            Storyboards.scene("navigationController", id: "N", attributes: #" storyboardIdentifier="Nav""#, #"<connections><segue destination="R3" kind="relationship" relationship="rootViewController" id="s4"/></connections>"#),
+            Storyboards.scene("viewControllerPlaceholder", id: "R3", attributes: #" referencedIdentifier="Up""#),
+            Storyboards.scene("navigationController", id: "V", attributes: #" storyboardIdentifier="Up""#, #"<connections><segue destination="R4" kind="relationship" relationship="rootViewController" id="s5"/></connections>"#),
+            Storyboards.scene("viewControllerPlaceholder", id: "R4", attributes: #" referencedIdentifier="Mid""#),
+        ].joined(separator: "\n"))
+        let error = try #require(try Storyboards.refusal(xml))
+        #expect(error.element == "segue")
+        #expect(error.message.hasPrefix("relationship cycle"))
+        #expect(error.message.hasPrefix("relationship cycle through the storyboard reference R2 ("))
+        #expect(error.message.hasSuffix("Bad.storyboard:\(try Self.line(of: "R2", in: xml))): Mid → Nav → Up → Mid"))
+    }
+
+    /// The line of the scene element with id `id` in `xml`, from 1.
+    static func line(of id: String, in xml: String) throws -> Int {
+        try #require(xml.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.contains(#"id="\#(id)""#) }) + 1
+    }
+
     @Test("a reference to a storyboard that is not in the folder, at the placeholder")
     func missingReference() throws {
         let xml = Storyboards.document([

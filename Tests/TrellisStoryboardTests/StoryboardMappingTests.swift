@@ -54,6 +54,30 @@ struct StoryboardMappingTests {
         #expect(document["window"]?["traits"]?["displayScale"] == .number(3))
     }
 
+    @Test("two tabs holding references to one storyboard: each holds its own copy of the referenced controller and what it holds, with its segues")
+    func referenceUsedTwice() throws {
+        let imported = try Storyboards.read("SharedTabs")
+        let document = imported.document
+        // The file's controllers first, then the copy the second tab's reference makes, named as
+        // one more controller of its kind.
+        #expect(document["controllers"]?.keys == ["tabBarController1", "Home", "navigationController1", "AccountViewController", "Profile",
+                                                  "navigationController2", "AccountViewController2"])
+        #expect(document.controller("tabBarController1", "children")?.strings == ["navigationController1", "navigationController2", "Home"])
+        #expect(document.controller("navigationController1", "kind") == .string("navigation"))
+        #expect(document.controller("navigationController2", "kind") == .string("navigation"))
+        #expect(document.controller("navigationController1", "children")?.strings == ["AccountViewController"])
+        #expect(document.controller("navigationController2", "children")?.strings == ["AccountViewController2"])
+        #expect(document.controller("AccountViewController2", "kind") == .string("view"))
+        // The copy's segue is its original's: the identifier, now shared, is qualified by source.
+        #expect(imported.segueLines == [
+            "AccountViewController.profile show AccountViewController -> Profile",
+            "AccountViewController2.profile show AccountViewController2 -> Profile",
+        ])
+        #expect(imported.notices.contains { $0.hasPrefix("tabBarController1 holds its own instance of the storyboard reference Ref-sH-p02 (") && $0.hasSuffix("copied navigationController1 as navigationController2, AccountViewController as AccountViewController2") })
+        // Stable: read again, the same document.
+        #expect(try Storyboards.read("SharedTabs").document == document)
+    }
+
     @Test("popovers: a view's frame in the root view's coordinates, a bar button item's stand-in rect; a form sheet styled on the segue; unwind")
     func popoversAndModal() throws {
         let imported = try Storyboards.read("Popovers")

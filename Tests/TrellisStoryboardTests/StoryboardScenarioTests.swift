@@ -190,4 +190,16 @@ struct StoryboardScenarioTests {
         #expect(Self.lines(run, step: 1, kinds: ["show", "push"]) == ["BookList show(BookViewController~1)", "navigationController2 push(BookViewController~1)"])
         #expect(Self.lines(run, step: 2, kinds: ["show", "push"]) == ["BookList show(BookViewController~2)", "navigationController2 push(BookViewController~2)"])
     }
+
+    @Test("two tabs holding references to one storyboard: selecting the second tab gives the appearance callbacks to its own copy")
+    func referenceUsedTwice() async throws {
+        let run = try await ScenarioRunner.run(try Self.decode(#"{ "storyboard": "SharedTabs.storyboard", "steps": [ { "select": { "tab": "tabBarController1", "index": 1 } }, { "performSegue": "AccountViewController2.profile" } ] }"#))
+        #expect(run.failures.isEmpty)
+        let appeared = Self.lines(run, step: 1, kinds: ["viewDidAppear"])
+        #expect(appeared.contains { $0.hasPrefix("navigationController2 ") })
+        #expect(appeared.contains { $0.hasPrefix("AccountViewController2 ") })
+        #expect(!appeared.contains { $0.hasPrefix("navigationController1 ") || $0.hasPrefix("AccountViewController ") })
+        #expect(Self.lines(run, step: 1, kinds: ["viewDidDisappear"]).contains { $0.hasPrefix("navigationController1 ") })
+        #expect(Self.lines(run, step: 2, kinds: ["show", "push"]) == ["AccountViewController2 show(Profile~1)", "navigationController2 push(Profile~1)"])
+    }
 }
