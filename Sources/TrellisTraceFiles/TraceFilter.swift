@@ -62,8 +62,10 @@ public struct TraceFilter: Sendable {
         }
         if let steps {
             let present = Set(events.map(\.step))
-            if !steps.contains(where: present.contains) {
-                let asked = steps.count == 1 ? "step \(steps.lowerBound)" : "step in \(steps.lowerBound)-\(steps.upperBound)"
+            // The trace's steps against the range (a range typed as 100-9223372036854775807 is
+            // not walked, nor counted: its count would not fit in an Int).
+            if !present.contains(where: steps.contains) {
+                let asked = steps.lowerBound == steps.upperBound ? "step \(steps.lowerBound)" : "step in \(steps.lowerBound)-\(steps.upperBound)"
                 return "no \(asked) in the trace (its steps: \(Self.ranges(present)); 0 is the initial layout, and an expect step has no events)"
             }
         }
