@@ -40,6 +40,9 @@ struct TraceCollection {
     private var collecting = 0
     private var waitingForCollections: [CheckedContinuation<Void, Never>] = []
 
+    /// Whether a collection of owed answers is underway.
+    var isCollecting: Bool { collecting > 0 }
+
     /// A collection of owed answers begins.
     mutating func collectionBegins() {
         collecting += 1
@@ -66,6 +69,16 @@ struct TraceCollection {
     /// `node` was sent a TRACE-REQUEST (reply key `key`) at the end of `step`.
     mutating func asked(_ node: String, key: String, step: Int) {
         owed[node, default: []].append((key, step))
+        everAsked.insert(node)
+    }
+
+    /// The workers sent a TRACE-REQUEST at least once.
+    private var everAsked = Set<String>()
+
+    /// Whether `node` was ever asked for its trace: a node interrupted before it was has
+    /// nothing missing.
+    func wasAsked(_ node: String) -> Bool {
+        everAsked.contains(node)
     }
 
     /// The answers `node` owes, oldest first; they are no longer owed.
@@ -161,14 +174,17 @@ extension DistributedRun {
     /// a node whose answers stop short of the last step that ended is a fault line saying what
     /// the trace has of it and lacks.
     package func eventsReceived() async -> [TraceEvent] {
-        // The run's own collection (a node it found gone) may be reading answers it took.
-        await withCheckedContinuation { traces.whenCollected($0) }
+        // The run's own collection (a node it found gone, the merge at an expect step or at the
+        // end) may be reading answers it took, across suspensions: each node's collection, and
+        // the merge, wait until none is underway.
         for node in workers where !traces.refused.contains(node) {
             await collectOwed(by: node, waiting: false)
-            if traces.missingFrom(node) <= stepsEnded, !traces.lacksNamed.contains(node) {
+            // Only a node asked for its trace is judged (one interrupted in its set-up was not).
+            if traces.wasAsked(node), traces.missingFrom(node) <= stepsEnded, !traces.lacksNamed.contains(node) {
                 await traceMissing("node \(node)'s trace did not all arrive before the run was interrupted: \(traces.holdings(of: node))")
             }
         }
+        await untilNoCollection()
         return TraceMerge.merge([recorder.events] + workers.map { traces.events[$0] ?? [] })
     }
 
@@ -203,6 +219,14 @@ extension DistributedRun {
         return key
     }
 
+    /// Returns once no collection of owed answers is underway (at once when none is); the
+    /// check is made again after each wait, since another may have begun first.
+    private func untilNoCollection() async {
+        while traces.isCollecting {
+            await withCheckedContinuation { traces.whenCollected($0) }
+        }
+    }
+
     /// Takes now, waiting as `mergedEvents` does, what `node` was asked for so far: for a test
     /// that kills it once the conductor holds its answers (`DistributedOptions.afterEachStep`).
     package func takeTraceOwed(by node: String) async {
@@ -214,6 +238,10 @@ extension DistributedRun {
     /// answer that did not come whole, the later ones are taken only as far as they arrived.
     func collectOwed(by node: String, waiting: Bool) async {
         var waiting = waiting
+        // One collection at a time: what another reads across its suspensions is not yet in
+        // `traces`, and a caller judges what is missing from what its collection left there
+        // (the run's end, a node found gone, an interrupted run's `eventsReceived`).
+        await untilNoCollection()
         traces.collectionBegins()
         defer { traces.collectionEnded() }
         for answer in traces.takeOwed(of: node) {
