@@ -273,11 +273,14 @@ struct RunCommand: BehaviorCommand {
     /// once.
     private func finishInterrupted(_ loaded: Scenario, run: DistributedRun, signal number: Int32) async -> Never {
         await InterruptHandling.finish(signal: number) {
-            // The nodes started by hand are told goodbye while the ones it started stop.
-            async let byHand = run.tellStartedByHandGoodbye()
-            await run.spawned.stopAll()
-            let (told, acknowledged) = await byHand
+            // What arrived is taken first (the shutdown drops what was not read), while the
+            // nodes it started stop; then the nodes started by hand are told goodbye, and the
+            // run is shut down (its own end leaves that to this handler), once.
+            async let stopped: Void = run.spawned.stopAll()
             let events = await run.eventsReceived()
+            let (told, acknowledged) = await run.tellStartedByHandGoodbye()
+            await stopped
+            await run.shutdown()
             let nodes = DistributedRun.interruptedNodes(spawned: run.spawned.count, toldByHand: told, acknowledged: acknowledged)
             tellInterrupted(loaded, events: events, live: nil, signal: number, nodes: nodes)
         }

@@ -46,6 +46,12 @@ package actor DistributedRun {
     private var startFailure: String?
     /// The reply key of each node's goodbye, during the shutdown.
     private var goodbyeKeys: [String: String] = [:]
+    /// The shutdown underway or done: every caller awaits this one (an interrupted conductor's
+    /// and the run's own end), none returns before it is done.
+    private var shuttingDown: Task<Void, Never>?
+    /// Nodes started by hand that acknowledged an interrupted conductor's goodbye
+    /// (`tellStartedByHandGoodbye`): the shutdown does not tell them again.
+    private var acknowledgedByHand = Set<String>()
     /// Workers that connected with another node's CURVE key, and whose key that is.
     private var keyHolders: [String: String] = [:]
     /// Strangers that greeted once the run was set up, refused and told goodbye then: the
@@ -764,6 +770,17 @@ package actor DistributedRun {
     /// (`goodbyeTimeout`): nodes that do not answer cost the shutdown that deadline once, not
     /// once each.
     package func shutdown() async {
+        if let shuttingDown {
+            await shuttingDown.value
+            return
+        }
+        let task = Task { await self.shutDownOnce() }
+        shuttingDown = task
+        await task.value
+    }
+
+    /// `shutdown`'s work, done once.
+    private func shutDownOnce() async {
         guard lifecycle.phase != .shutDown else { return }
         lifecycle.shutDown()
         let deadline = ContinuousClock.now.advanced(by: options.goodbyeTimeout)
@@ -771,7 +788,7 @@ package actor DistributedRun {
         // none outlives the run (TWP/1 §9.8).
         var acknowledgements: [(node: String, key: String)] = toldStrangers.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         for node in await nodesToTellGoodbye() {
-            if transport.isGone(node) { continue }
+            if transport.isGone(node) || acknowledgedByHand.contains(node) { continue }
             let correlation = takeCorrelation()
             let key = Self.replyKey(node, correlation)
             awaitedReplies.insert(key)
@@ -867,7 +884,7 @@ package actor DistributedRun {
     /// and those that acknowledged; none when the shutdown had begun (it tells them itself) or
     /// the conductor does not listen yet (nothing can be sent).
     package func tellStartedByHandGoodbye() async -> (told: [String], acknowledged: [String]) {
-        guard lifecycle.phase != .shutDown, endpoints[placement.conductor] != nil else { return ([], []) }
+        guard shuttingDown == nil, lifecycle.phase != .shutDown, endpoints[placement.conductor] != nil else { return ([], []) }
         let deadline = ContinuousClock.now.advanced(by: options.goodbyeTimeout)
         let notGreetedDeadline = min(deadline, ContinuousClock.now.advanced(by: Self.notGreetedGoodbyeWait))
         var waits: [(node: String, key: String, until: ContinuousClock.Instant)] = []
@@ -887,6 +904,7 @@ package actor DistributedRun {
             if left > .zero, await control.wait(for: wait.key, timeout: left) != nil { acknowledged.append(wait.node) }
             awaitedReplies.remove(wait.key)
         }
+        acknowledgedByHand.formUnion(acknowledged)
         return (waits.map(\.node), acknowledged)
     }
 
@@ -921,12 +939,21 @@ package actor DistributedRun {
         do {
             try await start()
             let result = try await run()
-            await shutdown()
+            await shutdownUnlessInterrupted()
             return result
         } catch {
-            await shutdown()
+            await shutdownUnlessInterrupted()
             throw error
         }
+    }
+
+    /// The run's own shutdown, unless a signal interrupted the conductor: then its handler shuts
+    /// the run down once it has taken what arrived (`eventsReceived`; the shutdown drops what
+    /// was not read) and told the nodes started by hand goodbye (the shutdown would end those
+    /// waits).
+    private func shutdownUnlessInterrupted() async {
+        guard spawned.interruptingSignal == nil else { return }
+        await shutdown()
     }
 
     /// One whole run: start, run, shut down (also when something fails).

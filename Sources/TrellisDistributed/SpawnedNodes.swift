@@ -25,7 +25,15 @@ package final class SpawnedNodes: Sendable {
         contents.withLock { $0.interruptingSignal = $0.interruptingSignal ?? signal }
     }
 
-    func add(_ process: NodeProcess) { contents.withLock { $0.processes.append(process) } }
+    /// Keeps `process` to stop with the others; one started after an interruption (the run's
+    /// set-up went on meanwhile) is stopped at once: `stopAll` may have looked already.
+    func add(_ process: NodeProcess) {
+        let late = contents.withLock { contents -> Bool in
+            contents.processes.append(process)
+            return contents.interruptingSignal != nil
+        }
+        if late { process.stop() }
+    }
 
     /// How many node processes the run started so far (an interrupted run says it stopped
     /// them only when it started any).
