@@ -26,12 +26,22 @@ struct ConductorNaming: Sendable, Equatable {
         var answerOn: [String]
     }
 
+    /// Whether a SETUP for node `node` from `sender` can show a mistake at all, before the
+    /// scenario it brings is read to learn the run's conductor (a whole decode: a correctly
+    /// named node's SETUP is not decoded twice, nor is anybody's for another node).
+    func mayBeMistaken(setupFrom sender: String, for node: String, name: String) -> Bool {
+        guard node == name else { return false }
+        if let told, told != sender { return true }
+        return greeted[sender] == nil && !greeted.isEmpty
+    }
+
     /// The mistake a SETUP for node `node` from `sender` shows, or nil. `runConductor`: the
-    /// conductor of the scenario the SETUP brings (nil: it does not decode); `peers`: the SETUP's
+    /// conductor of the scenario the SETUP brings (nil: it does not decode), asked only when the
+    /// cheap conditions (`mayBeMistaken`) hold; `peers`: the SETUP's
     /// list of the run's nodes. Only a SETUP from the run's own conductor, for this node
     /// (`name`), names a mistake: anybody else's is refused as before (ERROR 6, nothing changes).
-    func mistake(setupFrom sender: String, for node: String, name: String, runConductor: String?, peers: [WirePeer]) -> Mistake? {
-        guard node == name, runConductor == sender else { return nil }
+    func mistake(setupFrom sender: String, for node: String, name: String, runConductor: () -> String?, peers: [WirePeer]) -> Mistake? {
+        guard mayBeMistaken(setupFrom: sender, for: node, name: name), runConductor() == sender else { return nil }
         // The greeted names that are not nodes of the run: the one the conductor was greeted under.
         let runNodes = Set(peers.map(\.node))
         let strangers = greeted.keys.filter { !runNodes.contains($0) }.sorted()
@@ -39,7 +49,12 @@ struct ConductorNaming: Sendable, Equatable {
         let misgreeted = strangers.filter { greeted[$0] == senderEndpoint }
         let candidates = misgreeted.isEmpty ? strangers : misgreeted
         if let told, told != sender {
-            let stream = greeted[sender] != nil ? [sender] : greeted[told] != nil ? [told] : candidates
+            // The stream that reached the conductor: the one named after it, else the one under
+            // the told name if that is where the conductor listens (a --conductor naming another
+            // node of the run must not send the refusal to that node), else one greeted under a
+            // name the run does not have at the conductor's endpoint; none: the inbox.
+            let stream = greeted[sender] != nil ? [sender]
+                : greeted[told] != nil && greeted[told] == senderEndpoint ? [told] : misgreeted
             return Mistake(
                 text: "node \(name) was told its conductor is \(told), but the run's conductor is \(sender): SETUP from \(sender) refused (start the node with --conductor \(sender) and --peer \(sender)=ENDPOINT)",
                 answerOn: stream)

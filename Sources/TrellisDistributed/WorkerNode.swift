@@ -292,7 +292,7 @@ package actor WorkerNode {
         correlation: UInt64
     ) async {
         if conductor == nil, let mistake = naming.mistake(
-            setupFrom: peer, for: node, name: name, runConductor: Self.conductor(of: scenarioJSON, from: peer, registry: registry), peers: peers) {
+            setupFrom: peer, for: node, name: name, runConductor: { Self.conductor(of: scenarioJSON, from: peer, registry: registry) }, peers: peers) {
             await refuseMisnamed(mistake, from: peer, correlation: correlation)
             return
         }

@@ -10,7 +10,28 @@ struct ConductorNamingTests {
 
     static func mistake(told: String?, greeted: [String: String], from sender: String = "main", for node: String = "b",
                         runConductor: String? = "main") -> ConductorNaming.Mistake? {
-        ConductorNaming(told: told, greeted: greeted).mistake(setupFrom: sender, for: node, name: "b", runConductor: runConductor, peers: peers)
+        ConductorNaming(told: told, greeted: greeted).mistake(setupFrom: sender, for: node, name: "b", runConductor: { runConductor }, peers: peers)
+    }
+
+    @Test("a SETUP that cannot show a mistake is not decoded: a node named rightly, or a SETUP for another node")
+    func noDecodeWithoutAPossibleMistake() {
+        let naming = ConductorNaming(told: "main", greeted: ["main": "ipc:///run/main.sock"])
+        var decoded = 0
+        #expect(naming.mistake(setupFrom: "main", for: "b", name: "b", runConductor: { decoded += 1; return "main" }, peers: Self.peers) == nil)
+        let wrong = ConductorNaming(told: "wrong", greeted: ["main": "ipc:///run/main.sock"])
+        #expect(wrong.mistake(setupFrom: "main", for: "c", name: "b", runConductor: { decoded += 1; return "main" }, peers: Self.peers) == nil)
+        #expect(decoded == 0)
+        #expect(wrong.mistake(setupFrom: "main", for: "b", name: "b", runConductor: { decoded += 1; return "main" }, peers: Self.peers) != nil)
+        #expect(decoded == 1)
+    }
+
+    @Test("--conductor naming another node of the run: the refusal goes through the inbox, never to that node")
+    func anotherNodeNamedConductor() {
+        let peers = Self.peers + [WirePeer(node: "c", endpoint: "ipc:///run/c.sock", publicKey: "")]
+        let naming = ConductorNaming(told: "c", greeted: ["c": "ipc:///run/c.sock"])
+        let mistake = naming.mistake(setupFrom: "main", for: "b", name: "b", runConductor: { "main" }, peers: peers)
+        #expect(mistake?.answerOn == [])
+        #expect(mistake?.text.hasPrefix("node b was told its conductor is c, but the run's conductor is main") == true)
     }
 
     @Test func aConductorNamedRightlyIsNoMistake() {
