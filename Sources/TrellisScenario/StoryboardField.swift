@@ -47,6 +47,10 @@ enum StoryboardField {
         return (JSONNode(.object(merge(base, own)), line: root.line, column: root.column), notices)
     }
 
+    /// The most controllers a scenario may add to its storyboard's for each to be checked for a
+    /// misspelling (`likelyMisspelt`).
+    static let maximumGuesses = 20
+
     /// A controller the scenario names that the storyboard does not have, but nearly does: most
     /// likely a misspelt id, which adds a new controller while the one meant keeps the
     /// storyboard's fields (a notice: a scenario may add controllers of its own).
@@ -54,8 +58,11 @@ enum StoryboardField {
         guard case let .object(named)? = own.first(where: { $0.key == "controllers" })?.value.value,
               case let .object(imported)? = base.first(where: { $0.key == "controllers" })?.value.value else { return [] }
         let ids = Set(imported.map(\.key))
-        return named.compactMap { entry in
-            guard !ids.contains(entry.key), let meant = NearestName.of(entry.key, among: ids) else { return nil }
+        let added = named.filter { !ids.contains($0.key) }
+        // A scenario that adds many controllers means to; and each guess reads every id.
+        guard added.count <= maximumGuesses else { return [] }
+        return added.compactMap { entry in
+            guard let meant = NearestName.of(entry.key, among: ids) else { return nil }
             return "\(file):\(entry.value.line):\(entry.value.column): $.controllers.\(entry.key): the storyboard has no controller \"\(entry.key)\" "
                 + "(did you mean \"\(meant)\"?): it is added as a new controller, and \(meant) keeps the storyboard's fields"
         }
