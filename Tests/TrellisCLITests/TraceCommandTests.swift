@@ -2,16 +2,17 @@ import Foundation
 import Testing
 import TrellisTestSupport
 
+/// Records `Examples/<example>` with `trellis run --trace` as `name` in `directory`; its path.
+func record(_ example: String, in directory: URL, name: String) async throws -> String {
+    let path = directory.appendingPathComponent(name).path
+    let outcome = try await runTrellis(["run", "Examples/\(example)", "--trace", path])
+    #expect(outcome.status == 0)
+    return path
+}
+
 /// `trellis trace …` as a user runs it.
 @Suite("trellis trace")
 struct TraceCommandTests {
-    func record(_ example: String, in directory: URL, name: String) async throws -> String {
-        let path = directory.appendingPathComponent(name).path
-        let outcome = try await runTrellis(["run", "Examples/\(example)", "--trace", path])
-        #expect(outcome.status == 0)
-        return path
-    }
-
     @Test func showFollowMergeAndDiff() async throws {
         let directory = try scratchDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -7,13 +7,6 @@ import TrellisTestSupport
 /// files, filter values that match nothing.
 @Suite("trellis trace: files of one run, damage, filters that match nothing")
 struct TraceInputTests {
-    func record(_ example: String, in directory: URL, name: String) async throws -> String {
-        let path = directory.appendingPathComponent(name).path
-        let outcome = try await runTrellis(["run", "Examples/\(example)", "--trace", path])
-        #expect(outcome.status == 0)
-        return path
-    }
-
     /// The run id a JSON Lines 1.1 file's header line names.
     func runID(_ path: String) throws -> String {
         let header = try #require(try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").first)
