@@ -31,6 +31,9 @@ public enum FileBytes {
         case text
         /// A binary file that starts with these bytes (a compact capture's magic), else text.
         case textUnlessItStartsWith([UInt8])
+        /// Text; a file that starts with these bytes is refused as soon as they are read, with
+        /// `saying` as the reason (a scenario reader given a compact capture).
+        case textRefusingAStart([UInt8], saying: String)
     }
 
     /// The file's bytes; more than `limit` are refused (a storyboard's reader asks for less),
@@ -77,6 +80,9 @@ public enum FileBytes {
             if failed {
                 throw ReadError(description: errno == EISDIR ? "is a directory, not a file" : "cannot be read")
             }
+            if let refusal = nulls.refusedStart(of: bytes, ended: count == 0) {
+                throw ReadError(description: refusal)
+            }
             if let offset = nulls.firstNull(in: bytes, ended: count == 0) {
                 throw ReadError(description: "holds a NUL byte (byte \(offset + 1)): it is not a text file")
             }
@@ -96,13 +102,23 @@ private struct NullCheck {
     /// Whether NUL bytes are refused; nil: not known until the file's first bytes are.
     private var refuses: Bool?
     private let magic: [UInt8]
+    /// A start that refuses the file, with its reason; nil once the start was looked at.
+    private var refusedStart: (bytes: [UInt8], reason: String)?
 
     init(_ content: FileBytes.Content) {
         switch content {
         case .any: refuses = false; magic = []
         case .text: refuses = true; magic = []
         case let .textUnlessItStartsWith(prefix): refuses = nil; magic = prefix
+        case let .textRefusingAStart(prefix, saying: reason): refuses = true; magic = []; refusedStart = (prefix, reason)
         }
+    }
+
+    /// The reason the file is refused for how it starts, once enough of it is read to know.
+    mutating func refusedStart(of bytes: [UInt8], ended: Bool) -> String? {
+        guard let start = refusedStart, bytes.count >= start.bytes.count || ended else { return nil }
+        refusedStart = nil
+        return bytes.starts(with: start.bytes) ? start.reason : nil
     }
 
     /// The offset of the first NUL byte in `bytes` that is refused; `ended`: nothing more comes.

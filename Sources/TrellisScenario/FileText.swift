@@ -1,4 +1,5 @@
 import TrellisJSON
+import TrellisTraceFiles
 
 /// Reading a whole text file with an error that says which file and why. Streamed
 /// (`FileBytes`), so a pipe or process substitution reads like a file.
@@ -7,10 +8,17 @@ enum FileText {
         var description: String
     }
 
+    /// Text, where a compact capture (named where a scenario is wanted, `run t.trellis`) is
+    /// said to be a trace as soon as its magic is read, as a JSON Lines trace is.
+    private static func scenarioText(_ path: String) -> FileBytes.Content {
+        .textRefusingAStart(CompactCaptureFormat.magic,
+                            saying: "this is a compact trace capture, not a scenario: a trace is shown with `trace show \(path)`")
+    }
+
     static func read(_ path: String) throws(ReadError) -> String {
         let bytes: [UInt8]
         do {
-            bytes = try FileBytes.read(path, content: .text)
+            bytes = try FileBytes.read(path, content: scenarioText(path))
         } catch {
             throw ReadError(description: error.description)
         }
@@ -23,7 +31,7 @@ enum FileText {
     static func bytes(_ path: String) throws(ReadError) -> [UInt8] {
         let bytes: [UInt8]
         do {
-            bytes = try FileBytes.read(path, content: .text)
+            bytes = try FileBytes.read(path, content: scenarioText(path))
         } catch {
             throw ReadError(description: error.description)
         }

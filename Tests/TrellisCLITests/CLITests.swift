@@ -104,6 +104,20 @@ struct CLITests {
         }
     }
 
+    @Test("run or validate of a compact capture says it is a trace and how to show it, not that it holds a NUL byte; exit 2")
+    func runACompactCapture() async throws {
+        let directory = try scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let trace = directory.appendingPathComponent("t.trellis").path
+        #expect(try await runTrellis(["run", "Examples/suppression-middle.json", "--trace", trace]).status == 0)
+        for command in ["run", "validate"] {
+            let outcome = try await runTrellis([command, trace])
+            #expect(outcome.status == 2)
+            #expect(outcome.stdout.isEmpty)
+            #expect(outcome.stderr == "error: \(trace): this is a compact trace capture, not a scenario: a trace is shown with `trace show \(trace)`\n", "\(command)")
+        }
+    }
+
     @Test("run of a missing file exits 2 naming it")
     func runMissingFile() async throws {
         let outcome = try await runTrellis(["run", "/nonexistent/trellis-scenario.json"])
