@@ -80,6 +80,7 @@ struct ImportCommand: BehaviorCommand {
             throw ExitCode(2)
         }
         for notice in imported.notices { StandardError.write("notice: \(notice)") }
+        if !segues, let advice = imported.profileAdvice { StandardError.write("notice: \(advice)") }
         var output = OutputBuffer()
         if segues {
             for line in imported.segueLines { output.line(line) }

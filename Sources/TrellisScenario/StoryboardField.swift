@@ -43,7 +43,8 @@ enum StoryboardField {
         let document = imported.document.node
         guard case let .object(base) = document.value else { return (root, imported.notices) }
         let own = members.filter { $0.key != "storyboard" }
-        let notices = imported.notices + likelyMisspelt(own, base, file: file)
+        let profileAdvice = own.contains { $0.key == "profile" } ? [] : imported.profileAdvice.map { [$0] } ?? []
+        let notices = imported.notices + profileAdvice + likelyMisspelt(own, base, file: file)
         return (JSONNode(.object(merge(base, own)), line: root.line, column: root.column), notices)
     }
 

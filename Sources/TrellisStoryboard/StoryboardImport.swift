@@ -64,6 +64,10 @@ public struct StoryboardImport: Sendable {
     public var segues: [MappedSegue]
     /// What the document stands in for, for standard error.
     public var notices: [String]
+    /// A notice for a scenario that names no `"profile"` (`trellis import` prints none): the
+    /// storyboard was saved by an Xcode whose apps present with iOS 13's defaults, and it
+    /// presents. Nil otherwise.
+    public var profileAdvice: String?
 
     /// Reads the storyboard at `path` (and the storyboards it references, from its folder).
     public static func read(path: String, options: StoryboardImportOptions = StoryboardImportOptions()) throws(StoryboardError) -> StoryboardImport {
@@ -91,7 +95,8 @@ public struct StoryboardImport: Sendable {
         let segues = try segueMapping.map(controllers)
         var assembly = DocumentAssembly(library: library, controllers: controllers, options: options, notices: segueMapping.notices)
         let document = try assembly.document(segues: segues)
-        return StoryboardImport(document: document, segues: segues, notices: assembly.notices.lines)
+        return StoryboardImport(document: document, segues: segues, notices: assembly.notices.lines,
+                                profileAdvice: PresentationEra.advice(main, segues: segues))
     }
 
     /// `--segues`: one line per segue, `ID KIND FROM -> DESTINATION` (`(run time)` for an unwind).

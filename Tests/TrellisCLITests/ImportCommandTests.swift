@@ -29,6 +29,17 @@ struct ImportCommandTests {
         #expect(run.stdoutLines.contains { $0.contains("splitViewController1") })
     }
 
+    @Test("a storyboard of Xcode 11 or later that presents is imported with a notice to name the ios13 profile (not with --segues)")
+    func profileNotice() async throws {
+        let outcome = try await runTrellis(["import", Self.folder + "Popovers.storyboard"])
+        #expect(outcome.status == 0, "stderr: \(outcome.stderr)")
+        #expect(try object(outcome)["profile"] == nil)
+        #expect(outcome.stderr.contains("notice: \(Self.folder)Popovers.storyboard was saved by Xcode 11 or later (toolsVersion 21701)"), "\(outcome.stderr)")
+        let listing = try await runTrellis(["import", Self.folder + "Popovers.storyboard", "--segues"])
+        #expect(listing.status == 0)
+        #expect(!listing.stderr.contains("profile"))
+    }
+
     @Test("--segues lists each segue: id, kind, source and destination")
     func segues() async throws {
         let outcome = try await runTrellis(["import", Self.folder + "Popovers.storyboard", "--segues"])

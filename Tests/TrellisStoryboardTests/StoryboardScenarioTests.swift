@@ -72,6 +72,34 @@ struct StoryboardScenarioTests {
             + "(did you mean \"DetailViewController\"?): it is added as a new controller, and DetailViewController keeps the storyboard's fields"), "\(notice)")
     }
 
+    @Test("a storyboard of Xcode 11 or later that presents, in a scenario naming no profile, is a notice to name ios13; a profile named, an older file or no presentation: none")
+    func profileAdvice() throws {
+        let advice = "Popovers.storyboard was saved by Xcode 11 or later (toolsVersion 21701), whose apps present with iOS 13's defaults, "
+            + "but the scenario names no \"profile\": it runs the ios8 profile, where a presentation without a style is full screen "
+            + "and sheets and popovers adapt to full screen in compact width; add \"profile\": \"ios13\" for page sheets"
+        let unnamed = try Self.decode(#"{ "storyboard": "Popovers.storyboard" }"#)
+        #expect(unnamed.profile == .ios8)
+        #expect(unnamed.notices.filter { $0.contains("profile") }.count == 1)
+        #expect(unnamed.notices.contains { $0.hasSuffix("/" + advice) }, "\(unnamed.notices)")
+        for profile in ["ios8", "ios13"] {
+            let named = try Self.decode(#"{ "storyboard": "Popovers.storyboard", "profile": "\#(profile)" }"#)
+            #expect(!named.notices.contains { $0.contains("profile") }, "\(profile)")
+        }
+        // No segue presents: nothing to tell.
+        #expect(try !Self.decode(#"{ "storyboard": "MasterDetail.storyboard" }"#).notices.contains { $0.contains("profile") })
+        // Saved by Xcode 10.3 (toolsVersion 14490): iOS 12's SDK, whose defaults the ios8 profile has.
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-era-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let modern = try String(contentsOfFile: Storyboards.path("Popovers"), encoding: .utf8)
+        for (tools, advised) in [("14490.70", false), ("15505", true)] {
+            try Data(modern.replacingOccurrences(of: #"toolsVersion="21701""#, with: #"toolsVersion="\#(tools)""#).utf8)
+                .write(to: folder.appendingPathComponent("Era.storyboard"))
+            let scenario = try ScenarioDecoder.decode(#"{ "storyboard": "Era.storyboard" }"#, file: folder.appendingPathComponent("s.json").path)
+            #expect(scenario.notices.contains { $0.contains("(toolsVersion \(tools))") } == advised, "\(tools)")
+        }
+    }
+
     @Test("a window in the scenario spares a storyboard without a known device; a root spares one without an initial controller")
     func scenarioSupplies() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-field-\(UUID().uuidString)")
