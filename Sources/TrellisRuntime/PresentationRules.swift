@@ -78,6 +78,19 @@ public enum PresentationRules {
         return "popover presentation of \(presented.id) needs a sourceView or sourceRect in regular width"
     }
 
+    /// R31: a style no presentation controller presents; nil when `style` has one. `.none` is an
+    /// adaptive delegate's answer ("no adaptation", R48), never a presentation's: Apple's
+    /// `UIModalPresentationStyle.none` says not to present with it, and UIKit raises
+    /// `NSInvalidArgumentException` when asked to (docs/decisions.md).
+    public static func styleRefusal(of presented: ControllerID, style: ModalPresentationStyle) -> String? {
+        switch style {
+        case .none:
+            return "presentation of \(presented) with style none: the specified modal presentation style doesn't have a corresponding presentation controller"
+        case .automatic, .fullScreen, .pageSheet, .formSheet, .currentContext, .custom, .overFullScreen, .overCurrentContext, .popover:
+            return nil
+        }
+    }
+
     /// R30: the warning when `presenter` (after rerouting from `receiver`) already presents a
     /// controller; nil when it presents nothing.
     public static func alreadyPresentingWarning(

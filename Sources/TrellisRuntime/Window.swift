@@ -382,7 +382,8 @@ public actor Window {
             return
         }
         let style = PresentationRules.resolvedStyle(requested ?? presentedNode.modalPresentationStyle, profile: profile)
-        if let refusal = PresentationRules.popoverSourceRefusal(of: presentedNode, style: style, windowTraits: traits) {
+        if let refusal = PresentationRules.styleRefusal(of: presentedID, style: style)
+            ?? PresentationRules.popoverSourceRefusal(of: presentedNode, style: style, windowTraits: traits) {
             _ = record(.error(refusal), on: receiverID, cause: cause)
             return
         }

@@ -58,6 +58,29 @@ struct PresentationRefusalTests {
         #expect(await stage.node("R")?.presented == nil)
     }
 
+    /// Style `none` is an adaptive delegate's answer, never a presentation's (Apple's
+    /// `UIModalPresentationStyle.none`): asked of the controller or of the step, an error on the
+    /// receiver, nothing presented; the same controller then presents with a style.
+    @Test func presentingWithStyleNoneIsAnError() async throws {
+        let stage = try await Stage("""
+        { \(Phone.window), "root": "R",
+          "controllers": {
+            "R": { "kind": "view" },
+            "P": { "kind": "view", "modalPresentationStyle": "none" } },
+          "steps": [ { "present": "P", "from": "R" }, { "present": "P", "from": "R", "style": "none" },
+                     { "present": "P", "from": "R", "style": "formSheet" } ] }
+        """)
+        let before = await stage.window.structure
+        for step in 1...2 {
+            try await stage.perform(step: step)
+            #expect(stage.lines(step: step) == ["R error presentation of P with style none: the specified modal presentation style "
+                + "doesn't have a corresponding presentation controller"])
+            #expect(await stage.window.structure == before)
+        }
+        try await stage.perform(step: 3)
+        #expect(await stage.node("R")?.presented == "P")
+    }
+
     static let childElsewhere = """
     { \(Phone.window), "root": "R",
       "controllers": {

@@ -43,6 +43,12 @@ import TrellisModel
         #expect(PresentationRules.popoverSourceRefusal(of: q, style: .formSheet, windowTraits: regular) == nil)
     }
 
+    @Test func r31NoneIsNoPresentationStyle() {
+        for style in ModalPresentationStyle.allCases {
+            #expect((PresentationRules.styleRefusal(of: "Q", style: style) != nil) == (style == .none), "\(style)")
+        }
+    }
+
     @Test func r30APresenterPresentsOneControllerAtATime() {
         let structure = structure()
         #expect(PresentationRules.alreadyPresentingWarning(presenting: "Q", on: "R", from: "A", in: structure)
