@@ -47,14 +47,40 @@ enum SceneGeometry {
         return Placed(element: element, frame: rect, insideRootView: true, ancestors: ancestors)
     }
 
-    /// The `<rect key="frame">` of `element`, when it has one with finite numbers in range.
+    /// The `<rect key="frame">` of `element`, when it has one (a file's frames are checked as it
+    /// is read, `checkedFrame`).
     static func frame(of element: StoryboardElement) -> Rect? {
-        guard let rect = element.child("rect", key: "frame") else { return nil }
-        let values = ["x", "y", "width", "height"].map { rect[$0].flatMap(Double.init) }
-        guard values.allSatisfy({ $0 != nil }) else { return nil }
-        let numbers = values.compactMap { $0 }
-        guard numbers.allSatisfy({ $0.isFinite && abs($0) <= 1_000_000 }), numbers[2] >= 0, numbers[3] >= 0 else { return nil }
-        return Rect(x: numbers[0], y: numbers[1], width: numbers[2], height: numbers[3])
+        guard let rect = element.child("rect", key: "frame"), case let .success(frame) = checkedFrame(rect) else { return nil }
+        return frame
+    }
+
+    /// The largest coordinate or length a frame may have: no device is near it, and it keeps
+    /// sums of nested origins exact.
+    static let largestCoordinate = 1_000_000.0
+
+    /// Why a frame is damaged, worded to follow the element's name.
+    struct FrameFault: Error {
+        var description: String
+    }
+
+    /// A `<rect key="frame">`'s rect: its four numbers present, finite, within
+    /// ±`largestCoordinate`, the size not negative (Interface Builder writes all four always).
+    static func checkedFrame(_ rect: StoryboardElement) -> Result<Rect, FrameFault> {
+        var numbers: [Double] = []
+        for name in ["x", "y", "width", "height"] {
+            guard let text = rect[name] else { return .failure(FrameFault(description: "a frame without \(name)")) }
+            guard let number = Double(text), number.isFinite else {
+                return .failure(FrameFault(description: "the frame's \(name) \"\(text)\" is not a number"))
+            }
+            guard abs(number) <= largestCoordinate else {
+                return .failure(FrameFault(description: "the frame's \(name) \(text) is beyond ±1000000 points"))
+            }
+            guard number >= 0 || name == "x" || name == "y" else {
+                return .failure(FrameFault(description: "the frame's \(name) \(text) is negative"))
+            }
+            numbers.append(number)
+        }
+        return .success(Rect(x: numbers[0], y: numbers[1], width: numbers[2], height: numbers[3]))
     }
 
     /// The size of the scene's root view on the preview device, when written.

@@ -58,9 +58,17 @@ struct StoryboardFile {
         self.sceneIndex = sceneIndex
         // Other elements' ids are only looked up (exits, anchors): the first of an id counts.
         var elements: [String: StoryboardElement] = [:]
+        // A damaged frame is refused where it is written, not read later as "no frame".
+        var damagedFrame: (rect: StoryboardElement, fault: SceneGeometry.FrameFault)?
         document.walk { element, _ in
             if let id = element["id"], element.name != "segue", elements[id] == nil { elements[id] = element }
+            if damagedFrame == nil, element.name == "rect", element["key"] == "frame", case let .failure(fault) = SceneGeometry.checkedFrame(element) {
+                damagedFrame = (element, fault)
+            }
             return true
+        }
+        if let damagedFrame {
+            throw StoryboardError(damagedFrame.rect, file: path, damagedFrame.fault.description)
         }
         self.elements = elements
     }

@@ -272,6 +272,29 @@ struct StoryboardBadInputTests {
         #expect(try Storyboards.refusal(named) == nil)
     }
 
+    @Test("a damaged frame is refused at its <rect>, saying which number and why; a negative origin is a frame", arguments: [
+        (#"x="0.0" y="0.0" width="3.7.5" height="812""#, #"the frame's width "3.7.5" is not a number"#),
+        (#"x="0.0" y="0.0" width="375" height="nan""#, #"the frame's height "nan" is not a number"#),
+        (#"x="0.0" y="0.0" width="375""#, "a frame without height"),
+        (#"x="0.0" y="0.0" width="-375" height="812""#, "the frame's width -375 is negative"),
+        (#"x="1e9" y="0.0" width="375" height="812""#, "the frame's x 1e9 is beyond ±1000000 points"),
+        (#"x="-16" y="-20" width="375" height="812""#, ""),
+    ])
+    func damagedFrame(_ numbers: String, _ reason: String) throws {
+        let xml = Storyboards.document(Storyboards.scene("viewController", id: "A", """
+                                <view key="view" contentMode="scaleToFill" id="v1">
+                                    <rect key="frame" \(numbers)/>
+                                </view>
+            """))
+        guard let refused = try Storyboards.refusal(xml) else {
+            #expect(reason.isEmpty)
+            return
+        }
+        #expect(refused.message == reason)
+        #expect(refused.element == "rect")
+        #expect((refused.line, refused.column) == (9, 25), "\(refused)")
+    }
+
     @Test("a storyboard of more than 10 MB is read (libxml2's push parser refuses a chunk over 10,000,000 bytes), and an attribute over its limit is named as one")
     func overTenMegabytes() throws {
         // 11 MB between two scenes, in short comments (as a big storyboard's many small elements).
