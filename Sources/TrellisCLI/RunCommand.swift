@@ -26,7 +26,8 @@ struct RunCommand: BehaviorCommand {
         commandName: "run",
         abstract: "Run a scenario and print its trace.",
         discussion: """
-            Prints the canonical trace (SPEC §6). Exits 1 when an `expect` step fails, 2 for bad \
+            Prints the canonical trace (SPEC §6), each step as it ends (with --transport zmq, \
+            once every node's events of it reached the conductor). Exits 1 when an `expect` step fails, 2 for bad \
             input (the file, JSON path and reason on standard error).
 
             --format json prints one JSON document instead of the trace, whatever the exit \
@@ -124,7 +125,7 @@ struct RunCommand: BehaviorCommand {
     }
 
     /// Reads, runs and writes the trace files, gathering what happened into `outcome`; returns
-    /// how many of its events an in-process run printed as it went (`LiveTrace`).
+    /// how many of its events the run printed as it went (`LiveTrace`).
     private func perform(registry: BehaviorRegistry, into outcome: inout RunOutcome) async -> Int {
         let loaded: Scenario
         let text: String
@@ -143,7 +144,7 @@ struct RunCommand: BehaviorCommand {
         outcome.scenario = loaded
         var printed = 0
         if transport == .zmq {
-            await runDistributed(loaded, text: text, into: &outcome)
+            printed = await runDistributed(loaded, text: text, into: &outcome)
         } else {
             printed = await runInProcess(loaded, into: &outcome)
         }
@@ -216,7 +217,10 @@ struct RunCommand: BehaviorCommand {
         }
     }
 
-    private func runDistributed(_ loaded: Scenario, text: String, into outcome: inout RunOutcome) async {
+    /// Runs `loaded` over ZeroMQ, printing its trace step by step as the conductor merges each
+    /// step's events (`LiveTrace`, not with --format json); a signal ends it with what reached
+    /// the conductor printed and written. Returns how many events were printed.
+    private func runDistributed(_ loaded: Scenario, text: String, into outcome: inout RunOutcome) async -> Int {
         if let notice = Self.oneNodeNotice(loaded, file: scenario) { StandardError.write(notice) }
         var options = DistributedOptions(nodeExecutable: Self.ownExecutable)
         options.endpointKind = endpoints
@@ -226,11 +230,13 @@ struct RunCommand: BehaviorCommand {
         for entry in node {
             if let (name, endpoint) = NodeCommand.split(entry) { options.startedNodes[name] = endpoint }
         }
+        let live = format == .json ? nil : LiveTrace(recorder: nil, jsonLines: format == .jsonl, runID: loaded.name)
+        if let live { options.stepTraced = { live.printNext($0) } }
         let run = DistributedRun(scenario: loaded, scenarioText: text, options: options)
         let command = self
         let interruptions = InterruptHandling.install { number in
             run.spawned.interrupted(by: number)
-            Task { await command.finishInterrupted(loaded, run: run, signal: number) }
+            Task { await command.finishInterrupted(loaded, run: run, live: live, signal: number) }
         }
         defer { interruptions.forEach { $0.cancel() } }
         let result: Result<ScenarioRun, DistributedRunError>
@@ -242,7 +248,7 @@ struct RunCommand: BehaviorCommand {
         // Interrupted: the nodes it stopped may have ended the run first; the program still ends
         // as interrupted (128 + the signal), whichever of the two gets there first.
         if let signal = run.spawned.interruptingSignal {
-            await finishInterrupted(loaded, run: run, signal: signal)
+            await finishInterrupted(loaded, run: run, live: live, signal: signal)
         }
         // A signal that came just now is being told by its handler, which exits.
         guard InterruptHandling.claimEnd() else { await InterruptHandling.untilExit() }
@@ -263,6 +269,7 @@ struct RunCommand: BehaviorCommand {
                 outcome.fail(status: 3, step: nil, message: "\(error)")
             }
         }
+        return live?.close(with: outcome.events) ?? 0
     }
 
     /// A signal ended the distributed run: the nodes it started are stopped, those started by
@@ -271,7 +278,7 @@ struct RunCommand: BehaviorCommand {
     /// its own — is told as an interrupted in-process run's is (`tellInterrupted`); then the
     /// program exits 128 + the signal. From the handler, or from the run when it ends first:
     /// once.
-    private func finishInterrupted(_ loaded: Scenario, run: DistributedRun, signal number: Int32) async -> Never {
+    private func finishInterrupted(_ loaded: Scenario, run: DistributedRun, live: LiveTrace?, signal number: Int32) async -> Never {
         await InterruptHandling.finish(signal: number) {
             // What arrived is taken first (the shutdown drops what was not read), while the
             // nodes it started stop; then the nodes started by hand are told goodbye, and the
@@ -282,7 +289,7 @@ struct RunCommand: BehaviorCommand {
             await stopped
             await run.shutdown()
             let nodes = DistributedRun.interruptedNodes(spawned: run.spawned.count, toldByHand: told, acknowledged: acknowledged)
-            tellInterrupted(loaded, events: events, live: nil, signal: number, nodes: nodes)
+            tellInterrupted(loaded, events: events, live: live, signal: number, nodes: nodes)
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import TrellisScenario
+import TrellisTrace
 import TrellisTransport
 import TrellisWire
 
@@ -51,6 +52,11 @@ package struct DistributedOptions: Sendable {
     /// workers were asked for its trace and before the next step starts — where a test kills a
     /// worker mid-run at a known point.
     package var afterEachStep: (@Sendable (_ run: DistributedRun, _ step: Int) async -> Void)?
+    /// Handed each step's events, merged as the run's trace is, as soon as every node's have
+    /// arrived (`trellis run` prints them as the run goes). Nil: nothing is handed on. Once a
+    /// step's answers do not all arrive whole in time, or a node is lost or refused, nothing
+    /// more is handed on: the rest is in the run's trace when it ends.
+    package var stepTraced: (@Sendable (_ events: [TraceEvent]) -> Void)?
     /// How the workers not started by hand are started.
     package var launcher = NodeLauncher.processes
 

@@ -95,6 +95,8 @@ package actor DistributedRun {
     /// The last step that ended (0: the initial layout): the one a TRACE-REQUEST sent now
     /// answers for.
     var stepsEnded = 0
+    /// What of the trace was handed on to `options.stepTraced` as the steps ended.
+    private var live = LiveSteps()
     /// Where each node listens, once started (for tests and diagnostics).
     package private(set) var endpoints: [String: String] = [:]
     /// What the workers' TRACE-DATA parts brought so far (for measurements).
@@ -663,7 +665,8 @@ package actor DistributedRun {
                 for node in workers where !traces.refused.contains(node) && !traces.overran(node) {
                     keys.append(await askForTrace(of: node, atTheEndOf: step))
                 }
-                await awaitAnswersEnded(keys)
+                let arrived = await awaitAnswersEnded(keys)
+                await handOnLive(through: step, arrived: arrived)
             }
             await options.afterEachStep?(self, step)
             return false
@@ -705,12 +708,36 @@ package actor DistributedRun {
     /// beside the next one on the same cores (measured: the distributed traversal's transition
     /// took six times as long). An answer that takes longer, a worker stopped or lost, is taken
     /// later as the others (`collectOwed`); nothing is read here.
-    private func awaitAnswersEnded(_ keys: [String]) async {
+    /// Whether the workers' answers can still be handed on as they come: not interrupted, and
+    /// none refused (a refused worker's trace stops short).
+    private func answersStayWhole() -> Bool {
+        spawned.interruptingSignal == nil && workers.allSatisfy { !traces.refused.contains($0) && !traces.overran($0) }
+    }
+
+    /// True when every answer arrived whole in time.
+    private func awaitAnswersEnded(_ keys: [String]) async -> Bool {
         let deadline = ContinuousClock.now.advanced(by: .milliseconds(options.peerTimeoutMilliseconds))
         for key in keys {
             let left = ContinuousClock.now.duration(to: deadline)
-            guard left > .zero, await answersEnded.wait(for: key, timeout: left) != nil else { break }
+            guard left > .zero, await answersEnded.wait(for: key, timeout: left) != nil else { return false }
         }
+        return true
+    }
+
+    /// Hands the events of the steps through `step` on to `options.stepTraced` when every
+    /// worker's answers through it `arrived` whole: they are taken now (`collectOwed`, which
+    /// takes what is there and drops the rest of an answer still coming — hence only then) and
+    /// merged (`LiveSteps`). Otherwise, or for a worker refused, or once interrupted, nothing more
+    /// is handed on: the answers are taken as before, when the trace is merged.
+    private func handOnLive(through step: Int, arrived: Bool) async {
+        guard let stepTraced = options.stepTraced, live.goesOn else { return }
+        guard arrived, answersStayWhole() else { return live.stop() }
+        for node in workers { await collectOwed(by: node, waiting: false) }
+        guard answersStayWhole(), workers.allSatisfy({ traces.missingFrom($0) > step }) else { return live.stop() }
+        let conductor = placement.conductor
+        let fresh = [(conductor, recorder.events(after: live.handed(of: conductor)))]
+            + workers.map { node in (node, Array((traces.events[node] ?? []).dropFirst(live.handed(of: node)))) }
+        stepTraced(live.take(through: step, from: fresh))
     }
 
     private func control(_ message: WireMessage, from peer: String) async {
