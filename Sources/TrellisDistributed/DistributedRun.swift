@@ -95,6 +95,9 @@ package actor DistributedRun {
     /// The last step that ended (0: the initial layout): the one a TRACE-REQUEST sent now
     /// answers for.
     var stepsEnded = 0
+    /// Whether `listen` has begun and not ended, and who waits for its end.
+    private var listenUnderway = false
+    private var awaitingListen: [CheckedContinuation<Void, Never>] = []
     /// What of the trace was handed on to `options.stepTraced` as the steps ended.
     private var live = LiveSteps()
     /// Where each node listens, once started (for tests and diagnostics).
@@ -299,6 +302,10 @@ package actor DistributedRun {
         configuration.curve = curve
         configuration.watchesPlainInbox = curve == nil
         let conductorEndpoint: String
+        // The socket is bound before `startConductor` returns: a signal then must wait for its
+        // end to tell the nodes started by hand goodbye (`untilListenEnded`).
+        listenUnderway = true
+        defer { listenEnded() }
         do {
             conductorEndpoint = try await options.launcher.startConductor(transport, configuration)
         } catch {
@@ -319,6 +326,20 @@ package actor DistributedRun {
             handshakeFailed: { peer, failure in await run.handshakeFailed(peer, failure) },
             impersonated: { sender, keyOf in await run.impersonated(sender, keyOf: keyOf) })
         return conductorEndpoint
+    }
+
+    /// `listen` has ended, listening or not: those waiting for it go on.
+    private func listenEnded() {
+        listenUnderway = false
+        let waiting = awaitingListen
+        awaitingListen = []
+        for continuation in waiting { continuation.resume() }
+    }
+
+    /// Returns once no `listen` is underway (at once when none is).
+    private func untilListenEnded() async {
+        guard listenUnderway else { return }
+        await withCheckedContinuation { awaitingListen.append($0) }
     }
 
     /// Launches the workers not started by hand (`options.launcher`); each greets the conductor.
@@ -909,8 +930,11 @@ package actor DistributedRun {
     /// left waiting for a conductor that is gone (before a SETUP, for its whole set-up timeout).
     /// The nodes it started are stopped apart (`SpawnedNodes.stopAll`). Returns the nodes told
     /// and those that acknowledged; none when the shutdown had begun (it tells them itself) or
-    /// the conductor does not listen yet (nothing can be sent).
+    /// the conductor does not listen (nothing can be sent); when it was beginning to, once it
+    /// does (a node may have found its socket already).
     package func tellStartedByHandGoodbye() async -> (told: [String], acknowledged: [String]) {
+        // Signalled as the conductor began to listen: its nodes may have seen its socket.
+        await untilListenEnded()
         guard shuttingDown == nil, lifecycle.phase != .shutDown, endpoints[placement.conductor] != nil else { return ([], []) }
         let deadline = ContinuousClock.now.advanced(by: options.goodbyeTimeout)
         let notGreetedDeadline = min(deadline, ContinuousClock.now.advanced(by: Self.notGreetedGoodbyeWait))
