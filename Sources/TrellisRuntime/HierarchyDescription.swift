@@ -40,6 +40,9 @@ public struct ControllerDescription: Sendable {
     /// The rect it points from, in the source view's coordinates (UIKit's `sourceRect`); without
     /// a source view, in the window's. Only the screen picture reads it.
     public var popoverSourceRect: Rect?
+    /// The corner of the source view `popoverSourceRect` is measured from (R62): a rect kept at
+    /// the view's right or bottom edge as the view resizes.
+    public var popoverSourceCorner: PopoverSourceCorner
 
     /// A controller `id` with UIKit's defaults for everything not given.
     public init(
@@ -60,6 +63,7 @@ public struct ControllerDescription: Sendable {
         hasPopoverSource: Bool = false,
         popoverSourceView: ControllerID? = nil,
         popoverSourceRect: Rect? = nil,
+        popoverSourceCorner: PopoverSourceCorner = .topLeft,
         layout: ChildLayout = .overlay
     ) {
         self.modalPresentationStyle = modalPresentationStyle
@@ -72,6 +76,7 @@ public struct ControllerDescription: Sendable {
         self.hasPopoverSource = hasPopoverSource || popoverSourceView != nil || popoverSourceRect != nil
         self.popoverSourceView = popoverSourceView
         self.popoverSourceRect = popoverSourceRect
+        self.popoverSourceCorner = popoverSourceCorner
         self.id = id
         self.kind = kind
         self.children = children
@@ -121,7 +126,8 @@ public struct HierarchyDescription: Sendable {
                 modalTransitionStyle: description.modalTransitionStyle,
                 hasPopoverSource: description.hasPopoverSource,
                 customPresentsInFullscreen: description.presentationController.shouldPresentInFullscreen,
-                popoverSourceView: description.popoverSourceView, popoverSourceRect: description.popoverSourceRect)
+                popoverSourceView: description.popoverSourceView, popoverSourceRect: description.popoverSourceRect,
+                popoverSourceCorner: description.popoverSourceCorner)
         })
     }
 

@@ -11,8 +11,11 @@ struct HierarchyNodeLinks: Sendable, Equatable {
         var presenting: ControllerID?
         var popoverSourceView: ControllerID?
         var popoverSourceRect: Rect?
+        var popoverSourceCorner = PopoverSourceCorner.topLeft
 
-        var isEmpty: Bool { presented == nil && presenting == nil && popoverSourceView == nil && popoverSourceRect == nil }
+        var isEmpty: Bool {
+            presented == nil && presenting == nil && popoverSourceView == nil && popoverSourceRect == nil && popoverSourceCorner == .topLeft
+        }
     }
 
     private final class Box: Sendable {
@@ -23,8 +26,8 @@ struct HierarchyNodeLinks: Sendable, Equatable {
     /// Nil when every field is nil.
     private var box: Box?
 
-    init(popoverSourceView: ControllerID?, popoverSourceRect: Rect?) {
-        self.init(Fields(popoverSourceView: popoverSourceView, popoverSourceRect: popoverSourceRect))
+    init(popoverSourceView: ControllerID?, popoverSourceRect: Rect?, popoverSourceCorner: PopoverSourceCorner) {
+        self.init(Fields(popoverSourceView: popoverSourceView, popoverSourceRect: popoverSourceRect, popoverSourceCorner: popoverSourceCorner))
     }
 
     private init(_ fields: Fields) {
@@ -51,6 +54,11 @@ struct HierarchyNodeLinks: Sendable, Equatable {
     var popoverSourceRect: Rect? {
         get { box?.fields.popoverSourceRect }
         set { change { $0.popoverSourceRect = newValue } }
+    }
+
+    var popoverSourceCorner: PopoverSourceCorner {
+        get { box?.fields.popoverSourceCorner ?? .topLeft }
+        set { change { $0.popoverSourceCorner = newValue } }
     }
 
     private mutating func change(_ body: (inout Fields) -> Void) {

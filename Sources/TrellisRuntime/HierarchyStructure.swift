@@ -59,6 +59,11 @@ public struct HierarchyStructure: Sendable, Equatable {
             get { links.popoverSourceRect }
             set { links.popoverSourceRect = newValue }
         }
+        /// The corner of the source view the rect is measured from (R62).
+        public var popoverSourceCorner: PopoverSourceCorner {
+            get { links.popoverSourceCorner }
+            set { links.popoverSourceCorner = newValue }
+        }
 
         /// A node with UIKit's defaults for everything not given.
         public init(
@@ -67,9 +72,9 @@ public struct HierarchyStructure: Sendable, Equatable {
             providesPresentationContextTransitionStyle: Bool = false,
             modalPresentationStyle: ModalPresentationStyle? = nil, modalTransitionStyle: ModalTransitionStyle = .coverVertical,
             hasPopoverSource: Bool = false, customPresentsInFullscreen: Bool = true,
-            popoverSourceView: ControllerID? = nil, popoverSourceRect: Rect? = nil
+            popoverSourceView: ControllerID? = nil, popoverSourceRect: Rect? = nil, popoverSourceCorner: PopoverSourceCorner = .topLeft
         ) {
-            self.links = HierarchyNodeLinks(popoverSourceView: popoverSourceView, popoverSourceRect: popoverSourceRect)
+            self.links = HierarchyNodeLinks(popoverSourceView: popoverSourceView, popoverSourceRect: popoverSourceRect, popoverSourceCorner: popoverSourceCorner)
             self.hasPopoverSource = hasPopoverSource
             self.customPresentsInFullscreen = customPresentsInFullscreen
             self.id = id

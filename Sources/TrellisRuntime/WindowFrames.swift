@@ -63,6 +63,7 @@ extension Window {
         let rect = node.popoverSourceRect
         guard let view = node.popoverSourceView else { return rect }
         guard let viewFrame = await windowFrame(of: view) else { return rect }
-        return (rect ?? Rect(viewFrame.size)).offset(by: viewFrame.origin)
+        guard let rect else { return viewFrame }
+        return node.popoverSourceCorner.rect(rect, inViewOf: viewFrame.size).offset(by: viewFrame.origin)
     }
 }

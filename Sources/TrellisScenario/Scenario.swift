@@ -278,13 +278,16 @@ public struct AdaptiveDelegateSpec: Sendable, Equatable {
 public struct PopoverSourceSpec: Sendable, Equatable {
     /// The controller whose view the popover points from.
     public var view: ControllerID
-    /// The rect it points from, in that view's coordinates.
+    /// The rect it points from, in that view's coordinates, measured from `corner`.
     public var rect: Rect
+    /// The corner of the view `rect` is measured from (`"corner"`, default top left).
+    public var corner: PopoverSourceCorner
 
-    /// A popover source in `view`'s coordinates.
-    public init(view: ControllerID, rect: Rect) {
+    /// A popover source in `view`'s coordinates, measured from `corner`.
+    public init(view: ControllerID, rect: Rect, corner: PopoverSourceCorner = .topLeft) {
         self.view = view
         self.rect = rect
+        self.corner = corner
     }
 }
 

@@ -405,15 +405,19 @@ struct Reader {
         return spec
     }
 
-    /// `{ "view": id, "rect": [x, y, w, h] }`: a controller's `popoverSource`, a segue's `anchor`.
+    /// `{ "view": id, "rect": [x, y, w, h], "corner": "topRight" }`: a controller's
+    /// `popoverSource`, a segue's `anchor`.
     mutating func popoverSource(_ node: JSONNode, _ at: String) throws(ScenarioError) -> PopoverSourceSpec {
-        let source = try members(node, at, allowed: ["view", "rect"], required: ["view"])
+        let source = try members(node, at, allowed: ["view", "rect", "corner"], required: ["view"])
         var popover = PopoverSourceSpec(view: "", rect: Rect(x: 0, y: 0, width: 0, height: 0))
         for (sourceKey, sourceValue) in source {
-            if sourceKey == "view" {
+            switch sourceKey {
+            case "view":
                 positions[at + ".view"] = (sourceValue.line, sourceValue.column)
                 popover.view = try id(sourceValue, at + ".view")
-            } else {
+            case "corner":
+                popover.corner = try rawEnum(sourceValue, at + ".corner", PopoverSourceCorner.self, what: "corner")
+            default:
                 let rect = try numbers(sourceValue, at + ".rect", count: 4, what: "a rect [x, y, width, height]", signed: [0, 1])
                 popover.rect = Rect(x: rect[0], y: rect[1], width: rect[2], height: rect[3])
             }

@@ -115,6 +115,7 @@ public enum ScenarioRunner {
             hasPopoverSource: spec.popoverSource != nil,
             popoverSourceView: spec.popoverSource?.view,
             popoverSourceRect: spec.popoverSource?.rect,
+            popoverSourceCorner: spec.popoverSource?.corner ?? .topLeft,
             layout: spec.layout)
     }
 

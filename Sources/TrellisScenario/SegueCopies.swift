@@ -119,7 +119,10 @@ struct SegueCopies {
         if let transition = segue.transitionStyle { spec.modalTransitionStyle = transition }
         if segue.kind == .popoverPresentation {
             spec.modalPresentationStyle = .popover
-            if let anchor = segue.anchor { spec.popoverSource = PopoverSourceSpec(view: current(anchor.view), rect: anchor.rect) }
+            if var anchor = segue.anchor {
+                anchor.view = current(anchor.view)
+                spec.popoverSource = anchor
+            }
         }
         return spec
     }

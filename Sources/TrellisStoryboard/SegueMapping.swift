@@ -15,17 +15,27 @@ public struct MappedSegue: Sendable, Equatable {
     public var style: String?
     /// The segue's `modalTransitionStyle`, for the kinds that present.
     public var transitionStyle: String?
-    /// The controller whose view's coordinates `rect` is in, and the rect.
-    public var anchor: (view: String, rect: Rect)?
+    /// Where a popover segue points from: a rect in a controller's view, measured from one of
+    /// its corners (the scenario's `anchor`).
+    public struct Anchor: Sendable, Equatable {
+        /// The controller whose view's coordinates `rect` is in.
+        public var view: String
+        public var rect: Rect
+        /// The corner of the view `rect` is measured from.
+        public var corner: PopoverSourceCorner
+
+        public init(view: String, rect: Rect, corner: PopoverSourceCorner = .topLeft) {
+            self.view = view
+            self.rect = rect
+            self.corner = corner
+        }
+    }
+
+    /// Where a popover segue points from.
+    public var anchor: Anchor?
     /// A `custom` segue's `UIStoryboardSegue` subclass.
     public var customClass: String?
 
-    /// Field by field (the anchor's tuple has no synthesized equality).
-    public static func == (lhs: MappedSegue, rhs: MappedSegue) -> Bool {
-        lhs.id == rhs.id && lhs.kind == rhs.kind && lhs.from == rhs.from && lhs.destination == rhs.destination
-            && lhs.style == rhs.style && lhs.transitionStyle == rhs.transitionStyle && lhs.customClass == rhs.customClass
-            && lhs.anchor?.view == rhs.anchor?.view && lhs.anchor?.rect == rhs.anchor?.rect
-    }
 
     /// The entry of the `segues` map.
     var json: ScenarioJSON {
@@ -35,10 +45,12 @@ public struct MappedSegue: Sendable, Equatable {
         if let transitionStyle { members.append(.init("transitionStyle", .string(transitionStyle))) }
         if let anchor {
             let rect = anchor.rect
-            members.append(.init("anchor", .object([
+            var fields: [ScenarioJSON.Member] = [
                 .init("view", .string(anchor.view)),
                 .init("rect", .array([rect.origin.x, rect.origin.y, rect.size.width, rect.size.height].map(ScenarioJSON.number))),
-            ])))
+            ]
+            if anchor.corner != .topLeft { fields.append(.init("corner", .string(anchor.corner.rawValue))) }
+            members.append(.init("anchor", .object(fields)))
         }
         if let customClass { members.append(.init("customClass", .string(customClass))) }
         return .object(members)

@@ -985,7 +985,7 @@ def expand_segues(document):
                     spec["modalPresentationStyle"] = "popover"
                     if "anchor" in segue:
                         anchor = segue["anchor"]
-                        spec["popoverSource"] = {"view": latest.get(anchor["view"], anchor["view"]), "rect": anchor["rect"]}
+                        spec["popoverSource"] = dict(anchor, view=latest.get(anchor["view"], anchor["view"]))
             controllers[name] = spec
             if ident in placement:
                 placement[name] = placement[ident]

@@ -154,6 +154,30 @@ struct PresentedFrameTests {
         #expect(lines(run, step: 7, kinds: frameKinds) == ["pc:W frameOfPresentedViewInContainerView -> 140,0 300x700"])
     }
 
+    /// R62 with a source rect measured from its view's top right or bottom left corner (a bar
+    /// button item's stand-in, SPEC §11): it stays at that corner when a rotation resizes the
+    /// view, and the popover follows it; from the top left it would stay where it was.
+    @Test func r62PopoverSourceMeasuredFromACornerFollowsIt() async throws {
+        let run = try await run("""
+            { \(Pad.window), "root": "R",
+              "controllers": { "R": {},
+                "P": { "modalPresentationStyle": "popover", "preferredContentSize": [100, 100],
+                       "popoverSource": { "view": "R", "rect": [100, 0, 44, 44], "corner": "topRight" } },
+                "Q": { "modalPresentationStyle": "popover", "preferredContentSize": [100, 100],
+                       "popoverSource": { "view": "R", "rect": [8, 0, 44, 44], "corner": "bottomLeft" } } },
+              "steps": [ { "present": "P", "from": "R" }, { "resizeWindow": [768, 1024] }, { "dismiss": "P" },
+                         { "present": "Q", "from": "R" }, { "resizeWindow": [1024, 768] } ] }
+            """)
+        // The source at 1024 - 144 = 880, 44 wide: the popover below it, centred on 902.
+        #expect(lines(run, step: 1, kinds: frameKinds) == ["pc:P frameOfPresentedViewInContainerView -> 852,44 100x100"])
+        // 768 wide: the source at 624, centred on 646 (measured from the left it would have
+        // stayed at 880 and the popover been pushed in to 668).
+        #expect(lines(run, step: 2, kinds: frameKinds) == ["pc:P frameOfPresentedViewInContainerView -> 596,44 100x100"])
+        // From the bottom left: the source's bottom on the window's, so the popover goes above it.
+        #expect(lines(run, step: 4, kinds: frameKinds) == ["pc:Q frameOfPresentedViewInContainerView -> 0,880 100x100"])
+        #expect(lines(run, step: 5, kinds: frameKinds) == ["pc:Q frameOfPresentedViewInContainerView -> 0,624 100x100"])
+    }
+
     /// R62: current-context styles are placed in a container view that covers the context.
     @Test func r62CurrentContextCoversTheContext() async throws {
         let stage = try await Stage("""

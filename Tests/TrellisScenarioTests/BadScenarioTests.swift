@@ -55,6 +55,14 @@ struct BadScenarioTests {
             """, path: "$.controllers.R.colour", mentions: ["unknown field", "colour"], line: 4)
     }
 
+    @Test("a popover source's corner that is none of the four, named with the four")
+    func unknownPopoverCorner() {
+        expectRejected("""
+            { \(Phone.window), "root": "R",
+              "controllers": { "R": {}, "P": { "popoverSource": { "view": "R", "corner": "right" } } } }
+            """, path: "$.controllers.P.popoverSource.corner", mentions: ["unknown corner \"right\"", "topLeft, topRight, bottomLeft, bottomRight"], line: 3)
+    }
+
     @Test("an unknown top-level field (there are no comments: \"description\" is not a field)")
     func unknownTopLevelField() {
         expectRejected("""

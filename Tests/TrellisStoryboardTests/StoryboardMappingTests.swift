@@ -90,8 +90,13 @@ struct StoryboardMappingTests {
         #expect(brushes.anchor?.view == "CanvasViewController")
         #expect(brushes.anchor?.rect == Rect(x: 40, y: 120, width: 200, height: 44))
         let layers = try #require(segues["showLayers"])
-        #expect(layers.anchor?.rect == Rect(x: 834 - 52, y: 0, width: 44, height: 44))
-        #expect(imported.notices.contains { $0.contains("anchors on <barButtonItem> Lyr-pO-b03") && $0.contains("[782, 0, 44, 44]") })
+        // 8 points in from the view's top right corner: at 834 - 52 on the preview device, and at
+        // the right end of whatever width the view has at run time.
+        #expect(layers.anchor == MappedSegue.Anchor(view: "CanvasViewController", rect: Rect(x: 8, y: 0, width: 44, height: 44), corner: .topRight))
+        #expect(layers.anchor.map { $0.corner.rect($0.rect, inViewOf: Size(834, 1112)) } == Rect(x: 834 - 52, y: 0, width: 44, height: 44))
+        #expect(imported.notices.contains {
+            $0.contains("anchors on <barButtonItem> Lyr-pO-b03") && $0.contains("[8, 0, 44, 44] in CanvasViewController's view measured from its top right corner")
+        })
         let export = try #require(segues["export"])
         #expect(export.kind == "presentation")
         #expect(export.style == "formSheet")
@@ -239,10 +244,14 @@ struct StoryboardMappingTests {
         let path = folder.appendingPathComponent("Canvas.storyboard").path
         try Data(xml.utf8).write(to: URL(fileURLWithPath: path))
         let segues = try StoryboardImport.read(path: path).document["segues"]
-        // The toolbar's first item: 8 points in from the toolbar's left end, at the toolbar's y.
-        #expect(segues?["brushes"]?["anchor"]?["rect"]?.numbers == [8, 980, 44, 44])
-        // A right item of the placed navigation bar: at the bar's right end and the bar's y.
-        #expect(segues?["share"]?["anchor"]?["rect"]?.numbers == [716, 20, 44, 44])
+        // The toolbar's first item: 8 points in from the toolbar's left end, at the toolbar's y
+        // (980 in the 1024-point view), measured from the bottom left corner, which the bar keeps.
+        #expect(segues?["brushes"]?["anchor"]?["rect"]?.numbers == [8, 0, 44, 44])
+        #expect(segues?["brushes"]?["anchor"]?["corner"] == .string("bottomLeft"))
+        // A right item of the placed navigation bar: at the bar's right end (716 in the 768-point
+        // view) and the bar's y, measured from the top right corner.
+        #expect(segues?["share"]?["anchor"]?["rect"]?.numbers == [8, 20, 44, 44])
+        #expect(segues?["share"]?["anchor"]?["corner"] == .string("topRight"))
     }
 
     /// A scene's objects with several controllers, each with one presentation segue to the next,

@@ -203,7 +203,8 @@ struct StoryboardScenarioTests {
                          { "performSegue": "export" }, { "performSegue": "ExportViewController-unwind-exit" } ] }
             """)
         #expect(scenario.controller("BrushPickerViewController~1")?.popoverSource == PopoverSourceSpec(view: "CanvasViewController", rect: Rect(x: 40, y: 120, width: 200, height: 44)))
-        #expect(scenario.controller("LayersViewController~1")?.popoverSource?.rect == Rect(x: 782, y: 0, width: 44, height: 44))
+        #expect(scenario.controller("LayersViewController~1")?.popoverSource
+            == PopoverSourceSpec(view: "CanvasViewController", rect: Rect(x: 8, y: 0, width: 44, height: 44), corner: .topRight))
         let run = try await ScenarioRunner.run(scenario)
         #expect(run.failures.isEmpty)
         #expect(Self.lines(run, step: 1, kinds: ["present"]) == ["navigationController1 present(BrushPickerViewController~1, style: popover)"])
