@@ -12,9 +12,9 @@ import TrellisTraceFiles
 /// conductor hands on each step's merged events once every node's have arrived (`printNext`).
 /// Either way what is printed is the start of the run's trace, and `close` prints the rest.
 ///
-/// Printing happens on the run's task after each step and, once, on a signal's handler: the
-/// printed count is kept under a lock, and after `close` nothing more is printed, so the two
-/// never interleave a line.
+/// Printing happens on the run's task after each step (in a distributed run, on the conductor's
+/// actor) and, once, on a signal's handler: the printed count is kept under a lock, and after
+/// `close` nothing more is printed, so the two never interleave a line.
 final class LiveTrace: Sendable {
     /// Where `printNew` reads; nil when the events are handed on (`printNext`).
     private let recorder: TraceRecorder?
@@ -23,7 +23,7 @@ final class LiveTrace: Sendable {
     /// How many events were printed, and whether printing has stopped.
     private enum State {
         case printing(printed: Int, digest: PrintedOrder)
-        case closed(printed: Int)
+        case closed(printed: Int, differed: Bool)
     }
 
     private let state = Mutex(State.printing(printed: 0, digest: PrintedOrder()))
@@ -69,9 +69,9 @@ final class LiveTrace: Sendable {
             case let .printing(printed, digest):
                 let differs = printed > all.count || PrintedOrder().adding(all.prefix(printed)) != digest
                 let total = printed + print(Array(all.dropFirst(printed)))
-                state = .closed(printed: total)
+                state = .closed(printed: total, differed: differs)
                 return (total, differs)
-            case let .closed(printed):
+            case let .closed(printed, _):
                 return (printed, false)
             }
         }
@@ -79,6 +79,17 @@ final class LiveTrace: Sendable {
             StandardError.write("warning: the trace printed as the run went differs from the run's merged trace; the trace files hold the merged one (`trace show` prints it)")
         }
         return total
+    }
+
+    /// Whether `close` found that what was printed is not the start of the run's trace (and
+    /// warned); nil before `close`.
+    var printedStartDiffered: Bool? {
+        state.withLock { state in
+            switch state {
+            case .printing: nil
+            case let .closed(_, differed): differed
+            }
+        }
     }
 
     /// Prints `events` as `trellis run` prints a trace; returns their count.

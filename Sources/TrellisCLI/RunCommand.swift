@@ -207,9 +207,15 @@ struct RunCommand: BehaviorCommand {
         let printed = format == .json ? 0 : live?.close(with: events) ?? 0
         write(events, runID: loaded.name, into: &outcome)
         let files = outcome.traceFiles.joined(separator: ", ")
+        // Printed: not when standard output's reader is gone (SIGPIPE), nor with --format json.
+        let printing = format != .json && number != SIGPIPE
         let kept = "the \(events.count) events traced so far were "
-            + (format == .json ? (files.isEmpty ? "not kept (no --trace)" : "written to \(files)") : "printed" + (files.isEmpty ? "" : " and written to \(files)"))
-        let said = ["interrupted by \(InterruptHandling.name(number))", nodes, kept].compactMap(\.self).joined(separator: "; ")
+            + (!printing ? (files.isEmpty ? "not kept (no --trace)" : "written to \(files)") : "printed" + (files.isEmpty ? "" : " and written to \(files)"))
+        let why = number == SIGPIPE ? "standard output was closed (SIGPIPE), so the run stopped" : "interrupted by \(InterruptHandling.name(number))"
+        let said = [why, nodes, kept].compactMap(\.self).joined(separator: "; ")
+        // `trellis run s.json | head`: the reader has what it wanted, and nothing was kept that
+        // needs saying — the program ends as a program SIGPIPE ends, silently (exit 141).
+        if number == SIGPIPE, files.isEmpty { return }
         outcome.fail(status: 128 + number, step: nil, message: said)
         switch format {
         case .json: outcome.report(transport: transport.rawValue).emit(status: outcome.status)
@@ -231,7 +237,12 @@ struct RunCommand: BehaviorCommand {
             if let (name, endpoint) = NodeCommand.split(entry) { options.startedNodes[name] = endpoint }
         }
         let live = format == .json ? nil : LiveTrace(recorder: nil, jsonLines: format == .jsonl, runID: loaded.name)
-        if let live { options.stepTraced = { live.printNext($0) } }
+        if let live {
+            options.stepTraced = { live.printNext($0) }
+            options.stepTracingStopped = { reason in
+                StandardError.write("notice: \(reason): the rest of the trace is printed when the run ends")
+            }
+        }
         let run = DistributedRun(scenario: loaded, scenarioText: text, options: options)
         let command = self
         let interruptions = InterruptHandling.install { number in
@@ -262,7 +273,10 @@ struct RunCommand: BehaviorCommand {
             switch error {
             case .mistake: outcome.fail(status: 2, step: nil, message: "\(error)")
             case .setup: outcome.fail(status: 3, step: nil, message: "\(error)")
-            case let .run(runError): outcome.fail(status: 3, step: runError.step, message: "\(error)")
+            case let .run(runError):
+                // What reached the conductor is kept, as an in-process run keeps what it traced.
+                outcome.events = await run.eventsReceived(ending: "the run failed")
+                outcome.fail(status: 3, step: runError.step, message: "\(error)")
             case let .faults(faults, partial):
                 outcome.events = partial.events
                 outcome.faults = faults
@@ -405,35 +419,57 @@ struct ValidateCommand: BehaviorCommand {
 /// An interrupted conductor (SIGINT, SIGTERM) takes the nodes its run started down with it —
 /// SIGTERM, then SIGKILL for any that has not exited within `NodeProcess.stopGrace` —, tells
 /// the nodes started by hand goodbye, removes the run's work folder, and exits 128 + the
-/// signal. A second signal ends it at once.
+/// signal. A second signal ends it at once. Standard output's reader gone (`| head` has what
+/// it wanted) ends the run the same way, as SIGPIPE — its trace files written, its nodes
+/// stopped, exit 141 — rather than SIGPIPE killing the program mid-run with its nodes left to
+/// find their conductor gone: SIGPIPE is ignored, and the write that fails says so
+/// (`OutputBuffer`, `outputClosed`).
 enum InterruptHandling {
     static let signals = [SIGINT, SIGTERM]
 
     /// The signal's name.
     static func name(_ number: Int32) -> String {
-        number == SIGINT ? "SIGINT" : "SIGTERM"
+        switch number {
+        case SIGINT: "SIGINT"
+        case SIGPIPE: "SIGPIPE"
+        default: "SIGTERM"
+        }
     }
 
-    /// Whether a signal came already (shared by both handlers).
-    private final class Signalled: Sendable {
-        let flag = Atomic<Bool>(false)
-    }
-
-    /// Installs `handle` for the first of the signals (SIGINT, SIGTERM) to come; a second one
-    /// ends the program at once, with 128 + its number.
+    /// Installs `handle` for the first of the signals (SIGINT, SIGTERM) to come, or standard
+    /// output closed (`outputClosed`); a second signal ends the program at once, with 128 + its
+    /// number.
     static func install(_ handle: @escaping @Sendable (Int32) -> Void) -> [DispatchSourceSignal] {
-        let signalled = Signalled()
+        handler.withLock { $0 = handle }
+        signal(SIGPIPE, SIG_IGN)
         return signals.map { number in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler {
-                guard !signalled.flag.exchange(true, ordering: .relaxed) else { exit(128 + number) }
-                handle(number)
-            }
+            source.setEventHandler { deliver(number) }
             source.resume()
             return source
         }
     }
+
+    /// A write to standard output failed (its reader is gone): the run ends as interrupted by
+    /// SIGPIPE, from another thread (the writer may hold what the handler takes). Nothing when
+    /// no run installed a handler, or one was interrupted already.
+    static func outputClosed() {
+        guard handler.withLock({ $0 }) != nil else { return }
+        DispatchQueue.global().async { deliver(SIGPIPE) }
+    }
+
+    private static func deliver(_ number: Int32) {
+        guard !signalled.exchange(true, ordering: .relaxed) else {
+            if number != SIGPIPE { exit(128 + number) }
+            return
+        }
+        handler.withLock { $0 }?(number)
+    }
+
+    private static let handler = Mutex<(@Sendable (Int32) -> Void)?>(nil)
+    /// Whether a signal came already (or standard output closed).
+    private static let signalled = Atomic<Bool>(false)
 
     /// Ends the run (`end`: its nodes stopped or told goodbye, its end told) and exits 128 +
     /// `signal`: from the handler, or from the run when it ends first. Whichever of the two

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Synchronization
 import TrellisDistributed
 import TrellisRuntime
 
@@ -149,7 +150,18 @@ struct OutputBuffer {
 
     mutating func flush() {
         guard !buffer.isEmpty else { return }
-        FileHandle.standardOutput.write(Data(buffer.utf8))
-        buffer = ""
+        defer { buffer = "" }
+        // Once the reader is gone (`| head` has what it wanted: EPIPE, and with `run` SIGPIPE
+        // is handled as an interruption) nothing more is written: each write would fail again.
+        guard !Self.closed.load(ordering: .relaxed) else { return }
+        do {
+            try FileHandle.standardOutput.write(contentsOf: Data(buffer.utf8))
+        } catch {
+            Self.closed.store(true, ordering: .relaxed)
+            InterruptHandling.outputClosed()
+        }
     }
+
+    /// Whether standard output could not be written (its reader closed it).
+    static let closed = Atomic<Bool>(false)
 }

@@ -57,6 +57,8 @@ package struct DistributedOptions: Sendable {
     /// step's answers do not all arrive whole in time, or a node is lost or refused, nothing
     /// more is handed on: the rest is in the run's trace when it ends.
     package var stepTraced: (@Sendable (_ events: [TraceEvent]) -> Void)?
+    /// Told why nothing more is handed on to `stepTraced` (not for an interruption).
+    package var stepTracingStopped: (@Sendable (_ reason: String) -> Void)?
     /// How the workers not started by hand are started.
     package var launcher = NodeLauncher.processes
 

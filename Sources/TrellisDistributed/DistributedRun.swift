@@ -724,18 +724,20 @@ package actor DistributedRun {
         }
     }
 
+    /// Why the workers' answers can no longer be handed on as they come, or nil: interrupted
+    /// (said otherwise, so an empty reason), or a worker refused (its trace stops short).
+    private func answersStopShort() -> String? {
+        if spawned.interruptingSignal != nil { return "" }
+        guard let refused = workers.first(where: { traces.refused.contains($0) || traces.overran($0) }) else { return nil }
+        return "node \(refused)'s trace was refused"
+    }
+
     /// Waits until the answers `keys` (asked for as a step ended) have all arrived whole, for
     /// the peer-gone timeout at most: the worker's encoding then runs between the steps, not
     /// beside the next one on the same cores (measured: the distributed traversal's transition
     /// took six times as long). An answer that takes longer, a worker stopped or lost, is taken
-    /// later as the others (`collectOwed`); nothing is read here.
-    /// Whether the workers' answers can still be handed on as they come: not interrupted, and
-    /// none refused (a refused worker's trace stops short).
-    private func answersStayWhole() -> Bool {
-        spawned.interruptingSignal == nil && workers.allSatisfy { !traces.refused.contains($0) && !traces.overran($0) }
-    }
-
-    /// True when every answer arrived whole in time.
+    /// later as the others (`collectOwed`); nothing is read here. True when every answer
+    /// arrived whole in time.
     private func awaitAnswersEnded(_ keys: [String]) async -> Bool {
         let deadline = ContinuousClock.now.advanced(by: .milliseconds(options.peerTimeoutMilliseconds))
         for key in keys {
@@ -752,13 +754,25 @@ package actor DistributedRun {
     /// is handed on: the answers are taken as before, when the trace is merged.
     private func handOnLive(through step: Int, arrived: Bool) async {
         guard let stepTraced = options.stepTraced, live.goesOn else { return }
-        guard arrived, answersStayWhole() else { return live.stop() }
+        let name = TraceCollection.stepName(step)
+        guard arrived else { return stopLive("the nodes' events of \(name) took longer than \(options.peerTimeoutMilliseconds) ms to arrive") }
+        if let reason = answersStopShort() { return stopLive(reason) }
         for node in workers { await collectOwed(by: node, waiting: false) }
-        guard answersStayWhole(), workers.allSatisfy({ traces.missingFrom($0) > step }) else { return live.stop() }
+        if let reason = answersStopShort() { return stopLive(reason) }
+        if let short = workers.first(where: { traces.missingFrom($0) <= step }) {
+            return stopLive("node \(short)'s events of \(name) did not all arrive")
+        }
         let conductor = placement.conductor
         let fresh = [(conductor, recorder.events(after: live.handed(of: conductor)))]
             + workers.map { node in (node, Array((traces.events[node] ?? []).dropFirst(live.handed(of: node)))) }
         stepTraced(live.take(through: step, from: fresh))
+    }
+
+    /// Nothing more is handed on as the steps end; `reason` (unless empty: an interruption says
+    /// itself) goes to `options.stepTracingStopped`.
+    private func stopLive(_ reason: String) {
+        live.stop()
+        if !reason.isEmpty { options.stepTracingStopped?(reason) }
     }
 
     private func control(_ message: WireMessage, from peer: String) async {

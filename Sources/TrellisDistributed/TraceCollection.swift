@@ -173,7 +173,8 @@ extension DistributedRun {
     /// the step ends; the answers that arrived are taken here). What an interrupted run keeps:
     /// a node whose answers stop short of the last step that ended is a fault line saying what
     /// the trace has of it and lacks.
-    package func eventsReceived() async -> [TraceEvent] {
+    /// `ending`: what ended the run, for the fault line of a node whose answers stop short.
+    package func eventsReceived(ending: String = "the run was interrupted") async -> [TraceEvent] {
         // The run's own collection (a node it found gone, the merge at an expect step or at the
         // end) may be reading answers it took, across suspensions: each node's collection, and
         // the merge, wait until none is underway.
@@ -181,7 +182,7 @@ extension DistributedRun {
             await collectOwed(by: node, waiting: false)
             // Only a node asked for its trace is judged (one interrupted in its set-up was not).
             if traces.wasAsked(node), traces.missingFrom(node) <= stepsEnded, !traces.lacksNamed.contains(node) {
-                await traceMissing("node \(node)'s trace did not all arrive before the run was interrupted: \(traces.holdings(of: node))")
+                await traceMissing("node \(node)'s trace did not all arrive before \(ending): \(traces.holdings(of: node))")
             }
         }
         await untilNoCollection()

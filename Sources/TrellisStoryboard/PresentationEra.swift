@@ -19,7 +19,7 @@ enum PresentationEra {
               let major = Int(tools.prefix { $0 != "." }), major >= firstToolsVersionOfIOS13SDK,
               segues.contains(where: { presentingKinds.contains($0.kind) }) else { return nil }
         return "\(main.path) was saved by Xcode 11 or later (toolsVersion \(tools)), whose apps present with iOS 13's defaults, "
-            + "but the scenario names no \"profile\": it runs the ios8 profile, where a presentation without a style is full screen "
+            + "but a scenario naming no \"profile\" runs the ios8 profile, where a presentation without a style is full screen "
             + "and sheets and popovers adapt to full screen in compact width; add \"profile\": \"ios13\" for page sheets"
     }
 }

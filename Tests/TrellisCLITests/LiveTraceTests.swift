@@ -91,4 +91,37 @@ struct LiveTraceTests {
         #expect(inFile.count == printed.count)
         #expect(inFile.elementsEqual(printed), "the file and the printed trace differ")
     }
+
+    @Test("standard output closed mid-run (| head): the run ends as SIGPIPE would end it, exit 141, its --trace written and said, over ZeroMQ and in-process", arguments: [true, false])
+    func readerGoneEndsTheRun(_ distributed: Bool) async throws {
+        let directory = try scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let scenario = directory.appendingPathComponent("long.json")
+        try Data(Self.rotations(200_000, placed: distributed).utf8).write(to: scenario)
+        let trace = directory.appendingPathComponent("kept.jsonl").path
+        let errors = directory.appendingPathComponent("stderr.txt")
+        try Data().write(to: errors)
+        let binary: URL = try #require(TrellisBinary.url, Comment(rawValue: TrellisBinary.missingMessage))
+        let run = Process()
+        run.executableURL = binary
+        run.arguments = ["run", scenario.path, "--trace", trace] + (distributed ? ["--transport", "zmq"] : [])
+        let output = Pipe()
+        run.standardOutput = output
+        run.standardError = try FileHandle(forWritingTo: errors)
+        // The reader takes the first byte and goes, as `head -c 1` does; no signal is sent
+        // (signal 0), the wait for the exit is bounded.
+        let status = await runSignalled(run, signal: 0, readyWithin: 120) { _ in
+            guard let first = try? output.fileHandleForReading.read(upToCount: 1), !first.isEmpty else { return false }
+            try? output.fileHandleForReading.close()
+            return true
+        }
+        #expect(status == 128 + SIGPIPE)
+        let said = try String(contentsOf: errors, encoding: .utf8)
+        #expect(said.contains("standard output was closed (SIGPIPE), so the run stopped"), "\(said.prefix(500))")
+        #expect(said.contains("events traced so far were written to \(trace)"), "\(said.prefix(500))")
+        #expect(!distributed || said.contains("the nodes it started were stopped"), "\(said.prefix(500))")
+        let shown = try await runProcess(binary, ["trace", "show", trace], timeout: .seconds(120))
+        #expect(shown.status == 0, "\(shown.stderr)")
+        #expect(shown.stdout.hasPrefix("R viewWillLayoutSubviews\n"))
+    }
 }

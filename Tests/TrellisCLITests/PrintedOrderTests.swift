@@ -23,13 +23,24 @@ import TrellisTrace
         #expect(PrintedOrder().adding([Self.event("b", 0x31)]) != PrintedOrder().adding([Self.event("b1", 0)]))
     }
 
-    @Test("close prints what the run's trace holds beyond what was printed and returns the count, once")
+    @Test("close prints what the run's trace holds beyond what was printed and returns the count, once; it tells a printed start that is not the trace's")
     func closePrintsTheRest() {
-        let live = LiveTrace(recorder: nil, jsonLines: false, runID: "r")
         let all = [Self.event("main", 1), Self.event("b", 1), Self.event("main", 2)]
+        let live = LiveTrace(recorder: nil, jsonLines: false, runID: "r")
+        #expect(live.printedStartDiffered == nil)
         live.printNext(Array(all.prefix(2)))
         #expect(live.close(with: all) == 3)
+        #expect(live.printedStartDiffered == false)
         live.printNext([Self.event("main", 3)])
         #expect(live.close(with: all) == 3)
+        // Printed in another order than the trace's, or more than it has: said (a warning).
+        let swapped = LiveTrace(recorder: nil, jsonLines: false, runID: "r")
+        swapped.printNext([all[1], all[0]])
+        #expect(swapped.close(with: all) == 3)
+        #expect(swapped.printedStartDiffered == true)
+        let more = LiveTrace(recorder: nil, jsonLines: false, runID: "r")
+        more.printNext(all)
+        #expect(more.close(with: Array(all.prefix(1))) == 3)
+        #expect(more.printedStartDiffered == true)
     }
 }

@@ -75,7 +75,7 @@ struct StoryboardScenarioTests {
     @Test("a storyboard of Xcode 11 or later that presents, in a scenario naming no profile, is a notice to name ios13; a profile named, an older file or no presentation: none")
     func profileAdvice() throws {
         let advice = "Popovers.storyboard was saved by Xcode 11 or later (toolsVersion 21701), whose apps present with iOS 13's defaults, "
-            + "but the scenario names no \"profile\": it runs the ios8 profile, where a presentation without a style is full screen "
+            + "but a scenario naming no \"profile\" runs the ios8 profile, where a presentation without a style is full screen "
             + "and sheets and popovers adapt to full screen in compact width; add \"profile\": \"ios13\" for page sheets"
         let unnamed = try Self.decode(#"{ "storyboard": "Popovers.storyboard" }"#)
         #expect(unnamed.profile == .ios8)

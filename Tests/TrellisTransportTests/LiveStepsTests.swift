@@ -1,5 +1,8 @@
+import Foundation
+import Synchronization
 import Testing
 import TrellisModel
+import TrellisScenario
 import TrellisTrace
 @testable import TrellisDistributed
 
@@ -16,19 +19,71 @@ import TrellisTrace
     func handsOnStepByStep() {
         var live = LiveSteps()
         let main = [Self.event("main", 1, lamport: 1, step: 0), Self.event("main", 2, lamport: 4, step: 1)]
-        // Node b recorded one event of step 1 before it answered for step 0.
+        // Node b recorded one event of step 1 before it answered for step 0: it waits for step 1.
         let b = [Self.event("b", 1, lamport: 2, step: 0), Self.event("b", 2, lamport: 5, step: 1)]
         let step0 = live.take(through: 0, from: [("main", main), ("b", b)])
-        #expect(step0.map(\.id) == [EventRef(node: "main", sequence: 1), EventRef(node: "b", sequence: 1)])
+        #expect(step0.map(\.id.description) == ["main#1", "b#1"])
         #expect(live.handed(of: "main") == 1)
         #expect(live.handed(of: "b") == 1)
-        // Step 1: what came after, merged by clock; node c had nothing.
-        let more = [Self.event("b", 3, lamport: 3, step: 1)]
+        // Step 1: what came after, merged by clock; then b's first of step 2 waits again.
+        let more = [Self.event("b", 3, lamport: 6, step: 1), Self.event("b", 4, lamport: 7, step: 2)]
         let step1 = live.take(through: 1, from: [("main", Array(main.dropFirst())), ("b", Array(b.dropFirst()) + more), ("c", [])])
-        #expect(step1.map(\.id.description) == ["b#3", "main#2", "b#2"])
+        #expect(step1.map(\.id.description) == ["main#2", "b#2", "b#3"])
         #expect(live.handed(of: "b") == 3)
+        #expect(live.handed(of: "c") == 0)
         #expect(live.goesOn)
         live.stop()
         #expect(!live.goesOn)
+    }
+
+    /// What a run hands on, and why it stopped.
+    final class Handed: Sendable {
+        let events = Mutex<[TraceEvent]>([])
+        let stops = Mutex<[String]>([])
+    }
+
+    static let text = #"""
+        { "window": { "size": [320, 568] }, "root": "R",
+          "controllers": { "R": { "children": ["A", "B"] }, "A": {}, "B": {} },
+          "placement": { "A": "b", "B": "c" },
+          "steps": [ { "resizeWindow": [568, 320] }, { "resizeWindow": [320, 568] }, { "resizeWindow": [568, 320] } ] }
+        """#
+
+    static func options(_ handed: Handed) -> DistributedOptions {
+        var options = loopbackOptions()
+        options.stepTraced = { events in handed.events.withLock { $0 += events } }
+        options.stepTracingStopped = { reason in handed.stops.withLock { $0.append(reason) } }
+        return options
+    }
+
+    @Test("a run hands on every step as it ends: the start of its merged trace, all of it but what the end adds")
+    func aRunHandsOnItsTrace() async throws {
+        let scenario = try ScenarioDecoder.decode(Self.text, file: "live.json")
+        let handed = Handed()
+        let run = try await DistributedRun.run(scenario, scenarioText: Self.text, options: Self.options(handed))
+        let events = handed.events.withLock { $0 }
+        #expect(handed.stops.withLock { $0 }.isEmpty)
+        #expect(events.map(\.id) == run.events.prefix(events.count).map(\.id))
+        // Every step's header and the workers' events of the last step were handed on.
+        #expect(events.contains { $0.canonicalLine == "== step 3: resizeWindow 568x320" })
+        #expect(events.contains { $0.id.node == "c" && $0.step == 3 })
+    }
+
+    @Test("a worker whose trace is refused stops the handing on, said once; the run's trace still has what arrived")
+    func aRefusedTraceStopsIt() async throws {
+        let scenario = try ScenarioDecoder.decode(Self.text, file: "live.json")
+        let handed = Handed()
+        var options = Self.options(handed)
+        options.traceLimit = TraceDataLimit(bytes: 64, parts: 4096)
+        do {
+            _ = try await DistributedRun.run(scenario, scenarioText: Self.text, options: options)
+            Issue.record("a trace past its bound is a fault of the run")
+        } catch {
+            guard case .faults = error else { throw error }
+        }
+        let stops = handed.stops.withLock { $0 }
+        #expect(stops.count == 1, "\(stops)")
+        #expect(stops.first?.hasSuffix("'s trace was refused") == true, "\(stops)")
+        #expect(handed.events.withLock { $0 }.isEmpty)
     }
 }
