@@ -274,22 +274,8 @@ public struct AdaptiveDelegateSpec: Sendable, Equatable {
     public var behavior: String?
 }
 
-/// Where a popover points from.
-public struct PopoverSourceSpec: Sendable, Equatable {
-    /// The controller whose view the popover points from.
-    public var view: ControllerID
-    /// The rect it points from, in that view's coordinates, measured from `corner`.
-    public var rect: Rect
-    /// The corner of the view `rect` is measured from (`"corner"`, default top left).
-    public var corner: PopoverSourceCorner
-
-    /// A popover source in `view`'s coordinates, measured from `corner`.
-    public init(view: ControllerID, rect: Rect, corner: PopoverSourceCorner = .topLeft) {
-        self.view = view
-        self.rect = rect
-        self.corner = corner
-    }
-}
+/// A controller's `popoverSource` or a segue's `anchor` in a scenario (SPEC §5).
+public typealias PopoverSourceSpec = PopoverSource
 
 /// One step of a scenario: something done to the window, or a check of what the step before
 /// did. A step's name, fields and checks are in `ScenarioSteps.swift`; its header text and

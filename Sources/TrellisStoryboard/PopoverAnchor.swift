@@ -77,16 +77,16 @@ extension SegueMapping {
         if attribute == "popoverAnchorView", placed.insideRootView {
             guard let frame = placed.frame else {
                 notices.add("popover anchor \(id) in \(from) has no frame: the popover points from \(from)'s view's origin")
-                return MappedSegue.Anchor(view: from, rect: Rect(x: 0, y: 0, width: 0, height: 0))
+                return MappedSegue.Anchor(view: ControllerID(from), rect: Rect(x: 0, y: 0, width: 0, height: 0))
             }
-            return MappedSegue.Anchor(view: from, rect: frame)
+            return MappedSegue.Anchor(view: ControllerID(from), rect: frame)
         }
         let side = Self.side(of: placed)
         let (rect, corner) = Self.barView(holding: placed).map { Self.standIn(side, inBar: $0, sceneSize: sceneSize) } ?? Self.standIn(side)
         let measured = corner == .topLeft ? "" : " measured from its \(Self.words(corner)) corner (so it stays there when the view resizes)"
         notices.add("popover segue from \(from) anchors on <\(placed.element.name)> \(id), whose place UIKit computes at run time: "
             + "stand-in rect \(Self.text(rect)) in \(from)'s view\(measured)")
-        return MappedSegue.Anchor(view: from, rect: rect, corner: corner)
+        return MappedSegue.Anchor(view: ControllerID(from), rect: rect, corner: corner)
     }
 
     /// `topRight` as a notice says it.

@@ -17,19 +17,7 @@ public struct MappedSegue: Sendable, Equatable {
     public var transitionStyle: String?
     /// Where a popover segue points from: a rect in a controller's view, measured from one of
     /// its corners (the scenario's `anchor`).
-    public struct Anchor: Sendable, Equatable {
-        /// The controller whose view's coordinates `rect` is in.
-        public var view: String
-        public var rect: Rect
-        /// The corner of the view `rect` is measured from.
-        public var corner: PopoverSourceCorner
-
-        public init(view: String, rect: Rect, corner: PopoverSourceCorner = .topLeft) {
-            self.view = view
-            self.rect = rect
-            self.corner = corner
-        }
-    }
+    public typealias Anchor = PopoverSource
 
     /// Where a popover segue points from.
     public var anchor: Anchor?
@@ -46,7 +34,7 @@ public struct MappedSegue: Sendable, Equatable {
         if let anchor {
             let rect = anchor.rect
             var fields: [ScenarioJSON.Member] = [
-                .init("view", .string(anchor.view)),
+                .init("view", .string(anchor.view.name)),
                 .init("rect", .array([rect.origin.x, rect.origin.y, rect.size.width, rect.size.height].map(ScenarioJSON.number))),
             ]
             if anchor.corner != .topLeft { fields.append(.init("corner", .string(anchor.corner.rawValue))) }

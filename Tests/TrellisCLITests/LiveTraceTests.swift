@@ -19,24 +19,43 @@ struct LiveTraceTests {
             """
     }
 
+    /// A long run of `rotations` set up in a scratch folder (removed by the caller): its
+    /// process, not started, writing `--trace` to `trace` and standard output and error to files.
+    struct LongRun {
+        let directory: URL
+        let trace: String
+        let output: URL
+        let errors: URL
+        let binary: URL
+        let process = Process()
+
+        init(placed: Bool, arguments: [String] = []) throws {
+            directory = try scratchDirectory()
+            let scenario = directory.appendingPathComponent("long.json")
+            // Minutes of rotations (an hour distributed): the run is still going when its first
+            // steps are on standard output.
+            try Data(LiveTraceTests.rotations(200_000, placed: placed).utf8).write(to: scenario)
+            trace = directory.appendingPathComponent("kept.jsonl").path
+            output = directory.appendingPathComponent("stdout.txt")
+            errors = directory.appendingPathComponent("stderr.txt")
+            try Data().write(to: output)
+            try Data().write(to: errors)
+            binary = try #require(TrellisBinary.url, Comment(rawValue: TrellisBinary.missingMessage))
+            process.executableURL = binary
+            process.arguments = ["run", scenario.path, "--trace", trace] + (placed ? ["--transport", "zmq"] : []) + arguments
+            process.standardOutput = try FileHandle(forWritingTo: output)
+            process.standardError = try FileHandle(forWritingTo: errors)
+        }
+
+        var printed: String { (try? String(contentsOf: output, encoding: .utf8)) ?? "" }
+        var said: String { (try? String(contentsOf: errors, encoding: .utf8)) ?? "" }
+    }
+
     @Test("interrupted by SIGINT: exit 130, the events traced so far printed and in --trace, the same ones, and said")
     func interruptedRunKeepsItsTrace() async throws {
-        let directory = try scratchDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let scenario = directory.appendingPathComponent("long.json")
-        // Minutes of rotations: the run is still going when its first steps are on standard output.
-        try Data(Self.rotations(200_000).utf8).write(to: scenario)
-        let trace = directory.appendingPathComponent("kept.jsonl").path
-        let output = directory.appendingPathComponent("stdout.txt")
-        let errors = directory.appendingPathComponent("stderr.txt")
-        try Data().write(to: output)
-        try Data().write(to: errors)
-        let binary: URL = try #require(TrellisBinary.url, Comment(rawValue: TrellisBinary.missingMessage))
-        let run = Process()
-        run.executableURL = binary
-        run.arguments = ["run", scenario.path, "--trace", trace]
-        run.standardOutput = try FileHandle(forWritingTo: output)
-        run.standardError = try FileHandle(forWritingTo: errors)
+        let long = try LongRun(placed: false)
+        defer { try? FileManager.default.removeItem(at: long.directory) }
+        let (run, output, errors, trace, binary) = (long.process, long.output, long.errors, long.trace, long.binary)
         // Step 1's lines are printed as step 2 begins: the trace is live.
         let status = await runSignalled(run, signal: SIGINT) { _ in
             ((try? String(contentsOf: output, encoding: .utf8)) ?? "").contains("== step 1:")
@@ -56,22 +75,9 @@ struct LiveTraceTests {
 
     @Test("distributed: each step is printed once every node's events of it arrived, while the run goes on; interrupted, exit 130 with what was printed in --trace")
     func distributedRunPrintsAsItGoes() async throws {
-        let directory = try scratchDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let scenario = directory.appendingPathComponent("long.json")
-        // An hour of distributed rotations: the run is still going when its steps are printed.
-        try Data(Self.rotations(200_000, placed: true).utf8).write(to: scenario)
-        let trace = directory.appendingPathComponent("kept.jsonl").path
-        let output = directory.appendingPathComponent("stdout.txt")
-        let errors = directory.appendingPathComponent("stderr.txt")
-        try Data().write(to: output)
-        try Data().write(to: errors)
-        let binary: URL = try #require(TrellisBinary.url, Comment(rawValue: TrellisBinary.missingMessage))
-        let run = Process()
-        run.executableURL = binary
-        run.arguments = ["run", scenario.path, "--transport", "zmq", "--trace", trace]
-        run.standardOutput = try FileHandle(forWritingTo: output)
-        run.standardError = try FileHandle(forWritingTo: errors)
+        let long = try LongRun(placed: true)
+        defer { try? FileManager.default.removeItem(at: long.directory) }
+        let (run, output, errors, trace, binary) = (long.process, long.output, long.errors, long.trace, long.binary)
         // Step 2's lines, nodes b's and c's among them, are printed once it ended.
         let status = await runSignalled(run, signal: SIGINT, readyWithin: 120) { _ in
             ((try? String(contentsOf: output, encoding: .utf8)) ?? "").contains("== step 3:")
@@ -94,20 +100,11 @@ struct LiveTraceTests {
 
     @Test("standard output closed mid-run (| head): the run ends as SIGPIPE would end it, exit 141, its --trace written and said, over ZeroMQ and in-process", arguments: [true, false])
     func readerGoneEndsTheRun(_ distributed: Bool) async throws {
-        let directory = try scratchDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let scenario = directory.appendingPathComponent("long.json")
-        try Data(Self.rotations(200_000, placed: distributed).utf8).write(to: scenario)
-        let trace = directory.appendingPathComponent("kept.jsonl").path
-        let errors = directory.appendingPathComponent("stderr.txt")
-        try Data().write(to: errors)
-        let binary: URL = try #require(TrellisBinary.url, Comment(rawValue: TrellisBinary.missingMessage))
-        let run = Process()
-        run.executableURL = binary
-        run.arguments = ["run", scenario.path, "--trace", trace] + (distributed ? ["--transport", "zmq"] : [])
+        let long = try LongRun(placed: distributed)
+        defer { try? FileManager.default.removeItem(at: long.directory) }
+        let (run, errors, trace, binary) = (long.process, long.errors, long.trace, long.binary)
         let output = Pipe()
         run.standardOutput = output
-        run.standardError = try FileHandle(forWritingTo: errors)
         // The reader takes the first byte and goes, as `head -c 1` does; no signal is sent
         // (signal 0), the wait for the exit is bounded.
         let status = await runSignalled(run, signal: 0, readyWithin: 120) { _ in
