@@ -211,11 +211,13 @@ struct RunCommand: BehaviorCommand {
         let printing = format != .json && number != SIGPIPE
         let kept = "the \(events.count) events traced so far were "
             + (!printing ? (files.isEmpty ? "not kept (no --trace)" : "written to \(files)") : "printed" + (files.isEmpty ? "" : " and written to \(files)"))
-        let why = number == SIGPIPE ? "standard output was closed (SIGPIPE), so the run stopped" : "interrupted by \(InterruptHandling.name(number))"
+        let failure = number == SIGPIPE ? InterruptHandling.outputFailureReason : nil
+        let why = number != SIGPIPE ? "interrupted by \(InterruptHandling.name(number))"
+            : failure.map { "standard output could not be written (\($0)), so the run stopped" } ?? "standard output was closed (SIGPIPE), so the run stopped"
         let said = [why, nodes, kept].compactMap(\.self).joined(separator: "; ")
         // `trellis run s.json | head`: the reader has what it wanted, and nothing was kept that
         // needs saying — the program ends as a program SIGPIPE ends, silently (exit 141).
-        if number == SIGPIPE, files.isEmpty { return }
+        if number == SIGPIPE, failure == nil, files.isEmpty { return }
         outcome.fail(status: 128 + number, step: nil, message: said)
         switch format {
         case .json: outcome.report(transport: transport.rawValue).emit(status: outcome.status)
@@ -423,7 +425,7 @@ struct ValidateCommand: BehaviorCommand {
 /// it wanted) ends the run the same way, as SIGPIPE — its trace files written, its nodes
 /// stopped, exit 141 — rather than SIGPIPE killing the program mid-run with its nodes left to
 /// find their conductor gone: SIGPIPE is ignored, and the write that fails says so
-/// (`OutputBuffer`, `outputClosed`).
+/// (`OutputBuffer`, `outputFailed`). So does a write that fails otherwise (a full disk).
 enum InterruptHandling {
     static let signals = [SIGINT, SIGTERM]
 
@@ -437,7 +439,7 @@ enum InterruptHandling {
     }
 
     /// Installs `handle` for the first of the signals (SIGINT, SIGTERM) to come, or standard
-    /// output closed (`outputClosed`); a second signal ends the program at once, with 128 + its
+    /// output failing (`outputFailed`); a second signal ends the program at once, with 128 + its
     /// number.
     static func install(_ handle: @escaping @Sendable (Int32) -> Void) -> [DispatchSourceSignal] {
         handler.withLock { $0 = handle }
@@ -451,13 +453,25 @@ enum InterruptHandling {
         }
     }
 
-    /// A write to standard output failed (its reader is gone): the run ends as interrupted by
-    /// SIGPIPE, from another thread (the writer may hold what the handler takes). Nothing when
-    /// no run installed a handler, or one was interrupted already.
-    static func outputClosed() {
-        guard handler.withLock({ $0 }) != nil else { return }
+    /// A write to standard output failed — its reader gone (`failure` nil), or `failure` (a
+    /// full disk): a run ends as interrupted by SIGPIPE, from another thread (the writer may hold
+    /// what the handler takes), unless one was interrupted already. Another command (no handler)
+    /// ends at once: silently, 141, as SIGPIPE would end it, or saying the failure, exit 1 —
+    /// never as if all its output had been written.
+    static func outputFailed(_ failure: String?) {
+        outputFailure.withLock { $0 = $0 ?? failure }
+        guard handler.withLock({ $0 }) != nil else {
+            guard let failure else { exit(128 + SIGPIPE) }
+            StandardError.write("error: standard output cannot be written: \(failure)")
+            exit(1)
+        }
         DispatchQueue.global().async { deliver(SIGPIPE) }
     }
+
+    /// Why standard output could not be written, other than its reader gone; nil for that.
+    static var outputFailureReason: String? { outputFailure.withLock { $0 } }
+
+    private static let outputFailure = Mutex<String?>(nil)
 
     private static func deliver(_ number: Int32) {
         guard !signalled.exchange(true, ordering: .relaxed) else {

@@ -158,7 +158,11 @@ struct OutputBuffer {
             try FileHandle.standardOutput.write(contentsOf: Data(buffer.utf8))
         } catch {
             Self.closed.store(true, ordering: .relaxed)
-            InterruptHandling.outputClosed()
+            // Foundation wraps the system's error: EPIPE is the reader gone, anything else
+            // (ENOSPC, EIO) a failure to say.
+            let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
+            let code = underlying.flatMap { $0.domain == NSPOSIXErrorDomain ? Int32(truncatingIfNeeded: $0.code) : nil }
+            InterruptHandling.outputFailed(code == EPIPE ? nil : code.map { String(cString: strerror($0)) } ?? "\(error)")
         }
     }
 

@@ -24,7 +24,6 @@ public struct MappedSegue: Sendable, Equatable {
     /// A `custom` segue's `UIStoryboardSegue` subclass.
     public var customClass: String?
 
-
     /// The entry of the `segues` map.
     var json: ScenarioJSON {
         var members = [ScenarioJSON.Member("kind", .string(kind)), .init("from", .string(from))]

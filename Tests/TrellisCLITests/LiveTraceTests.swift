@@ -121,4 +121,20 @@ struct LiveTraceTests {
         #expect(shown.status == 0, "\(shown.stderr)")
         #expect(shown.stdout.hasPrefix("R viewWillLayoutSubviews\n"))
     }
+
+    @Test("standard output that cannot be written (a full disk): run ends saying why, with its --trace written; another command says so and exits 1, not 0")
+    func fullDisk() async throws {
+        guard FileManager.default.fileExists(atPath: "/dev/full") else { return }
+        let directory = try scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let binary: URL = try #require(TrellisBinary.url, Comment(rawValue: TrellisBinary.missingMessage))
+        let trace = directory.appendingPathComponent("t.jsonl").path
+        let run = try await runProcess(URL(fileURLWithPath: "/bin/sh"), ["-c", "'\(binary.path)' run Examples/iphone-rotation.json --trace '\(trace)' > /dev/full"], timeout: .seconds(60))
+        #expect(run.status == 128 + SIGPIPE)
+        #expect(run.stderr.contains("standard output could not be written (No space left on device), so the run stopped"), "\(run.stderr)")
+        #expect(run.stderr.contains("events traced so far were written to \(trace)"), "\(run.stderr)")
+        let shown = try await runProcess(URL(fileURLWithPath: "/bin/sh"), ["-c", "'\(binary.path)' trace show '\(trace)' > /dev/full"], timeout: .seconds(60))
+        #expect(shown.status == 1)
+        #expect(shown.stderr == "error: standard output cannot be written: No space left on device\n")
+    }
 }
