@@ -96,7 +96,7 @@ public struct StoryboardImport: Sendable {
         var assembly = DocumentAssembly(library: library, controllers: controllers, options: options, notices: segueMapping.notices)
         let document = try assembly.document(segues: segues)
         return StoryboardImport(document: document, segues: segues, notices: assembly.notices.lines,
-                                profileAdvice: PresentationEra.advice(main, segues: segues))
+                                profileAdvice: PresentationEra.advice(main, controllers: controllers, segues: segues))
     }
 
     /// `--segues`: one line per segue, `ID KIND FROM -> DESTINATION` (`(run time)` for an unwind).

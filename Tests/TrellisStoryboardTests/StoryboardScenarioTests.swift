@@ -100,6 +100,34 @@ struct StoryboardScenarioTests {
         }
     }
 
+    @Test("a show or showDetail that nothing handles presents (R55–R57), so it is a presentation the profile notice counts; one a navigation or split controller handles is not")
+    func profileAdviceCountsUnhandledShows() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-era-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        func advised(_ scenes: String, initial: String = "A") throws -> Bool {
+            try Data(Storyboards.document(initial: initial, scenes).utf8).write(to: folder.appendingPathComponent("Shows.storyboard"))
+            let scenario = try ScenarioDecoder.decode(#"{ "storyboard": "Shows.storyboard" }"#, file: folder.appendingPathComponent("s.json").path)
+            return scenario.notices.contains { $0.contains("\"profile\": \"ios13\"") }
+        }
+        func segue(_ kind: String, to destination: String, id: String) -> String {
+            #"<connections><segue destination="\#(destination)" kind="\#(kind)" id="\#(id)"/></connections>"#
+        }
+        let root = #"<connections><segue destination="A" kind="relationship" relationship="rootViewController" id="r1"/></connections>"#
+        // No navigation controller: the window's root presents B.
+        #expect(try advised(Storyboards.scene("viewController", id: "A", segue("show", to: "B", id: "s1")) + Storyboards.scene("viewController", id: "B")))
+        // A pushes B, which pushes C: both handled by N, C's through its source B.
+        #expect(try !advised(Storyboards.scene("navigationController", id: "N", root)
+            + Storyboards.scene("viewController", id: "A", segue("show", to: "B", id: "s1"))
+            + Storyboards.scene("viewController", id: "B", segue("show", to: "C", id: "s2")) + Storyboards.scene("viewController", id: "C"), initial: "N"))
+        // showDetail outside a split: presented; inside one: the split's.
+        #expect(try advised(Storyboards.scene("navigationController", id: "N", root)
+            + Storyboards.scene("viewController", id: "A", segue("showDetail", to: "B", id: "s1")) + Storyboards.scene("viewController", id: "B"), initial: "N"))
+        #expect(try !advised(Storyboards.scene("splitViewController", id: "S", #"<connections><segue destination="A" kind="relationship" relationship="masterViewController" id="r1"/><segue destination="D" kind="relationship" relationship="detailViewController" id="r2"/></connections>"#)
+            + Storyboards.scene("viewController", id: "A", segue("showDetail", to: "B", id: "s1"))
+            + Storyboards.scene("viewController", id: "B") + Storyboards.scene("viewController", id: "D"), initial: "S"))
+    }
+
     @Test("a window in the scenario spares a storyboard without a known device; a root spares one without an initial controller")
     func scenarioSupplies() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-field-\(UUID().uuidString)")
