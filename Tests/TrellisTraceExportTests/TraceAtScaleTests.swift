@@ -36,6 +36,16 @@ import TrellisTraceFiles
             && matches.allSatisfy { a[$0.left] == b[$0.right] }
     }
 
+    @Test("merging one node's events keeps them when in order and sorts them when not; several nodes interleave by clock, node, sequence")
+    func mergeOrders() {
+        let ordered = Self.chain(4)
+        #expect(TraceMerge.merge([ordered]).map(\.id) == ordered.map(\.id))
+        #expect(TraceMerge.merge([ordered.reversed()]).map(\.id) == ordered.map(\.id))
+        let other = TraceEvent(id: EventRef(node: "b", sequence: 1), lamport: 2, cause: nil, controller: ControllerID("B"),
+                               transition: nil, step: 1, message: .viewWillTransition(to: Size(568, 320)), time: 0)
+        #expect(TraceMerge.merge([[other], ordered]).map(\.id) == [ordered[0].id, other.id] + ordered.dropFirst().map(\.id))
+    }
+
     @Test func myersFindsALongestCommonSubsequence() {
         // Myers' own example: ABCABBA against CBABAC, 5 edits, 4 in common.
         let a = Array("ABCABBA".unicodeScalars.map { Int($0.value) }), b = Array("CBABAC".unicodeScalars.map { Int($0.value) })
