@@ -102,27 +102,37 @@ enum TraceInput {
         }
     }
 
-    /// The trace as a causal tree; a damaged trace whose causes form a cycle exits 2 naming an
-    /// event of the cycle (its events would otherwise be under no root, printed as nothing).
+    /// The trace as a causal tree; a damaged trace whose causes form a cycle (an event its own
+    /// cause included) exits 2 naming an event of the cycle (its events would otherwise be under
+    /// no root, printed as nothing), and one where two events have one id exits 2 naming it.
     static func tree(_ events: [TraceEvent]) throws -> CausalTree {
         let tree = CausalTree(events)
-        if let problem = cycleProblem(tree) {
+        if let problem = damageProblem(tree) {
             StandardError.write("error: \(problem)")
             throw ExitCode(2)
         }
         return tree
     }
 
-    /// Why a trace whose causes form a cycle is refused, naming an event of the cycle; nil for
-    /// a trace without one. Every command that reads a trace refuses such a one (`diff` and
-    /// `convert` included: a cycle is damage, never a difference or something to copy).
-    static func cycleProblem(_ tree: CausalTree) -> String? {
-        tree.cycle.map { "the trace is damaged: the causes of \(tree.events[$0].id) lead back to it (a cycle of causes)" }
+    /// Why a damaged trace is refused: two events with one id, naming it, or causes that form a
+    /// cycle, naming an event of the cycle; nil for a sound trace. Every command that reads a
+    /// trace refuses such a one (`diff` and `convert` included: damage is never a difference or
+    /// something to copy).
+    static func damageProblem(_ tree: CausalTree) -> String? {
+        if let repeated = tree.repeated {
+            return "the trace is damaged: two events are \(tree.events[repeated].id), a node and sequence number that name one event of a run "
+                + "(a line written twice, or the files of two runs joined into one)"
+        }
+        return tree.cycle.map { "the trace is damaged: the causes of \(tree.events[$0].id) lead back to it (a cycle of causes)" }
     }
 
-    /// Exits 2 when the causes of `events` form a cycle.
-    static func refuseCycle(_ events: [TraceEvent]) throws {
-        _ = try tree(events)
+    /// Exits 2 when `file` is damaged (`damageProblem`), each of its runs checked on its own: a
+    /// file read as it is (`convert`) may hold several, whose ids are their own.
+    static func refuseDamage(_ file: TraceFile) throws {
+        let starts = file.runSpans.map(\.position).filter { $0 > 0 }
+        for (start, end) in zip([0] + starts, starts + [file.events.count]) {
+            _ = try tree(Array(file.events[start..<end]))
+        }
     }
 }
 
@@ -369,7 +379,7 @@ struct TraceMergeCommand: AsyncParsableCommand {
 
     func run() async throws {
         let file = try TraceInput.read(files, damage: .refuse)
-        try TraceInput.refuseCycle(file.events)
+        try TraceInput.refuseDamage(file)
         let runID = file.runIDs.first ?? "merged"
         let format = output.map(CaptureFileFormat.forPath) ?? .jsonLines
         let bytes = CaptureFileEncoding.bytes(of: file.events, runs: [], defaultRunID: runID, format: format)
@@ -424,8 +434,8 @@ struct TraceDiffCommand: AsyncParsableCommand {
         guard format == .json else {
             let a = try TraceInput.read(leftFiles, damage: .printWhatIsRead)
             let b = try TraceInput.read(rightFiles, damage: .printWhatIsRead)
-            try TraceInput.refuseCycle(a.events)
-            try TraceInput.refuseCycle(b.events)
+            try TraceInput.refuseDamage(a)
+            try TraceInput.refuseDamage(b)
             let differences = TraceDiff.compare(a.events, b.events)
             if !differences.isEmpty { print(TraceDiff.render(differences)) }
             try TraceInput.finish(a, b)
@@ -448,7 +458,7 @@ struct TraceDiffCommand: AsyncParsableCommand {
         for paths in [leftFiles, rightFiles] {
             do {
                 let side = try TraceFileReader.read(paths: paths)
-                if let problem = TraceInput.cycleProblem(CausalTree(side.events)) {
+                if let problem = TraceInput.damageProblem(CausalTree(side.events)) {
                     errors.append(JSONFields.error(file: paths.count == 1 ? paths[0] : nil, message: problem))
                 }
                 sides.append(side)
@@ -510,7 +520,7 @@ struct TraceConvertCommand: AsyncParsableCommand {
         // A conversion that would lose what could not be read is refused, and so is a trace
         // whose causes form a cycle (damage that every other command refuses too).
         let file = try TraceInput.read(path: input, damage: .refuse)
-        try TraceInput.refuseCycle(file.events)
+        try TraceInput.refuseDamage(file)
         let format: CaptureFileFormat
         switch to {
         case .jsonl: format = .jsonLines

@@ -6,7 +6,9 @@ import TrellisTrace
 /// Everything here is linear in the trace's size, however deep its cause chains: building the
 /// tree, walking it, the subtree of any set of events and each event's last effect. A damaged
 /// trace whose causes form a cycle is not a forest; `cycle` names an event of the cycle, and
-/// the events of a cycle (and whatever they caused) are reached from no root.
+/// the events of a cycle (and whatever they caused) are reached from no root. An event that is
+/// its own cause is such a cycle (it stays a root, so that the rest can be printed), and an id
+/// that two events have (`repeated`) is damage as well.
 public struct CausalTree: Sendable {
     public let events: [TraceEvent]
     private let index: [EventRef: Int]
@@ -16,21 +18,28 @@ public struct CausalTree: Sendable {
     public let roots: [Int]
     /// An event on a cycle of causes (damaged input), or nil when the causes form a forest.
     public let cycle: Int?
+    /// An event whose id an earlier event of the trace has (damaged input), or nil.
+    public let repeated: Int?
 
     public init(_ events: [TraceEvent]) {
         self.events = events
         var index: [EventRef: Int] = [:]
         // Sized once: growing it step by step rehashed the events again at every doubling.
         index.reserveCapacity(events.count)
-        for (position, event) in events.enumerated() { index[event.id] = position }
+        var repeated: Int?
+        for (position, event) in events.enumerated() where index.updateValue(position, forKey: event.id) != nil {
+            repeated = repeated ?? position
+        }
         var parents = [Int](repeating: -1, count: events.count)
         var counts = [Int](repeating: 0, count: events.count + 1)
         var roots: [Int] = []
+        var ownCause: Int?
         for (position, event) in events.enumerated() {
             if let cause = event.cause, let parent = index[cause], parent != position {
                 parents[position] = parent
                 counts[parent + 1] += 1
             } else {
+                if event.cause == event.id { ownCause = ownCause ?? position }
                 roots.append(position)
             }
         }
@@ -45,7 +54,8 @@ public struct CausalTree: Sendable {
         self.childStart = counts
         self.childList = childList
         self.roots = roots
-        self.cycle = Self.cycleMember(parents: parents, roots: roots, childStart: counts, childList: childList)
+        self.cycle = ownCause ?? Self.cycleMember(parents: parents, roots: roots, childStart: counts, childList: childList)
+        self.repeated = repeated
     }
 
     /// An event on a cycle of causes: every event reached from no root has a parent, so walking

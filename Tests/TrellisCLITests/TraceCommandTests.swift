@@ -190,6 +190,41 @@ struct TraceCommandTests {
         let json = try await runTrellis(["trace", "diff", trace, trace, "--format", "json"])
         #expect(json.status == 2 && json.stdout.contains("cycle of causes") && json.stdout.contains("\"same\":null"), "\(json.stdout)")
     }
+
+    /// An event that is its own cause is a cycle of one; an event line written twice is two
+    /// events with one id: every command refuses both, as it refuses a longer cycle. A file of
+    /// two runs joined is converted (each run's ids are its own), and shown as damage.
+    @Test func anOwnCauseAndARepeatedEventAreReported() async throws {
+        let directory = try scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let trace = try await record("suppression-middle.json", in: directory, name: "sound.jsonl")
+        let lines = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n").map(String.init)
+        let first = try #require(lines.firstIndex { $0.contains("\"cause\":null") })
+        var own = lines
+        own[first] = own[first].replacingOccurrences(of: "\"cause\":null", with: "\"cause\":\"main#1\"")
+        var twice = lines
+        twice.insert(lines[first + 3], at: first + 4)
+        let copy = directory.appendingPathComponent("copy.trellis").path
+        for (name, damaged, expected) in [("own.jsonl", own, "the causes of main#1 lead back to it"), ("twice.jsonl", twice, "two events are main#4")] {
+            let path = directory.appendingPathComponent(name).path
+            try damaged.joined(separator: "\n").write(toFile: path, atomically: true, encoding: .utf8)
+            for arguments in [["show", path], ["show", path, "--tree"], ["follow", path, "main#2"], ["export", path, "--format", "perfetto"],
+                              ["diff", path, trace], ["convert", path, copy], ["merge", path, "-o", copy]] {
+                let outcome = try await runTrellis(["trace"] + arguments)
+                #expect(outcome.status == 2, "\(arguments)")
+                #expect(outcome.stderr.contains(expected), "\(arguments): \(outcome.stderr)")
+                #expect(!FileManager.default.fileExists(atPath: copy), "\(arguments)")
+            }
+        }
+        // Two runs in one file: each run's ids are its own, so a conversion copies both.
+        let other = try await record("iphone-rotation.json", in: directory, name: "other.jsonl")
+        let joined = directory.appendingPathComponent("joined.jsonl").path
+        try (String(contentsOfFile: trace, encoding: .utf8) + String(contentsOfFile: other, encoding: .utf8)).write(toFile: joined, atomically: true, encoding: .utf8)
+        let converted = try await runTrellis(["trace", "convert", joined, copy])
+        #expect(converted.status == 0, "\(converted.stderr)")
+        let shown = try await runTrellis(["trace", "show", joined])
+        #expect(shown.status == 2 && shown.stderr.contains("the files of two runs joined into one"), "\(shown.stderr)")
+    }
 }
 
 @Suite("trellis trace export")

@@ -108,6 +108,30 @@ struct StoryboardBadInputTests {
         #expect(error.message.hasSuffix("Bad.storyboard (a dangling id)"))
     }
 
+    @Test("a split with a detail but no master, or a relationship a container has once given twice, is refused at the segue")
+    func columnsByName() throws {
+        let detailOnly = Storyboards.document(initial: "S", [
+            Storyboards.scene("splitViewController", id: "S", #"<connections><segue destination="D" kind="relationship" relationship="detailViewController" id="s1"/></connections>"#),
+            Storyboards.scene("viewController", id: "D"),
+        ].joined(separator: "\n"))
+        let error = try #require(try Storyboards.refusal(detailOnly))
+        #expect(error.element == "segue")
+        #expect(error.message == "split view controller splitViewController1 has a detailViewController but no masterViewController relationship: "
+            + "its columns are read by relationship name, and the detail alone would be laid out as the primary column")
+        let twoRoots = Storyboards.document(initial: "N", [
+            Storyboards.scene("navigationController", id: "N", #"<connections><segue destination="A" kind="relationship" relationship="rootViewController" id="s1"/><segue destination="B" kind="relationship" relationship="rootViewController" id="s2"/></connections>"#),
+            Storyboards.scene("viewController", id: "A"), Storyboards.scene("viewController", id: "B"),
+        ].joined(separator: "\n"))
+        let second = try #require(try Storyboards.refusal(twoRoots))
+        #expect(second.message == "a second rootViewController relationship of navigationController1: a navigation controller has one")
+        // Master and detail: read.
+        let both = Storyboards.document(initial: "S", [
+            Storyboards.scene("splitViewController", id: "S", #"<connections><segue destination="M" kind="relationship" relationship="masterViewController" id="s1"/><segue destination="D" kind="relationship" relationship="detailViewController" id="s2"/></connections>"#),
+            Storyboards.scene("viewController", id: "M"), Storyboards.scene("viewController", id: "D"),
+        ].joined(separator: "\n"))
+        #expect(try Storyboards.refusal(both) == nil)
+    }
+
     @Test("a relationship cycle names the controllers round it")
     func cycle() throws {
         let xml = Storyboards.document([
