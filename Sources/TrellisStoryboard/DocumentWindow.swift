@@ -71,7 +71,9 @@ extension DocumentAssembly {
             }
             switch try library.target(initial, in: 0, from: main.document) {
             case let .controller(place, _)?: return library.names[place]
-            case .exit?, nil:
+            case .exit?:
+                throw StoryboardError(main.document, file: main.path, "initialViewController \"\(initial)\" is a scene's exit, not a controller")
+            case nil:
                 throw StoryboardError(main.document, file: main.path, "initialViewController \"\(initial)\" is no controller (a dangling id)")
             }
         }

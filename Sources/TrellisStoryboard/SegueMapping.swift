@@ -108,7 +108,9 @@ struct SegueMapping {
 
     mutating func mapSegue(_ segue: StoryboardElement, place: StoryboardLibrary.Place, from: String) throws(StoryboardError) -> MappedSegue {
         let file = library.files[place.file].path
-        let written = segue["kind"] ?? ""
+        guard let written = segue["kind"] else {
+            throw StoryboardError(segue, file: file, "a segue without a kind attribute (show, presentation, popoverPresentation, …)")
+        }
         guard let kind = Self.kind(written) else {
             throw StoryboardError(segue, file: file, "unknown segue kind \"\(written)\"")
         }

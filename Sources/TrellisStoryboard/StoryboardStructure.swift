@@ -85,7 +85,7 @@ struct StoryboardStructure {
                     let cycle = path.drop { $0 != place }.map(name)
                     let segue = parent[path[path.count - 1]]?.segue ?? library.controller(place)
                     throw StoryboardError(segue, file: library.files[(parent[path[path.count - 1]]?.container ?? place).file].path,
-                                          "relationship cycle: \((cycle.reversed() + [name(path[path.count - 1])]).joined(separator: " → "))")
+                                          "\(segue["kind"] == "embed" ? "embed" : "relationship") cycle: \((cycle.reversed() + [name(path[path.count - 1])]).joined(separator: " → "))")
                 }
                 path.append(place)
                 onPath.insert(place)

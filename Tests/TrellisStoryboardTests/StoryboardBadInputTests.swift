@@ -132,6 +132,23 @@ struct StoryboardBadInputTests {
         #expect(try Storyboards.refusal(both) == nil)
     }
 
+    @Test("a segue without a kind, an initial controller that is an exit, and a container view holding its own controller are each named as what they are")
+    func namedAsWhatTheyAre() throws {
+        let noKind = Storyboards.document([
+            Storyboards.scene("viewController", id: "A", #"<connections><segue destination="B" id="s1"/></connections>"#),
+            Storyboards.scene("viewController", id: "B"),
+        ].joined(separator: "\n"))
+        #expect(try Storyboards.refusal(noKind)?.message == "a segue without a kind attribute (show, presentation, popoverPresentation, …)")
+        let exit = Storyboards.document(initial: "X", Storyboards.scene("viewController", id: "A") + #"<scene sceneID="x"><objects><exit id="X" userLabel="Exit" sceneMemberID="exit"/></objects></scene>"#)
+        #expect(try Storyboards.refusal(exit)?.message == "initialViewController \"X\" is a scene's exit, not a controller")
+        let selfEmbed = Storyboards.document(Storyboards.scene("viewController", id: "A", #"""
+            <view key="view" id="v"><rect key="frame" x="0" y="0" width="375" height="667"/><subviews>
+            <containerView id="c"><rect key="frame" x="0" y="0" width="10" height="10"/><connections><segue destination="A" kind="embed" id="e"/></connections></containerView>
+            </subviews></view>
+            """#))
+        #expect(try Storyboards.refusal(selfEmbed)?.message == "embed cycle: viewController1 → viewController1")
+    }
+
     @Test("a relationship cycle names the controllers round it")
     func cycle() throws {
         let xml = Storyboards.document([
