@@ -368,14 +368,17 @@ struct Reader {
             return spec
         }
         let path = parent + "." + rawID
-        // The controller's own position and its `kind`'s are not recorded: no check after
+        // The controller's own position is not recorded, nor a `view` kind's: no check after
         // decoding names them (the reader names a wrong kind itself), and a million controllers
-        // made two million path strings.
+        // made two million path strings. A container's kind is (a check of a storyboard's
+        // fields under it names it).
         for (key, value) in try members(node, path, allowed: Self.controllerFields) {
             let at = path + "." + key
             if key != "kind" { positions[at] = (value.line, value.column) }
             switch key {
-            case "kind": spec.kind = try rawEnum(value, at, ContainerKind.self, what: "controller kind")
+            case "kind":
+                spec.kind = try rawEnum(value, at, ContainerKind.self, what: "controller kind")
+                if spec.kind != .view { positions[at] = (value.line, value.column) }
             case "children":
                 guard case let .array(items) = value.value else { throw fail(value, at, "expected an array of controller ids") }
                 positions.setItems(items, of: at)

@@ -9,9 +9,18 @@ struct ScenarioValidator {
     let file: String
     let positions: PathPositions
 
+    /// The error at `path`, placed where the file wrote it, else where the file wrote the
+    /// nearest member enclosing it (a field a storyboard gave, under a controller the file names).
     func fail(_ path: String, _ message: String) -> ScenarioError {
-        let position = positions[path] ?? (0, 0)
-        return ScenarioError(file: file, path: path, line: position.line, column: position.column, message: message)
+        var enclosing = Substring(path)
+        var position = positions[path]
+        // A field a storyboard gave has no place in the file (none, or line 0).
+        while (position?.line ?? 0) == 0, let cut = enclosing.lastIndex(where: { $0 == "." || $0 == "[" }) {
+            enclosing = enclosing[..<cut]
+            position = positions[String(enclosing)]
+        }
+        let found = (position?.line ?? 0) > 0 ? position ?? (0, 0) : positions[path] ?? (0, 0)
+        return ScenarioError(file: file, path: path, line: found.line, column: found.column, message: message)
     }
 
     func validate() throws(ScenarioError) {
@@ -30,7 +39,13 @@ struct ScenarioValidator {
                 guard let position = byID.links.position(of: child) else { throw fail(at(), "unknown controller \"\(child)\"") }
                 guard seenBy[position] != specIndex else { throw fail(at(), "duplicate child \"\(child)\" of \"\(spec.id)\"") }
                 seenBy[position] = specIndex
-                if child == scenario.root { throw fail(at(), "the root \"\(child)\" cannot be a child of \"\(spec.id)\"") }
+                if child == scenario.root {
+                    // A storyboard's container holding the root the file names: the file's `root` is the mistake.
+                    if (positions[at()]?.line ?? 0) == 0, (positions["$.root"]?.line ?? 0) > 0 {
+                        throw fail("$.root", "\"\(child)\" is a child of \"\(spec.id)\" in the storyboard: the root is a controller no container holds")
+                    }
+                    throw fail(at(), "the root \"\(child)\" cannot be a child of \"\(spec.id)\"")
+                }
                 let other = byID.links.parent[position]
                 if other >= 0, other != parent {
                     throw fail(at(), "controller \"\(child)\" is already a child of \"\(byID.links.ids[other])\": a controller has one parent")
@@ -74,7 +89,11 @@ struct ScenarioValidator {
             }
         }
         // R61: navigation, tab and split controllers place their children themselves.
-        if recorded.layout, positions["\(base).layout"] != nil, !ContainerRules.takesLayoutRule(spec.kind) {
+        if recorded.layout, let written = positions["\(base).layout"], !ContainerRules.takesLayoutRule(spec.kind) {
+            // A storyboard's container views gave the layout (no place in the file): the file's `kind` is what changed.
+            if written.line == 0, (positions["\(base).kind"]?.line ?? 0) > 0 {
+                throw fail("\(base).kind", "a \(spec.kind.rawValue) controller places its children itself, but the storyboard lays this one's out in container views (a \"layout\")")
+            }
             throw fail("\(base).layout", "\"layout\" applies to view controllers only; a \(spec.kind.rawValue) controller places its children itself")
         }
         if case let .origins(points) = spec.layout {

@@ -128,6 +128,21 @@ struct StoryboardScenarioTests {
             + Storyboards.scene("viewController", id: "B") + Storyboards.scene("viewController", id: "D"), initial: "S"))
     }
 
+    @Test("a root the storyboard holds in a container is the file's `root` mistake, placed there; a storyboard's field a kind refuses is placed at the controller the file names")
+    func mistakesPlacedInTheFile() throws {
+        let root = try #require(throws: ScenarioError.self) { try Self.decode(#"{ "storyboard": "MasterDetail.storyboard", "root": "DetailViewController" }"#) }
+        #expect(root.path == "$.root")
+        #expect(root.line == 1 && root.column == 52, "\(root)")
+        #expect(root.message.hasPrefix("\"DetailViewController\" is a child of ") && root.message.hasSuffix(" in the storyboard: the root is a controller no container holds"), "\(root)")
+        let kind = try #require(throws: ScenarioError.self) { try Self.decode("""
+            { "storyboard": "Embed.storyboard",
+              "controllers": { "DashboardViewController": { "kind": "tab" } } }
+            """) }
+        #expect(kind.path == "$.controllers.DashboardViewController.kind", "\(kind)")
+        #expect(kind.line == 2 && kind.column == 57, "\(kind.line):\(kind.column) \(kind)")
+        #expect(kind.message == "a tab controller places its children itself, but the storyboard lays this one's out in container views (a \"layout\")")
+    }
+
     @Test("a window in the scenario spares a storyboard without a known device; a root spares one without an initial controller")
     func scenarioSupplies() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-field-\(UUID().uuidString)")
