@@ -63,7 +63,10 @@ public enum PresentationRules {
         if presented.id == structure.root {
             return "Application tried to present modally the window's root view controller \(presented.id)"
         }
-        if !structure.isInHierarchy(receiver) {
+        // A controller out of the window's tree, or one a container does not show (a tab bar
+        // controller's other tabs, a navigation controller's controllers below its top): its
+        // view is in no window, as UIKit says (its presentation would have no container).
+        if !structure.isOnScreen(receiver, coveredPresenters: []) {
             return "Attempt to present \(presented.id) on \(receiver) whose view is not in the window hierarchy"
         }
         return nil

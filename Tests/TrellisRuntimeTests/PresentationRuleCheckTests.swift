@@ -32,6 +32,21 @@ import TrellisModel
             == "Attempt to present Q on B whose view is not in the window hierarchy")
     }
 
+    /// A controller a container does not show has its view in no window: a tab bar
+    /// controller's other tab, a navigation controller's controller below its top. Shown ones
+    /// present (the selected tab, the top, a split's columns).
+    @Test func aControllerItsContainerDoesNotShowIsNotInTheWindowHierarchy() throws {
+        let structure = HierarchyStructure(root: "T", nodes: [
+            .init(id: "T", kind: .tab, children: ["N", "B"]), .init(id: "N", kind: .navigation, parent: "T", children: ["N1", "N2"]),
+            .init(id: "N1", parent: "N"), .init(id: "N2", parent: "N"), .init(id: "B", parent: "T"), .init(id: "Q"),
+        ])
+        let q = try #require(structure["Q"])
+        #expect(PresentationRules.presentationRefusal(of: q, on: "N2", in: structure) == nil)
+        #expect(PresentationRules.presentationRefusal(of: q, on: "N", in: structure) == nil)
+        #expect(PresentationRules.presentationRefusal(of: q, on: "N1", in: structure) == "Attempt to present Q on N1 whose view is not in the window hierarchy")
+        #expect(PresentationRules.presentationRefusal(of: q, on: "B", in: structure) == "Attempt to present Q on B whose view is not in the window hierarchy")
+    }
+
     @Test func r31APopoverNeedsASourceInRegularWidthOnly() throws {
         let structure = structure()
         let regular = TraitCollection(horizontalSizeClass: .regular), compact = TraitCollection(horizontalSizeClass: .compact)
