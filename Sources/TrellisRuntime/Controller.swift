@@ -772,6 +772,10 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
     package func setOverrideTraitCollection(_ traits: TraitCollection?, forChild child: ControllerID, transition: TransitionInfo, cause: EventRef?) async throws(RuntimeError) {
         guard let index = index(of: child) else { throw .notAChild(child, of: id) }
         traitOverrides[child] = traits
+        // A child this container does not show (another tab, below a navigation controller's
+        // top, a collapsed split's secondary) gets no transition, as hidden children get none:
+        // it takes the traits, and `traitCollectionDidChange` if they changed, when it is shown.
+        guard defaultTargets.contains(index) else { return }
         let childTraits = effectiveTraits(forChildAt: index, parentTraits: traitCollection)
         await endpoints[index].deliverTraitTransition(to: childTraits, deliver: true, transition: transition, cause: cause)
         await endpoints[index].applyPendingTraits(cause: cause)

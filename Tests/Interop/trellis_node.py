@@ -565,6 +565,8 @@ class ViewController:
         if i is None:
             return "\"%s\" is not a child of \"%s\"" % (child, self.id)
         self.overrides[child] = traits
+        if i not in self.targets():
+            return None  # a hidden child takes the override when it is shown (refresh)
         self.slots[i].endpoint.traitTransition(self.traits_of(i, self.traits), True, transition, cause)
         self.slots[i].endpoint.applyPendingTraits(cause)
 

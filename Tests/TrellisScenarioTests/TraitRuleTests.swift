@@ -142,6 +142,22 @@ struct TraitRuleTests {
         #expect(trace[step: 1] == [])
     }
 
+    @Test("R17 + hidden children: an override set on a tab the tab bar controller does not show sends it nothing; it takes the traits, with traitCollectionDidChange, when it is selected")
+    func r17OverrideOfAHiddenChildWaitsUntilItIsShown() async throws {
+        let trace = try await Scenarios.run("""
+            { \(Pad.window), "root": "T",
+              "controllers": { "T": { "kind": "tab", "children": ["A", "N"], "traitOverrides": { "N": { "horizontalSizeClass": "compact" } } },
+                               "A": {}, "N": { "kind": "navigation", "children": ["B"] }, "B": {} },
+              "steps": [ { "setTraitOverride": { "container": "T", "child": "N", "traits": null } },
+                         { "select": "T", "index": 1 } ] }
+            """)
+        #expect(trace.messages(step: 1) == [])
+        #expect(trace.messages(step: 2).filter { $0.contains("traitCollectionDidChange") || $0.contains("willTransition") } == [
+            "N traitCollectionDidChange(previous: h=compact v=regular idiom=pad scale=2)",
+            "B traitCollectionDidChange(previous: h=compact v=regular idiom=pad scale=2)",
+        ])
+    }
+
     @Test("R16 + R17: an overridden size class hides the window's change: Y and its subtree get nothing; a non-overridden axis still reaches them; removing the override delivers the change (CONFORMANCE 11)")
     func r17OverrideHidesAChange() async throws {
         let trace = try await Scenarios.run("""
