@@ -205,12 +205,13 @@ public actor Window {
     }
 
     private func process(_ envelope: Envelope) async {
+        let event = performedAsShown(envelope.event)
         var cause: EventRef?
         if let step = envelope.step {
-            cause = environment.recorder.beginStep(step, description: envelope.event.description)
+            cause = environment.recorder.beginStep(step, description: event.description)
         }
         do {
-            try await handle(envelope.event, cause: cause)
+            try await handle(event, cause: cause)
             await carryOutRequests()
             envelope.done.resume(returning: .success(()))
         } catch {
@@ -259,6 +260,17 @@ public actor Window {
     }
 
     // MARK: Segues (SPEC §11)
+
+    /// A `performSegue` from a copy no container shows now performed from the latest earlier
+    /// copy that is shown (`SegueAction.shownSource`), before its step header says what it
+    /// does; a popover the segue anchored at its source's view points from that one.
+    private func performedAsShown(_ event: WindowEvent) -> WindowEvent {
+        guard case let .performSegue(segue, action) = event, let shown = action.shownSource(in: structure) else { return event }
+        if let copy = action.introduced?.controller, structure[copy]?.popoverSourceView == action.source {
+            structure.update(copy) { $0.popoverSourceView = shown }
+        }
+        return .performSegue(segue, action.from(shown))
+    }
 
     /// Carries out a segue as the call UIKit's segue makes on its source: the copy it presents or
     /// shows follows the same rules as the scenario's own steps.

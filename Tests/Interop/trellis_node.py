@@ -505,6 +505,9 @@ class ViewController:
             presentation.endpoint.layout(ORIGIN + self.size, event)
 
     def initialLayout(self, frame, traits, cause):
+        self.layout_first(frame, traits, cause)
+
+    def layout_first(self, frame, traits, cause):  # initialLayout; the event its children's are caused by
         self.traits, self.pending = traits, None
         visible, event = self.targets(), cause
         if frame is not None:
@@ -516,6 +519,7 @@ class ViewController:
             self.record("viewDidLayoutSubviews", {}, cause)
         for i, slot in enumerate(self.slots):
             slot.endpoint.initialLayout(self.frame_of(i) if frame is not None and i in visible else None, self.traits_of(i, traits), event)
+        return event
 
     def performAction(self, action, value, cause):  # §8.6: no Swift behaviour here, so nothing handles it
         return [enc_str("notHandled"), enc_str(""), enc_str("")]
@@ -523,14 +527,18 @@ class ViewController:
     def refresh(self, frame, traits, cause):
         self.origin = frame[:2]
         if self.traits == UNSPECIFIED:
-            return self.initialLayout(frame, traits, cause)
+            self.initialLayout(frame, traits, cause)
+            return
         if traits != self.traits:
             previous, self.traits = self.traits, traits
             event = self.record("traitCollectionDidChange", {"previous": traits_json(previous)}, cause)
             for i in self.targets():
                 self.slots[i].endpoint.refresh(self.frame_of(i), self.traits_of(i, traits), event)
         if frame[2:] != self.size:
-            self.initialLayout(frame, self.traits, cause)
+            event = self.layout_first(frame, self.traits, cause)
+            if self.presentation:  # what it presents in its context follows (R62, R63)
+                self.presentation.size = self.size
+                self.presentation.endpoint.layout(ORIGIN + self.size, event)
 
     def appearance(self, name, cause):
         if name not in APPEARANCE:

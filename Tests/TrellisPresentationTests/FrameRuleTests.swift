@@ -127,6 +127,28 @@ struct PresentedFrameTests {
         #expect(lines(run, step: 6, kinds: frameKinds) == ["pc:O frameOfPresentedViewInContainerView -> 0,0 768x1024"])
     }
 
+    /// R62, R63: a current-context presentation covers its context. Its tab hidden during a
+    /// rotation, the context is sized when shown again (a refresh, no transition) and what it
+    /// presents is laid out with it: re-framed to the context's new bounds.
+    @Test func r63ACurrentContextPresentationFollowsItsContextShownAgain() async throws {
+        let run = try await run("""
+            { \(Pad.window), "root": "T",
+              "controllers": { "T": { "kind": "tab", "children": ["N", "B"] }, "N": { "kind": "navigation", "children": ["V"] },
+                               "V": {}, "B": {}, "S": { "modalPresentationStyle": "overCurrentContext" } },
+              "steps": [ { "present": "S", "from": "V" }, { "select": "T", "index": 1 }, { "resizeWindow": [768, 1024] },
+                         { "select": "T", "index": 0 } ] }
+            """)
+        #expect(lines(run, step: 1, kinds: frameKinds) == ["pc:S frameOfPresentedViewInContainerView -> 0,0 1024x768"])
+        #expect(lines(run, step: 3, kinds: frameKinds) == [])
+        #expect(lines(run, step: 4, kinds: ["viewWillLayoutSubviews", "containerViewWillLayoutSubviews"] + frameKinds) == [
+            "N viewWillLayoutSubviews",
+            "V viewWillLayoutSubviews",
+            "pc:S containerViewWillLayoutSubviews",
+            "pc:S frameOfPresentedViewInContainerView -> 0,0 768x1024",
+            "S viewWillLayoutSubviews",
+        ])
+    }
+
     /// R62, CONFORMANCE 32: a popover below its source, centred on it, moved inside the window;
     /// above when below does not fit; beside when neither does; moved again after a rotation.
     @Test func r62PopoverBesideItsSource() async throws {

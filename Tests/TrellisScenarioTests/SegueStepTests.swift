@@ -109,6 +109,34 @@ struct SegueStepTests {
         #expect(scenario.controller("DN")?.children == ["Detail"])
     }
 
+    @Test("after a pop, a segue from the popped copy's scene starts from the latest copy still shown, its popover anchor with it; a copy shown is used as read")
+    func sourceIsTheShownCopy() async throws {
+        let trace = try await Self.run("""
+            { \(Pad.window), "root": "N",
+              "controllers": { "N": { "kind": "navigation", "children": ["List"] }, "List": {}, "Item": {},
+                               "Full": { "modalPresentationStyle": "fullScreen" }, "Tip": { "preferredContentSize": [200, 100] } },
+              "segues": { "open": { "kind": "show", "from": "List", "destination": "Item" },
+                          "deeper": { "kind": "show", "from": "Item", "destination": "Item" },
+                          "full": { "kind": "presentation", "from": "Item", "destination": "Full" },
+                          "tip": { "kind": "popoverPresentation", "from": "Item", "destination": "Tip", "anchor": { "view": "Item", "rect": [10, 100, 20, 20] } },
+                          "back": { "kind": "unwind", "from": "Full" } },
+              "steps": [ { "performSegue": "open" }, { "performSegue": "deeper" }, { "pop": "N" },
+                         { "performSegue": "tip" }, { "dismiss": "Tip~1" }, { "performSegue": "full" } ] }
+            """)
+        #expect(trace.headers == [
+            "== step 1: performSegue open: show Item~1 from List",
+            "== step 2: performSegue deeper: show Item~2 from Item~1",
+            "== step 3: pop N",
+            "== step 4: performSegue tip: present Tip~1 from Item~1",
+            "== step 5: dismiss Tip~1 animated",
+            "== step 6: performSegue full: present Full~1 from Item~1",
+        ])
+        #expect(trace.lines(step: 4, kinds: ["frameOfPresentedViewInContainerView", "error", "warning"]) == [
+            "pc:Tip~1 frameOfPresentedViewInContainerView -> 0,120 200x100",
+        ])
+        #expect(trace.lines(step: 6, kinds: ["present", "error", "warning"]) == ["N present(Full~1, style: fullScreen)"])
+    }
+
     @Test("show and push segues show the copy from the source: the navigation controller above it pushes (R55)")
     func showAndPush() async throws {
         let trace = try await Self.run(Self.masterDetail(window: Pad.window, steps: [#"{ "performSegue": "more" }"#, #"{ "performSegue": "pushMore" }"#]))
