@@ -63,6 +63,9 @@ struct TraceExportCommand: BehaviorCommand {
                     "svg draws the screen by running --scenario up to --step; it reads no trace file, so \(file) would be ignored\(missing): leave it out")
             }
             guard scenario != nil else { throw ValidationError("svg needs --scenario FILE (and --step N)") }
+            if let step, Int(step) == nil, (try? StepRange.parse(step)) != nil {
+                throw ValidationError("svg draws the screen after one step: --step \(step) is a range; give one step N")
+            }
             guard step.map({ (Int($0) ?? -1) >= 0 }) ?? true else { throw ValidationError("svg needs --step N with N ≥ 0") }
         } else {
             guard !files.isEmpty else { throw ValidationError("name at least one trace file") }

@@ -275,7 +275,19 @@ extension ScenarioValidator {
     /// (not an error: a behaviour's Swift code may still present it with `custom`).
     /// What a file most likely did not mean though it may (notices, not errors): the two below.
     func notices() -> [String] {
-        unusedPresentationControllerNotices() + unhandledActionNotices()
+        unusedPresentationControllerNotices() + unhandledActionNotices() + emptyExpectNotices()
+    }
+
+    /// An `expect` compares only the kinds of message its lines name, so one with no line
+    /// checks nothing and always holds: the file is told, at the step.
+    func emptyExpectNotices() -> [String] {
+        scenario.steps.indices.compactMap { index in
+            guard case .expect([]) = scenario.steps[index] else { return nil }
+            let path = "$.steps[\(index)]"
+            let position = positions[path] ?? (0, 0)
+            return "\(file):\(position.line):\(position.column): \(path): an expect with no line checks nothing (it compares only "
+                + "the kinds of message its lines name), so it always holds: name the lines the step before it records"
+        }
     }
 
     /// SPEC §4.2: an `action` is delivered to a Swift behaviour's `perform`; on a controller (or

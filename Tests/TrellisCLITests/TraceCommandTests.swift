@@ -262,6 +262,9 @@ struct TraceExportCommandTests {
         #expect(given.status == 2)
         #expect(given.stdout.isEmpty)
         #expect(given.stderr.contains(trace) && given.stderr.contains("reads no trace file"), "\(given.stderr)")
+        // One step, not a range: said as such.
+        let range = try await runTrellis(["trace", "export", "--format", "svg", "--scenario", "Examples/popover-adaptation.json", "--step", "1-2"])
+        #expect(range.status == 2 && range.stderr.contains("svg draws the screen after one step: --step 1-2 is a range; give one step N"), "\(range.stderr)")
         let missing = directory.appendingPathComponent("missing.jsonl").path
         let absent = try await runTrellis(["trace", "export", missing] + svg)
         #expect(absent.status == 2)

@@ -97,12 +97,13 @@ struct PythonNodeExampleTests {
     /// implements from the document): seeds whose Python node records events of copies, in
     /// runs that present, show, push, show as detail, replace a secondary and unwind (chosen
     /// from seeds 1–40, every worker of which passed; seed 9's copies were presented with style
-    /// `none`, refused since, so seed 7 took its place). `TRELLIS_PYTHON_SEGUE_SEEDS=FIRST-LAST`
+    /// `none`, refused since, so seed 7 took its place; seed 7's copies were presented from a
+    /// hidden tab, refused since (R31, 2026-11-29), so seeds 21 and 22 took its place). `TRELLIS_PYTHON_SEGUE_SEEDS=FIRST-LAST`
     /// runs those seeds instead, each with every worker, without asking for copies.
     static let segueSeedCases: [SeedCase] = {
         let range = ProcessInfo.processInfo.environment["TRELLIS_PYTHON_SEGUE_SEEDS"]?.split(separator: "-").compactMap { UInt64($0) }
         guard let range, range.count == 2, range[0] <= range[1] else {
-            return [(1, "c"), (7, "d"), (17, "c"), (20, "b"), (24, "c"), (38, "b")].map { SeedCase(seed: $0.0, node: $0.1) }
+            return [(1, "c"), (17, "c"), (20, "b"), (21, "c"), (22, "b"), (24, "c"), (38, "b")].map { SeedCase(seed: $0.0, node: $0.1) }
         }
         return (range[0]...range[1]).flatMap { seed in
             Set(ScenarioGenerator.scenarioPerformingSegues(seed: seed).placement.map(\.node)).subtracting(["main"]).sorted()

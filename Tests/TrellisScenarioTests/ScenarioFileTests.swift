@@ -83,6 +83,16 @@ struct ScenarioFileTests {
         #expect(failure.description.contains("  + A viewWillTransition(to: 568x320)"))
     }
 
+    @Test("an expect step with no line checks nothing: a notice at the step says so")
+    func emptyExpectIsANotice() throws {
+        let scenario = try ScenarioDecoder.decode("""
+            { \(Phone.window), "root": "R", "controllers": { "R": {} },
+              "steps": [ { "resizeWindow": [568, 320] }, { "expect": [] } ] }
+            """, file: "empty.json")
+        #expect(scenario.notices == ["empty.json:3:46: $.steps[1]: an expect with no line checks nothing (it compares only the kinds of message its lines name), "
+            + "so it always holds: name the lines the step before it records"])
+    }
+
     @Test("an expect step before any other step checks the initial layout")
     func expectBeforeAnyStepChecksInitialLayout() async throws {
         let scenario = try ScenarioDecoder.decode("""
