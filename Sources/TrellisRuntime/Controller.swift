@@ -601,17 +601,11 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
     }
 
     package func initialLayout(frame: Rect?, traits: TraitCollection, cause: EventRef?) async {
-        await layOutFirst(frame: frame, traits: traits, cause: cause)
-    }
-
-    /// `initialLayout`; returns the event its children's layout is caused by (its
-    /// `viewWillLayoutSubviews`, or `cause` without a frame).
-    @discardableResult
-    private func layOutFirst(frame: Rect?, traits: TraitCollection, cause: EventRef?) async -> EventRef? {
         traitCollection = traits
         pendingTraits = nil
         let visible = defaultTargets
         var layoutEvent = cause
+        let resized = frame.map { $0.size != size } ?? false
         if let frame {
             size = frame.size
             place(at: frame.origin)
@@ -632,7 +626,13 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
             await endpoints[index].initialLayout(
                 frame: childFrame, traits: effectiveTraits(forChildAt: index, parentTraits: traits), cause: layoutEvent)
         }
-        return layoutEvent
+        // What it presents in its context (R62: a current-context container view covers it)
+        // follows a new size, as in a layout pass (R63): shown again after a rotation while its
+        // tab was not, a context — this controller, or one below the one shown — re-frames it.
+        if resized, let endpoint = presentation?.endpoint {
+            presentation?.slot.size = size
+            await endpoint.layout(frame: Rect(size), cause: layoutEvent)
+        }
     }
 
     // MARK: Trait transitions (R13–R18)
@@ -959,12 +959,7 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
             }
         }
         guard newFrame.size != size else { return }
-        let event = await layOutFirst(frame: newFrame, traits: traitCollection, cause: cause)
-        // What it presents in its context (R62: a current-context container view covers it)
-        // follows its new size, as in a layout pass (R63): shown again after a rotation while
-        // its tab was not, it is re-framed with it.
-        presentation?.slot.size = size
-        if let endpoint = presentation?.endpoint { await endpoint.layout(frame: Rect(size), cause: event) }
+        await initialLayout(frame: newFrame, traits: traitCollection, cause: cause)
     }
 }
 

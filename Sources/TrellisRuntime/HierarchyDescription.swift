@@ -100,6 +100,10 @@ public struct HierarchyDescription: Sendable {
     public var controllers: [ControllerDescription]
     /// Which UIKit generation's presentation defaults and adaptation apply.
     public var profile: AdaptationProfile
+    /// The copies a scenario's segues made (SPEC §11), each with the file's controller it
+    /// copies; they are among `controllers`, in the order they were made. A segue performed from
+    /// a copy no container shows starts from an earlier one that is shown (`SegueCopyLineage`).
+    public var copiedFrom: [ControllerID: ControllerID] = [:]
 
     /// A window of `windowSize` and `windowTraits` whose root is `root`.
     public init(

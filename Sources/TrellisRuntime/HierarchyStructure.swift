@@ -142,10 +142,13 @@ public struct HierarchyStructure: Sendable, Equatable {
         return chain
     }
 
-    /// Whether `id` is in the window's tree at all: a descendant of the root or of a presented controller.
+    /// Whether `id` is in the window's tree at all: a descendant of the root or of a presented
+    /// controller — one an adaptive wrapper holds too (R49: the wrapper, `wrap:P`, is P's parent
+    /// and has no presenting link of its own; P keeps its own).
     public func isInHierarchy(_ id: ControllerID) -> Bool {
-        guard let top = ancestry(of: id).last else { return false }
-        return top == root || nodes[top]?.presenting != nil
+        let chain = ancestry(of: id)
+        guard let top = chain.last else { return false }
+        return top == root || chain.contains { nodes[$0]?.presenting != nil }
     }
 
     /// Whether `id`'s view is in the window now (R42): in the window's tree (`isInHierarchy`),

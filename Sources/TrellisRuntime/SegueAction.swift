@@ -41,20 +41,6 @@ extension SegueAction {
         case .unwind: .unwind(from: source)
         }
     }
-
-    /// SPEC §11, scenario format §6.5 rule 3, as the segue is performed: the source read from the
-    /// file is the latest copy of the segue's `from` (`X~N`); when a container does not show it
-    /// now (a pop took it off its navigation stack, another tab is selected), the latest of the
-    /// earlier copies `X~(N-1)` … `X~1` and `X` that is shown is the scene the user taps — after
-    /// going back, the one on screen. Nil when the source is shown, or none of them is.
-    public func shownSource(in structure: HierarchyStructure) -> ControllerID? {
-        let from = source
-        guard !structure.isOnScreen(from, coveredPresenters: []),
-              let mark = from.name.lastIndex(of: "~"), let number = Int(from.name[from.name.index(after: mark)...]), number > 0 else { return nil }
-        let original = String(from.name[..<mark])
-        let earlier = stride(from: number - 1, through: 1, by: -1).map { ControllerID("\(original)~\($0)") } + [ControllerID(original)]
-        return earlier.first { structure[$0] != nil && structure.isOnScreen($0, coveredPresenters: []) }
-    }
 }
 
 extension SegueAction: CustomStringConvertible {

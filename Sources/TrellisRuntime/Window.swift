@@ -96,6 +96,8 @@ public actor Window {
     var coveredPresenters = Set<ControllerID>()
     /// Who presents whom, who is whose parent: the source of every presentation decision.
     public private(set) var structure: HierarchyStructure
+    /// Which copies a scenario's segues made, for a segue performed after going back.
+    private let segueCopies: SegueCopyLineage
     /// Its size in points.
     public private(set) var size: Size
     /// Its traits (its screen's).
@@ -140,6 +142,7 @@ public actor Window {
         // Made once the controllers have interned their names: the structure finds its nodes
         // through the recorder's index of them, as `controllers` does.
         self.structure = hierarchy.structure(names: environment.recorder)
+        self.segueCopies = SegueCopyLineage(copiedFrom: hierarchy.copiedFrom, order: hierarchy.controllers.map(\.id))
         // validate() proved the root present, so the fallback is never taken.
         self.root = built[hierarchy.root] ?? Controller(description: ControllerDescription(hierarchy.root), children: [], environment: environment)
     }
@@ -262,13 +265,15 @@ public actor Window {
     // MARK: Segues (SPEC §11)
 
     /// A `performSegue` from a copy no container shows now performed from the latest earlier
-    /// copy that is shown (`SegueAction.shownSource`), before its step header says what it
-    /// does; a popover the segue anchored at its source's view points from that one.
+    /// copy that is shown (`SegueCopyLineage`), before its step header says what it does; a
+    /// popover's anchor view likewise.
     private func performedAsShown(_ event: WindowEvent) -> WindowEvent {
-        guard case let .performSegue(segue, action) = event, let shown = action.shownSource(in: structure) else { return event }
-        if let copy = action.introduced?.controller, structure[copy]?.popoverSourceView == action.source {
+        guard case let .performSegue(segue, action) = event else { return event }
+        if let copy = action.introduced?.controller, let view = structure[copy]?.popoverSourceView,
+           let shown = segueCopies.shownInstead(of: view, in: structure) {
             structure.update(copy) { $0.popoverSourceView = shown }
         }
+        guard let shown = segueCopies.shownInstead(of: action.source, in: structure) else { return event }
         return .performSegue(segue, action.from(shown))
     }
 

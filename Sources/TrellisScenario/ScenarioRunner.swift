@@ -69,12 +69,14 @@ public enum ScenarioRunner {
     /// The runtime's description of the scenario's window and controllers, with the Swift
     /// behaviours its `"behavior"` names give from the scenario's registry (SPEC §4.1).
     public static func hierarchy(of scenario: Scenario) -> HierarchyDescription {
-        HierarchyDescription(
+        var hierarchy = HierarchyDescription(
             windowSize: scenario.windowSize,
             windowTraits: scenario.windowTraits,
             root: scenario.root,
             controllers: scenario.controllers.map { description(of: $0, registry: scenario.registry) },
             profile: scenario.profile)
+        hierarchy.copiedFrom = scenario.copiedFrom
+        return hierarchy
     }
 
     /// The hierarchy of the scenario file at `path`, its behaviour names taken from `registry`:

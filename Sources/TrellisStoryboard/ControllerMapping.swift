@@ -97,16 +97,16 @@ struct ControllerMapping {
         for (name, segues) in byName.sorted(by: { $0.key < $1.key }) where !order.contains(name) {
             notices.add("relationship \"\(name)\" of \(library.names[place] ?? "?") (\(file):\(segues[0].segue.line)) is not simulated: ignored")
         }
-        // A split's children are its columns by relationship name (SPEC §11): each name once,
-        // and a detail without a master would be laid out as the primary column.
+        // A split's children are its columns by relationship name (SPEC §11): each name once;
+        // a detail without a master is the only child, which UIKit makes the primary column.
         for name in kind == .split || kind == .navigation ? order : [] {
             if let extra = byName[name]?.dropFirst().first {
                 throw StoryboardError(extra.segue, file: file, "a second \(name) relationship of \(library.names[place] ?? "?"): a \(kind.rawValue) controller has one")
             }
         }
         if kind == .split, byName["masterViewController"] == nil, let detail = byName["detailViewController"]?.first {
-            throw StoryboardError(detail.segue, file: file, "split view controller \(library.names[place] ?? "?") has a detailViewController but no masterViewController relationship: "
-                + "its columns are read by relationship name, and the detail alone would be laid out as the primary column")
+            notices.add("split view controller \(library.names[place] ?? "?") has a detailViewController (\(file):\(detail.segue.line)) but no masterViewController: "
+                + "its only child, \(detail.id), is its primary column, as the first of UISplitViewController's viewControllers always is")
         }
         return order.flatMap { byName[$0] ?? [] }
     }

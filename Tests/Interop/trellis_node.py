@@ -505,11 +505,9 @@ class ViewController:
             presentation.endpoint.layout(ORIGIN + self.size, event)
 
     def initialLayout(self, frame, traits, cause):
-        self.layout_first(frame, traits, cause)
-
-    def layout_first(self, frame, traits, cause):  # initialLayout; the event its children's are caused by
         self.traits, self.pending = traits, None
         visible, event = self.targets(), cause
+        resized = frame is not None and frame[2:] != self.size
         if frame is not None:
             self.size, self.origin = frame[2:], frame[:2]
             event = self.record("viewWillLayoutSubviews", {"frame": size_json(frame)}, cause)
@@ -519,7 +517,9 @@ class ViewController:
             self.record("viewDidLayoutSubviews", {}, cause)
         for i, slot in enumerate(self.slots):
             slot.endpoint.initialLayout(self.frame_of(i) if frame is not None and i in visible else None, self.traits_of(i, traits), event)
-        return event
+        if resized and self.presentation:  # what it presents in its context follows (R62, R63)
+            self.presentation.size = self.size
+            self.presentation.endpoint.layout(ORIGIN + self.size, event)
 
     def performAction(self, action, value, cause):  # §8.6: no Swift behaviour here, so nothing handles it
         return [enc_str("notHandled"), enc_str(""), enc_str("")]
@@ -535,10 +535,7 @@ class ViewController:
             for i in self.targets():
                 self.slots[i].endpoint.refresh(self.frame_of(i), self.traits_of(i, traits), event)
         if frame[2:] != self.size:
-            event = self.layout_first(frame, self.traits, cause)
-            if self.presentation:  # what it presents in its context follows (R62, R63)
-                self.presentation.size = self.size
-                self.presentation.endpoint.layout(ORIGIN + self.size, event)
+            self.initialLayout(frame, self.traits, cause)
 
     def appearance(self, name, cause):
         if name not in APPEARANCE:

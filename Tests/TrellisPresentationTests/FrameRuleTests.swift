@@ -149,6 +149,23 @@ struct PresentedFrameTests {
         ])
     }
 
+    /// The same with the context one level below the controller shown again: V, inside the
+    /// tab's navigation controller, defines it (CONFORMANCE 23).
+    @Test func r63APresentationFollowsAContextBelowTheOneShownAgain() async throws {
+        let run = try await run("""
+            { \(Pad.window), "root": "T",
+              "controllers": { "T": { "kind": "tab", "children": ["N", "B"] }, "N": { "kind": "navigation", "children": ["V"] },
+                               "V": { "definesPresentationContext": true }, "B": {}, "S": { "modalPresentationStyle": "overCurrentContext" } },
+              "steps": [ { "present": "S", "from": "V" }, { "select": "T", "index": 1 }, { "resizeWindow": [768, 1024] },
+                         { "select": "T", "index": 0 } ] }
+            """)
+        #expect(lines(run, step: 1, kinds: ["present"]) == ["V present(S, style: overCurrentContext)"])
+        #expect(lines(run, step: 4, kinds: ["containerViewWillLayoutSubviews"] + frameKinds) == [
+            "pc:S containerViewWillLayoutSubviews",
+            "pc:S frameOfPresentedViewInContainerView -> 0,0 768x1024",
+        ])
+    }
+
     /// R62, CONFORMANCE 32: a popover below its source, centred on it, moved inside the window;
     /// above when below does not fit; beside when neither does; moved again after a rotation.
     @Test func r62PopoverBesideItsSource() async throws {

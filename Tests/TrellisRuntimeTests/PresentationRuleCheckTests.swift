@@ -47,6 +47,36 @@ import TrellisModel
         #expect(PresentationRules.presentationRefusal(of: q, on: "B", in: structure) == "Attempt to present Q on B whose view is not in the window hierarchy")
     }
 
+    /// R49: a presented controller its adaptive wrapper holds is in the window: it may present.
+    @Test func aWrappedPresentedControllerIsInTheWindowHierarchy() throws {
+        var structure = structure()
+        structure.insert(.init(id: "wrap:P", kind: .navigation, children: ["P"]))
+        structure.update("P") { $0.parent = "wrap:P" }
+        let q = try #require(structure["Q"])
+        #expect(structure.isInHierarchy("P"))
+        #expect(PresentationRules.presentationRefusal(of: q, on: "P", in: structure) == nil)
+        #expect(PresentationRules.presentationRefusal(of: q, on: "B", in: structure) != nil)
+    }
+
+    /// §6.5 rule 3 at run time: a copy no container shows gives way to the latest earlier copy
+    /// shown, else the file's controller; a file's own id that looks like a copy is never one.
+    @Test func aHiddenCopyGivesWayToTheLatestShownOne() {
+        let structure = HierarchyStructure(root: "T", nodes: [
+            .init(id: "T", kind: .tab, children: ["N", "Page~1", "Page~2"]),
+            .init(id: "N", kind: .navigation, parent: "T", children: ["Item", "Item~1"]),
+            .init(id: "Item", parent: "N"), .init(id: "Item~1", parent: "N"), .init(id: "Item~2"), .init(id: "Item~3"),
+            .init(id: "Page~1", parent: "T"), .init(id: "Page~2", parent: "T"),
+        ])
+        let lineage = SegueCopyLineage(copiedFrom: ["Item~1": "Item", "Item~2": "Item", "Item~3": "Item"], order: ["T", "Item~1", "Item~2", "Item~3"])
+        #expect(lineage.shownInstead(of: "Item~3", in: structure) == "Item~1")
+        #expect(lineage.shownInstead(of: "Item~1", in: structure) == nil)  // shown: used as read
+        #expect(lineage.shownInstead(of: "Page~2", in: structure) == nil)  // the file's own id
+        var popped = structure
+        popped.update("N") { $0.children = ["Item"] }
+        popped.update("Item~1") { $0.parent = nil }
+        #expect(lineage.shownInstead(of: "Item~2", in: popped) == "Item")
+    }
+
     @Test func r31APopoverNeedsASourceInRegularWidthOnly() throws {
         let structure = structure()
         let regular = TraitCollection(horizontalSizeClass: .regular), compact = TraitCollection(horizontalSizeClass: .compact)

@@ -109,11 +109,12 @@ struct SegueStepTests {
         #expect(scenario.controller("DN")?.children == ["Detail"])
     }
 
-    @Test("after a pop, a segue from the popped copy's scene starts from the latest copy still shown, its popover anchor with it; a copy shown is used as read")
+    @Test("after a pop, a segue from the popped copy's scene starts from the latest copy still shown, its popover anchor with it; a copy shown is used as read; a file's own id that looks like a copy is not one")
     func sourceIsTheShownCopy() async throws {
         let trace = try await Self.run("""
-            { \(Pad.window), "root": "N",
-              "controllers": { "N": { "kind": "navigation", "children": ["List"] }, "List": {}, "Item": {},
+            { \(Pad.window), "root": "S",
+              "controllers": { "S": { "kind": "split", "children": ["M", "N"] }, "M": {},
+                               "N": { "kind": "navigation", "children": ["List"] }, "List": {}, "Item": {},
                                "Full": { "modalPresentationStyle": "fullScreen" }, "Tip": { "preferredContentSize": [200, 100] } },
               "segues": { "open": { "kind": "show", "from": "List", "destination": "Item" },
                           "deeper": { "kind": "show", "from": "Item", "destination": "Item" },
@@ -131,10 +132,12 @@ struct SegueStepTests {
             "== step 5: dismiss Tip~1 animated",
             "== step 6: performSegue full: present Full~1 from Item~1",
         ])
+        // The secondary column starts at 321 (320 + the divider): the anchor is read in Item~1's
+        // view, 331,100 20x20 in the window, and the popover centred below it.
         #expect(trace.lines(step: 4, kinds: ["frameOfPresentedViewInContainerView", "error", "warning"]) == [
-            "pc:Tip~1 frameOfPresentedViewInContainerView -> 0,120 200x100",
+            "pc:Tip~1 frameOfPresentedViewInContainerView -> 241,120 200x100",
         ])
-        #expect(trace.lines(step: 6, kinds: ["present", "error", "warning"]) == ["N present(Full~1, style: fullScreen)"])
+        #expect(trace.lines(step: 6, kinds: ["present", "error", "warning"]) == ["S present(Full~1, style: fullScreen)"])
     }
 
     @Test("show and push segues show the copy from the source: the navigation controller above it pushes (R55)")
