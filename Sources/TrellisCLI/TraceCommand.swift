@@ -129,10 +129,19 @@ enum TraceInput {
     /// Exits 2 when `file` is damaged (`damageProblem`), each of its runs checked on its own: a
     /// file read as it is (`convert`) may hold several, whose ids are their own.
     static func refuseDamage(_ file: TraceFile) throws {
+        if let problem = damageProblem(of: file) {
+            StandardError.write("error: \(problem)")
+            throw ExitCode(2)
+        }
+    }
+
+    /// `damageProblem` of the first damaged run of `file`, each run checked on its own.
+    static func damageProblem(of file: TraceFile) -> String? {
         let starts = file.runSpans.map(\.position).filter { $0 > 0 }
         for (start, end) in zip([0] + starts, starts + [file.events.count]) {
-            _ = try tree(Array(file.events[start..<end]))
+            if let problem = damageProblem(CausalTree(Array(file.events[start..<end]))) { return problem }
         }
+        return nil
     }
 }
 
@@ -458,7 +467,7 @@ struct TraceDiffCommand: AsyncParsableCommand {
         for paths in [leftFiles, rightFiles] {
             do {
                 let side = try TraceFileReader.read(paths: paths)
-                if let problem = TraceInput.damageProblem(CausalTree(side.events)) {
+                if let problem = TraceInput.damageProblem(of: side) {
                     errors.append(JSONFields.error(file: paths.count == 1 ? paths[0] : nil, message: problem))
                 }
                 sides.append(side)

@@ -28,7 +28,9 @@ enum PresentationEra {
 /// presented or pushed controller's source (the controller a presenting segue was performed
 /// from is its presenter; a pushed one's parent is its source's navigation controller); a
 /// `showDetail` when a split controller is. A segue some path reaches a handler from counts as
-/// handled: the notice is for apps that certainly present.
+/// handled: the notice is for apps that certainly present. (Which kind handles which is R55's
+/// and R56's rule, `ContainerRules.handlesShow`/`handlesShowDetail` in TrellisRuntime, which
+/// the importer does not link: a storyboard is read without the runtime.)
 struct SeguePresence {
     /// Where the walk goes on from each controller: its parents, and the sources of the segues
     /// that present or push it.
