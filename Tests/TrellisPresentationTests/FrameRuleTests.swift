@@ -129,15 +129,19 @@ struct PresentedFrameTests {
 
     /// R62, R63: a current-context presentation covers its context. Its tab hidden during a
     /// rotation, the context is sized when shown again (a refresh, no transition) and what it
-    /// presents is laid out with it: re-framed to the context's new bounds.
-    @Test func r63ACurrentContextPresentationFollowsItsContextShownAgain() async throws {
+    /// presents is laid out with it: re-framed to the context's new bounds — whether the context
+    /// is the controller shown again (N) or one below it (V defines it, CONFORMANCE 23).
+    @Test(arguments: [false, true])
+    func r63ACurrentContextPresentationFollowsItsContextShownAgain(contextBelow: Bool) async throws {
         let run = try await run("""
             { \(Pad.window), "root": "T",
               "controllers": { "T": { "kind": "tab", "children": ["N", "B"] }, "N": { "kind": "navigation", "children": ["V"] },
-                               "V": {}, "B": {}, "S": { "modalPresentationStyle": "overCurrentContext" } },
+                               "V": { "definesPresentationContext": \(contextBelow) }, "B": {},
+                               "S": { "modalPresentationStyle": "overCurrentContext" } },
               "steps": [ { "present": "S", "from": "V" }, { "select": "T", "index": 1 }, { "resizeWindow": [768, 1024] },
                          { "select": "T", "index": 0 } ] }
             """)
+        #expect(lines(run, step: 1, kinds: ["present"]) == ["\(contextBelow ? "V" : "N") present(S, style: overCurrentContext)"])
         #expect(lines(run, step: 1, kinds: frameKinds) == ["pc:S frameOfPresentedViewInContainerView -> 0,0 1024x768"])
         #expect(lines(run, step: 3, kinds: frameKinds) == [])
         #expect(lines(run, step: 4, kinds: ["viewWillLayoutSubviews", "containerViewWillLayoutSubviews"] + frameKinds) == [
@@ -146,23 +150,6 @@ struct PresentedFrameTests {
             "pc:S containerViewWillLayoutSubviews",
             "pc:S frameOfPresentedViewInContainerView -> 0,0 768x1024",
             "S viewWillLayoutSubviews",
-        ])
-    }
-
-    /// The same with the context one level below the controller shown again: V, inside the
-    /// tab's navigation controller, defines it (CONFORMANCE 23).
-    @Test func r63APresentationFollowsAContextBelowTheOneShownAgain() async throws {
-        let run = try await run("""
-            { \(Pad.window), "root": "T",
-              "controllers": { "T": { "kind": "tab", "children": ["N", "B"] }, "N": { "kind": "navigation", "children": ["V"] },
-                               "V": { "definesPresentationContext": true }, "B": {}, "S": { "modalPresentationStyle": "overCurrentContext" } },
-              "steps": [ { "present": "S", "from": "V" }, { "select": "T", "index": 1 }, { "resizeWindow": [768, 1024] },
-                         { "select": "T", "index": 0 } ] }
-            """)
-        #expect(lines(run, step: 1, kinds: ["present"]) == ["V present(S, style: overCurrentContext)"])
-        #expect(lines(run, step: 4, kinds: ["containerViewWillLayoutSubviews"] + frameKinds) == [
-            "pc:S containerViewWillLayoutSubviews",
-            "pc:S frameOfPresentedViewInContainerView -> 0,0 768x1024",
         ])
     }
 
