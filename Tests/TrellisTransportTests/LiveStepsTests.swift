@@ -51,6 +51,10 @@ import TrellisTrace
 
     static func options(_ handed: Handed) -> DistributedOptions {
         var options = loopbackOptions()
+        // A step's events are waited for this long before printing stops as "late": a bound no
+        // loaded or pinned machine reaches, so that only the cause each test makes stops it (the
+        // wait ends as soon as they arrive).
+        options.peerTimeoutMilliseconds = 30_000
         options.stepTraced = { events in handed.events.withLock { $0 += events } }
         options.stepTracingStopped = { reason in handed.stops.withLock { $0.append(reason) } }
         return options
