@@ -36,7 +36,9 @@ struct ImportCommand: BehaviorCommand {
     @Option(help: "The window is this Interface Builder device's screen (retina6_1, ipad11, …) instead of the file's.")
     var device: String?
 
-    @Option(help: "The window's size in points, WxH, instead of a device's (its traits are then the scenario's defaults).")
+    // `.unconditional`: a value that starts with "-" (`-5x100`) is the option's, which then names
+    // what is wrong with it, not a missing value.
+    @Option(parsing: .unconditional, help: "The window's size in points, WxH, instead of a device's (its traits are then the scenario's defaults).")
     var window: String?
 
     @Option(help: "The device's orientation: portrait or landscape (default: the file's).")

@@ -198,7 +198,8 @@ struct TraceFilterOptions: ParsableArguments {
     @Option(help: "Only these message names or kinds (viewWillTransition, delivery, query…; repeatable).")
     var kind: [String] = []
 
-    @Option(help: "Only this step, or a range N-M (0 is the initial layout).")
+    // `.unconditional`: `--step -1` is the option's value, which the range check names.
+    @Option(parsing: .unconditional, help: "Only this step, or a range N-M (0 is the initial layout).")
     var step: String?
 
     @Option(help: "Only this transition id (repeatable).")

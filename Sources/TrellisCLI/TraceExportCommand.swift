@@ -39,7 +39,8 @@ struct TraceExportCommand: BehaviorCommand {
     @Option(help: "perfetto, mermaid, plantuml or svg.")
     var format: Format
 
-    @Option(help: "Only this step, or a range N-M (diagrams); the step after which to draw the screen (svg).")
+    // `.unconditional`: `--step -1` is the option's value, which the range check names.
+    @Option(parsing: .unconditional, help: "Only this step, or a range N-M (diagrams); the step after which to draw the screen (svg).")
     var step: String?
 
     @Option(help: "Only messages between these controllers (diagrams; repeatable).")

@@ -76,6 +76,10 @@ struct ImportCommandTests {
         (["import", folder + "Tabs.storyboard", "--device", "ipad99"], "unknown device id \"ipad99\": give --window WxH, or --device with a known id"),
         (["import", folder + "Tabs.storyboard", "--device", "ipad11", "--window", "10x10"], "--device and --window both give the window"),
         (["import", folder + "Tabs.storyboard", "--window", "wide"], "--window must be WxH"),
+        // A value starting with "-" is the option's, named as what it is (not "Missing value").
+        (["import", folder + "Tabs.storyboard", "--window", "-5x100"], "--window must be WxH in points (for example 390x844), got \"-5x100\""),
+        (["trace", "show", "Examples/iphone-rotation.json", "--step", "-1"], "--step must be N or N-M with 0 ≤ N ≤ M, got \"-1\""),
+        (["trace", "export", "Examples/iphone-rotation.json", "--format", "mermaid", "--step", "-1"], "--step must be N or N-M with 0 ≤ N ≤ M, got \"-1\""),
         (["import", folder + "Tabs.storyboard", "--window", "300x400", "--orientation", "landscape"], "--orientation turns a device"),
         (["import", folder + "Nowhere.storyboard"], "Nowhere.storyboard: no such file"),
         (["import", "Package.swift"], "Package.swift:1:1: not well-formed XML"),
