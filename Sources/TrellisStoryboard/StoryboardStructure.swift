@@ -82,10 +82,17 @@ struct StoryboardStructure {
             var place = controller.place
             while !settled.contains(place) {
                 if onPath.contains(place) {
-                    let cycle = path.drop { $0 != place }.map(name)
+                    let members = Array(path.drop { $0 != place })
+                    // A cycle through storyboard references spans files: each controller is named with its own.
+                    let spansFiles = Set(members.map(\.file)).count > 1
+                    let named = { (place: StoryboardLibrary.Place) in
+                        spansFiles ? "\(self.name(place)) (\(self.library.files[place.file].path))" : self.name(place)
+                    }
                     let segue = parent[path[path.count - 1]]?.segue ?? library.controller(place)
                     throw StoryboardError(segue, file: library.files[(parent[path[path.count - 1]]?.container ?? place).file].path,
-                                          "\(segue["kind"] == "embed" ? "embed" : "relationship") cycle: \((cycle.reversed() + [name(path[path.count - 1])]).joined(separator: " → "))")
+                                          "\(segue["kind"] == "embed" ? "embed" : "relationship") cycle"
+                                            + (spansFiles ? " through storyboard references" : "")
+                                            + ": \((members.reversed() + [path[path.count - 1]]).map(named).joined(separator: " → "))")
                 }
                 path.append(place)
                 onPath.insert(place)

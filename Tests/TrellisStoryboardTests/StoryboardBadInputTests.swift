@@ -153,6 +153,25 @@ struct StoryboardBadInputTests {
         #expect(try Storyboards.refusal(selfEmbed)?.message == "embed cycle: viewController1 → viewController1")
     }
 
+    @Test("a relationship cycle through references between two files names each controller with its file")
+    func cycleAcrossFiles() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-refcycle-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        func file(_ name: String, container: String, relationship: String, other: String) throws {
+            let xml = Storyboards.document(initial: "C", [
+                Storyboards.scene(container, id: "C", #"<connections><segue destination="ref" kind="relationship" relationship="\#(relationship)" id="r"/></connections>"#),
+                #"<scene sceneID="s-ref"><objects><viewControllerPlaceholder storyboardName="\#(other)" id="ref" sceneMemberID="viewController"/></objects></scene>"#,
+            ].joined(separator: "\n"))
+            try Data(xml.utf8).write(to: folder.appendingPathComponent(name + ".storyboard"))
+        }
+        try file("A", container: "tabBarController", relationship: "viewControllers", other: "B")
+        try file("B", container: "navigationController", relationship: "rootViewController", other: "A")
+        let error = try #require(throws: StoryboardError.self) { try StoryboardImport.read(path: folder.appendingPathComponent("A.storyboard").path, options: StoryboardImportOptions()) }
+        #expect(error.message.hasPrefix("relationship cycle through storyboard references: "), "\(error.message)")
+        #expect(error.message.contains("tabBarController1 (\(folder.path)/A.storyboard)") && error.message.contains("navigationController1 (\(folder.path)/B.storyboard)"), "\(error.message)")
+    }
+
     @Test("a relationship cycle names the controllers round it")
     func cycle() throws {
         let xml = Storyboards.document([
