@@ -64,7 +64,7 @@ struct ControllerMapping {
         for (child, segue, container) in try embedSegues(place) {
             let id = library.names[child.place] ?? ""
             guard let frame = container.frame else {
-                notices.add("container view \(container.element["id"] ?? "?") of \(mapped.id) has no frame: its child \(id) is placed at the origin")
+                notices.add("container view \(container.element["id"] ?? "?") of \(mapped.id) has no frame: its child \(id) is placed at the origin", kind: "container views without a frame")
                 mapped.children.append(.init(place: child.place, segue: segue, reference: child.reference, id: id, embedFrame: Rect(x: 0, y: 0, width: 0, height: 0)))
                 continue
             }
@@ -95,7 +95,7 @@ struct ControllerMapping {
         case .view: order = []
         }
         for (name, segues) in byName.sorted(by: { $0.key < $1.key }) where !order.contains(name) {
-            notices.add("relationship \"\(name)\" of \(library.names[place] ?? "?") (\(file):\(segues[0].segue.line)) is not simulated: ignored")
+            notices.add("relationship \"\(name)\" of \(library.names[place] ?? "?") (\(file):\(segues[0].segue.line)) is not simulated: ignored", kind: "relationships not simulated")
         }
         // A split's children are its columns by relationship name (SPEC §11): each name once;
         // a detail without a master is the only child, which UIKit makes the primary column.

@@ -62,7 +62,7 @@ struct DocumentAssembly {
             ScenarioJSON.Member(entry.id, .array([.number(entry.frame.size.width), .number(entry.frame.size.height)]))
         }
         let device = library.files[controller.place.file].device.map { "\($0.id) \($0.orientation ?? "portrait")" } ?? "its preview device"
-        notices.add("container views of \(controller.id) are placed and sized as on \(device) in Interface Builder; Auto Layout may place them differently")
+        notices.add("container views of \(controller.id) are placed and sized as on \(device) in Interface Builder; Auto Layout may place them differently", kind: "controllers whose container views are placed as in Interface Builder")
         var fields: [ScenarioJSON.Member] = [.init("layout", .object([.init("origins", .object(origins))]))]
         if behavior == nil {
             fields.append(.init("overrides", .object([.init("sizeForChild", .object([.init("perChild", .object(sizes))]))])))

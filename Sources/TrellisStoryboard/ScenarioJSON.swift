@@ -73,11 +73,41 @@ public struct StoryboardNotices: Sendable, Equatable {
     /// Each notice once, in order.
     public private(set) var lines: [String] = []
     private var seen: Set<String> = []
+    /// Per kind of notice said once an element (`add(_:kind:)`): how many were said, and where
+    /// the line summing up the rest is.
+    private var kinds: [String: KindCount] = [:]
+
+    /// How many notices of a kind were said, and where the line summing up the rest is.
+    private struct KindCount: Sendable, Equatable {
+        var said = 0
+        var summary: Int?
+    }
+
+    /// At most this many notices of one kind are listed; the rest are counted on one line (a
+    /// storyboard of 5,000 container views is told so in a dozen lines, not 5,000).
+    public static let listedPerKind = 10
 
     /// No notices yet.
     public init() {}
 
     mutating func add(_ line: String) {
         if seen.insert(line).inserted { lines.append(line) }
+    }
+
+    /// `line`, one of many of `kind` (a plural noun phrase: "container views without a frame"):
+    /// listed while fewer than `listedPerKind` of that kind were, then counted.
+    mutating func add(_ line: String, kind: String) {
+        guard seen.insert(line).inserted else { return }
+        var entry = kinds[kind] ?? KindCount()
+        entry.said += 1
+        defer { kinds[kind] = entry }
+        guard entry.said > Self.listedPerKind else { return lines.append(line) }
+        let summary = "… and \(entry.said - Self.listedPerKind) more \(kind)"
+        if let index = entry.summary {
+            lines[index] = summary
+        } else {
+            entry.summary = lines.count
+            lines.append(summary)
+        }
     }
 }

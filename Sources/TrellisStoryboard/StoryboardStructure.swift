@@ -44,7 +44,7 @@ struct StoryboardStructure {
                 let first = copies.count
                 result[number].children[index].id = try copy(child, reference: reference, in: controller, originals: originals, naming: &naming, copies: &copies)
                 let made = copies[first...].map { "\(library.names[$0.place] ?? "?") as \($0.id)" }
-                notices.add("\(controller.id) holds its own instance of the storyboard reference \(reference["id"] ?? "?") (\(library.files[controller.place.file].path):\(reference.line)), as UIKit instantiates a referenced controller on each use: copied \(made.joined(separator: ", "))")
+                notices.add("\(controller.id) holds its own instance of the storyboard reference \(reference["id"] ?? "?") (\(library.files[controller.place.file].path):\(reference.line)), as UIKit instantiates a referenced controller on each use: copied \(made.joined(separator: ", "))", kind: "uses of storyboard references copied")
             }
         }
         return result + copies

@@ -172,6 +172,26 @@ struct StoryboardBadInputTests {
         #expect(error.message.contains("tabBarController1 (\(folder.path)/A.storyboard)") && error.message.contains("navigationController1 (\(folder.path)/B.storyboard)"), "\(error.message)")
     }
 
+    @Test("many notices of one kind are listed up to a bound and counted past it: 30 controllers with container views, 11 lines")
+    func noticesOfAKindAreCounted() throws {
+        let scenes = (0..<30).map { index in
+            Storyboards.scene("viewController", id: "V\(index)", #"""
+                <view key="view" id="v\#(index)"><rect key="frame" x="0" y="0" width="375" height="667"/><subviews>
+                <containerView id="c\#(index)"><rect key="frame" x="0" y="0" width="10" height="10"/><connections><segue destination="\#(index < 29 ? "V\(index + 1)" : "E")" kind="embed" id="e\#(index)"/></connections></containerView>
+                </subviews></view>
+                """#)
+        } + [Storyboards.scene("viewController", id: "E")]
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-notices-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("Many.storyboard").path
+        try Data(Storyboards.document(initial: "V0", scenes.joined(separator: "\n")).utf8).write(to: URL(fileURLWithPath: path))
+        let notices = try StoryboardImport.read(path: path, options: StoryboardImportOptions()).notices
+        let placed = notices.filter { $0.hasPrefix("container views of ") }
+        #expect(placed.count == StoryboardNotices.listedPerKind)
+        #expect(notices.last == "… and 20 more controllers whose container views are placed as in Interface Builder", "\(notices)")
+    }
+
     @Test("a relationship cycle names the controllers round it")
     func cycle() throws {
         let xml = Storyboards.document([
