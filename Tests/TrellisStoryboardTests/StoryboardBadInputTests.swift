@@ -114,12 +114,7 @@ struct StoryboardBadInputTests {
             Storyboards.scene("splitViewController", id: "S", #"<connections><segue destination="D" kind="relationship" relationship="detailViewController" id="s1"/></connections>"#),
             Storyboards.scene("viewController", id: "D"),
         ].joined(separator: "\n"))
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-split-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let path = folder.appendingPathComponent("Split.storyboard").path
-        try Data(detailOnly.utf8).write(to: URL(fileURLWithPath: path))
-        let imported = try StoryboardImport.read(path: path, options: StoryboardImportOptions())
+        let (imported, path) = try Storyboards.imported(detailOnly, name: "Split.storyboard")
         #expect(imported.notices.contains("split view controller splitViewController1 has a detailViewController (\(path):8) but no masterViewController: "
             + "its only child, viewController1, is its primary column, as the first of UISplitViewController's viewControllers always is"), "\(imported.notices)")
         let twoRoots = Storyboards.document(initial: "N", [
@@ -155,9 +150,10 @@ struct StoryboardBadInputTests {
 
     @Test("a relationship cycle through references between two files names each controller with its file")
     func cycleAcrossFiles() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-refcycle-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        try Storyboards.inFolder { folder in try cycleAcrossFiles(in: folder) }
+    }
+
+    private func cycleAcrossFiles(in folder: URL) throws {
         func file(_ name: String, container: String, relationship: String, other: String) throws {
             let xml = Storyboards.document(initial: "C", [
                 Storyboards.scene(container, id: "C", #"<connections><segue destination="ref" kind="relationship" relationship="\#(relationship)" id="r"/></connections>"#),
@@ -181,12 +177,7 @@ struct StoryboardBadInputTests {
                 </subviews></view>
                 """#)
         } + [Storyboards.scene("viewController", id: "E")]
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-notices-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let path = folder.appendingPathComponent("Many.storyboard").path
-        try Data(Storyboards.document(initial: "V0", scenes.joined(separator: "\n")).utf8).write(to: URL(fileURLWithPath: path))
-        let notices = try StoryboardImport.read(path: path, options: StoryboardImportOptions()).notices
+        let notices = try Storyboards.imported(Storyboards.document(initial: "V0", scenes.joined(separator: "\n")), name: "Many.storyboard").imported.notices
         let placed = notices.filter { $0.hasPrefix("container views of ") }
         #expect(placed.count == StoryboardNotices.listedPerKind)
         #expect(notices.last == "… and 20 more controllers whose container views are placed as in Interface Builder", "\(notices)")

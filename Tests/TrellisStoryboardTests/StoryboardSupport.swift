@@ -14,6 +14,23 @@ enum Storyboards {
         try StoryboardImport.read(path: path(name), options: options)
     }
 
+    /// Runs `body` with a fresh folder, removed afterwards (storyboards that name each other).
+    static func inFolder<T>(_ body: (URL) throws -> T) throws -> T {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-storyboard-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        return try body(folder)
+    }
+
+    /// The import of `xml`, written as `name` in a fresh folder (the file's path, for notices that name it).
+    static func imported(_ xml: String, name: String) throws -> (imported: StoryboardImport, path: String) {
+        try inFolder { folder in
+            let path = folder.appendingPathComponent(name).path
+            try Data(xml.utf8).write(to: URL(fileURLWithPath: path))
+            return (try StoryboardImport.read(path: path, options: StoryboardImportOptions()), path)
+        }
+    }
+
     /// The refusal of `xml` (as a file named `name` in a fresh folder), or nil when it reads.
     static func refusal(_ xml: String, name: String = "Bad.storyboard", options: StoryboardImportOptions = StoryboardImportOptions()) throws -> StoryboardError? {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-storyboard-\(UUID().uuidString)")
