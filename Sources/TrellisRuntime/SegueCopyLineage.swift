@@ -13,7 +13,7 @@ public struct SegueCopyLineage: Sendable {
 
     /// The lineage of `copiedFrom` (copy → the file's controller), the copies taken in `order`
     /// (the order the steps made them).
-    public init(copiedFrom: [ControllerID: ControllerID], order: [ControllerID]) {
+    public init(copiedFrom: [ControllerID: ControllerID], order: some Sequence<ControllerID>) {
         guard !copiedFrom.isEmpty else { return }
         var made: [ControllerID: [ControllerID]] = [:]
         for id in order {

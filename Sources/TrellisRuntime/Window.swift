@@ -142,7 +142,7 @@ public actor Window {
         // Made once the controllers have interned their names: the structure finds its nodes
         // through the recorder's index of them, as `controllers` does.
         self.structure = hierarchy.structure(names: environment.recorder)
-        self.segueCopies = SegueCopyLineage(copiedFrom: hierarchy.copiedFrom, order: hierarchy.controllers.map(\.id))
+        self.segueCopies = SegueCopyLineage(copiedFrom: hierarchy.copiedFrom, order: hierarchy.controllers.lazy.map(\.id))
         // validate() proved the root present, so the fallback is never taken.
         self.root = built[hierarchy.root] ?? Controller(description: ControllerDescription(hierarchy.root), children: [], environment: environment)
     }

@@ -12,15 +12,15 @@ struct ScenarioValidator {
     /// The error at `path`, placed where the file wrote it, else where the file wrote the
     /// nearest member enclosing it (a field a storyboard gave, under a controller the file names).
     func fail(_ path: String, _ message: String) -> ScenarioError {
-        var enclosing = Substring(path)
-        var position = positions[path]
         // A field a storyboard gave has no place in the file (none, or line 0).
-        while (position?.line ?? 0) == 0, let cut = enclosing.lastIndex(where: { $0 == "." || $0 == "[" }) {
+        func written(_ at: Substring) -> (line: Int, column: Int)? { positions[String(at)].flatMap { $0.line > 0 ? $0 : nil } }
+        var enclosing = Substring(path)
+        var found = written(enclosing)
+        while found == nil, let cut = enclosing.lastIndex(where: { $0 == "." || $0 == "[" }) {
             enclosing = enclosing[..<cut]
-            position = positions[String(enclosing)]
+            found = written(enclosing)
         }
-        let found = (position?.line ?? 0) > 0 ? position ?? (0, 0) : positions[path] ?? (0, 0)
-        return ScenarioError(file: file, path: path, line: found.line, column: found.column, message: message)
+        return ScenarioError(file: file, path: path, line: found?.line ?? 0, column: found?.column ?? 0, message: message)
     }
 
     func validate() throws(ScenarioError) {

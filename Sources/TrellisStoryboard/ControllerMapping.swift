@@ -97,8 +97,9 @@ struct ControllerMapping {
         for (name, segues) in byName.sorted(by: { $0.key < $1.key }) where !order.contains(name) {
             notices.add("relationship \"\(name)\" of \(library.names[place] ?? "?") (\(file):\(segues[0].segue.line)) is not simulated: ignored", kind: "relationships not simulated")
         }
-        // A split's children are its columns by relationship name (SPEC §11): each name once;
-        // a detail without a master is the only child, which UIKit makes the primary column.
+        // A navigation controller's root and a split's columns are read by relationship name
+        // (SPEC §11): each name once; a split's detail without a master is its only child, which
+        // UIKit makes the primary column.
         for name in kind == .split || kind == .navigation ? order : [] {
             if let extra = byName[name]?.dropFirst().first {
                 throw StoryboardError(extra.segue, file: file, "a second \(name) relationship of \(library.names[place] ?? "?"): a \(kind.rawValue) controller has one")

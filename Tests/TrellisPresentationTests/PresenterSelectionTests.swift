@@ -73,6 +73,24 @@ struct PresenterSelectionTests {
         #expect(await stage.pc("C") == nil)
     }
 
+    @Test("R31: presenting from a tab the tab bar controller does not show is refused, nothing changed and no appearance callback; selected, it appears as it never disappeared")
+    func presentingFromAHiddenTabIsRefused() async throws {
+        let stage = try await Stage("""
+        { \(Pad.window), "root": "T",
+          "controllers": {
+            "T": { "kind": "tab", "children": ["A", "B"] }, "A": {}, "B": { "definesPresentationContext": true },
+            "Q": { "modalPresentationStyle": "currentContext" } },
+          "steps": [ { "present": "Q", "from": "B" }, { "select": "T", "index": 1 } ] }
+        """)
+        let before = await stage.window.structure
+        try await stage.perform(step: 1)
+        #expect(stage.lines(step: 1) == ["B error Attempt to present Q on B whose view is not in the window hierarchy"])
+        #expect(await stage.window.structure == before)
+        try await stage.perform(step: 2)
+        #expect(stage.lines(step: 2).filter { $0.hasPrefix("B view") && $0.contains("Appear") } == ["B viewWillAppear", "B viewDidAppear"])
+        #expect(!stage.lines(step: 2).contains { $0.contains("Disappear") && $0.hasPrefix("B ") })
+    }
+
     /// CONFORMANCE 21 (rerouted) — the warning names the presenter after rerouting and the
     /// controller called.
     @Test func reroutedPresentingWhilePresentingNamesBothControllers() async throws {
