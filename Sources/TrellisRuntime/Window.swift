@@ -490,7 +490,10 @@ public actor Window {
         // Only what is on screen disappears: a controller covered by a presentation above it
         // already did, and the presenter reappears only if it had been covered.
         let visible = topFirst.filter { !coveredPresenters.contains($0.id) }
+        // A presenter in a tab not selected now (or under another covering presentation)
+        // reappears when it is shown again, not here.
         let revealsPresenter = coveredPresenters.contains(presenterID)
+            && structure.isOnScreen(presenterID, coveredPresenters: coveredPresenters.subtracting([presenterID]))
         for link in visible { await link.pc.deliverDisplayedAppearance(.viewWillDisappear, cause: event) }
         if revealsPresenter {
             await presenter.deliverAppearance(.viewWillAppear, cause: event)
@@ -568,16 +571,28 @@ public actor Window {
         let previousTop = structure[navigationID]?.children.last
         // R42: only on screen (an unselected tab's navigation controller pushes silently).
         let onScreen = structure.isOnScreen(navigationID, coveredPresenters: coveredPresenters)
+        let hidden = try previousTop.flatMap { id throws(RuntimeError) in try shown(id, inContainerOnScreen: onScreen) }
         structure.update(navigationID) { $0.children.append(pushedID) }
         structure.update(pushedID) { $0.parent = navigationID }
         await pushed.setContainer(navigation)
-        if onScreen, let previousTop { try await managed(previousTop).deliverAppearance(.viewWillDisappear, cause: event) }
+        // UINavigationController's order: the old top's `viewDidDisappear` before the new top's
+        // `viewDidAppear`; docs/decisions.md, "Containers' appearance order").
+        await hidden?.deliverAppearance(.viewWillDisappear, cause: event)
         await navigation.appendChild(pushed)
         await pushed.initialLayout(frame: nil, traits: await navigation.snapshot().traitCollection, cause: event)
         if onScreen { await pushed.deliverAppearance(.viewWillAppear, cause: event) }
         await navigation.showChild(at: (structure[navigationID]?.children.count ?? 1) - 1, cause: event)
+        await hidden?.deliverAppearance(.viewDidDisappear, cause: event)
         if onScreen { await pushed.deliverAppearance(.viewDidAppear, cause: event) }
-        if onScreen, let previousTop { try await managed(previousTop).deliverAppearance(.viewDidDisappear, cause: event) }
+    }
+
+    /// `id`, the child leaving or joining the screen in a container that is on screen or not
+    /// (`onScreen`), if it is on screen with it: not when the container is off screen, nor when
+    /// `id` is a presenter a covering presentation removed (R41), which already disappeared and
+    /// reappears when that is dismissed. Appearance callbacks stay paired.
+    private func shown(_ id: ControllerID, inContainerOnScreen onScreen: Bool) throws(RuntimeError) -> (any ManagedController)? {
+        let controller = try managed(id)
+        return onScreen && !coveredPresenters.contains(id) ? controller : nil
     }
 
     private func pop(_ navigationID: ControllerID, cause: EventRef?) async throws(RuntimeError) {
@@ -591,19 +606,18 @@ public actor Window {
         let event = record(.pop(top), on: navigationID, cause: cause)
         let popped = try managed(top)
         let onScreen = structure.isOnScreen(navigationID, coveredPresenters: coveredPresenters)
-        if onScreen {
-            await popped.deliverAppearance(.viewWillDisappear, cause: event)
-            try await managed(revealed).deliverAppearance(.viewWillAppear, cause: event)
-        }
+        let hidden = try shown(top, inContainerOnScreen: onScreen)
+        let appearing = try shown(revealed, inContainerOnScreen: onScreen)
+        // UINavigationController's order, as for a push; docs/decisions.md, "Containers' appearance order").
+        await hidden?.deliverAppearance(.viewWillDisappear, cause: event)
+        await appearing?.deliverAppearance(.viewWillAppear, cause: event)
         await navigation.removeLastChild()
         structure.update(navigationID) { $0.children.removeLast() }
         structure.update(top) { $0.parent = nil }
         await popped.setContainer(nil)
         await navigation.showChild(at: stack.count - 2, cause: event)
-        if onScreen {
-            try await managed(revealed).deliverAppearance(.viewDidAppear, cause: event)
-            await popped.deliverAppearance(.viewDidDisappear, cause: event)
-        }
+        await hidden?.deliverAppearance(.viewDidDisappear, cause: event)
+        await appearing?.deliverAppearance(.viewDidAppear, cause: event)
     }
 
     private func select(tab tabID: ControllerID, index: Int, cause: EventRef?) async throws(RuntimeError) {
@@ -614,19 +628,17 @@ public actor Window {
         }
         let event = record(.select(node.children[index], index: index), on: tabID, cause: cause)
         guard index != node.selectedIndex else { return }
-        let previous = try managed(node.children[node.selectedIndex])
-        let next = try managed(node.children[index])
         let onScreen = structure.isOnScreen(tabID, coveredPresenters: coveredPresenters)
-        if onScreen {
-            await previous.deliverAppearance(.viewWillDisappear, cause: event)
-            await next.deliverAppearance(.viewWillAppear, cause: event)
-        }
+        let hidden = try shown(node.children[node.selectedIndex], inContainerOnScreen: onScreen)
+        let appearing = try shown(node.children[index], inContainerOnScreen: onScreen)
+        // UITabBarController's order: the new child's `viewWillAppear` first, its `viewDidAppear`
+        // last; docs/decisions.md, "Containers' appearance order").
+        await appearing?.deliverAppearance(.viewWillAppear, cause: event)
+        await hidden?.deliverAppearance(.viewWillDisappear, cause: event)
         structure.update(tabID) { $0.selectedIndex = index }
         await tab.select(index: index, cause: event)
-        if onScreen {
-            await next.deliverAppearance(.viewDidAppear, cause: event)
-            await previous.deliverAppearance(.viewDidDisappear, cause: event)
-        }
+        await hidden?.deliverAppearance(.viewDidDisappear, cause: event)
+        await appearing?.deliverAppearance(.viewDidAppear, cause: event)
     }
 
     private func replaceDetail(of splitID: ControllerID, with detailID: ControllerID, cause: EventRef?) async throws(RuntimeError) {
@@ -641,7 +653,8 @@ public actor Window {
         let columns = try node(splitID).children
         let old = columns.count > secondary ? columns[secondary] : nil
         let onScreen = structure.isOnScreen(splitID, coveredPresenters: coveredPresenters)
-        if onScreen, let old { try await managed(old).deliverAppearance(.viewWillDisappear, cause: event) }
+        let hidden = try old.flatMap { id throws(RuntimeError) in try shown(id, inContainerOnScreen: onScreen) }
+        await hidden?.deliverAppearance(.viewWillDisappear, cause: event)
         await detail.setContainer(split)
         if old != nil {
             await split.replaceChild(at: secondary, with: detail)
@@ -660,6 +673,6 @@ public actor Window {
         if onScreen { await detail.deliverAppearance(.viewWillAppear, cause: event) }
         await split.showChild(at: secondary, cause: event)
         if onScreen { await detail.deliverAppearance(.viewDidAppear, cause: event) }
-        if onScreen, let old { try await managed(old).deliverAppearance(.viewDidDisappear, cause: event) }
+        await hidden?.deliverAppearance(.viewDidDisappear, cause: event)
     }
 }

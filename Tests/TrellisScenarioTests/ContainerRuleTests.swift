@@ -190,18 +190,20 @@ struct OffScreenAppearanceTests {
     func pushInAnUnselectedTab() async throws {
         let trace = try await Scenarios.run(Self.tabs)
         let kinds: Set<String> = ["viewWillAppear", "viewDidAppear", "viewWillDisappear", "viewDidDisappear"]
+        // UITabBarController's order: the new child's viewWillAppear first, its viewDidAppear last.
         #expect(trace.lines(step: 1, kinds: kinds) == [
-            "N viewWillDisappear", "Inbox viewWillDisappear", "Other viewWillAppear",
-            "Other viewDidAppear", "N viewDidDisappear", "Inbox viewDidDisappear",
+            "Other viewWillAppear", "N viewWillDisappear", "Inbox viewWillDisappear",
+            "N viewDidDisappear", "Inbox viewDidDisappear", "Other viewDidAppear",
         ])
         #expect(trace.lines(step: 2, kinds: kinds) == [])
         #expect(trace.lines(step: 3, kinds: kinds) == [
-            "Other viewWillDisappear", "N viewWillAppear", "Message viewWillAppear",
-            "N viewDidAppear", "Message viewDidAppear", "Other viewDidDisappear",
+            "N viewWillAppear", "Message viewWillAppear", "Other viewWillDisappear",
+            "Other viewDidDisappear", "N viewDidAppear", "Message viewDidAppear",
         ])
-        // On screen, a pop sends them as before.
+        // On screen, a pop sends them in UINavigationController's order: the old top's
+        // viewDidDisappear before the revealed controller's viewDidAppear.
         #expect(trace.lines(step: 4, kinds: kinds) == [
-            "Message viewWillDisappear", "Inbox viewWillAppear", "Inbox viewDidAppear", "Message viewDidDisappear",
+            "Message viewWillDisappear", "Inbox viewWillAppear", "Message viewDidDisappear", "Inbox viewDidAppear",
         ])
         // Off screen again: a pop with nothing above the root is the usual warning, and silent.
         #expect(trace.lines(step: 6, kinds: kinds) == [])
@@ -224,6 +226,40 @@ struct OffScreenAppearanceTests {
         #expect(trace.lines(step: 7, kinds: kinds) == [
             "P viewWillDisappear", "T viewWillAppear", "N viewWillAppear", "Message viewWillAppear",
             "T viewDidAppear", "N viewDidAppear", "Message viewDidAppear", "P viewDidDisappear",
+        ])
+    }
+
+    @Test("R41: a tab's child that a covering presentation removed is silent when tabs switch, and reappears only when shown")
+    func aCoveredTabChild() async throws {
+        let trace = try await Scenarios.run("""
+            { \(Phone.window), "root": "T",
+              "controllers": { "T": { "kind": "tab", "children": ["N", "Other"] },
+                               "N": { "kind": "navigation", "children": ["Inbox"] }, "Inbox": {}, "Other": {},
+                               "P": { "modalPresentationStyle": "currentContext" } },
+              "steps": [ { "present": "P", "from": "Inbox" }, { "select": "T", "index": 1 }, { "dismiss": "P" },
+                         { "select": "T", "index": 0 }, { "present": "P", "from": "Inbox" }, { "select": "T", "index": 1 },
+                         { "select": "T", "index": 0 }, { "dismiss": "P" } ] }
+            """)
+        let kinds: Set<String> = ["viewWillAppear", "viewDidAppear", "viewWillDisappear", "viewDidDisappear"]
+        #expect(trace.lines(step: 1, kinds: kinds) == [
+            "N viewWillDisappear", "Inbox viewWillDisappear", "P viewWillAppear", "P viewDidAppear",
+            "N viewDidDisappear", "Inbox viewDidDisappear",
+        ])
+        // N disappeared when it was covered: leaving its tab sends it nothing more.
+        #expect(trace.lines(step: 2, kinds: kinds) == ["Other viewWillAppear", "Other viewDidAppear"])
+        // Dismissed while its tab is not selected: N is not on screen, so it does not appear here…
+        #expect(trace.lines(step: 3, kinds: kinds) == ["P viewWillDisappear", "P viewDidDisappear"])
+        // …but with its tab.
+        #expect(trace.lines(step: 4, kinds: kinds) == [
+            "N viewWillAppear", "Inbox viewWillAppear", "Other viewWillDisappear", "Other viewDidDisappear",
+            "N viewDidAppear", "Inbox viewDidAppear",
+        ])
+        // Covered again: its tab selected again does not make it appear under the presentation…
+        #expect(trace.lines(step: 7, kinds: kinds) == ["Other viewWillDisappear", "Other viewDidDisappear"])
+        // …the dismissal does, once.
+        #expect(trace.lines(step: 8, kinds: kinds) == [
+            "P viewWillDisappear", "N viewWillAppear", "Inbox viewWillAppear", "N viewDidAppear", "Inbox viewDidAppear",
+            "P viewDidDisappear",
         ])
     }
 

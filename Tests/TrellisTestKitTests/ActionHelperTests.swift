@@ -16,16 +16,16 @@ import TrellisTestKit
             "W viewWillAppear",
             "W viewWillLayoutSubviews",
             "W viewDidLayoutSubviews",
-            "W viewDidAppear",
             "V viewDidDisappear",
+            "W viewDidAppear",
         ])
         await store.pop("N")
         store.expect([
             "N pop(W)",
             "W viewWillDisappear",
             "V viewWillAppear",
-            "V viewDidAppear",
             "W viewDidDisappear",
+            "V viewDidAppear",
         ])
         await store.finish()
     }
@@ -37,12 +37,12 @@ import TrellisTestKit
         await store.select(tab: "T", index: 1)
         store.expect([
             "T select(B, index: 1)",
-            "A viewWillDisappear",
             "B viewWillAppear",
+            "A viewWillDisappear",
             "B viewWillLayoutSubviews",
             "B viewDidLayoutSubviews",
-            "B viewDidAppear",
             "A viewDidDisappear",
+            "B viewDidAppear",
         ])
         await store.finish()
     }
@@ -66,8 +66,8 @@ import TrellisTestKit
             "W viewWillAppear",
             "W viewWillLayoutSubviews",
             "W viewDidLayoutSubviews",
-            "W viewDidAppear",
             "V viewDidDisappear",
+            "W viewDidAppear",
         ])
         await store.showDetail("E", from: "V")
         store.expect([
