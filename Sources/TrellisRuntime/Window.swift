@@ -256,7 +256,7 @@ public actor Window {
         case let .select(tab, index):
             try await select(tab: tab, index: index, cause: cause)
         case let .action(name, target, value):
-            await act(name, on: target, value: value, cause: cause)
+            try await act(name, on: target, value: value, cause: cause)
         case let .performSegue(_, action):
             try await perform(action, cause: cause)
         }
@@ -297,17 +297,21 @@ public actor Window {
     // MARK: Actions and behaviours' requests (§4.2)
 
     /// Delivers a user action to the behaviour of `target` (a controller, or `pc:P`): a target
-    /// not in the window now is a warning, as is an action its behaviour does not handle.
-    private func act(_ name: String, on target: ControllerID, value: ActionValue?, cause: EventRef?) async {
+    /// not in the window now is a warning, as is an action its behaviour does not handle; an id
+    /// the window does not know at all is refused, as every event naming one is (a scenario
+    /// file's validation refuses it before the run).
+    private func act(_ name: String, on target: ControllerID, value: ActionValue?, cause: EventRef?) async throws(RuntimeError) {
         let perform: (EventRef) async -> ActionOutcome
         if let presented = BehaviorRequests.presentedID(ofPresentationController: target) {
+            _ = try managed(presented)
             guard let presentationController = presentationControllers[presented] else {
                 _ = record(.warning("action \(name): \(target) is not in the window (\(presented) is not presented)"), on: rootID, cause: cause)
                 return
             }
             perform = { await presentationController.perform(action: name, value: value, cause: $0) }
         } else {
-            guard let controller = controllers[target], structure.isInHierarchy(target) else {
+            let controller = try managed(target)
+            guard structure.isInHierarchy(target) else {
                 _ = record(.warning("action \(name): \(target) is not in the window"), on: rootID, cause: cause)
                 return
             }

@@ -250,7 +250,7 @@ struct MisplacedSuper: PresentationControllerBehavior {
         await store.finish()
     }
 
-    @Test("an action nobody handles is a warning; one on a controller not in the window is a warning")
+    @Test("an action nobody handles is a warning; one on a controller not in the window is a warning; one on an unknown id is refused at its line")
     func unhandledAndAbsentTargetsAreWarnings() async throws {
         let store = try await TraceTestStore(HierarchyDescription(.iPhonePortrait) {
             ViewController("R") { ViewController("A") }
@@ -265,8 +265,18 @@ struct MisplacedSuper: PresentationControllerBehavior {
         store.expect(["R warning action tap: Q is not in the window"])
         await store.action("tap", on: "pc:Q")
         store.expect(["R warning action tap: pc:Q is not in the window (Q is not presented)"])
-        await store.action("tap", on: "nobody")
-        store.expect(["R warning action tap: nobody is not in the window"])
+        // A typo is no controller of the window: refused, as a present of it is, at the line.
+        for target: ControllerID in ["nobody", "pc:nobody"] {
+            let line = #line + 2
+            await withKnownIssue {
+                await store.action("tap", on: target)
+            } matching: { issue in
+                issue.isAt(line: line, fileID: #fileID) && issue.text.contains("the window refused action tap on \(target)")
+                    && issue.text.contains("unknown controller \"nobody\"")
+            }
+            #expect(store.received.map(\.canonicalLine).last == #"R error unknown controller "nobody""#)
+            store.skipReceivedEvents()
+        }
         await store.finish()
     }
 
