@@ -6,8 +6,18 @@ public struct JSONParser {
         public var message: String
         public var line: Int
         public var column: Int
+        /// Where in the document, as a JSON path (`$.controllers.R.kind`), when the parser knows:
+        /// for a duplicate key, whose message also gives the first occurrence's position.
+        public var path: String?
 
-        public var description: String { "line \(line), column \(column): \(message)" }
+        public init(message: String, line: Int, column: Int, path: String? = nil) {
+            self.message = message
+            self.line = line
+            self.column = column
+            self.path = path
+        }
+
+        public var description: String { "line \(line), column \(column): " + (path.map { "\($0): " } ?? "") + message }
     }
 
     /// Objects with more keys than this check new keys for duplicates in a set.
@@ -20,9 +30,16 @@ public struct JSONParser {
     private var index = 0
     private var line = 1
     private var lineStart = 0
+    /// The path to the value being parsed, as scenario errors print it once `$` is put before
+    /// it (`.controllers`, `.R`, `[2]`), kept only by the second parse of a document with a
+    /// duplicate key (`parse(bytes:)`): a document that parses pays nothing for it.
+    private var trail: [String]?
+    /// Set as a duplicate key is refused, for `parse(bytes:)` to parse again with a trail.
+    private var refusedDuplicate = false
 
-    private init(bytes: [UInt8]) {
+    private init(bytes: [UInt8], tracksPath: Bool = false) {
         self.bytes = bytes
+        self.trail = tracksPath ? [] : nil
     }
 
     /// Parses one JSON document; only white space may follow it.
@@ -35,15 +52,26 @@ public struct JSONParser {
     /// first line count from after it.
     public static func parse(bytes: [UInt8]) throws(SyntaxError) -> JSONNode {
         var parser = JSONParser(bytes: bytes)
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
-            parser.index = 3
-            parser.lineStart = 3
+        do {
+            return try parser.parseDocument()
+        } catch where parser.refusedDuplicate {
+            // The same bytes refuse the same key again, now with its path and first position.
+            var tracking = JSONParser(bytes: bytes, tracksPath: true)
+            _ = try tracking.parseDocument()
+            throw error
         }
-        parser.skipWhitespace()
-        let node = try parser.parseValue(depth: 0)
-        parser.skipWhitespace()
-        if parser.index < parser.bytes.count {
-            throw parser.error("unexpected text after the JSON value")
+    }
+
+    private mutating func parseDocument() throws(SyntaxError) -> JSONNode {
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
+            index = 3
+            lineStart = 3
+        }
+        skipWhitespace()
+        let node = try parseValue(depth: 0)
+        skipWhitespace()
+        if index < bytes.count {
+            throw error("unexpected text after the JSON value")
         }
         return node
     }
@@ -108,6 +136,8 @@ public struct JSONParser {
         // that, a set of the keys' hashes (8 bytes a key, not a copy of each key's 16): a hash
         // seen before is searched for in `members`, so a collision is no false duplicate.
         var seen = Set<Int>()
+        // Where each key was written, kept only with the trail (a duplicate's first occurrence).
+        var keyPositions: [(line: Int, column: Int)] = []
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
             index += 1
@@ -128,13 +158,25 @@ public struct JSONParser {
                 duplicate = !seen.insert(key.hashValue).inserted && members.contains { $0.key == key }
             }
             guard !duplicate else {
-                throw SyntaxError(message: "duplicate key \"\(key)\"", line: keyLine, column: keyColumn)
+                refusedDuplicate = true
+                guard let trail, let first = members.firstIndex(where: { $0.key == key }) else {
+                    throw SyntaxError(message: "duplicate key \"\(key)\"", line: keyLine, column: keyColumn)
+                }
+                let (firstLine, firstColumn) = keyPositions[first]
+                throw SyntaxError(
+                    message: "duplicate key \"\(key)\" (first at line \(firstLine), column \(firstColumn))",
+                    line: keyLine, column: keyColumn, path: "$" + trail.joined() + "." + key)
             }
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':' after key") }
             index += 1
             skipWhitespace()
+            if trail != nil {
+                keyPositions.append((keyLine, keyColumn))
+                trail?.append("." + key)
+            }
             members.append((key, try parseValue(depth: depth + 1)))
+            trail?.removeLast()
             skipWhitespace()
             guard index < bytes.count else { throw error("unexpected end of text inside an object") }
             if bytes[index] == UInt8(ascii: ",") {
@@ -159,7 +201,9 @@ public struct JSONParser {
         }
         while true {
             skipWhitespace()
+            trail?.append("[\(elements.count)]")
             elements.append(try parseValue(depth: depth + 1))
+            trail?.removeLast()
             skipWhitespace()
             guard index < bytes.count else { throw error("unexpected end of text inside an array") }
             if bytes[index] == UInt8(ascii: ",") {

@@ -80,7 +80,7 @@ public enum ScenarioDecoder {
             return ScenarioError(file: file, path: "", line: 1, column: 1,
                                  message: "this is a JSON Lines trace (one event a line), not a scenario: a trace is shown with `trace show \(file)`")
         }
-        return ScenarioError(file: file, path: "", line: error.line, column: error.column, message: "not valid JSON: \(error.message)")
+        return ScenarioError(file: file, path: error.path ?? "", line: error.line, column: error.column, message: "not valid JSON: \(error.message)")
     }
 
     /// Decodes the file at `path`, its behaviour names checked against `registry`.

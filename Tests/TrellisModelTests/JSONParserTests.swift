@@ -73,8 +73,24 @@ struct JSONParserTests {
             var members = Array(keys[0..<at])
             members.append("\"k\(repeated)\": 0")
             let error = try #require(syntaxError("{" + members.joined(separator: ", ") + "}"), "k\(repeated) repeated after \(at) keys")
-            #expect(error.message == "duplicate key \"k\(repeated)\"")
+            #expect(error.message == "duplicate key \"k\(repeated)\" (first at line 1, column \(2 + keys[0..<repeated].map { $0.count + 2 }.reduce(0, +)))")
+            #expect(error.path == "$.k\(repeated)")
         }
+    }
+
+    @Test("a duplicate key says where it is and where its first occurrence was: the path through objects and arrays")
+    func duplicateKeyPaths() throws {
+        let error = try #require(syntaxError("""
+            {"steps": [{"a": 1}, {"b": {"c": 1,
+               "c": 2}}], "x": 1}
+            """))
+        #expect(error.path == "$.steps[1].b.c")
+        #expect(error.message == "duplicate key \"c\" (first at line 1, column 29)")
+        #expect((error.line, error.column) == (2, 4))
+        #expect(error.description == "line 2, column 4: $.steps[1].b.c: duplicate key \"c\" (first at line 1, column 29)")
+        // A key written like an index is still a key; other errors have no path.
+        #expect(try #require(syntaxError(#"{"[0]": 1, "[0]": 2}"#)).path == "$.[0]")
+        #expect(try #require(syntaxError(#"{"a": [1, }"#)).path == nil)
     }
 
     @Test("string escapes, including \\u escapes and surrogate pairs")

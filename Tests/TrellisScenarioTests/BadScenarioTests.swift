@@ -43,7 +43,7 @@ struct BadScenarioTests {
     func duplicateKey() {
         expectRejected("""
             { \(Phone.window), "root": "R", "root": "S", "controllers": { "R": {} } }
-            """, path: "", mentions: ["not valid JSON", "duplicate key", "root"])
+            """, path: "$.root", mentions: ["not valid JSON", "duplicate key \"root\" (first at line "])
     }
 
     @Test("an unknown field in a controller")
