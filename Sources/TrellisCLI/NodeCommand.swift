@@ -78,11 +78,16 @@ struct NodeCommand: BehaviorCommand {
     func validate() throws {
         guard !name.isEmpty else { throw ValidationError("--name must not be empty") }
         if let mistake = NodeSocketLayer.environmentMistake { throw ValidationError(mistake) }
-        guard bind.hasPrefix("ipc://") || bind.hasPrefix("tcp://") else {
-            throw ValidationError("--bind must be an ipc:// or tcp:// endpoint, got \"\(bind)\"")
+        if let problem = EndpointSyntax.problem(with: bind, for: .bind) {
+            throw ValidationError("--bind must be an ipc:// or tcp:// endpoint to listen on, got \"\(bind)\": \(problem)")
         }
-        for entry in peer where Self.split(entry) == nil {
-            throw ValidationError("--peer must be NAME=ENDPOINT, got \"\(entry)\"")
+        for entry in peer {
+            guard let (name, endpoint) = Self.split(entry) else {
+                throw ValidationError("--peer must be NAME=ENDPOINT, got \"\(entry)\"")
+            }
+            if let problem = EndpointSyntax.problem(with: endpoint, for: .connect) {
+                throw ValidationError("--peer \(name)=\(endpoint): \"\(endpoint)\" is not an endpoint to connect to: \(problem)")
+            }
         }
         guard (curveSecretKey == nil) == (curveAllow == nil) else {
             throw ValidationError("--curve-secret-key and --curve-allow go together")

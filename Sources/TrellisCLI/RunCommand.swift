@@ -99,14 +99,19 @@ struct RunCommand: BehaviorCommand {
         if curve, !node.isEmpty {
             throw ValidationError("--curve makes fresh keys for the nodes this command starts only: nodes started by hand (--node) need --keys FOLDER (\(ProgramName.current) keys make)")
         }
-        for entry in node where NodeCommand.split(entry) == nil {
-            throw ValidationError("--node must be NAME=ENDPOINT (ENDPOINT ipc://PATH or tcp://HOST:PORT), got \"\(entry)\"")
+        for entry in node {
+            guard let (name, endpoint) = NodeCommand.split(entry) else {
+                throw ValidationError("--node must be NAME=ENDPOINT (ENDPOINT ipc://PATH or tcp://HOST:PORT), got \"\(entry)\"")
+            }
+            if let problem = EndpointSyntax.problem(with: endpoint, for: .connect) {
+                throw ValidationError("--node \(name)=\(endpoint): \"\(endpoint)\" is not an endpoint to connect to: \(problem)")
+            }
         }
         if let twice = DistributedOptions.repeatedNode(node.compactMap(NodeCommand.split)) {
             throw ValidationError(twice)
         }
-        if let listen, !DistributedRun.isEndpoint(listen) {
-            throw ValidationError("--listen must be an ipc:// or tcp:// endpoint, got \"\(listen)\"")
+        if let listen, let problem = EndpointSyntax.problem(with: listen, for: .bind) {
+            throw ValidationError("--listen must be an ipc:// or tcp:// endpoint to listen on, got \"\(listen)\": \(problem)")
         }
         // Said before the run, not after it has printed its whole trace.
         if let trace, let problem = TraceOutput.problem(preparing: trace, option: "--trace") {

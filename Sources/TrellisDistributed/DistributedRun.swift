@@ -151,11 +151,13 @@ package actor DistributedRun {
     /// Set-up mistakes that can be named before anything starts: an endpoint that is not one,
     /// a node started by hand without its CURVE key.
     private func checkOptions() throws(DistributedRunError) {
-        for (node, endpoint) in options.startedNodes.sorted(by: { $0.key < $1.key }) where !Self.isEndpoint(endpoint) {
-            throw .mistake("node \(node)'s endpoint \"\(endpoint)\" is not an ipc:// or tcp:// endpoint")
+        for (node, endpoint) in options.startedNodes.sorted(by: { $0.key < $1.key }) {
+            if let problem = EndpointSyntax.problem(with: endpoint, for: .connect) {
+                throw .mistake("node \(node)'s endpoint \"\(endpoint)\" is not an endpoint: \(problem)")
+            }
         }
-        if let listen = options.conductorEndpoint, !Self.isEndpoint(listen) {
-            throw .mistake("the conductor's endpoint \"\(listen)\" is not an ipc:// or tcp:// endpoint")
+        if let listen = options.conductorEndpoint, let problem = EndpointSyntax.problem(with: listen, for: .bind) {
+            throw .mistake("the conductor's endpoint \"\(listen)\" is not an endpoint: \(problem)")
         }
         if options.secureSpawnedNodes {
             for node in options.startedNodes.keys.sorted() where options.startedNodeKeys[node] == nil {
@@ -197,11 +199,6 @@ package actor DistributedRun {
         } catch {
             throw .mistake("\(error) (the key folder \(folder.path) needs NAME.pub for every node of the run — \(placement.nodes.joined(separator: ", ")) — and NAME.key for the conductor and each node it starts: \(ProgramName.current) keys make NAME... --dir \(folder.path))")
         }
-    }
-
-    /// Whether `text` names an endpoint a node can listen on or connect to.
-    package static func isEndpoint(_ text: String) -> Bool {
-        (text.hasPrefix("ipc://") || text.hasPrefix("tcp://")) && text.count > 6
     }
 
     /// Starts and sets up every node, phase by phase. After it returns, `run()` may be called.
@@ -917,7 +914,8 @@ package actor DistributedRun {
         // A --node the placement does not have (`checkStartedNodes`): whatever listens there was
         // started by hand for this run, and is told why it cannot be part of it.
         for (node, endpoint) in options.startedNodes.sorted(by: { $0.key < $1.key })
-        where !workers.contains(node) && node != placement.conductor && lifecycle.strangers[node] == nil && Self.isEndpoint(endpoint) {
+        where !workers.contains(node) && node != placement.conductor && lifecycle.strangers[node] == nil
+            && EndpointSyntax.problem(with: endpoint, for: .connect) == nil {
             await transport.connect(peer: node, endpoint: endpoint, serverKey: strangerKey(node))
             nodes.append(node)
         }

@@ -68,7 +68,13 @@ struct NodeProcessTests {
         let binary = try #require(TrellisBinary.url)
         let cases: [([String], String)] = [
             (["--node", "x=tcp://127.0.0.1:5556"], "node x, started by hand, is not a node of the scenario's placement (its nodes: main, b, c; main conducts)"),
-            (["--listen", "localhost:5555"], "--listen must be an ipc:// or tcp:// endpoint, got \"localhost:5555\""),
+            (["--listen", "localhost:5555"], "--listen must be an ipc:// or tcp:// endpoint to listen on, got \"localhost:5555\""),
+            // An endpoint that is written wrong is named at once: it waited 30 s for a greeting
+            // that could not come, and exited 3.
+            (["--node", "b=tcp://127.0.0.1:abc"], "--node b=tcp://127.0.0.1:abc: \"tcp://127.0.0.1:abc\" is not an endpoint to connect to: the port \"abc\" is not a number from 1 to 65535"),
+            (["--node", "b=tcp://127.0.0.1:99999"], "the port \"99999\" is not a number from 1 to 65535"),
+            (["--node", "b=tcp://:5555"], "tcp:// needs a host before the port"),
+            (["--listen", "tcp://127.0.0.1:99999"], "the port \"99999\" is not a number from 0 to 65535, or *"),
             (["--node", "b=tcp://127.0.0.1:5556", "--node", "c=tcp://127.0.0.1:5557", "--node", "b=tcp://127.0.0.1:5558"],
              "--node b is given 2 times (tcp://127.0.0.1:5556, tcp://127.0.0.1:5558): each node started by hand is given once, NAME=ENDPOINT"),
             (["--listen", "ipc://\(directory.path)/no-such-folder/main.sock"], "the conductor cannot listen on ipc://\(directory.path)/no-such-folder/main.sock"),
@@ -78,6 +84,22 @@ struct NodeProcessTests {
             #expect(outcome.status == 2, "\(flags): \(outcome.stderr)")
             #expect(outcome.stderr.contains(said), "\(flags): \(outcome.stderr)")
             #expect(!outcome.timedOut)
+        }
+    }
+
+    /// A node given an endpoint written wrong refuses to start (exit 2), naming it.
+    @Test func aNodesEndpointsAreChecked() async throws {
+        let binary = try #require(TrellisBinary.url)
+        let cases: [([String], String)] = [
+            (["--bind", "tcp://127.0.0.1:abc", "--peer", "main=tcp://127.0.0.1:5555"],
+             "--bind must be an ipc:// or tcp:// endpoint to listen on, got \"tcp://127.0.0.1:abc\": the port \"abc\" is not a number from 0 to 65535, or *"),
+            (["--bind", "tcp://*:*", "--peer", "main=tcp://*:5555"],
+             "--peer main=tcp://*:5555: \"tcp://*:5555\" is not an endpoint to connect to: * is for listening"),
+        ]
+        for (flags, said) in cases {
+            let outcome = try #require(try await runBounded(binary, ["node", "--name", "b"] + flags, timeout: .seconds(60)))
+            #expect(outcome.status == 2, "\(flags): \(outcome.stderr)")
+            #expect(outcome.stderr.contains(said), "\(flags): \(outcome.stderr)")
         }
     }
 
