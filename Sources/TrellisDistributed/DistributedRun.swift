@@ -879,8 +879,11 @@ package actor DistributedRun {
         await startup.cancelAll()
         await transport.stop()
         // A spawned node that has not greeted yet (the set-up failed first) cannot be told
-        // goodbye, and has nothing to lose: it is stopped now rather than at the deadline.
-        for (node, launched) in children where !lifecycle.hasGreeted(node) && launched.isRunning {
+        // goodbye, and has nothing to lose: it is stopped now rather than at the deadline. Nor
+        // can one declared gone (silent past the bound: stopped by SIGSTOP, say, or hung): it
+        // was not told goodbye, and waiting for it held the conductor's exit — and the error
+        // it prints — some six seconds past the fault.
+        for (node, launched) in children where (!lifecycle.hasGreeted(node) || transport.isGone(node)) && launched.isRunning {
             launched.terminate()
         }
         // A node that acknowledged is on its way out: it gets a moment to exit by itself even

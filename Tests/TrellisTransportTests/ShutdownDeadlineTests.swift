@@ -85,6 +85,44 @@ struct ShutdownDeadlineTests {
         #expect(await run.exitStatuses == ["b": 0, "c": 0, "d": 0])
     }
 
+    @Test("a spawned worker declared gone (stopped by SIGSTOP) is stopped at once: the shutdown does not wait for its goodbye deadline")
+    func aGoneWorkerIsNotWaitedFor() async throws {
+        let scenario = try ScenarioDecoder.decode(Self.threeWorkers, file: "three.json")
+        var options = try options()
+        // Far longer than declaring d gone (2 s of silence) and stopping it take, even pinned:
+        // waiting for it as for a node told goodbye would show. It used to hold the conductor's
+        // exit, and its error, until this deadline.
+        let deadline = Duration.seconds(60)
+        options.goodbyeTimeout = deadline
+        let run = DistributedRun(scenario: scenario, scenarioText: Self.threeWorkers, options: options)
+        do {
+            try await run.start()
+        } catch {
+            await run.shutdown()
+            Issue.record("the run did not start: \(error)")
+            return
+        }
+        let processes = await run.processIDs
+        guard let d = processes["d"], d > 0 else {
+            await run.shutdown()
+            Issue.record("worker d has no process id: \(processes)")
+            return
+        }
+        kill(d, SIGSTOP)
+        do {
+            _ = try await run.run()
+            Issue.record("the run went on without node d")
+        } catch {
+            #expect("\(error)".contains("node d is gone"), "\(error)")
+        }
+        let began = ContinuousClock.now
+        await run.shutdown()
+        let took = began.duration(to: .now)
+        #expect(took < deadline / 2, "the shutdown took \(took): it waited for the gone node's goodbye deadline")
+        #expect(!processExists(d), "node d (pid \(d)) outlived the shutdown")
+        #expect(await run.exitStatuses == ["b": 0, "c": 0])
+    }
+
     @Test("a whole run conducted in one call gives the in-process trace and leaves its workers exited 0")
     func conductRunsStartToShutdown() async throws {
         let scenario = try ScenarioDecoder.decode(Self.threeWorkers, file: "three.json")
