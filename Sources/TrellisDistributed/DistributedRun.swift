@@ -752,8 +752,9 @@ package actor DistributedRun {
     private func handOnLive(through step: Int, arrived: Bool) async {
         guard let stepTraced = options.stepTraced, live.goesOn else { return }
         let name = TraceCollection.stepName(step)
-        guard arrived else { return stopLive("the nodes' events of \(name) took longer than \(options.peerTimeoutMilliseconds) ms to arrive") }
-        if let reason = answersStopShort() { return stopLive(reason) }
+        if let reason = Self.handingOnStops(arrived: arrived, stopsShort: answersStopShort(), step: name, waitedMilliseconds: options.peerTimeoutMilliseconds) {
+            return stopLive(reason)
+        }
         for node in workers { await collectOwed(by: node, waiting: false) }
         if let reason = answersStopShort() { return stopLive(reason) }
         if let short = workers.first(where: { traces.missingFrom($0) <= step }) {
@@ -763,6 +764,16 @@ package actor DistributedRun {
         let fresh = [(conductor, recorder.events(after: live.handed(of: conductor)))]
             + workers.map { node in (node, Array((traces.events[node] ?? []).dropFirst(live.handed(of: node)))) }
         stepTraced(live.take(through: step, from: fresh))
+    }
+
+    /// Why the handing on stops after `step`, or nil when it goes on: `stopsShort`
+    /// (`answersStopShort`: interrupted, said as empty, or a worker refused) comes first — an
+    /// interruption cuts the wait for the step's answers short, and their not arriving then is
+    /// no lateness (it was said as one, with the interruption's own line); else answers that
+    /// had not all `arrived` after the wait were late.
+    static func handingOnStops(arrived: Bool, stopsShort: String?, step: String, waitedMilliseconds: Int) -> String? {
+        if let stopsShort { return stopsShort }
+        return arrived ? nil : "the nodes' events of \(step) took longer than \(waitedMilliseconds) ms to arrive"
     }
 
     /// Nothing more is handed on as the steps end; `reason` (unless empty: an interruption says

@@ -237,7 +237,7 @@ package actor NodeTransport {
         securityQueue = nil
     }
 
-    package nonisolated func isGone(_ peer: String) -> Bool { outbound.goneReason(peer) != nil }
+    package nonisolated func isGone(_ peer: String) -> Bool { outbound.goneFault(peer) != nil }
 
     /// Whether a DEALER to `peer` was opened (`connect`).
     package nonisolated func isConnected(_ peer: String) -> Bool { outbound.isConnected(peer) }
@@ -443,20 +443,20 @@ package actor NodeTransport {
     /// False, doing nothing, when it was gone already.
     @discardableResult
     func peerGone(_ peer: String, reason: String) -> Bool {
-        declareGone(peer, reason: reason, fault: "node \(peer) is gone: \(reason)")
+        declareGone(peer, fault: "node \(peer) is gone: \(reason)")
     }
 
     /// `peer` said goodbye on its own, before this node's own goodbye (a worker stopped by a
     /// signal, TWP/1 §9.8 rule 6): it is gone for the run now rather than once silent, every call
-    /// waiting on it fails with `fault`, and it is sent nothing more. False, doing nothing, when
-    /// it was gone already.
+    /// waiting on it or made to it later fails with `fault`, and it is sent nothing more. False,
+    /// doing nothing, when it was gone already.
     @discardableResult
     package func peerLeft(_ peer: String, fault: String) -> Bool {
-        declareGone(peer, reason: "it said goodbye", fault: fault)
+        declareGone(peer, fault: fault)
     }
 
-    private func declareGone(_ peer: String, reason: String, fault: String) -> Bool {
-        guard let waiting = outbound.declareGone(peer, reason: reason) else { return false }
+    private func declareGone(_ peer: String, fault: String) -> Bool {
+        guard let waiting = outbound.declareGone(peer, fault: fault) else { return false }
         for entry in waiting {
             entry.done.resume(returning: .fault(fault))
         }

@@ -17,7 +17,9 @@ final class OutboundCalls: Sendable {
     private struct State {
         var io: NodeLink?
         var connected = Set<String>()
-        /// Why each peer declared gone is gone: every node of the run, the strangers remembered.
+        /// What each call to a peer declared gone fails with ("node b is gone: …", "node b
+        /// stopped: …"), the same for calls waiting then and calls made after: every node of the
+        /// run, the strangers remembered.
         var gone: [String: String] = [:]
         /// The strangers declared gone that are still remembered (their reasons are in `gone`).
         var goneStrangers = RecentNames(capacity: NodeIOTuning.goneStrangersRemembered)
@@ -48,12 +50,12 @@ final class OutboundCalls: Sendable {
 
     func isConnected(_ peer: String) -> Bool { state.withLock { $0.connected.contains(peer) } }
 
-    func goneReason(_ peer: String) -> String? { state.withLock { $0.gone[peer] } }
+    func goneFault(_ peer: String) -> String? { state.withLock { $0.gone[peer] } }
 
     /// A correlation id for a call to `peer` and the link to send it through, or why no call can go.
     func begin(to peer: String) -> Result<(correlation: UInt64, io: NodeLink), CallRefused> {
         state.withLock { state in
-            if let reason = state.gone[peer] { return .failure(CallRefused(reason: "node \(peer) is gone: \(reason)")) }
+            if let fault = state.gone[peer] { return .failure(CallRefused(reason: fault)) }
             guard let io = state.io, !state.stopped, state.connected.contains(peer) else {
                 return .failure(CallRefused(reason: "no connection to node \(peer)"))
             }
@@ -67,7 +69,7 @@ final class OutboundCalls: Sendable {
     /// the call with it.
     func wait(_ correlation: UInt64, peer: String, done: CheckedContinuation<WireResult, Never>) -> CallRefused? {
         state.withLock { state in
-            if let reason = state.gone[peer] { return CallRefused(reason: "node \(peer) is gone: \(reason)") }
+            if let fault = state.gone[peer] { return CallRefused(reason: fault) }
             if state.stopped { return CallRefused(reason: "the transport stopped") }
             state.calls[correlation] = (peer, done)
             return nil
@@ -89,10 +91,10 @@ final class OutboundCalls: Sendable {
     }
 
     /// Declares `peer` gone and takes out every call waiting on it; nil when it already was.
-    func declareGone(_ peer: String, reason: String) -> [Waiter]? {
+    func declareGone(_ peer: String, fault: String) -> [Waiter]? {
         state.withLock { state in
             guard state.gone[peer] == nil else { return nil }
-            state.gone[peer] = reason
+            state.gone[peer] = fault
             if !state.connected.contains(peer), let forgotten = state.goneStrangers.insert(peer) {
                 state.gone[forgotten] = nil
             }

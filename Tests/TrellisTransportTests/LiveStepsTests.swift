@@ -36,6 +36,19 @@ import TrellisTrace
         #expect(!live.goesOn)
     }
 
+    @Test("why the handing on stops: an interruption or a refused trace before lateness; late answers; nothing")
+    func whyItStops() {
+        // Interrupted (said as empty: the interruption says itself), the step's answers were cut
+        // short: no "took longer" notice beside it.
+        #expect(DistributedRun.handingOnStops(arrived: false, stopsShort: "", step: "step 7", waitedMilliseconds: 2000) == "")
+        #expect(DistributedRun.handingOnStops(arrived: false, stopsShort: "node b's trace was refused", step: "step 7", waitedMilliseconds: 2000)
+            == "node b's trace was refused")
+        #expect(DistributedRun.handingOnStops(arrived: false, stopsShort: nil, step: "step 7", waitedMilliseconds: 2000)
+            == "the nodes' events of step 7 took longer than 2000 ms to arrive")
+        #expect(DistributedRun.handingOnStops(arrived: true, stopsShort: "", step: "step 7", waitedMilliseconds: 2000) == "")
+        #expect(DistributedRun.handingOnStops(arrived: true, stopsShort: nil, step: "step 7", waitedMilliseconds: 2000) == nil)
+    }
+
     /// What a run hands on, and why it stopped.
     final class Handed: Sendable {
         let events = Mutex<[TraceEvent]>([])

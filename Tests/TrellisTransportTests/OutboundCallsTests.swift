@@ -58,22 +58,22 @@ struct OutboundCallsTests {
         let calls = OutboundCalls()
         let strangers = 10_000
         for index in 0..<strangers {
-            #expect(calls.declareGone("stranger-\(index)", reason: "no message for 2000 ms") != nil)
+            #expect(calls.declareGone("stranger-\(index)", fault: "node stranger-\(index) is gone: no message for 2000 ms") != nil)
         }
         #expect(calls.goneCount == NodeIOTuning.goneStrangersRemembered, "\(calls.goneCount) kept")
-        #expect(calls.goneReason("stranger-\(strangers - 1)") == "no message for 2000 ms")
-        #expect(calls.goneReason("stranger-0") == nil)
+        #expect(calls.goneFault("stranger-\(strangers - 1)") == "node stranger-\(strangers - 1) is gone: no message for 2000 ms")
+        #expect(calls.goneFault("stranger-0") == nil)
     }
 
     @Test func aNodeOfTheRunStaysGoneWhateverStrangersCome() {
         let calls = OutboundCalls()
         _ = calls.connect("b")
-        _ = calls.declareGone("b", reason: "no message for 2000 ms")
+        _ = calls.declareGone("b", fault: "node b is gone: no message for 2000 ms")
         // Declared gone before this node connected to it (its greeting handled late): kept too.
-        _ = calls.declareGone("c", reason: "no message for 2000 ms")
+        _ = calls.declareGone("c", fault: "node c is gone: no message for 2000 ms")
         _ = calls.connect("c")
         for index in 0..<(2 * NodeIOTuning.goneStrangersRemembered) {
-            _ = calls.declareGone("stranger-\(index)", reason: "no message for 2000 ms")
+            _ = calls.declareGone("stranger-\(index)", fault: "node stranger-\(index) is gone: no message for 2000 ms")
         }
         #expect(calls.goneCount == 2 + NodeIOTuning.goneStrangersRemembered)
         for node in ["b", "c"] {
@@ -84,6 +84,19 @@ struct OutboundCallsTests {
             #expect(refused.reason == "node \(node) is gone: no message for 2000 ms")
         }
         // Each is declared gone once.
-        #expect(calls.declareGone("b", reason: "again") == nil)
+        #expect(calls.declareGone("b", fault: "node b stopped: again") == nil)
+    }
+
+    @Test("a call made to a node gone by its own goodbye fails with the words of the calls that were waiting on it")
+    func oneWordingForAStoppedNode() {
+        let calls = OutboundCalls()
+        _ = calls.connect("d")
+        _ = calls.declareGone("d", fault: "node d stopped: it said goodbye")
+        guard case let .failure(refused) = calls.begin(to: "d") else {
+            Issue.record("a call to the stopped node d was begun")
+            return
+        }
+        // It read "node d is gone: it said goodbye" beside the waiting calls' "node d stopped: …".
+        #expect(refused.reason == "node d stopped: it said goodbye")
     }
 }
