@@ -329,7 +329,7 @@ struct NodeLifecycle {
         case (_, .other(code: nil)):
             return nil  // a peer that hung up during a handshake: starting or stopping, nothing certain
         case (nil, .wrongKey):
-            return .mistake("a node tried to connect to the conductor \(conductor) with a public key for it that is not \(conductor)'s (\(key))\(notGreetedYet): that node was given another \(conductor).pub")
+            return .mistake("a node tried to connect to the conductor \(conductor) with a public key for it that is not \(conductor)'s (\(conductor)'s own is \(key))\(notGreetedYet): that node was given another \(conductor).pub")
         case (nil, .mechanismMismatch):
             return .mistake("a node connected to the conductor \(conductor) without CURVE, which this run uses\(notGreetedYet): every node of a run uses CURVE, or none does")
         case (nil, _):

@@ -454,7 +454,7 @@ package actor WorkerNode {
             guard !saidInboxHandshake, failure == .wrongKey || failure == .mechanismMismatch else { return }
             saidInboxHandshake = true
             let why = failure == .wrongKey
-                ? "with a public key for it that is not \(name)'s (\(curve?.publicKey ?? "")): that peer was given another \(name).pub"
+                ? "with a public key for it that is not \(name)'s (\(name)'s own is \(curve?.publicKey ?? "")): that peer was given another \(name).pub"
                 : "without CURVE, which this node uses"
             FileHandle.standardError.write(Data("\(ProgramName.current) node \(name): a peer tried to connect \(why)\n".utf8))
             return

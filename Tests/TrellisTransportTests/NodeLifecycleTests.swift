@@ -304,7 +304,7 @@ struct NodeLifecycleTests {
         #expect(machine.handshakeFailed(nil, .other(code: nil), conductorKey: "K") == nil)
         #expect(machine.handshakeFailed("b", .other(code: nil), conductorKey: "K") == nil)
         let named: [(String?, HandshakeFailure, String)] = [
-            (nil, .wrongKey, "a node tried to connect to the conductor a with a public key for it that is not a's (K) (not greeted yet: b, c): that node was given another a.pub"),
+            (nil, .wrongKey, "a node tried to connect to the conductor a with a public key for it that is not a's (a's own is K) (not greeted yet: b, c): that node was given another a.pub"),
             (nil, .mechanismMismatch, "a node connected to the conductor a without CURVE, which this run uses (not greeted yet: b, c): every node of a run uses CURVE, or none does"),
             (nil, .other(code: 2), "a node's handshake with the conductor a failed: \(HandshakeFailure.other(code: 2))"),
             ("b", .keyRefused(status: 400), "node b refused the conductor's CURVE key: a's public key K is not among the keys given to node b"),
@@ -345,7 +345,7 @@ struct InboxMistakeTests {
         #expect(machine.named(.handshake(.mechanismMismatch), conductorKey: "KA", usesCurve: true, publicKeys: keys) == .mistake(
             "a node connected to the conductor a without CURVE, which this run uses (not greeted yet: c): every node of a run uses CURVE, or none does"))
         #expect(machine.named(.handshake(.wrongKey), conductorKey: "KA", usesCurve: true, publicKeys: keys) == .mistake(
-            "a node tried to connect to the conductor a with a public key for it that is not a's (KA) (not greeted yet: c): that node was given another a.pub"))
+            "a node tried to connect to the conductor a with a public key for it that is not a's (a's own is KA) (not greeted yet: c): that node was given another a.pub"))
         machine.shutDown()
         #expect(machine.named(.refused(key: "KX"), conductorKey: "KA", usesCurve: true, publicKeys: keys) == nil)
     }
