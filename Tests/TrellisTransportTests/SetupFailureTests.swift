@@ -285,7 +285,9 @@ struct SetupFailureTests {
             return nil
         }
         #expect(try await mistake { $0.conductorEndpoint = "localhost:5555" }
-            == "the conductor's endpoint \"localhost:5555\" is not an ipc:// or tcp:// endpoint")
+            == "the conductor's endpoint \"localhost:5555\" is not an endpoint: it is neither ipc://PATH nor tcp://HOST:PORT")
+        #expect(try await mistake { $0.startedNodes = ["b": "tcp://127.0.0.1:abc"] }
+            == "node b's endpoint \"tcp://127.0.0.1:abc\" is not an endpoint: the port \"abc\" is not a number from 1 to 65535")
     }
 
     @Test("a --node naming the conductor, or a node the placement does not have, is a mistake named before any node is started; the folder goes")
