@@ -32,6 +32,8 @@ final class ZMTPNodeSockets: NodeLoopSockets {
             throw ZMQError("bind \(configuration.bindEndpoint)", code: error.errnoValue)
         }
         watchesInbox = configuration.watchesPlainInbox
+        // Two nodes under one name while setting up: both are refused, so that each hears it.
+        router.refusesHolderOfRepeatedIdentity = watchesInbox
     }
 
     /// The ROUTER's receive bound for a high-water mark: as with libzmq, 0 (or less) is no limit
@@ -74,6 +76,9 @@ final class ZMTPNodeSockets: NodeLoopSockets {
         if set.isReadable(wakeUpIndex) { io.wakeUp.drain() }
         router.service(set)
         if watchesInbox, case .unsupportedMechanism? = router.lastError { report(nil, io: io) }
+        for identity in router.takeRefusedIdentities() {
+            report(String(decoding: identity, as: UTF8.self), .nameInUse, io: io)
+        }
         dealersStoppedAtBound = false
         for (peer, stream) in writes.streams {
             guard case let .zmtp(dealer) = stream.socket else { continue }
@@ -82,6 +87,7 @@ final class ZMTPNodeSockets: NodeLoopSockets {
             while dealer.receive() != nil {}
             if dealer.hasUndecodedInput { dealersStoppedAtBound = true }
             if dealer.connectionsMade == 0, case .unsupportedMechanism? = dealer.lastError { report(peer, io: io) }
+            if case .peerError(ZMTPRouter.identityInUse)? = dealer.lastError { report(peer, .nameInUse, io: io) }
         }
     }
 
@@ -130,6 +136,7 @@ final class ZMTPNodeSockets: NodeLoopSockets {
     /// Stops reporting the inbox's handshake failures (`NodeIO.stopWatchingInbox`).
     func stopWatchingInbox() {
         watchesInbox = false
+        router.refusesHolderOfRepeatedIdentity = false
     }
 
     /// Shutdown: what is queued is written until every DEALER's queue is empty or the linger
@@ -155,9 +162,10 @@ final class ZMTPNodeSockets: NodeLoopSockets {
         }
     }
 
-    private func report(_ peer: String?, io: NodeIO) {
-        guard reported.insert(peer ?? "").inserted else { return }
-        io.onEvent(.handshakeFailed(peer: peer, failure: .mechanismMismatch))
+    /// Reports a failure of `peer` (nil: a client of the inbox), once for each kind.
+    private func report(_ peer: String?, _ failure: HandshakeFailure = .mechanismMismatch, io: NodeIO) {
+        guard reported.insert("\(failure == .nameInUse ? "name:" : "")\(peer ?? "")").inserted else { return }
+        io.onEvent(.handshakeFailed(peer: peer, failure: failure))
     }
 }
 
