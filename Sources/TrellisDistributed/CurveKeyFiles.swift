@@ -50,14 +50,27 @@ package enum CurveKeyFiles {
     /// The allow-list of `keysByNode` (node name → public key), turned round: public key → node
     /// name. Two nodes with one key are refused — the key's holder could speak as either.
     package static func allowList(_ keysByNode: [String: String], from source: String) throws(KeyFileError) -> [String: String] {
+        let (allowed, shared) = allowListWithoutShared(keysByNode, from: source)
+        if let shared { throw shared }
+        return allowed
+    }
+
+    /// The same without the keys two nodes share, and the mistake of the first such pair (by
+    /// name): for a conductor, which names it once it listens, so that it can tell the nodes
+    /// started by hand why the run did not start — neither of the two is let in meanwhile.
+    package static func allowListWithoutShared(_ keysByNode: [String: String], from source: String) -> (allowed: [String: String], shared: KeyFileError?) {
         var nodesByKey: [String: String] = [:]
+        var sharedKeys: Set<String> = []
+        var mistake: KeyFileError?
         for node in keysByNode.keys.sorted() {
             guard let key = keysByNode[node] else { continue }
             if let other = nodesByKey.updateValue(node, forKey: key) {
-                throw KeyFileError(description: "\(source): \(other) and \(node) have the same public key; each node needs a key pair of its own")
+                sharedKeys.insert(key)
+                mistake = mistake ?? KeyFileError(description: "\(source): \(other) and \(node) have the same public key; each node needs a key pair of its own")
             }
         }
-        return nodesByKey
+        for key in sharedKeys { nodesByKey[key] = nil }
+        return (nodesByKey, mistake)
     }
 
     /// Reads a secret key file: one Z85 secret key, in a file no one but its owner can read

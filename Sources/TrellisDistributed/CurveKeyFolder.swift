@@ -98,11 +98,21 @@ package struct CurveKeyFolder: Sendable, Equatable {
     /// What node `node` runs with: its secret key (`NODE.key`, refused when others can read it),
     /// and as the keys allowed in, every other public key of the folder.
     package func configuration(for node: String) throws(CurveKeyFiles.KeyFileError) -> CurveConfiguration {
+        let (configuration, shared) = try configurationWithoutShared(for: node)
+        if let shared { throw shared }
+        return configuration
+    }
+
+    /// The same, the keys two other nodes share left out of the keys allowed in and their
+    /// mistake returned, not thrown: a conductor names it once it listens, so that it can tell
+    /// the nodes started by hand why the run did not start (`DistributedRun.keysFromFolder`).
+    package func configurationWithoutShared(for node: String) throws(CurveKeyFiles.KeyFileError) -> (CurveConfiguration, shared: CurveKeyFiles.KeyFileError?) {
         let (secret, publicKey) = try CurveKeyFiles.readSecret(secretKeyFile(of: node))
         var others = try publicKeys()
         if let own = others.removeValue(forKey: node), own != publicKey {
             throw .init(description: "\(publicKeyFile(of: node)) is not the public key of \(secretKeyFile(of: node)): the two files are not one pair")
         }
-        return CurveConfiguration(publicKey: publicKey, secretKey: secret, allowedPeers: try CurveKeyFiles.allowList(others, from: path))
+        let (allowed, shared) = CurveKeyFiles.allowListWithoutShared(others, from: path)
+        return (CurveConfiguration(publicKey: publicKey, secretKey: secret, allowedPeers: allowed), shared)
     }
 }

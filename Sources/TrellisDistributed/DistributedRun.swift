@@ -43,6 +43,11 @@ package actor DistributedRun {
     /// its handshake — its conductor's end is not mistaken for its own key's fault.
     static let blameGrace: Duration = .seconds(3)
     /// Why the start failed, once it did: said to every node told goodbye (ERROR 7).
+    /// Two nodes of the key folder with one public key (`keysFromFolder`): the start's mistake,
+    /// named once the conductor listens.
+    private var sharedKeyMistake: String?
+    /// The workers whose public key another worker has too: each is at fault (`farewell`).
+    private var sharedKeyNodes: Set<String> = []
     private var startFailure: String?
     /// The reply key of each node's goodbye, during the shutdown.
     private var goodbyeKeys: [String: String] = [:]
@@ -189,9 +194,15 @@ package actor DistributedRun {
     private func keysFromFolder() throws(DistributedRunError) -> (conductor: CurveConfiguration, publicKeys: [String: String])? {
         guard let folder = options.keyFolder else { return nil }
         do {
-            let conductor = try folder.configuration(for: placement.conductor)
+            // Two nodes with one key pair: named once the conductor listens (`startNodes`), so
+            // that each node started by hand is told why; neither key is let in meanwhile.
+            let (conductor, shared) = try folder.configurationWithoutShared(for: placement.conductor)
+            sharedKeyMistake = shared.map { "\($0) (\(ProgramName.current) keys make NAME --dir \(folder.path) makes a pair for one node, and its NAME.key goes to that node only)" }
             var keys: [String: String] = [:]
             for node in workers { keys[node] = try folder.publicKey(of: node) }
+            if shared != nil {
+                sharedKeyNodes = Set(keys.filter { entry in keys.values.filter { $0 == entry.value }.count > 1 }.keys)
+            }
             for node in workers where options.startedNodes[node] == nil {
                 _ = try CurveKeyFiles.readSecret(folder.secretKeyFile(of: node))
             }
@@ -221,6 +232,7 @@ package actor DistributedRun {
         let keys = try makeKeys(folderKeys: folderKeys)
         let conductorEndpoint = try await listen(curve: keys.conductor, in: directory)
         try checkStartedNodes()
+        if let sharedKeyMistake { throw .mistake(sharedKeyMistake) }
         do {
             try await launchWorkers(keys: keys, conductorEndpoint: conductorEndpoint, in: directory)
             try await awaitGreetings(conductorEndpoint: conductorEndpoint)
@@ -955,7 +967,8 @@ package actor DistributedRun {
 
     /// What `node` is told before its goodbye, or nil (TWP §9.8 rule 1), with the code of the
     /// ERROR that says it. A node that is not part of the run — a stranger, a --node the
-    /// placement does not have — or that ran with another's key is the one at fault: ERROR 6,
+    /// placement does not have — or that ran with another's key (or one another node of the
+    /// key folder has) is the one at fault: ERROR 6,
     /// refused, naming it (it exits 2). After a failed start, a node started by hand not at
     /// fault is told why in these words, which name the one that is, rather than guess from its
     /// own handshake (ERROR 7; it exits 0). Not the nodes this conductor spawned: they write
@@ -964,7 +977,8 @@ package actor DistributedRun {
         if lifecycle.strangers[node] != nil { return (.unexpectedCommand, lifecycle.strangerText(node)) }
         guard let startFailure, options.startedNodes[node] != nil else { return nil }
         if let mistake = notAWorker(node) { return (.unexpectedCommand, mistake) }
-        return (keyHolders[node] == nil ? .setupFailed : .unexpectedCommand, startFailure)
+        let atFault = keyHolders[node] != nil || sharedKeyNodes.contains(node)
+        return (atFault ? .unexpectedCommand : .setupFailed, startFailure)
     }
 
     /// An interrupted conductor (SIGINT, SIGTERM) says goodbye to the workers started by hand —

@@ -135,6 +135,17 @@ struct CurveTests {
         }
     }
 
+    /// For a conductor: the keys two nodes share are left out (neither is let in), and the
+    /// mistake of the first pair is returned for it to name once it listens.
+    @Test func sharedKeysAreLeftOutOfAConductorsAllowList() {
+        let (allowed, shared) = CurveKeyFiles.allowListWithoutShared(["b": "KEY-B", "c": "KEY-B", "d": "KEY-D", "e": "KEY-B"], from: "keys")
+        #expect(allowed == ["KEY-D": "d"])
+        #expect(shared?.description == "keys: b and c have the same public key; each node needs a key pair of its own")
+        let (all, none) = CurveKeyFiles.allowListWithoutShared(["b": "KEY-B", "d": "KEY-D"], from: "keys")
+        #expect(all == ["KEY-B": "b", "KEY-D": "d"])
+        #expect(none == nil)
+    }
+
     /// SPEC §7 (issue 16): a secret key file is its owner's alone (0600), and reads back.
     @Test func secretKeysAreWrittenForTheirOwnerOnly() throws {
         let pair = try ZMQContext.curveKeyPair()

@@ -106,6 +106,29 @@ struct SetupBlameTests {
         }
     }
 
+    @Test("a key folder where b and c have one key pair: the conductor names it (exit 2) and tells each of them, which exit 2", .serialized, arguments: Array(0..<5))
+    func twoNodesWithOneKeyPairInTheFolderAreTold(_ repetition: Int) async throws {
+        let stage = try HandStartedCurveTests.Stage()
+        try await stage.makeKeys(["main", "b", "c"], in: "keys")
+        // c's files are b's: the folder gives two nodes one key pair.
+        for suffix in ["key", "pub"] {
+            try FileManager.default.removeItem(atPath: stage.path("keys/c.\(suffix)"))
+            try FileManager.default.copyItem(atPath: stage.path("keys/b.\(suffix)"), toPath: stage.path("keys/c.\(suffix)"))
+        }
+        let b = try Self.start("b", keys: "keys", on: stage)
+        defer { if b.isRunning { kill(b.processIdentifier, SIGKILL) } }
+        let c = try Self.start("c", keys: "keys", on: stage)
+        defer { if c.isRunning { kill(c.processIdentifier, SIGKILL) } }
+        let outcome = try await Self.conduct(stage, nodes: ["b", "c"], keys: "keys")
+        #expect(outcome.status == 2, "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("b and c have the same public key; each node needs a key pair of its own"), "\(outcome.stderr)")
+        // Refused before the conductor listened, they waited out their 600 s set-up wait.
+        for (name, process) in [("b", b), ("c", c)] {
+            try await Self.expectBlamed(name, exited: process, saying: "its conductor main refused this node: ", on: stage)
+            #expect(Self.said(name, on: stage).contains("b and c have the same public key"), "\(Self.said(name, on: stage))")
+        }
+    }
+
     @Test("c with keys the conductor does not know: named on c and the conductor, never on b, which is told and exits", .serialized, arguments: repetitions)
     func aNodeWithUnknownKeysIsBlamedNotACorrectOne(_ repetition: Int) async throws {
         let stage = try HandStartedCurveTests.Stage()
