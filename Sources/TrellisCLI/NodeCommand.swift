@@ -81,19 +81,23 @@ struct NodeCommand: BehaviorCommand {
         if let problem = EndpointSyntax.problem(with: bind, for: .bind) {
             throw ValidationError("--bind must be an ipc:// or tcp:// endpoint to listen on, got \"\(bind)\": \(problem)")
         }
-        for entry in peer {
-            guard let (name, endpoint) = Self.split(entry) else {
-                throw ValidationError("--peer must be NAME=ENDPOINT, got \"\(entry)\"")
-            }
-            if let problem = EndpointSyntax.problem(with: endpoint, for: .connect) {
-                throw ValidationError("--peer \(name)=\(endpoint): \"\(endpoint)\" is not an endpoint to connect to: \(problem)")
-            }
-        }
+        for entry in peer { try Self.checkPeer(entry, option: "--peer") }
         guard (curveSecretKey == nil) == (curveAllow == nil) else {
             throw ValidationError("--curve-secret-key and --curve-allow go together")
         }
         if keys != nil, curveSecretKey != nil || !peerKey.isEmpty {
             throw ValidationError("--keys takes the place of --curve-secret-key, --curve-allow and --peer-key: give one or the other")
+        }
+    }
+
+    /// A NAME=ENDPOINT argument of `option` (`--peer`, `run --node`), its endpoint one to
+    /// connect to (`EndpointSyntax`), or the error that names what is wrong with it.
+    static func checkPeer(_ entry: String, option: String) throws {
+        guard let (name, endpoint) = split(entry) else {
+            throw ValidationError("\(option) must be NAME=ENDPOINT (ENDPOINT ipc://PATH or tcp://HOST:PORT), got \"\(entry)\"")
+        }
+        if let problem = EndpointSyntax.problem(with: endpoint, for: .connect) {
+            throw ValidationError("\(option) \(name)=\(endpoint): \"\(endpoint)\" is not an endpoint to connect to: \(problem)")
         }
     }
 

@@ -99,14 +99,7 @@ struct RunCommand: BehaviorCommand {
         if curve, !node.isEmpty {
             throw ValidationError("--curve makes fresh keys for the nodes this command starts only: nodes started by hand (--node) need --keys FOLDER (\(ProgramName.current) keys make)")
         }
-        for entry in node {
-            guard let (name, endpoint) = NodeCommand.split(entry) else {
-                throw ValidationError("--node must be NAME=ENDPOINT (ENDPOINT ipc://PATH or tcp://HOST:PORT), got \"\(entry)\"")
-            }
-            if let problem = EndpointSyntax.problem(with: endpoint, for: .connect) {
-                throw ValidationError("--node \(name)=\(endpoint): \"\(endpoint)\" is not an endpoint to connect to: \(problem)")
-            }
-        }
+        for entry in node { try NodeCommand.checkPeer(entry, option: "--node") }
         if let twice = DistributedOptions.repeatedNode(node.compactMap(NodeCommand.split)) {
             throw ValidationError(twice)
         }

@@ -26,13 +26,7 @@ struct NodeStopTests {
         let text = Self.rotations(2_000)
         let scenario = try ScenarioDecoder.decode(text, file: "rotations.json")
         let run = DistributedRun(scenario: scenario, scenarioText: text, options: try options())
-        do {
-            try await run.start()
-        } catch {
-            await run.shutdown()
-            Issue.record("the run did not start: \(error)")
-            return
-        }
+        guard await started(run) else { return }
         let victim = try #require(await run.processIDs["b"])
         try #require(victim > 0)
         @Sendable func runSteps() async -> Result<ScenarioRun, DistributedRunError> {

@@ -17,11 +17,17 @@ struct ShutdownDeadlineTests {
           "steps": [ { "resizeWindow": [568, 320] } ] }
         """#
 
+    /// The run of `threeWorkers`, its shutdown's deadline `goodbyeTimeout`.
+    static func run(goodbyeTimeout: Duration, peerTimeoutMilliseconds: Int = 2_000) throws -> DistributedRun {
+        let scenario = try ScenarioDecoder.decode(threeWorkers, file: "three.json")
+        var options = try options(peerTimeoutMilliseconds: peerTimeoutMilliseconds)
+        options.goodbyeTimeout = goodbyeTimeout
+        return DistributedRun(scenario: scenario, scenarioText: threeWorkers, options: options)
+    }
+
     @Test("three workers that never acknowledge GOODBYE hold the shutdown up for one deadline, not three; none is left running")
     func silentWorkersShareOneDeadline() async throws {
-        let scenario = try ScenarioDecoder.decode(Self.threeWorkers, file: "three.json")
         // Nobody is declared gone while stopped (a gone node is not told goodbye, nor waited for).
-        var options = try options(peerTimeoutMilliseconds: 60_000)
         // Long enough that what a loaded machine (or `taskset -c 0` beside the other suites)
         // adds stays far below what the sequential waits would add: shared, about 60 s and the
         // stop's grace (SIGTERM, then SIGKILL: `NodeProcess.stopGrace`); one after the other,
@@ -29,15 +35,8 @@ struct ShutdownDeadlineTests {
         // one VM, and a 15 s deadline's 54.7 s on a slower one: the load adds some 40 s, which
         // the 2.5 deadlines below leave room for only when the deadline is this long.
         let deadline = Duration.seconds(60)
-        options.goodbyeTimeout = deadline
-        let run = DistributedRun(scenario: scenario, scenarioText: Self.threeWorkers, options: options)
-        do {
-            try await run.start()
-        } catch {
-            await run.shutdown()
-            Issue.record("the run did not start: \(error)")
-            return
-        }
+        let run = try Self.run(goodbyeTimeout: deadline, peerTimeoutMilliseconds: 60_000)
+        guard await started(run) else { return }
         let processes = await run.processIDs
         #expect(processes.keys.sorted() == ["b", "c", "d"])
         // A pid of 0 or less would stop this process's group, or every process it may signal.
@@ -64,13 +63,10 @@ struct ShutdownDeadlineTests {
 
     @Test("workers that acknowledge GOODBYE are not held to the deadline: the shutdown ends well before it, each exits 0")
     func answeringWorkersEndTheShutdownEarly() async throws {
-        let scenario = try ScenarioDecoder.decode(Self.threeWorkers, file: "three.json")
-        var options = try options()
         // Far longer than an answer takes, even pinned beside the other suites, so that waiting
         // for it would show.
         let deadline = Duration.seconds(60)
-        options.goodbyeTimeout = deadline
-        let run = DistributedRun(scenario: scenario, scenarioText: Self.threeWorkers, options: options)
+        let run = try Self.run(goodbyeTimeout: deadline)
         do {
             try await run.start()
             _ = try await run.run()
@@ -87,21 +83,12 @@ struct ShutdownDeadlineTests {
 
     @Test("a spawned worker declared gone (stopped by SIGSTOP) is stopped at once: the shutdown does not wait for its goodbye deadline")
     func aGoneWorkerIsNotWaitedFor() async throws {
-        let scenario = try ScenarioDecoder.decode(Self.threeWorkers, file: "three.json")
-        var options = try options()
         // Far longer than declaring d gone (2 s of silence) and stopping it take, even pinned:
         // waiting for it as for a node told goodbye would show. It used to hold the conductor's
         // exit, and its error, until this deadline.
         let deadline = Duration.seconds(60)
-        options.goodbyeTimeout = deadline
-        let run = DistributedRun(scenario: scenario, scenarioText: Self.threeWorkers, options: options)
-        do {
-            try await run.start()
-        } catch {
-            await run.shutdown()
-            Issue.record("the run did not start: \(error)")
-            return
-        }
+        let run = try Self.run(goodbyeTimeout: deadline)
+        guard await started(run) else { return }
         let processes = await run.processIDs
         guard let d = processes["d"], d > 0 else {
             await run.shutdown()

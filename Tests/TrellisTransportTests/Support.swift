@@ -136,3 +136,16 @@ func holds(within limit: Duration, _ condition: () -> Bool) async -> Bool {
 func processExits(_ process: Process, within limit: Duration) async -> Bool {
     await holds(within: limit) { !process.isRunning }
 }
+
+/// Starts `run`; false, with an issue recorded and the run shut down (nothing left running),
+/// when it did not start.
+func started(_ run: DistributedRun, sourceLocation: SourceLocation = #_sourceLocation) async -> Bool {
+    do {
+        try await run.start()
+        return true
+    } catch {
+        await run.shutdown()
+        Issue.record("the run did not start: \(error)", sourceLocation: sourceLocation)
+        return false
+    }
+}

@@ -15,13 +15,23 @@ import TrellisZMTP
         "ipc:///tmp/trellis-zmtp-\(getpid())-\(name).sock"
     }
 
-    @Test func theSecondPeerUnderAnIdentityIsRefusedAndTheFirstKeepsIt() async throws {
-        let router = try ZMTPRouter(binding: Self.endpoint("repeated-keep"))
-        let first = try ZMTPDealer(connectingTo: Self.endpoint("repeated-keep"), identity: Array("b".utf8), reconnectInterval: .milliseconds(20))
+    /// A ROUTER at `name`'s endpoint with a first peer "b" connected, then a second "b"
+    /// connecting; both DEALERs retry every `reconnectInterval`.
+    static func twoPeersAsB(
+        _ name: String, refusingHolder: Bool = false, reconnectInterval: Duration = .milliseconds(20)
+    ) async throws -> (router: ZMTPRouter, first: ZMTPDealer, second: ZMTPDealer, pump: Pump) {
+        let router = try ZMTPRouter(binding: endpoint(name))
+        router.refusesHolderOfRepeatedIdentity = refusingHolder
+        let first = try ZMTPDealer(connectingTo: endpoint(name), identity: Array("b".utf8), reconnectInterval: reconnectInterval)
         var pump = Pump(dealers: [first], routers: [router])
         #expect(try await pump.until { router.connectedPeers == [Array("b".utf8)] })
-        let second = try ZMTPDealer(connectingTo: Self.endpoint("repeated-keep"), identity: Array("b".utf8), reconnectInterval: .milliseconds(20))
+        let second = try ZMTPDealer(connectingTo: endpoint(name), identity: Array("b".utf8), reconnectInterval: reconnectInterval)
         pump.dealers.append(second)
+        return (router, first, second, pump)
+    }
+
+    @Test func theSecondPeerUnderAnIdentityIsRefusedAndTheFirstKeepsIt() async throws {
+        var (router, first, second, pump) = try await Self.twoPeersAsB("repeated-keep")
         var refused: [[UInt8]] = []
         #expect(try await pump.until {
             refused += router.takeRefusedIdentities()
@@ -37,13 +47,7 @@ import TrellisZMTP
     }
 
     @Test func whileSettingUpBothPeersUnderAnIdentityAreRefused() async throws {
-        let router = try ZMTPRouter(binding: Self.endpoint("repeated-both"))
-        router.refusesHolderOfRepeatedIdentity = true
-        let first = try ZMTPDealer(connectingTo: Self.endpoint("repeated-both"), identity: Array("b".utf8), reconnectInterval: .milliseconds(20))
-        var pump = Pump(dealers: [first], routers: [router])
-        #expect(try await pump.until { router.connectedPeers == [Array("b".utf8)] })
-        let second = try ZMTPDealer(connectingTo: Self.endpoint("repeated-both"), identity: Array("b".utf8), reconnectInterval: .milliseconds(20))
-        pump.dealers.append(second)
+        var (router, first, second, pump) = try await Self.twoPeersAsB("repeated-both", refusingHolder: true)
         #expect(try await pump.until {
             first.lastError == .peerError(ZMTPRouter.identityInUse) && second.lastError == .peerError(ZMTPRouter.identityInUse)
         })
@@ -51,13 +55,8 @@ import TrellisZMTP
     }
 
     @Test func refusedIdentitiesKeptAreBounded() async throws {
-        let router = try ZMTPRouter(binding: Self.endpoint("repeated-bound"))
-        let first = try ZMTPDealer(connectingTo: Self.endpoint("repeated-bound"), identity: Array("b".utf8), reconnectInterval: .milliseconds(1))
-        var pump = Pump(dealers: [first], routers: [router])
-        #expect(try await pump.until { router.connectedPeers == [Array("b".utf8)] })
         // A peer that keeps retrying is refused each time; the ROUTER keeps a few, not each.
-        let second = try ZMTPDealer(connectingTo: Self.endpoint("repeated-bound"), identity: Array("b".utf8), reconnectInterval: .milliseconds(1))
-        pump.dealers.append(second)
+        var (router, _, second, pump) = try await Self.twoPeersAsB("repeated-bound", reconnectInterval: .milliseconds(1))
         var attempts = 0
         #expect(try await pump.until { attempts += 1; return second.connectionsMade > 40 || attempts > 20_000 })
         #expect(router.takeRefusedIdentities().count <= 16)
