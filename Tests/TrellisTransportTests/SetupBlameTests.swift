@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TrellisTestSupport
 import TrellisDistributed
+import TrellisTransport
 
 /// Issue 27, item 2: with nodes started by hand, a set-up mistake is named on the node that made
 /// it — never on a correctly keyed one, which is told the run's set-up failed, in its conductor's
@@ -74,7 +75,9 @@ struct SetupBlameTests {
         #expect(text.contains(words), "\(text)", sourceLocation: sourceLocation)
     }
 
-    @Test("two nodes started as b: the conductor names it (exit 2), and each b hears why and ends", .serialized, arguments: Array(0..<10))
+    @Test("two nodes started as b: the conductor names it (exit 2), and each b hears why and ends", .serialized,
+          .enabled(if: NodeSocketLayer.environmentDefault == .zmtp, "libzmq's ROUTER drops a repeated routing id without a word (TWP §3 rule 8)"),
+          arguments: Array(0..<10))
     func twoNodesUnderOneName(_ repetition: Int) async throws {
         let stage = try HandStartedCurveTests.Stage()
         let first = try Self.start("b", keys: nil, on: stage)
