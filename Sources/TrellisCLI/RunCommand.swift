@@ -197,8 +197,9 @@ struct RunCommand: BehaviorCommand {
     /// Tells an interrupted run's end: `events` (a snapshot) printed — what `live` has not
     /// printed yet, all of them for a run that printed nothing, only the report with --format
     /// json — and written to the trace files, and the interruption said with what was kept.
-    /// `nodes`: what a distributed run says of the nodes it stopped.
-    private func tellInterrupted(_ loaded: Scenario, events: [TraceEvent], live: LiveTrace?, signal number: Int32, nodes: String?) {
+    /// `nodes`: what a distributed run says of the nodes it stopped; `lacks`: what its trace
+    /// lacks of the step under way.
+    private func tellInterrupted(_ loaded: Scenario, events: [TraceEvent], live: LiveTrace?, signal number: Int32, nodes: String?, lacks: String? = nil) {
         var outcome = RunOutcome(file: scenario)
         outcome.scenario = loaded
         outcome.events = events
@@ -212,7 +213,7 @@ struct RunCommand: BehaviorCommand {
         let failure = number == SIGPIPE ? InterruptHandling.outputFailureReason : nil
         let why = number != SIGPIPE ? "interrupted by \(InterruptHandling.name(number))"
             : failure.map { "standard output could not be written (\($0)), so the run stopped" } ?? "standard output was closed (SIGPIPE), so the run stopped"
-        let said = [why, nodes, kept].compactMap(\.self).joined(separator: "; ")
+        let said = [why, nodes, kept, lacks].compactMap(\.self).joined(separator: "; ")
         // `trellis run s.json | head`: the reader has what it wanted, and nothing was kept that
         // needs saying — the program ends as a program SIGPIPE ends, silently (exit 141).
         if number == SIGPIPE, failure == nil, files.isEmpty { return }
@@ -299,11 +300,12 @@ struct RunCommand: BehaviorCommand {
             // run is shut down (its own end leaves that to this handler), once.
             async let stopped: Void = run.spawned.stopAll()
             let events = await run.eventsReceived()
+            let lacks = await run.interruptedStepLacks()
             let (told, acknowledged) = await run.tellStartedByHandGoodbye()
             await stopped
             await run.shutdown()
             let nodes = DistributedRun.interruptedNodes(spawned: run.spawned.count, toldByHand: told, acknowledged: acknowledged)
-            tellInterrupted(loaded, events: events, live: live, signal: number, nodes: nodes)
+            tellInterrupted(loaded, events: events, live: live, signal: number, nodes: nodes, lacks: lacks)
         }
     }
 

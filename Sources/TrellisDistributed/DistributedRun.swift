@@ -1030,6 +1030,20 @@ package actor DistributedRun {
         return said.isEmpty ? nil : said.joined(separator: "; ")
     }
 
+    /// What an interrupted run's trace lacks of the step under way (`stepUnderWayLacks`).
+    package func interruptedStepLacks() -> String? {
+        Self.stepUnderWayLacks(currentStep: currentStep, stepsEnded: stepsEnded, steps: scenario.steps.count, hasWorkers: !workers.isEmpty)
+    }
+
+    /// What the trace lacks when a run with workers is interrupted while step `currentStep` is
+    /// under way (after the last that ended, `stepsEnded`): a worker ships a step's events as
+    /// the step ends, so theirs of that step never came — its printed part has only the
+    /// conductor's. Nil between steps, or without workers.
+    package static func stepUnderWayLacks(currentStep: Int, stepsEnded: Int, steps: Int, hasWorkers: Bool) -> String? {
+        guard hasWorkers, currentStep > stepsEnded, currentStep <= steps else { return nil }
+        return "the trace lacks the other nodes' events of \(TraceCollection.stepName(currentStep)), which was under way (a node sends a step's events as it ends)"
+    }
+
     /// How many times the conductor connects again to a node whose handshake failed on CURVE
     /// being on one side only, during its shutdown (`endGoodbyeWait`).
     static let mismatchRedials = 5

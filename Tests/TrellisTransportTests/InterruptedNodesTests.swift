@@ -13,4 +13,14 @@ struct InterruptedNodesTests {
         #expect(DistributedRun.interruptedNodes(spawned: 0, toldByHand: [], acknowledged: []) == nil)
     }
 
+    @Test("interrupted while a step is under way: the trace lacks the other nodes' events of it, and says so; between steps, nothing")
+    func theStepUnderWayIsSaid() {
+        #expect(DistributedRun.stepUnderWayLacks(currentStep: 7, stepsEnded: 6, steps: 10, hasWorkers: true)
+            == "the trace lacks the other nodes' events of step 7, which was under way (a node sends a step's events as it ends)")
+        #expect(DistributedRun.stepUnderWayLacks(currentStep: 6, stepsEnded: 6, steps: 10, hasWorkers: true) == nil)
+        #expect(DistributedRun.stepUnderWayLacks(currentStep: 7, stepsEnded: 6, steps: 10, hasWorkers: false) == nil)
+        // The initial layout's events ship as it ends too.
+        #expect(DistributedRun.stepUnderWayLacks(currentStep: 0, stepsEnded: 0, steps: 10, hasWorkers: true) == nil)
+    }
+
 }
