@@ -233,17 +233,12 @@ package actor DistributedRun {
         let conductorEndpoint = try await listen(curve: keys.conductor, in: directory)
         try checkStartedNodes()
         if let sharedKeyMistake { throw .mistake(sharedKeyMistake) }
-        do {
-            try await launchWorkers(keys: keys, conductorEndpoint: conductorEndpoint, in: directory)
-            try await awaitGreetings(conductorEndpoint: conductorEndpoint)
-            try await setUpWorkers(conductorEndpoint: conductorEndpoint)
-        } catch {
-            // Two nodes under one name explain what failed after (a node of that name gone).
-            throw lifecycle.nameMistake?.error ?? error
-        }
-        // A stranger that greeted, or a second node under a name, while the SETUPs were under
-        // way ends the start as one heard before: nobody was waiting for its mistake then.
-        if let mistake = lifecycle.nameMistake ?? lifecycle.strangerMistake { throw mistake.error }
+        try await launchWorkers(keys: keys, conductorEndpoint: conductorEndpoint, in: directory)
+        try await awaitGreetings(conductorEndpoint: conductorEndpoint)
+        try await setUpWorkers(conductorEndpoint: conductorEndpoint)
+        // A stranger that greeted while the SETUPs were under way ends the start as one that
+        // greeted before: nobody was waiting for its mistake then.
+        if let mistake = lifecycle.strangerMistake { throw mistake.error }
         lifecycle.allSetUp()
         await transport.stopWatchingInbox()
     }
@@ -585,16 +580,6 @@ package actor DistributedRun {
     /// A CURVE handshake of the conductor's failed (libzmq's monitor): during set-up, the run
     /// cannot start as given, and the mistake is named at once.
     private func handshakeFailed(_ peer: String?, _ failure: HandshakeFailure) async {
-        if failure == .nameInUse {
-            guard let peer, let mistake = lifecycle.nameInUse(peer) else { return }
-            await startup.deliver(.failed(mistake.error), for: Self.startupKey)
-            // A SETUP's READY awaited meanwhile ends now (the start ends with the mistake): its
-            // node may be the one refused, which would leave the wait to its 30 s.
-            for key in awaitedReplies {
-                await control.deliver(WireMessage(.error(code: WireErrorCode.setupFailed.rawValue, text: "\(mistake.error)")), for: key)
-            }
-            return
-        }
         let key = publicKeys[placement.conductor] ?? ""
         guard let mistake = lifecycle.handshakeFailed(peer, failure, conductorKey: key, usesCurve: publicKeys[placement.conductor] != nil) else {
             await endGoodbyeWait(of: peer, failure)
@@ -633,9 +618,7 @@ package actor DistributedRun {
             await control.deliver(WireMessage(.error(code: WireErrorCode.setupFailed.rawValue, text: "\(failure)")), for: key)
         case .keyRefused, .wrongKey:
             await control.deliver(WireMessage(.error(code: WireErrorCode.setupFailed.rawValue, text: "\(failure)")), for: key)
-        case .other, .nameInUse:
-            // Another connection under the name of the node told goodbye was refused: that
-            // node itself may still answer.
+        case .other:
             return
         }
     }

@@ -124,10 +124,6 @@ struct NodeLifecycle {
     /// The first stranger's greeting while starting, the start's mistake (once: that ends the
     /// start, also when it came while the workers' SETUPs were under way).
     private(set) var strangerMistake: Failure?
-    /// Two nodes under one name, heard while starting (`handshakeFailed` with `.nameInUse`): it
-    /// explains whatever fails after it — a node of that name gone, a SETUP unanswered — and is
-    /// what the start ends with.
-    private(set) var nameMistake: Failure?
 
     init(conductor: String, workers: [String], strangersKept: Int) {
         self.conductor = conductor
@@ -323,8 +319,6 @@ struct NodeLifecycle {
                 return .mistake("a node connected to the conductor \(conductor) with CURVE, which this run does not use\(notGreetedYet): every node of a run uses CURVE, or none does (give the conductor --keys FOLDER too, or start the node without)")
             case let (node?, .mechanismMismatch):
                 return .mistake("node \(node) uses CURVE, which this run does not use: every node of a run uses CURVE, or none does (give the conductor --keys FOLDER too, or start the node without)")
-                case (_, .nameInUse):
-                return nil  // `nameInUse(_:)`
             case (_, .keyRefused), (_, .wrongKey), (_, .mechanismMismatch), (_, .other):
                 return nil  // a plain inbox hears garbage too: only CURVE on one side is a mistake
             }
@@ -344,25 +338,9 @@ struct NodeLifecycle {
             return .mistake("node \(node) refused the conductor's CURVE key: \(conductor)'s public key \(key) is not among the keys given to node \(node)")
         case let (node?, .mechanismMismatch):
             return .mistake("node \(node) does not use CURVE, which this run uses: every node of a run uses CURVE, or none does")
-        case (_, .nameInUse):
-            return nil  // `nameInUse(_:)`
         case let (node?, _):
             return .mistake("the CURVE handshake with node \(node) failed: \(failure)")
         }
-    }
-
-    /// A second node named `node` connected to the conductor while one of that name was: the
-    /// two were started under one name (`trellis node --name b` twice, or a node started by hand
-    /// under the name of one the conductor starts), and which of them is the run's cannot be told.
-    /// While starting, the start's mistake (the first heard; `nameMistake`); nil after.
-    mutating func nameInUse(_ node: String) -> Failure? {
-        guard phase == .starting else { return nil }
-        nameMistake = nameMistake ?? Self.nameInUseMistake(node, conductor: conductor)
-        return nameMistake
-    }
-
-    private static func nameInUseMistake(_ node: String, conductor: String) -> Failure {
-        .mistake("a second node named \(node) connected to the conductor \(conductor) while a node of that name was connected: two nodes run under one name, and each node of a run needs its own (is a \(ProgramName.current) node --name \(node) left running, or started twice?)")
     }
 
     /// The conductor's ZAP handler refused a CURVE client presenting `key`: while starting, the

@@ -447,11 +447,6 @@ package actor WorkerNode {
     /// inbox, it says so once (a node that does not have this node's public key).
     private func handshakeFailed(_ peer: String?, _ failure: HandshakeFailure) {
         guard host == nil else { return }
-        // The conductor refused this node's connection: a node of its name is connected to it.
-        if failure == .nameInUse {
-            if let peer, speaksForConductor(peer) { conclude(about: peer, failure) }
-            return
-        }
         if peer == nil, failure == .mechanismMismatch, let conductor = expectedConductor, evidence.plainClientTried() == .noCurve {
             conclude(about: conductor, .mechanismMismatch)
         }
@@ -512,8 +507,7 @@ package actor WorkerNode {
 
     /// Says why the handshake with the conductor `peer` failed for good, and ends the node.
     private func conclude(about peer: String, _ failure: HandshakeFailure) {
-        // Ended already (its conductor's goodbye came first): what it was told stands.
-        guard !leaving, exitCode == nil else { return }
+        guard !leaving else { return }
         leaving = true
         let text: String
         switch failure {
@@ -523,8 +517,6 @@ package actor WorkerNode {
             text = curve == nil
                 ? "\(peer) uses CURVE, and this node does not (start it with --keys FOLDER): every node of a run uses CURVE, or none does"
                 : "\(peer) does not use CURVE, and this node does: every node of a run uses CURVE, or none does"
-        case .nameInUse:
-            text = "\(peer) refused this node: a node named \(name) is connected to it already — two nodes run under one name, and each node of a run needs its own"
         case .other where curve == nil:
             text = "\(peer) hung up during the handshake: it most likely uses CURVE, and this node does not (start it with --keys FOLDER)"
         case .wrongKey, .other:
@@ -538,12 +530,9 @@ package actor WorkerNode {
         // A refused key is said on both sides already. Otherwise whichever side sees the
         // mistake first hangs up, and the other may hear only that: a few more attempts let
         // the conductor see it too (`mismatchGrace`).
-        switch failure {
-        case .keyRefused, .nameInUse:
+        if case .keyRefused = failure {
             finish(2)
             return
-        case .wrongKey, .mechanismMismatch, .other:
-            break
         }
         let deadline = ContinuousClock.now.advanced(by: Self.mismatchGrace)
         Task {

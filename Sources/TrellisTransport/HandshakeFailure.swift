@@ -1,6 +1,5 @@
-/// Why a handshake between two nodes failed, as libzmq's socket monitor tells it
-/// (`HandshakeWatch`) or TrellisZMTP's sockets do: the reason a run whose keys do not match, or
-/// whose nodes share a name, names instead of waiting.
+/// Why a CURVE handshake between two nodes failed, as libzmq's socket monitor tells it
+/// (`HandshakeWatch`): the reason a run whose keys do not match names instead of waiting.
 package enum HandshakeFailure: Sendable, Equatable, CustomStringConvertible {
     /// The server's ZAP handler refused the client's public key (its status code, 400).
     case keyRefused(status: UInt32)
@@ -10,9 +9,6 @@ package enum HandshakeFailure: Sendable, Equatable, CustomStringConvertible {
     case mechanismMismatch
     /// Another protocol error (its `ZMQ_PROTOCOL_ERROR_*` code), or one libzmq gave no detail of.
     case other(code: UInt32?)
-    /// Two peers under one name: the second to connect was refused, a node of that name being
-    /// connected already (TrellisZMTP's ROUTER; libzmq's drops the second without a word).
-    case nameInUse
 
     package var description: String {
         switch self {
@@ -21,7 +17,6 @@ package enum HandshakeFailure: Sendable, Equatable, CustomStringConvertible {
         case .mechanismMismatch: return "one side uses CURVE and the other does not"
         case let .other(code?): return "the handshake failed (protocol error 0x\(String(code, radix: 16)))"
         case .other(nil): return "the handshake failed"
-        case .nameInUse: return "a node of that name is connected already"
         }
     }
 }

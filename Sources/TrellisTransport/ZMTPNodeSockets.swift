@@ -32,8 +32,6 @@ final class ZMTPNodeSockets: NodeLoopSockets {
             throw ZMQError("bind \(configuration.bindEndpoint)", code: error.errnoValue)
         }
         watchesInbox = configuration.watchesPlainInbox
-        // Two nodes under one name while setting up: both are refused, so that each hears it.
-        router.refusesHolderOfRepeatedIdentity = watchesInbox
     }
 
     /// The ROUTER's receive bound for a high-water mark: as with libzmq, 0 (or less) is no limit
@@ -76,9 +74,6 @@ final class ZMTPNodeSockets: NodeLoopSockets {
         if set.isReadable(wakeUpIndex) { io.wakeUp.drain() }
         router.service(set)
         if watchesInbox, case .unsupportedMechanism? = router.lastError { report(nil, io: io) }
-        for identity in router.takeRefusedIdentities() {
-            report(String(decoding: identity, as: UTF8.self), .nameInUse, io: io)
-        }
         dealersStoppedAtBound = false
         for (peer, stream) in writes.streams {
             guard case let .zmtp(dealer) = stream.socket else { continue }
@@ -87,7 +82,6 @@ final class ZMTPNodeSockets: NodeLoopSockets {
             while dealer.receive() != nil {}
             if dealer.hasUndecodedInput { dealersStoppedAtBound = true }
             if dealer.connectionsMade == 0, case .unsupportedMechanism? = dealer.lastError { report(peer, io: io) }
-            if case .peerError(ZMTPRouter.identityInUse)? = dealer.lastError { report(peer, .nameInUse, io: io) }
         }
     }
 
@@ -136,7 +130,6 @@ final class ZMTPNodeSockets: NodeLoopSockets {
     /// Stops reporting the inbox's handshake failures (`NodeIO.stopWatchingInbox`).
     func stopWatchingInbox() {
         watchesInbox = false
-        router.refusesHolderOfRepeatedIdentity = false
     }
 
     /// Shutdown: what is queued is written until every DEALER's queue is empty or the linger
@@ -162,10 +155,9 @@ final class ZMTPNodeSockets: NodeLoopSockets {
         }
     }
 
-    /// Reports a failure of `peer` (nil: a client of the inbox), once for each kind.
-    private func report(_ peer: String?, _ failure: HandshakeFailure = .mechanismMismatch, io: NodeIO) {
-        guard reported.insert("\(failure == .nameInUse ? "name:" : "")\(peer ?? "")").inserted else { return }
-        io.onEvent(.handshakeFailed(peer: peer, failure: failure))
+    private func report(_ peer: String?, io: NodeIO) {
+        guard reported.insert(peer ?? "").inserted else { return }
+        io.onEvent(.handshakeFailed(peer: peer, failure: .mechanismMismatch))
     }
 }
 

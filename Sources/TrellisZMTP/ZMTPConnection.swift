@@ -75,13 +75,6 @@ final class ZMTPConnection {
     /// Whether the next poll should wait for the socket to be writable.
     var wantsWrite: Bool { connecting || outboundStart < outbound.count }
 
-    /// Sends ERROR with `reason` (its first 255 bytes, RFC 23), written now as far as the socket
-    /// takes it: the peer is refused, and the owner closes the connection after.
-    func refuse(_ reason: String) {
-        outbound.append(contentsOf: ZMTPCommand.error(reason).frame)
-        _ = flush()
-    }
-
     /// Queues one message (its frames): behind the handshake until the peer is known.
     func enqueue(_ parts: [[UInt8]]) {
         if peer == nil {
@@ -195,12 +188,8 @@ final class ZMTPConnection {
                 outbound.append(contentsOf: ZMTPCommand.pong(context: context).frame)
             case .command(.pong), .command(.other):
                 continue
-            case .command(.error(let reason)):
-                // A ROUTER that refuses the identity it has just read (`ZMTPRouter`: one already
-                // connected) can say so only now: both sides sent READY at once.
-                throw .peerError(reason)
-            case .command(.ready):
-                throw .badCommand("READY after the handshake")
+            case .command(.ready), .command(.error):
+                throw .badCommand("READY or ERROR after the handshake")
             }
         }
         return nil

@@ -2,9 +2,7 @@
 /// prefixed with the identity of the peer that sent it, and a message sent goes to the peer its
 /// first frame names, as libzmq's ROUTER does. A peer's identity is the Identity its READY gave,
 /// or one made up here (a zero byte and a counter, libzmq's shape) when it gave none; a second
-/// second peer claiming an identity already connected is refused with ERROR `identityInUse`, and
-/// the owner hears of it (`takeRefusedIdentities`); libzmq without ROUTER_HANDOVER drops it
-/// without a word. While `refusesHolderOfRepeatedIdentity`, the first is refused with it.
+/// peer claiming an identity already connected is refused (libzmq without ROUTER_HANDOVER).
 /// One thread owns it and drives it with `register` / `poll` / `service`; nothing in it blocks.
 public final class ZMTPRouter {
     /// What `send` did with a message.
@@ -43,19 +41,6 @@ public final class ZMTPRouter {
     private var closed = false
     /// Why the last connection ended (nil while none has).
     public private(set) var lastError: ZMTPError?
-    /// The identities refused because a peer with the same one was connected, not yet taken;
-    /// at most `refusedIdentitiesKept`, the first ones (a peer retrying adds one a try).
-    private var refusedIdentities: [[UInt8]] = []
-    static let refusedIdentitiesKept = 16
-
-    /// Whether a second peer claiming a connected identity makes the first refused too (both
-    /// hear ERROR `identityInUse`): neither can be told from the other. For a node setting up,
-    /// which nothing a dropped connection could lose runs on yet; otherwise the first keeps it,
-    /// as with libzmq, and a stray peer cannot cut a running one off.
-    public var refusesHolderOfRepeatedIdentity = false
-
-    /// The ERROR reason a peer refused for its identity hears: one connected already has it.
-    public static let identityInUse = "identity in use: another peer is connected with it"
     /// Whether the last `service` left bytes read from the kernel undecoded because the inbox
     /// reached `receiveBound`: see `hasUndecodedInput`.
     private var stoppedAtBound = false
@@ -81,13 +66,6 @@ public final class ZMTPRouter {
 
     /// The identities of the peers whose handshake is done.
     public var connectedPeers: [[UInt8]] { Array(peers.keys) }
-
-    /// The identities refused since the last call because a peer with the same one was
-    /// connected (each refusal once; a peer that keeps retrying is refused each time).
-    public func takeRefusedIdentities() -> [[UInt8]] {
-        defer { refusedIdentities.removeAll() }
-        return refusedIdentities
-    }
 
     /// The next message received, its first frame the sender's identity.
     public func receive() -> [[UInt8]]? {
@@ -186,15 +164,7 @@ public final class ZMTPRouter {
             nextMadeUpIdentity &+= 1
             identity = [0, UInt8(number >> 24), UInt8(number >> 16 & 0xFF), UInt8(number >> 8 & 0xFF), UInt8(number & 0xFF)]
         }
-        if let holder = peers[identity] {
-            if refusesHolderOfRepeatedIdentity {
-                holder.refuse(Self.identityInUse)
-                drop(holder, .duplicateIdentity)
-            }
-            connection.refuse(Self.identityInUse)
-            if refusedIdentities.count < Self.refusedIdentitiesKept { refusedIdentities.append(identity) }
-            throw .duplicateIdentity
-        }
+        guard peers[identity] == nil else { throw .duplicateIdentity }
         peers[identity] = connection
         identities[ObjectIdentifier(connection)] = identity
     }

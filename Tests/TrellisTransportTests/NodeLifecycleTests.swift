@@ -316,25 +316,6 @@ struct NodeLifecycleTests {
         }
     }
 
-    @Test("two nodes under one name while starting: the start's mistake, the first heard kept; after the start, nothing")
-    func twoNodesUnderOneName() {
-        var machine = Self.lifecycle()
-        let mistake = NodeLifecycle.Failure.mistake(
-            "a second node named b connected to the conductor a while a node of that name was connected: two nodes run under one name, and each node of a run needs its own (is a \(ProgramName.current) node --name b left running, or started twice?)")
-        #expect(machine.nameInUse("b") == mistake)
-        #expect(machine.nameInUse("c") == mistake)
-        #expect(machine.nameMistake == mistake)
-        // The handshake's own naming leaves it to `nameInUse`, with CURVE or without.
-        #expect(machine.handshakeFailed("b", .nameInUse, conductorKey: "K") == nil)
-        #expect(machine.handshakeFailed("b", .nameInUse, conductorKey: "K", usesCurve: false) == nil)
-        var running = Self.lifecycle()
-        for node in ["b", "c"] { _ = running.greeting(from: node, announced: "") }
-        running.allSetUp()
-        // A stray node under a name of the run, once it runs: refused by the ROUTER, no mistake.
-        #expect(running.nameInUse("b") == nil)
-        #expect(running.nameMistake == nil)
-    }
-
     @Test func aRefusedKeyNamesTheWorkersNotGreetedAndTheKeysGiven() {
         var machine = Self.lifecycle()
         _ = machine.greeting(from: "b", announced: "")
