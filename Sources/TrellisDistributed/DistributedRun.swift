@@ -42,12 +42,12 @@ package actor DistributedRun {
     /// without a greeting is then the one named, and every correctly keyed node has finished
     /// its handshake — its conductor's end is not mistaken for its own key's fault.
     static let blameGrace: Duration = .seconds(3)
-    /// Why the start failed, once it did: said to every node told goodbye (ERROR 7).
     /// Two nodes of the key folder with one public key (`keysFromFolder`): the start's mistake,
     /// named once the conductor listens.
     private var sharedKeyMistake: String?
     /// The workers whose public key another worker has too: each is at fault (`farewell`).
     private var sharedKeyNodes: Set<String> = []
+    /// Why the start failed, once it did: said to every node told goodbye (ERROR 7).
     private var startFailure: String?
     /// The reply key of each node's goodbye, during the shutdown.
     private var goodbyeKeys: [String: String] = [:]

@@ -580,7 +580,7 @@ public actor Window {
         structure.update(pushedID) { $0.parent = navigationID }
         await pushed.setContainer(navigation)
         // UINavigationController's order: the old top's `viewDidDisappear` before the new top's
-        // `viewDidAppear`; docs/decisions.md, "Containers' appearance order").
+        // `viewDidAppear` (docs/decisions.md, "Containers' appearance order").
         await hidden?.deliverAppearance(.viewWillDisappear, cause: event)
         await navigation.appendChild(pushed)
         await pushed.initialLayout(frame: nil, traits: await navigation.snapshot().traitCollection, cause: event)
@@ -612,7 +612,7 @@ public actor Window {
         let onScreen = structure.isOnScreen(navigationID, coveredPresenters: coveredPresenters)
         let hidden = try shown(top, inContainerOnScreen: onScreen)
         let appearing = try shown(revealed, inContainerOnScreen: onScreen)
-        // UINavigationController's order, as for a push; docs/decisions.md, "Containers' appearance order").
+        // UINavigationController's order, as for a push (docs/decisions.md, "Containers' appearance order").
         await hidden?.deliverAppearance(.viewWillDisappear, cause: event)
         await appearing?.deliverAppearance(.viewWillAppear, cause: event)
         await navigation.removeLastChild()
@@ -636,7 +636,7 @@ public actor Window {
         let hidden = try shown(node.children[node.selectedIndex], inContainerOnScreen: onScreen)
         let appearing = try shown(node.children[index], inContainerOnScreen: onScreen)
         // UITabBarController's order: the new child's `viewWillAppear` first, its `viewDidAppear`
-        // last; docs/decisions.md, "Containers' appearance order").
+        // last (docs/decisions.md, "Containers' appearance order").
         await appearing?.deliverAppearance(.viewWillAppear, cause: event)
         await hidden?.deliverAppearance(.viewWillDisappear, cause: event)
         structure.update(tabID) { $0.selectedIndex = index }

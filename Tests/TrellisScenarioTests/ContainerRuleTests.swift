@@ -263,6 +263,20 @@ struct OffScreenAppearanceTests {
         ])
     }
 
+    @Test("R41: a split view's secondary that a covering presentation removed is silent when showDetail replaces it")
+    func aCoveredSecondaryReplaced() async throws {
+        let trace = try await Scenarios.run("""
+            { \(Pad.window), "root": "S",
+              "controllers": { "S": { "kind": "split", "children": ["M", "D"] }, "M": {}, "D": { "definesPresentationContext": true },
+                               "E": {}, "P": { "modalPresentationStyle": "currentContext" } },
+              "steps": [ { "present": "P", "from": "D" }, { "showDetail": "E", "from": "M" } ] }
+            """)
+        let kinds: Set<String> = ["viewWillAppear", "viewDidAppear", "viewWillDisappear", "viewDidDisappear"]
+        #expect(trace.lines(step: 1, kinds: kinds) == ["D viewWillDisappear", "P viewWillAppear", "P viewDidAppear", "D viewDidDisappear"])
+        // D disappeared when it was covered: replacing it sends it nothing more.
+        #expect(trace.lines(step: 2, kinds: kinds) == ["E viewWillAppear", "E viewDidAppear"])
+    }
+
     @Test("the rule: a tab's unselected child and a navigation controller's non-top are off screen, and what is under them")
     func rule() async throws {
         let scenario = try ScenarioDecoder.decode(Self.tabs, file: "tabs.json")
