@@ -94,6 +94,11 @@ public struct HierarchyStructure: Sendable, Equatable {
     public private(set) var nodes: NodeTable
     /// The window's root controller.
     public let root: ControllerID
+    /// Every split view controller, found once: the window asks these whether they are collapsed.
+    public let splits: [ControllerID]
+    /// The split view controllers collapsed now (compact width, SPEC §3.2: only the primary is
+    /// shown), as the window last asked them (`Window.noteCollapsedSplits`).
+    public var collapsedSplits: Set<ControllerID> = []
 
     /// The structure of `nodes`, each node's `parent` taken from its container's children.
     public init(root: ControllerID, nodes: [Node]) {
@@ -108,10 +113,13 @@ public struct HierarchyStructure: Sendable, Equatable {
     init<Nodes: Collection<Node>>(root: ControllerID, names: TraceRecorder?, nodes: Nodes) {
         self.root = root
         var byID = NodeTable(nodes, names: names)
+        var splits: [ControllerID] = []
         for node in nodes {
             for child in node.children { byID[child]?.parent = node.id }
+            if node.kind == .split { splits.append(node.id) }
         }
         self.nodes = byID
+        self.splits = splits
     }
 
     /// The node of `id`; nil when there is none.
@@ -153,7 +161,7 @@ public struct HierarchyStructure: Sendable, Equatable {
 
     /// Whether `id`'s view is in the window now (R42): in the window's tree (`isInHierarchy`),
     /// and shown by each container above it — a tab bar controller's selected child, a
-    /// navigation controller's top. UIKit sends appearance callbacks as views join or leave the
+    /// navigation controller's top, a collapsed split view's primary. UIKit sends appearance callbacks as views join or leave the
     /// window (Apple's `viewWillAppear(_:)`: "the view is about to be added to a view
     /// hierarchy"), so a push, pop, tab switch or detail replaced inside a container that is not
     /// on screen sends none: the controller shown appears when its container does.
@@ -171,7 +179,10 @@ public struct HierarchyStructure: Sendable, Equatable {
                 guard container.children.indices.contains(container.selectedIndex), container.children[container.selectedIndex] == child else { return false }
             case .navigation:
                 guard container.children.last == child else { return false }
-            case .view, .split:
+            case .split:
+                // §3.2: a collapsed split view shows its primary only.
+                guard !collapsedSplits.contains(parent) || container.children.first == child else { return false }
+            case .view:
                 continue
             }
         }

@@ -186,6 +186,7 @@ public actor Window {
             await self?.process(envelope)
         }
         await root.initialLayout(frame: Rect(size), traits: traits, cause: nil)
+        await noteCollapsedSplits()
         await carryOutRequests()
     }
 
@@ -208,6 +209,7 @@ public actor Window {
     }
 
     private func process(_ envelope: Envelope) async {
+        await noteCollapsedSplits()
         let event = performedAsShown(envelope.event)
         var cause: EventRef?
         if let step = envelope.step {
@@ -260,6 +262,22 @@ public actor Window {
         case let .performSegue(_, action):
             try await perform(action, cause: cause)
         }
+    }
+
+    /// Asks each split view controller whether it is collapsed now (its horizontal size class,
+    /// SPEC §3.2), for what counts as on screen (`HierarchyStructure.isOnScreen`): a collapsed
+    /// split's secondary is not, so it presents nothing (R31) and its containers' changes send
+    /// no appearance callbacks. Asked before each window event and before each behaviour
+    /// request it caused: a transition, a trait override or a presentation may have changed it.
+    private func noteCollapsedSplits() async {
+        guard !structure.splits.isEmpty else { return }
+        var collapsed: Set<ControllerID> = []
+        for split in structure.splits {
+            guard let controller = try? managed(split),
+                  ContainerRules.isCollapsed(.split, horizontal: await controller.snapshot().traitCollection.horizontalSizeClass) else { continue }
+            collapsed.insert(split)
+        }
+        structure.collapsedSplits = collapsed
     }
 
     // MARK: Segues (SPEC §11)
@@ -336,6 +354,7 @@ public actor Window {
                            on: queued.requester, cause: queued.event)
                 return
             }
+            await noteCollapsedSplits()
             do {
                 switch BehaviorRequests.outcome(of: queued.request, from: queued.requester, in: structure) {
                 case let .event(event):

@@ -91,6 +91,36 @@ struct PresenterSelectionTests {
         #expect(!stage.lines(step: 2).contains { $0.contains("Disappear") && $0.hasPrefix("B ") })
     }
 
+    @Test("R31, §3.2: a collapsed split view's secondary (and what it holds) presents nothing, its state unchanged; expanded, it presents")
+    func presentingFromACollapsedSecondaryIsRefused() async throws {
+        let stage = try await Stage("""
+        { \(Pad.window), "root": "S",
+          "controllers": {
+            "S": { "kind": "split", "children": ["M", "N"] }, "M": {}, "N": { "kind": "navigation", "children": ["D"] }, "D": {},
+            "Q": { "modalPresentationStyle": "formSheet" } },
+          "steps": [
+            { "transition": { "size": [320, 768], "traits": { "horizontalSizeClass": "compact" } } },
+            { "present": "Q", "from": "D" },
+            { "present": "Q", "from": "M" },
+            { "dismiss": "Q" },
+            { "transition": { "size": [1024, 768], "traits": { "horizontalSizeClass": "regular" } } },
+            { "present": "Q", "from": "D" } ] }
+        """)
+        try await stage.perform(step: 1)
+        let before = await stage.window.structure.nodes
+        try await stage.perform(step: 2)
+        #expect(stage.lines(step: 2) == ["D error Attempt to present Q on D whose view is not in the window hierarchy"])
+        #expect(await stage.window.structure.nodes == before)
+        // The primary is shown: it presents (through the split, R35).
+        try await stage.perform(step: 3)
+        #expect(stage.lines(step: 3).first == "S present(Q, style: formSheet)")
+        try await stage.perform(step: 4)
+        try await stage.perform(step: 5)
+        try await stage.perform(step: 6)
+        #expect(stage.lines(step: 6).first == "S present(Q, style: formSheet)")
+        #expect(stage.lines(step: 6).last == "D presentCompletion(Q)")
+    }
+
     /// CONFORMANCE 21 (rerouted) — the warning names the presenter after rerouting and the
     /// controller called.
     @Test func reroutedPresentingWhilePresentingNamesBothControllers() async throws {

@@ -277,6 +277,23 @@ struct OffScreenAppearanceTests {
         #expect(trace.lines(step: 2, kinds: kinds) == ["E viewWillAppear", "E viewDidAppear"])
     }
 
+    @Test("§3.2: a push onto a navigation controller in a collapsed split's secondary sends no appearance callbacks; expanded, it sends them")
+    func aPushInACollapsedSecondary() async throws {
+        let trace = try await Scenarios.run("""
+            { \(Pad.window), "root": "S",
+              "controllers": { "S": { "kind": "split", "children": ["M", "N"] }, "M": {},
+                               "N": { "kind": "navigation", "children": ["D"] }, "D": {}, "E": {}, "F": {} },
+              "steps": [ { "transition": { "size": [320, 768], "traits": { "horizontalSizeClass": "compact" } } },
+                         { "push": "E", "onto": "N" },
+                         { "transition": { "size": [1024, 768], "traits": { "horizontalSizeClass": "regular" } } },
+                         { "push": "F", "onto": "N" } ] }
+            """)
+        let kinds: Set<String> = ["viewWillAppear", "viewDidAppear", "viewWillDisappear", "viewDidDisappear"]
+        #expect(trace[step: 2].first == "N push(E)")
+        #expect(trace.lines(step: 2, kinds: kinds).isEmpty)
+        #expect(trace.lines(step: 4, kinds: kinds) == ["E viewWillDisappear", "F viewWillAppear", "E viewDidDisappear", "F viewDidAppear"])
+    }
+
     @Test("the rule: a tab's unselected child and a navigation controller's non-top are off screen, and what is under them")
     func rule() async throws {
         let scenario = try ScenarioDecoder.decode(Self.tabs, file: "tabs.json")
@@ -285,5 +302,18 @@ struct OffScreenAppearanceTests {
         #expect(structure.isOnScreen("Inbox", coveredPresenters: []))
         #expect(!structure.isOnScreen("Other", coveredPresenters: []))
         #expect(!structure.isOnScreen("Message", coveredPresenters: []))
+    }
+
+    @Test("the rule: a collapsed split view shows its primary only, and what is under it")
+    func ruleOfACollapsedSplit() {
+        var structure = HierarchyStructure(root: "S", nodes: [
+            .init(id: "S", kind: .split, children: ["M", "N"]), .init(id: "M"),
+            .init(id: "N", kind: .navigation, children: ["D"]), .init(id: "D")])
+        #expect(structure.splits == ["S"])
+        #expect(structure.isOnScreen("D", coveredPresenters: []))
+        structure.collapsedSplits = ["S"]
+        #expect(structure.isOnScreen("M", coveredPresenters: []))
+        #expect(!structure.isOnScreen("N", coveredPresenters: []))
+        #expect(!structure.isOnScreen("D", coveredPresenters: []))
     }
 }
