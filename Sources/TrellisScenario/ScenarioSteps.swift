@@ -228,7 +228,8 @@ extension Reader {
 extension ScenarioValidator {
     /// What a step's event must refer to: controllers of the file, of the right kind (checked
     /// before anything runs, so that a typo is named with its JSON path).
-    func validate(_ event: WindowEvent, at: String, _ byID: ControllerTable) throws(ScenarioError) {
+    /// `joined`: controllers an earlier step may have made a child (`childJoining(by:)`).
+    func validate(_ event: WindowEvent, at: String, _ byID: ControllerTable, joined: Set<ControllerID>) throws(ScenarioError) {
         func known(_ id: ControllerID, _ field: String) throws(ScenarioError) {
             guard byID[id] != nil else { throw fail(at, "\(field): unknown controller \"\(id)\"") }
         }
@@ -283,7 +284,9 @@ extension ScenarioValidator {
         case let .setTraitOverride(container, child, _):
             try known(container, "container")
             try known(child, "child")
-            guard byID[container]?.children.contains(child) == true else { throw fail(at, "\"\(child)\" is not a child of \"\(container)\"") }
+            guard byID[container]?.children.contains(child) == true || joined.contains(child) else {
+                throw fail(at, "\"\(child)\" is not a child of \"\(container)\"")
+            }
         }
     }
 }

@@ -210,12 +210,35 @@ struct ScenarioValidator {
     }
 
     private func validateSteps(_ byID: ControllerTable) throws(ScenarioError) {
+        // Controllers an earlier step may have made a child (a push, a `show`, a `showDetail`):
+        // which container took them is the run's to decide (R55–R57), and the run checks it.
+        var joined: Set<ControllerID> = []
         for (index, step) in scenario.steps.enumerated() {
             let at = "$.steps[\(index)]"
             switch step {
-            case let .event(event): try validate(event, at: at, byID)
+            case let .event(event):
+                try validate(event, at: at, byID, joined: joined)
+                if let child = Self.childJoining(by: event) { joined.insert(child) }
             case let .expect(lines): try validateExpected(lines, at: "\(at).expect", byID)
             }
+        }
+    }
+}
+
+extension ScenarioValidator {
+    /// The controller `event` may make a child of a container: what it pushes or shows.
+    static func childJoining(by event: WindowEvent) -> ControllerID? {
+        switch event {
+        case let .push(pushed, _): return pushed
+        case let .show(shown, _), let .showDetail(shown, _): return shown
+        case let .performSegue(_, action):
+            switch action {
+            case let .show(copy, _), let .showDetail(copy, _): return copy
+            case .present, .unwind: return nil
+            }
+        case .resizeWindow, .setTraits, .transition, .setPreferredContentSize, .setTraitOverride, .systemLayoutFittingSizeDidChange,
+             .present, .dismiss, .pop, .select, .action:
+            return nil
         }
     }
 }

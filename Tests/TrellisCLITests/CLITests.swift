@@ -235,6 +235,24 @@ struct CLITests {
         #expect(lines.allSatisfy { $0.hasPrefix("{") && $0.hasSuffix("}") })
     }
 
+    @Test("a step that cannot be run: exit 2 naming the step, and the --trace file keeps the trace so far, ending with the error line")
+    func traceFileOfAStepThatCannotBeRun() async throws {
+        let path = try scenarioFile("""
+            { \(Phone.window), "root": "N",
+              "controllers": { "N": { "kind": "navigation", "children": ["A", "B"] }, "A": {}, "B": {} },
+              "steps": [ { "pop": "N" },
+                         { "setTraitOverride": { "container": "N", "child": "B", "traits": { "userInterfaceStyle": "dark" } } } ] }
+            """)
+        let tracePath = try scratchDirectory().appendingPathComponent("trace.jsonl").path
+        let outcome = try await runTrellis(["run", path, "--trace", tracePath])
+        #expect(outcome.status == 2, "stderr: \(outcome.stderr)")
+        #expect(outcome.stderr.contains("step 2 ($.steps[1]): \"B\" is not a child of \"N\""), "\(outcome.stderr)")
+        #expect(outcome.stdoutLines.last == "N error \"B\" is not a child of \"N\"")
+        let lines = try String(contentsOfFile: tracePath, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == outcome.stdoutLines.count + 1)
+        #expect(lines.last?.contains(#""kind":"error""#) == true, "\(lines.last ?? "")")
+    }
+
     @Test("--trace where no file can be written is refused before the run, exit 2, naming what is wrong; nothing printed")
     func traceFileThatCannotBeWritten() async throws {
         let directory = try scratchDirectory()

@@ -200,6 +200,16 @@ struct BadScenarioTests {
             """, path: "$.steps[1]", mentions: ["A1", "child", "presented"])
     }
 
+    @Test("a trait override for a controller that is not the container's child, and that no earlier step pushes or shows")
+    func overrideForAStranger() {
+        expectRejected("""
+            { \(Phone.window), "root": "N",
+              "controllers": { "N": { "kind": "navigation", "children": ["A"] }, "A": {}, "W": {} },
+              "steps": [ { "setTraitOverride": { "container": "N", "child": "W", "traits": null } },
+                         { "push": "W", "onto": "N" } ] }
+            """, path: "$.steps[0]", mentions: ["\"W\" is not a child of \"N\""])
+    }
+
     @Test("an unknown step")
     func unknownStep() {
         expectRejected("""

@@ -158,6 +158,18 @@ struct TraitRuleTests {
         ])
     }
 
+    @Test("R17: a trait override of a controller an earlier step pushed is accepted and sent to it")
+    func overrideOfAPushedController() async throws {
+        let trace = try await Scenarios.run("""
+            { \(Phone.window), "root": "N",
+              "controllers": { "N": { "kind": "navigation", "children": ["A"] }, "A": {}, "W": {} },
+              "steps": [ { "push": "W", "onto": "N" },
+                         { "setTraitOverride": { "container": "N", "child": "W", "traits": { "userInterfaceStyle": "dark" } } } ] }
+            """)
+        #expect(trace.headers.last == "== step 2: setTraitOverride N child W style=dark")
+        #expect(trace.messages(step: 2).first?.hasPrefix("W willTransition(to: ") == true, "\(trace.messages(step: 2))")
+    }
+
     @Test("R16 + R17: an overridden size class hides the window's change: Y and its subtree get nothing; a non-overridden axis still reaches them; removing the override delivers the change (CONFORMANCE 11)")
     func r17OverrideHidesAChange() async throws {
         let trace = try await Scenarios.run("""
