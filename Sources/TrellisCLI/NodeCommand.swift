@@ -144,7 +144,7 @@ struct NodeCommand: BehaviorCommand {
             keys[peerName] = key
         }
         let node = WorkerNode(name: name, registry: registry)
-        let signals = NodeSignals.install(leaving: node)
+        let signals = await NodeSignals.install(leaving: node)
         defer { signals.forEach { $0.cancel() } }
         let peers = peer.compactMap(Self.split).map { (name: $0.name, endpoint: $0.endpoint, serverKey: keys[$0.name]) }
         let code = await node.run(bind: bind, peers: peers, curve: curve, conductor: conductor, setupTimeout: .seconds(max(1, setupTimeout)))
@@ -161,17 +161,11 @@ enum NodeSignals {
         let flag = Atomic<Bool>(false)
     }
 
-    static func install(leaving node: WorkerNode) -> [DispatchSourceSignal] {
+    static func install(leaving node: WorkerNode) async -> [DispatchSourceSignal] {
         let signalled = Signalled()
-        return [SIGTERM, SIGINT].map { number in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler {
-                guard !signalled.flag.exchange(true, ordering: .relaxed) else { exit(128 + number) }
-                Task { await node.leave(signal: number) }
-            }
-            source.resume()
-            return source
+        return await SignalSources.make([SIGTERM, SIGINT]) { number in
+            guard !signalled.flag.exchange(true, ordering: .relaxed) else { exit(128 + number) }
+            Task { await node.leave(signal: number) }
         }
     }
 }

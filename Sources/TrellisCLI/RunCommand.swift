@@ -160,7 +160,7 @@ struct RunCommand: BehaviorCommand {
         let recorder = TraceRecorder(node: "main", runID: loaded.name)
         let live = format == .json ? nil : LiveTrace(recorder: recorder, jsonLines: format == .jsonl, runID: loaded.name)
         let command = self
-        let interruptions = InterruptHandling.install { number in
+        let interruptions = await InterruptHandling.install { number in
             command.finishInterrupted(loaded, recorder: recorder, live: live, signal: number)
         }
         defer { interruptions.forEach { $0.cancel() } }
@@ -246,7 +246,7 @@ struct RunCommand: BehaviorCommand {
         }
         let run = DistributedRun(scenario: loaded, scenarioText: text, options: options)
         let command = self
-        let interruptions = InterruptHandling.install { number in
+        let interruptions = await InterruptHandling.install { number in
             run.spawned.interrupted(by: number)
             Task { await command.finishInterrupted(loaded, run: run, live: live, signal: number) }
         }
@@ -441,16 +441,12 @@ enum InterruptHandling {
     /// Installs `handle` for the first of the signals (SIGINT, SIGTERM) to come, or standard
     /// output failing (`outputFailed`); a second signal ends the program at once, with 128 + its
     /// number.
-    static func install(_ handle: @escaping @Sendable (Int32) -> Void) -> [DispatchSourceSignal] {
+    /// Returns once the signals are listened for (`SignalSources.make`): a signal sent after
+    /// that is never lost.
+    static func install(_ handle: @escaping @Sendable (Int32) -> Void) async -> [DispatchSourceSignal] {
         handler.withLock { $0 = handle }
         signal(SIGPIPE, SIG_IGN)
-        return signals.map { number in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { deliver(number) }
-            source.resume()
-            return source
-        }
+        return await SignalSources.make(signals) { deliver($0) }
     }
 
     /// A write to standard output failed — its reader gone (`failure` nil), or `failure` (a
