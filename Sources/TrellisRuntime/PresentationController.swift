@@ -180,12 +180,19 @@ public actor PresentationController: ManagedPresentationController, Presentation
     package func setPresentedViewFrame(_ frame: Rect, cause: EventRef?) async {
         let event = record(.frameOfPresentedView(frame), cause: cause)
         let resized = frame.size != displayed.size
+        let moved = frame.origin != displayedOrigin
         displayedOrigin = frame.origin
         displayed.size = frame.size
         if style == .custom, presentedViewSizeTold, frame.size != presentedViewSize {
             record(.warning(PresentationRules.frameWarning(displayedEndpoint.id, frame: frame, told: presentedViewSize, source: .setByBehavior)), cause: event)
         }
-        if resized { await displayedEndpoint.layout(frame: presentedViewFrame, cause: event) }
+        if resized {
+            await displayedEndpoint.layout(frame: presentedViewFrame, cause: event)
+        } else if moved {
+            // Moved only: the view takes its new origin, and UIKit lays nothing out (a frame's
+            // origin is not its bounds). `refresh` with the traits it has adopts the origin alone.
+            await displayedEndpoint.refresh(frame: presentedViewFrame, traits: presentedTraits(traitCollection), cause: event)
+        }
     }
 
     /// R51: adaptation when presenting into an environment that is already compact.

@@ -16,6 +16,8 @@ public enum RuntimeError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidSelection(ControllerID, index: Int, childCount: Int)
     /// The window was closed: it takes no more events.
     case windowClosed
+    /// An event carries a value that is not one (`WindowEvent.valueProblem`); nothing happened.
+    case invalidValue(String)
 
     public var description: String {
         switch self {
@@ -28,6 +30,7 @@ public enum RuntimeError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .invalidSelection(id, index, count):
             return "tab controller \"\(id)\" selects index \(index) but has \(count) children"
         case .windowClosed: return "the window is closed"
+        case let .invalidValue(problem): return problem
         }
     }
 }

@@ -51,6 +51,26 @@ public enum WindowEvent: Sendable, Equatable {
     }
 }
 
+extension WindowEvent {
+    /// What is wrong with a value the event carries, nil when nothing is: a size that is no
+    /// view's size (`BehaviorGeometry`: not a number, infinite or negative) or an action value
+    /// that is not JSON (RFC 8259: a number is finite). A scenario file cannot carry either; Swift
+    /// code can (the test kit, a window used directly), and the window refuses the event then.
+    public var valueProblem: String? {
+        switch self {
+        case let .resizeWindow(size), let .transition(size?, _):
+            return BehaviorGeometry.problem(with: size).map { "the window's size \(size): \($0)" }
+        case let .setPreferredContentSize(id, size):
+            return BehaviorGeometry.problem(with: size).map { "\(id)'s preferred content size \(size): \($0)" }
+        case let .action(name, _, value?):
+            return value.isJSON ? nil : "action \(name): its value must be JSON — a number cannot be infinite or NaN (RFC 8259)"
+        case .transition(nil, _), .setTraits, .setTraitOverride, .systemLayoutFittingSizeDidChange, .present, .dismiss, .show, .showDetail,
+             .push, .pop, .select, .action(_, _, nil), .performSegue:
+            return nil
+        }
+    }
+}
+
 extension WindowEvent: CustomStringConvertible {
     /// As a scenario step's header names it (`== step N: <this>`: `resizeWindow 568x320`,
     /// `present P from R animated`); the golden traces keep these words.
@@ -191,8 +211,11 @@ public actor Window {
     }
 
     /// Queues `event` behind the window's earlier events and waits until it and everything it
-    /// caused has been handled. `step` records the header `== step N: <event>` first.
+    /// caused has been handled. `step` records the header `== step N: <event>` first. An event
+    /// carrying a value that is not one (`WindowEvent.valueProblem`) is refused before anything
+    /// happens (`RuntimeError.invalidValue`).
     public func perform(_ event: WindowEvent, step: Int? = nil) async throws(RuntimeError) {
+        if let problem = event.valueProblem { throw .invalidValue(problem) }
         await start()
         guard let mailbox else { throw .windowClosed }
         let result = await withCheckedContinuation { (done: CheckedContinuation<Result<Void, RuntimeError>, Never>) in

@@ -1,4 +1,5 @@
 import TrellisRuntime
+import TrellisTrace
 
 /// What to tell someone whose scenario names a behaviour this program does not register
 /// (SPEC §4.1): which program does, and what this one has.

@@ -1,5 +1,6 @@
 import TrellisModel
 import TrellisRuntime
+import TrellisTrace
 
 /// SPEC §11: what each `performSegue` step does, decided as the file's steps are read in
 /// order. UIKit instantiates a segue's destination afresh each time it is performed, so every

@@ -1,6 +1,7 @@
 import TrellisJSON
 import TrellisRuntime
 import TrellisStoryboard
+import TrellisTrace
 
 /// A scenario's `"storyboard": "Main.storyboard"` (SPEC §5, §11): the window, root,
 /// controllers and segues come from the storyboard (a path relative to the scenario file); the

@@ -94,8 +94,16 @@ public final class ControllerUnderTest: Sendable {
     /// A user action for the behaviour (SPEC §4.2): the report holds what `perform` requested
     /// (`requests`; nothing carries them out here) and, when it did not handle the action or
     /// refused its value, the warning or error a window would record.
-    public func action(_ name: String, value: ActionValue? = nil) async -> ProbeReport {
-        precondition(value?.isJSON ?? true, "action \(name): its value must be JSON — a number cannot be infinite or NaN (RFC 8259)")
+    /// A value that is not JSON (an infinite or NaN number) fails the test at this call, and
+    /// nothing is sent.
+    public func action(
+        _ name: String, value: ActionValue? = nil,
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) async -> ProbeReport {
+        if let problem = WindowEvent.action(name, on: id, value: value).valueProblem {
+            TestKitIssue.record(problem, at: ExpectationSite(fileID: fileID, filePath: filePath, line: line, column: column))
+            return ProbeReport(subject: id, events: [], calls: [], frames: [:])
+        }
         return await run { _ in
             let event = recorder.record(.action(name: name, value: value?.description ?? ""), controller: id, cause: nil)
             let outcome = await controller.perform(action: name, value: value, cause: event)

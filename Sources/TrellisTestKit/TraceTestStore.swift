@@ -147,13 +147,19 @@ public final class TraceTestStore {
     }
 
     /// Only events of these message kinds are compared (the kinds the lines use when nil), as a
-    /// scenario's `expect` step does; the other received events are dropped.
+    /// scenario's `expect` step does; the other received events are dropped. A kind that is no
+    /// message's name fails the test here (a typo would compare nothing).
     public func expect(
         _ lines: [String], kinds: Set<String>?,
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) {
         let site = ExpectationSite(fileID: fileID, filePath: filePath, line: line, column: column)
         collect()
+        // A kind no event has would make the comparison hold whatever happened.
+        for kind in (kinds ?? []).sorted() where !TraceMessage.eventNames.contains(kind) {
+            let hint = NearestName.of(kind, among: TraceMessage.eventNames).map { " (did you mean \"\($0)\"?)" } ?? ""
+            TestKitIssue.record("kinds: \"\(kind)\" is no message's name\(hint): no event would be compared for it", at: site)
+        }
         let filter = kinds ?? ExpectedLine.kinds(of: lines)
         let actual = ExpectedLine.lines(of: received, kinds: filter)
         received.removeAll()

@@ -1,8 +1,8 @@
 /// The known name closest to a misspelt one, for "did you mean" hints in error messages.
-enum NearestName {
+package enum NearestName {
     /// The name in `names` at the smallest edit distance from `word` (ties: the first in sorted
     /// order), if that distance is at most a third of the word's length, and at most 3.
-    static func of(_ word: String, among names: Set<String>) -> String? {
+    package static func of(_ word: String, among names: Set<String>) -> String? {
         let limit = min(3, max(1, word.count / 3))
         var best: (name: String, distance: Int)?
         for name in names.sorted() {
@@ -13,7 +13,7 @@ enum NearestName {
     }
 
     /// Levenshtein distance, stopping early (returning more than `limit`) when it must exceed it.
-    static func editDistance(_ a: [Character], _ b: [Character], limit: Int) -> Int {
+    package static func editDistance(_ a: [Character], _ b: [Character], limit: Int) -> Int {
         guard abs(a.count - b.count) <= limit else { return limit + 1 }
         var previous = Array(0...b.count)
         for (i, x) in a.enumerated() {

@@ -235,6 +235,8 @@ struct MisplacedSuper: PresentationControllerBehavior {
         ])
         let state = try #require(await store.window.presentationController(presenting: "S"))
         #expect(await state.presentedViewFrame == Rect(origin: Point(x: 0, y: 152), size: Size(320, 200)))
+        // The presented controller's own frame moved with it (no layout: its size is the same).
+        await store.expectState(of: "S", ExpectedState(frame: Rect(origin: Point(x: 0, y: 152), size: Size(320, 200))))
         await store.action("keyboardWillShow", on: "pc:S", value: .string("tall"))
         store.expect([
             "pc:S action(keyboardWillShow, value: \"tall\")",
