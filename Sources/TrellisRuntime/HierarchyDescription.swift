@@ -135,12 +135,15 @@ public struct HierarchyDescription: Sendable {
         })
     }
 
-    /// Checks the shape before anything is built: every id described once, every child
-    /// described, no controller with two parents, no cycle, tab selections in range.
+    /// Checks the shape before anything is built: every id one a trace line can name
+    /// (`ControllerID.problem`) and described once, every child described, no controller with
+    /// two parents, no cycle, tab selections in range.
     public func validate() throws(RuntimeError) -> [ControllerID: ControllerDescription] {
         // Both tables sized once, as `ControllerFactory.build`'s: outgrown tables stay resident.
         var byID = [ControllerID: ControllerDescription](minimumCapacity: controllers.count)
         for controller in controllers {
+            // Ids a trace line could not tell apart (a scenario file's are checked as it is read).
+            if let problem = ControllerID.problem(with: controller.id.name) { throw .invalidValue(problem) }
             guard byID.updateValue(controller, forKey: controller.id) == nil else {
                 throw .duplicateController(controller.id)
             }

@@ -166,24 +166,8 @@ struct Reader {
         return try Self.controllerID(text) { message throws(ScenarioError) in throw fail(node, path(), message) }
     }
 
-    /// Characters an id may not contain, so that canonical lines stay unambiguous: white space
-    /// separates the receiver, `(`, `)` and `,` delimit arguments, `:` marks `pc:`/`wrap:` names.
-    static let forbiddenIDCharacters: Set<Character> = ["(", ")", ",", ":", "\"", "#", "="]
-    /// `forbiddenIDCharacters` as the bytes of their UTF-8.
-    static let forbiddenIDBytes: [UInt8] = forbiddenIDCharacters.flatMap(\.utf8)
-
     static func controllerID(_ text: String, reject: (String) throws(ScenarioError) -> Never) throws(ScenarioError) -> ControllerID {
-        if text.isEmpty { try reject("a controller id must not be empty") }
-        // Checked scalar by scalar: a combining mark must not hide a forbidden character. An
-        // ASCII id is checked byte by byte (its white space and controls are at most 0x20), the
-        // same test without a Character and a set look-up a scalar.
-        let refused = text.utf8.allSatisfy { $0 < 0x80 }
-            ? text.utf8.contains { $0 <= 0x20 || forbiddenIDBytes.contains($0) }
-            : text.unicodeScalars.contains { $0.properties.isWhitespace || forbiddenIDCharacters.contains(Character($0)) || $0.value < 0x20 }
-        if refused {
-            try reject("controller id \"\(text)\" may not contain white space or any of ( ) , : \" # =")
-        }
-        if text == "window" || text == "none" { try reject("\"\(text)\" is reserved and cannot name a controller") }
+        if let problem = ControllerID.problem(with: text) { try reject(problem) }
         return ControllerID(text)
     }
 

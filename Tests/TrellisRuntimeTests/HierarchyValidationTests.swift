@@ -26,6 +26,17 @@ struct HierarchyValidationTests {
         ]) == .usedTwice("C", firstParent: "A", secondParent: "B"))
     }
 
+    @Test("an id a trace line could not tell apart is refused, as a scenario file's is: white space, ':', the reserved words")
+    func idsTraceLinesCannotName() {
+        for id: ControllerID in ["Ro ot", "pc:X", "a,b", "window", ""] {
+            let expected = ControllerID.problem(with: id.name)
+            #expect(expected != nil, "\(id)")
+            #expect(Self.rejection([ControllerDescription("R", children: [id]), ControllerDescription(id)]) == expected.map(RuntimeError.invalidValue))
+        }
+        #expect(ControllerID.problem(with: "Ro ot") == "controller id \"Ro ot\" may not contain white space or any of ( ) , : \" # =")
+        #expect(ControllerID.problem(with: "Item~1") == nil)
+    }
+
     @Test("a cycle is named parent to child, from its first controller in the list")
     func cycle() {
         #expect(Self.rejection([
