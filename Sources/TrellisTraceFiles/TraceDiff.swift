@@ -2,7 +2,9 @@ import TrellisTrace
 
 /// A structural diff of two traces (`trellis trace diff`). Steps are aligned first by what they
 /// are — a longest common subsequence of their descriptions, in order, so a step inserted or
-/// removed on one side shows as that step alone and the steps after it still pair up — then each
+/// removed on one side shows as that step alone and the steps after it still pair up; steps left
+/// over on both sides between two aligned ones pair up in order, as steps whose description
+/// changed (their headers shown as - and +) — then each
 /// pair's canonical lines, in causal order, are compared by a minimal line diff (`LineDiff`,
 /// Myers' algorithm: no N×M table, never a non-minimal fallback). An extra, missing or changed
 /// line shows where it is in the run, whatever the clocks, timestamps or step numbers say.
@@ -71,6 +73,17 @@ public enum TraceDiff {
                            operations: (step.header.map { [operation($0)] } ?? []) + step.lines.map(operation))
         }
         for pair in pairs + [(left: a.count, right: b.count)] {
+            // Steps between the same two matched ones, one on each side, whose descriptions
+            // differ (a size changed in a step): paired in order, their headers shown as changed
+            // and their lines compared, rather than each step shown whole as removed and added.
+            while i < pair.left, j < pair.right {
+                let old = a[i], new = b[j]
+                i += 1
+                j += 1
+                let diff = LineDiff.operations(expected: old.lines, actual: new.lines, budget: budget)
+                let headers = (old.header.map { [LineDiff.Operation.missing($0)] } ?? []) + (new.header.map { [LineDiff.Operation.extra($0)] } ?? [])
+                differences.append(StepDifference(step: new.number, header: new.title, operations: headers + diff.operations, minimal: diff.minimal))
+            }
             while i < pair.left { differences.append(only(a[i], as: LineDiff.Operation.missing)); i += 1 }
             while j < pair.right { differences.append(only(b[j], as: LineDiff.Operation.extra)); j += 1 }
             guard i < a.count, j < b.count else { break }

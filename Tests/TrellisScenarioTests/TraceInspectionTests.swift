@@ -4,6 +4,7 @@ import TrellisModel
 import TrellisScenario
 import TrellisTrace
 import TrellisTraceFiles
+import TrellisTestSupport
 
 /// Reading, filtering, following and diffing recorded traces (SPEC §6, `trellis trace`).
 @Suite struct TraceInspectionTests {
@@ -113,6 +114,24 @@ import TrellisTraceFiles
             .extra("A1 viewWillLayoutSubviews"),
             .extra("A1 viewDidLayoutSubviews"),
         ])
+    }
+
+    @Test("a step whose description changed pairs with its counterpart: its header shown changed, only the lines that differ marked")
+    func aStepWhoseDescriptionChanged() async throws {
+        func trace(_ width: Int) async throws -> [TraceEvent] {
+            try await Scenarios.run("""
+                { \(Phone.window), "root": "R", "controllers": { "R": { "children": ["A"] }, "A": {} },
+                  "steps": [ { "resizeWindow": [568, 320] }, { "resizeWindow": [\(width), 568] }, { "resizeWindow": [568, 320] } ] }
+                """).run.events
+        }
+        let differences = TraceDiff.compare(try await trace(320), try await trace(300))
+        #expect(differences.map(\.step) == [2])
+        let changes = differences.first?.operations.filter { if case .same = $0 { return false }; return true } ?? []
+        #expect(changes.first == .missing("== step 2: resizeWindow 320x568"))
+        #expect(changes.dropFirst().first == .extra("== step 2: resizeWindow 300x568"))
+        // The layout callbacks, the same on both sides, are not marked.
+        #expect(!changes.contains(.missing("R viewDidLayoutSubviews")))
+        #expect(changes.contains(.extra("R viewWillTransition(to: 300x568)")))
     }
 
     @Test func perNodeFilesMergeBackIntoOneTrace() async throws {
