@@ -20,6 +20,10 @@ public struct CausalTree: Sendable {
     public let cycle: Int?
     /// An event whose id an earlier event of the trace has (damaged input), or nil.
     public let repeated: Int?
+    /// The events whose cause the trace does not have (each a root), and the first of them: a
+    /// trace merged from the files of a run that lost a node lacks that node's events; an edited
+    /// one may name an event that never was.
+    public let absentCauses: (count: Int, first: Int?)
 
     public init(_ events: [TraceEvent]) {
         self.events = events
@@ -34,12 +38,16 @@ public struct CausalTree: Sendable {
         var counts = [Int](repeating: 0, count: events.count + 1)
         var roots: [Int] = []
         var ownCause: Int?
+        var absentCauses: (count: Int, first: Int?) = (0, nil)
         for (position, event) in events.enumerated() {
             if let cause = event.cause, let parent = index[cause], parent != position {
                 parents[position] = parent
                 counts[parent + 1] += 1
             } else {
                 if event.cause == event.id { ownCause = ownCause ?? position }
+                if event.cause != nil, event.cause != event.id {
+                    absentCauses = (absentCauses.count + 1, absentCauses.first ?? position)
+                }
                 roots.append(position)
             }
         }
@@ -56,6 +64,7 @@ public struct CausalTree: Sendable {
         self.roots = roots
         self.cycle = ownCause ?? Self.cycleMember(parents: parents, roots: roots, childStart: counts, childList: childList)
         self.repeated = repeated
+        self.absentCauses = absentCauses
     }
 
     /// An event on a cycle of causes: every event reached from no root has a parent, so walking

@@ -225,6 +225,26 @@ struct TraceCommandTests {
         let shown = try await runTrellis(["trace", "show", joined])
         #expect(shown.status == 2 && shown.stderr.contains("the files of two runs joined into one"), "\(shown.stderr)")
     }
+
+    /// A cause the trace does not have (a lost node's event, or an edited line) is not damage:
+    /// the event is shown as a root, and a notice says so; a sound trace gets none.
+    @Test func aCauseTheTraceLacksIsShownAsARootWithANotice() async throws {
+        let directory = try scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let trace = try await record("suppression-middle.json", in: directory, name: "sound.jsonl")
+        let sound = try await runTrellis(["trace", "show", trace, "--tree"])
+        #expect(sound.status == 0 && !sound.stderr.contains("notice"), "\(sound.stderr)")
+        let lines = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n").map(String.init)
+        let caused = try #require(lines.firstIndex { $0.contains("\"cause\":\"main#") })
+        var edited = lines
+        edited[caused] = try #require(edited[caused].replacing(#/"cause":"main#\d+"/#, with: #""cause":"main#9999""#, maxReplacements: 1) as String?)
+        let path = directory.appendingPathComponent("dangling.jsonl").path
+        try edited.joined(separator: "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        let shown = try await runTrellis(["trace", "show", path, "--tree"])
+        #expect(shown.status == 0, "\(shown.stderr)")
+        #expect(shown.stderr.contains("notice: 1 event names a cause the trace does not have"), "\(shown.stderr)")
+        #expect(shown.stderr.contains("caused by main#9999); it is shown as a root"), "\(shown.stderr)")
+    }
 }
 
 @Suite("trellis trace export")
