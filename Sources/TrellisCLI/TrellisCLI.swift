@@ -3,6 +3,7 @@ import Foundation
 import Synchronization
 import TrellisDistributed
 import TrellisRuntime
+import TrellisTrace
 
 /// The whole `trellis` command line for a program of your own (SPEC §4.1, §8): a runner
 /// registers its Swift behaviours by name and hands them to every command.
@@ -61,10 +62,23 @@ public enum TrellisCLI {
             if UsageErrorReport.asksForJSON(arguments) {
                 UsageErrorReport.emit(arguments: arguments, message: Trellis.message(for: error))
             } else {
-                StandardError.write(Trellis.fullMessage(for: error))
+                StandardError.write(unknownCommandMessage(arguments) ?? Trellis.fullMessage(for: error))
             }
             return 2
         }
+    }
+}
+
+extension TrellisCLI {
+    /// A first argument that is no command (`trellis runn x.json`), named, with the command it is
+    /// closest to: ArgumentParser says only "2 unexpected arguments".
+    static func unknownCommandMessage(_ arguments: [String]) -> String? {
+        guard let first = arguments.first, !first.hasPrefix("-") else { return nil }
+        let commands = Set(Trellis.configuration.subcommands.map { $0._commandName } + ["help"])
+        guard !commands.contains(first) else { return nil }
+        let hint = NearestName.of(first, among: commands).map { " (did you mean '\($0)'?)" } ?? ""
+        return "Error: unknown command '\(first)'\(hint); the commands are \(commands.sorted().joined(separator: ", "))\n"
+            + "Usage: \(Trellis.configuration.commandName ?? "trellis") <subcommand>\n  See '\(Trellis.configuration.commandName ?? "trellis") --help' for more information."
     }
 }
 

@@ -30,13 +30,21 @@ struct StepSyntax {
 }
 
 extension Reader {
+    /// A step object naming no step: its keys, with the step name nearest one of them.
+    static func unknownStep(keys: [String]) -> String {
+        let known = Set(StepName.allCases.map(\.rawValue))
+        let named = keys.isEmpty ? "no step in {}" : "unknown step " + keys.map { "\"\($0)\"" }.joined(separator: ", ")
+        let hint = keys.lazy.compactMap { NearestName.of($0, among: known) }.first.map { " (did you mean \"\($0)\"?)" } ?? ""
+        return named + hint + "; expected one of: " + StepName.allCases.map(\.rawValue).joined(separator: ", ")
+    }
+
     /// One step: an object naming exactly one step, with the fields that step allows beside it.
     mutating func step(_ node: JSONNode, _ path: String) throws(ScenarioError) -> ScenarioStep {
         guard case let .object(members) = node.value else { throw fail(node, path, "expected a step object, got \(node.value.typeName)") }
         let names = members.compactMap { StepName(rawValue: $0.key) }
         guard names.count == 1, let name = names.first else {
             throw fail(node, path, names.isEmpty
-                ? "unknown step (expected one of: \(StepName.allCases.map(\.rawValue).joined(separator: ", ")))"
+                ? Self.unknownStep(keys: members.map(\.key))
                 : "a step names exactly one action, found: \(names.map(\.rawValue).joined(separator: ", "))")
         }
         let step = StepSyntax(name: name, node: node, path: path, value: node[name.rawValue] ?? node, at: path + "." + name.rawValue)

@@ -82,6 +82,16 @@ struct CLITests {
         #expect(outcome.stdout.isEmpty)
     }
 
+    @Test("a command misspelt is named, with the command it is closest to; exit 2")
+    func aMisspeltCommand() async throws {
+        let outcome = try await runTrellis(["runn", "Examples/iphone-rotation.json"])
+        #expect(outcome.status == 2)
+        #expect(outcome.stderr.contains("Error: unknown command 'runn' (did you mean 'run'?); the commands are"), "\(outcome.stderr)")
+        #expect(outcome.stdout.isEmpty)
+        let far = try await runTrellis(["xyzzy"])
+        #expect(far.status == 2 && far.stderr.contains("unknown command 'xyzzy'; the commands are"), "\(far.stderr)")
+    }
+
     @Test("run of a file that is not JSON exits 2")
     func runNotJSON() async throws {
         let path = try scenarioFile("{ this is not json")

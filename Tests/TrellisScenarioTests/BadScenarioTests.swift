@@ -214,7 +214,10 @@ struct BadScenarioTests {
     func unknownStep() {
         expectRejected("""
             { \(Phone.window), "root": "R", "controllers": { "R": {} }, "steps": [ { "rotate": 90 } ] }
-            """, path: "$.steps[0]", mentions: ["unknown step"])
+            """, path: "$.steps[0]", mentions: ["unknown step \"rotate\"", "expected one of: resizeWindow"])
+        expectRejected("""
+            { \(Phone.window), "root": "R", "controllers": { "R": {} }, "steps": [ { "resizeWindw": [568, 320] } ] }
+            """, path: "$.steps[0]", mentions: ["unknown step \"resizeWindw\" (did you mean \"resizeWindow\"?)"])
     }
 
     @Test("an expect line that is not a canonical trace line")
