@@ -1,3 +1,4 @@
+import TrellisTrace
 import TrellisTraceFiles
 
 /// The text of a failed trace expectation: what was expected and what happened as a readable
@@ -22,6 +23,9 @@ package struct TestKitFailure: Sendable, CustomStringConvertible {
 
     package var description: String {
         var text = summary + "\n" + LineDiff.render(expected: expected, actual: actual, numbered: true)
+        if let notes = misspeltMessages {
+            text += "\n\n" + notes
+        }
         if let paste {
             text += "\n\nWhat happened, ready to paste:\n" + paste
         }
@@ -29,5 +33,17 @@ package struct TestKitFailure: Sendable, CustomStringConvertible {
             text += "\n\nWhole trace so far:\n" + trace.map { "    " + $0 }.joined(separator: "\n")
         }
         return text
+    }
+
+    /// Expected lines whose message is no message's name (a typo never matches), each with the
+    /// name it is closest to; nil when every one names a message.
+    private var misspeltMessages: String? {
+        var notes: [String] = []
+        for (index, line) in expected.enumerated() {
+            guard let kind = ExpectedLine.kind(of: line), !TraceMessage.eventNames.contains(kind) else { continue }
+            let hint = NearestName.of(kind, among: TraceMessage.eventNames).map { " (did you mean \"\($0)\"?)" } ?? ""
+            notes.append("note: expected line \(index + 1) names \"\(kind)\", which is no message's name\(hint)")
+        }
+        return notes.isEmpty ? nil : notes.joined(separator: "\n")
     }
 }

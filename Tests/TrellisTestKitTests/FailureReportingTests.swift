@@ -32,6 +32,18 @@ import TrellisTestKit
         await store.finish()
     }
 
+    @Test("an expected line whose message is no message's name: the failure says so, with the name it is closest to")
+    func aMisspeltMessageIsPointedOut() async throws {
+        let store = try await TraceTestStore(padHierarchy())
+        await store.resizeWindow(to: Size(768, 1024))
+        withKnownIssue {
+            store.expect(["R viewWillTransiton(to: 768x1024)"], kinds: ["viewWillTransition"])
+        } matching: { issue in
+            issue.text.contains("note: expected line 1 names \"viewWillTransiton\", which is no message's name (did you mean \"viewWillTransition\"?)")
+        }
+        await store.finish()
+    }
+
     @Test func theDiffNumbersTheExpectedLinesAndShowsTheWholeTrace() async throws {
         let store = try await TraceTestStore(padHierarchy())
         await store.resizeWindow(to: Size(768, 1024))
