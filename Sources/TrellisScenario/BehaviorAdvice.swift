@@ -7,7 +7,8 @@ enum BehaviorAdvice {
     /// The reason for an unknown `"behavior"` name, with the advice to run the file with the
     /// runner that registers it.
     static func unknown(_ name: String, _ kind: BehaviorKind, in registry: BehaviorRegistry) -> String {
-        let runner = "run it with the runner that registers it (your executable calling TrellisCLI.main(registry:), README \"Your controllers in every tool\")"
+        let runner = "run it with the runner that registers it (your executable calling TrellisCLI.main(registry:), README \"Your controllers in every tool\"; "
+            + "in a test, register it in the BehaviorRegistry the file is loaded with)"
         guard !registry.isEmpty else {
             return "unknown \(kind.words) \"\(name)\": this trellis registers no Swift behaviours; \(runner)"
         }
