@@ -223,6 +223,10 @@ extension Reader {
         for (index, item) in items.enumerated() {
             let at = "\(step.at)[\(index)]"
             positions[at] = (item.line, item.column)
+            // YAML reads an unquoted line with ": " in it (`parent: 568x320`) as a mapping.
+            if case let .object(members) = item.value, members.count == 1, case let .string(rest) = members[0].value.value {
+                throw fail(item, at, "expected a canonical trace line (a string), got an object: in YAML, quote a line that holds \": \" (\"\(members[0].key): \(rest)\")")
+            }
             let line = try string(item, at)
             guard ExpectedLine.kind(of: line) != nil else {
                 throw fail(item, at, "not a canonical trace line (expected \"<receiver> <message>\")")

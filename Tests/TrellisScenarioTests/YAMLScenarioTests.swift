@@ -50,6 +50,14 @@ import TrellisTestSupport
         #expect(rejection("a: \"\\xZZ\"\n")?.hasPrefix("bad.yaml:1:7: $.a: not valid YAML: ") == true)
     }
 
+    @Test("an expect line with \": \" left unquoted (YAML reads a mapping) is refused with the advice to quote it")
+    func anUnquotedExpectLineWithAColon() {
+        let yaml = "window: { size: [320, 568] }\nroot: R\ncontrollers: { R: { children: [A] }, A: {} }\nsteps:\n"
+            + "  - resizeWindow: [568, 320]\n  - expect:\n      - R sizeForChild(A, parent: 568x320) -> 568x320\n"
+        #expect(rejection(yaml) == "bad.yaml:7:9: $.steps[1].expect[0]: expected a canonical trace line (a string), got an object: "
+            + "in YAML, quote a line that holds \": \" (\"R sizeForChild(A, parent: 568x320) -> 568x320\")")
+    }
+
     @Test func aDuplicateKeyIsRefusedAtItsSecondOccurrence() {
         #expect(rejection("window:\n  size: [320, 568]\n  size: [1, 2]\nroot: R\ncontrollers: { R: {} }\n")
             == "bad.yaml:3:3: $.window.size: duplicate key \"size\" (first at line 2, column 3)")
