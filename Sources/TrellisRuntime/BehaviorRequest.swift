@@ -24,6 +24,9 @@ public enum BehaviorRequest: Sendable, Hashable, CustomStringConvertible {
     /// A presentation controller sets its presented view's frame directly (keyboard avoidance,
     /// dragging), in the container view's coordinates.
     case setPresentedViewFrame(Rect)
+    /// A view controller's `view.setNeedsLayout()`: its layout pass runs, with its callbacks, at
+    /// the frame it has (after a change of traits its layout reads, say).
+    case setNeedsLayout
 
     /// The text of the `request` trace event: the request as the step that stands for it reads.
     public var description: String {
@@ -37,6 +40,7 @@ public enum BehaviorRequest: Sendable, Hashable, CustomStringConvertible {
         case let .setTraitOverride(child, traits):
             return "setTraitOverride child \(child) " + (traits.map(\.specifiedDescription) ?? "removed")
         case let .setPresentedViewFrame(frame): return "setPresentedViewFrame \(frame)"
+        case .setNeedsLayout: return "setNeedsLayout"
         }
     }
 }
@@ -107,6 +111,8 @@ public enum BehaviorRequests {
         case event(WindowEvent)
         /// The presentation controller of `presented` gives its presented view `frame`.
         case presentedViewFrame(presented: ControllerID, frame: Rect)
+        /// The view controller lays out again at its frame (`setNeedsLayout`).
+        case layOutAgain(ControllerID)
         /// Refused: the warning to record under the requester.
         case refused(String)
     }
@@ -149,6 +155,9 @@ public enum BehaviorRequests {
                 return .refused("setPresentedViewFrame: \(presented) is not presented")
             }
             return .presentedViewFrame(presented: presented, frame: frame)
+        case .setNeedsLayout:
+            guard presented == nil else { return .refused("setNeedsLayout: \(requester) is not a view controller") }
+            return .layOutAgain(requester)
         }
     }
 
@@ -189,5 +198,13 @@ extension BehaviorRequester {
     /// `showDetailViewController(_:sender:)`, after the current event.
     public func showDetail(_ controller: ControllerID) {
         request(.showDetail(controller))
+    }
+
+    /// `view.setNeedsLayout()` (a view controller's): after the current event its layout pass
+    /// runs at the frame it has, `viewWillLayoutSubviews` and `viewDidLayoutSubviews` included —
+    /// what UIKit code asks for when something its layout reads changed without a new size (a
+    /// trait in `traitCollectionDidChange`). A presentation controller's is refused with a warning.
+    public func setNeedsLayout() {
+        request(.setNeedsLayout)
     }
 }

@@ -504,6 +504,26 @@ public actor Controller: ManagedController, ViewControllerContext, BehaviorHost 
         await layOutChildren(beginLayout(frame: frame, cause: cause), from: 0)
     }
 
+    /// `view.setNeedsLayout()` carried out (§4.2): the layout pass at the frame it has, its
+    /// callbacks recorded although its size is the same. Each child it shows first takes the size
+    /// its layout gives it (R2a, as at the first layout: the default's, or its behaviour's SFC
+    /// answer, untraced) — its behaviour's layout hooks may then set frames instead — and a child
+    /// whose size changed is laid out in turn (R10).
+    package func layOutAgain(cause: EventRef?) async {
+        let visible = defaultTargets
+        for index in slots.indices where visible.contains(index) {
+            let resized = layoutSize(forChildAt: index, parentSize: size)
+            guard resized != slots[index].size else { continue }
+            slots[index].size = resized
+            slots[index].announced = resized
+        }
+        placeChildren()
+        let event = layOutSubviews(frame: frame, cause: cause)
+        let (first, last) = announcedRange()
+        endFramedPass()
+        await layOutChildren(LayoutPass(first: first, last: last, cause: event, presentation: nil), from: 0)
+    }
+
     /// The layout pass up to its children (R10): the frames this controller gives (the announced
     /// sizes become current), then its callbacks — without allocating on this path. Returns what
     /// the children's part needs (`layOutChildren`).

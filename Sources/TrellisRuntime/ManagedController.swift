@@ -38,6 +38,8 @@ package protocol ManagedController: ControllerEndpoint {
     func setOverrideTraitCollection(_ traits: TraitCollection?, forChild child: ControllerID, transition: TransitionInfo, cause: EventRef?) async throws(RuntimeError)
     /// This controller now presents through `presentationController` (R6, R18).
     func attachPresentation(_ presentationController: any ControllerEndpoint, inheritsPresenterTraits: Bool) async
+    /// `view.setNeedsLayout()` carried out: the layout pass at its frame, callbacks included.
+    func layOutAgain(cause: EventRef?) async
     func detachPresentation() async
     /// Adds a child at the end (a push, a split view's first detail); `showChild` sizes it.
     func appendChild(_ child: any ControllerEndpoint) async

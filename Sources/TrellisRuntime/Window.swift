@@ -384,6 +384,8 @@ public actor Window {
                     try await handle(event, cause: queued.event)
                 case let .presentedViewFrame(presented, frame):
                     await presentationControllers[presented]?.setPresentedViewFrame(frame, cause: queued.event)
+                case let .layOutAgain(controller):
+                    try await managed(controller).layOutAgain(cause: queued.event)
                 case let .refused(warning):
                     _ = record(.warning(warning), on: queued.requester, cause: queued.event)
                 }

@@ -60,7 +60,7 @@ extension CallValue where Value == BehaviorRequest {
     /// A request as a list: its name, then its fields — `present`: string id, bool animated,
     /// string style or none; `dismiss`: bool animated; `show`, `showDetail`: string id;
     /// `setPreferredContentSize`: size; `setTraitOverride`: string child, traits or none;
-    /// `setPresentedViewFrame`: rect.
+    /// `setPresentedViewFrame`: rect; `setNeedsLayout`: nothing (since 1.6).
     static var request: CallValue {
         CallValue("list", encode: { .list(encoded($0)) }, decode: { reader throws(CallFault) in
             var fields = CallReader(code: reader.code, values: try reader.list(), runNodes: reader.runNodes)
@@ -78,6 +78,7 @@ extension CallValue where Value == BehaviorRequest {
         case let .setPreferredContentSize(size): return [.string("setPreferredContentSize"), .size(size)]
         case let .setTraitOverride(child, traits): return [.string("setTraitOverride"), .string(child.name), traits.map { .traits($0) } ?? .none]
         case let .setPresentedViewFrame(frame): return [.string("setPresentedViewFrame"), .rect(frame)]
+        case .setNeedsLayout: return [.string("setNeedsLayout")]
         }
     }
 
@@ -102,6 +103,7 @@ extension CallValue where Value == BehaviorRequest {
         case "setPreferredContentSize": return .setPreferredContentSize(try fields.size())
         case "setTraitOverride": return .setTraitOverride(child: ControllerID(try fields.string()), traits: try fields.optionalTraits())
         case "setPresentedViewFrame": return .setPresentedViewFrame(try fields.rect())
+        case "setNeedsLayout": return .setNeedsLayout
         default: throw CallFault("\(fields.code): unknown request \"\(name)\"")
         }
     }

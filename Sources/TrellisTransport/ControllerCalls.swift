@@ -177,6 +177,10 @@ enum ControllerCalls {
         await controller.frame(ofChild: child)
     }
 
+    static let layOutAgain = WireCall(.layOutAgain, on: .sharedPool, to: .viewController, .cause, returns: .nothing) {
+        _, controller, cause in await controller.layOutAgain(cause: cause)
+    }
+
     // MARK: 0x40–0x46: presentation controllers (`ManagedPresentationController`)
 
     /// The presentation controller is made on the node hosting the presented controller, which
@@ -346,6 +350,7 @@ enum ControllerCalls {
         case .select: select.served
         case .showChild: showChild.served
         case .childFrame: childFrame.served
+        case .layOutAgain: layOutAgain.served
         case .makePresentationController: makePresentationController.served
         case .adaptForPresentation: adaptForPresentation.served
         case .prepareDisplayed: prepareDisplayed.served
@@ -458,6 +463,10 @@ extension RemoteController {
 
     package func showChild(at index: Int, cause: EventRef?) async {
         await send(ControllerCalls.showChild, (index, cause))
+    }
+
+    package func layOutAgain(cause: EventRef?) async {
+        await send(ControllerCalls.layOutAgain, cause)
     }
 
     /// The presentation controller is created on the node hosting this controller; the

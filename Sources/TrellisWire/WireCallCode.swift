@@ -53,6 +53,8 @@ public enum WireCallCode: UInt8, CaseIterable, Hashable, Sendable, CustomStringC
     case showChild = 0x2B
     /// Reads the frame the target container gives a child (R60).
     case childFrame = 0x2C
+    /// Lays the target out again at its frame (a behaviour's `setNeedsLayout`, since 1.6).
+    case layOutAgain = 0x2D
     /// Creates a presentation controller for the target (the presented controller).
     case makePresentationController = 0x40
     /// A presentation controller adapts when presenting into a compact environment.
@@ -112,6 +114,7 @@ public enum WireCallCode: UInt8, CaseIterable, Hashable, Sendable, CustomStringC
         case .select: "select"
         case .showChild: "showChild"
         case .childFrame: "childFrame"
+        case .layOutAgain: "layOutAgain"
         case .makePresentationController: "makePresentationController"
         case .adaptForPresentation: "adaptForPresentation"
         case .prepareDisplayed: "prepareDisplayed"

@@ -62,9 +62,10 @@ public enum DifferentialBehaviors {
     }
 
     /// Stashes the incoming traits in `willTransition` and sizes its children by them before R14
-    /// makes them its own: 40 % of the width in a regular width, all of it in a compact one.
-    /// `compact` sets a compact width on its first child; `tap` presents nothing but dismisses
-    /// what it presented.
+    /// makes them its own: 40 % of the width in a regular width, all of it in a compact one; once
+    /// they are its own it asks for a layout (`setNeedsLayout`), so that a change of traits
+    /// without a new size re-sizes its children too. `compact` sets a compact width on its first
+    /// child; `tap` presents nothing but dismisses what it presented.
     struct Stashing: ViewControllerBehavior {
         enum Incoming: BehaviorStateKey {
             static let initialValue: TraitCollection? = nil
@@ -87,6 +88,10 @@ public enum DifferentialBehaviors {
         func willTransition(to traits: TraitCollection, with coordinator: TransitionCoordinator, in vc: isolated any ViewControllerContext) async {
             vc.state[Incoming.self] = traits
             await vc.superWillTransition(to: traits, with: coordinator)
+        }
+
+        func traitCollectionDidChange(previous: TraitCollection, in vc: isolated any ViewControllerContext) {
+            vc.setNeedsLayout()
         }
 
         func size(forChild child: ControllerID, parentSize: Size, in vc: isolated any ViewControllerContext) -> Size {

@@ -124,6 +124,27 @@ struct NamedBehaviorRunTests {
         #expect(distributed == expected, "\(DifferentialCheck.difference(expected, distributed))")
     }
 
+    /// Stashing (node b) asks for a layout when its traits change (`setNeedsLayout`, TWP 1.7):
+    /// the conductor's window carries it out with `layOutAgain` on node b, whose children (one on
+    /// node c) take the width its traits give them.
+    @Test("a behaviour's setNeedsLayout on another node: the layout pass there, and the in-process trace")
+    func setNeedsLayoutOverLoopback() async throws {
+        let text = #"""
+            { "window": { "size": [1024, 768], "traits": { "horizontalSizeClass": "regular", "verticalSizeClass": "regular", "userInterfaceIdiom": "pad" } },
+              "root": "R",
+              "controllers": { "R": { "children": ["S"] }, "S": { "behavior": "Stashing", "children": ["A", "B"] }, "A": {}, "B": {} },
+              "placement": { "S": "b", "B": "c" },
+              "steps": [ { "setTraits": { "horizontalSizeClass": "compact" } } ] }
+            """#
+        let scenario = try ScenarioDecoder.decode(text, file: "layout.json", registry: DifferentialBehaviors.registry)
+        let expected = try await ScenarioRunner.run(scenario).canonicalLines
+        let step = expected.drop { !$0.hasPrefix("== step 1") }
+        #expect(step.contains("S request setNeedsLayout"), "\(expected.joined(separator: "\n"))")
+        #expect(step.contains("B viewWillLayoutSubviews"), "\(expected.joined(separator: "\n"))")
+        let distributed = try await DistributedRun.run(scenario, scenarioText: text, options: loopbackOptions()).canonicalLines
+        #expect(distributed == expected, "\(DifferentialCheck.difference(expected, distributed))")
+    }
+
     /// A runner lacking one name (the test runner has no "OnlyHere"): the conductor here
     /// registers it and node c hosts the controller naming it. Node b, set up first, refuses
     /// too: it needs only names it has, but it is not the conductor's program, and would fail
