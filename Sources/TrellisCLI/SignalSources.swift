@@ -16,15 +16,18 @@ enum SignalSources {
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler { handle(number) }
             await withCheckedContinuation { (registered: CheckedContinuation<Void, Never>) in
-                source.setRegistrationHandler { registered.resume() }
+                source.setRegistrationHandler {
+                    #if !os(Linux)
+                    // kqueue sees the signal whatever its disposition; ignored, it no longer ends
+                    // the program — from the moment the source listens, not a hop later. On Linux
+                    // libdispatch's own handler replaced the disposition: ignoring the signal
+                    // now would drop it.
+                    signal(number, SIG_IGN)
+                    #endif
+                    registered.resume()
+                }
                 source.resume()
             }
-            #if !os(Linux)
-            // kqueue sees the signal whatever its disposition; ignored, it no longer ends the
-            // program. On Linux libdispatch's own handler replaced the disposition: ignoring the
-            // signal now would drop it.
-            signal(number, SIG_IGN)
-            #endif
             sources.append(source)
         }
         return sources

@@ -115,13 +115,14 @@ enum TraceInput {
         return tree
     }
 
-    /// Events whose cause the trace lacks are shown as roots, and said so: a lost node's events
-    /// are missing from its run's merged trace, and an edited trace may name an event that never was.
+    /// Events whose cause the trace lacks start a causal chain of their own, and it is said: one
+    /// node's file holds such events, a run that lost a node lacks that node's events, and an
+    /// edited trace may name an event that never was.
     static func absentCausesNotice(_ tree: CausalTree) -> String? {
         guard let first = tree.absentCauses.first, let cause = tree.events[first].cause else { return nil }
         let count = tree.absentCauses.count
         return "notice: \(count == 1 ? "1 event names a cause" : "\(count) events name causes") the trace does not have "
-            + "(the first: \(tree.events[first].id), caused by \(cause)); \(count == 1 ? "it is" : "each is") shown as a root"
+            + "(the first: \(tree.events[first].id), caused by \(cause)); \(count == 1 ? "it starts" : "each starts") a causal chain of its own"
     }
 
     /// Why a damaged trace is refused: two events with one id, naming it, or causes that form a

@@ -121,6 +121,18 @@ public struct TraitCollection: Hashable, Sendable, CustomStringConvertible {
     /// A collection with every trait unspecified.
     public static let unspecified = TraitCollection()
 
+    /// The largest `displayScale` a collection may have (scenario files refuse more; today's
+    /// screens are at most 3).
+    public static let maximumDisplayScale = 100.0
+
+    /// What is wrong with these traits, nil when nothing is: a `displayScale` that is not a number,
+    /// negative or above `maximumDisplayScale` (a NaN scale would make the collection unequal to
+    /// itself, so every comparison would see a change). One rule for scenario files and Swift code.
+    public var problem: String? {
+        guard !(displayScale >= 0 && displayScale <= Self.maximumDisplayScale) else { return nil }
+        return "displayScale must be between 0 and \(Int(Self.maximumDisplayScale)), got \(displayScale)"
+    }
+
     /// `UITraitCollection(traitsFrom:)`: the traits each collection specifies, later ones winning.
     public init(traitsFrom collections: [TraitCollection]) {
         self = collections.reduce(.unspecified) { $0.overlaid(with: $1) }

@@ -135,10 +135,16 @@ public struct HierarchyDescription: Sendable {
         })
     }
 
-    /// Checks the shape before anything is built: every id one a trace line can name
+    /// Checks the shape before anything is built: the window's size and traits values
+    /// (`BehaviorGeometry`, `TraitCollection.problem`), every id one a trace line can name
     /// (`ControllerID.problem`) and described once, every child described, no controller with
     /// two parents, no cycle, tab selections in range.
     public func validate() throws(RuntimeError) -> [ControllerID: ControllerDescription] {
+        // A window a scenario file could not describe (its reader checks the same).
+        if let problem = BehaviorGeometry.problem(with: windowSize).map({ "the window's size \(windowSize): \($0)" })
+            ?? windowTraits.problem.map({ "the window's traits: \($0)" }) {
+            throw .invalidValue(problem)
+        }
         // Both tables sized once, as `ControllerFactory.build`'s: outgrown tables stay resident.
         var byID = [ControllerID: ControllerDescription](minimumCapacity: controllers.count)
         for controller in controllers {

@@ -94,11 +94,9 @@ public struct HierarchyStructure: Sendable, Equatable {
     public private(set) var nodes: NodeTable
     /// The window's root controller.
     public let root: ControllerID
-    /// Every split view controller, found once: the window asks these whether they are collapsed.
+    /// Every split view controller, found once: the window asks these whether they are collapsed
+    /// (`isInWindow`).
     public let splits: [ControllerID]
-    /// The split view controllers collapsed now (compact width, SPEC §3.2: only the primary is
-    /// shown), as the window last asked them (`Window.noteCollapsedSplits`).
-    public var collapsedSplits: Set<ControllerID> = []
 
     /// The structure of `nodes`, each node's `parent` taken from its container's children.
     public init(root: ControllerID, nodes: [Node]) {
@@ -161,7 +159,7 @@ public struct HierarchyStructure: Sendable, Equatable {
 
     /// Whether `id`'s view is in the window now (R42): in the window's tree (`isInHierarchy`),
     /// and shown by each container above it — a tab bar controller's selected child, a
-    /// navigation controller's top, a collapsed split view's primary. UIKit sends appearance callbacks as views join or leave the
+    /// navigation controller's top. UIKit sends appearance callbacks as views join or leave the
     /// window (Apple's `viewWillAppear(_:)`: "the view is about to be added to a view
     /// hierarchy"), so a push, pop, tab switch or detail replaced inside a container that is not
     /// on screen sends none: the controller shown appears when its container does.
@@ -179,12 +177,25 @@ public struct HierarchyStructure: Sendable, Equatable {
                 guard container.children.indices.contains(container.selectedIndex), container.children[container.selectedIndex] == child else { return false }
             case .navigation:
                 guard container.children.last == child else { return false }
-            case .split:
-                // §3.2: a collapsed split view shows its primary only.
-                guard !collapsedSplits.contains(parent) || container.children.first == child else { return false }
-            case .view:
+            case .view, .split:
                 continue
             }
+        }
+        return true
+    }
+
+    /// Whether `id`'s view is in the window, for what needs it there (R31: presenting; a
+    /// segue's source): on screen (`isOnScreen`, no covered presenters) and not under a
+    /// collapsed split view's secondary (`collapsedSplits`, which the window asks the splits
+    /// for; SPEC §3.2: collapsed, a split shows its primary only). Appearance callbacks keep
+    /// `isOnScreen`: a split collapsing or expanding sends none (§3.2), so counting its secondary
+    /// off screen there would leave them unpaired.
+    public func isInWindow(_ id: ControllerID, collapsedSplits: Set<ControllerID>) -> Bool {
+        guard isOnScreen(id, coveredPresenters: []) else { return false }
+        guard !collapsedSplits.isEmpty else { return true }
+        let chain = ancestry(of: id)
+        for (child, parent) in zip(chain, chain.dropFirst()) where collapsedSplits.contains(parent) {
+            guard nodes[parent]?.children.first == child else { return false }
         }
         return true
     }

@@ -186,13 +186,9 @@ public actor PresentationController: ManagedPresentationController, Presentation
         if style == .custom, presentedViewSizeTold, frame.size != presentedViewSize {
             record(.warning(PresentationRules.frameWarning(displayedEndpoint.id, frame: frame, told: presentedViewSize, source: .setByBehavior)), cause: event)
         }
-        if resized {
-            await displayedEndpoint.layout(frame: presentedViewFrame, cause: event)
-        } else if moved {
-            // Moved only: the view takes its new origin, and UIKit lays nothing out (a frame's
-            // origin is not its bounds). `refresh` with the traits it has adopts the origin alone.
-            await displayedEndpoint.refresh(frame: presentedViewFrame, traits: presentedTraits(traitCollection), cause: event)
-        }
+        // Moved only, the view takes its new origin and lays nothing out (a frame's origin is not
+        // its bounds): the layout call records its callbacks only for a new size (R10).
+        if resized || moved { await displayedEndpoint.layout(frame: presentedViewFrame, cause: event) }
     }
 
     /// R51: adaptation when presenting into an environment that is already compact.

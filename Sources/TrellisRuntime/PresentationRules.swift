@@ -47,9 +47,11 @@ public enum PresentationRules {
     // MARK: Refusals (R30, R31)
 
     /// R31: why `receiver` may not present `presented`, as UIKit words it; nil when it may.
+    /// `collapsedSplits`: the split view controllers collapsed now (the window asks them).
     /// (The popover without a source is `popoverSourceRefusal`, once the style is known.)
     public static func presentationRefusal(
-        of presented: HierarchyStructure.Node, on receiver: ControllerID, in structure: HierarchyStructure
+        of presented: HierarchyStructure.Node, on receiver: ControllerID, in structure: HierarchyStructure,
+        collapsedSplits: Set<ControllerID> = []
     ) -> String? {
         if presented.id == receiver {
             return "Application tried to present modally a view controller \(presented.id) on itself"
@@ -64,9 +66,10 @@ public enum PresentationRules {
             return "Application tried to present modally the window's root view controller \(presented.id)"
         }
         // A controller out of the window's tree, or one a container does not show (a tab bar
-        // controller's other tabs, a navigation controller's controllers below its top): its
-        // view is in no window, as UIKit says (its presentation would have no container).
-        if !structure.isOnScreen(receiver, coveredPresenters: []) {
+        // controller's other tabs, a navigation controller's controllers below its top, a
+        // collapsed split's secondary): its view is in no window, as UIKit says (its
+        // presentation would have no container).
+        if !structure.isInWindow(receiver, collapsedSplits: collapsedSplits) {
             return "Attempt to present \(presented.id) on \(receiver) whose view is not in the window hierarchy"
         }
         return nil

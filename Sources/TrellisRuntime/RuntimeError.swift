@@ -16,7 +16,8 @@ public enum RuntimeError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidSelection(ControllerID, index: Int, childCount: Int)
     /// The window was closed: it takes no more events.
     case windowClosed
-    /// An event carries a value that is not one (`WindowEvent.valueProblem`); nothing happened.
+    /// A value that is not one: an event's (`WindowEvent.valueProblem`; nothing happened), or a
+    /// described window's size, traits or controller id (`HierarchyDescription.validate`).
     case invalidValue(String)
 
     public var description: String {

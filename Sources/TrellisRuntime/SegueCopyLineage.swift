@@ -24,9 +24,10 @@ public struct SegueCopyLineage: Sendable {
     }
 
     /// The shown stand-in for `id`: nil when `id` is shown, is not a copy, or neither an earlier
-    /// copy nor the file's controller is shown.
-    public func shownInstead(of id: ControllerID, in structure: HierarchyStructure) -> ControllerID? {
-        guard let (original, copies) = earlier[id], !structure.isOnScreen(id, coveredPresenters: []) else { return nil }
-        return (copies.reversed() + [original]).first { structure[$0] != nil && structure.isOnScreen($0, coveredPresenters: []) }
+    /// copy nor the file's controller is shown (`HierarchyStructure.isInWindow`, with the split
+    /// view controllers collapsed now).
+    public func shownInstead(of id: ControllerID, in structure: HierarchyStructure, collapsedSplits: Set<ControllerID> = []) -> ControllerID? {
+        guard let (original, copies) = earlier[id], !structure.isInWindow(id, collapsedSplits: collapsedSplits) else { return nil }
+        return (copies.reversed() + [original]).first { structure[$0] != nil && structure.isInWindow($0, collapsedSplits: collapsedSplits) }
     }
 }

@@ -53,18 +53,26 @@ public enum WindowEvent: Sendable, Equatable {
 
 extension WindowEvent {
     /// What is wrong with a value the event carries, nil when nothing is: a size that is no
-    /// view's size (`BehaviorGeometry`: not a number, infinite or negative) or an action value
-    /// that is not JSON (RFC 8259: a number is finite). A scenario file cannot carry either; Swift
+    /// view's size (`BehaviorGeometry`: not a number, infinite or negative), traits that are not
+    /// (`TraitCollection.problem`: a display scale out of range) or an action value that is not
+    /// JSON (RFC 8259: a number is finite). A scenario file cannot carry either; Swift
     /// code can (the test kit, a window used directly), and the window refuses the event then.
     public var valueProblem: String? {
         switch self {
-        case let .resizeWindow(size), let .transition(size?, _):
+        case let .resizeWindow(size):
             return BehaviorGeometry.problem(with: size).map { "the window's size \(size): \($0)" }
+        case let .transition(size, traits):
+            return size.flatMap { size in BehaviorGeometry.problem(with: size).map { "the window's size \(size): \($0)" } }
+                ?? traits?.problem.map { "the window's traits: \($0)" }
+        case let .setTraits(traits):
+            return traits.problem.map { "the window's traits: \($0)" }
+        case let .setTraitOverride(_, child, traits?):
+            return traits.problem.map { "\(child)'s override traits: \($0)" }
         case let .setPreferredContentSize(id, size):
             return BehaviorGeometry.problem(with: size).map { "\(id)'s preferred content size \(size): \($0)" }
         case let .action(name, _, value?):
             return value.isJSON ? nil : "action \(name): its value must be JSON — a number cannot be infinite or NaN (RFC 8259)"
-        case .transition(nil, _), .setTraits, .setTraitOverride, .systemLayoutFittingSizeDidChange, .present, .dismiss, .show, .showDetail,
+        case .setTraitOverride(_, _, nil), .systemLayoutFittingSizeDidChange, .present, .dismiss, .show, .showDetail,
              .push, .pop, .select, .action(_, _, nil), .performSegue:
             return nil
         }
@@ -206,7 +214,6 @@ public actor Window {
             await self?.process(envelope)
         }
         await root.initialLayout(frame: Rect(size), traits: traits, cause: nil)
-        await noteCollapsedSplits()
         await carryOutRequests()
     }
 
@@ -232,8 +239,7 @@ public actor Window {
     }
 
     private func process(_ envelope: Envelope) async {
-        await noteCollapsedSplits()
-        let event = performedAsShown(envelope.event)
+        let event = await performedAsShown(envelope.event)
         var cause: EventRef?
         if let step = envelope.step {
             cause = environment.recorder.beginStep(step, description: event.description)
@@ -287,20 +293,17 @@ public actor Window {
         }
     }
 
-    /// Asks each split view controller whether it is collapsed now (its horizontal size class,
-    /// SPEC §3.2), for what counts as on screen (`HierarchyStructure.isOnScreen`): a collapsed
-    /// split's secondary is not, so it presents nothing (R31) and its containers' changes send
-    /// no appearance callbacks. Asked before each window event and before each behaviour
-    /// request it caused: a transition, a trait override or a presentation may have changed it.
-    private func noteCollapsedSplits() async {
-        guard !structure.splits.isEmpty else { return }
+    /// Which of `splits` are collapsed now (a compact horizontal size class, SPEC §3.2), asked of
+    /// each split view controller (one `snapshot` a split; none for a hierarchy without splits):
+    /// what `HierarchyStructure.isInWindow` needs to leave out a collapsed split's secondary.
+    private func collapsed(_ splits: some Sequence<ControllerID>) async -> Set<ControllerID> {
         var collapsed: Set<ControllerID> = []
-        for split in structure.splits {
+        for split in splits {
             guard let controller = try? managed(split),
                   ContainerRules.isCollapsed(.split, horizontal: await controller.snapshot().traitCollection.horizontalSizeClass) else { continue }
             collapsed.insert(split)
         }
-        structure.collapsedSplits = collapsed
+        return collapsed
     }
 
     // MARK: Segues (SPEC §11)
@@ -308,13 +311,14 @@ public actor Window {
     /// A `performSegue` from a copy no container shows now performed from the latest earlier
     /// copy that is shown (`SegueCopyLineage`), before its step header says what it does; a
     /// popover's anchor view likewise.
-    private func performedAsShown(_ event: WindowEvent) -> WindowEvent {
+    private func performedAsShown(_ event: WindowEvent) async -> WindowEvent {
         guard case let .performSegue(segue, action) = event else { return event }
+        let collapsed = await collapsed(structure.splits)
         if let copy = action.introduced?.controller, let view = structure[copy]?.popoverSourceView,
-           let shown = segueCopies.shownInstead(of: view, in: structure) {
+           let shown = segueCopies.shownInstead(of: view, in: structure, collapsedSplits: collapsed) {
             structure.update(copy) { $0.popoverSourceView = shown }
         }
-        guard let shown = segueCopies.shownInstead(of: action.source, in: structure) else { return event }
+        guard let shown = segueCopies.shownInstead(of: action.source, in: structure, collapsedSplits: collapsed) else { return event }
         return .performSegue(segue, action.from(shown))
     }
 
@@ -377,7 +381,6 @@ public actor Window {
                            on: queued.requester, cause: queued.event)
                 return
             }
-            await noteCollapsedSplits()
             do {
                 switch BehaviorRequests.outcome(of: queued.request, from: queued.requester, in: structure) {
                 case let .event(event):
@@ -442,7 +445,8 @@ public actor Window {
         let presentedNode = try node(presentedID)
         _ = try node(receiverID)
         // R31: refused with an error, state unchanged.
-        if let refusal = PresentationRules.presentationRefusal(of: presentedNode, on: receiverID, in: structure) {
+        let collapsedAbove = await collapsed(structure.ancestry(of: receiverID).filter { structure[$0]?.kind == .split })
+        if let refusal = PresentationRules.presentationRefusal(of: presentedNode, on: receiverID, in: structure, collapsedSplits: collapsedAbove) {
             _ = record(.error(refusal), on: receiverID, cause: cause)
             return
         }

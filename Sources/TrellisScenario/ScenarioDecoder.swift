@@ -233,7 +233,9 @@ struct Reader {
             case "userInterfaceIdiom": traits.userInterfaceIdiom = try rawEnum(value, at, UserInterfaceIdiom.self, what: "idiom")
             case "displayScale":
                 let scale = try number(value, at)
-                guard scale >= 0, scale <= 100 else { throw fail(value, at, "displayScale must be between 0 and 100") }
+                guard scale >= 0, scale <= TraitCollection.maximumDisplayScale else {
+                    throw fail(value, at, "displayScale must be between 0 and \(Int(TraitCollection.maximumDisplayScale))")
+                }
                 traits.displayScale = scale
             case "layoutDirection": traits.layoutDirection = try rawEnum(value, at, LayoutDirection.self, what: "layout direction")
             case "userInterfaceStyle": traits.userInterfaceStyle = try rawEnum(value, at, UserInterfaceStyle.self, what: "interface style")

@@ -3,8 +3,8 @@ import TrellisTrace
 /// A structural diff of two traces (`trellis trace diff`). Steps are aligned first by what they
 /// are — a longest common subsequence of their descriptions, in order, so a step inserted or
 /// removed on one side shows as that step alone and the steps after it still pair up; steps left
-/// over on both sides between two aligned ones pair up in order, as steps whose description
-/// changed (their headers shown as - and +) — then each
+/// over on both sides between two aligned ones that do the same action (`resizeWindow`) pair up
+/// in order, as steps whose description changed (their headers shown as - and +) — then each
 /// pair's canonical lines, in causal order, are compared by a minimal line diff (`LineDiff`,
 /// Myers' algorithm: no N×M table, never a non-minimal fallback). An extra, missing or changed
 /// line shows where it is in the run, whatever the clocks, timestamps or step numbers say.
@@ -36,6 +36,11 @@ public enum TraceDiff {
             return String(header[header.index(after: colon)...])
         }
 
+        /// What the step does, without its arguments: the description's first word (`resizeWindow`).
+        var action: String {
+            identity.split(separator: " ").first.map(String.init) ?? identity
+        }
+
         /// The header shown for it.
         var title: String { number == 0 ? "(initial layout)" : header ?? "== step \(number)" }
     }
@@ -63,6 +68,13 @@ public enum TraceDiff {
             identities[key] = identities.count
             return identities.count - 1
         }
+        var actionNumbers: [String: Int] = [:]
+        func actionNumber(_ step: Step) -> Int {
+            let key = step.action
+            if let known = actionNumbers[key] { return known }
+            actionNumbers[key] = actionNumbers.count
+            return actionNumbers.count - 1
+        }
         // Steps are few; thousands of unrelated ones past the budget pair up by position instead.
         let pairs = MyersDiff.matches(a.map(number), b.map(number), within: budget)
             ?? (0..<min(a.count, b.count)).map { (left: $0, right: $0) }
@@ -73,10 +85,14 @@ public enum TraceDiff {
                            operations: (step.header.map { [operation($0)] } ?? []) + step.lines.map(operation))
         }
         for pair in pairs + [(left: a.count, right: b.count)] {
-            // Steps between the same two matched ones, one on each side, whose descriptions
-            // differ (a size changed in a step): paired in order, their headers shown as changed
-            // and their lines compared, rather than each step shown whole as removed and added.
-            while i < pair.left, j < pair.right {
+            // Steps between the same two matched ones whose descriptions differ: those doing the
+            // same action on each side (a size changed in a `resizeWindow`) pair up in order,
+            // their headers shown as changed and their lines compared; the rest are removed or added.
+            let actions = MyersDiff.matches(a[i..<pair.left].map(actionNumber), b[j..<pair.right].map(actionNumber), within: budget) ?? []
+            for changed in actions.map({ (left: i + $0.left, right: j + $0.right) }) + [(left: pair.left, right: pair.right)] {
+                while i < changed.left { differences.append(only(a[i], as: LineDiff.Operation.missing)); i += 1 }
+                while j < changed.right { differences.append(only(b[j], as: LineDiff.Operation.extra)); j += 1 }
+                guard i < pair.left, j < pair.right else { break }
                 let old = a[i], new = b[j]
                 i += 1
                 j += 1
@@ -84,8 +100,6 @@ public enum TraceDiff {
                 let headers = (old.header.map { [LineDiff.Operation.missing($0)] } ?? []) + (new.header.map { [LineDiff.Operation.extra($0)] } ?? [])
                 differences.append(StepDifference(step: new.number, header: new.title, operations: headers + diff.operations, minimal: diff.minimal))
             }
-            while i < pair.left { differences.append(only(a[i], as: LineDiff.Operation.missing)); i += 1 }
-            while j < pair.right { differences.append(only(b[j], as: LineDiff.Operation.extra)); j += 1 }
             guard i < a.count, j < b.count else { break }
             let old = a[i], new = b[j]
             i += 1

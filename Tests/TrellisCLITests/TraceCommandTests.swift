@@ -243,7 +243,7 @@ struct TraceCommandTests {
         let shown = try await runTrellis(["trace", "show", path, "--tree"])
         #expect(shown.status == 0, "\(shown.stderr)")
         #expect(shown.stderr.contains("notice: 1 event names a cause the trace does not have"), "\(shown.stderr)")
-        #expect(shown.stderr.contains("caused by main#9999); it is shown as a root"), "\(shown.stderr)")
+        #expect(shown.stderr.contains("caused by main#9999); it starts a causal chain of its own"), "\(shown.stderr)")
     }
 }
 

@@ -134,6 +134,27 @@ import TrellisTestSupport
         #expect(changes.contains(.extra("R viewWillTransition(to: 300x568)")))
     }
 
+    @Test("steps of other actions between the same aligned steps are not paired: each shows removed or added whole")
+    func stepsOfOtherActionsAreNotPaired() async throws {
+        func trace(_ steps: String) async throws -> [TraceEvent] {
+            try await Scenarios.run("""
+                { \(Phone.window), "root": "R", "controllers": { "R": { "children": ["A"] }, "A": {}, "Q": {} },
+                  "steps": [ \(steps) ] }
+                """).run.events
+        }
+        let before = try await trace(#"{ "resizeWindow": [568, 320] }, { "present": "Q", "from": "R" }, { "resizeWindow": [320, 568] }"#)
+        let after = try await trace(#"{ "resizeWindow": [568, 320] }, { "setTraits": { "userInterfaceStyle": "dark" } }, { "resizeWindow": [300, 300] }, { "resizeWindow": [320, 568] }"#)
+        let differences = TraceDiff.compare(before, after)
+        // The last step, the same on both sides, differs only in what it comes from (300x300).
+        #expect(differences.map(\.header) == [
+            "== step 2: present Q from R animated", "== step 2: setTraits style=dark", "== step 3: resizeWindow 300x300",
+            "== step 4: resizeWindow 320x568",
+        ])
+        let kinds = differences.map { $0.operations.allSatisfy { if case .missing = $0 { true } else { false } } ? "removed"
+            : $0.operations.allSatisfy { if case .extra = $0 { true } else { false } } ? "added" : "changed" }
+        #expect(kinds == ["removed", "added", "added", "changed"])
+    }
+
     @Test func perNodeFilesMergeBackIntoOneTrace() async throws {
         // A trace split by node, as a distributed run's processes would write it, merges back.
         var events = try await run("iphone-rotation.json").events

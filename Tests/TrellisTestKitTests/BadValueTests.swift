@@ -37,6 +37,23 @@ import TrellisTestKit
         await store.finish()
     }
 
+    @Test("traits whose display scale is not one are refused at the call; a window described with them, or with a size that is not one, is not built")
+    func traitsAndWindowsThatAreNotOnes() async throws {
+        let store = try await TraceTestStore(padHierarchy())
+        await withKnownIssue {
+            await store.setTraits(TraitCollection(displayScale: .nan))
+        } matching: { issue in
+            issue.text.contains("the window's traits: displayScale must be between 0 and 100, got nan")
+        }
+        store.expect([])
+        await store.finish()
+        for window in [WindowSetup(size: Size(.nan, 10), traits: TraitCollection()), WindowSetup(size: Size(10, 10), traits: TraitCollection(displayScale: 1000))] {
+            await #expect(throws: RuntimeError.self) {
+                _ = try await TraceTestStore(HierarchyDescription(window) { ViewController("R") })
+            }
+        }
+    }
+
     @Test("a single controller's action with a value that is not JSON: an issue at the call and an empty report")
     func aSingleControllersNonJSONAction() async {
         let vc = await ControllerUnderTest("V", size: Size(320, 568))
