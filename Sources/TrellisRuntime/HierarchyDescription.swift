@@ -145,6 +145,8 @@ public struct HierarchyDescription: Sendable {
             ?? windowTraits.problem.map({ "the window's traits: \($0)" }) {
             throw .invalidValue(problem)
         }
+        // Said plainly: an empty builder block would otherwise name a root nobody wrote.
+        guard !controllers.isEmpty else { throw .invalidValue("the hierarchy describes no controller: it needs one at least, its root") }
         // Both tables sized once, as `ControllerFactory.build`'s: outgrown tables stay resident.
         var byID = [ControllerID: ControllerDescription](minimumCapacity: controllers.count)
         for controller in controllers {

@@ -47,6 +47,9 @@ import TrellisTestKit
         }
         store.expect([])
         await store.finish()
+        await #expect(throws: RuntimeError.invalidValue("the hierarchy describes no controller: it needs one at least, its root")) {
+            _ = try await TraceTestStore(HierarchyDescription(.iPadLandscape) {})
+        }
         for window in [WindowSetup(size: Size(.nan, 10), traits: TraitCollection()), WindowSetup(size: Size(10, 10), traits: TraitCollection(displayScale: 1000))] {
             await #expect(throws: RuntimeError.self) {
                 _ = try await TraceTestStore(HierarchyDescription(window) { ViewController("R") })
