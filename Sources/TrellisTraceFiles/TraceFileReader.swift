@@ -125,7 +125,9 @@ public enum TraceFileReader {
             throw UnreadableFile(description: "\(path) holds no trace event: \(form)", holdsNoEvent: true)
         }
         let others = file.problems.count - 1
-        throw UnreadableFile(description: "\(path) holds no trace event: \(first)" + (others > 0 ? " (and \(others) more lines like it)" : ""), holdsNoEvent: true)
+        // The first problem often explains the others (a header of another version leaves every
+        // line after it unread): they are counted, not called alike.
+        throw UnreadableFile(description: "\(path) holds no trace event: \(first)" + (others > 0 ? " (and \(others) more lines that could not be read)" : ""), holdsNoEvent: true)
     }
 
     /// Reads several files (one per process of a distributed run, say; each of either form)

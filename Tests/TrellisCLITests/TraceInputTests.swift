@@ -86,6 +86,15 @@ struct TraceInputTests {
             #expect(nothing.stdout.isEmpty, "\(name)")
             #expect(nothing.stderr == noEvent, "\(name)")
         }
+        // A header of another major version: the lines after it cannot be read either; they are
+        // counted as such, not said to be "like" the header.
+        let other = directory.appendingPathComponent("v9.jsonl").path
+        try ([lines[0].replacingOccurrences(of: #""v":"1.1""#, with: #""v":"9.0""#)] + lines.dropFirst().map(String.init)).joined(separator: "\n")
+            .write(toFile: other, atomically: true, encoding: .utf8)
+        let newer = try await runTrellis(["trace", "show", other])
+        #expect(newer.status == 2)
+        #expect(newer.stderr.contains(#"field "v": major version 9 is not supported (this reader reads 1.x) (and \#(lines.count - 1) more lines that could not be read)"#),
+                "\(newer.stderr)")
         let json = try await runTrellis(["trace", "diff", cut, whole, "--format", "json"])
         #expect(json.status == 2)
         #expect(json.stdout.contains("\"status\":2") && json.stdout.contains("not JSON at column 8 of the line"), "\(json.stdout)")
