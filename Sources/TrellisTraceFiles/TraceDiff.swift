@@ -61,20 +61,15 @@ public enum TraceDiff {
     /// for a shortest diff of each step (see `searchBudget`).
     public static func compare(_ left: [TraceEvent], _ right: [TraceEvent], budget: Int = searchBudget) -> [StepDifference] {
         let a = steps(left), b = steps(right)
-        var identities: [String: Int] = [:]
-        func number(_ step: Step) -> Int {
-            let key = step.identity
-            if let known = identities[key] { return known }
-            identities[key] = identities.count
-            return identities.count - 1
+        // Steps compared by number: the same description (or action) the same number.
+        var identities: [String: Int] = [:], actions: [String: Int] = [:]
+        func interned(_ key: String, _ table: inout [String: Int]) -> Int {
+            if let known = table[key] { return known }
+            table[key] = table.count
+            return table.count - 1
         }
-        var actionNumbers: [String: Int] = [:]
-        func actionNumber(_ step: Step) -> Int {
-            let key = step.action
-            if let known = actionNumbers[key] { return known }
-            actionNumbers[key] = actionNumbers.count
-            return actionNumbers.count - 1
-        }
+        func number(_ step: Step) -> Int { interned(step.identity, &identities) }
+        func actionNumber(_ step: Step) -> Int { interned(step.action, &actions) }
         // Steps are few; thousands of unrelated ones past the budget pair up by position instead.
         let pairs = MyersDiff.matches(a.map(number), b.map(number), within: budget)
             ?? (0..<min(a.count, b.count)).map { (left: $0, right: $0) }
