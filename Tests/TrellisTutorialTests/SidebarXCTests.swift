@@ -18,3 +18,26 @@ final class SidebarXCTests: XCTestCase {
         await store.finish()
     }
 }
+
+final class SidebarFixtureTests: XCTestCase {
+    var store: TraceTestStore?
+
+    override func setUp() async throws {
+        store = try await TraceTestStore(sidebarHierarchy())
+    }
+
+    override func tearDown() async throws {
+        // Reports, in this test, the events its last action caused that it did not assert.
+        await store?.finish()
+        store = nil
+    }
+}
+
+extension SidebarFixtureTests {
+    /// The fixture's store, ended in `tearDown()`: everything asserted, nothing reported.
+    func testTheFixturesStoreIsEndedInTearDown() async throws {
+        let store = try XCTUnwrap(store)
+        await store.present("S", from: "R")
+        store.skipReceivedEvents()
+    }
+}
