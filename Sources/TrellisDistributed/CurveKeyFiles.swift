@@ -73,6 +73,11 @@ package enum CurveKeyFiles {
         return (nodesByKey, mistake)
     }
 
+    /// The nodes of `keysByNode` whose public key another of them has too.
+    package static func nodesSharingKeys(_ keysByNode: [String: String]) -> Set<String> {
+        Set(Dictionary(grouping: keysByNode.keys) { keysByNode[$0] ?? "" }.values.filter { $0.count > 1 }.joined())
+    }
+
     /// Reads a secret key file: one Z85 secret key, in a file no one but its owner can read
     /// (a secret key readable by others is refused, as ssh refuses such a private key). Returns
     /// the key and the public key that belongs to it.

@@ -201,7 +201,7 @@ package actor DistributedRun {
             var keys: [String: String] = [:]
             for node in workers { keys[node] = try folder.publicKey(of: node) }
             if shared != nil {
-                sharedKeyNodes = Set(keys.filter { entry in keys.values.filter { $0 == entry.value }.count > 1 }.keys)
+                sharedKeyNodes = CurveKeyFiles.nodesSharingKeys(keys)
             }
             for node in workers where options.startedNodes[node] == nil {
                 _ = try CurveKeyFiles.readSecret(folder.secretKeyFile(of: node))

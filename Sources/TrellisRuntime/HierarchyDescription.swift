@@ -141,10 +141,7 @@ public struct HierarchyDescription: Sendable {
     /// two parents, no cycle, tab selections in range.
     public func validate() throws(RuntimeError) -> [ControllerID: ControllerDescription] {
         // A window a scenario file could not describe (its reader checks the same).
-        if let problem = BehaviorGeometry.problem(with: windowSize).map({ "the window's size \(windowSize): \($0)" })
-            ?? windowTraits.problem.map({ "the window's traits: \($0)" }) {
-            throw .invalidValue(problem)
-        }
+        if let problem = WindowEvent.windowProblem(size: windowSize, traits: windowTraits) { throw .invalidValue(problem) }
         // Said plainly: an empty builder block would otherwise name a root nobody wrote.
         guard !controllers.isEmpty else { throw .invalidValue("the hierarchy describes no controller: it needs one at least, its root") }
         // Both tables sized once, as `ControllerFactory.build`'s: outgrown tables stay resident.

@@ -55,17 +55,16 @@ extension WindowEvent {
     /// What is wrong with a value the event carries, nil when nothing is: a size that is no
     /// view's size (`BehaviorGeometry`: not a number, infinite or negative), traits that are not
     /// (`TraitCollection.problem`: a display scale out of range) or an action value that is not
-    /// JSON (RFC 8259: a number is finite). A scenario file cannot carry either; Swift
-    /// code can (the test kit, a window used directly), and the window refuses the event then.
+    /// JSON (RFC 8259: a number is finite). A scenario file can carry none of them; Swift code
+    /// can (the test kit, a window used directly), and the window refuses the event then.
     public var valueProblem: String? {
         switch self {
         case let .resizeWindow(size):
-            return BehaviorGeometry.problem(with: size).map { "the window's size \(size): \($0)" }
+            return Self.windowProblem(size: size, traits: nil)
         case let .transition(size, traits):
-            return size.flatMap { size in BehaviorGeometry.problem(with: size).map { "the window's size \(size): \($0)" } }
-                ?? traits?.problem.map { "the window's traits: \($0)" }
+            return Self.windowProblem(size: size, traits: traits)
         case let .setTraits(traits):
-            return traits.problem.map { "the window's traits: \($0)" }
+            return Self.windowProblem(size: nil, traits: traits)
         case let .setTraitOverride(_, child, traits?):
             return traits.problem.map { "\(child)'s override traits: \($0)" }
         case let .setPreferredContentSize(id, size):
@@ -76,6 +75,13 @@ extension WindowEvent {
              .push, .pop, .select, .action(_, _, nil), .performSegue:
             return nil
         }
+    }
+
+    /// What is wrong with a window's size or traits (either may be left out), nil when nothing is:
+    /// for an event that changes them and for a window described (`HierarchyDescription.validate`).
+    public static func windowProblem(size: Size?, traits: TraitCollection?) -> String? {
+        size.flatMap { size in BehaviorGeometry.problem(with: size).map { "the window's size \(size): \($0)" } }
+            ?? traits?.problem.map { "the window's traits: \($0)" }
     }
 }
 

@@ -34,7 +34,7 @@ extension Reader {
     static func unknownStep(keys: [String]) -> String {
         let known = Set(StepName.allCases.map(\.rawValue))
         let named = keys.isEmpty ? "no step in {}" : "unknown step " + keys.map { "\"\($0)\"" }.joined(separator: ", ")
-        let hint = keys.lazy.compactMap { NearestName.of($0, among: known) }.first.map { " (did you mean \"\($0)\"?)" } ?? ""
+        let hint = keys.lazy.map { NearestName.hint($0, among: known) }.first { !$0.isEmpty } ?? ""
         return named + hint + "; expected one of: " + StepName.allCases.map(\.rawValue).joined(separator: ", ")
     }
 

@@ -180,8 +180,7 @@ struct ScenarioValidator {
             }
             guard known else { throw fail(at, "unknown receiver \"\(receiver)\" (not a controller of $.controllers, pc:ID, wrap:ID or node:NAME)") }
             guard TraceMessage.eventNames.contains(kind) else {
-                let hint = NearestName.of(kind, among: TraceMessage.eventNames).map { " (did you mean \"\($0)\"?)" } ?? ""
-                throw fail(at, "unknown message \"\(kind)\"\(hint)")
+                throw fail(at, "unknown message \"\(kind)\"" + NearestName.hint(kind, among: TraceMessage.eventNames))
             }
         }
     }

@@ -178,7 +178,7 @@ enum SegueRefusal: Error {
         switch self {
         case let .unknown(id, known):
             guard !known.isEmpty else { return "unknown segue \"\(id)\": the scenario declares no segues" }
-            let hint = NearestName.of(id, among: Set(known)).map { " (did you mean \"\($0)\"?)" } ?? ""
+            let hint = NearestName.hint(id, among: Set(known))
             return "unknown segue \"\(id)\"\(hint); the scenario's segues are: \(known.joined(separator: ", "))"
         case let .custom(segue, registered):
             let name = segue.customClass ?? ""

@@ -100,10 +100,8 @@ public final class ControllerUnderTest: Sendable {
         _ name: String, value: ActionValue? = nil,
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) async -> ProbeReport {
-        if let problem = WindowEvent.action(name, on: id, value: value).valueProblem {
-            TestKitIssue.record(problem, at: ExpectationSite(fileID: fileID, filePath: filePath, line: line, column: column))
-            return ProbeReport(subject: id, events: [], calls: [], frames: [:])
-        }
+        let site = ExpectationSite(fileID: fileID, filePath: filePath, line: line, column: column)
+        if let refused = ProbeReport.refusing(action: name, value: value, on: id, at: site) { return refused }
         return await run { _ in
             let event = recorder.record(.action(name: name, value: value?.description ?? ""), controller: id, cause: nil)
             let outcome = await controller.perform(action: name, value: value, cause: event)

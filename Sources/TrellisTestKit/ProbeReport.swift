@@ -95,3 +95,14 @@ public struct ProbeReport: Sendable {
         TestKitIssue.record(failure.description, at: ExpectationSite(fileID: fileID, filePath: filePath, line: line, column: column))
     }
 }
+
+extension ProbeReport {
+    /// An action for a single controller's behaviour whose value is not one (an infinite or NaN
+    /// number: `WindowEvent.valueProblem`, as a window refuses it), reported at `site`: an empty
+    /// report, nothing sent; nil when the value is fine.
+    static func refusing(action name: String, value: ActionValue?, on subject: ControllerID, at site: ExpectationSite) -> ProbeReport? {
+        guard let problem = WindowEvent.action(name, on: subject, value: value).valueProblem else { return nil }
+        TestKitIssue.record(problem, at: site)
+        return ProbeReport(subject: subject, events: [], calls: [], frames: [:])
+    }
+}

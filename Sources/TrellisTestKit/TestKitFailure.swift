@@ -41,8 +41,7 @@ package struct TestKitFailure: Sendable, CustomStringConvertible {
         var notes: [String] = []
         for (index, line) in expected.enumerated() {
             guard let kind = ExpectedLine.kind(of: line), !TraceMessage.eventNames.contains(kind) else { continue }
-            let hint = NearestName.of(kind, among: TraceMessage.eventNames).map { " (did you mean \"\($0)\"?)" } ?? ""
-            notes.append("note: expected line \(index + 1) names \"\(kind)\", which is no message's name\(hint)")
+            notes.append("note: expected line \(index + 1) names \"\(kind)\", which is no message's name" + NearestName.hint(kind, among: TraceMessage.eventNames))
         }
         return notes.isEmpty ? nil : notes.joined(separator: "\n")
     }

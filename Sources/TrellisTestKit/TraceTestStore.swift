@@ -157,7 +157,7 @@ public final class TraceTestStore {
         collect()
         // A kind no event has would make the comparison hold whatever happened.
         for kind in (kinds ?? []).sorted() where !TraceMessage.eventNames.contains(kind) {
-            let hint = NearestName.of(kind, among: TraceMessage.eventNames).map { " (did you mean \"\($0)\"?)" } ?? ""
+            let hint = NearestName.hint(kind, among: TraceMessage.eventNames)
             TestKitIssue.record("kinds: \"\(kind)\" is no message's name\(hint): no event would be compared for it", at: site)
         }
         let filter = kinds ?? ExpectedLine.kinds(of: lines)

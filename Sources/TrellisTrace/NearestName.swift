@@ -12,6 +12,12 @@ package enum NearestName {
         return best?.name
     }
 
+    /// ` (did you mean "N"?)` for the name `of` finds, "" when none is near: the hint error
+    /// messages append.
+    package static func hint(_ word: String, among names: Set<String>) -> String {
+        of(word, among: names).map { " (did you mean \"\($0)\"?)" } ?? ""
+    }
+
     /// Levenshtein distance, stopping early (returning more than `limit`) when it must exceed it.
     package static func editDistance(_ a: [Character], _ b: [Character], limit: Int) -> Int {
         guard abs(a.count - b.count) <= limit else { return limit + 1 }

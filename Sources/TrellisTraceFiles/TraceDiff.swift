@@ -79,29 +79,27 @@ public enum TraceDiff {
             StepDifference(step: step.number, header: step.title,
                            operations: (step.header.map { [operation($0)] } ?? []) + step.lines.map(operation))
         }
+        /// A pair's difference (its headers too when their descriptions differ); nil when none.
+        func paired(_ old: Step, _ new: Step) -> StepDifference? {
+            let renamed = old.identity != new.identity
+            guard renamed || old.lines != new.lines else { return nil }
+            let diff = LineDiff.operations(expected: old.lines, actual: new.lines, budget: budget)
+            let headers = renamed ? (old.header.map { [LineDiff.Operation.missing($0)] } ?? []) + (new.header.map { [LineDiff.Operation.extra($0)] } ?? []) : []
+            return StepDifference(step: new.number, header: new.title, operations: headers + diff.operations, minimal: diff.minimal)
+        }
         for pair in pairs + [(left: a.count, right: b.count)] {
             // Steps between the same two matched ones whose descriptions differ: those doing the
             // same action on each side (a size changed in a `resizeWindow`) pair up in order,
             // their headers shown as changed and their lines compared; the rest are removed or added.
             let actions = MyersDiff.matches(a[i..<pair.left].map(actionNumber), b[j..<pair.right].map(actionNumber), within: budget) ?? []
-            for changed in actions.map({ (left: i + $0.left, right: j + $0.right) }) + [(left: pair.left, right: pair.right)] {
+            for changed in actions.map({ (left: i + $0.left, right: j + $0.right) }) + [pair] {
                 while i < changed.left { differences.append(only(a[i], as: LineDiff.Operation.missing)); i += 1 }
                 while j < changed.right { differences.append(only(b[j], as: LineDiff.Operation.extra)); j += 1 }
-                guard i < pair.left, j < pair.right else { break }
-                let old = a[i], new = b[j]
+                guard i < a.count, j < b.count else { break }
+                if let difference = paired(a[i], b[j]) { differences.append(difference) }
                 i += 1
                 j += 1
-                let diff = LineDiff.operations(expected: old.lines, actual: new.lines, budget: budget)
-                let headers = (old.header.map { [LineDiff.Operation.missing($0)] } ?? []) + (new.header.map { [LineDiff.Operation.extra($0)] } ?? [])
-                differences.append(StepDifference(step: new.number, header: new.title, operations: headers + diff.operations, minimal: diff.minimal))
             }
-            guard i < a.count, j < b.count else { break }
-            let old = a[i], new = b[j]
-            i += 1
-            j += 1
-            guard old.lines != new.lines else { continue }
-            let diff = LineDiff.operations(expected: old.lines, actual: new.lines, budget: budget)
-            differences.append(StepDifference(step: new.number, header: new.title, operations: diff.operations, minimal: diff.minimal))
         }
         return differences
     }

@@ -60,7 +60,7 @@ extension CallValue where Value == BehaviorRequest {
     /// A request as a list: its name, then its fields — `present`: string id, bool animated,
     /// string style or none; `dismiss`: bool animated; `show`, `showDetail`: string id;
     /// `setPreferredContentSize`: size; `setTraitOverride`: string child, traits or none;
-    /// `setPresentedViewFrame`: rect; `setNeedsLayout`: nothing (since 1.6).
+    /// `setPresentedViewFrame`: rect; `setNeedsLayout`: nothing (since 1.7).
     static var request: CallValue {
         CallValue("list", encode: { .list(encoded($0)) }, decode: { reader throws(CallFault) in
             var fields = CallReader(code: reader.code, values: try reader.list(), runNodes: reader.runNodes)

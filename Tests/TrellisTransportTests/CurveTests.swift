@@ -144,6 +144,9 @@ struct CurveTests {
         let (all, none) = CurveKeyFiles.allowListWithoutShared(["b": "KEY-B", "d": "KEY-D"], from: "keys")
         #expect(all == ["KEY-B": "b", "KEY-D": "d"])
         #expect(none == nil)
+        // The nodes at fault, which the conductor tells so.
+        #expect(CurveKeyFiles.nodesSharingKeys(["b": "KEY-B", "c": "KEY-B", "d": "KEY-D", "e": "KEY-B"]) == ["b", "c", "e"])
+        #expect(CurveKeyFiles.nodesSharingKeys(["b": "KEY-B", "d": "KEY-D"]).isEmpty)
     }
 
     /// SPEC §7 (issue 16): a secret key file is its owner's alone (0600), and reads back.
